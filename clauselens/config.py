@@ -1,0 +1,95 @@
+"""One typed settings object for the whole project.
+
+Values come from (highest first) explicit arguments / CLI flags, environment variables
+prefixed ``CLAUSELENS_`` (nested with ``__``, e.g. ``CLAUSELENS_RESEARCHER_MODEL__BASE_URL``),
+then the defaults below. The object is created at the edges (CLI, benchmarks, tests) and
+passed in; no module reads it as a global at import time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_cache_dir() -> Path:
+    """``~/.cache/clauselens`` (override with ``CLAUSELENS_CACHE_DIR``)."""
+    return Path.home() / ".cache" / "clauselens"
+
+
+class ModelSettings(BaseModel):
+    """Which chat model an agent uses.
+
+    ``backend="llamacpp"`` runs a GGUF file in-process (``model`` is a bundled name,
+    ``"qwen2.5-coder-1.5b"`` or ``"qwen2.5-coder-0.5b"``, or a path to a ``.gguf`` file).
+    ``backend="openai"`` talks to any OpenAI-compatible server (vLLM, llama.cpp server,
+    Ollama) at ``base_url`` with model name ``model``.
+    ``structured_method`` picks how JSON-schema output is requested: ``auto`` chooses per
+    backend (see ``clauselens.llm.structured``).
+    """
+
+    backend: Literal["llamacpp", "openai"] = "llamacpp"
+    model: str = "qwen2.5-coder-1.5b"
+    base_url: str | None = None
+    api_key: str = "none"
+    n_ctx: int = 8192
+    n_threads: int | None = None
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    request_timeout_s: float = 300.0
+    structured_method: Literal["auto", "json_schema", "function_calling", "llamacpp_schema"] = "auto"
+    max_retries: int = 2
+    seed: int = 0
+
+
+class RetrievalSettings(BaseModel):
+    """Researcher retrieval knobs. ``rrf_k`` = 60 follows Cormack, Clarke & Buettcher (2009),
+    "Reciprocal Rank Fusion outperforms Condorcet and individual Rank Learning Methods"."""
+
+    embedder: str = "minilm"  # minilm | e5-small | mpnet | path to a sentence-transformers dir
+    rrf_k: int = 60
+    top_k: int = 8
+    candidates: int = 40
+    reranker: str = "none"  # none | llm | path to a bge cross-encoder directory
+    rerank_top: int = 20
+    abstain_threshold: float = 0.0
+    tools: list[str] = Field(default_factory=lambda: ["hybrid"])
+
+
+class Settings(BaseSettings):
+    """Everything configurable. Create with ``Settings()`` (reads env) and pass it down."""
+
+    model_config = SettingsConfigDict(env_prefix="CLAUSELENS_", env_nested_delimiter="__", extra="ignore")
+
+    cache_dir: Path = Field(default_factory=default_cache_dir)
+    archivist_model: ModelSettings = Field(default_factory=ModelSettings)
+    researcher_model: ModelSettings = Field(default_factory=ModelSettings)
+    interrogator_model: ModelSettings = Field(default_factory=ModelSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    max_turns: int = 3
+    ocr: bool = True
+    ocr_dpi: int = 300
+    pdf_password: str | None = None
+
+    @property
+    def models_dir(self) -> Path:
+        """Where joined GGUF files are cached."""
+        return self.cache_dir / "models"
+
+    @property
+    def store_dir(self) -> Path:
+        """Where parsed documents and indexes are persisted."""
+        return self.cache_dir / "store"
+
+    def model_for(self, agent: Literal["archivist", "researcher", "interrogator"]) -> ModelSettings:
+        """The :class:`ModelSettings` of one agent."""
+        return getattr(self, f"{agent}_model")
+
+    def with_model(self, **overrides: object) -> "Settings":
+        """A copy with the same overrides applied to all three agents' models
+        (e.g. ``backend="openai", base_url=...`` from the CLI's ``--base-url``)."""
+        upd = {f"{a}_model": self.model_for(a).model_copy(update=overrides) for a in ("archivist", "researcher", "interrogator")}
+        return self.model_copy(update=upd)

@@ -1,0 +1,66 @@
+"""The project's exception hierarchy.
+
+Every error a user can cause (a bad file, a missing model, a server that is down, a
+question nothing answers) is a :class:`ClauselensError` whose message is written for
+that user. The CLI maps each class to an exit code (see ``clauselens.cli``); nothing
+user-caused ever reaches the user as a traceback.
+"""
+
+from __future__ import annotations
+
+
+class ClauselensError(Exception):
+    """Base class. ``exit_code`` is what the CLI exits with (never 0)."""
+
+    exit_code: int = 1
+
+
+class IngestError(ClauselensError):
+    """A document could not be read: missing, empty, corrupt, encrypted, no text layer.
+
+    The message names the file and the problem, e.g. ``"no text found in x.txt"``.
+    """
+
+    exit_code = 2
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"{path}: {problem}")
+
+
+class EncryptedDocumentError(IngestError):
+    """The PDF needs a user password that was not given (or was wrong)."""
+
+
+class NoTextError(IngestError):
+    """The document yielded no text at all (empty, whitespace only, image-only without OCR)."""
+
+
+class ConfigError(ClauselensError):
+    """Settings are inconsistent or name something that does not exist."""
+
+    exit_code = 3
+
+
+class ModelUnavailableError(ClauselensError):
+    """A model file is missing / fails its checksum, or a model server cannot be reached."""
+
+    exit_code = 4
+
+
+class ModelResponseError(ClauselensError):
+    """A model kept returning output that does not validate against the requested schema,
+    after the bounded number of retries."""
+
+    exit_code = 5
+
+
+class RetrievalError(ClauselensError):
+    """An index cannot serve a query (empty store, embedder changed since it was built, ...)."""
+
+    exit_code = 6
+
+
+class ContextOverflowError(RetrievalError):
+    """``inject`` mode: the corpus does not fit the model's context window."""

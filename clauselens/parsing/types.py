@@ -1,0 +1,157 @@
+"""The Archivist's data model: a parsed :class:`Document`, its clause tree of
+:class:`Node` s, and the :class:`Chunk` s built from it for retrieval.
+
+Offsets are Python ``str`` code-point indices, half-open ``[start, end)``, into
+``Document.text`` (the normalised extracted text). For plain-text inputs that are not
+changed by normalisation, ``Document.text`` equals the decoded file (BOM kept), so spans
+are also offsets into the original file, as LegalBench-RAG scores them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+SCHEMA_VERSION = 1
+
+NodeKind = Literal[
+    "root", "preamble", "recital", "article", "section", "clause", "subclause",
+    "schedule", "exhibit", "annex", "heading", "definition", "signature", "paragraph",
+]
+ChunkKind = Literal["node", "ancestor", "descendant", "window"]
+
+
+class Span(BaseModel):
+    """Half-open ``[start, end)`` character range into ``Document.text``."""
+
+    start: int
+    end: int
+
+    def __len__(self) -> int:  # pragma: no cover - trivial
+        return self.end - self.start
+
+
+class Page(BaseModel):
+    """One page of the source. ``number`` is 1-based; ``[start, end)`` is its text range.
+
+    ``method`` says how its text was obtained (``text`` layer, ``ocr``, or ``plain`` for
+    non-paginated formats); ``ocr_confidence`` is Tesseract's mean word confidence (0-100).
+    ``furniture`` keeps running headers/footers removed from the body.
+    """
+
+    number: int
+    start: int
+    end: int
+    method: Literal["text", "ocr", "plain"] = "plain"
+    ocr_confidence: float | None = None
+    furniture: list[str] = Field(default_factory=list)
+
+
+class Node(BaseModel):
+    """A node of the clause tree.
+
+    ``ref`` is the normalised clause reference (``"14.3(b)"``, ``"Article V"``,
+    ``"Schedule 2"``) or ``None`` for unnumbered nodes. ``span`` covers the node with all
+    its descendants; ``body_span`` covers its own text up to its first child (heading
+    included). ``path`` lists the ancestors' labels from the root down (excluding root).
+    """
+
+    id: str
+    kind: NodeKind
+    ref: str | None = None
+    heading: str | None = None
+    level: int = 0
+    parent_id: str | None = None
+    children: list[str] = Field(default_factory=list)
+    path: list[str] = Field(default_factory=list)
+    span: Span
+    body_span: Span
+    page_start: int | None = None
+    page_end: int | None = None
+    is_definition: bool = False
+    defined_terms: list[str] = Field(default_factory=list)
+    cross_referenced_ids: list[str] = Field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """Human label: ``"14.3(b) Indemnity"``, or the heading, or the id."""
+        parts = [p for p in (self.ref, self.heading) if p]
+        return " ".join(parts) if parts else self.id
+
+
+class DefinedTerm(BaseModel):
+    """A defined term, the node that defines it and where it is used."""
+
+    term: str
+    node_id: str
+    span: Span
+    used_in: list[str] = Field(default_factory=list)
+
+
+class CrossReference(BaseModel):
+    """A reference in the text (``"Section 5.17"``) and the node it resolves to, if any."""
+
+    text: str
+    span: Span
+    from_node_id: str
+    target_ref: str
+    target_node_id: str | None = None
+
+
+class Document(BaseModel):
+    """A parsed document. ``nodes[0]`` is the root; ``nodes`` is in document order."""
+
+    schema_version: int = SCHEMA_VERSION
+    id: str
+    source_path: str
+    sha256: str
+    title: str | None = None
+    parties: list[str] = Field(default_factory=list)
+    effective_date: str | None = None
+    doc_type: Literal["agreement", "amendment", "side_letter", "schedule", "other"] = "agreement"
+    amends: list[str] = Field(default_factory=list)
+    text: str
+    pages: list[Page] = Field(default_factory=list)
+    nodes: list[Node] = Field(default_factory=list)
+    defined_terms: dict[str, DefinedTerm] = Field(default_factory=dict)
+    cross_references: list[CrossReference] = Field(default_factory=list)
+    structured: bool = True
+    warnings: list[str] = Field(default_factory=list)
+
+    def node(self, node_id: str) -> Node:
+        """The node with ``node_id``; raises ``KeyError`` if absent."""
+        for n in self.nodes:
+            if n.id == node_id:
+                return n
+        raise KeyError(node_id)
+
+    def page_of(self, offset: int) -> int | None:
+        """1-based page number holding character ``offset``, or ``None`` if unpaginated."""
+        for p in self.pages:
+            if p.start <= offset < p.end:
+                return p.number
+        return self.pages[-1].number if self.pages and offset >= self.pages[-1].end else None
+
+
+class Chunk(BaseModel):
+    """A retrievable unit built from the tree.
+
+    Invariant: ``text == "\\n".join(doc.text[s.start:s.end] for s in spans)``. A ``node``
+    chunk is one node's body; an ``ancestor`` chunk prefixes the ancestors' heading spans;
+    a ``descendant`` chunk is the node with its children; ``window`` chunks come from the
+    size-bounded fallback for unstructured text.
+    """
+
+    id: str
+    doc_id: str
+    node_id: str
+    kind: ChunkKind
+    text: str
+    spans: list[Span]
+    clause_ref: str | None = None
+    heading_path: list[str] = Field(default_factory=list)
+    page_start: int | None = None
+    page_end: int | None = None
+    doc_title: str | None = None
+    source_path: str | None = None
