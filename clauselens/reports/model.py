@@ -1,0 +1,141 @@
+"""The :class:`Report`: a typed, grounded answer to one question about one or more contracts.
+
+Five sections (issue #2 / #8): (1) title and topic summary; (2) legal reasoning and key
+findings; (3) answer and research directions; (4) knowledge gaps and follow-up questions;
+(5) cited sources — plus a short conclusion. Every :class:`Citation` quotes text that was
+verified verbatim against a retrieved passage (see :mod:`clauselens.reports.verify`) and
+carries its way back to the source: document, clause reference, page(s) and character
+spans ``[start, end)`` into ``Document.text``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from clauselens.parsing.types import Span
+
+NLILabel = Literal["entailment", "contradiction", "not_mentioned"]
+
+SILENT_ANSWER = "The documents provided do not address this question."
+
+
+class Citation(BaseModel):
+    """One verified quote.
+
+    ``id`` is the report-local citation id (``"C1"``); ``passage_id`` the run-local id of the
+    retrieved passage the quote was found in (``"P3"``); ``chunk_id`` / ``doc_id`` / ``node_id``
+    point into the index and the parsed document. ``spans`` are the quote's exact character
+    ranges in ``Document.text`` (more than one only when the quote crosses the boundary of
+    two spans of an ancestor chunk). ``quote`` is the source text itself (not the model's copy).
+    """
+
+    id: str
+    passage_id: str
+    chunk_id: str
+    doc_id: str
+    node_id: str | None = None
+    doc_title: str | None = None
+    source_path: str | None = None
+    clause_ref: str | None = None
+    heading_path: list[str] = Field(default_factory=list)
+    page_start: int | None = None
+    page_end: int | None = None
+    spans: list[Span] = Field(default_factory=list)
+    quote: str
+
+    @property
+    def location(self) -> str:
+        """Human location: ``"Consulting Agreement, clause 5.1, p. 3"``."""
+        parts = [self.doc_title or self.source_path or self.doc_id]
+        if self.clause_ref:
+            parts.append(f"clause {self.clause_ref}")
+        elif self.heading_path:
+            parts.append(self.heading_path[-1])
+        if self.page_start is not None:
+            if self.page_end is not None and self.page_end != self.page_start:
+                parts.append(f"pp. {self.page_start}-{self.page_end}")
+            else:
+                parts.append(f"p. {self.page_start}")
+        return ", ".join(parts)
+
+
+class Finding(BaseModel):
+    """A key finding. ``passage_ids`` are the passages it relies on (``"P1"``);
+    ``citation_ids`` the verified quotes supporting it. ``grounded`` is False when the
+    model's supporting quote could not be verified (the finding is then the model's claim only)."""
+
+    statement: str
+    passage_ids: list[str] = Field(default_factory=list)
+    citation_ids: list[str] = Field(default_factory=list)
+    grounded: bool = True
+
+
+class DroppedQuote(BaseModel):
+    """A quote the model offered that is not verbatim in any retrieved passage."""
+
+    quote: str
+    passage_id: str | None = None
+    reason: str
+
+
+class Report(BaseModel):
+    """The final answer. ``documents_silent`` is True when nothing retrieved addresses the
+    question; then ``answer`` and ``conclusion`` say so plainly. ``label`` is only set for
+    NLI-style questions (ContractNLI: entailment / contradiction / not_mentioned).
+    ``turns`` is the number of research rounds; ``complete`` whether the Interrogator judged
+    the answer complete (False when it stopped at ``max_turns``)."""
+
+    title: str
+    question: str
+    context: str | None = None
+    topic_summary: str = ""
+    legal_reasoning: str = ""
+    key_findings: list[Finding] = Field(default_factory=list)
+    answer: str = ""
+    research_directions: list[str] = Field(default_factory=list)
+    knowledge_gaps: list[str] = Field(default_factory=list)
+    follow_up_questions: list[str] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    conclusion: str = ""
+    documents_silent: bool = False
+    dropped_quotes: list[DroppedQuote] = Field(default_factory=list)
+    label: NLILabel | None = None
+    turns: int = 0
+    complete: bool = False
+    documents: list[str] = Field(default_factory=list)
+
+    def citation(self, cid: str) -> Citation:
+        """The citation with id ``cid``; raises ``KeyError``."""
+        for c in self.citations:
+            if c.id == cid:
+                return c
+        raise KeyError(cid)
+
+
+class DraftFinding(BaseModel):
+    """A finding as the model writes it: a statement, the passages it relies on (``"P1"``)
+    and one exact quote from one of them."""
+
+    statement: str = Field(description="One finding, in one or two sentences.")
+    passage_ids: list[str] = Field(default_factory=list, description='Ids of supporting passages, e.g. ["P1"].')
+    quote: str = Field(default="", description="An exact sentence copied from a cited passage.")
+
+
+class ReportDraft(BaseModel):
+    """What the Interrogator's model returns for a draft (the JSON schema it is asked to
+    fill). :func:`clauselens.reports.build.build_report` verifies its quotes and turns it
+    into a :class:`Report`. Kept small so a 1.5B model can fill it in one reply."""
+
+    title: str = Field(description="Short title of the report.")
+    topic_summary: str = Field(default="", description="What the question is about, 1-2 sentences.")
+    legal_reasoning: str = Field(default="", description="How the passages answer the question.")
+    findings: list[DraftFinding] = Field(default_factory=list)
+    answer: str = Field(default="", description="Direct answer to the question.")
+    addressed: bool = Field(default=True, description="False if no passage addresses the question.")
+    research_directions: list[str] = Field(default_factory=list)
+    knowledge_gaps: list[str] = Field(default_factory=list, description="What the passages do not say.")
+    follow_up_questions: list[str] = Field(default_factory=list)
+    conclusion: str = Field(default="", description="One-sentence conclusion.")
+    label: NLILabel | None = Field(default=None, description="Only for hypothesis questions.")

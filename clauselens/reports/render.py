@@ -1,0 +1,91 @@
+"""Render a :class:`Report` as Markdown, self-contained HTML (jinja2) or JSON.
+
+The HTML has no external assets; each finding links to its citations (``#cite-C1``) and
+each citation shows the quoted source text with its document, clause, page and spans.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from clauselens.reports.model import Report
+
+_TEMPLATES = Path(__file__).parent / "templates"
+
+SECTION_TITLES = (
+    "1. Topic summary",
+    "2. Legal reasoning and key findings",
+    "3. Answer and research directions",
+    "4. Knowledge gaps and follow-up questions",
+    "5. Cited sources",
+)
+
+
+def _bullets(items: list[str]) -> str:
+    return "\n".join(f"- {i}" for i in items) if items else "- none"
+
+
+def to_markdown(report: Report) -> str:
+    """The report as GitHub-flavoured Markdown (five numbered sections + conclusion)."""
+    out: list[str] = [f"# {report.title}", "", f"**Question:** {report.question}"]
+    if report.context:
+        out.append(f"\n**Context given:** {report.context}")
+    if report.label:
+        out.append(f"\n**Label:** {report.label}")
+    out += ["", f"## {SECTION_TITLES[0]}", "", report.topic_summary or "-", ""]
+    out += [f"## {SECTION_TITLES[1]}", "", report.legal_reasoning or "-", "", "**Key findings**", ""]
+    if report.key_findings:
+        for f in report.key_findings:
+            refs = " ".join(f"[{c}]" for c in f.citation_ids)
+            flag = "" if f.grounded else " _(no verified quote)_"
+            out.append(f"- {f.statement} {refs}{flag}".rstrip())
+    else:
+        out.append("- none")
+    out += ["", f"## {SECTION_TITLES[2]}", "", f"**Answer.** {report.answer}", "", "**Research directions**", "",
+            _bullets(report.research_directions), ""]
+    out += [f"## {SECTION_TITLES[3]}", "", "**Knowledge gaps**", "", _bullets(report.knowledge_gaps), "",
+            "**Follow-up questions**", "", _bullets(report.follow_up_questions), ""]
+    out += [f"## {SECTION_TITLES[4]}", ""]
+    if report.citations:
+        for c in report.citations:
+            spans = ", ".join(f"[{s.start}, {s.end})" for s in c.spans) or "n/a"
+            quote = " ".join(c.quote.split())
+            out.append(f"- **[{c.id}]** {c.location} (chars {spans}): \"{quote}\"")
+    else:
+        out.append("- no verified quotes")
+    out += ["", "## Conclusion", "", report.conclusion or "-", ""]
+    status = "complete" if report.complete else "stopped at the turn limit"
+    out.append(f"_Research rounds: {report.turns} ({status})._")
+    return "\n".join(out) + "\n"
+
+
+def to_html(report: Report) -> str:
+    """A self-contained HTML page (inline CSS, no scripts or external links)."""
+    env = Environment(loader=FileSystemLoader(str(_TEMPLATES)), autoescape=select_autoescape(["html", "j2"]))
+    return env.get_template("report.html.j2").render(r=report, titles=SECTION_TITLES)
+
+
+def to_json(report: Report) -> str:
+    """The report as indented JSON (``Report.model_validate_json`` reads it back)."""
+    return report.model_dump_json(indent=2)
+
+
+def write_report(report: Report, out_dir: Path, stem: str = "report") -> dict[str, Path]:
+    """Write ``<stem>.md``, ``<stem>.html`` and ``<stem>.json`` into ``out_dir`` (created).
+    Returns ``{"md": path, "html": path, "json": path}``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {"md": out_dir / f"{stem}.md", "html": out_dir / f"{stem}.html", "json": out_dir / f"{stem}.json"}
+    paths["md"].write_text(to_markdown(report), encoding="utf-8")
+    paths["html"].write_text(to_html(report), encoding="utf-8")
+    paths["json"].write_text(to_json(report), encoding="utf-8")
+    return paths
+
+
+def write_json(obj: object, path: Path) -> Path:
+    """Write any JSON-serialisable object (e.g. a transcript) with indentation."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(obj, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
+    return path

@@ -1,0 +1,151 @@
+"""Quote verification, report building and renderers, on real CUAD contract text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clauselens.parsing.types import Span
+from clauselens.reports import Report, ReportDraft, build_report, to_html, to_markdown, write_report
+from clauselens.reports.model import SILENT_ANSWER, DraftFinding
+from clauselens.reports.verify import normalize_with_map, passage_offsets_to_doc_spans, verify_quote
+from clauselens.retrieval.types import Passage
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+CUAD_TXT = SHARED / "data/cuad/full_contract_txt/DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"
+
+
+@pytest.fixture(scope="module")
+def doc_text() -> str:
+    return CUAD_TXT.read_text(encoding="utf-8")
+
+
+def _passage(text: str, start_marker: str, end_marker: str, ref: str, **kw) -> Passage:
+    s = text.index(start_marker)
+    e = text.index(end_marker, s)
+    return Passage(chunk_id=f"c-{ref}", doc_id="dd", node_id=f"n-{ref}", text=text[s:e], spans=[Span(start=s, end=e)],
+                   clause_ref=ref, doc_title="Consulting Agreement", page_start=3, page_end=3, score=0.03, **kw)
+
+
+@pytest.fixture(scope="module")
+def passages(doc_text: str) -> dict[str, Passage]:
+    p1 = _passage(doc_text, "7.2. Termination.", "7.3. Survival.", "7.2")
+    p2 = _passage(doc_text, "9. Indemnification.", "(ii) performance", "9")
+    # an ancestor-style chunk: heading span + clause span joined by "\n"
+    h0 = doc_text.index("7. Term and Termination.")
+    h1 = h0 + len("7. Term and Termination.")
+    b0 = doc_text.index("7.1. Term.")
+    b1 = doc_text.index("7.2. Termination.")
+    p3 = Passage(chunk_id="c-7.1a", doc_id="dd", node_id="n-7.1", text=doc_text[h0:h1] + "\n" + doc_text[b0:b1],
+                 spans=[Span(start=h0, end=h1), Span(start=b0, end=b1)], clause_ref="7.1", page_start=3)
+    return {"P1": p1, "P2": p2, "P3": p3}
+
+
+def test_verbatim_quote_kept_with_exact_doc_span(doc_text, passages):
+    quote = "Either Party may terminate this Agreement, with or without cause, upon giving the other party thirty (30) days prior written notice"
+    m = verify_quote(quote, passages, prefer=["P1"])
+    assert m is not None and m.passage_id == "P1"
+    assert len(m.doc_spans) == 1
+    s = m.doc_spans[0]
+    assert doc_text[s.start:s.end] == quote
+
+
+def test_whitespace_and_nfkc_differences_still_match(doc_text, passages):
+    # extra spaces/newlines, typographic quotes around, and an "ﬁ" ligature-free source vs NFKC
+    quote = '  “The Company may   terminate this\nAgreement immediately and without prior notice”  '
+    m = verify_quote(quote, passages)
+    assert m is not None and m.passage_id == "P1"
+    assert doc_text[m.doc_spans[0].start:m.doc_spans[0].end] == "The Company may terminate this Agreement immediately and without prior notice"
+    # NFKC: a ligature in the source matches plain letters in the quote, and the span covers the ligature
+    lig = Passage(chunk_id="x", doc_id="d", node_id="n", text="5.1 Conﬁdential Information shall be kept.", spans=[Span(start=10, end=52)])
+    m2 = verify_quote("Confidential Information shall", {"P9": lig})
+    assert m2 is not None and m2.text == "Conﬁdential Information shall"
+
+
+def test_quote_across_ancestor_chunk_segments_maps_to_two_spans(doc_text, passages):
+    quote = "7. Term and Termination. 7.1. Term. The initial term of this Agreement"
+    m = verify_quote(quote, passages, prefer=["P3"])
+    assert m is not None and m.passage_id == "P3"
+    assert len(m.doc_spans) == 2
+    got = " ".join(doc_text[s.start:s.end] for s in m.doc_spans)
+    assert " ".join(got.split()) == quote
+
+
+def test_paraphrase_dropped_and_listed(passages):
+    assert verify_quote("Either party can end the contract on one month's notice", passages) is None
+    draft = ReportDraft(
+        title="Termination", answer="Thirty days' notice.",
+        findings=[
+            DraftFinding(statement="Either party may terminate on 30 days' notice.", passage_ids=["P1"],
+                         quote="upon giving the other party thirty (30) days prior written notice"),
+            DraftFinding(statement="Paraphrased.", passage_ids=["P1", "P77"],
+                         quote="Either party can end the contract on one month's notice"),
+        ],
+        knowledge_gaps=["Notice formalities in Section 12.7 were not retrieved."],
+    )
+    r = build_report(draft, passages, question="How can the agreement be terminated?")
+    assert [c.id for c in r.citations] == ["C1"]
+    assert r.key_findings[0].citation_ids == ["C1"] and r.key_findings[0].grounded
+    assert r.key_findings[1].citation_ids == [] and not r.key_findings[1].grounded
+    assert r.key_findings[1].passage_ids == ["P1"]  # P77 was never retrieved
+    assert [d.quote for d in r.dropped_quotes] == ["Either party can end the contract on one month's notice"]
+    assert any("one month's notice" in g for g in r.knowledge_gaps)
+    assert r.knowledge_gaps[0].startswith("Notice formalities")
+    assert not r.documents_silent
+    c = r.citations[0]
+    assert c.clause_ref == "7.2" and c.page_start == 3 and c.doc_title == "Consulting Agreement"
+
+
+def test_quote_found_in_other_passage_than_cited(passages):
+    draft = ReportDraft(title="t", findings=[DraftFinding(statement="s", passage_ids=["P1"],
+                                                          quote="Consultant agrees to indemnify and hold harmless the Company")])
+    r = build_report(draft, passages, question="q")
+    assert r.citations[0].passage_id == "P2"
+    assert r.key_findings[0].passage_ids == ["P1", "P2"]
+
+
+def test_silent_when_nothing_retrieved_or_not_addressed(passages):
+    draft = ReportDraft(title="Governing law", answer="Delaware law governs.",
+                        findings=[DraftFinding(statement="x", passage_ids=["P1"], quote="laws of Delaware")])
+    r = build_report(draft, {}, question="Which law governs?", nli=True)
+    assert r.documents_silent and r.answer.startswith(SILENT_ANSWER) and r.conclusion == SILENT_ANSWER
+    assert r.key_findings == [] and r.citations == [] and r.label == "not_mentioned"
+    r2 = build_report(ReportDraft(title="t", addressed=False, answer="Not stated."), passages, question="Which law governs?")
+    assert r2.documents_silent and SILENT_ANSWER in r2.answer
+    # the model saying "not addressed" while quoting verified text is not silence
+    r3 = build_report(ReportDraft(title="t", addressed=False, findings=[DraftFinding(
+        statement="s", passage_ids=["P1"], quote="7.2. Termination.")]), passages, question="q")
+    assert not r3.documents_silent
+
+
+def test_offsets_inconsistent_spans_give_no_doc_span():
+    p = Passage(chunk_id="x", doc_id="d", node_id="n", text="abc def", spans=[Span(start=0, end=3)])
+    assert passage_offsets_to_doc_spans(p, 0, 3) == []
+    norm, idx = normalize_with_map("  a \n\t b  ")
+    assert norm == "a b" and idx == [2, 3, 7]
+
+
+def test_renderers_have_five_sections_and_links(passages, tmp_path):
+    draft = ReportDraft(
+        title="Termination <rights>", topic_summary="Termination.", legal_reasoning="Clause 7.2 governs.",
+        answer="30 days' written notice.", research_directions=["Check Section 12.7"],
+        knowledge_gaps=["Notice address"], follow_up_questions=["What does 12.7 require?"], conclusion="30 days.",
+        findings=[DraftFinding(statement="Either party may terminate.", passage_ids=["P1"],
+                               quote="Either Party may terminate this Agreement, with or without cause")],
+    )
+    r = build_report(draft, passages, question="How to terminate?", context="I am the Consultant", turns=2, complete=True)
+    md = to_markdown(r)
+    for h in ("## 1. Topic summary", "## 2. Legal reasoning and key findings", "## 3. Answer and research directions",
+              "## 4. Knowledge gaps and follow-up questions", "## 5. Cited sources", "## Conclusion"):
+        assert h in md
+    assert "[C1]" in md and "clause 7.2" in md and "I am the Consultant" in md
+    html = to_html(r)
+    assert 'href="#cite-C1"' in html and 'id="cite-C1"' in html
+    assert "Termination &lt;rights&gt;" in html  # escaped
+    assert "<script" not in html and "http" not in html.split("<body>")[1]
+    paths = write_report(r, tmp_path / "out")
+    back = Report.model_validate_json(paths["json"].read_text())
+    assert back == r
+    assert json.loads(paths["json"].read_text())["citations"][0]["quote"].startswith("Either Party may terminate")
