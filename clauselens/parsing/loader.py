@@ -1,0 +1,155 @@
+"""Loading files into :class:`~clauselens.parsing.types.Document` (the Archivist's entry point).
+
+Dispatch by extension, then by content sniffing: ``.txt``/``.md``/``.text`` (and unknown
+extensions that decode as text) → :mod:`textfile`; ``.pdf`` → :mod:`pdf`; ``.docx`` →
+:mod:`docx_loader`. Then: clause tree, page ranges, defined terms, cross-references,
+metadata, and extraction warnings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from clauselens.errors import IngestError, NoTextError
+from clauselens.parsing.docx_loader import extract_docx
+from clauselens.parsing.layout import long_tokens
+from clauselens.parsing.metadata import guess_amends, guess_doc_type, guess_effective_date, guess_parties, guess_title
+from clauselens.parsing.pdf import extract_pdf
+from clauselens.parsing.terms import find_cross_references, find_defined_terms
+from clauselens.parsing.textfile import decode_text_bytes
+from clauselens.parsing.tree import build_tree
+from clauselens.parsing.types import Document, Page
+
+TEXT_SUFFIXES = {".txt", ".md", ".text", ".markdown"}
+PAGE_SEP = "\n\n"
+
+
+def _doc_id(path: Path, sha: str) -> str:
+    stem = re.sub(r"[^A-Za-z0-9]+", "-", path.stem).strip("-")[:60] or "doc"
+    return f"{stem}-{sha[:8]}"
+
+
+def _assemble(doc: Document) -> Document:
+    """Tree, pages of nodes, terms, cross-references, metadata, warnings (mutates ``doc``)."""
+    nodes, structured = build_tree(doc.text)
+    doc.nodes = nodes
+    doc.structured = structured
+    if doc.pages:
+        for n in nodes:
+            n.page_start = doc.page_of(n.span.start)
+            n.page_end = doc.page_of(max(n.span.end - 1, n.span.start))
+    doc.defined_terms = find_defined_terms(doc)
+    doc.cross_references = find_cross_references(doc)
+    head = doc.text[:5000]
+    doc.title = guess_title(doc.text)
+    doc.doc_type = guess_doc_type(doc.title, head)  # type: ignore[assignment]
+    doc.parties = guess_parties(head)
+    doc.effective_date = guess_effective_date(head)
+    doc.amends = guess_amends(doc)
+    longs = long_tokens(doc.text)
+    if longs:
+        sample = ", ".join(repr(t[:40]) for t in longs[:3])
+        doc.warnings.append(
+            f"{len(longs)} implausibly long token(s) (e.g. {sample}): text extraction may have lost word spaces"
+        )
+    if not structured:
+        doc.warnings.append("no clause numbering found: split into paragraph-sized nodes instead")
+    return doc
+
+
+def load_text_document(text: str, *, doc_id: str, source_path: str = "<memory>") -> Document:
+    """A :class:`Document` over ``text`` exactly as given (no normalisation), so spans are
+    offsets into ``text`` (LegalBench-RAG scores spans into the decoded file, BOM included).
+
+    Raises:
+        NoTextError: ``text`` is empty or whitespace only.
+    """
+    if not text.strip():
+        raise NoTextError(source_path, f"no text found in {Path(source_path).name}")
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    doc = Document(id=doc_id, source_path=source_path, sha256=sha, text=text)
+    return _assemble(doc)
+
+
+def file_sha256(path: Path) -> str:
+    """Hex sha256 of a file's bytes (read in 1 MiB blocks)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _kind(path: Path, head: bytes) -> str:
+    suffix = path.suffix.lower()
+    if suffix == ".pdf":
+        return "pdf"
+    if suffix == ".docx":
+        return "docx"
+    if suffix in TEXT_SUFFIXES:
+        return "text"
+    if head.startswith(b"%PDF-"):
+        return "pdf"
+    if head.startswith(b"PK\x03\x04"):
+        return "docx"
+    return "text"
+
+
+def load_document(path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300) -> Document:
+    """Parse one file into a :class:`Document`.
+
+    Args:
+        path: a ``.txt``, ``.md``, ``.pdf`` or ``.docx`` file (other extensions are sniffed).
+        password: user password for an encrypted PDF.
+        ocr: OCR PDF pages that have no text layer (Tesseract).
+        ocr_dpi: render resolution for OCR (>= 300 keeps digits and clause numbers exact).
+
+    Raises (all :class:`~clauselens.errors.IngestError`, message naming the file):
+        IngestError: missing / not a file / unreadable / corrupt / binary / wrong format.
+        NoTextError: empty or whitespace only ("no text found in <name>"), image-only PDF
+            with ``ocr=False``.
+        EncryptedDocumentError: user password required or wrong.
+    """
+    p = Path(path)
+    name = p.name
+    if not p.exists():
+        raise IngestError(str(p), "file not found")
+    if not p.is_file():
+        raise IngestError(str(p), "not a file")
+    try:
+        with open(p, "rb") as fh:
+            head = fh.read(8)
+    except OSError as exc:
+        raise IngestError(str(p), f"cannot read file ({exc.strerror})") from None
+    sha = file_sha256(p)
+    kind = _kind(p, head)
+    pages: list[Page] = []
+    warnings: list[str] = []
+    if kind == "pdf":
+        page_texts, warnings = extract_pdf(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi)
+        parts: list[str] = []
+        pos = 0
+        for pt in page_texts:
+            if parts:
+                parts.append(PAGE_SEP)
+                pos += len(PAGE_SEP)
+            pages.append(Page(number=pt.number, start=pos, end=pos + len(pt.text), method=pt.method,  # type: ignore[arg-type]
+                              ocr_confidence=pt.ocr_confidence, furniture=pt.furniture))
+            parts.append(pt.text)
+            pos += len(pt.text)
+        text = "".join(parts)
+        # page ranges tile the text: a separator belongs to the page before it
+        for a, b in zip(pages, pages[1:]):
+            a.end = b.start
+        if pages:
+            pages[-1].end = len(text)
+    elif kind == "docx":
+        text = extract_docx(p)
+    else:
+        text = decode_text_bytes(p.read_bytes(), name)
+    if not text.strip():
+        raise NoTextError(name, f"no text found in {name}")
+    doc = Document(id=_doc_id(p, sha), source_path=str(p), sha256=sha, text=text, pages=pages, warnings=warnings)
+    return _assemble(doc)

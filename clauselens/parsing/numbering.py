@@ -1,0 +1,153 @@
+"""Clause-marker recognition: which numbering scheme a line starts with, and its value.
+
+Pure functions over one line of text. Schemes: ``article`` (``ARTICLE IV``), ``num``
+(``5``, ``5.17``, ``Section 5.17``, ``§ 3.2``; depth = number of components), ``alpha`` /
+``ALPHA`` (``(a)`` / ``(A)``), ``roman`` / ``ROMAN`` (``(iv)`` / ``(IV)``), ``digit``
+(``(1)``), ``top`` (``Schedule 2``, ``Exhibit B``, ``Annex A``, ``Appendix 1``),
+``recital`` (``WHEREAS``), ``signature`` (``IN WITNESS WHEREOF``), ``caps`` (a short
+all-capitals heading line).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+_ROMAN_RE = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
+
+ARTICLE_RE = re.compile(r"^(?:ARTICLE|Article)\s+([IVXLCDM]+|\d{1,3})\b\.?\s*[-–—:.]?\s*(.*)$")
+SECTION_RE = re.compile(r"^(?:SECTION|Section|§§?)\s*(\d{1,3}(?:\.\d{1,3})*)(?![\d.]*\d)\.?\s*[-–—:.]?\s*(.*)$")
+NUM_RE = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.|\))?(?=\s|$)\s*(.*)$")
+PAREN_RE = re.compile(r"^\(([a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7}|\d{1,3})\)\s*(.*)$")
+TOP_RE = re.compile(
+    r"^(SCHEDULE|Schedule|EXHIBIT|Exhibit|ANNEX|Annex|APPENDIX|Appendix)\s+([A-Z]{1,2}|\d{1,3}(?:\.\d{1,3})?|[IVX]{1,5})\b\.?\s*[-–—:.]?\s*(.*)$"
+)
+RECITAL_RE = re.compile(r"^(?:WHEREAS|Whereas)\b")
+SIGNATURE_RE = re.compile(r"^(?:IN\s+WITNESS\s+WHEREOF|In\s+Witness\s+Whereof|SIGNED\s+by|Signed\s+by|SIGNATURES?\s*$)")
+
+
+def roman_to_int(s: str) -> int | None:
+    """Value of a Roman numeral (case-insensitive), or ``None`` if ``s`` is not one."""
+    s = s.lower()
+    if not s or not _ROMAN_RE.match(s):
+        return None
+    total = 0
+    for a, b in zip(s, s[1:] + " "):
+        va, vb = _ROMAN[a], _ROMAN.get(b, 0)
+        total += -va if va < vb else va
+    return total
+
+
+def alpha_value(s: str) -> int | None:
+    """``a``→1 … ``z``→26, ``aa``→27 … (repeated-letter style); ``None`` otherwise."""
+    s = s.lower()
+    if len(s) == 1 and s.isalpha():
+        return ord(s) - 96
+    if len(s) == 2 and s[0] == s[1] and s.isalpha():
+        return 26 + ord(s[0]) - 96
+    return None
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A recognised clause marker at the start of a line.
+
+    ``scheme`` is one of the module's schemes (``num`` carries its depth in ``value``'s
+    length); ``label`` is the marker as written (``"iv"``, ``"5.17"``, ``"B"``); ``rest`` the
+    text after the marker on that line; ``word`` the leading keyword (``Schedule``) if any.
+    """
+
+    scheme: str
+    value: tuple[int, ...] | int
+    label: str
+    rest: str
+    word: str = ""
+    explicit: bool = False  # "Section 5.17" / "ARTICLE V" rather than a bare number
+
+
+def paren_candidates(token: str) -> list[tuple[str, int]]:
+    """Possible (scheme, value) readings of an enumerator inside parentheses, most natural
+    first: ``"i"`` → [(roman, 1), (alpha, 9)]; ``"b"`` → [(alpha, 2)]; ``"3"`` → [(digit, 3)]."""
+    if token.isdigit():
+        return [("digit", int(token))]
+    upper = token.isupper()
+    out: list[tuple[str, int]] = []
+    r = roman_to_int(token)
+    a = alpha_value(token)
+    if r is not None:
+        out.append(("ROMAN" if upper else "roman", r))
+    if a is not None and (token.islower() or token.isupper()):
+        out.append(("ALPHA" if upper else "alpha", a))
+    if len(token) == 1 and r is not None and token.lower() != "i":
+        out.reverse()  # a lone "v", "x", "c" … is more often a letter than a numeral
+    return out
+
+
+def is_caps_heading(line: str) -> bool:
+    """A short stand-alone heading in capitals: 3-80 characters, >= 3 letters, >= 85 % of
+    letters upper case, not ending in ``,``/``;`` (which marks a wrapped sentence)."""
+    s = line.strip()
+    if not (3 <= len(s) <= 80) or s.endswith((",", ";")):
+        return False
+    letters = [c for c in s if c.isalpha()]
+    if len(letters) < 3:
+        return False
+    return sum(c.isupper() for c in letters) / len(letters) >= 0.85
+
+
+def match_marker(line: str) -> Marker | None:
+    """Recognise the clause marker a (left-stripped) line starts with, or ``None``."""
+    m = ARTICLE_RE.match(line)
+    if m:
+        ident = m.group(1)
+        v = int(ident) if ident.isdigit() else roman_to_int(ident)
+        if v:
+            return Marker("article", v, ident.upper(), m.group(2).strip(), "Article", True)
+    m = SECTION_RE.match(line)
+    if m:
+        t = tuple(int(x) for x in m.group(1).split("."))
+        return Marker("num", t, m.group(1), m.group(2).strip(), "Section", True)
+    m = TOP_RE.match(line)
+    if m:
+        word = m.group(1).capitalize()
+        return Marker("top", 0, m.group(2), m.group(3).strip(), word, True)
+    m = NUM_RE.match(line)
+    if m:
+        t = tuple(int(x) for x in m.group(1).split("."))
+        if (m.group(2) or len(t) > 1) and t[0] > 0 and not re.match(r"^(?:%|per\s?cent|percent)", m.group(3)):
+            return Marker("num", t, m.group(1), m.group(3).strip())
+        return None
+    m = PAREN_RE.match(line)
+    if m:
+        return Marker("paren", 0, m.group(1), m.group(2).strip())
+    if RECITAL_RE.match(line):
+        return Marker("recital", 0, "", line.strip())
+    if SIGNATURE_RE.match(line):
+        return Marker("signature", 0, "", line.strip())
+    return None
+
+
+def split_heading(rest: str) -> str | None:
+    """The heading carried on a marker's line: all of ``rest`` when it is short and not a
+    sentence (or all capitals), else a leading Title-Case phrase ended by ``.`` or ``:``
+    (``"Net Investment Income. The Fund…"`` → ``"Net Investment Income"``)."""
+    r = rest.strip()
+    if not r:
+        return None
+    if len(r) <= 80 and (not r.endswith((".", ";", ",")) or r.rstrip(".").isupper()) and not r[:1].islower():
+        return r.rstrip(".:").strip() or None
+    if len(r) <= 80 and r.endswith(".") and r.count(".") == 1:
+        words = [w for w in re.findall(r"[A-Za-z]+", r) if len(w) >= 4]
+        if words and sum(w[0].isupper() for w in words) / len(words) >= 0.6:
+            return r.rstrip(".").strip()
+    m = re.match(r"^([A-Z][^.;:\n]{0,70}?)\s*[.:]\s+\S", r)
+    if m:
+        cand = m.group(1).strip()
+        words = [w for w in re.findall(r"[A-Za-z]+", cand) if len(w) >= 4]
+        if cand.isupper() or (words and sum(w[0].isupper() for w in words) / len(words) >= 0.6):
+            return cand
+    m = re.match(r"^([A-Z][A-Z0-9 ,&'/\-]{2,70}[A-Z])\b", r)  # "INDEMNIFICATION The Company shall…"
+    if m and len(m.group(1).split()) >= 1 and len(m.group(1)) >= 4:
+        return m.group(1).strip()
+    return None

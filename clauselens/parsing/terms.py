@@ -1,0 +1,162 @@
+"""Defined terms and cross-references over a built clause tree (pure functions).
+
+Definitions recognised: ``"X" means|shall mean|has the meaning|shall have the meaning|
+includes|refers to`` (straight or curly quotes, optional ``The term``) — these mark their
+node ``is_definition`` — and parenthetical definitions ``(the "X")``, ``(each, a "X")``,
+``(collectively, the "X")``, ``(hereinafter referred to as the "X")``.
+Cross-references: ``Section 5.17``, ``Sections 5.17 and 5.18``, ``clause 14.3(b)``,
+``paragraph (c)``, ``Article IV``, ``§ 3.2``, ``Schedule 2``, ``Exhibit B``, ``Annex A``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from clauselens.parsing.numbering import roman_to_int
+from clauselens.parsing.types import CrossReference, DefinedTerm, Document, Node, Span
+
+_Q_OPEN = "\"“"
+_Q_CLOSE = "\"”"
+_TERM = r"[\"“]([A-Z0-9][^\"”\n]{0,80}?)[\"”]"
+MEANS_RE = re.compile(_TERM + r"\s*(?:,\s*)?(?:shall\s+mean|means|mean|shall\s+have\s+the\s+meaning|has\s+the\s+meaning|shall\s+include|includes|refers\s+to|is\s+defined)\b")
+PAREN_DEF_RE = re.compile(
+    r"\((?:[^()\"“”]{0,60}?\b)?(?:the\s+|each\s+(?:a|an)\s+|each,?\s+(?:a|an)\s+|collectively,?\s+(?:the\s+)?|individually,?\s+(?:a|an)\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?|referred\s+to\s+as\s+(?:the\s+)?|an?\s+)?"
+    + _TERM + r"(?:\s*(?:or|and|,)\s*(?:the\s+)?" + _TERM + r")?\s*\)"
+)
+XREF_RE = re.compile(
+    r"\b(?P<word>Sections?|SECTIONS?|[Cc]lauses?|[Pp]aragraphs?|[Ss]ubsections?|Articles?|ARTICLES?|Schedules?|SCHEDULES?|Exhibits?|EXHIBITS?|Annex(?:es)?|ANNEX|Appendix|APPENDIX|§§?)\s*"
+    r"(?P<targets>(?:\d{1,3}(?:\.\d{1,3})*(?:\([a-zA-Z0-9]{1,5}\))*|\([a-zA-Z0-9]{1,5}\)(?:\([a-zA-Z0-9]{1,5}\))*|[IVXLC]{1,6}\b|[A-Z]{1,2}\b)"
+    r"(?:\s*(?:,|and|or|through|to|-)\s*(?:\d{1,3}(?:\.\d{1,3})*(?:\([a-zA-Z0-9]{1,5}\))*|\([a-zA-Z0-9]{1,5}\)(?:\([a-zA-Z0-9]{1,5}\))*|[IVXLC]{1,6}\b|[A-Z]\b))*)"
+)
+_TARGET = re.compile(r"\d{1,3}(?:\.\d{1,3})*(?:\([a-zA-Z0-9]{1,5}\))*|\([a-zA-Z0-9]{1,5}\)(?:\([a-zA-Z0-9]{1,5}\))*|[IVXLC]{1,6}\b|[A-Z]{1,2}\b")
+
+
+def _innermost(nodes: list[Node], offset: int) -> Node:
+    """The deepest node whose body span contains ``offset`` (root if none)."""
+    best = nodes[0]
+    for n in nodes[1:]:
+        if n.span.start <= offset < max(n.span.end, n.span.start + 1) and n.level >= best.level:
+            best = n
+    return best
+
+
+def find_defined_terms(doc: Document) -> dict[str, DefinedTerm]:
+    """Definitions in ``doc`` (first definition of a term wins), with the nodes using each.
+
+    Side effect on ``doc.nodes``: sets ``is_definition`` on nodes with a ``means``-style
+    definition and lists each node's ``defined_terms``. Usage is a case-sensitive
+    whole-word match outside the defining occurrence.
+    """
+    text = doc.text
+    terms: dict[str, DefinedTerm] = {}
+    hits: list[tuple[str, int, int, bool]] = []
+    for m in MEANS_RE.finditer(text):
+        hits.append((m.group(1), m.start(1), m.end(1), True))
+    for m in PAREN_DEF_RE.finditer(text):
+        for g in (1, 2):
+            if m.group(g):
+                hits.append((m.group(g), m.start(g), m.end(g), False))
+    hits.sort(key=lambda h: h[1])
+    by_id = {n.id: n for n in doc.nodes}
+    for term, s, e, means in hits:
+        term = " ".join(term.split()).strip(" ,.")
+        if len(term) < 2:
+            continue
+        node = _innermost(doc.nodes, s)
+        if means:
+            node.is_definition = True
+        if term not in node.defined_terms:
+            node.defined_terms.append(term)
+        if term not in terms:
+            terms[term] = DefinedTerm(term=term, node_id=node.id, span=Span(start=s, end=e))
+    for term, dt in terms.items():
+        pat = re.compile(r"(?<![\w])" + re.escape(term) + r"(?![\w])")
+        used: list[str] = []
+        for m in pat.finditer(text):
+            if dt.span.start <= m.start() < dt.span.end:
+                continue
+            nid = _innermost(doc.nodes, m.start()).id
+            if nid not in used and nid != "n0":
+                used.append(nid)
+        dt.used_in = used
+    _ = by_id
+    return terms
+
+
+def _ref_key(ref: str) -> str:
+    """Comparable form of a reference: lower case, no spaces, Article numerals as integers."""
+    r = ref.lower().replace(" ", "")
+    m = re.match(r"^article([ivxlc]+|\d+)$", r)
+    if m:
+        v = m.group(1)
+        return f"article{v if v.isdigit() else roman_to_int(v)}"
+    return r
+
+
+def _word_kind(word: str) -> str:
+    w = word.lower().rstrip("s").replace("§", "section")
+    if w.startswith("annex"):
+        return "annex"
+    return w
+
+
+def find_cross_references(doc: Document) -> list[CrossReference]:
+    """Every cross-reference in ``doc``, resolved to a node where possible.
+
+    ``Section/clause/paragraph 5.17(b)`` resolves by normalised ``ref``; a bare ``(c)``
+    resolves against the referring node's ancestors (``14.3`` + ``(c)``) then globally;
+    ``Article IV`` / ``Article 4`` match either numeral; ``Schedule 2`` etc. match the
+    schedule's ref. The marker of the node itself (its own heading) is not a reference.
+    Unresolved references are kept with ``target_node_id=None``.
+
+    Side effect: fills ``Node.cross_referenced_ids``.
+    """
+    nodes = doc.nodes
+    by_key: dict[str, list[Node]] = {}
+    for n in nodes:
+        if n.ref:
+            by_key.setdefault(_ref_key(n.ref), []).append(n)
+    by_id = {n.id: n for n in nodes}
+    starts = {n.span.start for n in nodes}
+    out: list[CrossReference] = []
+    for m in XREF_RE.finditer(doc.text):
+        if m.start() in starts:
+            continue  # a heading, not a reference
+        kind = _word_kind(m.group("word"))
+        src = _innermost(nodes, m.start())
+        for t in _TARGET.finditer(m.group("targets")):
+            tgt = t.group(0)
+            if kind in ("section", "clause", "paragraph", "subsection") and not (tgt[0].isdigit() or tgt.startswith("(")):
+                continue
+            if kind in ("schedule", "exhibit", "annex", "appendix"):
+                target_ref = f"{'Annex' if kind == 'annex' else kind.capitalize()} {tgt}"
+            elif kind == "article":
+                target_ref = f"Article {tgt}"
+            else:
+                target_ref = tgt
+            target = _resolve(target_ref, src, by_key, by_id)
+            s = m.start("targets") + t.start()
+            out.append(CrossReference(text=doc.text[m.start():m.end()], span=Span(start=m.start(), end=m.end()),
+                                      from_node_id=src.id, target_ref=target_ref, target_node_id=target.id if target else None))
+            if target and target.id != src.id and target.id not in src.cross_referenced_ids:
+                src.cross_referenced_ids.append(target.id)
+            _ = s
+    return out
+
+
+def _resolve(target_ref: str, src: Node, by_key: dict[str, list[Node]], by_id: dict[str, Node]) -> Node | None:
+    keys = [_ref_key(target_ref)]
+    if target_ref.startswith("("):
+        p = src.id
+        while p:
+            n = by_id[p]
+            if n.ref and not n.ref.startswith("("):
+                base = n.ref.split("(")[0] if "(" in n.ref else n.ref
+                keys.insert(len(keys) - 1, _ref_key(n.ref + target_ref))
+                keys.insert(len(keys) - 1, _ref_key(base + target_ref))
+            p = n.parent_id
+    for k in keys:
+        cands = by_key.get(k)
+        if cands:
+            return cands[0]
+    return None

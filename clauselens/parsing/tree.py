@@ -1,0 +1,357 @@
+"""The clause tree: nodes with normalised references, headings, paths and exact spans.
+
+Deterministic and line-based. Each line that starts with a clause marker
+(:mod:`clauselens.parsing.numbering`) opens a node; nodes nest by scheme and numbering
+continuity (``5.17`` under ``5``, ``(b)`` under the clause it follows, a new ``(a)`` list
+under the current item, a repeated scheme closes back to its sibling). A marker that breaks
+numbering continuity and does not start a block (previous line neither blank nor ending a
+sentence) is taken for wrapped text, not a heading. Text with fewer than
+:data:`MIN_STRUCTURE` markers falls back to size-bounded paragraph nodes
+(``structured=False``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from clauselens.parsing.numbering import Marker, is_caps_heading, match_marker, paren_candidates, split_heading
+from clauselens.parsing.types import Node, Span
+
+#: Fewer numbered/heading nodes than this → paragraph fallback.
+MIN_STRUCTURE = 3
+#: Paragraph-fallback node size bound (characters).
+FALLBACK_MAX_CHARS = 1500
+
+_PAREN_SCHEMES = {"alpha", "ALPHA", "roman", "ROMAN", "digit"}
+_ROOT_LEVEL = {"article", "top", "recital", "signature"}
+
+
+@dataclass
+class _Open:
+    """A node on the nesting stack."""
+
+    idx: int  # index in the draft list
+    scheme: str  # article | num | top | recital | signature | caps | alpha | roman | ...
+    value: tuple[int, ...] | int
+    ref: str | None
+
+
+@dataclass
+class _Draft:
+    start: int
+    kind: str
+    ref: str | None
+    heading: str | None
+    parent: int  # draft index, -1 = root
+    heading_end: int  # end of the marker line
+    children: list[int] = field(default_factory=list)
+
+
+def _lines(text: str):
+    """(start_offset_of_stripped_line, stripped_line, line_end_offset) per line."""
+    pos = 0
+    for raw in text.split("\n"):
+        stripped = raw.lstrip().lstrip("\ufeff").lstrip()
+        lead = len(raw) - len(stripped)
+        yield pos + lead, stripped.rstrip(), pos + len(raw.rstrip())
+        pos += len(raw) + 1
+
+
+def _num_kind(depth: int) -> str:
+    return {1: "section", 2: "clause"}.get(depth, "subclause")
+
+
+def _ref_of(drafts: list[_Draft], parent: int) -> str | None:
+    while parent >= 0:
+        r = drafts[parent].ref
+        if r and drafts[parent].kind not in ("recital", "signature", "heading"):
+            return r
+        parent = drafts[parent].parent
+    return None
+
+
+class _Builder:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.drafts: list[_Draft] = []
+        self.stack: list[_Open] = []
+        self.seen_numbered = False
+
+    # -- helpers -----------------------------------------------------------------
+    def _find(self, scheme: str) -> int | None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i].scheme == scheme:
+                return i
+        return None
+
+    def _parent_idx(self) -> int:
+        return self.stack[-1].idx if self.stack else -1
+
+    def _open(self, start: int, end: int, kind: str, ref: str | None, heading: str | None, scheme: str, value) -> None:
+        d = _Draft(start, kind, ref, heading, self._parent_idx(), end)
+        self.drafts.append(d)
+        self.stack.append(_Open(len(self.drafts) - 1, scheme, value, ref))
+
+    # -- continuity --------------------------------------------------------------
+    def _num_continuous(self, t: tuple[int, ...]) -> bool:
+        nums = [o for o in self.stack if o.scheme == "num"]
+        if not nums:
+            return t[-1] <= 2 or not self.seen_numbered
+        for o in reversed(nums):
+            v = o.value
+            assert isinstance(v, tuple)
+            if len(v) == len(t) and v[:-1] == t[:-1] and v[-1] < t[-1] <= v[-1] + 3:
+                return True
+            if len(v) == len(t) - 1 and t[:-1] == v and t[-1] <= 2:
+                return True
+            if len(t) < len(v) and v[: len(t) - 1] == t[:-1] and v[len(t) - 1] < t[-1] <= v[len(t) - 1] + 3:
+                return True
+        return len(t) == 1 and t[0] == 1  # numbering restarts (e.g. in a schedule)
+
+    # -- placement ---------------------------------------------------------------
+    def add_root_level(self, start: int, end: int, kind: str, ref: str | None, heading: str | None, scheme: str, value) -> None:
+        self.stack.clear()
+        self._open(start, end, kind, ref, heading, scheme, value)
+
+    def add_num(self, start: int, end: int, m: Marker, heading: str | None) -> None:
+        t = m.value
+        assert isinstance(t, tuple)
+        while self.stack:
+            o = self.stack[-1]
+            if o.scheme in ("article", "top"):
+                break
+            if o.scheme == "num" and isinstance(o.value, tuple) and len(o.value) < len(t) and t[: len(o.value)] == o.value:
+                break
+            self.stack.pop()
+        ref = ".".join(str(x) for x in t)
+        self._open(start, end, _num_kind(len(t)), ref, heading, "num", t)
+        self.seen_numbered = True
+
+    def add_paren(self, start: int, end: int, scheme: str, value: int, label: str, heading: str | None) -> None:
+        i = self._find(scheme)
+        if i is not None:
+            del self.stack[i:]
+        else:
+            while self.stack and self.stack[-1].scheme == "caps":
+                self.stack.pop()
+        base = _ref_of(self.drafts, self._parent_idx())
+        ref = f"{base or ''}({label})"
+        self._open(start, end, "subclause", ref, heading, scheme, value)
+        self.seen_numbered = True
+
+    def add_caps(self, start: int, end: int, heading: str) -> None:
+        while self.stack and (self.stack[-1].scheme in _PAREN_SCHEMES or self.stack[-1].scheme in ("caps", "recital")):
+            self.stack.pop()
+        self._open(start, end, "heading", None, heading, "caps", 0)
+
+    def paren_reading(self, label: str) -> tuple[str, int] | None:
+        """Pick the scheme of ``(label)`` by continuity with open lists."""
+        cands = paren_candidates(label)
+        if not cands:
+            return None
+        for scheme, v in cands:  # continues an open list?
+            i = self._find(scheme)
+            if i is not None and self.stack[i].value == v - 1:
+                return scheme, v
+        for scheme, v in cands:  # starts a new list?
+            if v == 1:
+                return scheme, v
+        for scheme, v in cands:  # skips an item of an open list
+            i = self._find(scheme)
+            if i is not None and isinstance(self.stack[i].value, int) and self.stack[i].value < v <= self.stack[i].value + 3:
+                return scheme, v
+        return None
+
+
+def _block_start(prev_line: str | None) -> bool:
+    return prev_line is None or prev_line == "" or bool(re.search(r"[.:;!?\"”)]$", prev_line)) or is_caps_heading(prev_line)
+
+
+def build_tree(text: str) -> tuple[list[Node], bool]:
+    """Build the clause tree of ``text``.
+
+    Returns:
+        (nodes in document order with ``nodes[0]`` the root, structured). Every node's
+        ``span`` covers it and its descendants, ``body_span`` its own text up to its first
+        child; both are right-stripped of whitespace. ``page_start``/``page_end`` are left
+        for the caller (it knows the pages). Nodes cover all non-whitespace text: text
+        before the first marker becomes a ``preamble`` node.
+    """
+    b = _Builder(text)
+    lines = list(_lines(text))
+    prev: str | None = None
+    consumed: set[int] = set()
+    for li, (start, line, end) in enumerate(lines):
+        if li in consumed:
+            continue
+        if not line:
+            prev = ""
+            continue
+        m = match_marker(line)
+        handled = False
+        if m is not None:
+            handled = _place(b, m, start, end, li, lines, prev, consumed)
+        if not handled and m is None and b.seen_numbered and is_caps_heading(line) and _block_start(prev):
+            nxt = _next_nonblank(lines, li)
+            if nxt is None or not re.match(r"^(?:By|Name|Title|Signature)\b\s*:?", nxt[1]):
+                b.add_caps(start, end, line.strip().rstrip(".:"))
+        prev = line
+    drafts = b.drafts
+    numbered = sum(1 for d in drafts if d.kind not in ("recital", "signature"))
+    if numbered < MIN_STRUCTURE:
+        return _fallback(text), False
+    return _finish(text, drafts), True
+
+
+def _next_nonblank(lines, li: int):
+    for j in range(li + 1, min(li + 4, len(lines))):
+        if lines[j][1]:
+            return j, lines[j][1]
+    return None
+
+
+def _take_next_heading(m: Marker, lines, li: int, consumed: set[int]) -> str | None:
+    """For a marker alone on its line (``ARTICLE V``), use the next short line as heading."""
+    if m.rest:
+        return None
+    nxt = _next_nonblank(lines, li)
+    if nxt is None:
+        return None
+    j, t = nxt
+    if len(t) <= 80 and match_marker(t) is None and (is_caps_heading(t) or not t.endswith((".", ",", ";"))):
+        consumed.add(j)
+        return t.strip().rstrip(".:")
+    return None
+
+
+def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: str | None, consumed: set[int]) -> bool:
+    block = _block_start(prev)
+    if m.scheme == "recital":
+        b.add_root_level(start, end, "recital", None, None, "recital", 0)
+        return True
+    if m.scheme == "signature":
+        b.add_root_level(start, end, "signature", None, None, "signature", 0)
+        return True
+    if m.scheme == "article":
+        if not (block or m.rest == "" or m.rest.isupper()):
+            return False
+        heading = split_heading(m.rest) or _take_next_heading(m, lines, li, consumed)
+        b.add_root_level(start, end, "article", f"Article {m.label}", heading, "article", m.value)
+        b.seen_numbered = True
+        return True
+    if m.scheme == "top":
+        if not b.seen_numbered or not block or (m.rest[:1].islower()) or len(m.rest) > 100:
+            return False
+        kind = {"Schedule": "schedule", "Exhibit": "exhibit", "Annex": "annex", "Appendix": "annex"}[m.word]
+        heading = split_heading(m.rest) or _take_next_heading(m, lines, li, consumed)
+        b.add_root_level(start, end, kind, f"{m.word} {m.label}", heading, "top", 0)
+        return True
+    if m.scheme == "num":
+        t = m.value
+        assert isinstance(t, tuple)
+        if t[0] > 300:
+            return False
+        continuous = b._num_continuous(t)
+        heading_like = m.rest == "" or m.rest[:1].isupper() or m.rest[:1] in "(\"“'"
+        if not continuous and not (block and heading_like):
+            return False
+        if m.explicit and not block and not continuous:
+            return False
+        heading = split_heading(m.rest) or _take_next_heading(m, lines, li, consumed)
+        b.add_num(start, end, m, heading)
+        return True
+    if m.scheme == "paren":
+        reading = b.paren_reading(m.label)
+        if reading is None:
+            return False
+        scheme, v = reading
+        if v != 1 and b._find(scheme) is None and not block:
+            return False
+        if v == 1 and not block and b._find(scheme) is None and prev and not prev.endswith(":"):
+            return False
+        b.add_paren(start, end, scheme, v, m.label, split_heading(m.rest) if len(m.rest) <= 80 else None)
+        return True
+    return False
+
+
+def _rstrip_end(text: str, start: int, end: int) -> int:
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return end
+
+
+def _finish(text: str, drafts: list[_Draft]) -> list[Node]:
+    n = len(drafts)
+    depth = [0] * n
+    for i, d in enumerate(drafts):
+        depth[i] = 1 if d.parent < 0 else depth[d.parent] + 1
+    ends = [len(text)] * n
+    for i in range(n):
+        for j in range(i + 1, n):
+            if depth[j] <= depth[i]:
+                ends[i] = drafts[j].start
+                break
+    nodes: list[Node] = []
+    first = drafts[0].start if drafts else len(text)
+    root = Node(id="n0", kind="root", level=0, span=Span(start=0, end=len(text)), body_span=Span(start=0, end=_rstrip_end(text, 0, first)))
+    nodes.append(root)
+    offset = 1
+    pre_end = _rstrip_end(text, 0, first)
+    if text[:pre_end].strip():
+        pre_start = len(text[:pre_end]) - len(text[:pre_end].lstrip())
+        nodes.append(Node(id="n1", kind="preamble", level=1, parent_id="n0", span=Span(start=pre_start, end=pre_end),
+                          body_span=Span(start=pre_start, end=pre_end)))
+        root.children.append("n1")
+        offset = 2
+    ids = [f"n{i + offset}" for i in range(n)]
+    for i, d in enumerate(drafts):
+        end = _rstrip_end(text, d.start, ends[i])
+        children = [j for j in range(i + 1, n) if drafts[j].parent == i]
+        body_end = _rstrip_end(text, d.start, drafts[children[0]].start) if children else end
+        parent_id = "n0" if d.parent < 0 else ids[d.parent]
+        node = Node(
+            id=ids[i], kind=d.kind, ref=d.ref, heading=d.heading, level=depth[i], parent_id=parent_id,
+            children=[ids[j] for j in children], span=Span(start=d.start, end=end), body_span=Span(start=d.start, end=body_end),
+        )
+        nodes.append(node)
+        if d.parent < 0:
+            root.children.append(node.id)
+    by_id = {nd.id: nd for nd in nodes}
+    for nd in nodes[1:]:
+        path: list[str] = []
+        p = nd.parent_id
+        while p and p != "n0":
+            path.append(by_id[p].label)
+            p = by_id[p].parent_id
+        nd.path = list(reversed(path))
+    return nodes
+
+
+def _fallback(text: str) -> list[Node]:
+    """Paragraph nodes of at most :data:`FALLBACK_MAX_CHARS` characters (a paragraph longer
+    than that is split at sentence ends, or hard at the bound)."""
+    paras: list[tuple[int, int]] = []
+    for m in re.finditer(r"\S(?:.|\n(?!\s*\n))*", text):
+        s, e = m.start(), _rstrip_end(text, m.start(), m.end())
+        while e - s > FALLBACK_MAX_CHARS:
+            cut = text.rfind(". ", s, s + FALLBACK_MAX_CHARS)
+            cut = cut + 1 if cut > s + FALLBACK_MAX_CHARS // 3 else s + FALLBACK_MAX_CHARS
+            paras.append((s, _rstrip_end(text, s, cut)))
+            s = cut
+            while s < e and text[s].isspace():
+                s += 1
+        if e > s:
+            paras.append((s, e))
+    groups: list[tuple[int, int]] = []
+    for s, e in paras:
+        if groups and e - groups[-1][0] <= FALLBACK_MAX_CHARS:
+            groups[-1] = (groups[-1][0], e)
+        else:
+            groups.append((s, e))
+    root = Node(id="n0", kind="root", level=0, span=Span(start=0, end=len(text)), body_span=Span(start=0, end=0))
+    nodes = [root]
+    for i, (s, e) in enumerate(groups, start=1):
+        nodes.append(Node(id=f"n{i}", kind="paragraph", level=1, parent_id="n0", span=Span(start=s, end=e), body_span=Span(start=s, end=e)))
+        root.children.append(f"n{i}")
+    return nodes
