@@ -1,0 +1,101 @@
+"""A deterministic, language-model-free chat model for the interface tests.
+
+:class:`ContractFakeChatModel` is a langchain-core ``BaseChatModel`` (like
+``GenericFakeChatModel``) that answers by looking at what it is asked: it reads the JSON
+schema that :func:`clauselens.llm.structured.invoke_structured` puts in the system prompt
+(``text`` method, used for unknown models) and replies with JSON for that schema, built from
+the prompt itself — e.g. a report draft quotes the first sentence of the first retrieved
+passage, so citations are real and verifiable. It never invents text that is not in the
+prompt. ``down=True`` makes every call raise ``ModelUnavailableError`` (a backend that is down).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+from clauselens.errors import ModelUnavailableError
+
+_SCHEMA_MARK = "validates against this JSON schema:\n"
+_PASSAGE = re.compile(r"^\[(P\d+)\][^\n]*\n(.*?)(?=^\[P\d+\]|\Z)", re.MULTILINE | re.DOTALL)
+_FOLLOW_UP = re.compile(r"^(and|what about|how about|does that|does it|is that|and,)\b", re.IGNORECASE)
+
+
+def _schema_title(messages: list[BaseMessage]) -> str:
+    for m in messages:
+        if isinstance(m, SystemMessage) and _SCHEMA_MARK in str(m.content):
+            try:
+                return json.loads(str(m.content).split(_SCHEMA_MARK, 1)[1]).get("title", "")
+            except ValueError:
+                return ""
+    return ""
+
+
+def _first_sentence(text: str) -> str:
+    body = re.sub(r"^\s*(?:[0-9]+(?:\.[0-9]+)*\.?|\([a-z0-9]+\))\s+", "", text.strip())
+    m = re.search(r"(.+?[.;])(?:\s|$)", body, re.DOTALL)
+    return (m.group(1) if m else body[:200]).strip()
+
+
+def _dialogue(prompt: str) -> dict:
+    users = re.findall(r"^User: (.*)$", prompt, re.MULTILINE)
+    latest = users[-1] if users else ""
+    question = latest
+    if _FOLLOW_UP.match(latest) and len(users) > 1:
+        question = f"{latest.rstrip('?')} (following up on: {users[-2]})"
+    party = None
+    for u in users:
+        m = re.search(r"\bI am the (\w+)", u)
+        if m:
+            party = m.group(1)
+    return {"question": question, "user_party": party}
+
+
+def _draft(prompt: str) -> dict:
+    passages = _PASSAGE.findall(prompt)
+    if not passages:
+        return {"title": "No answer", "answer": "The documents provided do not address this question.", "addressed": False}
+    pid, text = passages[0]
+    quote = _first_sentence(text)
+    return {
+        "title": "Answer from the contract", "topic_summary": "What the contract says.",
+        "legal_reasoning": f"Passage {pid} states it directly.",
+        "findings": [{"statement": quote, "passage_ids": [pid], "quote": quote}],
+        "answer": quote, "addressed": True, "knowledge_gaps": [], "conclusion": quote,
+    }
+
+
+RESPONDERS = {
+    "DialogueExtraction": _dialogue,
+    "ReportDraft": _draft,
+    "StopDecision": lambda p: {"complete": True, "reason": "The draft answers the question.", "follow_up_questions": []},
+    "SubQuestions": lambda p: {"sub_questions": []},
+    "SearchPlan": lambda p: {"queries": []},
+}
+
+
+class ContractFakeChatModel(BaseChatModel):
+    """See module docstring. ``calls`` records the schema title of every call."""
+
+    down: bool = False
+    calls: list[str] = []
+
+    @property
+    def _llm_type(self) -> str:
+        return "clauselens-contract-fake"
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        if self.down:
+            raise ModelUnavailableError("cannot reach model server at http://127.0.0.1:9/v1: connection refused")
+        title = _schema_title(messages)
+        self.calls.append(title)
+        prompt = "\n".join(str(m.content) for m in messages if isinstance(m, HumanMessage))
+        reply = RESPONDERS.get(title, lambda p: {})(prompt)
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=json.dumps(reply)))])
