@@ -1,0 +1,198 @@
+"""A langchain-core chat model over an in-process ``llama_cpp.Llama`` (GGUF file).
+
+Why not langchain-community's ``ChatLlamaCpp``: it builds its own ``Llama`` in every instance
+(three agents on the same model would load it three times), it reports no token usage
+(``usage_metadata`` stays empty, so the run's token ledger would see nothing), and it would
+add langchain-community and its dependency tree for ~100 lines of glue. This class is a thin
+:class:`~langchain_core.language_models.chat_models.BaseChatModel` around
+``Llama.create_chat_completion`` (llama-cpp-python 0.3.x, OpenAI-style dicts in and out):
+
+* the chat template comes from the GGUF metadata (llama-cpp-python's default behaviour);
+* ``response_format={"type": "json_object", "schema": {...}}`` (llama.cpp's grammar-constrained
+  JSON) and any other ``create_chat_completion`` argument can be passed via ``.bind(...)`` or
+  call kwargs;
+* token usage goes to ``AIMessage.usage_metadata`` (``input_tokens``/``output_tokens``/
+  ``total_tokens``) and ``response_metadata["token_usage"]`` (``prompt_tokens``/
+  ``completion_tokens``/``total_tokens``), as langchain-openai does;
+* the ``Llama`` is loaded on first use and shared in-process per ``(path, n_ctx, n_threads)``;
+  calls on one shared instance are serialised with a lock (a ``Llama`` is not thread-safe).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+from typing import Any
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import (
+    AIMessage,
+    BaseMessage,
+    ChatMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
+from langchain_core.messages.ai import UsageMetadata
+from langchain_core.outputs import ChatGeneration, ChatResult
+
+from clauselens.errors import ContextOverflowError, ModelUnavailableError
+
+_CACHE_LOCK = threading.Lock()
+# (path, n_ctx, n_threads) -> (Llama, lock serialising calls on it)
+_LLAMAS: dict[tuple[str, int, int | None], tuple[Any, threading.Lock]] = {}
+
+
+def shared_llama(model_path: str, n_ctx: int, n_threads: int | None) -> tuple[Any, threading.Lock]:
+    """The process-wide ``llama_cpp.Llama`` for these settings and the lock guarding it.
+
+    Loads the GGUF on first request (seconds, ~0.6–2 GB RAM for the bundled models).
+
+    Raises:
+        ModelUnavailableError: llama-cpp-python is not installed or the file cannot be loaded.
+    """
+    key = (str(model_path), int(n_ctx), n_threads)
+    with _CACHE_LOCK:
+        if key not in _LLAMAS:
+            try:
+                from llama_cpp import Llama
+            except ImportError as e:  # pragma: no cover - a broken install
+                raise ModelUnavailableError(
+                    f"llama-cpp-python is not installed ({e}); install it with: pip install 'llama-cpp-python==0.3.36'"
+                ) from e
+            try:
+                llm = Llama(model_path=str(model_path), n_ctx=n_ctx, n_threads=n_threads, verbose=False)
+            except (ValueError, OSError, RuntimeError) as e:
+                raise ModelUnavailableError(f"cannot load model file {model_path}: {e}") from e
+            _LLAMAS[key] = (llm, threading.Lock())
+        return _LLAMAS[key]
+
+
+def _role_and_content(m: BaseMessage) -> dict[str, Any]:
+    """One langchain message as an OpenAI-style dict for ``create_chat_completion``."""
+    content = m.content if isinstance(m.content, str) else m.text
+    if isinstance(m, SystemMessage):
+        return {"role": "system", "content": content}
+    if isinstance(m, HumanMessage):
+        return {"role": "user", "content": content}
+    if isinstance(m, AIMessage):
+        return {"role": "assistant", "content": content}
+    if isinstance(m, ToolMessage):
+        return {"role": "tool", "content": content, "tool_call_id": m.tool_call_id}
+    if isinstance(m, ChatMessage):
+        return {"role": m.role, "content": content}
+    return {"role": "user", "content": content}
+
+
+class ChatLlamaCppInProcess(BaseChatModel):
+    """Chat model running a GGUF file in this process with llama-cpp-python.
+
+    Fields mirror :class:`clauselens.config.ModelSettings`: ``model_path`` (a ``.gguf`` file),
+    ``n_ctx`` (context window, tokens), ``n_threads`` (``None`` = llama.cpp's default),
+    ``temperature``, ``max_tokens`` (generation cap, tokens) and ``seed``.
+
+    Raises (from ``invoke``): :class:`ModelUnavailableError` if the file cannot be loaded,
+    :class:`ContextOverflowError` if the prompt does not fit ``n_ctx``.
+    """
+
+    model_path: str
+    n_ctx: int = 8192
+    n_threads: int | None = None
+    temperature: float = 0.0
+    max_tokens: int = 1024
+    seed: int = 0
+
+    @property
+    def _llm_type(self) -> str:
+        return "llamacpp-inprocess"
+
+    @property
+    def _identifying_params(self) -> dict[str, Any]:
+        return {
+            "model_path": self.model_path,
+            "n_ctx": self.n_ctx,
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "seed": self.seed,
+        }
+
+    @property
+    def model_name(self) -> str:
+        """File stem of the GGUF, e.g. ``qwen2.5-coder-0.5b``."""
+        return Path(self.model_path).stem
+
+    def _llama(self) -> tuple[Any, threading.Lock]:
+        return shared_llama(self.model_path, self.n_ctx, self.n_threads)
+
+    def get_num_tokens(self, text: str) -> int:
+        """Exact token count of ``text`` with the model's own tokenizer (loads the model)."""
+        llm, lock = self._llama()
+        with lock:
+            return len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        llm, lock = self._llama()
+        params: dict[str, Any] = {
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "seed": self.seed,
+        }
+        params.update(kwargs)
+        if stop:
+            params["stop"] = stop
+        dicts = [_role_and_content(m) for m in messages]
+        try:
+            with lock:
+                out = llm.create_chat_completion(messages=dicts, **params)
+        except ValueError as e:
+            if "exceed context window" in str(e):
+                raise ContextOverflowError(
+                    f"the prompt does not fit the model's context window of {self.n_ctx} tokens ({e}); "
+                    "raise n_ctx or send fewer passages"
+                ) from e
+            raise
+        return self._to_result(out)
+
+    def _to_result(self, out: dict[str, Any]) -> ChatResult:
+        choice = out["choices"][0]
+        msg = choice.get("message") or {}
+        usage = out.get("usage") or {}
+        prompt_tokens = int(usage.get("prompt_tokens", 0))
+        completion_tokens = int(usage.get("completion_tokens", 0))
+        total = int(usage.get("total_tokens", prompt_tokens + completion_tokens))
+        tool_calls = []
+        for tc in msg.get("tool_calls") or []:
+            fn = tc.get("function", {})
+            try:
+                args = json.loads(fn.get("arguments") or "{}", strict=False)
+            except json.JSONDecodeError:
+                args = {}
+            tool_calls.append({"name": fn.get("name", ""), "args": args, "id": tc.get("id")})
+        message = AIMessage(
+            content=msg.get("content") or "",
+            tool_calls=tool_calls,
+            usage_metadata=UsageMetadata(
+                input_tokens=prompt_tokens, output_tokens=completion_tokens, total_tokens=total
+            ),
+            response_metadata={
+                "token_usage": {
+                    "prompt_tokens": prompt_tokens,
+                    "completion_tokens": completion_tokens,
+                    "total_tokens": total,
+                },
+                "model_name": self.model_name,
+                "finish_reason": choice.get("finish_reason"),
+            },
+        )
+        return ChatResult(
+            generations=[ChatGeneration(message=message, generation_info={"finish_reason": choice.get("finish_reason")})],
+            llm_output={"token_usage": message.response_metadata["token_usage"], "model_name": self.model_name},
+        )
