@@ -1,0 +1,148 @@
+"""The Interrogator: decomposes the question, drafts a grounded report from the Researcher's
+passages, and decides (structured :class:`StopDecision`) whether to ask follow-ups.
+
+Stop rule (:func:`next_questions`, pure): stop when the turn limit is reached; otherwise ask
+follow-ups when the model judges the draft incomplete, or — at least once — when the draft
+names knowledge gaps (issue #2: "asks the Researcher at least one follow-up question when
+its draft names a knowledge gap"); stop when there is nothing new to ask.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import BaseModel, Field
+
+from clauselens.agents import prompts_interrogator as P
+from clauselens.agents.common import CallRecord, budget_passages, call_structured
+from clauselens.config import ModelSettings
+from clauselens.reports.model import ReportDraft
+from clauselens.retrieval.types import Passage
+
+#: Most sub-questions kept from the decomposition.
+MAX_SUB_QUESTIONS = 3
+#: Most follow-up questions asked per round.
+MAX_FOLLOW_UPS = 2
+#: Tokens reserved for instructions, question, context and the JSON schema in a draft prompt.
+PROMPT_OVERHEAD_TOKENS = 1200
+#: Upper bound on passage tokens in a draft prompt: keeps a draft to ~25 s of prompt reading
+#: for the 1.5B model on 2 cores (~135 tok/s, ../shared/MODELS.md) while leaving room for answers.
+DRAFT_PASSAGE_TOKENS = 3200
+
+
+class SubQuestions(BaseModel):
+    """Decomposition output."""
+
+    sub_questions: list[str] = Field(default_factory=list, description="1-3 short sub-questions.")
+
+
+class StopDecision(BaseModel):
+    """The Interrogator's structured judgement of its draft."""
+
+    complete: bool = Field(description="True if the draft fully answers the question.")
+    reason: str = Field(default="", description="One sentence why.")
+    follow_up_questions: list[str] = Field(default_factory=list, description="0-2 questions aimed at the gaps.")
+
+
+def _ctx(context: str | None) -> str:
+    return P.CONTEXT_BLOCK.format(context=context) if context else P.NO_CONTEXT
+
+
+def _norm(q: str) -> str:
+    return " ".join(q.lower().split()).rstrip("?. ")
+
+
+def decompose(question: str, *, model: BaseChatModel, context: str | None = None,
+              model_settings: ModelSettings | None = None) -> tuple[list[str], CallRecord]:
+    """Sub-questions for ``question`` (at most :data:`MAX_SUB_QUESTIONS`; the question itself
+    if the model returns none). Raises ``ModelResponseError`` from the model layer."""
+    out, rec = call_structured(model, P.DECOMPOSE_SYSTEM, P.DECOMPOSE_USER.format(context_block=_ctx(context), question=question),
+                               SubQuestions, agent="interrogator", step="decompose", model_settings=model_settings)
+    subs: list[str] = []
+    for q in out.sub_questions:
+        q = " ".join(q.split())
+        if q and _norm(q) not in {_norm(s) for s in subs}:
+            subs.append(q)
+    return (subs[:MAX_SUB_QUESTIONS] or [question]), rec
+
+
+def passage_order(passages: Mapping[str, Passage], recent: Sequence[str]) -> list[tuple[str, Passage]]:
+    """Passages for a draft: this round's new ones first (retrieval order), then the rest by score."""
+    first = [(pid, passages[pid]) for pid in recent if pid in passages]
+    seen = {pid for pid, _ in first}
+    rest = sorted(((pid, p) for pid, p in passages.items() if pid not in seen), key=lambda x: -x[1].score)
+    # interleave so earlier rounds' best evidence is not crowded out by a weak new round
+    out: list[tuple[str, Passage]] = []
+    while first or rest:
+        if first:
+            out.append(first.pop(0))
+        if rest:
+            out.append(rest.pop(0))
+    return out
+
+
+def draft_report(
+    question: str, passages: Mapping[str, Passage], *, model: BaseChatModel, recent: Sequence[str] = (),
+    context: str | None = None, asked: Sequence[str] = (), previous: ReportDraft | None = None,
+    nli: bool = False, model_settings: ModelSettings | None = None,
+) -> tuple[ReportDraft, CallRecord, list[str]]:
+    """One draft from the passages that fit the budget. Returns ``(draft, call, shown_ids)``.
+
+    Budget: ``min(DRAFT_PASSAGE_TOKENS, n_ctx - max_tokens - PROMPT_OVERHEAD_TOKENS)`` tokens,
+    counted with the model's tokenizer where available. Raises ``ModelResponseError``.
+    """
+    ms = model_settings or ModelSettings()
+    budget = max(400, min(DRAFT_PASSAGE_TOKENS, ms.n_ctx - ms.max_tokens - PROMPT_OVERHEAD_TOKENS))
+    block, shown = budget_passages(passage_order(passages, recent), budget, model)
+    earlier = P.EARLIER_BLOCK.format(questions="; ".join(asked)) if asked else ""
+    prev = ""
+    if previous is not None:
+        prev = P.PREVIOUS_DRAFT_BLOCK.format(answer=previous.answer or "-", gaps="; ".join(previous.knowledge_gaps) or "none")
+    user = P.DRAFT_USER.format(context_block=_ctx(context), question=question, earlier_block=earlier,
+                               previous_draft_block=prev, passages=block or P.NO_PASSAGES)
+    system = P.DRAFT_SYSTEM + (P.DRAFT_NLI_RULE if nli else "")
+    draft, rec = call_structured(model, system, user, ReportDraft, agent="interrogator", step="draft", model_settings=ms)
+    return draft, rec, shown
+
+
+def decide(question: str, draft: ReportDraft, *, model: BaseChatModel, asked: Sequence[str] = (),
+           context: str | None = None, model_settings: ModelSettings | None = None) -> tuple[StopDecision, CallRecord]:
+    """The model's :class:`StopDecision` on ``draft``. Raises ``ModelResponseError``."""
+    findings = "; ".join(f.statement for f in draft.findings) or "none"
+    user = P.DECIDE_USER.format(context_block=_ctx(context), question=question, asked="; ".join(asked) or "none",
+                                answer=draft.answer or "-", findings=findings, gaps="; ".join(draft.knowledge_gaps) or "none")
+    return call_structured(model, P.DECIDE_SYSTEM, user, StopDecision, agent="interrogator", step="decide",
+                           model_settings=model_settings)
+
+
+def next_questions(
+    draft: ReportDraft, decision: StopDecision, *, turn: int, max_turns: int, asked: Sequence[str],
+    follow_ups_asked: int,
+) -> tuple[list[str], str]:
+    """The stop rule. Returns ``(follow_up_questions, reason)``; an empty list means stop.
+
+    ``turn`` is the number of research rounds done so far (>= 1). Follow-ups come from the
+    decision, else the draft's own follow-up questions, else its knowledge gaps turned into
+    questions; questions already asked are never repeated.
+    """
+    if turn >= max_turns:
+        return [], f"turn limit reached ({turn}/{max_turns})"
+    gaps = [g for g in draft.knowledge_gaps if g.strip()]
+    if decision.complete and not (gaps and follow_ups_asked == 0):
+        return [], "judged complete" + (f": {decision.reason}" if decision.reason else "")
+    done = {_norm(q) for q in asked}
+    pool = list(decision.follow_up_questions) + list(draft.follow_up_questions)
+    pool += [g if g.rstrip().endswith("?") else f"What does the contract say about {g.rstrip('.').lower()}?" for g in gaps]
+    out: list[str] = []
+    for q in pool:
+        q = " ".join(q.split())
+        if q and _norm(q) not in done:
+            done.add(_norm(q))
+            out.append(q)
+        if len(out) >= MAX_FOLLOW_UPS:
+            break
+    if not out:
+        return [], "nothing new to ask"
+    why = "draft names knowledge gaps" if decision.complete else "judged incomplete"
+    return out, why + (f": {decision.reason}" if decision.reason and not decision.complete else "")

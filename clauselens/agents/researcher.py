@@ -1,0 +1,152 @@
+"""The Researcher: turns the Interrogator's questions into searches and runs them.
+
+One round = one LLM call (:class:`SearchPlan`: keyword queries + exact items — clause
+numbers, defined terms, agreement names — + which configured tools to use), then every
+query on every chosen tool (:class:`~clauselens.retrieval.types.RetrievalMethod`). Passages
+are de-duplicated by chunk id across queries, tools and rounds: a chunk keeps the run-local
+id (``"P1"``, ``"P2"``, ...) it got when first seen and its best score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import BaseModel, Field
+
+from clauselens.agents import prompts_researcher as P
+from clauselens.agents.common import CallRecord, call_structured
+from clauselens.config import ModelSettings
+from clauselens.errors import ModelResponseError
+from clauselens.retrieval.types import Passage, RetrievalMethod
+
+#: At most this many queries per round (questions + rewrites + exact items), to bound CPU time.
+MAX_QUERIES = 6
+#: At most this many passages a round adds (best first), so drafts stay within the window.
+MAX_NEW_PER_ROUND = 12
+
+
+class SearchPlan(BaseModel):
+    """The Researcher model's structured output."""
+
+    queries: list[str] = Field(default_factory=list, description="2-4 keyword search queries.")
+    clause_refs: list[str] = Field(default_factory=list, description="Clause numbers named, e.g. 7.2.")
+    defined_terms: list[str] = Field(default_factory=list, description="Defined terms named.")
+    agreement_names: list[str] = Field(default_factory=list, description="Agreement names named.")
+    tools: list[str] = Field(default_factory=list, description="Search tools to use.")
+
+
+@dataclass
+class ResearchRound:
+    """What one round produced: ``passages`` (run-local id -> Passage, new and re-scored),
+    ``new_ids`` (ids first seen this round, best first), the per-query ``results`` for the
+    transcript, the ``plan`` and the LLM ``call`` (None if the plan step failed)."""
+
+    passages: dict[str, Passage]
+    new_ids: list[str]
+    results: list[dict[str, Any]]
+    plan: SearchPlan
+    call: CallRecord | None
+    notes: list[str] = field(default_factory=list)
+
+
+def _dedup(items: Sequence[str]) -> list[str]:
+    seen: set[str] = set()
+    out: list[str] = []
+    for it in items:
+        s = " ".join(str(it).split())
+        if s and s.lower() not in seen:
+            seen.add(s.lower())
+            out.append(s)
+    return out
+
+
+def build_queries(questions: Sequence[str], plan: SearchPlan, *, multi_doc: bool = False,
+                  max_queries: int = MAX_QUERIES) -> list[str]:
+    """The queries to run: the questions themselves, the plan's rewrites, ``"clause X"`` for
+    each clause ref, each defined term, de-duplicated, at most ``max_queries``. With
+    several documents and a named agreement, queries take the retriever's
+    ``"Consider <agreement>; <query>"`` form so it routes to that agreement."""
+    qs = list(questions) + list(plan.queries)
+    qs += [f"clause {r.strip().lstrip('§').strip()}" for r in plan.clause_refs if r.strip()]
+    qs += list(plan.defined_terms)
+    qs = _dedup(qs)[:max_queries]
+    names = _dedup(plan.agreement_names)
+    if multi_doc and len(names) == 1:
+        qs = [f"Consider {names[0]}; {q}" for q in qs]
+    return qs
+
+
+def choose_tools(plan: SearchPlan, tools: Mapping[str, RetrievalMethod]) -> list[str]:
+    """The configured tools the plan names; all configured tools if it names none of them."""
+    chosen = [t for t in _dedup(plan.tools) if t in tools]
+    return chosen or list(tools)
+
+
+def research_round(
+    questions: Sequence[str],
+    *,
+    model: BaseChatModel | None,
+    tools: Mapping[str, RetrievalMethod],
+    known: Mapping[str, Passage],
+    k: int = 8,
+    context: str | None = None,
+    model_settings: ModelSettings | None = None,
+    multi_doc: bool = False,
+) -> ResearchRound:
+    """Plan (LLM) and run the searches for ``questions``.
+
+    ``known`` are the passages of earlier rounds (run-local id -> Passage). If the model's
+    plan cannot be parsed (``ModelResponseError``) the raw questions are searched and the
+    failure is noted, so one bad reply does not end the run. Returns a :class:`ResearchRound`.
+    """
+    plan = SearchPlan()
+    call: CallRecord | None = None
+    notes: list[str] = []
+    if model is not None:
+        ctx = P.CONTEXT_BLOCK.format(context=context) if context else ""
+        user = P.PLAN_USER.format(context_block=ctx, questions="\n".join(f"- {q}" for q in questions))
+        try:
+            plan, call = call_structured(model, P.PLAN_SYSTEM.format(tools=", ".join(tools)), user, SearchPlan,
+                                         agent="researcher", step="plan", model_settings=model_settings)
+        except ModelResponseError as e:
+            notes.append(f"search plan failed, searched the questions as written: {e}")
+    queries = build_queries(questions, plan, multi_doc=multi_doc)
+    by_chunk = {p.chunk_id: pid for pid, p in known.items()}
+    next_no = 1 + max((int(pid[1:]) for pid in known if pid[1:].isdigit()), default=0)
+    updated: dict[str, Passage] = {}
+    fresh: dict[str, Passage] = {}
+    results: list[dict[str, Any]] = []
+    for tool_name in choose_tools(plan, tools):
+        tool = tools[tool_name]
+        for q in queries:
+            res = tool.search(q, k)
+            rows = []
+            for p in res.passages:
+                p = p.model_copy(update={"method": p.method or tool_name})
+                pid = by_chunk.get(p.chunk_id)
+                if pid is not None:
+                    old = updated.get(pid) or known[pid]
+                    if p.score > old.score:
+                        updated[pid] = p
+                else:
+                    cur = fresh.get(p.chunk_id)
+                    if cur is None or p.score > cur.score:
+                        fresh[p.chunk_id] = p
+                rows.append({"chunk_id": p.chunk_id, "clause_ref": p.clause_ref, "score": round(p.score, 6),
+                             "scores": {k_: round(v, 6) for k_, v in p.scores.items()}, "ranks": p.ranks})
+            results.append({"tool": tool_name, "query": q, "abstained": res.abstained, "reason": res.reason,
+                            "passages": rows})
+    ranked = sorted(fresh.values(), key=lambda p: -p.score)[:MAX_NEW_PER_ROUND]
+    new_ids: list[str] = []
+    for p in ranked:
+        pid = f"P{next_no}"
+        next_no += 1
+        by_chunk[p.chunk_id] = pid
+        updated[pid] = p
+        new_ids.append(pid)
+    for r in results:
+        for row in r["passages"]:
+            row["passage_id"] = by_chunk.get(row["chunk_id"])
+    return ResearchRound(passages=updated, new_ids=new_ids, results=results, plan=plan, call=call, notes=notes)

@@ -1,0 +1,235 @@
+"""The one LangGraph ``StateGraph``: Archivist -> Interrogator <-> Researcher -> report.
+
+::
+
+    START -> archivist -> interrogator --(route="research")--> researcher -> interrogator
+                                     \\--(route="report")----> report -> END
+
+* ``archivist``: parse ``paths`` and index the Researcher's tools (skipped when ``paths`` is empty:
+  the caller indexed the tools).
+* ``interrogator``: on the first visit decomposes the question into sub-questions; after each
+  research round drafts the report, takes a structured :class:`StopDecision` and applies the
+  stop rule (:func:`clauselens.agents.interrogator.next_questions`): follow-ups go back to the
+  Researcher, otherwise on to ``report``. With no passages at all it writes the "documents do
+  not address this question" draft without calling the model.
+* ``researcher``: one research round for the pending questions.
+* ``report``: quote verification and the final :class:`~clauselens.reports.model.Report`.
+
+Heavy objects (chat models, retrieval tools) are created on first use inside
+:func:`build_graph`'s closure, never stored in the state, so a checkpointer only persists
+JSON-ready data (see :mod:`clauselens.graph.state`).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Mapping
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.runnables import Runnable
+from langgraph.graph import END, START, StateGraph
+
+from clauselens.agents import archivist as arch
+from clauselens.agents import interrogator as inter
+from clauselens.agents.researcher import research_round
+from clauselens.config import Settings
+from clauselens.errors import ConfigError, ModelResponseError
+from clauselens.graph.state import GraphState
+from clauselens.reports.build import build_report
+from clauselens.reports.model import SILENT_ANSWER, ReportDraft
+from clauselens.retrieval.types import Passage, RetrievalMethod
+
+Agent = str  # "archivist" | "researcher" | "interrogator"
+ModelsArg = BaseChatModel | Runnable | Mapping[str, BaseChatModel | Runnable] | None
+ToolsArg = Mapping[str, RetrievalMethod] | None
+
+#: Retrieval tools this builder can create from settings; others must be passed in ``tools``.
+BUILTIN_TOOLS = ("hybrid",)
+
+
+class _Resources:
+    """Lazily created chat models (per agent) and retrieval tools (per name)."""
+
+    def __init__(self, settings: Settings, models: ModelsArg, tools: ToolsArg) -> None:
+        self.settings = settings
+        self._models_arg = models
+        self._models: dict[str, Any] = {}
+        self._tools: dict[str, RetrievalMethod] | None = dict(tools) if tools is not None else None
+
+    def model(self, agent: Agent) -> Any:
+        m = self._models_arg
+        if m is not None and not isinstance(m, Mapping):
+            return m
+        if isinstance(m, Mapping) and agent in m:
+            return m[agent]
+        if agent not in self._models:
+            from clauselens.llm import get_chat_model
+
+            self._models[agent] = get_chat_model(self.settings.model_for(agent), self.settings.models_dir)
+        return self._models[agent]
+
+    def tools(self) -> dict[str, RetrievalMethod]:
+        if self._tools is None:
+            names = list(self.settings.retrieval.tools) or ["hybrid"]
+            unknown = [n for n in names if n not in BUILTIN_TOOLS]
+            if unknown:
+                raise ConfigError(f"unknown retrieval tool(s): {', '.join(unknown)}; built in: {', '.join(BUILTIN_TOOLS)}")
+            from clauselens.retrieval import build_retriever
+
+            self._tools = {"hybrid": build_retriever(self.settings.retrieval, cache_dir=self.settings.cache_dir)}
+        return self._tools
+
+
+def _passages(state: Mapping[str, Any]) -> dict[str, Passage]:
+    return {pid: Passage.model_validate(d) for pid, d in (state.get("passages") or {}).items()}
+
+
+def _silent_draft(question: str, nli: bool) -> ReportDraft:
+    return ReportDraft(
+        title=question, topic_summary=question, answer=SILENT_ANSWER, addressed=False,
+        knowledge_gaps=["No passage in the documents matched the question."], conclusion=SILENT_ANSWER,
+        label="not_mentioned" if nli else None,
+    )
+
+
+def build_graph(
+    settings: Settings,
+    *,
+    models: ModelsArg = None,
+    tools: ToolsArg = None,
+    checkpointer: Any | None = None,
+):
+    """Compile the clauselens graph.
+
+    Args:
+        settings: the run's :class:`~clauselens.config.Settings` (models per agent, retrieval,
+            ``max_turns`` default, OCR/password for ingest).
+        models: one chat model for all agents, or ``{"researcher": m1, "interrogator": m2}``;
+            missing agents get ``clauselens.llm.get_chat_model(settings.model_for(agent), ...)``
+            on first use.
+        tools: ``{name: RetrievalMethod}`` for the Researcher; default builds the ``hybrid``
+            retriever from ``settings.retrieval`` on first use. Pre-indexed tools can be
+            passed with an empty ``paths`` input (benchmarks ingest a contract once).
+        checkpointer: any LangGraph checkpointer (e.g. ``SqliteSaver``); then invoke with
+            ``config={"configurable": {"thread_id": ...}}``.
+
+    Returns:
+        A compiled LangGraph graph. Input: :class:`~clauselens.graph.state.GraphInput`; the
+        final state has ``report`` (a ``Report`` dump) and ``events`` (the transcript).
+
+    Raises (at invoke time): ``IngestError`` (bad file), ``ConfigError`` (unknown tool),
+    ``ModelUnavailableError``, ``ModelResponseError`` (no usable draft), ``RetrievalError``.
+    """
+    res = _Resources(settings, models, tools)
+
+    def archivist(state: GraphState) -> dict[str, Any]:
+        paths = list(state.get("paths") or [])
+        if not paths:
+            return {"events": [{"type": "ingest", "skipped": True, "reason": "no paths: tools indexed by the caller"}]}
+        t0 = time.perf_counter()
+        docs = arch.ingest(paths, settings)
+        t1 = time.perf_counter()
+        arch.index_tools(res.tools(), docs)
+        summaries = [arch.document_summary(d) for d in docs]
+        return {"documents": summaries, "events": [{
+            "type": "ingest", "documents": summaries, "parse_seconds": round(t1 - t0, 3),
+            "index_seconds": round(time.perf_counter() - t1, 3), "tools": list(res.tools()),
+        }]}
+
+    def interrogator(state: GraphState) -> dict[str, Any]:
+        question, context = state["question"], state.get("context")
+        nli = state.get("mode") == "nli"
+        max_turns = int(state.get("max_turns") or settings.max_turns)
+        ms = settings.model_for("interrogator")
+        turn = int(state.get("turn") or 0)
+        if turn == 0:
+            try:
+                subs, rec = inter.decompose(question, model=res.model("interrogator"), context=context, model_settings=ms)
+                ev = [{"type": "llm_call", **rec.as_dict()}]
+            except ModelResponseError as e:
+                subs, ev = [question], [{"type": "note", "text": f"decomposition failed, researching the question as asked: {e}"}]
+            return {"sub_questions": subs, "pending": subs, "route": "research", "follow_ups_asked": 0,
+                    "events": ev + [{"type": "decompose", "sub_questions": subs}]}
+
+        passages = _passages(state)
+        asked = list(state.get("asked") or [])
+        previous = ReportDraft.model_validate(state["draft"]) if state.get("draft") else None
+        events: list[dict[str, Any]] = []
+        if not passages:
+            draft = _silent_draft(question, nli)
+            events.append({"type": "draft", "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [],
+                           "note": "no passages retrieved; no model call"})
+            return {"draft": draft.model_dump(mode="json"), "route": "report", "complete": True,
+                    "stop_reason": "nothing relevant found", "events": events}
+        try:
+            draft, rec, shown = inter.draft_report(
+                question, passages, model=res.model("interrogator"), recent=state.get("last_new_ids") or [],
+                context=context, asked=asked, previous=previous, nli=nli, model_settings=ms)
+        except ModelResponseError as e:
+            if previous is None:
+                raise
+            events.append({"type": "note", "text": f"draft {turn} failed, keeping the previous draft: {e}"})
+            return {"route": "report", "complete": False, "stop_reason": "draft failed", "events": events}
+        events += [{"type": "llm_call", **rec.as_dict()},
+                   {"type": "draft", "turn": turn, "draft": draft.model_dump(mode="json"), "shown": shown}]
+        try:
+            decision, drec = inter.decide(question, draft, model=res.model("interrogator"), asked=asked,
+                                          context=context, model_settings=ms)
+            events.append({"type": "llm_call", **drec.as_dict()})
+        except ModelResponseError as e:
+            decision = inter.StopDecision(complete=False, reason=f"decision failed: {e}")
+        follow_ups, why = inter.next_questions(draft, decision, turn=turn, max_turns=max_turns, asked=asked,
+                                               follow_ups_asked=int(state.get("follow_ups_asked") or 0))
+        events.append({"type": "decision", "turn": turn, "decision": decision.model_dump(mode="json"),
+                       "follow_up_questions": follow_ups, "reason": why})
+        upd: dict[str, Any] = {"draft": draft.model_dump(mode="json"), "complete": decision.complete, "events": events}
+        if follow_ups:
+            upd.update(pending=follow_ups, route="research", follow_ups_asked=int(state.get("follow_ups_asked") or 0) + 1)
+        else:
+            upd.update(route="report", stop_reason=why)
+        return upd
+
+    def researcher(state: GraphState) -> dict[str, Any]:
+        pending = list(state.get("pending") or [state["question"]])
+        known = _passages(state)
+        tools_ = res.tools()
+        rr = research_round(
+            pending, model=res.model("researcher"), tools=tools_, known=known, k=settings.retrieval.top_k,
+            context=state.get("context"), model_settings=settings.model_for("researcher"),
+            multi_doc=len(state.get("documents") or []) > 1,
+        )
+        turn = int(state.get("turn") or 0) + 1
+        events: list[dict[str, Any]] = []
+        if rr.call is not None:
+            events.append({"type": "llm_call", **rr.call.as_dict()})
+        events += [{"type": "note", "text": n} for n in rr.notes]
+        events.append({"type": "retrieval", "turn": turn, "questions": pending, "plan": rr.plan.model_dump(mode="json"),
+                       "results": rr.results, "new_passage_ids": rr.new_ids})
+        return {"passages": {pid: p.model_dump(mode="json") for pid, p in rr.passages.items()},
+                "last_new_ids": rr.new_ids, "asked": pending, "turn": turn, "pending": [], "events": events}
+
+    def report(state: GraphState) -> dict[str, Any]:
+        nli = state.get("mode") == "nli"
+        draft = ReportDraft.model_validate(state["draft"]) if state.get("draft") else _silent_draft(state["question"], nli)
+        r = build_report(draft, _passages(state), question=state["question"], context=state.get("context"),
+                         turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli)
+        return {"report": r.model_dump(mode="json"), "events": [{
+            "type": "report", "citations": len(r.citations), "dropped_quotes": [d.model_dump() for d in r.dropped_quotes],
+            "documents_silent": r.documents_silent, "stop_reason": state.get("stop_reason"),
+        }]}
+
+    def route(state: GraphState) -> str:
+        return "researcher" if state.get("route") == "research" else "report"
+
+    g = StateGraph(GraphState)
+    g.add_node("archivist", archivist)
+    g.add_node("interrogator", interrogator)
+    g.add_node("researcher", researcher)
+    g.add_node("report", report)
+    g.add_edge(START, "archivist")
+    g.add_edge("archivist", "interrogator")
+    g.add_conditional_edges("interrogator", route, {"researcher": "researcher", "report": "report"})
+    g.add_edge("researcher", "interrogator")
+    g.add_edge("report", END)
+    return g.compile(checkpointer=checkpointer)
+

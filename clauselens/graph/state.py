@@ -1,0 +1,60 @@
+"""The graph's typed state.
+
+Everything in the state is JSON-ready (plain dicts/lists/str/int), so any LangGraph
+checkpointer (memory, SQLite) can persist it and a run can be resumed or audited. Pydantic
+objects are re-validated inside the nodes: ``passages`` holds
+:class:`~clauselens.retrieval.types.Passage` dumps keyed by run-local id (``"P1"``),
+``draft`` a :class:`~clauselens.reports.model.ReportDraft` dump, ``report`` a
+:class:`~clauselens.reports.model.Report` dump.
+
+Reducers: ``passages`` merges by id (a later round's better score replaces the entry);
+``asked`` and ``events`` append.
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, Literal, TypedDict
+
+
+def merge_dicts(old: dict[str, Any] | None, new: dict[str, Any] | None) -> dict[str, Any]:
+    """Reducer for ``passages``: union, the update wins on the same key."""
+    out = dict(old or {})
+    out.update(new or {})
+    return out
+
+
+class GraphInput(TypedDict, total=False):
+    """What a caller passes to ``graph.invoke``. Only ``question`` is required.
+
+    ``paths``: files for the Archivist (empty when the caller indexed the tools itself);
+    ``context``: the user's situation/instructions, carried into every prompt;
+    ``mode``: ``"report"`` (default) or ``"nli"`` (also asks for an entailment label);
+    ``max_turns``: research rounds at most (default ``Settings.max_turns``).
+    """
+
+    question: str
+    paths: list[str]
+    context: str | None
+    mode: Literal["report", "nli"]
+    max_turns: int
+
+
+class GraphState(GraphInput, total=False):
+    """Full state (see module docs). ``turn`` counts research rounds done; ``route`` is the
+    Interrogator's routing decision; ``stop_reason`` why it stopped."""
+
+    documents: list[dict[str, Any]]
+    sub_questions: list[str]
+    pending: list[str]
+    asked: Annotated[list[str], operator.add]
+    passages: Annotated[dict[str, dict[str, Any]], merge_dicts]
+    last_new_ids: list[str]
+    turn: int
+    follow_ups_asked: int
+    draft: dict[str, Any] | None
+    complete: bool
+    route: Literal["research", "report"]
+    stop_reason: str
+    report: dict[str, Any] | None
+    events: Annotated[list[dict[str, Any]], operator.add]

@@ -1,0 +1,119 @@
+"""One call from files and a question to a report: :func:`ask`, used by the CLI, the
+benchmarks and the web UI. It runs the graph of :mod:`clauselens.graph`, reports progress,
+and assembles the run's transcript (questions, passages with scores, drafts, decisions,
+token usage and timings) for auditing; :func:`save_result` writes report + transcript.
+"""
+
+from __future__ import annotations
+
+import platform
+import time
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Literal, Sequence
+
+from clauselens import __version__
+from clauselens.config import Settings
+from clauselens.graph.builder import ModelsArg, ToolsArg, build_graph
+from clauselens.reports.model import Report
+from clauselens.reports.render import write_json, write_report
+
+#: ``progress(node, update)`` is called after each graph step with the node name
+#: (``archivist``, ``interrogator``, ``researcher``, ``report``) and that node's state update.
+ProgressFn = Callable[[str, dict[str, Any]], None]
+
+
+@dataclass
+class AskResult:
+    """A finished run: the :class:`Report` and the JSON-ready ``transcript``."""
+
+    report: Report
+    transcript: dict[str, Any]
+
+
+def token_totals(events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Sum of LLM usage over the transcript's ``llm_call`` events, with generation speed
+    (``output_tokens / seconds`` over all calls: includes prompt reading, so it is a lower
+    bound on decode speed) and prompt+output throughput."""
+    calls = [e for e in events if e.get("type") == "llm_call"]
+    inp = sum(int(e.get("usage", {}).get("input_tokens", 0)) for e in calls)
+    out = sum(int(e.get("usage", {}).get("output_tokens", 0)) for e in calls)
+    secs = sum(float(e.get("seconds", 0.0)) for e in calls)
+    return {
+        "llm_calls": len(calls), "input_tokens": inp, "output_tokens": out, "llm_seconds": round(secs, 2),
+        "output_tokens_per_s": round(out / secs, 2) if secs and out else None,
+        "total_tokens_per_s": round((inp + out) / secs, 2) if secs and (inp + out) else None,
+    }
+
+
+def ask(
+    paths: Sequence[str | Path],
+    question: str,
+    settings: Settings,
+    *,
+    context: str | None = None,
+    progress: ProgressFn | None = None,
+    mode: Literal["report", "nli"] = "report",
+    max_turns: int | None = None,
+    models: ModelsArg = None,
+    tools: ToolsArg = None,
+    checkpointer: Any | None = None,
+    thread_id: str | None = None,
+) -> AskResult:
+    """Answer ``question`` about the files in ``paths``.
+
+    ``paths`` may be empty only when ``tools`` are passed already indexed. ``max_turns``
+    overrides ``settings.max_turns``; ``models``/``tools``/``checkpointer`` are passed to
+    :func:`clauselens.graph.build_graph`. Raises the project's ``ClauselensError`` s
+    (``IngestError``, ``ModelUnavailableError``, ``ModelResponseError``, ``ConfigError``,
+    ``RetrievalError``); a question that nothing answers is not an error (the report says so).
+    """
+    from clauselens.errors import ConfigError, IngestError
+
+    if not question or not question.strip():
+        raise ConfigError("the question is empty")
+    if not paths and tools is None:
+        raise IngestError("(none)", "no files given")
+    turns = max_turns if max_turns is not None else settings.max_turns
+    if turns < 1:
+        raise ConfigError(f"max turns must be at least 1 (got {turns})")
+    graph = build_graph(settings, models=models, tools=tools, checkpointer=checkpointer)
+    inputs = {"question": question.strip(), "paths": [str(p) for p in paths], "context": context,
+              "mode": mode, "max_turns": turns}
+    config: dict[str, Any] = {"recursion_limit": 4 * turns + 10}
+    tid = thread_id or uuid.uuid4().hex
+    if checkpointer is not None:
+        config["configurable"] = {"thread_id": tid}
+    t0 = time.perf_counter()
+    started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    final: dict[str, Any] = {}
+    for chunk in graph.stream(inputs, config=config, stream_mode=["updates", "values"]):
+        kind, data = chunk
+        if kind == "values":
+            final = data
+        elif progress is not None:
+            for node, upd in data.items():
+                progress(node, upd or {})
+    wall = time.perf_counter() - t0
+    report = Report.model_validate(final["report"])
+    events = list(final.get("events") or [])
+    transcript = {
+        "clauselens_version": __version__, "thread_id": tid, "started_utc": started,
+        "wall_seconds": round(wall, 2), "python": platform.python_version(),
+        "question": question, "context": context, "mode": mode, "max_turns": turns,
+        "models": {a: settings.model_for(a).model_dump(mode="json") for a in ("researcher", "interrogator")},
+        "retrieval": settings.retrieval.model_dump(mode="json"),
+        "documents": final.get("documents") or [], "sub_questions": final.get("sub_questions") or [],
+        "asked": final.get("asked") or [], "turns": final.get("turn"), "stop_reason": final.get("stop_reason"),
+        "passages": final.get("passages") or {}, "token_usage": token_totals(events), "events": events,
+    }
+    return AskResult(report=report, transcript=transcript)
+
+
+def save_result(result: AskResult, out_dir: Path, stem: str = "report") -> dict[str, Path]:
+    """Write ``<stem>.md/.html/.json`` and ``<stem>.transcript.json`` into ``out_dir``."""
+    paths = write_report(result.report, out_dir, stem)
+    paths["transcript"] = write_json(result.transcript, out_dir / f"{stem}.transcript.json")
+    return paths

@@ -1,0 +1,41 @@
+"""A scripted chat model for fast graph tests: replies are chosen by the JSON schema the
+model layer asks for (``SubQuestions``, ``SearchPlan``, ``ReportDraft``, ``StopDecision``),
+so tests do not depend on call order; every prompt it received is kept for assertions."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
+
+SCHEMAS = ("SubQuestions", "SearchPlan", "ReportDraft", "StopDecision")
+
+
+class ScriptedChat(BaseChatModel):
+    """``script[schema]`` is a list of replies (dict -> JSON text, str as is); the last one
+    repeats. ``calls`` records ``(schema, system_text, user_text)``."""
+
+    script: dict[str, list[Any]]
+    calls: list[tuple[str, str, str]] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-test"
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any) -> ChatResult:
+        system = str(messages[0].content)
+        user = "\n".join(str(m.content) for m in messages[1:])
+        schema = next(s for s in SCHEMAS if f'"title": "{s}"' in system)
+        n = sum(1 for c in self.calls if c[0] == schema)
+        replies = self.script[schema]
+        reply = replies[min(n, len(replies) - 1)]
+        self.calls.append((schema, system, user))
+        text = reply if isinstance(reply, str) else json.dumps(reply)
+        msg = AIMessage(content=text, response_metadata={"model_name": "scripted"}, usage_metadata={"input_tokens": len(system + user) // 4,
+                                                      "output_tokens": len(text) // 4,
+                                                      "total_tokens": (len(system + user) + len(text)) // 4})
+        return ChatResult(generations=[ChatGeneration(message=msg)])

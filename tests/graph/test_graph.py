@@ -1,0 +1,164 @@
+"""The graph end to end with a scripted chat model and the real lexical retriever on a real
+CUAD contract: routing, stop rules, context carried through, quote checking, silence,
+transcript and checkpointing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clauselens.config import Settings
+from clauselens.parsing import load_document
+from clauselens.pipeline import ask, save_result
+from clauselens.reports.model import SILENT_ANSWER
+from clauselens.retrieval.hybrid import HybridRetriever
+from tests.graph.fakes import ScriptedChat
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+CUAD_TXT = SHARED / "data/cuad/full_contract_txt/DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"
+QUESTION = "How can either party terminate the agreement and what notice is required?"
+CONTEXT = "I am the Consultant (TruckThat LLC)."
+VERBATIM = "Either Party may terminate this Agreement, with or without cause, upon giving the other party thirty (30) days prior written notice"
+PARAPHRASE = "Either side can end the deal at any time with one month's notice"
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return load_document(CUAD_TXT)
+
+
+def _tools(doc):
+    r = HybridRetriever(None)  # lexical only: fast, no model weights
+    r.index([doc])
+    return {"hybrid": r}
+
+
+def _draft(gaps=(), quote=VERBATIM, extra=()):
+    return {
+        "title": "Termination of the Consulting Agreement", "topic_summary": "Termination rights.",
+        "legal_reasoning": "Clause 7.2 allows termination by either party.",
+        "findings": [{"statement": "Either party may terminate on 30 days' written notice.", "passage_ids": ["P1"], "quote": quote},
+                     *extra],
+        "answer": "Either party may terminate with 30 days' prior written notice.", "addressed": True,
+        "research_directions": [], "knowledge_gaps": list(gaps), "follow_up_questions": [],
+        "conclusion": "30 days' written notice.",
+    }
+
+
+def _script(drafts, decisions, plan=None):
+    return {
+        "SubQuestions": [{"sub_questions": ["How can the agreement be terminated?", "What notice is required to terminate?"]}],
+        "SearchPlan": [plan or {"queries": ["terminate written notice days"], "clause_refs": [], "defined_terms": [],
+                                "agreement_names": [], "tools": ["hybrid"]}],
+        "ReportDraft": drafts,
+        "StopDecision": decisions,
+    }
+
+
+def _settings(**kw) -> Settings:
+    s = Settings(**kw)
+    s.retrieval.top_k = 5
+    return s
+
+
+def test_stops_when_complete_without_gaps(doc):
+    model = ScriptedChat(script=_script([_draft()], [{"complete": True, "reason": "clause 7.2 answers it", "follow_up_questions": []}]))
+    res = ask([], QUESTION, _settings(), context=CONTEXT, models=model, tools=_tools(doc))
+    r = res.report
+    assert r.turns == 1 and r.complete
+    assert [c[0] for c in model.calls] == ["SubQuestions", "SearchPlan", "ReportDraft", "StopDecision"]
+    assert res.transcript["stop_reason"].startswith("judged complete")
+    # the verbatim quote is kept, located in clause 7.2, with an exact span into the document text
+    assert len(r.citations) == 1
+    c = r.citations[0]
+    assert c.clause_ref and c.clause_ref.startswith("7")
+    assert doc.text[c.spans[0].start:c.spans[-1].end] == VERBATIM
+    # the user's context is in every prompt
+    assert all(CONTEXT in user for _, _, user in model.calls)
+
+
+def test_follow_up_when_draft_names_a_gap_even_if_judged_complete(doc):
+    gap = "The notice procedure of Section 12.7"
+    model = ScriptedChat(script=_script(
+        [_draft(gaps=[gap]), _draft()],
+        [{"complete": True, "reason": "", "follow_up_questions": []}],
+    ))
+    res = ask([], QUESTION, _settings(), context=CONTEXT, models=model, tools=_tools(doc))
+    assert res.report.turns == 2
+    schemas = [c[0] for c in model.calls]
+    assert schemas.count("SearchPlan") == 2 and schemas.count("ReportDraft") == 2
+    retrievals = [e for e in res.transcript["events"] if e["type"] == "retrieval"]
+    assert retrievals[1]["questions"] == ["What does the contract say about the notice procedure of section 12.7?"]
+    # second draft prompt carries the earlier questions and the previous draft's gap
+    second_draft_prompt = [c for c in model.calls if c[0] == "ReportDraft"][1][2]
+    assert "Questions already researched" in second_draft_prompt and gap in second_draft_prompt
+
+
+def test_stops_at_max_turns_when_never_complete(doc):
+    model = ScriptedChat(script=_script(
+        [_draft(gaps=["gap"])],
+        [{"complete": False, "reason": "missing", "follow_up_questions": ["What about payment on termination?"]},
+         {"complete": False, "reason": "missing", "follow_up_questions": ["Which clauses survive termination?"]},
+         {"complete": False, "reason": "missing", "follow_up_questions": ["Is there a cure period?"]}],
+    ))
+    res = ask([], QUESTION, _settings(), max_turns=3, models=model, tools=_tools(doc))
+    assert res.report.turns == 3 and not res.report.complete
+    assert "turn limit" in res.transcript["stop_reason"]
+    asked = res.transcript["asked"]
+    assert asked[2:] == ["What about payment on termination?", "What does the contract say about gap?",
+                         "Which clauses survive termination?"]  # decision first, then gaps; never repeated
+    # passages de-duplicated across rounds: ids unique per chunk
+    chunk_ids = [p["chunk_id"] for p in res.transcript["passages"].values()]
+    assert len(chunk_ids) == len(set(chunk_ids))
+
+
+def test_paraphrase_dropped_and_listed_as_gap(doc, tmp_path):
+    bad = {"statement": "Either side can end it quickly.", "passage_ids": ["P1"], "quote": PARAPHRASE}
+    model = ScriptedChat(script=_script([_draft(extra=[bad])], [{"complete": True, "follow_up_questions": []}]))
+    res = ask([], QUESTION, _settings(), models=model, tools=_tools(doc))
+    r = res.report
+    assert [d.quote for d in r.dropped_quotes] == [PARAPHRASE]
+    assert any(PARAPHRASE in g for g in r.knowledge_gaps)
+    assert [f.grounded for f in r.key_findings] == [True, False]
+    for c in r.citations:
+        assert " ".join("".join(doc.text[s.start:s.end] for s in c.spans).split()) == " ".join(c.quote.split())
+    paths = save_result(res, tmp_path)
+    t = json.loads(paths["transcript"].read_text())
+    kinds = {e["type"] for e in t["events"]}
+    assert {"decompose", "retrieval", "draft", "decision", "report", "llm_call"} <= kinds
+    assert t["token_usage"]["llm_calls"] == 4 and t["token_usage"]["output_tokens"] > 0
+    first = next(e for e in t["events"] if e["type"] == "retrieval")
+    assert all("score" in p and p["passage_id"] for r_ in first["results"] for p in r_["passages"])
+    assert paths["md"].exists() and paths["html"].exists() and paths["json"].exists()
+
+
+def test_nothing_found_says_documents_silent(doc):
+    model = ScriptedChat(script=_script([_draft()], [{"complete": True}],
+                                        plan={"queries": ["clause 99.9"], "clause_refs": ["99.9"]}))
+    model.script["SubQuestions"] = [{"sub_questions": ["What does clause 99.9 say?"]}]
+    res = ask([], "What does clause 99.9 say?", _settings(), models=model, tools=_tools(doc))
+    r = res.report
+    assert r.documents_silent and r.answer.startswith(SILENT_ANSWER) and r.conclusion == SILENT_ANSWER
+    assert r.citations == [] and r.key_findings == []
+    assert "ReportDraft" not in [c[0] for c in model.calls]  # no draft call with no passages
+    retr = next(e for e in res.transcript["events"] if e["type"] == "retrieval")
+    assert all(x["abstained"] for x in retr["results"])
+
+
+def test_ingest_from_paths_and_checkpointer_resumable_state(doc):
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    from clauselens.graph import build_graph
+
+    model = ScriptedChat(script=_script([_draft()], [{"complete": True}]))
+    tools = {"hybrid": HybridRetriever(None)}
+    saver = InMemorySaver()
+    g = build_graph(_settings(), models=model, tools=tools, checkpointer=saver)
+    cfg = {"configurable": {"thread_id": "t1"}}
+    out = g.invoke({"question": QUESTION, "paths": [str(CUAD_TXT)]}, config=cfg)
+    assert out["report"]["citations"] and out["documents"][0]["chars"] == len(doc.text)
+    snap = g.get_state(cfg)
+    assert snap.values["report"] == out["report"] and snap.next == ()
+    json.dumps(snap.values)  # the whole state is JSON-ready
