@@ -1,0 +1,194 @@
+"""Command line (typer + rich).
+
+``clauselens ask FILE... "QUESTION"`` answers a question with a cited report (printed as
+Markdown; written as MD/HTML/JSON + transcript with ``--out``); ``clauselens ingest FILE...``
+parses files and shows their clause structure. Every :class:`~clauselens.errors.ClauselensError`
+is printed as its message (in red) and the process exits with the error's ``exit_code``;
+no traceback for a user mistake.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.markdown import Markdown
+from rich.markup import escape
+from rich.table import Table
+
+from clauselens.config import Settings
+from clauselens.errors import ClauselensError, ConfigError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                  help="clauselens: grounded, cited answers about contracts, from local open models.")
+console = Console()
+err_console = Console(stderr=True, soft_wrap=True)
+
+
+def _fail(e: ClauselensError) -> None:
+    err_console.print(f"[bold red]Error:[/bold red] [red]{escape(str(e))}[/red]")
+    raise typer.Exit(code=e.exit_code)
+
+
+def _settings(*, model: str | None, base_url: str | None, api_key: str | None, max_turns: int | None,
+              password: str | None, tools: str | None, ocr: bool) -> Settings:
+    s = Settings()
+    upd: dict[str, Any] = {}
+    if base_url:
+        upd.update(backend="openai", base_url=base_url)
+        if model:
+            upd["model"] = model
+        elif s.researcher_model.model.startswith("qwen2.5-coder"):
+            upd["model"] = "local"
+        if api_key:
+            upd["api_key"] = api_key
+    elif model:
+        upd.update(backend="llamacpp", model=model)
+    if upd:
+        s = s.with_model(**upd)
+    top: dict[str, Any] = {"ocr": ocr}
+    if max_turns is not None:
+        if max_turns < 1:
+            raise ConfigError(f"--max-turns must be at least 1 (got {max_turns})")
+        top["max_turns"] = max_turns
+    if password is not None:
+        top["pdf_password"] = password
+    if tools:
+        names = [t.strip() for t in tools.split(",") if t.strip()]
+        top["retrieval"] = s.retrieval.model_copy(update={"tools": names})
+    return s.model_copy(update=top)
+
+
+class _Progress:
+    """Turns graph updates into one line each (and a spinner while a step runs)."""
+
+    def __init__(self, status: Any) -> None:
+        self.status = status
+        self.t0 = time.perf_counter()
+
+    def _line(self, text: str) -> None:
+        console.print(f"[dim]{time.perf_counter() - self.t0:6.1f}s[/dim] {text}")
+
+    def __call__(self, node: str, upd: dict[str, Any]) -> None:
+        if node == "archivist":
+            for d in upd.get("documents") or []:
+                name = escape(d.get("title") or Path(d["source_path"]).name)
+                self._line(f"[bold]Ingested[/bold] {name}: {d['chars']:,} chars, {d['pages']} pages, "
+                           f"{d['numbered_clauses']} numbered clauses")
+                for w in d.get("warnings") or []:
+                    self._line(f"  [yellow]warning:[/yellow] {escape(w)}")
+            self.status.update("Interrogator: breaking the question down...")
+        elif node == "researcher":
+            ev = next((e for e in upd.get("events", []) if e.get("type") == "retrieval"), {})
+            n_q = len(ev.get("results", []))
+            self._line(f"[bold]Research round {upd.get('turn')}[/bold]: {n_q} searches, "
+                       f"{len(ev.get('new_passage_ids', []))} new passages")
+            self.status.update(f"Interrogator: drafting (round {upd.get('turn')})...")
+        elif node == "interrogator":
+            if "sub_questions" in upd:
+                self._line("[bold]Sub-questions:[/bold] " + escape("; ".join(upd["sub_questions"])))
+            else:
+                dec = next((e for e in upd.get("events", []) if e.get("type") == "decision"), None)
+                if dec is not None:
+                    fu = dec.get("follow_up_questions") or []
+                    msg = f"[bold]Draft {dec['turn']}[/bold]: {escape(dec['reason'])}"
+                    if fu:
+                        msg += " -> follow-up: " + escape("; ".join(fu))
+                    self._line(msg)
+                elif upd.get("stop_reason"):
+                    self._line(f"[bold]Stop[/bold]: {escape(upd['stop_reason'])}")
+            self.status.update("Researcher: searching..." if upd.get("route") == "research" else "Writing the report...")
+        elif node == "report":
+            self._line("[bold]Report ready[/bold]")
+
+
+@app.command()
+def ask(
+    files_and_question: Annotated[list[str], typer.Argument(metavar="FILE... QUESTION",
+                                                            help="One or more contract files, then the question.")],
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write report.md/.html/.json and the transcript here.")] = None,
+    max_turns: Annotated[Optional[int], typer.Option("--max-turns", help="Research rounds at most (default 3).")] = None,
+    model: Annotated[Optional[str], typer.Option("--model", help="Bundled model name or .gguf path; with --base-url the server's model name.")] = None,
+    base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://localhost:8000/v1.")] = None,
+    api_key: Annotated[Optional[str], typer.Option("--api-key", help="API key for --base-url (default 'none').")] = None,
+    context: Annotated[Optional[str], typer.Option("--context", help='Your situation/instructions, e.g. "I am the receiving party".')] = None,
+    password: Annotated[Optional[str], typer.Option("--password", help="Password of an encrypted PDF.")] = None,
+    tools: Annotated[Optional[str], typer.Option("--tools", help="Comma-separated retrieval tools (default: hybrid).")] = None,
+    mode: Annotated[str, typer.Option("--mode", help="report (default) or nli (also answer entailment/contradiction/not_mentioned).")] = "report",
+    ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
+) -> None:
+    """Answer QUESTION about FILE(s) with a grounded, cited report."""
+    from clauselens.pipeline import ask as run_ask
+    from clauselens.pipeline import save_result
+    from clauselens.reports.render import to_markdown
+
+    try:
+        if len(files_and_question) < 2:
+            raise ConfigError('give at least one file and a question: clauselens ask FILE... "QUESTION"')
+        *paths, question = files_and_question
+        if mode not in ("report", "nli"):
+            raise ConfigError(f"--mode must be 'report' or 'nli' (got {mode!r})")
+        settings = _settings(model=model, base_url=base_url, api_key=api_key, max_turns=max_turns,
+                             password=password, tools=tools, ocr=ocr)
+        with console.status("Archivist: reading the documents...") as status:
+            result = run_ask(paths, question, settings, context=context, progress=_Progress(status), mode=mode)  # type: ignore[arg-type]
+    except ClauselensError as e:
+        _fail(e)
+        return
+    console.print()
+    console.print(Markdown(to_markdown(result.report)))
+    tu = result.transcript["token_usage"]
+    console.print(f"[dim]wall {result.transcript['wall_seconds']:.1f}s; {tu['llm_calls']} model calls; "
+                  f"{tu['input_tokens']} prompt + {tu['output_tokens']} output tokens; "
+                  f"{tu['output_tokens_per_s'] or '-'} output tok/s[/dim]")
+    if out is not None:
+        written = save_result(result, out)
+        console.print("Wrote " + ", ".join(escape(str(p)) for p in written.values()))
+
+
+@app.command()
+def ingest(
+    files: Annotated[list[Path], typer.Argument(help="Contract files (.txt, .md, .pdf, .docx).")],
+    password: Annotated[Optional[str], typer.Option("--password", help="Password of an encrypted PDF.")] = None,
+    ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
+    show: Annotated[int, typer.Option("--show", help="Clauses listed per document.")] = 15,
+) -> None:
+    """Parse FILE(s) and show each clause tree; exit code != 0 if any file cannot be read."""
+    from clauselens.agents.archivist import document_summary, load_one
+
+    settings = Settings().model_copy(update={"ocr": ocr, "pdf_password": password})
+    first_error: ClauselensError | None = None
+    for f in files:
+        try:
+            doc = load_one(f, settings)
+        except ClauselensError as e:
+            err_console.print(f"[bold red]Error:[/bold red] [red]{escape(str(e))}[/red]")
+            first_error = first_error or e
+            continue
+        s = document_summary(doc)
+        console.print(f"[bold]{escape(s['title'] or f.name)}[/bold]  [dim]{escape(str(f))}[/dim]")
+        console.print(f"  {s['chars']:,} chars, {s['pages']} pages ({s['ocr_pages']} OCR), {s['nodes']} nodes, "
+                      f"{s['numbered_clauses']} numbered clauses, {s['defined_terms']} defined terms")
+        for w in s["warnings"]:
+            console.print(f"  [yellow]warning:[/yellow] {escape(w)}")
+        table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
+        table.add_column("clause")
+        table.add_column("heading")
+        table.add_column("page", justify="right")
+        for n in [n for n in doc.nodes if n.ref][:show]:
+            table.add_row(escape(n.ref or ""), escape((n.heading or "")[:60]), str(n.page_start or ""))
+        console.print(table)
+    if first_error is not None:
+        raise typer.Exit(code=first_error.exit_code)
+
+
+def main() -> None:  # pragma: no cover - console entry point alias
+    """Entry point (``python -m clauselens.cli``)."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

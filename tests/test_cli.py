@@ -1,0 +1,72 @@
+"""CLI bad input: clear message, exit code != 0, no traceback; ingest on a real file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from clauselens.cli import app
+
+ROBUST = Path(__file__).resolve().parents[1].parent / "shared" / "robustness"
+runner = CliRunner()
+
+
+def _run(args: list[str]):
+    res = runner.invoke(app, args)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+@pytest.fixture
+def bad_files(tmp_path: Path) -> dict[str, Path]:
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    fake = tmp_path / "fake.pdf"
+    fake.write_bytes(b"PK\x03\x04 this is a zip, not a PDF")
+    return {"empty": empty, "fake": fake}
+
+
+@pytest.mark.parametrize("case, expect", [
+    ("missing", "file not found"),
+    ("empty", "no text found in empty.txt"),
+    ("whitespace", "no text found in whitespace_only.txt"),
+    ("fake", "not a PDF"),
+    ("encrypted", "password required"),
+    ("image_only", "OCR"),
+])
+@pytest.mark.parametrize("command", ["ask", "ingest"])
+def test_bad_input_clear_message_nonzero_exit(command, case, expect, bad_files, tmp_path):
+    path = {
+        "missing": tmp_path / "nope.pdf", "empty": bad_files["empty"], "fake": bad_files["fake"],
+        "whitespace": ROBUST / "whitespace_only.txt", "encrypted": ROBUST / "encrypted_user_pw.pdf",
+        "image_only": ROBUST / "scanned_nda_page1.pdf",
+    }[case]
+    args = [command, str(path), "What is the governing law?", "--no-ocr"] if command == "ask" else [command, "--no-ocr", str(path)]
+    res = _run(args)
+    assert res.exit_code == 2  # IngestError
+    assert "Error:" in res.output and expect in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_ingest_encrypted_with_password_and_good_file_lists_clauses():
+    res = _run(["ingest", "--password", "secret", str(ROBUST / "encrypted_user_pw.pdf")])
+    assert res.exit_code == 0
+    assert "numbered clauses" in res.output and "1.1" in res.output
+
+
+def test_ingest_mixed_good_and_bad_reports_both_and_fails():
+    res = _run(["ingest", str(ROBUST / "four_clause_contract.txt"), str(ROBUST / "whitespace_only.txt")])
+    assert res.exit_code == 2
+    assert "four_clause_contract.txt" in res.output and "no text found in whitespace_only.txt" in res.output
+
+
+def test_ask_usage_errors():
+    res = _run(["ask", "only-a-question"])
+    assert res.exit_code == 3 and "at least one file and a question" in res.output
+    res = _run(["ask", str(ROBUST / "four_clause_contract.txt"), "q?", "--max-turns", "0"])
+    assert res.exit_code == 3 and "--max-turns" in res.output
+    res = _run(["ask", str(ROBUST / "four_clause_contract.txt"), "q?", "--mode", "poem"])
+    assert res.exit_code == 3 and "--mode" in res.output
