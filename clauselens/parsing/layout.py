@@ -123,6 +123,10 @@ _URLISH = re.compile(r"(?:https?://|www\.|@|/|\\|_)")
 
 def long_tokens(text: str, min_len: int = 30) -> list[str]:
     """Whitespace-separated tokens of ``min_len``+ characters that are not URLs, paths or
-    e-mail addresses: a sign that extraction lost the spaces between words (the longest
+    e-mail addresses, and mostly (>= 70 %) letters (rules of dashes or underscores are not
+    words): a sign that extraction lost the spaces between words (the longest
     English words in contracts, e.g. "indemnification", have ~15 letters)."""
-    return [t for t in text.split() if len(t) >= min_len and not _URLISH.search(t)]
+    return [
+        t for t in text.split()
+        if len(t) >= min_len and not _URLISH.search(t) and sum(c.isalpha() for c in t) >= 0.7 * len(t)
+    ]

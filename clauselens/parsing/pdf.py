@@ -62,6 +62,33 @@ def _open_pdf(path: Path, password: str | None):
         raise IngestError(name, f"corrupt or unreadable PDF ({type(exc).__name__}: {exc})") from None
 
 
+def _upright_share(page) -> float:
+    chars = page.chars
+    return sum(1 for c in chars if c.get("upright")) / len(chars) if chars else 1.0
+
+
+def _derotated_copy(path: Path, password: str | None, indices: list[int]):
+    """A pdfplumber PDF over an in-memory copy (pypdf) whose pages ``indices`` have
+    ``/Rotate 0``: for pages whose ``/Rotate`` leaves the text running sideways."""
+    import io
+
+    import pdfplumber
+    import pypdf
+
+    reader = pypdf.PdfReader(str(path))
+    if reader.is_encrypted:
+        reader.decrypt(password or "")
+    writer = pypdf.PdfWriter()
+    for i, page in enumerate(reader.pages):
+        if i in indices:
+            page.rotation = 0
+        writer.add_page(page)
+    buf = io.BytesIO()
+    writer.write(buf)
+    buf.seek(0)
+    return pdfplumber.open(buf)
+
+
 def _text_lines(page) -> list[Line]:
     """Lines of a pdfplumber page in reading order (upright coordinates)."""
     rows = page.extract_text_lines(
@@ -138,9 +165,12 @@ def extract_pdf(path: Path, *, password: str | None = None, ocr: bool = True, oc
         if len(pdf.pages) == 0:
             raise NoTextError(name, "the PDF has zero pages")
         image_only: list[int] = []
+        sideways: list[int] = []
         for i, page in enumerate(pdf.pages):
             try:
                 lines = _text_lines(page)
+                if page.rotation % 360 and page.chars and _upright_share(page) < 0.5:
+                    sideways.append(i)
             except Exception as exc:  # a broken page must not sink the document
                 warnings.append(f"page {i + 1}: text layer unreadable ({type(exc).__name__}); trying OCR")
                 lines = []
@@ -156,6 +186,16 @@ def extract_pdf(path: Path, *, password: str | None = None, ocr: bool = True, oc
                 confs.append(None)
     finally:
         pdf.close()
+    if sideways:
+        copy = _derotated_copy(path, password, sideways)
+        try:
+            for i in sideways:
+                page = copy.pages[i]
+                if _upright_share(page) >= 0.5:
+                    page_lines[i] = _text_lines(page)
+                page.close()
+        finally:
+            copy.close()
     if image_only and not ocr:
         if len(image_only) == len(page_lines):
             raise NoTextError(name, "no text layer (image-only PDF) and OCR is disabled; enable OCR to read it")

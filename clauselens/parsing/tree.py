@@ -48,13 +48,41 @@ class _Draft:
     children: list[int] = field(default_factory=list)
 
 
+#: Inside a line, a run of 3+ spaces before a marker acts as a line break: CUAD/EDGAR text
+#: often packs "4. Reserved.   5. Certain Agreements …" or "…Entities.   (a) …" on one line.
+_SOFT_BREAK = re.compile(
+    r"(?<=\S)[ \t]{3,}(?=(?:\((?:[a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7}|\d{1,3})\)|\d{1,3}(?:\.\d{1,3})*\.?\s|(?:ARTICLE|Article|SECTION|Section)\s+[\dIVXL]|WHEREAS\b|IN\s+WITNESS\b)\S*)"
+)
+
+
+#: After a sentence end, a clause marker starts a new segment even mid-line (strict
+#: continuity applies to such inline markers): EDGAR text often runs a whole page on one
+#: line, "… of this Agreement. 2.1. Definition of Confidential Information. …".
+_INLINE_BREAK = re.compile(
+    r"(?<=[.:;])[ \t]{1,2}(?=(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}\.)[ \t]+[\"“(]?[A-Z]"
+    r"|\((?:[a-z]{1,2}|[ivx]{1,6}|[A-Z]|\d{1,2})\)[ \t]+\S"
+    r"|(?:ARTICLE|Article|SECTION|Section)[ \t]+[\dIVX]+\.?[ \t]+[A-Z])"
+)
+
+
 def _lines(text: str):
-    """(start_offset_of_stripped_line, stripped_line, line_end_offset) per line."""
+    """(start offset of the left-stripped segment, stripped segment, end offset, inline) for
+    every line; lines are split further at :data:`_SOFT_BREAK` (inline=False) and
+    :data:`_INLINE_BREAK` (inline=True)."""
     pos = 0
     for raw in text.split("\n"):
-        stripped = raw.lstrip().lstrip("\ufeff").lstrip()
-        lead = len(raw) - len(stripped)
-        yield pos + lead, stripped.rstrip(), pos + len(raw.rstrip())
+        cuts = {0: False, len(raw): False}
+        for m in _SOFT_BREAK.finditer(raw):
+            cuts[m.end()] = False
+        for m in _INLINE_BREAK.finditer(raw):
+            cuts.setdefault(m.end(), True)
+        keys = sorted(cuts)
+        for a, b in zip(keys, keys[1:]):
+            seg = raw[a:b]
+            stripped = seg.lstrip().lstrip("\ufeff").lstrip()
+            lead = len(seg) - len(stripped)
+            if stripped or a == 0:
+                yield pos + a + lead, stripped.rstrip(), pos + a + len(seg.rstrip()), cuts[a]
         pos += len(raw) + 1
 
 
@@ -77,6 +105,8 @@ class _Builder:
         self.drafts: list[_Draft] = []
         self.stack: list[_Open] = []
         self.seen_numbered = False
+        self.last_num: tuple[int, ...] | None = None
+        self.last_article: int | tuple[int, ...] | None = None
 
     # -- helpers -----------------------------------------------------------------
     def _find(self, scheme: str) -> int | None:
@@ -95,19 +125,17 @@ class _Builder:
 
     # -- continuity --------------------------------------------------------------
     def _num_continuous(self, t: tuple[int, ...]) -> bool:
-        nums = [o for o in self.stack if o.scheme == "num"]
-        if not nums:
-            return t[-1] <= 2 or not self.seen_numbered
-        for o in reversed(nums):
-            v = o.value
-            assert isinstance(v, tuple)
-            if len(v) == len(t) and v[:-1] == t[:-1] and v[-1] < t[-1] <= v[-1] + 3:
-                return True
-            if len(v) == len(t) - 1 and t[:-1] == v and t[-1] <= 2:
-                return True
-            if len(t) < len(v) and v[: len(t) - 1] == t[:-1] and v[len(t) - 1] < t[-1] <= v[len(t) - 1] + 3:
-                return True
-        return len(t) == 1 and t[0] == 1  # numbering restarts (e.g. in a schedule)
+        """Is ``t`` a plausible next number after the last accepted one (next sibling, first
+        child, next item of an ancestor level, a gap of up to 3 allowed), or a restart at 1?"""
+        last = self.last_num
+        if last is None:
+            return t[-1] <= 2
+        k = len(t)
+        if k == len(last) + 1 and t[:-1] == last and t[-1] <= 2:
+            return True
+        if k <= len(last) and t[:-1] == last[: k - 1] and last[k - 1] < t[-1] <= last[k - 1] + 3:
+            return True
+        return t == (1,) or t == (1, 1)
 
     # -- placement ---------------------------------------------------------------
     def add_root_level(self, start: int, end: int, kind: str, ref: str | None, heading: str | None, scheme: str, value) -> None:
@@ -127,6 +155,7 @@ class _Builder:
         ref = ".".join(str(x) for x in t)
         self._open(start, end, _num_kind(len(t)), ref, heading, "num", t)
         self.seen_numbered = True
+        self.last_num = t
 
     def add_paren(self, start: int, end: int, scheme: str, value: int, label: str, heading: str | None) -> None:
         i = self._find(scheme)
@@ -182,7 +211,7 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
     lines = list(_lines(text))
     prev: str | None = None
     consumed: set[int] = set()
-    for li, (start, line, end) in enumerate(lines):
+    for li, (start, line, end, inline) in enumerate(lines):
         if li in consumed:
             continue
         if not line:
@@ -191,8 +220,8 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
         m = match_marker(line)
         handled = False
         if m is not None:
-            handled = _place(b, m, start, end, li, lines, prev, consumed)
-        if not handled and m is None and b.seen_numbered and is_caps_heading(line) and _block_start(prev):
+            handled = _place(b, m, start, end, li, lines, prev, consumed, inline)
+        if not handled and not inline and m is None and b.seen_numbered and is_caps_heading(line) and _block_start(prev):
             nxt = _next_nonblank(lines, li)
             if nxt is None or not re.match(r"^(?:By|Name|Title|Signature)\b\s*:?", nxt[1]):
                 b.add_caps(start, end, line.strip().rstrip(".:"))
@@ -206,6 +235,8 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
 
 def _next_nonblank(lines, li: int):
     for j in range(li + 1, min(li + 4, len(lines))):
+        if lines[j][3]:
+            return None
         if lines[j][1]:
             return j, lines[j][1]
     return None
@@ -225,8 +256,12 @@ def _take_next_heading(m: Marker, lines, li: int, consumed: set[int]) -> str | N
     return None
 
 
-def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: str | None, consumed: set[int]) -> bool:
+def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: str | None, consumed: set[int], inline: bool = False) -> bool:
+    """Open a node for marker ``m`` if it passes the continuity/block rules; ``inline``
+    markers (mid-line, after a sentence end) need strict numbering continuity."""
     block = _block_start(prev)
+    if inline and m.scheme in ("top", "recital", "signature"):
+        return False
     if m.scheme == "recital":
         b.add_root_level(start, end, "recital", None, None, "recital", 0)
         return True
@@ -234,10 +269,13 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
         b.add_root_level(start, end, "signature", None, None, "signature", 0)
         return True
     if m.scheme == "article":
+        if inline and not (isinstance(b.last_article, int) and m.value == b.last_article + 1):
+            return False
         if not (block or m.rest == "" or m.rest.isupper()):
             return False
         heading = split_heading(m.rest) or _take_next_heading(m, lines, li, consumed)
         b.add_root_level(start, end, "article", f"Article {m.label}", heading, "article", m.value)
+        b.last_article = m.value
         b.seen_numbered = True
         return True
     if m.scheme == "top":
@@ -253,6 +291,8 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
         if t[0] > 300:
             return False
         continuous = b._num_continuous(t)
+        if inline and not (continuous and (b.last_num is not None or t[-1] == 1)):
+            return False
         heading_like = m.rest == "" or m.rest[:1].isupper() or m.rest[:1] in "(\"“'"
         if not continuous and not (block and heading_like):
             return False
@@ -266,6 +306,8 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
         if reading is None:
             return False
         scheme, v = reading
+        if inline and v != 1 and b._find(scheme) is None:
+            return False
         if v != 1 and b._find(scheme) is None and not block:
             return False
         if v == 1 and not block and b._find(scheme) is None and prev and not prev.endswith(":"):
