@@ -26,6 +26,15 @@ TEXT_SUFFIXES = {".txt", ".md", ".text", ".markdown"}
 PAGE_SEP = "\n\n"
 
 
+def page_separator(before: str, after: str) -> str:
+    """What joins two pages' texts: a space when a sentence runs across the break (previous
+    page ends without ``.:;!?`` and the next starts in lower case), else :data:`PAGE_SEP`."""
+    b, a = before.rstrip(), after.lstrip()
+    if b and a and not re.search(r"[.:;!?\"”)]$", b) and a[:1].islower():
+        return " "
+    return PAGE_SEP
+
+
 def _doc_id(path: Path, sha: str) -> str:
     stem = re.sub(r"[^A-Za-z0-9]+", "-", path.stem).strip("-")[:60] or "doc"
     return f"{stem}-{sha[:8]}"
@@ -133,8 +142,9 @@ def load_document(path: str | Path, *, password: str | None = None, ocr: bool = 
         pos = 0
         for pt in page_texts:
             if parts:
-                parts.append(PAGE_SEP)
-                pos += len(PAGE_SEP)
+                sep = page_separator(parts[-1], pt.text)
+                parts.append(sep)
+                pos += len(sep)
             pages.append(Page(number=pt.number, start=pos, end=pos + len(pt.text), method=pt.method,  # type: ignore[arg-type]
                               ocr_confidence=pt.ocr_confidence, furniture=pt.furniture))
             parts.append(pt.text)

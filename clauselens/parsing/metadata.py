@@ -18,9 +18,6 @@ DATE_RE = re.compile(
 _EFFECTIVE_RE = re.compile(rf"(?:effective|dated|made|entered\s+into)[^.]{{0,80}}?({DATE_RE.pattern})", re.IGNORECASE)
 _TITLE_WORDS = re.compile(r"\b(AGREEMENT|AMENDMENT|CONTRACT|ADDENDUM|LETTER|LEASE|LICEN[CS]E|DEED|MEMORANDUM|TERMS|NDA|SCHEDULE)\b", re.IGNORECASE)
 _SEC_LABEL = re.compile(r"^(?:EXHIBIT|Exhibit|EX-)\s*[\d.()A-Za-z-]*\s*$")
-_PARTY_RE = re.compile(
-    r"([A-Z][A-Za-z0-9&.,'\- ]{2,100}?)\s*,?\s*(?:\([^()]*\)\s*)?(?:,\s*)?(?:an?\s+[A-Za-z ,-]{0,80}?)?\s*\(\s*(?:the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?[\"“][^\"”]+[\"”]\s*\)"
-)
 
 
 def guess_title(text: str) -> str | None:
@@ -49,19 +46,33 @@ def guess_doc_type(title: str | None, head: str) -> str:
     return "agreement"
 
 
+_DEF_PAREN = re.compile(r"\(\s*(?:the\s+|hereinafter[^\"“)]*?)?[\"“][^\"”]+[\"”][^)]{0,40}\)")
+_NAME = re.compile(
+    r"^(?:and\s+|AND\s+|&\s+)?([A-Z0-9][\w&.'’\- ]*?(?:,?\s*(?:Inc|INC|LLC|L\.L\.C|Ltd|LTD|Limited|LIMITED|Corp|CORP|Corporation|CORPORATION|LP|L\.P|N\.A|S\.A|plc|PLC|GmbH|AG|B\.V)\.?)?)(?=\s*,|\s*$|\s+\(|\s+a\s|\s+an\s)"
+)
+
+
 def guess_parties(head: str) -> list[str]:
-    """Names defined in the first ``between … and …`` sentence: ``Acme Corp. (the "Seller")``
-    gives ``"Acme Corp."``."""
-    m = re.search(r"\b(?:between|among|by\s+and\s+between|by\s+and\s+among)\b(.{10,1500}?)(?:\n[ \t]*\n|WHEREAS|RECITALS|$)", head, re.DOTALL)
-    if not m:
-        return []
-    seg = " ".join(m.group(1).split())
+    """Names defined in the first ``between … and …`` paragraph: each text run that ends in
+    a defining parenthesis (``Acme Corp., a Delaware corporation (the "Seller")``) gives the
+    capitalised name it starts with (``Acme Corp.``)."""
+    for m in re.finditer(r"\b(?:between|among|BETWEEN|AMONG)\b(.{10,2000}?)(?:\n[ \t]*\n(?=[ \t]*(?:WHEREAS|RECITALS|BACKGROUND|NOW|IT IS|\d|\(|[A-Z]{4,}))|WHEREAS|RECITALS|$)", head, re.DOTALL):
+        found = _parties_in(" ".join(m.group(1).split()))
+        if found:
+            return found
+    return []
+
+
+def _parties_in(seg: str) -> list[str]:
+    pieces = _DEF_PAREN.split(seg)[:-1]
     out: list[str] = []
-    for pm in _PARTY_RE.finditer(seg):
-        name = re.sub(r"^(?:and|AND|,)\s+", "", pm.group(1).strip(" ,"))
-        name = re.split(r"\s+(?:and|AND)\s+(?=[A-Z])", name)[-1].strip(" ,")
-        name = re.sub(r",?\s+(?:a|an)\s+[a-z].*$", "", name).strip(" ,")
-        if name and name not in out and len(name) >= 3:
+    for piece in pieces:
+        piece = re.sub(r"^[\s,;:]*(?:and|AND|&)?\s*(?:\(\d\)\s*)?", "", piece).strip()
+        nm = _NAME.match(piece)
+        if not nm:
+            continue
+        name = nm.group(1).strip(" ,")
+        if len(name) >= 3 and name not in out and not re.match(r"^(?:This|THIS|The|THE)\b", name):
             out.append(name)
     return out[:6]
 

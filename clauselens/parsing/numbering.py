@@ -16,7 +16,7 @@ from dataclasses import dataclass
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _ROMAN_RE = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 
-ARTICLE_RE = re.compile(r"^(?:ARTICLE|Article)\s+([IVXLCDM]+|\d{1,3})\b\.?\s*[-–—:.]?\s*(.*)$")
+ARTICLE_RE = re.compile(r"^(ARTICLE|Article|PART|Part)(?:\s+([IVXLCDM]+|\d{1,3})|(?<=[Tt])(\d{1,3}))\b\.?\s*[-–—:.]?\s*(.*)$")
 SECTION_RE = re.compile(r"^(?:SECTION|Section|§§?)\s*(\d{1,3}(?:\.\d{1,3})*)(?![\d.]*\d)\.?\s*[-–—:.]?\s*(.*)$")
 NUM_RE = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.|\))?(?=\s|$)\s*(.*)$")
 PAREN_RE = re.compile(r"^\(([a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7}|\d{1,3})\)\s*(.*)$")
@@ -100,10 +100,10 @@ def match_marker(line: str) -> Marker | None:
     """Recognise the clause marker a (left-stripped) line starts with, or ``None``."""
     m = ARTICLE_RE.match(line)
     if m:
-        ident = m.group(1)
+        ident = m.group(2) or m.group(3)
         v = int(ident) if ident.isdigit() else roman_to_int(ident)
         if v:
-            return Marker("article", v, ident.upper(), m.group(2).strip(), "Article", True)
+            return Marker("article", v, ident.upper(), m.group(4).strip(), m.group(1).capitalize(), True)
     m = SECTION_RE.match(line)
     if m:
         t = tuple(int(x) for x in m.group(1).split("."))

@@ -10,6 +10,7 @@ Cross-references: ``Section 5.17``, ``Sections 5.17 and 5.18``, ``clause 14.3(b)
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from clauselens.parsing.numbering import roman_to_int
@@ -31,13 +32,26 @@ XREF_RE = re.compile(
 _TARGET = re.compile(r"\d{1,3}(?:\.\d{1,3})*(?:\([a-zA-Z0-9]{1,5}\))*|\([a-zA-Z0-9]{1,5}\)(?:\([a-zA-Z0-9]{1,5}\))*|[IVXLC]{1,6}\b|[A-Z]{1,2}\b")
 
 
+class _Locator:
+    """Innermost node holding an offset, in O(log n + depth): nodes are in document order
+    and nested, so it is the last node starting at or before the offset, or an ancestor."""
+
+    def __init__(self, nodes: list[Node]) -> None:
+        self.nodes = nodes
+        self.by_id = {n.id: n for n in nodes}
+        self.starts = [n.span.start if n.kind != "root" else -1 for n in nodes]
+
+    def __call__(self, offset: int) -> Node:
+        i = bisect.bisect_right(self.starts, offset) - 1
+        n = self.nodes[max(i, 0)]
+        while n.kind != "root" and not (n.span.start <= offset < max(n.span.end, n.span.start + 1)):
+            n = self.by_id[n.parent_id] if n.parent_id else self.nodes[0]
+        return n
+
+
 def _innermost(nodes: list[Node], offset: int) -> Node:
-    """The deepest node whose body span contains ``offset`` (root if none)."""
-    best = nodes[0]
-    for n in nodes[1:]:
-        if n.span.start <= offset < max(n.span.end, n.span.start + 1) and n.level >= best.level:
-            best = n
-    return best
+    """The deepest node whose span contains ``offset`` (root if none)."""
+    return _Locator(nodes)(offset)
 
 
 def find_defined_terms(doc: Document) -> dict[str, DefinedTerm]:
@@ -57,12 +71,12 @@ def find_defined_terms(doc: Document) -> dict[str, DefinedTerm]:
             if m.group(g):
                 hits.append((m.group(g), m.start(g), m.end(g), False))
     hits.sort(key=lambda h: h[1])
-    by_id = {n.id: n for n in doc.nodes}
+    locate = _Locator(doc.nodes)
     for term, s, e, means in hits:
         term = " ".join(term.split()).strip(" ,.")
         if len(term) < 2:
             continue
-        node = _innermost(doc.nodes, s)
+        node = locate(s)
         if means:
             node.is_definition = True
         if term not in node.defined_terms:
@@ -75,11 +89,10 @@ def find_defined_terms(doc: Document) -> dict[str, DefinedTerm]:
         for m in pat.finditer(text):
             if dt.span.start <= m.start() < dt.span.end:
                 continue
-            nid = _innermost(doc.nodes, m.start()).id
+            nid = locate(m.start()).id
             if nid not in used and nid != "n0":
                 used.append(nid)
         dt.used_in = used
-    _ = by_id
     return terms
 
 
@@ -118,12 +131,13 @@ def find_cross_references(doc: Document) -> list[CrossReference]:
             by_key.setdefault(_ref_key(n.ref), []).append(n)
     by_id = {n.id: n for n in nodes}
     starts = {n.span.start for n in nodes}
+    locate = _Locator(nodes)
     out: list[CrossReference] = []
     for m in XREF_RE.finditer(doc.text):
         if m.start() in starts:
             continue  # a heading, not a reference
         kind = _word_kind(m.group("word"))
-        src = _innermost(nodes, m.start())
+        src = locate(m.start())
         for t in _TARGET.finditer(m.group("targets")):
             tgt = t.group(0)
             if kind in ("section", "clause", "paragraph", "subsection") and not (tgt[0].isdigit() or tgt.startswith("(")):

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from clauselens.parsing.numbering import Marker, is_caps_heading, match_marker, paren_candidates, split_heading
 from clauselens.parsing.types import Node, Span
 
-#: Fewer numbered/heading nodes than this → paragraph fallback.
+#: Fewer numbered nodes than this → paragraph fallback (unless they cover >= 80 % of the text).
 MIN_STRUCTURE = 3
 #: Paragraph-fallback node size bound (characters).
 FALLBACK_MAX_CHARS = 1500
@@ -130,10 +130,10 @@ class _Builder:
         last = self.last_num
         if last is None:
             return t[-1] <= 2
-        k = len(t)
-        if k == len(last) + 1 and t[:-1] == last and t[-1] <= 2:
-            return True
-        if k <= len(last) and t[:-1] == last[: k - 1] and last[k - 1] < t[-1] <= last[k - 1] + 3:
+        for k in range(1, min(len(t), len(last)) + 1):
+            if t[: k - 1] == last[: k - 1] and last[k - 1] < t[k - 1] <= last[k - 1] + 3 and all(x <= 1 for x in t[k:]):
+                return True
+        if len(t) > len(last) and t[: len(last)] == last and all(x <= 2 for x in t[len(last):]):
             return True
         return t == (1,) or t == (1, 1)
 
@@ -147,7 +147,7 @@ class _Builder:
         assert isinstance(t, tuple)
         while self.stack:
             o = self.stack[-1]
-            if o.scheme in ("article", "top"):
+            if o.scheme in ("article", "top", "caps"):
                 break
             if o.scheme == "num" and isinstance(o.value, tuple) and len(o.value) < len(t) and t[: len(o.value)] == o.value:
                 break
@@ -170,7 +170,7 @@ class _Builder:
         self.seen_numbered = True
 
     def add_caps(self, start: int, end: int, heading: str) -> None:
-        while self.stack and (self.stack[-1].scheme in _PAREN_SCHEMES or self.stack[-1].scheme in ("caps", "recital")):
+        while self.stack and self.stack[-1].scheme not in ("article", "top"):
             self.stack.pop()
         self._open(start, end, "heading", None, heading, "caps", 0)
 
@@ -194,7 +194,11 @@ class _Builder:
 
 
 def _block_start(prev_line: str | None) -> bool:
-    return prev_line is None or prev_line == "" or bool(re.search(r"[.:;!?\"”)]$", prev_line)) or is_caps_heading(prev_line)
+    """Does a line after ``prev_line`` start a block: previous line blank, ending a
+    sentence, a capitals heading, or a short (<= 60 chars) heading-like line."""
+    if prev_line is None or prev_line == "":
+        return True
+    return bool(re.search(r"[.:;!?\"”)]$", prev_line)) or is_caps_heading(prev_line) or (len(prev_line) <= 60 and prev_line[:1].isupper())
 
 
 def build_tree(text: str) -> tuple[list[Node], bool]:
@@ -221,14 +225,16 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
         handled = False
         if m is not None:
             handled = _place(b, m, start, end, li, lines, prev, consumed, inline)
-        if not handled and not inline and m is None and b.seen_numbered and is_caps_heading(line) and _block_start(prev):
+        in_signature = bool(b.stack) and b.stack[0].scheme == "signature"
+        if not handled and not inline and m is None and b.seen_numbered and not in_signature and is_caps_heading(line) and _block_start(prev):
             nxt = _next_nonblank(lines, li)
-            if nxt is None or not re.match(r"^(?:By|Name|Title|Signature)\b\s*:?", nxt[1]):
+            if nxt is None or not re.match(r"^(?:By|Name|Title|Signature|Per)\b\s*:?", nxt[1]):
                 b.add_caps(start, end, line.strip().rstrip(".:"))
         prev = line
     drafts = b.drafts
-    numbered = sum(1 for d in drafts if d.kind not in ("recital", "signature"))
-    if numbered < MIN_STRUCTURE:
+    numbered = [d for d in drafts if d.kind not in ("recital", "signature", "heading")]
+    covered = len(text[numbered[0].start:].strip()) / max(len(text.strip()), 1) if numbered else 0.0
+    if len(numbered) < MIN_STRUCTURE and not (numbered and covered >= 0.8):
         return _fallback(text), False
     return _finish(text, drafts), True
 
@@ -269,12 +275,12 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
         b.add_root_level(start, end, "signature", None, None, "signature", 0)
         return True
     if m.scheme == "article":
-        if inline and not (isinstance(b.last_article, int) and m.value == b.last_article + 1):
+        if inline and not (m.value == 1 or (isinstance(b.last_article, int) and m.value == b.last_article + 1)):
             return False
         if not (block or m.rest == "" or m.rest.isupper()):
             return False
         heading = split_heading(m.rest) or _take_next_heading(m, lines, li, consumed)
-        b.add_root_level(start, end, "article", f"Article {m.label}", heading, "article", m.value)
+        b.add_root_level(start, end, "article", f"{m.word} {m.label}", heading, "article", m.value)
         b.last_article = m.value
         b.seen_numbered = True
         return True
