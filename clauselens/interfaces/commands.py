@@ -1,0 +1,131 @@
+"""The ``chat``, ``mcp`` and ``serve`` commands (plain functions with typer annotations;
+``clauselens.cli`` registers them with ``app.command(...)``), and :func:`build_service`,
+which wires settings, models, the checkpointer and the graph into a
+:class:`~clauselens.interfaces.session.ChatSessions`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from clauselens.config import Settings
+from clauselens.errors import ClauselensError
+from clauselens.interfaces.session import ChatSessions, default_sessions_db
+
+
+def build_service(settings: Settings, *, models: Any = None, db_path: Path | None = None) -> ChatSessions:
+    """A chat-session service.
+
+    Args:
+        settings: project settings.
+        models: one chat model for every agent, a ``{"archivist": m, ...}`` dict, or None
+            (each agent's model from settings; an in-process GGUF is only loaded into memory
+            on its first call, a server is only contacted on the first call).
+        db_path: the SQLite session file (default ``<cache_dir>/sessions.sqlite``).
+    """
+    from clauselens.agents.archivist import load_one
+    from clauselens.interfaces.engine import GraphInterrogate
+
+    if models is None or isinstance(models, dict) and "archivist" not in models:
+        from clauselens.llm import get_chat_model
+
+        archivist = get_chat_model(settings.model_for("archivist"), settings.models_dir)
+    else:
+        archivist = models["archivist"] if isinstance(models, dict) else models
+    return ChatSessions(settings, archivist_model=archivist, interrogate=GraphInterrogate(settings, models=models),
+                        load_document=lambda p: load_one(p, settings), db_path=db_path or default_sessions_db(settings))
+
+
+def _service_or_exit(settings: Settings, db_path: Path | None) -> ChatSessions:
+    try:
+        return build_service(settings, db_path=db_path)
+    except ClauselensError as e:
+        typer.echo(f"Error: {e}", err=True)
+        raise typer.Exit(e.exit_code) from None
+
+
+def _settings(model: str | None, base_url: str | None) -> Settings:
+    s = Settings()
+    if base_url:
+        s = s.with_model(backend="openai", base_url=base_url, **({"model": model} if model else {}))
+    elif model:
+        s = s.with_model(model=model)
+    return s
+
+
+ModelOpt = Annotated[Optional[str], typer.Option("--model", help="Bundled model name (qwen2.5-coder-1.5b / -0.5b), a .gguf path, or the server's model name.")]
+BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (default: in-process GGUF).")]
+DbOpt = Annotated[Optional[Path], typer.Option("--sessions-db", help="Session store (default ~/.cache/clauselens/sessions.sqlite).")]
+
+
+def chat_cmd(
+    files: Annotated[Optional[list[Path]], typer.Argument(help="Contracts to discuss (.pdf .docx .txt .md).")] = None,
+    resume: Annotated[Optional[str], typer.Option("--resume", help="Continue session ID (same history and documents).")] = None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    sessions_db: DbOpt = None,
+) -> None:
+    """Chat about contracts in the terminal; the session is saved and can be resumed."""
+    from rich.console import Console
+
+    from clauselens.interfaces.chat import run_chat, setup_readline
+
+    console = Console()
+    settings = _settings(model, base_url)
+    try:
+        service = build_service(settings, db_path=sessions_db)
+        if resume:
+            if not service.exists(resume):
+                raise ClauselensError(f"no session {resume!r} in {service.db_path}")
+            sid = resume
+        else:
+            if not files:
+                raise ClauselensError("give at least one contract file (or --resume ID)")
+            sid = service.new_session()
+        if files:
+            with console.status("Archivist: reading the documents…"):
+                service.ingest(sid, files)
+    except ClauselensError as e:
+        console.print(f"[red]Error:[/] {e}")
+        raise typer.Exit(e.exit_code) from None
+    setup_readline(settings.cache_dir / "chat_history")
+    run_chat(service, sid, console=console, resumed=bool(resume))
+
+
+def mcp_cmd(
+    root: Annotated[Optional[list[Path]], typer.Option("--root", help="Folder the server may read documents from (repeatable; default: the current folder).")] = None,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    sessions_db: DbOpt = None,
+) -> None:
+    """Run the MCP server over stdio (tools: ingest, search_clauses, ask, fetch_clause)."""
+    from clauselens.interfaces.mcp_server import create_mcp_server
+
+    settings = _settings(model, base_url)
+    service = _service_or_exit(settings, sessions_db)
+    create_mcp_server(service, roots=tuple(root or [Path.cwd()])).run()
+
+
+def serve_cmd(
+    host: Annotated[str, typer.Option(help="Address to bind (loopback by default; nothing is exposed unless you change it).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8765,
+    docs_dir: Annotated[Optional[list[Path]], typer.Option("--docs-dir", help="Folder whose contracts can be picked without uploading (repeatable).")] = None,
+    max_upload_mb: Annotated[int, typer.Option(help="Upload size limit in MiB.")] = 20,
+    model: ModelOpt = None,
+    base_url: BaseUrlOpt = None,
+    sessions_db: DbOpt = None,
+) -> None:
+    """Serve the web UI (upload, ask, watch the rounds, read the cited report)."""
+    import uvicorn
+
+    from clauselens.interfaces.web.app import create_app
+
+    settings = _settings(model, base_url)
+    service = _service_or_exit(settings, sessions_db)
+    dirs = tuple(docs_dir or ([Path("examples/contracts")] if Path("examples/contracts").is_dir() else []))
+    app = create_app(service, pick_dirs=dirs, max_upload_bytes=max_upload_mb * 1024 * 1024)
+    typer.echo(f"clauselens web UI on http://{host}:{port}/  (Ctrl+C to stop)")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

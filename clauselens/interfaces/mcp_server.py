@@ -1,0 +1,200 @@
+"""``clauselens mcp``: an MCP server (official ``mcp`` Python SDK) over stdio.
+
+Tools (every result is structured JSON; a :class:`~clauselens.errors.ClauselensError` comes
+back as an MCP tool error, ``is_error`` set, carrying its user-facing message — the SDK turns
+exceptions raised by a tool into such results, never a traceback):
+
+* ``ingest(paths, session_id=None)`` — parse contracts into a session (created if needed).
+* ``search_clauses(query, k=5, session_id=None)`` — ranked passages with clause references,
+  pages and character spans ``[start, end)`` into the parsed text.
+* ``ask(question, session_id=None)`` — one chat turn: the Archivist may return a clarifying
+  question (``kind="clarify"``); otherwise the report as JSON plus its Markdown.
+* ``fetch_clause(ref, doc_id=None, session_id=None)`` — the text and span of clause ``ref``.
+
+Without ``session_id`` the tools use the server's default session (one per server
+process; its id is returned by every tool). Documents are read only from the ``roots``
+folders given at start (default: the current folder); other paths are refused.
+"""
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from clauselens.errors import ClauselensError
+from clauselens.interfaces.session import ChatSessions
+from clauselens.reports.render import to_markdown
+
+try:  # mcp >= 2: FastMCP was renamed MCPServer
+    from mcp.server.mcpserver import MCPServer as _Server
+    from mcp.server.mcpserver.exceptions import ToolError
+except ImportError:  # pragma: no cover - mcp 1.x
+    from mcp.server.fastmcp import FastMCP as _Server  # type: ignore[no-redef]
+    from mcp.server.fastmcp.exceptions import ToolError  # type: ignore[no-redef]
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Re-raise a :class:`ClauselensError` as the SDK's ``ToolError`` so its message reaches
+    the client (the SDK reports any other exception only as "Error executing tool")."""
+    try:
+        yield
+    except ClauselensError as e:
+        raise ToolError(str(e)) from None
+
+class DocumentOut(BaseModel):
+    """One ingested document."""
+
+    doc_id: str
+    title: str | None = None
+    file_name: str
+    chars: int
+    warnings: list[str] = Field(default_factory=list)
+
+
+class IngestOut(BaseModel):
+    """Result of ``ingest``: the session and all its documents."""
+
+    session_id: str
+    documents: list[DocumentOut]
+
+
+class PassageOut(BaseModel):
+    """One search hit; ``spans`` are ``[start, end)`` character offsets into the parsed text."""
+
+    rank: int
+    doc_id: str
+    doc_title: str | None = None
+    clause_ref: str | None = None
+    heading_path: list[str] = Field(default_factory=list)
+    page_start: int | None = None
+    page_end: int | None = None
+    spans: list[list[int]]
+    score: float
+    text: str
+
+
+class SearchOut(BaseModel):
+    """Result of ``search_clauses``; ``abstained``/``reason`` when nothing matched."""
+
+    session_id: str
+    query: str
+    abstained: bool
+    reason: str | None = None
+    passages: list[PassageOut]
+
+
+class AskOut(BaseModel):
+    """Result of ``ask``: a clarifying question (``kind="clarify"``) or a report (JSON + Markdown)."""
+
+    session_id: str
+    kind: str
+    text: str
+    report: dict[str, Any] | None = None
+    markdown: str | None = None
+
+
+class ClauseOut(BaseModel):
+    """Result of ``fetch_clause``; ``text == parsed_text[span[0]:span[1]]``."""
+
+    session_id: str
+    doc_id: str
+    doc_title: str | None = None
+    clause_ref: str
+    heading: str | None = None
+    path: list[str] = Field(default_factory=list)
+    span: list[int]
+    page_start: int | None = None
+    page_end: int | None = None
+    text: str
+
+
+INSTRUCTIONS = (
+    "clauselens answers questions about contracts with grounded, cited reports, using local models only. "
+    "Call ingest with contract file paths first, then ask questions (ask) or search clauses (search_clauses); "
+    "fetch_clause returns a clause's exact text by reference (e.g. '14.3(b)')."
+)
+
+
+def _norm_ref(ref: str) -> str:
+    from clauselens.retrieval.analyzer import normalize_ref
+
+    r = re.sub(r"^(clause|section|sec\.|§)\s*", "", ref.strip(), flags=re.IGNORECASE)
+    return normalize_ref(r)
+
+
+def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), session_id: str | None = None) -> Any:
+    """The MCP server object (call ``.run()`` for stdio).
+
+    Args:
+        service: the chat-session service (its ``interrogate`` must be a
+            :class:`~clauselens.interfaces.engine.GraphInterrogate` for ``search_clauses``).
+        roots: folders documents may be read from.
+        session_id: the default session (a new one if None).
+    """
+    server = _Server("clauselens", instructions=INSTRUCTIONS)
+    default_sid = session_id or service.new_session()
+    allowed = tuple(Path(r).resolve() for r in roots)
+
+    def sid_of(session_id: str | None) -> str:
+        return session_id or default_sid
+
+    @server.tool()
+    def ingest(paths: list[str], session_id: str | None = None) -> IngestOut:
+        """Parse contract files (.pdf .docx .txt .md) into the session. Returns the session id and its documents."""
+        with user_errors():
+            sid = sid_of(session_id)
+            files = [service.store.resolve(p, allowed_roots=allowed) for p in paths]
+            docs = service.ingest(sid, files)
+            return IngestOut(session_id=sid, documents=[DocumentOut(**{k: d[k] for k in DocumentOut.model_fields}) for d in docs])
+
+    @server.tool()
+    def search_clauses(query: str, k: int = 5, session_id: str | None = None) -> SearchOut:
+        """Search the session's contracts. Returns ranked passages with clause reference, page and character spans."""
+        with user_errors():
+            sid = sid_of(session_id)
+            docs = service.parsed_documents(sid)
+            if not docs:
+                raise ClauselensError("no documents in this session yet: call ingest first")
+            tools = service.interrogate.tools_for(docs)  # type: ignore[attr-defined]
+            res = next(iter(tools.values())).search(query, k=max(1, min(k, 50)))
+            return SearchOut(session_id=sid, query=query, abstained=res.abstained, reason=res.reason, passages=[
+                PassageOut(rank=i + 1, doc_id=p.doc_id, doc_title=p.doc_title, clause_ref=p.clause_ref,
+                           heading_path=p.heading_path, page_start=p.page_start, page_end=p.page_end,
+                           spans=[[s.start, s.end] for s in p.spans], score=p.score, text=p.text)
+                for i, p in enumerate(res.passages)])
+
+    @server.tool()
+    def ask(question: str, session_id: str | None = None) -> AskOut:
+        """Ask a question about the session's contracts (follow-ups build on earlier answers).
+        Returns kind="clarify" with a question for the user, or kind="report" with the report as JSON and Markdown."""
+        with user_errors():
+            sid = sid_of(session_id)
+            result = service.turn(sid, question)
+            rep = result.report
+            return AskOut(session_id=sid, kind=result.kind, text=result.text,
+                          report=rep.model_dump(mode="json") if rep is not None else None,
+                          markdown=to_markdown(rep) if rep is not None else None)
+
+    @server.tool()
+    def fetch_clause(ref: str, doc_id: str | None = None, session_id: str | None = None) -> ClauseOut:
+        """The exact text of clause `ref` (e.g. "3.2", "14.3(b)", "Article V") with its character span."""
+        with user_errors():
+            sid = sid_of(session_id)
+            want = _norm_ref(ref)
+            docs = [d for d in service.parsed_documents(sid) if doc_id is None or d.id == doc_id]
+            if not docs:
+                raise ClauselensError("no such document in this session" if doc_id else "no documents in this session yet: call ingest first")
+            for d in docs:
+                for n in d.nodes:
+                    if n.ref and _norm_ref(n.ref) == want:
+                        return ClauseOut(session_id=sid, doc_id=d.id, doc_title=d.title, clause_ref=n.ref,
+                                         heading=n.heading, path=n.path, span=[n.span.start, n.span.end],
+                                         page_start=n.page_start, page_end=n.page_end,
+                                         text=d.text[n.span.start:n.span.end])
+            raise ClauselensError(f"clause {ref} not found in {', '.join(d.title or d.id for d in docs)}")
+
+    return server
