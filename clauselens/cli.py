@@ -185,6 +185,14 @@ def ingest(
         raise typer.Exit(code=first_error.exit_code)
 
 
+# Interactive interfaces (issue #5): terminal chat, MCP server, web UI.
+from clauselens.interfaces.commands import chat_cmd, mcp_cmd, serve_cmd  # noqa: E402
+
+app.command("chat")(chat_cmd)
+app.command("mcp")(mcp_cmd)
+app.command("serve")(serve_cmd)
+
+
 def main() -> None:  # pragma: no cover - console entry point alias
     """Entry point (``python -m clauselens.cli``)."""
     app()

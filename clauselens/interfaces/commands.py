@@ -49,8 +49,8 @@ def _service_or_exit(settings: Settings, db_path: Path | None) -> ChatSessions:
 
 def _settings(model: str | None, base_url: str | None) -> Settings:
     s = Settings()
-    if base_url:
-        s = s.with_model(backend="openai", base_url=base_url, **({"model": model} if model else {}))
+    if base_url:  # same convention as `clauselens ask --base-url`: model name "local" unless given
+        s = s.with_model(backend="openai", base_url=base_url, model=model or "local")
     elif model:
         s = s.with_model(model=model)
     return s
