@@ -1,0 +1,59 @@
+"""The module map in docs/DESIGN.md, enforced: data flows parsing -> retrieval -> agents ->
+graph -> pipeline -> interfaces/cli, never backwards through imports."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PKG = Path(__file__).resolve().parents[1] / "clauselens"
+
+#: package area -> areas it must not import (docs/DESIGN.md, "Module map").
+FORBIDDEN: dict[str, set[str]] = {
+    "parsing": {"retrieval", "agents", "graph", "llm", "reports", "pipeline", "interfaces", "cli"},
+    "llm": {"parsing", "retrieval", "agents", "graph", "reports", "pipeline", "interfaces", "cli"},
+    "retrieval": {"agents", "graph", "reports", "pipeline", "interfaces", "cli"},
+    "reports": {"agents", "graph", "pipeline", "interfaces", "cli"},
+    "agents": {"graph", "pipeline", "interfaces", "cli"},
+    "graph": {"pipeline", "interfaces", "cli"},
+    "pipeline": {"interfaces", "cli"},
+    "interfaces": set(),
+}
+
+
+def _area(path: Path) -> str:
+    rel = path.relative_to(PKG)
+    return rel.parts[0].removesuffix(".py")
+
+
+def _imported_areas(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+        for n in names:
+            parts = n.split(".")
+            if parts[0] == "clauselens" and len(parts) > 1:
+                out.add(parts[1])
+    return out
+
+
+FILES = sorted(p for p in PKG.rglob("*.py") if _area(p) in FORBIDDEN)
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(PKG)))
+def test_no_backward_imports(path: Path) -> None:
+    bad = _imported_areas(path) & FORBIDDEN[_area(path)]
+    assert not bad, f"{path.relative_to(PKG)} imports {sorted(bad)}, against docs/DESIGN.md's module map"
+
+
+def test_rule_catches_a_backward_import(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text("from clauselens.agents import researcher\nimport clauselens.graph.builder\n")
+    assert _imported_areas(probe) == {"agents", "graph"}
