@@ -115,15 +115,16 @@ class SessionStore:
         """The session's uploaded files, sorted by name."""
         return sorted(p for p in self.uploads_dir(session_id).iterdir() if p.is_file() and not p.name.startswith("."))
 
-    def resolve(self, path: str | Path, *, allowed_roots: tuple[Path, ...] = ()) -> Path:
+    def resolve(self, path: str | Path, *, allowed_roots: tuple[Path, ...] = (), include_store: bool = True) -> Path:
         """``path`` resolved (symlinks followed); raises :class:`StoreError` unless it lies
-        inside the store or one of ``allowed_roots`` and is an existing file."""
+        inside one of ``allowed_roots`` (or the whole store, if ``include_store``) and is an
+        existing file."""
         p = Path(path).expanduser()
         try:
             rp = p.resolve(strict=True)
         except (OSError, RuntimeError):
             raise StoreError(f"{path}: no such file") from None
-        roots = (self.root.resolve(),) + tuple(r.resolve() for r in allowed_roots)
+        roots = ((self.root.resolve(),) if include_store else ()) + tuple(r.resolve() for r in allowed_roots)
         if not any(rp.is_relative_to(r) for r in roots):
             raise StoreError(f"{path}: refused, the path is outside the document store")
         if not rp.is_file():
