@@ -128,26 +128,28 @@ def match_marker(line: str) -> Marker | None:
     return None
 
 
+def _titleish(s: str) -> bool:
+    words = [w for w in re.findall(r"[A-Za-z]+", s) if len(w) >= 4]
+    return bool(words) and sum(w[0].isupper() for w in words) / len(words) >= 0.8
+
+
 def split_heading(rest: str) -> str | None:
-    """The heading carried on a marker's line: all of ``rest`` when it is short and not a
-    sentence (or all capitals), else a leading Title-Case phrase ended by ``.`` or ``:``
-    (``"Net Investment Income. The Fund…"`` → ``"Net Investment Income"``)."""
+    """The heading carried on a marker's line: all of ``rest`` when it is short (<= 80
+    chars) and in capitals or Title Case, else a leading capitals / Title-Case phrase ended
+    by ``.`` or ``:`` (``"Net Investment Income. The Fund…"`` → ``"Net Investment Income"``),
+    else a leading run of capitals (``"INDEMNIFICATION The Company…"``)."""
     r = rest.strip()
-    if not r:
+    if not r or r[:1].islower():
         return None
-    if len(r) <= 80 and (not r.endswith((".", ";", ",")) or r.rstrip(".").isupper()) and not r[:1].islower():
-        return r.rstrip(".:").strip() or None
-    if len(r) <= 80 and r.endswith(".") and r.count(".") == 1:
-        words = [w for w in re.findall(r"[A-Za-z]+", r) if len(w) >= 4]
-        if words and sum(w[0].isupper() for w in words) / len(words) >= 0.6:
-            return r.rstrip(".").strip()
-    m = re.match(r"^([A-Z][^.;:\n]{0,70}?)\s*[.:]\s+\S", r)
+    body = r.rstrip(".:").strip()
+    if len(r) <= 80 and body and not re.search(r"[.:;]\s", body) and (body.isupper() or (_titleish(body) and not r.endswith((";", ",")))):
+        return body
+    m = re.match(r"^([A-Z][^.:\n]{0,70}?)\s*[.:]\s+\S", r)
     if m:
         cand = m.group(1).strip()
-        words = [w for w in re.findall(r"[A-Za-z]+", cand) if len(w) >= 4]
-        if cand.isupper() or (words and sum(w[0].isupper() for w in words) / len(words) >= 0.6):
+        if cand.isupper() or (_titleish(cand) and ";" not in cand):
             return cand
-    m = re.match(r"^([A-Z][A-Z0-9 ,&'/\-]{2,70}[A-Z])\b", r)  # "INDEMNIFICATION The Company shall…"
-    if m and len(m.group(1).split()) >= 1 and len(m.group(1)) >= 4:
+    m = re.match(r"^([A-Z][A-Z0-9 ,&'/\-]{2,70}[A-Z])\b(?![a-z])", r)
+    if m and len(m.group(1)) >= 4 and " " in m.group(1).strip() or (m and len(m.group(1)) >= 6):
         return m.group(1).strip()
     return None

@@ -32,7 +32,7 @@ def detect_encoding(data: bytes) -> str:
 
     BOM first (UTF-32 before UTF-16 since their LE BOMs share a prefix), then strict UTF-8
     (UTF-8 with BOM decodes as ``utf-8`` so the BOM stays in the text), then
-    ``charset_normalizer.from_bytes(data).best()``.
+    ``charset_normalizer.from_bytes(data).best()``, windows-1252 winning ties.
 
     Raises:
         ValueError: no encoding fits (binary data).
@@ -47,9 +47,16 @@ def detect_encoding(data: bytes) -> str:
         pass
     if b"\x00" in data[:4096]:
         raise ValueError("binary data (NUL bytes, no UTF-16/32 byte-order mark)")
-    best = from_bytes(data).best()
+    results = from_bytes(data)
+    best = results.best()
     if best is None or best.encoding is None:
         raise ValueError("no text encoding fits")
+    # Ties are common between single-byte Western code pages (the bytes of "café naïveté ™"
+    # decode in cp1250 and cp1252 alike): prefer windows-1252, which the WHATWG Encoding
+    # Standard also uses for "latin1"/"iso-8859-1" labels.
+    for m in results:
+        if (m.chaos, m.coherence) == (best.chaos, best.coherence) and "cp1252" in m.could_be_from_charset:
+            return "cp1252"
     return best.encoding
 
 

@@ -65,6 +65,10 @@ _INLINE_BREAK = re.compile(
 )
 
 
+#: A table-of-contents line ("Article 1   Definitions . . . . . 1") is not a heading.
+_TOC_LINE = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$|\s{3,}\d{1,3}\s*$")
+
+
 def _lines(text: str):
     """(start offset of the left-stripped segment, stripped segment, end offset, inline) for
     every line; lines are split further at :data:`_SOFT_BREAK` (inline=False) and
@@ -221,7 +225,7 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
         if not line:
             prev = ""
             continue
-        m = match_marker(line)
+        m = None if _TOC_LINE.search(line) else match_marker(line)
         handled = False
         if m is not None:
             handled = _place(b, m, start, end, li, lines, prev, consumed, inline)
