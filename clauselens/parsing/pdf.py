@@ -140,13 +140,15 @@ def _real_text(lines: list[Line]) -> bool:
     return sum(len(re.findall(r"[A-Za-z0-9]", ln.text)) for ln in lines) >= MIN_TEXT_CHARS
 
 
-def extract_pdf(path: Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300) -> tuple[list[PageText], list[str]]:
+def extract_pdf(
+    path: Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300, max_pages: int | None = None,
+) -> tuple[list[PageText], list[str]]:
     """Extract every page of a PDF.
 
     Per page: the text layer when it holds at least :data:`MIN_TEXT_CHARS` alphanumerics,
     else OCR at ``ocr_dpi`` (>= 300 recommended; Tesseract is told the DPI) when ``ocr``.
     Running headers/footers are removed per :func:`find_furniture` and kept in
-    ``PageText.furniture``.
+    ``PageText.furniture``. ``max_pages`` reads only the first pages (previews, tests).
 
     Returns:
         (pages, warnings).
@@ -166,7 +168,7 @@ def extract_pdf(path: Path, *, password: str | None = None, ocr: bool = True, oc
             raise NoTextError(name, "the PDF has zero pages")
         image_only: list[int] = []
         sideways: list[int] = []
-        for i, page in enumerate(pdf.pages):
+        for i, page in enumerate(pdf.pages[:max_pages] if max_pages else pdf.pages):
             try:
                 lines = _text_lines(page)
                 if page.rotation % 360 and page.chars and _upright_share(page) < 0.5:

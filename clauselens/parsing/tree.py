@@ -322,7 +322,7 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
             return False
         if v == 1 and not block and b._find(scheme) is None and prev and not prev.endswith(":"):
             return False
-        b.add_paren(start, end, scheme, v, m.label, split_heading(m.rest) if len(m.rest) <= 80 else None)
+        b.add_paren(start, end, scheme, v, m.label, split_heading(m.rest))
         return True
     return False
 
