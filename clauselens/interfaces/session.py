@@ -144,13 +144,15 @@ class ChatSessions:
         self.db_path = db_path or default_sessions_db(settings)
         self.store = store or SessionStore(settings.cache_dir / "sessions")
         self.checkpointer = open_checkpointer(self.db_path)
-        self.graph = self._build_graph().compile(checkpointer=self.checkpointer)
+        self.graph = self.state_graph().compile(checkpointer=self.checkpointer)
         self._docs: dict[tuple[str, str], Document] = {}  # (session, doc_id) -> parsed
         self._locks: dict[str, threading.RLock] = {}
         self._locks_guard = threading.Lock()
 
     # ------------------------------------------------------------------ graph
-    def _build_graph(self) -> StateGraph:
+    def state_graph(self) -> StateGraph:
+        """The session graph, not compiled (``langgraph.json`` compiles it without our
+        checkpointer, since LangGraph's server brings its own persistence)."""
         g = StateGraph(SessionState)
         g.add_node("archivist", self._archivist_node)
         g.add_node("interrogator", self._interrogator_node)
