@@ -51,6 +51,7 @@ import os
 import shutil
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable, Literal, Mapping, Sequence
@@ -71,7 +72,9 @@ GRAPH_CHUNK_KINDS: tuple[str, ...] = ("node", "window")
 META_FILE = "clauselens_meta.json"
 CHUNKS_FILE = "clauselens_chunks.json"
 #: Bump when what is inserted changes (header format, chunk kinds): gives a new working dir.
-LAYOUT_VERSION = 1
+LAYOUT_VERSION = 2
+#: Token budget of one LightRAG chunk; Archivist chunks (<= 2,000 chars, ~500 tokens) fit.
+CHUNK_TOKENS = 1200
 
 LLMFunc = Callable[..., Awaitable[str]]
 
@@ -262,6 +265,23 @@ def make_llm_model_func(chat_model: Any) -> LLMFunc:
     return _llm
 
 
+def verbatim_chunking(tokenizer: Any, content: str, split_by_character: str | None = None,
+                      split_by_character_only: bool = False, chunk_overlap_token_size: int = 0,
+                      chunk_token_size: int = 1200) -> list[dict[str, Any]]:
+    """LightRAG ``chunking_func`` (its legacy 6-argument contract) that never rewrites text.
+
+    LightRAG's default chunker rebuilds every chunk with ``tokenizer.decode(...)``; with a
+    local uncased WordPiece tokenizer that lower-cases the text and re-spaces punctuation
+    before the LLM sees it. Our inserted texts are already Archivist chunks, so this returns
+    the content as one chunk when it fits ``chunk_token_size`` tokens and otherwise
+    character-exact slices from ``Tokenizer.split_by_token_limit`` (no decode). The
+    ``split_by_character`` arguments are ignored.
+    """
+    spans = tokenizer.split_by_token_limit(content, int(chunk_token_size), int(max(0, chunk_overlap_token_size)))
+    return [{"tokens": sp.token_count, "content": content[sp.start:sp.end], "chunk_order_index": i}
+            for i, sp in enumerate(spans) if content[sp.start:sp.end].strip()]
+
+
 class _LoopThread:
     """One event loop in a daemon thread for all LightRAG instances of this process.
 
@@ -352,6 +372,7 @@ class LightRAGRetriever:
         self.working_dir: Path | None = None
         self.stats = GraphStats()
         self._rag: Any = None
+        self._build_id = ""
         self._chunks: dict[str, list[Chunk]] = {}
 
     # ---------------------------------------------------------------- index
@@ -396,9 +417,11 @@ class LightRAGRetriever:
         self.working_dir.mkdir(parents=True, exist_ok=True)
         self._chunks = by_key
         meta_path = self.working_dir / META_FILE
-        if meta_path.is_file():  # resuming: keep the time already spent
-            prev = json.loads(meta_path.read_text(encoding="utf-8")).get("stats", {})
-            self.stats.index_seconds = float(prev.get("index_seconds", 0.0))
+        self._build_id = uuid.uuid4().hex[:12]
+        if meta_path.is_file():  # resuming: same build, keep the time already spent
+            prev = json.loads(meta_path.read_text(encoding="utf-8"))
+            self._build_id = str(prev.get("build_id", ""))  # "" = built before build ids existed
+            self.stats.index_seconds = float(prev.get("stats", {}).get("index_seconds", 0.0))
         _write_json(self.working_dir / CHUNKS_FILE,
                     {k: [c.model_dump(mode="json") for c in cs] for k, cs in by_key.items()})
         self._write_meta()
@@ -425,6 +448,7 @@ class LightRAGRetriever:
         raw = json.loads((wd / CHUNKS_FILE).read_text(encoding="utf-8"))
         self._chunks = {k: [Chunk.model_validate(c) for c in cs] for k, cs in raw.items()}
         meta = json.loads((wd / META_FILE).read_text(encoding="utf-8"))
+        self._build_id = str(meta.get("build_id", ""))
         self.stats = GraphStats(**{k: v for k, v in meta.get("stats", {}).items() if k in GraphStats.__dataclass_fields__})
 
     def _check_embedder(self, wd: Path, allow_rebuild: bool = True) -> None:
@@ -450,6 +474,7 @@ class LightRAGRetriever:
 
         assert self.working_dir is not None
         _write_json(self.working_dir / META_FILE, {
+            "build_id": self._build_id,
             "embedder": {"name": self.embedder.name, "dim": int(self.embedder.dim)},
             "llm": str(self.llm_name),
             "lightrag_version": getattr(lightrag, "__version__", "?"),
@@ -474,12 +499,18 @@ class LightRAGRetriever:
         assert self.working_dir is not None
         rag = LightRAG(
             working_dir=str(self.working_dir),
+            # LightRAG keeps storages in process-wide namespaces keyed by workspace: one per
+            # graph build, so two graphs (or a rebuilt one) never share in-memory state
+            workspace=("w" + self._build_id) if self._build_id else "",
             llm_model_func=self.llm_func,
             llm_model_name=str(self.llm_name),
             llm_model_max_async=self.llm_max_async,
             default_llm_timeout=self.llm_timeout_s,
             embedding_func=make_embedding_func(self.embedder),
             tokenizer=local_tokenizer(self.tokenizer_path),
+            chunking_func=verbatim_chunking,
+            chunk_token_size=CHUNK_TOKENS,
+            chunk_overlap_token_size=0,
             entity_extract_max_gleaning=self.max_gleaning,
             max_parallel_insert=1,
         )
