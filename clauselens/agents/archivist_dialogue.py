@@ -39,6 +39,12 @@ FINDING_CHARS = 400
 MAX_MESSAGES = 12
 
 _FIRST_PERSON = re.compile(r"\b(i|we|me|us|my|our|mine|ours|i'm|we're|i've|we've)\b", re.IGNORECASE)
+_SELF_DESCRIPTION = re.compile(
+    r"\b(i am|i'm|we are|we're|as the|as a|as an|acting for|on behalf of|representing|my client|our client|my company|our company)\b",
+    re.IGNORECASE)
+_FORM_WORDS = re.compile(
+    r"\b(brief\w*|short\w*|detail\w*|bullet\w*|list|table|summar\w*|in \d+ (words|sentences)|one (word|sentence|line)|"
+    r"plain english|simple|format|quote|focus on|only)\b", re.IGNORECASE)
 _VERSION_WORDS = re.compile(r"\b(amend\w*|original|version|as amended|restated|latest)\b", re.IGNORECASE)
 
 
@@ -97,6 +103,36 @@ def _mentions(text: str, name: str) -> bool:
     words = [w for w in re.findall(r"[A-Za-z0-9]+", name.lower()) if len(w) > 2 and w not in {"the", "inc", "llc", "ltd", "and", "agreement"}]
     low = text.lower()
     return bool(words) and all(w in low for w in words[:2])
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 3}
+
+
+def sanitize_extraction(ex: DialogueExtraction, user_texts: Sequence[str]) -> DialogueExtraction:
+    """Drop what the model extracted but the user never said. Pure.
+
+    Small models fill optional fields from the prompt's own wording (seen with the 1.5B
+    model: ``instructions="length, format, focus"``, a party picked from the document list).
+    A field is kept only when the user's messages support it: ``user_party`` — its words
+    appear in them; ``user_context`` — they describe themselves ("I am", "we are", "on behalf
+    of"...) and share a content word with it; ``instructions`` — they ask about the form of the
+    answer (brief, detailed, list, quote...) and share a content word with it; ``version`` —
+    they say original/amended/version; ``document`` — its words appear in them."""
+    joined = " ".join(user_texts)
+    words = _content_words(joined)
+    upd: dict[str, object] = {}
+    if ex.user_party and not _mentions(joined, ex.user_party) and ex.user_party.lower() not in joined.lower():
+        upd["user_party"] = None
+    if ex.user_context and not (_SELF_DESCRIPTION.search(joined) and _content_words(ex.user_context) & words):
+        upd["user_context"] = None
+    if ex.instructions and not (_FORM_WORDS.search(joined) and _content_words(ex.instructions) & words):
+        upd["instructions"] = None
+    if ex.version and not _VERSION_WORDS.search(joined):
+        upd["version"] = None
+    if ex.document and not (_mentions(joined, ex.document) or ex.document.lower() in joined.lower()):
+        upd["document"] = None
+    return ex.model_copy(update=upd) if upd else ex
 
 
 def known_party(ex: DialogueExtraction, user_texts: Sequence[str], documents: Sequence[DocumentInfo]) -> str | None:
@@ -220,6 +256,7 @@ def archivist_dialogue(
                            DialogueExtraction, method=method, max_retries=max_retries)
     user_texts = [str(m.content) for m in conversation if isinstance(m, HumanMessage)]
     latest = user_texts[-1]
+    ex = sanitize_extraction(ex, user_texts)
     if not ex.question.strip():
         ex = ex.model_copy(update={"question": latest})
     assumptions: list[str] = []
@@ -238,8 +275,10 @@ def archivist_dialogue(
     doc_ids = [d.doc_id for d in documents if ex.document and (_mentions(ex.document, d.name) or d.file_name.lower() in ex.document.lower())]
     if ex.version:
         assumptions.append(f"version: {ex.version}")
-    ctx_parts = [p for p in (ex.user_context, f"The user is the {party}." if party and (not ex.user_context or party.lower() not in ex.user_context.lower()) else None,
-                             f"Instructions: {ex.instructions}" if ex.instructions else None) if p]
+    ctx_parts = [p.strip().rstrip(".") + "." for p in (
+        ex.user_context,
+        f"The user is the {party}" if party and (not ex.user_context or party.lower() not in ex.user_context.lower()) else None,
+        f"Instructions: {ex.instructions}" if ex.instructions else None) if p]
     ctx_parts += [f"Assumed {a}." for a in assumptions]
     req = ArchivistRequest(question=ex.question.strip(), context=" ".join(ctx_parts) or None,
                            user_party=party, instructions=ex.instructions, doc_ids=doc_ids, assumptions=assumptions)

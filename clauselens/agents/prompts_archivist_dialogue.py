@@ -12,18 +12,17 @@ Documents in this session:
 Earlier questions and findings in this session (most recent last):
 {findings}
 
-Fill the JSON fields:
+Fill the JSON fields. Use null for anything the user did not say; never guess.
 - "question": the user's latest question, rewritten so that it stands alone. If it refers to an \
 earlier question or finding ("and what about notice?", "does that apply to them too?"), spell out \
 what "that"/"them" means using the earlier questions. Keep the user's meaning; do not answer it.
-- "user_context": who the user is or their situation if they said it anywhere in the \
-conversation (e.g. "The user is the Consultant"), else null.
-- "user_party": the party of the agreement the user is (one of the party names above, or the \
-role word the user used, e.g. "Licensee"), else null.
-- "instructions": how the user wants the answer (length, format, focus), else null.
-- "document": the file name or title of the document the question is about if the user named \
-one, else null.
-- "version": "original" or "amended" if the user said which version, else null.
+- "user_context": the user's own words about who they are or their situation, copied from the \
+conversation; null if they said nothing about themselves.
+- "user_party": the party of the agreement the user said they are; null if they did not say.
+- "instructions": what the user asked about the form of the answer, copied from the conversation; \
+null if they asked nothing about it.
+- "document": the document the user named; null if they did not name one.
+- "version": "original" or "amended" only if the user said which version; else null.
 """
 
 ARCHIVIST_DIALOGUE_USER = """Conversation so far (oldest first):

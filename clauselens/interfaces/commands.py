@@ -92,7 +92,18 @@ def chat_cmd(
         console.print(f"[red]Error:[/] {e}")
         raise typer.Exit(e.exit_code) from None
     setup_readline(settings.cache_dir / "chat_history")
-    run_chat(service, sid, console=console, resumed=bool(resume))
+    run_chat(service, sid, console=console, resumed=bool(resume), input_fn=_echoing_input)
+
+
+def _echoing_input(prompt: str) -> str:
+    """``input()``, echoing the line when stdin is not a terminal (piped questions show up
+    in the output, so a recorded session reads like the interactive one)."""
+    import sys
+
+    line = input(prompt)
+    if not sys.stdin.isatty():
+        print(line, flush=True)
+    return line
 
 
 def mcp_cmd(

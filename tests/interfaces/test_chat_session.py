@@ -147,3 +147,19 @@ def test_repl_report_sources_quit_and_resume(tmp_path, service):
     out2 = buf2.getvalue()
     assert "you> How can this agreement be terminated?" in out2
     assert "resumed: 2 earlier message(s)" in out2
+
+
+def test_sanitize_drops_what_the_user_never_said():
+    from clauselens.agents.archivist_dialogue import sanitize_extraction
+
+    # what the 1.5B model returned for a plain question (seen in a real run)
+    q = "How can either party terminate this agreement, and how much notice is required?"
+    junk = DialogueExtraction(question=q, user_context="The user is the Consultant", user_party="Driven Deliveries, Inc.",
+                              instructions="length, format, focus", version="original")
+    clean = sanitize_extraction(junk, [q])
+    assert (clean.question, clean.user_context, clean.user_party, clean.instructions, clean.version) == (q, None, None, None, None)
+    said = ["I am the Consultant. Answer briefly, in a list: can I terminate the original agreement?"]
+    kept = sanitize_extraction(junk.model_copy(update={"user_party": "Consultant", "user_context": "I am the Consultant",
+                                                      "instructions": "briefly, in a list"}), said)
+    assert (kept.user_party, kept.user_context, kept.instructions, kept.version) == (
+        "Consultant", "I am the Consultant", "briefly, in a list", "original")
