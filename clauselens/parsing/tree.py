@@ -75,6 +75,10 @@ def _lines(text: str):
     :data:`_INLINE_BREAK` (inline=True)."""
     pos = 0
     for raw in text.split("\n"):
+        if not raw.strip():
+            yield pos, "", pos, False
+            pos += len(raw) + 1
+            continue
         cuts = {0: False, len(raw): False}
         for m in _SOFT_BREAK.finditer(raw):
             cuts[m.end()] = False
@@ -85,7 +89,7 @@ def _lines(text: str):
             seg = raw[a:b]
             stripped = seg.lstrip().lstrip("\ufeff").lstrip()
             lead = len(seg) - len(stripped)
-            if stripped or a == 0:
+            if stripped:
                 yield pos + a + lead, stripped.rstrip(), pos + a + len(seg.rstrip()), cuts[a]
         pos += len(raw) + 1
 
@@ -219,6 +223,7 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
     lines = list(_lines(text))
     prev: str | None = None
     consumed: set[int] = set()
+    title: tuple[int, str] | None = None  # a stand-alone Title-Case line just before
     for li, (start, line, end, inline) in enumerate(lines):
         if li in consumed:
             continue
@@ -228,7 +233,14 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
         m = None if _TOC_LINE.search(line) else match_marker(line)
         handled = False
         if m is not None:
+            n_before = len(b.drafts)
             handled = _place(b, m, start, end, li, lines, prev, consumed, inline)
+            if handled and title and len(b.drafts) > n_before and b.drafts[-1].heading is None and m.scheme in ("num", "paren"):
+                b.drafts[-1].heading = title[1]  # "Notices\n\n4.1 Any notice…": the line is 4.1's heading
+                b.drafts[-1].start = title[0]
+        title = None
+        if m is None and not inline and prev == "" and _standalone_title(line) and (li + 1 >= len(lines) or not lines[li + 1][1]):
+            title = (start, line.strip())
         in_signature = bool(b.stack) and b.stack[0].scheme == "signature"
         if not handled and not inline and m is None and b.seen_numbered and not in_signature and is_caps_heading(line) and _block_start(prev):
             nxt = _next_nonblank(lines, li)
@@ -241,6 +253,17 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
     if len(numbered) < MIN_STRUCTURE and not (numbered and covered >= 0.8):
         return _fallback(text), False
     return _finish(text, drafts), True
+
+
+def _standalone_title(line: str) -> bool:
+    """A short (<= 60 chars) Title-Case line without closing punctuation, e.g. "Time of
+    Essence" (not all capitals: those are :func:`is_caps_heading` nodes)."""
+    s = line.strip()
+    if not (3 <= len(s) <= 60) or re.search(r"[.,;:]$", s) or is_caps_heading(s) or not s[:1].isupper():
+        return False
+    words = re.findall(r"[A-Za-z']+", s)
+    big = [w for w in words if len(w) >= 4]
+    return bool(big) and all(w[0].isupper() for w in big) and len(words) <= 8
 
 
 def _next_nonblank(lines, li: int):
@@ -306,8 +329,8 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
         heading_like = m.rest == "" or m.rest[:1].isupper() or m.rest[:1] in "(\"“'"
         if not continuous and not (block and heading_like):
             return False
-        if m.explicit and not block and not continuous:
-            return False
+        if m.explicit and (m.rest[:1].islower() or (not block and not continuous)):
+            return False  # "Section 2.2 of this Agreement" wrapped to a line start
         heading = split_heading(m.rest) or _take_next_heading(m, lines, li, consumed)
         b.add_num(start, end, m, heading)
         return True
