@@ -57,6 +57,10 @@ class RetrievalSettings(BaseModel):
     rerank_top: int = 20
     abstain_threshold: float = 0.0
     tools: list[str] = Field(default_factory=lambda: ["hybrid"])
+    # LightRAG tool (clauselens.retrieval.graphrag): query mode (naive | local | global |
+    # hybrid | mix) and whether to rebuild a graph built with another embedder.
+    graph_mode: Literal["naive", "local", "global", "hybrid", "mix"] = "mix"
+    graph_rebuild: bool = False
 
 
 class Settings(BaseSettings):

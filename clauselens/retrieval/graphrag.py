@@ -702,6 +702,85 @@ class HybridPlusGraph:
         return SearchResult(query=query, passages=fused, trace=trace)
 
 
+class GraphTool:
+    """The Researcher's ``lightrag`` tool: a :class:`LightRAGRetriever` that never ends a
+    run because the graph is unavailable.
+
+    ``index`` keeps a :class:`GraphUnavailableError` (0 entities extracted) in
+    ``unavailable`` instead of raising. ``search`` then answers from ``fallback`` (the
+    hybrid retriever, indexed by its owner) with ``reason = "graph unavailable: extraction
+    produced 0 entities ...; hybrid results instead"``, which the Researcher records in the
+    run's trace; without a fallback it returns an abstained result with that reason. Other
+    errors (embedder changed, every chunk failed, model unreachable) propagate: they need
+    the user's action.
+
+    Its passages score ``1 / (60 + rank)`` (see :meth:`LightRAGRetriever.search`), the
+    scale of the hybrid tool's RRF scores, so a Researcher that merges tools by score
+    treats them alike; :class:`HybridPlusGraph` fuses by rank instead.
+    """
+
+    name = "lightrag"
+
+    def __init__(self, graph: LightRAGRetriever, fallback: Any | None = None) -> None:
+        self.graph = graph
+        self.fallback = fallback
+        self.unavailable: str | None = None
+
+    def index(self, documents: Sequence[Document]) -> None:
+        """Build or resume the graph (see :meth:`LightRAGRetriever.index`)."""
+        try:
+            self.graph.index(documents)
+            self.unavailable = None
+        except GraphUnavailableError as e:
+            self.unavailable = str(e)
+            log.warning(self.unavailable)
+
+    def search(self, query: str, k: int = 8) -> SearchResult:
+        """Graph passages, or an abstained result saying why the graph is unavailable."""
+        try:
+            if self.unavailable:
+                raise GraphUnavailableError(self.unavailable)
+            return self.graph.search(query, k)
+        except GraphUnavailableError as e:
+            trace = {"tool": self.name, "graph": "unavailable", "warning": str(e)}
+            if self.fallback is None:
+                return SearchResult(query=query, abstained=True, reason=str(e), trace=trace)
+            res = self.fallback.search(query, k)
+            trace["fallback"] = res.trace
+            return SearchResult(query=query, passages=res.passages, abstained=res.abstained,
+                                reason=f"{e}; {getattr(self.fallback, 'name', 'fallback')} results instead",
+                                trace=trace)
+
+
+def build_graph_tool(settings: Any, *, chat_model: Any, embedder: Any | None = None, fallback: Any | None = None,
+                     progress: Callable[[InsertProgress], None] | None = None) -> GraphTool:
+    """The ``lightrag`` tool from :class:`clauselens.config.Settings`.
+
+    Uses the Researcher's model settings (``backend="llamacpp"``: one LLM call at a time;
+    a server: 4 concurrent calls), ``settings.retrieval.embedder`` (``"none"`` falls back
+    to ``"minilm"``: LightRAG needs vectors), ``graph_mode`` / ``graph_rebuild`` from
+    ``settings.retrieval`` when present, and stores graphs under ``settings.store_dir``.
+    ``fallback`` (the hybrid retriever) answers while the graph is unavailable.
+
+    Raises: as :func:`~clauselens.retrieval.embedders.get_embedder` and
+    :class:`LightRAGRetriever`.
+    """
+    r = settings.retrieval
+    if embedder is None:
+        from clauselens.retrieval.embedders import get_embedder
+
+        name = r.embedder if r.embedder not in ("none", "") else "minilm"
+        embedder = get_embedder(name, settings.cache_dir)
+    ms = settings.researcher_model
+    graph = LightRAGRetriever(
+        embedder=embedder, chat_model=chat_model, store_dir=settings.store_dir,
+        mode=getattr(r, "graph_mode", "mix"), rebuild=bool(getattr(r, "graph_rebuild", False)),
+        llm_max_async=1 if ms.backend == "llamacpp" else 4,
+        llm_timeout_s=int(max(ms.request_timeout_s, 300.0)), llm_name=ms.model, progress=progress,
+    )
+    return GraphTool(graph, fallback=fallback)
+
+
 def _write_json(path: Path, obj: Any) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(obj, ensure_ascii=False, indent=1), encoding="utf-8")

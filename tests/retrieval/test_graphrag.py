@@ -16,8 +16,9 @@ pytest.importorskip("lightrag")
 
 from clauselens.errors import ConfigError, RetrievalError  # noqa: E402
 from clauselens.parsing import build_chunks, load_document  # noqa: E402
+from clauselens.config import Settings  # noqa: E402
 from clauselens.retrieval.graphrag import (  # noqa: E402
-    META_FILE, GraphUnavailableError, HybridPlusGraph, LightRAGRetriever, graph_chunks,
+    META_FILE, GraphTool, GraphUnavailableError, HybridPlusGraph, LightRAGRetriever, build_graph_tool, graph_chunks,
 )
 from clauselens.retrieval.hybrid import HybridRetriever  # noqa: E402
 
@@ -206,3 +207,27 @@ def test_bad_mode_and_unbuilt_graph(tmp_path):
         _retriever(tmp_path, FakeLLM(), mode="graph")  # type: ignore[arg-type]
     with pytest.raises(RetrievalError, match="no LightRAG graph built"):
         _retriever(tmp_path, FakeLLM()).search("anything")
+
+
+def test_researcher_tool_abstains_with_reason_when_graph_is_unavailable(tmp_path, doc, monkeypatch):
+    monkeypatch.setenv("CLAUSELENS_RETRIEVAL__GRAPH_MODE", "local")
+    settings = Settings(cache_dir=tmp_path)
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    # a langchain chat model (through make_llm_model_func) that extracts nothing
+    chat = FakeListChatModel(responses=[DONE])
+    tool = build_graph_tool(settings, chat_model=chat, embedder=HashEmbedder())
+    assert isinstance(tool, GraphTool) and tool.graph.mode == "local"
+    assert tool.graph.working_dir is None and tool.graph.store_dir == settings.store_dir
+    tool.index([doc])  # does not raise: the run goes on with the other tools
+    res = tool.search("indemnify", k=3)
+    assert res.abstained and not res.passages
+    assert res.reason.startswith("graph unavailable: extraction produced 0 entities from 5 chunks")
+    # with the hybrid retriever as fallback the Researcher still gets passages, and the reason
+    hybrid = HybridRetriever(None)
+    hybrid.index([doc])
+    tool.fallback = hybrid
+    res = tool.search("indemnify", k=2)
+    assert not res.abstained and res.passages and all("indemnify" in p.text for p in res.passages)
+    assert "0 entities" in res.reason and res.reason.endswith("hybrid results instead")
+    tool.graph.close()
