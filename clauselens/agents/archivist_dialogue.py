@@ -11,7 +11,8 @@ context ("I am the licensee") and instructions before the Interrogator starts. H
    *which agreement* (several agreements, none named) or *which version* (an amendment in the
    session, version not said);
 3. :func:`archivist_dialogue` returns either the clarifying question or an
-   :class:`ArchivistRequest` for the Interrogator. After one clarifying question for a
+   :class:`ArchivistRequest` for the Interrogator; a follow-up (a question the model had to
+   rewrite to stand alone) carries the latest earlier finding in its context. After one clarifying question for a
    request it always proceeds (stating what it assumed), so the user is asked at most once.
 """
 
@@ -35,6 +36,8 @@ from clauselens.llm.structured import invoke_structured
 
 #: Characters of each earlier answer shown to the model (keeps the prompt small for a 1.5B model).
 FINDING_CHARS = 400
+#: Characters of the earlier answer a follow-up request carries to the Interrogator.
+FOLLOW_UP_CHARS = 300
 #: Most recent conversation messages shown to the model.
 MAX_MESSAGES = 12
 
@@ -280,6 +283,11 @@ def archivist_dialogue(
         f"The user is the {party}" if party and (not ex.user_context or party.lower() not in ex.user_context.lower()) else None,
         f"Instructions: {ex.instructions}" if ex.instructions else None) if p]
     ctx_parts += [f"Assumed {a}." for a in assumptions]
+    if findings and not clarified and ex.question.strip() != latest.strip():
+        # a follow-up the model rewrote: carry the finding it builds on to the Interrogator
+        q, a = findings[-1]
+        ctx_parts.append(f'Earlier in this conversation the user asked "{q}" and the answer was: '
+                         f'"{" ".join(a.split())[:FOLLOW_UP_CHARS]}".')
     req = ArchivistRequest(question=ex.question.strip(), context=" ".join(ctx_parts) or None,
                            user_party=party, instructions=ex.instructions, doc_ids=doc_ids, assumptions=assumptions)
     return DialogueOutcome(extraction=ex, request=req)

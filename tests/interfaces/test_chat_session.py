@@ -38,6 +38,7 @@ def test_two_related_questions_then_restart_and_resume(tmp_path, service, fake_m
     assert r2.kind == "report"
     # the follow-up was rewritten with the earlier question, and the earlier finding was in the prompt
     assert "terminated" in r2.report.question and "law" in r2.report.question
+    assert "60 days' written notice" in r2.report.context  # the earlier finding reached the Interrogator
     _quote_in_source(r2.report, CONTRACT)
 
     # "restart": a new service object on the same SQLite file sees the same session
