@@ -1,0 +1,237 @@
+"""Clause-tree rules, references, terms, chunks and the store, on small written inputs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from parsing_paths import ROBUST  # noqa: E402
+
+from clauselens.parsing import DocumentStore, build_chunks, load_document, load_text_document  # noqa: E402
+from clauselens.parsing import store as store_mod  # noqa: E402
+from clauselens.parsing.numbering import paren_candidates, roman_to_int  # noqa: E402
+
+CONTRACT = """MASTER SERVICES AGREEMENT
+
+This Master Services Agreement (the "Agreement") is made on 1 March 2024 between Acme Widgets Ltd (the "Supplier") and Bolt Retail plc (the "Customer").
+
+ARTICLE I
+DEFINITIONS
+
+Section 1.1 Definitions. In this Agreement:
+
+"Services" means the services described in Schedule 2.
+
+"Fees" shall mean the charges set out in Exhibit B.
+
+ARTICLE II
+SERVICES
+
+Section 2.1 Provision. The Supplier shall provide the Services in accordance with Section 14.3(b) and clause 2.2.
+
+Section 2.2 Standards. The Supplier shall:
+
+(a) act with reasonable skill;
+
+(b) comply with law;
+
+(c) keep records, including:
+
+(i) invoices;
+
+(ii) time sheets; and
+
+(d) report monthly, subject to paragraph (c) above and Section 9.9.
+
+ARTICLE III
+LIABILITY
+
+14.3 Caps.
+
+(a) Neither party limits liability for fraud.
+
+(b) Each party's liability is capped at the Fees.
+
+(c) Third item.
+
+(d) Fourth item.
+
+(e) Fifth item.
+
+(f) Sixth item.
+
+(g) Seventh item.
+
+(h) Eighth item.
+
+(i) Ninth item, a letter after (h).
+
+IN WITNESS WHEREOF the parties have signed this Agreement.
+
+SCHEDULE 2
+SERVICE DESCRIPTION
+
+1. Support from 9am to 5pm.
+"""
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return load_text_document(CONTRACT, doc_id="msa")
+
+
+def by_ref(doc, ref):
+    return next(n for n in doc.nodes if n.ref == ref)
+
+
+def test_numerals():
+    assert roman_to_int("xiv") == 14 and roman_to_int("IV") == 4 and roman_to_int("iiii") is None
+    assert paren_candidates("i")[0] == ("roman", 1) and paren_candidates("v")[0] == ("alpha", 22)
+    assert paren_candidates("B") == [("ALPHA", 2)]
+
+
+def test_tree_nesting_and_refs(doc):
+    assert doc.structured and doc.text == CONTRACT
+    art1 = by_ref(doc, "Article I")
+    assert art1.kind == "article" and art1.heading == "DEFINITIONS"
+    assert by_ref(doc, "1.1").parent_id == art1.id and by_ref(doc, "1.1").heading == "Definitions"
+    s22 = by_ref(doc, "2.2")
+    assert [doc.node(c).ref for c in s22.children] == ["2.2(a)", "2.2(b)", "2.2(c)", "2.2(d)"]
+    assert [doc.node(c).ref for c in by_ref(doc, "2.2(c)").children] == ["2.2(c)(i)", "2.2(c)(ii)"]
+    assert by_ref(doc, "14.3(b)").parent_id == by_ref(doc, "14.3").id
+    assert by_ref(doc, "14.3(i)").kind == "subclause"  # "(i)" after "(h)" continues the letters
+    assert by_ref(doc, "2.2(c)(ii)").path == ["Article II SERVICES", "2.2 Standards", "2.2(c)"]
+    sched = by_ref(doc, "Schedule 2")
+    assert sched.kind == "schedule" and sched.parent_id == "n0" and sched.heading == "SERVICE DESCRIPTION"
+    assert by_ref(doc, "1").parent_id == sched.id
+    assert any(n.kind == "signature" for n in doc.nodes)
+    for n in doc.nodes[1:]:
+        assert doc.text[n.span.start:n.span.end] == doc.text[n.span.start:n.span.end].rstrip()
+        assert n.span.start <= n.body_span.start <= n.body_span.end <= n.span.end
+
+
+def test_cross_references_resolved_and_unresolved(doc):
+    xr = {(doc.node(x.from_node_id).ref, x.target_ref): x for x in doc.cross_references}
+    assert doc.node(xr[("2.1", "14.3(b)")].target_node_id).ref == "14.3(b)"
+    assert doc.node(xr[("2.1", "2.2")].target_node_id).ref == "2.2"
+    assert doc.node(xr[("2.2(d)", "(c)")].target_node_id).ref == "2.2(c)"  # "paragraph (c) above"
+    assert xr[("2.2(d)", "9.9")].target_node_id is None  # kept, unresolved
+    assert xr[("1.1", "Exhibit B")].target_node_id is None
+    assert doc.node(xr[("1.1", "Schedule 2")].target_node_id).ref == "Schedule 2"
+    assert by_ref(doc, "14.3(b)").id in by_ref(doc, "2.1").cross_referenced_ids
+
+
+def test_defined_terms_and_metadata(doc):
+    assert {"Agreement", "Supplier", "Customer", "Services", "Fees"} <= set(doc.defined_terms)
+    services = doc.defined_terms["Services"]
+    assert doc.node(services.node_id).ref == "1.1" and by_ref(doc, "1.1").is_definition
+    assert by_ref(doc, "2.1").id in services.used_in
+    assert doc.title == "MASTER SERVICES AGREEMENT" and doc.doc_type == "agreement"
+    assert doc.parties == ["Acme Widgets Ltd", "Bolt Retail plc"]
+    assert doc.effective_date == "1 March 2024"
+
+
+def test_chunks_kinds_spans_and_dedup(doc):
+    chunks = build_chunks(doc)
+    keys = [tuple((s.start, s.end) for s in c.spans) for c in chunks]
+    assert len(keys) == len(set(keys))
+    for c in chunks:
+        assert c.text == "\n".join(doc.text[s.start:s.end] for s in c.spans)
+        assert c.doc_title == "MASTER SERVICES AGREEMENT" and c.source_path == "<memory>"
+    anc = next(c for c in chunks if c.clause_ref == "2.2(c)(i)" and c.kind == "ancestor")
+    assert anc.text.startswith("ARTICLE II\nSection 2.2 Standards. The Supplier shall:\n(c) keep records")
+    assert anc.heading_path == ["Article II SERVICES", "2.2 Standards", "2.2(c)", "2.2(c)(i)"]
+    desc = next(c for c in chunks if c.clause_ref == "2.2" and c.kind == "descendant")
+    assert "(ii) time sheets" in desc.text
+    assert {c.kind for c in chunks} >= {"node", "ancestor", "descendant"}
+
+
+def test_long_bodies_split_into_windows():
+    text = "1. Term\n\n" + " ".join(f"Sentence {i} of a very long clause." for i in range(400)) + "\n\n2. End\n\n3. More text here.\n"
+    doc = load_text_document(text, doc_id="long")
+    windows = [c for c in build_chunks(doc) if c.kind == "window"]
+    assert len(windows) >= 5 and all(len(c.text) <= 2000 for c in windows)
+    assert all(c.clause_ref == "1" for c in windows)
+
+
+def test_unstructured_text_falls_back_to_paragraphs():
+    text = "\n\n".join(f"Paragraph {i}. " + "Plain prose without numbering. " * 20 for i in range(6))
+    doc = load_text_document(text, doc_id="plain")
+    assert not doc.structured and all(n.kind == "paragraph" for n in doc.nodes[1:])
+    assert any("no clause numbering" in w for w in doc.warnings)
+    chunks = build_chunks(doc)
+    assert chunks and all(c.kind == "window" for c in chunks)
+    joined = "".join(doc.text[n.span.start:n.span.end] for n in doc.nodes[1:])
+    assert "".join(joined.split()) == "".join(text.split())
+    assert all(len(doc.text[n.span.start:n.span.end]) <= 1500 for n in doc.nodes[1:])
+
+
+def test_wrapped_references_are_not_headings():
+    text = ("1. Scope\n\n1.1 The Supplier shall act in accordance with\nSection 5.1 of the Master Agreement and\n"
+            "2.5 million units are the cap.\n\n1.2 Second clause.\n\n2. Price\n\n2.1 Prices are fixed.\n")
+    doc = load_text_document(text, doc_id="wrap")
+    assert [n.ref for n in doc.nodes if n.ref] == ["1", "1.1", "1.2", "2", "2.1"]
+
+
+def test_amendment_doc_type_and_amends():
+    text = ("AMENDMENT NO. 2 TO SUPPLY AGREEMENT\n\nThis Amendment amends the Supply Agreement dated January 5, 2020 "
+            "between Alpha Inc. (\"Alpha\") and Beta LLC (\"Beta\").\n\n1. Section 4.2 of the Agreement is hereby amended "
+            "to read as follows.\n\n2. Schedule A is deleted.\n\n3. All other terms remain.\n")
+    doc = load_text_document(text, doc_id="amd")
+    assert doc.doc_type == "amendment"
+    assert doc.amends[0].startswith("Supply Agreement dated January 5, 2020")
+    assert "Section 4.2" in doc.amends
+
+
+def test_document_store_reuses_parse_and_writes_atomically(tmp_path, monkeypatch):
+    src = tmp_path / "c.txt"
+    src.write_text((ROBUST / "four_clause_contract.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    store = DocumentStore(tmp_path / "store")
+    first = store.load(src)
+    files = list((tmp_path / "store").iterdir())
+    assert len(files) == 1 and not any(f.name.startswith(".tmp-") for f in files)
+    assert json.loads(files[0].read_text())["schema_version"] == first.schema_version
+
+    def boom(*a, **k):
+        raise AssertionError("re-parsed an unchanged file")
+
+    monkeypatch.setattr(store_mod, "load_document", boom)
+    moved = tmp_path / "moved.txt"
+    src.rename(moved)
+    again = store.load(moved)
+    assert again.nodes == first.nodes and again.source_path == str(moved)
+    monkeypatch.undo()
+    moved.write_text(moved.read_text() + "\n5. A new clause.\n")
+    changed = store.load(moved)
+    assert any(n.ref == "5" for n in changed.nodes) and len(list((tmp_path / "store").iterdir())) == 2
+    data = json.loads(files[0].read_text())
+    data["schema_version"] = -1
+    files[0].write_text(json.dumps(data))
+    assert store.get(files[0].stem) is None  # an older schema is ignored, not misread
+
+
+def test_store_leaves_nothing_half_written(tmp_path, monkeypatch):
+    store = DocumentStore(tmp_path / "s")
+    doc = load_text_document("1. A\n\n2. B\n\n3. C\n", doc_id="d")
+
+    class Boom(Exception):
+        pass
+
+    def failing_dump(self, **kw):
+        raise Boom()
+
+    monkeypatch.setattr(type(doc), "model_dump_json", failing_dump)
+    with pytest.raises(Boom):
+        store.put("k", doc)
+    assert list((tmp_path / "s").iterdir()) == []
+
+
+def test_markdown_file(tmp_path):
+    p = tmp_path / "terms.md"
+    p.write_text("# Terms\n\n1. Payment\n\n1.1 Pay on time.\n\n1.2 Pay in full.\n", encoding="utf-8")
+    doc = load_document(p)
+    assert [n.ref for n in doc.nodes if n.ref] == ["1", "1.1", "1.2"] and doc.pages == []
