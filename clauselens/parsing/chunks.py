@@ -24,11 +24,24 @@ def _trim(text: str, s: int, e: int) -> Span | None:
     return Span(start=s, end=e) if e > s else None
 
 
+#: An ancestor's heading line is cut to this many characters in ancestor chunks.
+HEADING_MAX_CHARS = 160
+
+
 def heading_span(doc: Document, node: Node) -> Span | None:
-    """The first line of a node (its marker and heading), trimmed; ``None`` if empty."""
+    """The first line of a node (its marker and heading), trimmed; cut after the heading
+    text (or at a word boundary within :data:`HEADING_MAX_CHARS`) when that line runs on
+    into the clause body. ``None`` if empty."""
     s = node.body_span.start
     nl = doc.text.find("\n", s, node.body_span.end)
     e = node.body_span.end if nl < 0 else nl
+    if e - s > HEADING_MAX_CHARS:
+        k = doc.text.find(node.heading, s, e) if node.heading else -1
+        if k >= 0 and k + len(node.heading or "") - s <= HEADING_MAX_CHARS:
+            e = k + len(node.heading or "")
+        else:
+            sp = doc.text.rfind(" ", s, s + HEADING_MAX_CHARS)
+            e = sp if sp > s else s + HEADING_MAX_CHARS
     return _trim(doc.text, s, e)
 
 

@@ -397,7 +397,8 @@ def _finish(text: str, drafts: list[_Draft]) -> list[Node]:
         path: list[str] = []
         p = nd.parent_id
         while p and p != "n0":
-            path.append(by_id[p].label)
+            q = by_id[p]
+            path.append(q.label if (q.ref or q.heading) else q.kind.capitalize())  # "Recital", not an id
             p = by_id[p].parent_id
         nd.path = list(reversed(path))
     return nodes

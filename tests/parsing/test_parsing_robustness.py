@@ -82,12 +82,22 @@ def test_running_header_footer_removed_and_kept_as_furniture():
     assert "DISTRIBUTION AGREEMENT" in doc.text  # one-off heading kept
 
 
-def test_scanned_page_ocr_at_300_dpi():
-    doc = load_document(ROBUST / "scanned_nda_page1.pdf", ocr=True, ocr_dpi=300)
-    assert doc.pages[0].method == "ocr" and doc.pages[0].ocr_confidence and doc.pages[0].ocr_confidence > 80
+def test_mixed_pdf_text_page_then_scanned_page_ocr_at_300_dpi(tmp_path):
+    import pypdf
+
+    w = pypdf.PdfWriter()
+    w.add_page(pypdf.PdfReader(ROBUST / "ligatures.pdf").pages[0])
+    w.add_page(pypdf.PdfReader(ROBUST / "scanned_nda_page1.pdf").pages[0])
+    mixed = tmp_path / "mixed.pdf"
+    with open(mixed, "wb") as fh:
+        w.write(fh)
+    doc = load_document(mixed, ocr=True, ocr_dpi=300)
+    assert [p.method for p in doc.pages] == ["text", "ocr"]
+    assert doc.pages[0].ocr_confidence is None and doc.pages[1].ocr_confidence > 80
     assert "09999901" in doc.text and "14 March 2025" in doc.text
     assert {"2.1", "2.3"} <= {n.ref for n in doc.nodes}
     assert _node(doc, "2.3").parent_id == _node(doc, "2").id
+    assert _node(doc, "2.3").page_start == 2 and _node(doc, "5.1").page_start == 1
 
 
 def test_scanned_page_without_ocr_is_a_clear_error():
