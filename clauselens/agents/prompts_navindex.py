@@ -41,7 +41,11 @@ SCAN_SYSTEM = (
 )
 
 #: S1 user prompt.
-SCAN_USER = "<indices>\n{indices}\n</indices>\n\nQuestion: {question}\n\nReturn JSON: {{\"nodes\": [{{\"doc\": \"...\", \"node\": \"...\"}}]}}"
+SCAN_USER = (
+    "<indices>\n{indices}\n</indices>\n\nQuestion: {question}\n\n"
+    "Return JSON with a list \"nodes\"; each item has \"doc\" (a d value) and \"node\" (an i value of that "
+    "document), both copied from the indices above."
+)
 
 #: Shared answering rules (S3 and inject).
 ANSWER_RULES = (

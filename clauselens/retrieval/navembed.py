@@ -12,7 +12,7 @@ the modes differ only in how the answering context is chosen. No LLM call in ``s
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from clauselens.retrieval.embedders import Embedder
 from clauselens.retrieval.ledger import Ledger
 from clauselens.retrieval.navindex_build import build_nav_index
 from clauselens.retrieval.navindex_tool import _provision
+from clauselens.retrieval.rerank import Reranker
 from clauselens.retrieval.types import Passage, SearchResult
 
 CANDIDATES = 40
@@ -29,12 +30,6 @@ CANDIDATES = 40
 
 KEEP = 10
 """Passages kept after reranking (the study's 10)."""
-
-
-class Reranker(Protocol):
-    """Anything that reorders passages for a query (e.g. the Researcher's reranker)."""
-
-    def rerank(self, query: str, passages: Sequence[Passage], top: int) -> list[Passage]: ...
 
 
 class NavEmbedRetriever:
@@ -90,7 +85,7 @@ class NavEmbedRetriever:
         keep = min(k, self.keep)
         if self.reranker is not None:
             with self.ledger.recording(entry, "rerank"):
-                kept = self.reranker.rerank(query, cands, keep)
+                kept = self.reranker.rerank(query, cands, len(cands))[:keep]
         else:
             kept = cands[:keep]
         return SearchResult(query=query, passages=kept,
