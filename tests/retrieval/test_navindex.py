@@ -86,7 +86,7 @@ def test_detectors_on_real_clauses(fed_docs, adma):
     fee = text(adma, "7,000,000 USD")
     law = text(sa, "Commonwealth of Pennsylvania")
     assert has_money(fee) and not has_money(law)
-    assert has_date(fee) and has_date(text(sa, "January 1, 2004")) and not has_date(law)
+    assert has_date(text(adma, "on March 1, 2018")) and has_date(text(sa, "January 1, 2004")) and not has_date(law)
     cap = text(adma, "6.5 Limitation of Liability")
     assert has_liability_limit(cap) and not has_liability_limit(law)
     assert has_condition(text(sa, "FASC shall in no event compromise")) and not has_condition(law)
