@@ -1,0 +1,187 @@
+"""Single-pass "retrieve then classify" NLI step, with cross-document exemplars.
+
+Given a hypothesis (a yes/no statement about a contract) and passages the Researcher
+retrieved from the contract, decide Entailment / Contradiction / NotMentioned
+(ContractNLI's labels; Koreeda & Manning, Findings of EMNLP 2021). Levers, each a field
+of :class:`NLIConfig` so a benchmark can switch them one at a time:
+
+* ``depth`` -- how many retrieved passages the model sees;
+* ``exemplars`` -- few-shot precedents per label from the
+  :class:`~clauselens.retrieval.exemplars.ExemplarBank` (same hypothesis, other
+  contracts, nearest to the top passage), as in PAKTON's same-hypothesis span exemplars;
+* ``vote_weight`` -- mix of the LLM's label (one-hot) and the bank's similarity-weighted
+  kNN vote: ``score = (1 - w) * onehot(llm) + w * vote``; ``w = 1`` needs no LLM at all;
+* ``evidence_first`` -- quote-then-label output schema vs label only;
+* ``abstain_below`` -- if the best passage's relevance is below this, answer
+  NotMentioned without asking the model (the retrieval score separates "silent" from
+  "contradicts").
+
+A model whose output never validates raises
+:class:`~clauselens.errors.ModelResponseError` (no silent fallback): callers count it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Literal, Sequence
+
+import numpy as np
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from clauselens.agents import prompts_nli as P
+from clauselens.retrieval.exemplars import LABELS, Exemplar, ExemplarBank
+
+NLILabel = Literal["Entailment", "Contradiction", "NotMentioned"]
+
+
+class EvidenceFirstVerdict(BaseModel):
+    """Model output with the deciding quote first, then the label."""
+
+    quote: str = Field(description="the sentence that decides the hypothesis, copied verbatim; empty if none")
+    label: NLILabel
+
+
+class LabelOnlyVerdict(BaseModel):
+    """Model output with the label only."""
+
+    label: NLILabel
+
+
+#: ``ask(messages, schema) -> instance of schema``; raises ModelResponseError when output never validates.
+StructuredAsk = Callable[[list[BaseMessage], type[BaseModel]], BaseModel]
+
+
+@dataclass(frozen=True)
+class NLIConfig:
+    """Levers of the NLI step (see module docstring). ``n_neighbours`` is the kNN vote's k;
+    ``exemplar_chars`` truncates each few-shot exemplar (characters)."""
+
+    depth: int = 3
+    exemplars: int = 0
+    vote_weight: float = 0.0
+    evidence_first: bool = True
+    abstain_below: float | None = None
+    n_neighbours: int = 10
+    exemplar_chars: int = 400
+
+    def tag(self) -> str:
+        """Short stable name of this configuration, e.g. ``k3-ex1-v0.5-ef-ab0.45``."""
+        t = f"k{self.depth}-ex{self.exemplars}-v{self.vote_weight:g}-{'ef' if self.evidence_first else 'lo'}"
+        if self.abstain_below is not None:
+            t += f"-ab{self.abstain_below:g}"
+        if self.n_neighbours != 10:
+            t += f"-nn{self.n_neighbours}"
+        return t
+
+
+class EvidencePassage(BaseModel):
+    """A passage shown as evidence: its index in the caller's list, text and relevance."""
+
+    index: int
+    text: str
+    relevance: float
+
+
+class NLIDecision(BaseModel):
+    """Outcome of one hypothesis. ``source`` says who decided: ``llm``, ``vote``,
+    ``llm+vote`` or ``abstain``; ``vote`` is the kNN label distribution (empty if unused)."""
+
+    label: NLILabel
+    source: str
+    llm_label: NLILabel | None = None
+    quote: str | None = None
+    vote: dict[str, float] = Field(default_factory=dict)
+    max_relevance: float | None = None
+    evidence: list[EvidencePassage] = Field(default_factory=list)
+    exemplar_ids: list[str] = Field(default_factory=list)
+
+
+def top_passages(relevance: np.ndarray, depth: int) -> list[int]:
+    """Indices of the ``depth`` most relevant passages, best first (ties: earlier first)."""
+    order = np.argsort(-np.asarray(relevance, dtype=float), kind="stable")
+    return [int(i) for i in order[:depth]]
+
+
+def combine(llm_label: str | None, vote: dict[str, float], vote_weight: float) -> str:
+    """``argmax_l (1 - w) * [llm_label == l] + w * vote[l]`` over E, C, N (ties: E > C > N).
+
+    With no LLM label the vote decides; raises ``ValueError`` if neither is available.
+    """
+    if llm_label is None and not any(vote.values()):
+        raise ValueError("nothing to decide with: no LLM label and an empty vote")
+    w = 1.0 if llm_label is None else vote_weight
+    scores = {lab: (1 - w) * (1.0 if lab == llm_label else 0.0) + w * vote.get(lab, 0.0) for lab in LABELS}
+    return max(LABELS, key=lambda lab: scores[lab])
+
+
+def build_messages(hypothesis: str, passages: Sequence[str], exemplars: Sequence[Exemplar],
+                   evidence_first: bool, *, exemplar_chars: int = 400,
+                   passages_header: str = P.PASSAGES_HEADER) -> list[BaseMessage]:
+    """System + user messages for one hypothesis (prompts from :mod:`prompts_nli`)."""
+    ex = ""
+    if exemplars:
+        lines = [P.EXEMPLAR_LINE.format(label=e.label, text=" ".join(e.text.split())[:exemplar_chars]) for e in exemplars]
+        ex = P.EXEMPLARS_HEADER + "\n" + "\n".join(lines) + "\n\n"
+    body = "\n".join(f"[{i + 1}] {p.strip()}" for i, p in enumerate(passages)) if passages else P.NO_PASSAGES
+    user = P.USER_TEMPLATE.format(
+        exemplars=ex, hypothesis=hypothesis, passages_header=passages_header, passages=body,
+        instruction=P.EVIDENCE_FIRST if evidence_first else P.LABEL_ONLY)
+    return [SystemMessage(content=P.SYSTEM), HumanMessage(content=user)]
+
+
+def classify(
+    hypothesis: str,
+    passages: Sequence[str],
+    relevance: np.ndarray,
+    config: NLIConfig,
+    *,
+    ask: StructuredAsk | None = None,
+    bank: ExemplarBank | None = None,
+    hypothesis_id: str | None = None,
+    passage_vectors: np.ndarray | None = None,
+) -> NLIDecision:
+    """Decide one hypothesis from a contract's candidate passages.
+
+    ``passages``: all candidate texts of the contract (n); ``relevance``: (n,) scores,
+    higher is more relevant (e.g. :meth:`ExemplarBank.relevance`); ``passage_vectors``:
+    (n, dim) embeddings, needed for exemplars and the vote. ``ask`` is the structured LLM
+    call (``None`` only with ``vote_weight == 1``).
+
+    Raises ``ValueError`` for an inconsistent configuration and whatever ``ask`` raises
+    (:class:`~clauselens.errors.ModelResponseError` when the output never validates).
+    """
+    rel = np.asarray(relevance, dtype=float)
+    idx = top_passages(rel, config.depth)
+    evidence = [EvidencePassage(index=i, text=passages[i], relevance=float(rel[i])) for i in idx]
+    max_rel = float(rel[idx[0]]) if idx else None
+    needs_bank = config.exemplars > 0 or config.vote_weight > 0
+    if needs_bank and (bank is None or hypothesis_id is None or passage_vectors is None):
+        raise ValueError("exemplars and the vote need an exemplar bank, a hypothesis id and passage vectors")
+    if config.vote_weight < 1 and ask is None:
+        raise ValueError("an LLM is needed unless vote_weight == 1")
+    if config.abstain_below is not None and (max_rel is None or max_rel < config.abstain_below):
+        return NLIDecision(label="NotMentioned", source="abstain", max_relevance=max_rel, evidence=evidence)
+    vote: dict[str, float] = {}
+    if config.vote_weight > 0 and idx:
+        vote = bank.vote(hypothesis_id, passage_vectors[idx], weights=rel[idx].clip(min=0),  # type: ignore[union-attr]
+                         n_neighbours=config.n_neighbours)
+    if config.vote_weight >= 1:
+        if not any(vote.values()):
+            return NLIDecision(label="NotMentioned", source="abstain", max_relevance=max_rel, evidence=evidence)
+        return NLIDecision(label=combine(None, vote, 1.0), source="vote", vote=vote, max_relevance=max_rel,
+                           evidence=evidence)
+    shots: list[Exemplar] = []
+    if config.exemplars > 0 and idx:
+        found = bank.search(hypothesis_id, passage_vectors[idx[0]], k=config.exemplars, per_label=True)  # type: ignore[union-attr]
+        shots = [e for e, _ in found]
+    msgs = build_messages(hypothesis, [e.text for e in evidence], shots, config.evidence_first,
+                          exemplar_chars=config.exemplar_chars)
+    verdict = ask(msgs, EvidenceFirstVerdict if config.evidence_first else LabelOnlyVerdict)  # type: ignore[misc]
+    llm_label = verdict.label  # type: ignore[attr-defined]
+    label = combine(llm_label, vote, config.vote_weight) if vote else llm_label
+    return NLIDecision(
+        label=label, source="llm+vote" if vote else "llm", llm_label=llm_label,
+        quote=getattr(verdict, "quote", None), vote=vote, max_relevance=max_rel, evidence=evidence,
+        exemplar_ids=[f"{e.doc_id}:{e.span.start}-{e.span.end}" for e in shots],
+    )

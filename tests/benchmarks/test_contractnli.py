@@ -1,0 +1,137 @@
+"""ContractNLI harness: metric maths, failure counting, sampling, resume (fake models, real data)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from benchmarks.contractnli import (  # noqa: E402
+    BenchContext,
+    Pair,
+    ResultStore,
+    all_pairs,
+    make_gold_classifier,
+    run_pairs,
+    stratified_sample,
+)
+from benchmarks.contractnli_metrics import clopper_pearson, confusion, f1_scores, score  # noqa: E402
+from clauselens.config import Settings  # noqa: E402
+from clauselens.llm import invoke_structured  # noqa: E402
+from clauselens.retrieval.exemplars import load_contractnli  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[1].parent.parent / "shared" / "data" / "contractnli"
+E, C, N = "Entailment", "Contradiction", "NotMentioned"
+
+
+@pytest.fixture(scope="module")
+def test_split():
+    return load_contractnli(DATA / "test.json")
+
+
+def test_metrics_match_a_hand_computed_confusion_matrix():
+    gold = [E, E, C, N, N, C]
+    pred = [E, C, C, N, E, None]  # last one failed
+    cm = confusion(gold, pred)
+    assert cm[E] == {E: 1, C: 1, N: 0, "Failed": 0}
+    assert cm[C] == {E: 0, C: 1, N: 0, "Failed": 1}
+    assert cm[N] == {E: 1, C: 0, N: 1, "Failed": 0}
+    per, weighted = f1_scores(cm)
+    # E: P = 1/2, R = 1/2; C: P = 1/2, R = 1/2; N: P = 1/1, R = 1/2 -> F1 = 2/3
+    assert per[E] == pytest.approx(0.5) and per[C] == pytest.approx(0.5) and per[N] == pytest.approx(2 / 3)
+    assert weighted == pytest.approx((2 * 0.5 + 2 * 0.5 + 2 * 2 / 3) / 6)
+    recs = [{"gold": g, "pred": p, "status": "ok" if p else "no_label"} for g, p in zip(gold, pred)]
+    s = score(recs, n_boot=200)
+    assert s["n"] == 6 and s["correct"] == 3 and s["accuracy"] == pytest.approx(0.5)
+    assert s["failures"]["no_label"] == 1 and s["failures"]["total"] == 1
+    lo, hi = s["accuracy_ci95"]
+    assert lo == pytest.approx(0.1181, abs=1e-4) and hi == pytest.approx(0.8819, abs=1e-4)  # exact CP for 3/6
+    assert s["f1_weighted_ci95"][0] <= s["f1_weighted"] <= s["f1_weighted_ci95"][1]
+
+
+def test_clopper_pearson_edges():
+    assert clopper_pearson(0, 10)[0] == 0.0 and clopper_pearson(10, 10)[1] == 1.0
+    lo, hi = clopper_pearson(0, 10)
+    assert hi == pytest.approx(1 - 0.025 ** (1 / 10))  # closed form when k = 0
+
+
+def test_a_status_other_than_ok_is_wrong_even_if_a_label_was_kept():
+    s = score([{"gold": E, "pred": E, "status": "timeout"}, {"gold": E, "pred": E, "status": "ok"}], n_boot=0)
+    assert s["correct"] == 1 and s["failures"]["timeout"] == 1 and s["confusion"]["E"]["Failed"] == 1
+
+
+def test_stratified_sample_is_deterministic_and_proportional(test_split):
+    pairs = all_pairs(test_split)
+    assert len(pairs) == 2091
+    a = stratified_sample(pairs, 300, 0)
+    assert a == stratified_sample(pairs, 300, 0)
+    assert a != stratified_sample(pairs, 300, 1)
+    counts = {lab: sum(p.gold == lab for p in a) for lab in (E, C, N)}
+    assert sum(counts.values()) == 300
+    full = {lab: sum(p.gold == lab for p in pairs) for lab in (E, C, N)}
+    for lab in (E, C, N):
+        assert abs(counts[lab] - 300 * full[lab] / 2091) < 1
+    b = stratified_sample(pairs, 90, 0, balanced=True)
+    assert {lab: sum(p.gold == lab for p in b) for lab in (E, C, N)} == {E: 30, C: 30, N: 30}
+    assert set(stratified_sample(pairs, 90, 0)) <= set(a) or len(set(stratified_sample(pairs, 90, 0)) - set(a)) < 3
+
+
+def _ctx():
+    return BenchContext(Settings(), "test", data_dir=DATA, encoder=lambda texts: None, encoder_name="none")
+
+
+def test_unparsable_model_output_counts_as_wrong_and_as_failure(tmp_path):
+    ctx = _ctx()
+    chat = FakeListChatModel(responses=["I think it is probably fine."] * 20)
+    ask = lambda msgs, schema: invoke_structured(chat, msgs, schema, max_retries=1)  # noqa: E731
+    pairs = stratified_sample(all_pairs(ctx.split), 3, 0)
+    recs = run_pairs(pairs, make_gold_classifier(ctx, ask), ResultStore(tmp_path / "r.jsonl"))
+    assert [r["status"] for r in recs.values()] == ["no_label"] * 3
+    s = score(recs.values(), n_boot=0)
+    assert s["accuracy"] == 0.0 and s["failures"]["no_label"] == 3 and s["failures"]["total"] == 3
+
+
+def test_parsed_output_is_scored_and_errors_are_recorded(tmp_path):
+    ctx = _ctx()
+    chat = FakeListChatModel(responses=[json.dumps({"quote": "", "label": "NotMentioned"})] * 20)
+    ask = lambda msgs, schema: invoke_structured(chat, msgs, schema, max_retries=0)  # noqa: E731
+    pairs = stratified_sample(all_pairs(ctx.split), 6, 0)
+    recs = run_pairs(pairs, make_gold_classifier(ctx, ask), ResultStore(tmp_path / "r.jsonl"))
+    assert all(r["status"] == "ok" and r["pred"] == N for r in recs.values())
+    assert score(recs.values(), n_boot=0)["correct"] == sum(p.gold == N for p in pairs)
+
+    def boom(p: Pair):
+        raise RuntimeError("index missing")
+    recs = run_pairs(pairs[:2], boom, ResultStore(tmp_path / "e.jsonl"))
+    assert all(r["status"] == "error" and "index missing" in r["error"] for r in recs.values())
+
+
+def test_resume_skips_done_pairs_and_late_answers_are_timeouts(tmp_path, test_split):
+    pairs = stratified_sample(all_pairs(test_split), 12, 3)
+    calls: list[str] = []
+
+    def clf(p: Pair):
+        calls.append(p.key)
+        return p.gold, {}
+
+    store = ResultStore(tmp_path / "r.jsonl")
+    first = run_pairs(pairs, clf, store, budget_s=-1.0)  # budget spent: nothing starts
+    assert first == {} and calls == []
+    run_pairs(pairs[:5], clf, store)
+    assert len(calls) == 5
+    recs = run_pairs(pairs, clf, store)
+    assert len(calls) == 12 and len(set(calls)) == 12  # the first 5 were not redone
+    assert len(recs) == 12 and score(recs.values(), n_boot=0)["accuracy"] == 1.0
+    run_pairs(pairs, clf, store)
+    assert len(calls) == 12
+    with store.path.open("a") as f:
+        f.write('{"key": "trunc')  # a crash mid-line is ignored on load
+    assert len(store.load()) == 12
+    late = run_pairs(pairs[:2], clf, ResultStore(tmp_path / "t.jsonl"), timeout_s=-1.0)
+    assert all(r["status"] == "timeout" and r["pred"] is None for r in late.values())
