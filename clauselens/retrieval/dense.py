@@ -10,7 +10,7 @@ import numpy as np
 
 from clauselens.parsing.types import Chunk, Document
 from clauselens.retrieval.embedders import Embedder
-from clauselens.retrieval.lexical import NO_MATCH, top_passages
+from clauselens.retrieval.lexical import NO_MATCH, doc_mask, rows_by_doc, top_passages
 from clauselens.retrieval.types import Passage, SearchResult
 
 
@@ -24,6 +24,7 @@ class DenseIndex:
         self.chunks = list(chunks)
         self.embedder = embedder
         self.doc_ids = np.array([c.doc_id for c in self.chunks], dtype=object)
+        self._rows = rows_by_doc(self.chunks)
         self.vectors = embedder.embed_passages([c.text for c in self.chunks]) if self.chunks else \
             np.zeros((0, embedder.dim), dtype=np.float32)
 
@@ -42,7 +43,7 @@ class DenseIndex:
         if not self.chunks:
             return []
         s = self.scores(query)
-        mask = np.isin(self.doc_ids, list(doc_ids)) if doc_ids is not None else None
+        mask = doc_mask(self._rows, len(self.chunks), doc_ids) if doc_ids is not None else None
         return top_passages(self.chunks, s, k, "dense", positive_only=False, mask=mask)
 
 

@@ -39,6 +39,7 @@ class BM25Index:
         self.chunks = list(chunks)
         self.analyzer = analyzer or LegalAnalyzer()
         self.doc_ids = np.array([c.doc_id for c in self.chunks], dtype=object)
+        self._rows = rows_by_doc(self.chunks)
         tokens = self.analyzer.tokenize_many(c.text for c in self.chunks)
         self._bm25 = None
         if any(tokens):
@@ -66,9 +67,25 @@ class BM25Index:
         """Top ``k`` chunks with score > 0, as :class:`Passage` s (``method="bm25"``), best
         first; restricted to ``doc_ids`` when given. ``[]`` when nothing matches."""
         s = self.scores(query)
-        if doc_ids is not None:
-            s = np.where(np.isin(self.doc_ids, list(doc_ids)), s, 0.0)
-        return top_passages(self.chunks, s, k, "bm25")
+        mask = doc_mask(self._rows, len(self.chunks), doc_ids) if doc_ids is not None else None
+        return top_passages(self.chunks, s, k, "bm25", mask=mask)
+
+
+def rows_by_doc(chunks: Sequence[Chunk]) -> dict[str, np.ndarray]:
+    """doc id -> int array of the positions of its chunks in ``chunks``."""
+    rows: dict[str, list[int]] = {}
+    for i, c in enumerate(chunks):
+        rows.setdefault(c.doc_id, []).append(i)
+    return {d: np.asarray(v, dtype=np.int64) for d, v in rows.items()}
+
+
+def doc_mask(rows: dict[str, np.ndarray], n: int, doc_ids: Collection[str]) -> np.ndarray:
+    """Boolean mask of length ``n``: True at the chunks of ``doc_ids``."""
+    m = np.zeros(n, dtype=bool)
+    for d in doc_ids:
+        if d in rows:
+            m[rows[d]] = True
+    return m
 
 
 def top_passages(chunks: Sequence[Chunk], scores: np.ndarray, k: int, method: str,
