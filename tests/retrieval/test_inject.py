@@ -62,7 +62,7 @@ def test_small_set_fits_and_is_answered_from_whole_corpus(docs):
 
 def test_overflow_is_refused_with_a_clear_message(docs):
     r = InjectRetriever(EchoChat(n_ctx=8192))
-    r.index(docs)  # the fourth document (power of attorney) pushes it past 8,192 tokens
+    r.index(docs)  # with the ~4 chars/token estimate the fourth document pushes it past 8,192 tokens
     with pytest.raises(ContextOverflowError, match=r"8,192-token window.*navindex"):
         r.search("Which law governs?")
     small = InjectRetriever(EchoChat(n_ctx=2048))
@@ -71,3 +71,20 @@ def test_overflow_is_refused_with_a_clear_message(docs):
         small.search("Which law governs?")
     with pytest.raises(RetrievalError, match="no documents"):
         InjectRetriever(EchoChat()).search("x")
+
+
+@pytest.mark.slow
+def test_fit_counted_with_the_real_tokenizer(docs, small_model_path):
+    """Qwen2.5's tokenizer (0.5B and 1.5B share it): the three Federated documents fit the
+    8,192-token window but not a 4,096-token one."""
+    from clauselens.llm.llamacpp_chat import ChatLlamaCppInProcess
+
+    model = ChatLlamaCppInProcess(model_path=str(small_model_path), n_ctx=8192)
+    r = InjectRetriever(model)
+    r.index(docs[:3])
+    r.check_fits("Which law governs?")
+    assert 3500 < r.corpus_tokens < 7000
+    small = InjectRetriever(model, window=4096)
+    small.index(docs[:3])
+    with pytest.raises(ContextOverflowError, match="4,096-token window"):
+        small.search("Which law governs?")

@@ -206,3 +206,19 @@ def test_answer_refuses_exactly_and_retriever_protocol(fed_docs, adma):
     model.replies = [json.dumps({"nodes": []})]
     model.seen = []
     assert r.search("nothing").abstained
+
+
+def test_build_nav_tool_by_name(tmp_path):
+    from clauselens.config import Settings
+    from clauselens.errors import ConfigError
+    from clauselens.retrieval.inject import InjectRetriever
+    from clauselens.retrieval.navindex import build_nav_tool
+
+    s = Settings(cache_dir=tmp_path)
+    model = ScriptedChat(replies=["{}"], seen=[])
+    assert isinstance(build_nav_tool("navindex", s, model), NavIndexRetriever)
+    assert isinstance(build_nav_tool("inject", s, model), InjectRetriever)
+    with pytest.raises(ConfigError, match="needs a chat model"):
+        build_nav_tool("navindex", s)
+    with pytest.raises(ConfigError, match="unknown navigation tool"):
+        build_nav_tool("navx", s, model)
