@@ -13,6 +13,8 @@ method searches the same sample:
 
 * ``hybrid``             -- BM25 + MiniLM dense, RRF k=60 (:class:`HybridRetriever`);
 * ``lightrag-<mode>``    -- the graph tool alone (``naive`` = chunk vectors only, no graph);
+  ``<mode>@query`` gives LightRAG the query text as its keywords (no LLM call per query),
+  ``<mode>@llm`` lets LightRAG's keyword prompt extract them (one LLM call per query);
 * ``hybrid+lightrag-<mode>`` -- both lists fused by RRF k=60 (:class:`HybridPlusGraph`).
 
 Resumable: the graph lives in ``~/.cache/clauselens/store/lightrag/<bench-name>/`` and
@@ -105,7 +107,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--docs", default="privacy_qa/Keep.txt", help="comma-separated benchmark file_paths")
     ap.add_argument("--max-chunks", type=int, default=8, help="first N node/window chunks per document")
-    ap.add_argument("--modes", default="naive,mix")
+    ap.add_argument("--modes", default="naive,mix@query,mix@llm",
+                    help="graph modes; '@query' = query text as keywords (no LLM call), '@llm' = LightRAG's keyword prompt")
+    ap.add_argument("--llm-query-limit", type=int, default=None,
+                    help="score '@llm' modes on only the first N sampled queries (one LLM call each)")
     ap.add_argument("--embedder", default="minilm")
     ap.add_argument("--model", default=None, help="chat model (default: Settings' researcher model)")
     ap.add_argument("--base-url", default=None, help="OpenAI-compatible server (GPU) instead of in-process GGUF")
@@ -140,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
         sample = sample[: args.query_limit]
     logging.info("sample: %d chunks of %d docs, %d queries", len(chunks), len(docs), len(sample))
 
-    name = "bench-privacyqa-" + hashlib.sha256(f"{docs}|{args.max_chunks}|{ms.model}".encode()).hexdigest()[:10]
+    # one graph per (documents, model): a run with more (or fewer) chunks resumes the same graph
+    name = "bench-privacyqa-" + hashlib.sha256(f"{docs}|{ms.model}".encode()).hexdigest()[:10]
     graph = LightRAGRetriever(embedder=embedder, chat_model=chat, store_dir=settings.store_dir,
                               llm_name=ms.model, llm_max_async=args.llm_max_async)
     graph_error = None
@@ -166,9 +172,12 @@ def main(argv: list[str] | None = None) -> int:
         rows["hybrid"].append({"test": i, "m": recall_at(hres.passages, gold)})
         for mode in modes:
             key = f"lightrag-{mode}"
+            gmode, _, kw = mode.partition("@")
+            if kw == "llm" and args.llm_query_limit is not None and n > args.llm_query_limit:
+                continue
             s = time.monotonic()
             try:
-                gres = graph.search(t["query"], 40, mode=mode)
+                gres = graph.search(t["query"], 40, mode=gmode, keywords=kw or "llm")
                 gp = gres.passages
             except GraphUnavailableError:
                 gp = []

@@ -326,6 +326,10 @@ class LightRAGRetriever:
         tokenizer_path: a ``tokenizer.json``; default MiniLM's (:func:`local_tokenizer`).
         progress: called with an :class:`InsertProgress` after every batch (default: log).
         max_chunks: index only the first ``max_chunks`` graph chunks (benchmarks on CPU).
+        keywords: how graph modes get their query keywords: ``"llm"`` (LightRAG's keyword
+            extraction prompt, one LLM call per query and mode) or ``"query"`` (the query
+            text itself is the high- and low-level keyword, matched by embedding against
+            entity and relation vectors: no LLM call at query time).
 
     Raises (construction): :class:`ConfigError` for an unknown mode or no LLM.
     """
@@ -349,6 +353,7 @@ class LightRAGRetriever:
         progress: Callable[[InsertProgress], None] | None = None,
         max_chunks: int | None = None,
         llm_name: str | None = None,
+        keywords: Literal["llm", "query"] = "llm",
     ) -> None:
         if mode not in GRAPH_MODES:
             raise ConfigError(f"unknown LightRAG mode {mode!r}: use one of {', '.join(GRAPH_MODES)}")
@@ -369,6 +374,9 @@ class LightRAGRetriever:
         self.tokenizer_path = tokenizer_path
         self.progress = progress or (lambda p: log.info(p.line()))
         self.max_chunks = max_chunks
+        if keywords not in ("llm", "query"):
+            raise ConfigError(f"unknown LightRAG keywords source {keywords!r}: use 'llm' or 'query'")
+        self.keywords = keywords
         self.working_dir: Path | None = None
         self.stats = GraphStats()
         self._rag: Any = None
@@ -568,7 +576,8 @@ class LightRAGRetriever:
 
     # ---------------------------------------------------------------- search
 
-    def search(self, query: str, k: int = 8, mode: GraphMode | None = None) -> SearchResult:
+    def search(self, query: str, k: int = 8, mode: GraphMode | None = None,
+               keywords: Literal["llm", "query"] | None = None) -> SearchResult:
         """Top ``k`` of our chunks for ``query`` through the graph.
 
         Each LightRAG result chunk is mapped back by its key to our
@@ -594,7 +603,8 @@ class LightRAGRetriever:
         if not query.strip():
             return SearchResult(query=query, abstained=True, reason="empty question", trace={"tool": "lightrag"})
         t0 = time.monotonic()
-        data = _LoopThread.run(self._aquery(query, k, mode))
+        keywords = keywords or self.keywords
+        data = _LoopThread.run(self._aquery(query, k, mode, keywords))
         body = data.get("data") or {}
         passages: list[Passage] = []
         seen: set[str] = set()
@@ -616,7 +626,7 @@ class LightRAGRetriever:
                 break
         passages = passages[:k]
         trace: dict[str, Any] = {
-            "tool": "lightrag", "mode": mode, "seconds": round(time.monotonic() - t0, 3),
+            "tool": "lightrag", "mode": mode, "keywords_from": keywords, "seconds": round(time.monotonic() - t0, 3),
             "status": data.get("status"), "message": data.get("message"),
             "keywords": (data.get("metadata") or {}).get("keywords"),
             "entities": [e.get("entity_name") for e in body.get("entities", [])[:20]],
@@ -630,11 +640,14 @@ class LightRAGRetriever:
             return SearchResult(query=query, abstained=True, reason="no matching clause found in the graph", trace=trace)
         return SearchResult(query=query, passages=passages, trace=trace)
 
-    async def _aquery(self, query: str, k: int, mode: str) -> dict:
+    async def _aquery(self, query: str, k: int, mode: str, keywords: str = "llm") -> dict:
         from lightrag import QueryParam
 
         rag = await self._arag()
         param = QueryParam(mode=mode, only_need_context=True, chunk_top_k=max(k, 1), enable_rerank=False)
+        if keywords == "query" and mode != "naive":  # LightRAG skips its keyword LLM call when given keywords
+            param.hl_keywords = [query]
+            param.ll_keywords = [query]
         return await rag.aquery_data(query, param)
 
     def close(self) -> None:

@@ -49,8 +49,10 @@ class FakeLLM:
     def __init__(self, empty: bool = False, fail_on: str | None = None) -> None:
         self.empty, self.fail_on = empty, fail_on
         self.extracted: list[str] = []
+        self.calls = 0
 
     async def __call__(self, prompt: str, system_prompt: str | None = None, history_messages=None, **kw) -> str:
+        self.calls += 1
         if "---Input Text---" in prompt:
             text = _input_text(prompt)
             if self.fail_on and self.fail_on in text:
@@ -114,6 +116,13 @@ def test_graph_passages_map_back_to_our_chunks_and_spans(tmp_path, doc):
             assert p.chunk_id in ours and p.method == "lightrag" and p.doc_id == doc.id
             assert "\n".join(doc.text[s.start:s.end] for s in p.spans) == p.text
         assert res.trace["mode"] == "local" and "Scotland" in res.trace["entities"]
+        # keywords from the query itself: no LLM call at query time, same clause found
+        calls = llm.calls
+        res_q = r.search("laws of Scotland", k=1, mode="hybrid", keywords="query")
+        assert res_q.passages[0].clause_ref == "4" and res_q.trace["keywords_from"] == "query"
+        assert llm.calls == calls
+        r.search("What is the governing law?", k=1, mode="hybrid")  # keywords="llm": one call
+        assert llm.calls == calls + 1
         assert [p.ranks["lightrag"] for p in res.passages] == list(range(1, len(res.passages) + 1))
     finally:
         r.close()
