@@ -55,6 +55,8 @@ Method = Literal["auto", "llamacpp_schema", "json_schema", "function_calling", "
 #: Characters of the last raw reply quoted in a ModelResponseError.
 SNIPPET_CHARS = 400
 
+# Keep the wording "validates against this JSON schema:\n" followed by the bare schema at the end of the
+# system message: tests/interfaces/fakes.py reads the schema back from it.
 SCHEMA_INSTRUCTION = (
     "Reply with only a JSON object (no prose, no code fences) that validates against this JSON schema:\n{schema}"
 )
