@@ -45,9 +45,12 @@ class CallRecord:
 
 def call_structured(
     model: BaseChatModel, system: str, user: str, schema: type[T], *, agent: str, step: str,
-    model_settings: ModelSettings | None = None,
+    model_settings: ModelSettings | None = None, max_tokens: int | None = None,
 ) -> tuple[T, CallRecord]:
     """Ask ``model`` for a ``schema`` instance (``clauselens.llm.invoke_structured``).
+
+    ``max_tokens`` caps this reply (bound on the model; never above the model's own setting)
+    so a short structured answer cannot run on for the whole default budget.
 
     Returns ``(instance, CallRecord)``. Raises ``ModelResponseError`` /
     ``ModelUnavailableError`` from the model layer unchanged.
@@ -55,10 +58,13 @@ def call_structured(
     from clauselens.llm import invoke_structured
 
     ms = model_settings or ModelSettings()
+    bound = model
+    if max_tokens is not None:
+        bound = model.bind(max_tokens=min(max_tokens, ms.max_tokens))
     t0 = time.perf_counter()
     with get_usage_metadata_callback() as cb:
         result = invoke_structured(
-            model, [SystemMessage(content=system), HumanMessage(content=user)], schema,
+            bound, [SystemMessage(content=system), HumanMessage(content=user)], schema,
             method=ms.structured_method, max_retries=ms.max_retries,
         )
     usage: dict[str, int] = {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
@@ -85,7 +91,7 @@ def count_tokens(model: BaseChatModel | None, text: str) -> int:
 
 def passage_header(pid: str, p: Passage) -> str:
     """``[P3] Consulting Agreement | clause 7.2 | Term and Termination | p. 3``."""
-    parts = [f"[{pid}]", p.doc_title or (p.source_path or p.doc_id).rsplit("/", 1)[-1]]
+    parts = [f"[{pid}] " + (p.doc_title or (p.source_path or p.doc_id).rsplit("/", 1)[-1])]
     if p.clause_ref:
         parts.append(f"clause {p.clause_ref}")
     if p.heading_path:

@@ -9,15 +9,15 @@ its draft names a knowledge gap"); stop when there is nothing new to ask.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import ClassVar, Mapping, Sequence
 
 from langchain_core.language_models.chat_models import BaseChatModel
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, budget_passages, call_structured
 from clauselens.config import ModelSettings
-from clauselens.reports.model import ReportDraft
+from clauselens.reports.model import CappedModel, ReportDraft
 from clauselens.retrieval.types import Passage
 
 #: Most sub-questions kept from the decomposition.
@@ -29,16 +29,22 @@ PROMPT_OVERHEAD_TOKENS = 1200
 #: Upper bound on passage tokens in a draft prompt: keeps a draft to ~25 s of prompt reading
 #: for the 1.5B model on 2 cores (~135 tok/s, ../shared/MODELS.md) while leaving room for answers.
 DRAFT_PASSAGE_TOKENS = 3200
+#: Reply budgets of the short calls (decomposition, stop decision), in tokens.
+SHORT_MAX_TOKENS = 256
 
 
-class SubQuestions(BaseModel):
+class SubQuestions(CappedModel):
     """Decomposition output."""
+
+    caps: ClassVar[dict[str, int]] = {"sub_questions": MAX_SUB_QUESTIONS}
 
     sub_questions: list[str] = Field(default_factory=list, description="1-3 short sub-questions.")
 
 
-class StopDecision(BaseModel):
+class StopDecision(CappedModel):
     """The Interrogator's structured judgement of its draft."""
+
+    caps: ClassVar[dict[str, int]] = {"follow_up_questions": MAX_FOLLOW_UPS}
 
     complete: bool = Field(description="True if the draft fully answers the question.")
     reason: str = Field(default="", description="One sentence why.")
@@ -58,7 +64,8 @@ def decompose(question: str, *, model: BaseChatModel, context: str | None = None
     """Sub-questions for ``question`` (at most :data:`MAX_SUB_QUESTIONS`; the question itself
     if the model returns none). Raises ``ModelResponseError`` from the model layer."""
     out, rec = call_structured(model, P.DECOMPOSE_SYSTEM, P.DECOMPOSE_USER.format(context_block=_ctx(context), question=question),
-                               SubQuestions, agent="interrogator", step="decompose", model_settings=model_settings)
+                               SubQuestions, agent="interrogator", step="decompose", model_settings=model_settings,
+                               max_tokens=SHORT_MAX_TOKENS)
     subs: list[str] = []
     for q in out.sub_questions:
         q = " ".join(q.split())
@@ -113,7 +120,7 @@ def decide(question: str, draft: ReportDraft, *, model: BaseChatModel, asked: Se
     user = P.DECIDE_USER.format(context_block=_ctx(context), question=question, asked="; ".join(asked) or "none",
                                 answer=draft.answer or "-", findings=findings, gaps="; ".join(draft.knowledge_gaps) or "none")
     return call_structured(model, P.DECIDE_SYSTEM, user, StopDecision, agent="interrogator", step="decide",
-                           model_settings=model_settings)
+                           model_settings=model_settings, max_tokens=SHORT_MAX_TOKENS)
 
 
 def next_questions(

@@ -27,11 +27,14 @@ DRAFT_SYSTEM = (
     "say plainly in answer that the documents do not address it.\n"
     "- knowledge_gaps lists what the passages leave open; follow_up_questions are questions that would fill "
     "those gaps by searching the contract again.\n"
-    "- Keep every field brief."
+    "- Keep every field brief.\n"
+    "Fields: title, topic_summary, legal_reasoning, findings (each: statement, passage_ids, quote), answer, "
+    "addressed, research_directions, knowledge_gaps, follow_up_questions, conclusion."
 )
 DRAFT_NLI_RULE = (
     "\nThe question is a hypothesis about the contract. Set label to \"entailment\" if the passages state it, "
-    "\"contradiction\" if they state the opposite, or \"not_mentioned\" if they do not say. Quote the evidence first."
+    "\"contradiction\" if they state the opposite, or \"not_mentioned\" if they do not say. Quote the evidence first. "
+    "Also fill the field label."
 )
 DRAFT_USER = (
     "{context_block}Question: {question}\n"

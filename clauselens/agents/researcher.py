@@ -10,25 +10,30 @@ id (``"P1"``, ``"P2"``, ...) it got when first seen and its best score.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, ClassVar, Mapping, Sequence
 
 from langchain_core.language_models.chat_models import BaseChatModel
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from clauselens.agents import prompts_researcher as P
 from clauselens.agents.common import CallRecord, call_structured
 from clauselens.config import ModelSettings
 from clauselens.errors import ModelResponseError
+from clauselens.reports.model import CappedModel
 from clauselens.retrieval.types import Passage, RetrievalMethod
 
 #: At most this many queries per round (questions + rewrites + exact items), to bound CPU time.
 MAX_QUERIES = 6
 #: At most this many passages a round adds (best first), so drafts stay within the window.
 MAX_NEW_PER_ROUND = 12
+#: Reply budget of the plan call (a full plan is ~100 tokens).
+PLAN_MAX_TOKENS = 256
 
 
-class SearchPlan(BaseModel):
-    """The Researcher model's structured output."""
+class SearchPlan(CappedModel):
+    """The Researcher model's structured output (list lengths capped, see :class:`CappedModel`)."""
+
+    caps: ClassVar[dict[str, int]] = {"queries": 4, "clause_refs": 4, "defined_terms": 3, "agreement_names": 2, "tools": 4}
 
     queries: list[str] = Field(default_factory=list, description="2-4 keyword search queries.")
     clause_refs: list[str] = Field(default_factory=list, description="Clause numbers named, e.g. 7.2.")
@@ -60,6 +65,19 @@ def _dedup(items: Sequence[str]) -> list[str]:
             seen.add(s.lower())
             out.append(s)
     return out
+
+
+def grounded_plan(plan: SearchPlan, questions: Sequence[str]) -> SearchPlan:
+    """Drop exact items (clause refs, defined terms, agreement names) that do not occur in
+    the questions: small models copy examples or invent clause numbers, and an invented
+    clause number would pull in an unrelated clause."""
+    text = " ".join(" ".join(questions).lower().split())
+
+    def keep(items: Sequence[str]) -> list[str]:
+        return [i for i in items if " ".join(i.lower().lstrip("§").split()) and " ".join(i.lower().lstrip("§").split()) in text]
+
+    return plan.model_copy(update={"clause_refs": keep(plan.clause_refs), "defined_terms": keep(plan.defined_terms),
+                                   "agreement_names": keep(plan.agreement_names)})
 
 
 def build_queries(questions: Sequence[str], plan: SearchPlan, *, multi_doc: bool = False,
@@ -109,9 +127,11 @@ def research_round(
         user = P.PLAN_USER.format(context_block=ctx, questions="\n".join(f"- {q}" for q in questions))
         try:
             plan, call = call_structured(model, P.PLAN_SYSTEM.format(tools=", ".join(tools)), user, SearchPlan,
-                                         agent="researcher", step="plan", model_settings=model_settings)
+                                         agent="researcher", step="plan", model_settings=model_settings,
+                                         max_tokens=PLAN_MAX_TOKENS)
         except ModelResponseError as e:
             notes.append(f"search plan failed, searched the questions as written: {e}")
+    plan = grounded_plan(plan, questions)
     queries = build_queries(questions, plan, multi_doc=multi_doc)
     by_chunk = {p.chunk_id: pid for pid, p in known.items()}
     next_no = 1 + max((int(pid[1:]) for pid in known if pid[1:].isdigit()), default=0)

@@ -44,7 +44,7 @@ ModelsArg = BaseChatModel | Runnable | Mapping[str, BaseChatModel | Runnable] | 
 ToolsArg = Mapping[str, RetrievalMethod] | None
 
 #: Retrieval tools this builder can create from settings; others must be passed in ``tools``.
-BUILTIN_TOOLS = ("hybrid",)
+BUILTIN_TOOLS = ("hybrid", "lightrag")
 
 
 class _Resources:
@@ -74,9 +74,15 @@ class _Resources:
             unknown = [n for n in names if n not in BUILTIN_TOOLS]
             if unknown:
                 raise ConfigError(f"unknown retrieval tool(s): {', '.join(unknown)}; built in: {', '.join(BUILTIN_TOOLS)}")
-            from clauselens.retrieval import build_retriever
+            from clauselens.retrieval.hybrid import build_retriever
 
             self._tools = {"hybrid": build_retriever(self.settings.retrieval, cache_dir=self.settings.cache_dir)}
+            if "lightrag" in names:  # graph tool; hybrid stays as the fallback when the graph is unavailable
+                from clauselens.retrieval.graphrag import build_graph_tool
+
+                self._tools["lightrag"] = build_graph_tool(self.settings, chat_model=self.model("researcher"),
+                                                           embedder=self._tools["hybrid"].embedder,
+                                                           fallback=self._tools["hybrid"])
         return self._tools
 
 

@@ -10,9 +10,9 @@ spans ``[start, end)`` into ``Document.text``.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from clauselens.parsing.types import Span
 
@@ -114,19 +114,55 @@ class Report(BaseModel):
         raise KeyError(cid)
 
 
-class DraftFinding(BaseModel):
+class CappedModel(BaseModel):
+    """A model-facing schema whose list fields have a maximum length.
+
+    ``caps`` (field -> n) is published as JSON-schema ``maxItems`` (llama.cpp's grammar then
+    cannot emit more, which stops a small model from repeating one item until ``max_tokens``:
+    seen with the 0.5B model on a query list) and enforced on validation by truncation, so a
+    backend that ignores ``maxItems`` does not cost a retry.
+    """
+
+    caps: ClassVar[dict[str, int]] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _truncate_lists(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            data = dict(data)
+            for name, n in cls.caps.items():
+                if isinstance(data.get(name), list):
+                    data[name] = data[name][:n]
+        return data
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema: Any, handler: Any) -> dict[str, Any]:
+        js = handler(core_schema)
+        target = handler.resolve_ref_schema(js)
+        for name, n in cls.caps.items():
+            if name in target.get("properties", {}):
+                target["properties"][name]["maxItems"] = n
+        return js
+
+
+class DraftFinding(CappedModel):
     """A finding as the model writes it: a statement, the passages it relies on (``"P1"``)
     and one exact quote from one of them."""
+
+    caps: ClassVar[dict[str, int]] = {"passage_ids": 3}
 
     statement: str = Field(description="One finding, in one or two sentences.")
     passage_ids: list[str] = Field(default_factory=list, description='Ids of supporting passages, e.g. ["P1"].')
     quote: str = Field(default="", description="An exact sentence copied from a cited passage.")
 
 
-class ReportDraft(BaseModel):
+class ReportDraft(CappedModel):
     """What the Interrogator's model returns for a draft (the JSON schema it is asked to
     fill). :func:`clauselens.reports.build.build_report` verifies its quotes and turns it
     into a :class:`Report`. Kept small so a 1.5B model can fill it in one reply."""
+
+    caps: ClassVar[dict[str, int]] = {"findings": 5, "research_directions": 3, "knowledge_gaps": 3,
+                                      "follow_up_questions": 3}
 
     title: str = Field(description="Short title of the report.")
     topic_summary: str = Field(default="", description="What the question is about, 1-2 sentences.")

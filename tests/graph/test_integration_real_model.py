@@ -1,0 +1,43 @@
+"""The whole graph with the real 0.5B model on a real CUAD contract (slow: loads a GGUF).
+
+Checks structure, not wording: a small model's prose varies, but every kept quote must be
+verbatim in the source document at its recorded spans, and the transcript must record the
+model calls with token usage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clauselens.config import Settings
+from clauselens.parsing import load_document
+from clauselens.pipeline import ask
+from clauselens.reports.verify import normalize
+from clauselens.retrieval.hybrid import HybridRetriever
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+CONTRACT = SHARED / "data/cuad/full_contract_pdf/Part_III/Endorsement Agreement/MOVADOGROUPINC_04_30_2003-EX-10.28-ENDORSEMENT AGREEMENT.PDF"
+
+
+@pytest.mark.slow
+def test_whole_graph_real_small_model_quotes_verbatim(small_model_path):
+    settings = Settings().with_model(model=str(small_model_path), n_ctx=8192, max_tokens=768)
+    doc = load_document(CONTRACT)
+    tools = {"hybrid": HybridRetriever(None)}  # lexical: keeps the test to the model's time
+    res = ask([str(CONTRACT)], "When does this agreement terminate, and can either party end it early?",
+              settings, tools=tools, max_turns=2, context="I represent Movado.")
+    r = res.report
+    assert r.title and r.question and 1 <= r.turns <= 2
+    assert r.documents_silent or r.answer
+    events = res.transcript["events"]
+    calls = [e for e in events if e["type"] == "llm_call"]
+    assert calls and all(c["usage"]["output_tokens"] > 0 for c in calls)
+    assert any(e["type"] == "retrieval" and e["new_passage_ids"] for e in events)
+    for c in r.citations:
+        assert c.spans, c
+        src = "\n".join(doc.text[s.start:s.end] for s in c.spans)
+        assert normalize(src) == normalize(c.quote)
+        assert normalize(c.quote) in normalize(res.transcript["passages"][c.passage_id]["text"])
+    for d in r.dropped_quotes:
+        assert any(d.quote in g for g in r.knowledge_gaps)
