@@ -80,6 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-ocr", action="store_true", help="skip the OCR part (slow: ~4 s/page on 2 cores)")
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "parsing_cuad.json"))
     args = ap.parse_args(argv)
+    git = ["git", "-C", str(REPO)]
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run([*git, "status", "--porcelain", "--", "clauselens/parsing", "benchmarks/parsing_cuad.py"],
+                           capture_output=True, text=True).stdout.strip()
 
     selected = json.loads((CUAD / "selected_contracts.json").read_text())
     rows = []
@@ -131,15 +135,15 @@ def main(argv: list[str] | None = None) -> int:
                           "similarity_mean": round(sum(r["similarity_to_cuad_txt"] for r in ocr_rows) / len(ocr_rows), 4)}
 
     try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
         tess = subprocess.run(["tesseract", "--version"], capture_output=True, text=True).stdout.split("\n")[0]
     except OSError:
-        commit, tess = "", ""
+        tess = ""
     result = {
         "benchmark": "parsing_cuad",
         "command": " ".join([Path(sys.executable).name, *sys.argv]),
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "git_commit": commit,
+        "parsing_code_modified_since_commit": bool(dirty),
         "versions": {"python": platform.python_version(), "pdfplumber": version("pdfplumber"),
                      "pypdfium2": version("pypdfium2"), "pytesseract": version("pytesseract"), "tesseract": tess},
         "machine": f"{platform.machine()}, {__import__('os').cpu_count()} CPUs (shared with other jobs)",

@@ -49,11 +49,11 @@ def _assemble(doc: Document) -> Document:
         for n in nodes:
             n.page_start = doc.page_of(n.span.start)
             n.page_end = doc.page_of(max(n.span.end - 1, n.span.start))
-    doc.defined_terms = find_defined_terms(doc)
-    doc.cross_references = find_cross_references(doc)
     head = doc.text[:5000]
     doc.title = guess_title(doc.text)
     doc.doc_type = guess_doc_type(doc.title, head)  # type: ignore[assignment]
+    doc.defined_terms = find_defined_terms(doc)
+    doc.cross_references = find_cross_references(doc)
     doc.parties = guess_parties(head)
     doc.effective_date = guess_effective_date(head)
     doc.amends = guess_amends(doc)

@@ -25,7 +25,7 @@ PAREN_DEF_RE = re.compile(
     + _TERM + r"(?:\s*(?:or|and|,)\s*(?:the\s+)?" + _TERM + r")?\s*\)"
 )
 XREF_RE = re.compile(
-    r"\b(?P<word>Sections?|SECTIONS?|[Cc]lauses?|[Pp]aragraphs?|[Ss]ubsections?|Articles?|ARTICLES?|Schedules?|SCHEDULES?|Exhibits?|EXHIBITS?|Annex(?:es)?|ANNEX|Appendix|APPENDIX|§§?)\s*"
+    r"(?<![\w§])(?P<word>Sections?|SECTIONS?|[Cc]lauses?|[Pp]aragraphs?|[Ss]ubsections?|Articles?|ARTICLES?|Schedules?|SCHEDULES?|Exhibits?|EXHIBITS?|Annex(?:es)?|ANNEX|Appendix|APPENDIX|§§?)(?:(?<=§)\s*|\s+)"
     r"(?P<targets>(?:\d{1,3}(?:\.\d{1,3})*(?:\([a-zA-Z0-9]{1,5}\))*|\([a-zA-Z0-9]{1,5}\)(?:\([a-zA-Z0-9]{1,5}\))*|[IVXLC]{1,6}\b|[A-Z]{1,2}\b)"
     r"(?:\s*(?:,|and|or|through|to|-)\s*(?:\d{1,3}(?:\.\d{1,3})*(?:\([a-zA-Z0-9]{1,5}\))*|\([a-zA-Z0-9]{1,5}\)(?:\([a-zA-Z0-9]{1,5}\))*|[IVXLC]{1,6}\b|[A-Z]\b))*)"
 )
@@ -138,6 +138,7 @@ def find_cross_references(doc: Document) -> list[CrossReference]:
             continue  # a heading, not a reference
         kind = _word_kind(m.group("word"))
         src = locate(m.start())
+        external = is_external(doc.text, m.end(), amendment=doc.doc_type == "amendment")
         for t in _TARGET.finditer(m.group("targets")):
             tgt = t.group(0)
             if kind in ("section", "clause", "paragraph", "subsection") and not (tgt[0].isdigit() or tgt.startswith("(")):
@@ -148,14 +149,35 @@ def find_cross_references(doc: Document) -> list[CrossReference]:
                 target_ref = f"Article {tgt}"
             else:
                 target_ref = tgt
-            target = _resolve(target_ref, src, by_key, by_id)
+            target = None if external else _resolve(target_ref, src, by_key, by_id)
             s = m.start("targets") + t.start()
             out.append(CrossReference(text=doc.text[m.start():m.end()], span=Span(start=m.start(), end=m.end()),
-                                      from_node_id=src.id, target_ref=target_ref, target_node_id=target.id if target else None))
+                                      from_node_id=src.id, target_ref=target_ref, target_node_id=target.id if target else None,
+                                      external=external))
             if target and target.id != src.id and target.id not in src.cross_referenced_ids:
                 src.cross_referenced_ids.append(target.id)
             _ = s
     return out
+
+
+_EXTERNAL = re.compile(
+    r"^[\s,]*(?:of|under|in|to)\s+(?:the\s+|that\s+certain\s+|such\s+|said\s+)?"
+    r"(?!this\b|these\b|hereof\b)((?:[A-Z0-9][\w&.,'’\-]*\s+){0,8}?(?:Act|Code|Rules?|Regulations?|Agreements?|Amendment(?:\s+#?\d+)?|Plan|Lease|Note|Statute|Convention|Directive|U\.S\.C\.?|CFR|C\.F\.R\.?))\b"
+)
+
+
+def is_external(text: str, end: int, *, amendment: bool = False) -> bool:
+    """Does the reference ending at ``end`` point into another instrument: "… of the
+    Securities Act", "… of the Split Dollar Agreement", "… under Amendment #2"? In an
+    amendment, "… of the Agreement" is the base agreement, hence external too; elsewhere
+    "the Agreement" is this one."""
+    m = _EXTERNAL.match(text[end:end + 160])
+    if not m:
+        return False
+    name = " ".join(m.group(1).split())
+    if name in ("Agreement", "Agreements") and not amendment:
+        return False
+    return True
 
 
 def _resolve(target_ref: str, src: Node, by_key: dict[str, list[Node]], by_id: dict[str, Node]) -> Node | None:

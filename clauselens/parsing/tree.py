@@ -59,7 +59,8 @@ _SOFT_BREAK = re.compile(
 #: continuity applies to such inline markers): EDGAR text often runs a whole page on one
 #: line, "… of this Agreement. 2.1. Definition of Confidential Information. …".
 _INLINE_BREAK = re.compile(
-    r"(?<=[.:;])[ \t]{1,2}(?=(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}\.)[ \t]+[\"“(]?[A-Z]"
+    r"(?<=[A-Z]{3})[ \t]{1,2}(?=\d{1,3}(?:\.\d{1,3})+\.?[ \t]+[\"“(]?[A-Z])"  # "6. REMUNERATION 6.1 The …"
+    r"|(?<=[.:;])[ \t]{1,2}(?=(?:\d{1,3}(?:\.\d{1,3})+\.?|\d{1,3}\.)[ \t]+[\"“(]?[A-Z]"
     r"|\((?:[a-z]{1,2}|[ivx]{1,6}|[A-Z]|\d{1,2})\)[ \t]+\S"
     r"|(?:ARTICLE|Article|SECTION|Section)[ \t]+[\dIVX]+\.?[ \t]+[A-Z])"
 )

@@ -90,13 +90,19 @@ class DefinedTerm(BaseModel):
 
 
 class CrossReference(BaseModel):
-    """A reference in the text (``"Section 5.17"``) and the node it resolves to, if any."""
+    """A reference in the text (``"Section 5.17"``) and the node it resolves to, if any.
+
+    ``external`` marks a reference into another instrument (``"Section 402 of the
+    Sarbanes-Oxley Act"``, or ``"Section 6.5 of the Agreement"`` inside an amendment); those
+    are never resolved to this document's nodes.
+    """
 
     text: str
     span: Span
     from_node_id: str
     target_ref: str
     target_node_id: str | None = None
+    external: bool = False
 
 
 class Document(BaseModel):

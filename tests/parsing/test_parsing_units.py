@@ -41,7 +41,7 @@ Section 2.2 Standards. The Supplier shall:
 
 (c) keep records, including:
 
-(i) invoices;
+(i) invoices, as Section 2.1 of the Companies Act requires;
 
 (ii) time sheets; and
 
@@ -123,6 +123,8 @@ def test_cross_references_resolved_and_unresolved(doc):
     assert xr[("1.1", "Exhibit B")].target_node_id is None
     assert doc.node(xr[("1.1", "Schedule 2")].target_node_id).ref == "Schedule 2"
     assert by_ref(doc, "14.3(b)").id in by_ref(doc, "2.1").cross_referenced_ids
+    statute = xr[("2.2(c)(i)", "2.1")]
+    assert statute.external and statute.target_node_id is None  # not this document's 2.1
 
 
 def test_defined_terms_and_metadata(doc):
