@@ -16,8 +16,6 @@ import re
 from clauselens.parsing.numbering import roman_to_int
 from clauselens.parsing.types import CrossReference, DefinedTerm, Document, Node, Span
 
-_Q_OPEN = "\"“"
-_Q_CLOSE = "\"”"
 _TERM = r"[\"“]([A-Z0-9][^\"”\n]{0,80}?)[\"”]"
 MEANS_RE = re.compile(_TERM + r"\s*(?:,\s*)?(?:shall\s+mean|means|mean|shall\s+have\s+the\s+meaning|has\s+the\s+meaning|shall\s+include|includes|refers\s+to|is\s+defined)\b")
 PAREN_DEF_RE = re.compile(
@@ -150,13 +148,11 @@ def find_cross_references(doc: Document) -> list[CrossReference]:
             else:
                 target_ref = tgt
             target = None if external else _resolve(target_ref, src, by_key, by_id)
-            s = m.start("targets") + t.start()
             out.append(CrossReference(text=doc.text[m.start():m.end()], span=Span(start=m.start(), end=m.end()),
                                       from_node_id=src.id, target_ref=target_ref, target_node_id=target.id if target else None,
                                       external=external))
             if target and target.id != src.id and target.id not in src.cross_referenced_ids:
                 src.cross_referenced_ids.append(target.id)
-            _ = s
     return out
 
 

@@ -23,8 +23,6 @@ MIN_STRUCTURE = 3
 #: Paragraph-fallback node size bound (characters).
 FALLBACK_MAX_CHARS = 1500
 
-_PAREN_SCHEMES = {"alpha", "ALPHA", "roman", "ROMAN", "digit"}
-_ROOT_LEVEL = {"article", "top", "recital", "signature"}
 
 
 @dataclass
