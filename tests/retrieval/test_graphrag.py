@@ -240,3 +240,18 @@ def test_researcher_tool_abstains_with_reason_when_graph_is_unavailable(tmp_path
     assert not res.abstained and res.passages and all("indemnify" in p.text for p in res.passages)
     assert "0 entities" in res.reason and res.reason.endswith("hybrid results instead")
     tool.graph.close()
+
+
+def test_settings_tools_hybrid_lightrag_give_the_researcher_a_graph_tool(tmp_path):
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from clauselens.graph.builder import _Resources
+
+    settings = Settings(cache_dir=tmp_path)
+    settings = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(
+        update={"tools": ["hybrid", "lightrag"], "embedder": "none", "graph_mode": "local"})})
+    tools = _Resources(settings, FakeListChatModel(responses=[DONE]), None).tools()
+    assert set(tools) == {"hybrid", "lightrag"}
+    g = tools["lightrag"]
+    assert isinstance(g, GraphTool) and g.fallback is tools["hybrid"] and g.graph.mode == "local"
+    assert g.graph.embedder.name == "minilm"  # LightRAG needs vectors even when hybrid is lexical-only
