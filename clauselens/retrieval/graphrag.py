@@ -667,9 +667,9 @@ class HybridPlusGraph:
     candidates)`` and fuses the two ranked lists with
     :func:`~clauselens.retrieval.fusion.reciprocal_rank_fusion` (``k`` = ``rrf_k``,
     Cormack et al. 2009). Graph passages are ordinary passages: they keep their spans and
-    compete on rank alone. If the graph raises :class:`GraphUnavailableError` (0 entities)
-    or any :class:`RetrievalError`, the hybrid result is returned unchanged except for
-    ``trace["graph"] = "graph unavailable: ..."`` (never silently).
+    compete on rank alone. If the graph raises :class:`GraphUnavailableError` (0 entities),
+    the hybrid result is returned unchanged except for ``trace["graph"] = "graph
+    unavailable: ..."`` (never silently); other errors (embedder changed, ...) propagate.
     Reranking, if configured, happens inside ``hybrid``; apply a reranker to the fused
     list at the call site if wanted.
     """
@@ -683,14 +683,14 @@ class HybridPlusGraph:
         self.graph_error: str | None = None
 
     def index(self, documents: Sequence[Document]) -> None:
-        """Index ``documents`` in both; a graph failure is kept in ``graph_error``
-        (and reported by every search) instead of failing the hybrid index."""
+        """Index ``documents`` in both; an unavailable graph (0 entities) is kept in
+        ``graph_error`` (and reported by every search) instead of failing the index."""
         self.hybrid.index(documents)
         try:
             self.graph.index(documents)
             self.graph_error = None
-        except RetrievalError as e:
-            self.graph_error = str(e) if str(e).startswith("graph unavailable") else f"graph unavailable: {e}"
+        except GraphUnavailableError as e:
+            self.graph_error = str(e)
             log.warning(self.graph_error)
 
     def search(self, query: str, k: int = 8) -> SearchResult:
@@ -701,9 +701,8 @@ class HybridPlusGraph:
             if self.graph_error:
                 raise GraphUnavailableError(self.graph_error)
             gr = self.graph.search(query, max(k, self.candidates))
-        except RetrievalError as e:
-            msg = str(e) if str(e).startswith("graph unavailable") else f"graph unavailable: {e}"
-            trace["graph"] = msg
+        except GraphUnavailableError as e:
+            trace["graph"] = str(e)
             return SearchResult(query=query, passages=hyb.passages[:k], abstained=hyb.abstained,
                                 reason=hyb.reason, trace=trace)
         trace["graph"] = gr.trace
