@@ -115,3 +115,10 @@ def test_real_small_model_assembles(small_model_path: Path) -> None:
     assert small_model_path.with_name(small_model_path.name + ".sha256").read_text().strip() == spec.sha256
     with small_model_path.open("rb") as f:
         assert f.read(4) == b"GGUF"
+
+
+def test_cli_reports_unknown_model_with_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    from clauselens.llm.provision import _main
+
+    assert _main(["llama-70b"]) == ModelUnavailableError.exit_code
+    assert "unknown model 'llama-70b'" in capsys.readouterr().err

@@ -76,3 +76,13 @@ def test_server_structured(llama_server_url: str, tmp_path: Path, method: str) -
     out = invoke_structured(model, question(), GoverningLaw, method=method)
     assert isinstance(out, GoverningLaw)
     assert out.country == "Ireland"
+
+
+def test_in_process_prompt_too_long_is_context_overflow(small_model_path: Path) -> None:
+    from clauselens.errors import ContextOverflowError
+
+    contract = (ROBUSTNESS / "four_clause_contract.txt").read_text(encoding="utf-8")
+    model = get_chat_model(ModelSettings(model=str(small_model_path), n_ctx=128, n_threads=2, max_tokens=8),
+                           small_model_path.parent)
+    with pytest.raises(ContextOverflowError, match="context window of 128 tokens"):
+        model.invoke([HumanMessage(content=contract * 3)])
