@@ -540,6 +540,68 @@ def tune_knn(
     print("best:", json.dumps(best))
 
 
+def derive_levers(records: Iterable[dict], vote_weights: Iterable[float] = (0.0, 0.6, 0.7, 0.8, 1.0),
+                  abstains: Iterable[float | None] = (None, 0.7)) -> list[dict]:
+    """Re-decide stored single-pass records offline for other vote weights / abstention
+    thresholds (the LLM's label, the kNN vote and the best relevance are all recorded, and
+    neither lever changes the prompt). Records that failed stay failures. Returns one
+    ``{"vote_weight", "abstain", "metrics"}`` per combination."""
+    from clauselens.agents.nli import combine
+
+    recs = list(records)
+    out = []
+    for ab in abstains:
+        for w in vote_weights:
+            derived = []
+            for r in recs:
+                d = dict(r)
+                det = r.get("detail") or {}
+                if r.get("status") == "ok":
+                    mr = det.get("max_relevance")
+                    if ab is not None and (mr is None or mr < ab):
+                        d["pred"] = "NotMentioned"
+                    elif det.get("vote") and any(det["vote"].values()) and w > 0:
+                        d["pred"] = combine(det.get("llm_label"), det["vote"], w)
+                    else:
+                        d["pred"] = det.get("llm_label") or r.get("pred")
+                derived.append(d)
+            out.append({"vote_weight": w, "abstain": ab, "metrics": score(derived, n_boot=500)})
+    return out
+
+
+@app.command()
+def levers(
+    variant: str = typer.Option(..., help="store directory name of a single-pass run"),
+    sample: Optional[int] = typer.Option(None), seed: int = typer.Option(0), balanced: bool = typer.Option(False),
+    split: str = typer.Option("test"),
+) -> None:
+    """Vote-weight and abstention levers, derived offline from one single-pass run on its
+    exact sample (no new model calls). Lever values are fixed in advance (abstain 0.7 comes
+    from the dev kNN tuning), not picked on test. Writes ``contractnli_levers_*.json``."""
+    settings = Settings()
+    split_obj = load_contractnli(DATA_DIR / f"{split}.json")
+    pairs = stratified_sample(all_pairs(split_obj), sample, seed, balanced=balanced)
+    store = ResultStore(settings.cache_dir / "bench" / "contractnli" / variant / f"{split}.jsonl")
+    done = store.load()
+    recs = [done[p.key] for p in pairs if p.key in done]
+    if len(recs) < len(pairs):
+        raise typer.BadParameter(f"{variant}: only {len(recs)}/{len(pairs)} pairs of this sample are done")
+    rows = derive_levers(recs)
+    for r in rows:
+        m = r["metrics"]
+        print(f"w={r['vote_weight']:.1f} abstain={r['abstain']}: acc {m['accuracy']:.3f} "
+              f"[{m['accuracy_ci95'][0]:.3f}, {m['accuracy_ci95'][1]:.3f}] F1w {m['f1_weighted']:.3f} "
+              f"F1 {m['f1']} fails {m['failures']['total']} cm {json.dumps(m['confusion'])}")
+    tag = f"{split}_{'all' if not sample else f'n{len(pairs)}s{seed}' + ('b' if balanced else '')}"
+    out = {"benchmark": "contractnli", "what": "levers derived offline from one single-pass run", "variant": variant,
+           "split": split, "sample": {"size": len(pairs), "seed": seed, "balanced": balanced}, "rows": rows,
+           "command": "python -m benchmarks.contractnli " + " ".join(sys.argv[1:]), "versions": _versions(),
+           "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
+    f = RESULTS_DIR / f"contractnli_levers_{variant}_{tag}.json"
+    f.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
+    print(f"wrote {f.relative_to(REPO)}")
+
+
 def _fmt_ci(ci: list[float] | None) -> str:
     return f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else ""
 

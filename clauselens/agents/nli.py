@@ -163,7 +163,8 @@ def classify(
     if config.abstain_below is not None and (max_rel is None or max_rel < config.abstain_below):
         return NLIDecision(label="NotMentioned", source="abstain", max_relevance=max_rel, evidence=evidence)
     vote: dict[str, float] = {}
-    if config.vote_weight > 0 and idx:
+    if bank is not None and hypothesis_id is not None and passage_vectors is not None and idx:
+        # computed whenever possible (and recorded) so the vote lever can be re-weighted offline
         vote = bank.vote(hypothesis_id, passage_vectors[idx], weights=rel[idx].clip(min=0),  # type: ignore[union-attr]
                          n_neighbours=config.n_neighbours)
     if config.vote_weight >= 1:
@@ -179,9 +180,10 @@ def classify(
                           exemplar_chars=config.exemplar_chars)
     verdict = ask(msgs, EvidenceFirstVerdict if config.evidence_first else LabelOnlyVerdict)  # type: ignore[misc]
     llm_label = verdict.label  # type: ignore[attr-defined]
-    label = combine(llm_label, vote, config.vote_weight) if vote else llm_label
+    use_vote = config.vote_weight > 0 and any(vote.values())
+    label = combine(llm_label, vote, config.vote_weight) if use_vote else llm_label
     return NLIDecision(
-        label=label, source="llm+vote" if vote else "llm", llm_label=llm_label,
+        label=label, source="llm+vote" if use_vote else "llm", llm_label=llm_label,
         quote=getattr(verdict, "quote", None), vote=vote, max_relevance=max_rel, evidence=evidence,
         exemplar_ids=[f"{e.doc_id}:{e.span.start}-{e.span.end}" for e in shots],
     )

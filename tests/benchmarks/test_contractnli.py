@@ -135,3 +135,20 @@ def test_resume_skips_done_pairs_and_late_answers_are_timeouts(tmp_path, test_sp
     assert len(store.load()) == 12
     late = run_pairs(pairs[:2], clf, ResultStore(tmp_path / "t.jsonl"), timeout_s=-1.0)
     assert all(r["status"] == "timeout" and r["pred"] is None for r in late.values())
+
+
+def test_levers_re_decide_stored_records_and_keep_failures():
+    from benchmarks.contractnli import derive_levers
+
+    vote = {E: 0.1, C: 0.7, N: 0.2}
+    recs = [
+        {"gold": C, "pred": N, "status": "ok", "detail": {"llm_label": N, "vote": vote, "max_relevance": 0.9}},
+        {"gold": N, "pred": E, "status": "ok", "detail": {"llm_label": E, "vote": vote, "max_relevance": 0.5}},
+        {"gold": E, "pred": None, "status": "no_label", "detail": None},
+    ]
+    rows = {(r["vote_weight"], r["abstain"]): r["metrics"] for r in derive_levers(recs)}
+    assert rows[(0.0, None)]["correct"] == 0  # LLM alone: N for C, E for N
+    assert rows[(0.8, None)]["correct"] == 1  # the vote overturns the first: C 0.8*0.7 > N 0.2+0.8*0.2
+    assert rows[(0.6, None)]["correct"] == 0  # ... but not at 0.6: N 0.4+0.6*0.2 > C 0.6*0.7
+    assert rows[(0.8, 0.7)]["correct"] == 2  # abstention turns the weakly supported E into N
+    assert all(m["failures"]["total"] == 1 for m in rows.values())
