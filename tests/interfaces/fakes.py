@@ -57,12 +57,31 @@ def _dialogue(prompt: str) -> dict:
     return {"question": question, "user_party": party}
 
 
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if len(w) > 3}
+
+
+def _sentences(text: str) -> list[str]:
+    body = re.sub(r"^\s*(?:[0-9]+(?:\.[0-9]+)*\.?|\([a-z0-9]+\))\s+", "", text.strip())
+    return [s.strip() for s in re.findall(r"[^.;]+[.;]", body, re.DOTALL) if len(s.strip()) >= 30]
+
+
 def _draft(prompt: str) -> dict:
+    """Extractive: the sentence of the shown passages sharing most words with the question
+    (ties: the earliest), quoted verbatim."""
     passages = _PASSAGE.findall(prompt)
     if not passages:
         return {"title": "No answer", "answer": "The documents provided do not address this question.", "addressed": False}
-    pid, text = passages[0]
-    quote = _first_sentence(text)
+    m = re.search(r"^Question: (.*)$", prompt, re.MULTILINE)
+    q = _stems((m.group(1) if m else "").split("(following up on:")[0])
+    best = None
+    for rank, (pid, text) in enumerate(passages):
+        for i, sent in enumerate(_sentences(text) or [_first_sentence(text)]):
+            score = len(q & _stems(sent))
+            key = (-score, rank, i)
+            if best is None or key < best[0]:
+                best = (key, pid, sent)
+    _, pid, quote = best
     return {
         "title": "Answer from the contract", "topic_summary": "What the contract says.",
         "legal_reasoning": f"Passage {pid} states it directly.",
