@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
+from langchain_core.callbacks import get_usage_metadata_callback
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
@@ -39,9 +40,11 @@ def question() -> list:
 def test_in_process_chat_reports_usage(small_model_path: Path) -> None:
     ms = ModelSettings(model=str(small_model_path), n_ctx=2048, n_threads=2, max_tokens=24)
     model = get_chat_model(ms, small_model_path.parent)
-    reply = model.invoke([HumanMessage(content="Say hello in one word.")])
+    with get_usage_metadata_callback() as cb:  # what the run's token ledger uses
+        reply = model.invoke([HumanMessage(content="Say hello in one word.")])
     assert isinstance(reply.content, str) and reply.content.strip()
     usage = reply.usage_metadata
+    assert cb.usage_metadata == {small_model_path.stem: usage}
     assert usage is not None and usage["input_tokens"] > 5 and 0 < usage["output_tokens"] <= 24
     assert usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"]
     assert reply.response_metadata["token_usage"]["prompt_tokens"] == usage["input_tokens"]
