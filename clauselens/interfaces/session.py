@@ -278,11 +278,17 @@ class ChatSessions:
         message; the next message or :meth:`retry` continues from there)."""
         if not message.strip():
             raise ClauselensError("empty message: type a question about the contract")
-        with self._lock(session_id):
+        lock = self._lock(session_id)
+        if not lock.acquire(blocking=False):
+            yield {"type": "status", "agent": "session", "text": "Waiting for the turn already running in this session"}
+            lock.acquire()
+        try:
             for mode, chunk in self.graph.stream({"messages": [HumanMessage(content=message)]}, self.config(session_id),
                                                  stream_mode=["custom", "updates"]):
                 if mode == "custom":
                     yield chunk
+        finally:
+            lock.release()
 
     def retry(self, session_id: str) -> Iterator[Event]:
         """Re-run the failed step of the last turn (e.g. after the model server came back),

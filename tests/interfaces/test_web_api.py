@@ -110,3 +110,19 @@ def test_model_down_shows_message_and_retry_works(client, fake_model):
     job = client.post(f"/s/{sid}/retry").json()["job"]
     assert _events(client, sid, job)[-2]["type"] == "report"
     assert client.post(f"/s/{sid}/retry").status_code == 400  # nothing left to retry
+
+
+def test_two_tabs_asking_at_once_do_not_corrupt_the_session(client):
+    import concurrent.futures
+
+    sid = _sid(client)
+    _upload(client, sid, "c.txt", CONTRACT.read_bytes())
+    qs = ["Which law governs this agreement?", "How can this agreement be terminated?"]
+    jobs = [client.post(f"/s/{sid}/ask", data={"message": q}).json()["job"] for q in qs]
+    with concurrent.futures.ThreadPoolExecutor(2) as ex:
+        results = list(ex.map(lambda j: _events(client, sid, j), jobs))
+    assert all(r[-2]["type"] == "report" for r in results)
+    msgs = client.get(f"/s/{sid}/state").json()["messages"]
+    assert [m["role"] for m in msgs] == ["user", "assistant"] * 2
+    assert sorted(m["content"] for m in msgs if m["role"] == "user") == sorted(qs)
+    assert len(client.get(f"/s/{sid}/state").json()["reports"]) == 2
