@@ -4,9 +4,12 @@
 upload a bad file (the Archivist's error is shown, the session stays usable) -> upload a
 contract -> ask (deterministic fake model) -> watch the rounds -> report -> click a citation
 -> the quoted clause is highlighted in the document view; then the model backend goes down
--> a clear message with a Retry button -> Retry works. Screenshots go to docs/screenshots/.
+-> a clear message with a Retry button -> Retry works. Screenshots go to docs/screenshots/
+when CLAUSELENS_SAVE_SCREENSHOTS=1 (so a
+routine test run does not rewrite the committed images), otherwise to pytest's tmp_path.
 """
 
+import os
 import socket
 import threading
 import time
@@ -70,13 +73,14 @@ def browser():
     drv.quit()
 
 
-def test_upload_ask_report_click_citation(server, browser, fake_model):
+def test_upload_ask_report_click_citation(server, browser, fake_model, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
     from selenium.webdriver.support.ui import WebDriverWait
 
     wait = WebDriverWait(browser, 30)
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    shots = SHOTS if os.environ.get("CLAUSELENS_SAVE_SCREENSHOTS") == "1" else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
     browser.get(server + "/")
     wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-idle") == "1")
     sid = browser.find_element(By.ID, "sid").text
@@ -87,7 +91,7 @@ def test_upload_ask_report_click_citation(server, browser, fake_model):
     browser.find_element(By.ID, "upload").click()
     wait.until(EC.visibility_of_element_located((By.ID, "error")))
     assert "no text found in whitespace_only.txt" in browser.find_element(By.ID, "error-text").text
-    browser.save_screenshot(str(SHOTS / "1_bad_upload_error.png"))
+    browser.save_screenshot(str(shots / "1_bad_upload_error.png"))
 
     # the session is still usable: upload the contract
     browser.find_element(By.ID, "file").send_keys(str(CONTRACT))
@@ -103,7 +107,7 @@ def test_upload_ask_report_click_citation(server, browser, fake_model):
     assert "Round 1: Researcher searched" in progress and "Report: 1 verified citation(s)" in progress
     assert "60 days' written notice" in browser.find_element(By.CSS_SELECTOR, "#report .answer").text
     assert "60 days' written notice" in browser.find_element(By.ID, "chat").text
-    browser.save_screenshot(str(SHOTS / "2_report.png"))
+    browser.save_screenshot(str(shots / "2_report.png"))
 
     # click the citation: the document opens with the quoted clause highlighted
     quote = browser.find_element(By.CSS_SELECTOR, "#report .citations blockquote").text
@@ -112,7 +116,7 @@ def test_upload_ask_report_click_citation(server, browser, fake_model):
     assert mark.text == quote
     assert "Either party may terminate" in mark.text
     assert browser.find_element(By.ID, "doc-title").text == "SERVICES AGREEMENT"
-    browser.save_screenshot(str(SHOTS / "3_citation_highlighted.png"))
+    browser.save_screenshot(str(shots / "3_citation_highlighted.png"))
 
     # the model backend goes down: a clear message and a Retry button; Retry works once it is back
     fake_model.down = True
@@ -120,7 +124,7 @@ def test_upload_ask_report_click_citation(server, browser, fake_model):
     browser.find_element(By.ID, "ask").click()
     retry = wait.until(EC.visibility_of_element_located((By.ID, "retry")))
     assert "language model is not available" in browser.find_element(By.ID, "error-text").text
-    browser.save_screenshot(str(SHOTS / "4_model_down_retry.png"))
+    browser.save_screenshot(str(shots / "4_model_down_retry.png"))
     fake_model.down = False
     retry.click()
     wait.until(EC.text_to_be_present_in_element((By.CSS_SELECTOR, "#report .answer"), "laws of Scotland"))
