@@ -5,8 +5,8 @@ upload a bad file (the Archivist's error is shown, the session stays usable) -> 
 contract -> ask (deterministic fake model) -> watch the rounds -> report -> click a citation
 -> the quoted clause is highlighted in the document view; then the model backend goes down
 -> a clear message with a Retry button -> Retry works. Screenshots go to docs/screenshots/
-when CLAUSELENS_SAVE_SCREENSHOTS=1 (so a
-routine test run does not rewrite the committed images), otherwise to pytest's tmp_path.
+when CLAUSELENS_SAVE_SCREENSHOTS=1 (so a routine test run does not rewrite the committed
+images), otherwise to pytest's tmp_path.
 """
 
 import os
