@@ -5,7 +5,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from langchain_core.messages import AIMessage, HumanMessage
+from langchain_core.messages import AIMessage
 from rich.console import Console
 
 from clauselens.agents.archivist_dialogue import DialogueExtraction, DocumentInfo, find_ambiguity

@@ -32,7 +32,7 @@ import json
 import logging
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -85,7 +85,7 @@ class JobRunner:
         self.jobs: dict[str, Job] = {}
         self._guard = threading.Lock()
 
-    def start(self, session_id: str, events: "Iterator[Event] | Any") -> Job:
+    def start(self, session_id: str, events: Callable[[], Iterator[Event]]) -> Job:
         """Start a job that drains ``events()`` (a zero-argument callable returning an iterator)."""
         job = Job(id=uuid.uuid4().hex[:12], session_id=session_id)
         with self._guard:
