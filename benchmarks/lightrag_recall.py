@@ -115,6 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default=None, help="chat model (default: Settings' researcher model)")
     ap.add_argument("--base-url", default=None, help="OpenAI-compatible server (GPU) instead of in-process GGUF")
     ap.add_argument("--llm-max-async", type=int, default=1)
+    ap.add_argument("--max-tokens", type=int, default=None, help="cap on each LLM reply (default: Settings')")
     ap.add_argument("--query-limit", type=int, default=None)
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "lightrag_privacy_qa.json"))
     args = ap.parse_args(argv)
@@ -126,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
         ms = ms.model_copy(update={"backend": "openai", "base_url": args.base_url, "model": args.model or ms.model})
     elif args.model:
         ms = ms.model_copy(update={"model": args.model})
+    if args.max_tokens:
+        ms = ms.model_copy(update={"max_tokens": args.max_tokens})
     from clauselens.llm import get_chat_model
 
     chat = get_chat_model(ms, settings.models_dir)
@@ -204,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "versions": _versions(),
         "machine": f"{platform.machine()}, {__import__('os').cpu_count()} cores (shared)",
-        "model": {"backend": ms.backend, "model": ms.model, "base_url": ms.base_url, "n_ctx": ms.n_ctx},
+        "model": {"backend": ms.backend, "model": ms.model, "base_url": ms.base_url, "n_ctx": ms.n_ctx,
+                  "max_tokens": ms.max_tokens},
         "embedder": embedder.name,
         "sample": {"docs": docs, "max_chunks_per_doc": args.max_chunks, "chunks_indexed": len(chunks),
                    "chars_indexed": sum(len(c.text) for c in chunks), "queries": len(sample),
