@@ -21,6 +21,7 @@ add langchain-community and its dependency tree for ~100 lines of glue. This cla
 from __future__ import annotations
 
 import json
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -70,6 +71,27 @@ def shared_llama(model_path: str, n_ctx: int, n_threads: int | None) -> tuple[An
         return _LLAMAS[key]
 
 
+def available_cpus() -> int:
+    """CPUs this process may run on (``os.sched_getaffinity``; ``os.cpu_count()`` where absent).
+
+    Used when ``n_threads`` is ``None``: llama-cpp-python's own default is half the cores
+    (assuming hyper-threads), i.e. 1 thread on this project's 2-vCPU machines, where 2 threads
+    were measured faster (``../shared/MODELS.md``).
+    """
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def release_shared_llamas() -> int:
+    """Forget every shared ``Llama`` (memory is freed once no chat model holds one); returns how many."""
+    with _CACHE_LOCK:
+        n = len(_LLAMAS)
+        _LLAMAS.clear()
+    return n
+
+
 def _role_and_content(m: BaseMessage) -> dict[str, Any]:
     """One langchain message as an OpenAI-style dict for ``create_chat_completion``."""
     content = m.content if isinstance(m.content, str) else m.text
@@ -90,7 +112,7 @@ class ChatLlamaCppInProcess(BaseChatModel):
     """Chat model running a GGUF file in this process with llama-cpp-python.
 
     Fields mirror :class:`clauselens.config.ModelSettings`: ``model_path`` (a ``.gguf`` file),
-    ``n_ctx`` (context window, tokens), ``n_threads`` (``None`` = llama.cpp's default),
+    ``n_ctx`` (context window, tokens), ``n_threads`` (``None`` = all CPUs available to the process),
     ``temperature``, ``max_tokens`` (generation cap, tokens) and ``seed``.
 
     Raises (from ``invoke``): :class:`ModelUnavailableError` if the file cannot be loaded,
@@ -124,7 +146,7 @@ class ChatLlamaCppInProcess(BaseChatModel):
         return Path(self.model_path).stem
 
     def _llama(self) -> tuple[Any, threading.Lock]:
-        return shared_llama(self.model_path, self.n_ctx, self.n_threads)
+        return shared_llama(self.model_path, self.n_ctx, self.n_threads or available_cpus())
 
     def get_num_tokens(self, text: str) -> int:
         """Exact token count of ``text`` with the model's own tokenizer (loads the model)."""
