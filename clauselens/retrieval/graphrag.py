@@ -420,7 +420,10 @@ class LightRAGRetriever:
             corpus = hashlib.sha256("\n".join(sorted(by_key)).encode()).hexdigest()[:16]
         elif self.max_chunks is not None:
             corpus = f"{corpus}-first{self.max_chunks}"
-        self.working_dir = self.store_dir / "lightrag" / corpus
+        wd = self.store_dir / "lightrag" / corpus
+        if self._rag is not None and wd != self.working_dir:  # another corpus: let go of the old graph
+            self.close()
+        self.working_dir = wd
         self._check_embedder(self.working_dir)
         self.working_dir.mkdir(parents=True, exist_ok=True)
         self._chunks = by_key
@@ -452,6 +455,8 @@ class LightRAGRetriever:
         if not (wd / META_FILE).is_file() or not (wd / CHUNKS_FILE).is_file():
             raise RetrievalError(f"no LightRAG graph in {wd}: build it first (index documents with --tools lightrag)")
         self._check_embedder(wd, allow_rebuild=False)
+        if self._rag is not None and wd != self.working_dir:
+            self.close()
         self.working_dir = wd
         raw = json.loads((wd / CHUNKS_FILE).read_text(encoding="utf-8"))
         self._chunks = {k: [Chunk.model_validate(c) for c in cs] for k, cs in raw.items()}

@@ -211,6 +211,20 @@ def test_hybrid_plus_graph_keeps_graph_passages_in_fusion(tmp_path, doc):
         r.close()
 
 
+def test_one_retriever_moves_to_a_new_corpus(tmp_path, doc):
+    r = _retriever(tmp_path, FakeLLM(), mode="local")
+    try:
+        r.index([doc])
+        first = r.working_dir
+        other = load_document(SHARED / "robustness" / "two_clause_contract.txt")
+        r.index([other])
+        assert r.working_dir != first
+        res = r.search("laws of Ireland", k=5, mode="naive")
+        assert res.passages and {p.doc_id for p in res.passages} == {other.id}
+    finally:
+        r.close()
+
+
 def test_bad_mode_and_unbuilt_graph(tmp_path):
     with pytest.raises(ConfigError, match="unknown LightRAG mode"):
         _retriever(tmp_path, FakeLLM(), mode="graph")  # type: ignore[arg-type]
