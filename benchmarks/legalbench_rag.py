@@ -18,7 +18,8 @@ Methods are ``<retriever>:<chunker>``; retrievers: ``bm25``, ``dense``, ``hybrid
 ``build_chunks``), ``fixed500`` (500-character windows, no overlap) and ``recursive``
 (langchain-text-splitters' RecursiveCharacterTextSplitter, 500 characters, no overlap).
 
-Resumable: embeddings are cached by ``clauselens.retrieval.embedders``; per-query results
+Per-query results are cached per method, chunk set and retrieval-code fingerprint
+(``--fresh`` ignores them). Resumable: embeddings are cached by ``clauselens.retrieval.embedders``; per-query results
 go to ``~/.cache/clauselens/bench/<selection>-<corpus>/<setting>/<method>.jsonl`` and
 queries already there are not run again. Results (with the command, versions, sample and
 date) are written to ``benchmarks/results/legalbench_rag_<selection>_<setting>.json``;
@@ -144,18 +145,34 @@ def build_chunks_for(chunker: str, files: dict[str, Path], texts: dict[str, str]
 
 # ------------------------------------------------------------------ retrievers
 def make_retriever(kind: str, embedder_name: str) -> HybridRetriever:
-    """``bm25``/``dense``/``hybrid`` with optional ``-route``."""
-    base, _, route = kind.partition("-")
-    if base not in ("bm25", "dense", "hybrid") or route not in ("", "route"):
+    """``bm25``/``dense``/``hybrid`` with optional flags ``-route`` (route to the
+    description's document first) and ``-dedup`` (drop passages less than half new)."""
+    base, *flags = kind.split("-")
+    if base not in ("bm25", "dense", "hybrid") or not set(flags) <= {"route", "dedup"}:
         raise SystemExit(f"unknown retriever {kind!r}")
+    route = "route" in flags
     emb = None
     if base in ("dense", "hybrid"):
         from clauselens.retrieval.embedders import get_embedder
 
         emb = get_embedder(embedder_name, CACHE)
     r = HybridRetriever(emb, route="auto" if route else "never", route_top=1, candidates=64,
-                        lexical=base != "dense")
+                        lexical=base != "dense", dedupe=0.5 if "dedup" in flags else None)
     return r
+
+
+def fingerprint(chunks: list[Chunk]) -> str:
+    """12 hex digits identifying the chunks (ids + spans) and the retrieval code, so cached
+    per-query results are reused only when neither changed."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for c in chunks:
+        h.update(f"{c.id}:{[(s.start, s.end) for s in c.spans]}".encode())
+    for f in sorted((REPO / "clauselens" / "retrieval").glob("*.py")):
+        if f.name in ("analyzer.py", "lexical.py", "dense.py", "fusion.py", "hybrid.py", "rerank.py", "embedders.py"):
+            h.update(f.read_bytes())
+    return h.hexdigest()[:12]
 
 
 def index_bytes(r: HybridRetriever) -> int:
@@ -210,6 +227,31 @@ def _versions() -> dict:
     return v
 
 
+def markdown_table(paths: list[Path]) -> str:
+    """README table (merged P@1, R@1, R@8, R@64, as-defined R@64, DRM@8, per-set R@1/R@64,
+    latency) from results JSON files."""
+    head = ("| setting | method | queries | chunks | P@1 | R@1 | R@8 | R@64 | R@64 as defined | DRM@8 "
+            "| CNLI R@1 / R@64 | MAUD R@1 / R@64 | PQA R@1 / R@64 | index s | p50 / p95 ms |")
+    lines = [head, "|" + "---|" * (head.count("|") - 1)]
+    for p in paths:
+        d = json.loads(Path(p).read_text())
+        smp = d["sample"]
+        for name, m in d["methods"].items():
+            mac = m["macro"]
+            cells = []
+            for s in SETS:
+                x = m["per_set"].get(s)
+                cells.append(f"{x['recall_merged']['1']:.1f} / {x['recall_merged']['64']:.1f}" if x else "–")
+            nq = sum(v["queries"] for v in m["per_set"].values())
+            lines.append(
+                f"| {smp['setting']} ({smp['selection']}, {smp['documents_indexed'] if smp['setting'] == 'whole' else 'gold'} docs) "
+                f"| {name} | {nq} | {m['chunks']:,} | {mac['precision_merged']['1']:.2f} | {mac['recall_merged']['1']:.2f} "
+                f"| {mac['recall_merged']['8']:.2f} | {mac['recall_merged']['64']:.2f} | {mac['recall']['64']:.2f} "
+                f"| {mac['drm']['8']:.1f} | {' | '.join(cells)} | {m['index_time_s']:.0f} "
+                f"| {m['latency_ms_p50']:.1f} / {m['latency_ms_p95']:.1f} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sets", default=",".join(SETS))
@@ -221,7 +263,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--embedder", default="minilm")
     ap.add_argument("--limit", type=int, default=None, help="queries per set")
     ap.add_argument("--out", default=None, help="results JSON (default benchmarks/results/legalbench_rag_<selection>_<setting>.json)")
+    ap.add_argument("--fresh", action="store_true", help="ignore cached per-query results (after a code change)")
+    ap.add_argument("--table", nargs="+", default=None, help="print the README table from these results JSONs and exit")
     a = ap.parse_args(argv)
+    if a.table:
+        print(markdown_table([Path(p) for p in a.table]))
+        return 0
     sets = [s for s in a.sets.split(",") if s]
     if "cuad" in sets:
         print("cuad: benchmarks/cuad.json is missing from ../shared/data/legalbench-rag; skipped", file=sys.stderr)
@@ -253,8 +300,10 @@ def main(argv: list[str] | None = None) -> int:
             run_dir = CACHE / "bench" / f"{a.selection}-{corpus}" / setting
             run_dir.mkdir(parents=True, exist_ok=True)
             emb_tag = f"@{a.embedder}" if kind.split("-")[0] != "bm25" else ""
-            jl = run_dir / f"{method.replace(':', '__')}{emb_tag}.jsonl"
+            jl = run_dir / f"{method.replace(':', '__')}{emb_tag}-{fingerprint(chunks)}.jsonl"
             done = {}
+            if jl.exists() and a.fresh:
+                jl.unlink()
             if jl.exists():
                 for line in jl.read_text().splitlines():
                     row = json.loads(line)

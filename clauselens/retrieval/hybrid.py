@@ -102,6 +102,9 @@ class HybridRetriever:
         route_top: documents kept by routing.
         weights: optional RRF weights per ranker name (``"bm25"``, ``"dense"``).
         lexical: rank passages with BM25 too (``False`` with an embedder: dense only).
+        dedupe: if set (e.g. 0.5), drop a passage when less than this share of its
+            characters is new, i.e. not already in a better-ranked passage of the same
+            document (node / ancestor / descendant chunks overlap). ``None`` keeps all.
 
     ``name`` is ``"hybrid"``. Implements :class:`~clauselens.retrieval.types.RetrievalMethod`.
     """
@@ -111,11 +114,13 @@ class HybridRetriever:
     def __init__(self, embedder: Embedder | None = None, reranker: Reranker | None = None, *, rrf_k: int = 60,
                  candidates: int = 40, rerank_top: int = 20, abstain_threshold: float = 0.0,
                  route: Literal["auto", "always", "never"] = "auto", route_top: int = 1,
-                 weights: dict[str, float] | None = None, lexical: bool = True) -> None:
+                 weights: dict[str, float] | None = None, lexical: bool = True,
+                 dedupe: float | None = None) -> None:
         if embedder is None and not lexical:
             raise ValueError("HybridRetriever needs BM25 (lexical=True), an embedder, or both")
         self.embedder = embedder
         self.lexical = lexical
+        self.dedupe = dedupe
         self.reranker = reranker or NoReranker()
         self.rrf_k, self.candidates, self.rerank_top = rrf_k, candidates, rerank_top
         self.abstain_threshold, self.route, self.route_top = abstain_threshold, route, route_top
@@ -203,10 +208,11 @@ class HybridRetriever:
                 return SearchResult(query=query, abstained=True, trace=trace,
                                     reason=f"no matching clause found: clause {', '.join(missing)} is not in the searched documents")
         lists: dict[str, list[Passage]] = {}
+        n_cand = max(self.candidates, 2 * k) if self.dedupe else self.candidates
         if self.lexical:
-            lists["bm25"] = self._bm25.search(parts.question, self.candidates, docs)
+            lists["bm25"] = self._bm25.search(parts.question, n_cand, docs)
         if self._dense is not None:
-            lists["dense"] = self._dense.search(parts.question, self.candidates, docs)
+            lists["dense"] = self._dense.search(parts.question, n_cand, docs)
         trace["stage_hits"] = {n: len(v) for n, v in lists.items()}
         fused = reciprocal_rank_fusion({n: v for n, v in lists.items() if v}, k=self.rrf_k, weights=self.weights)
         if parts.refs:
@@ -222,6 +228,10 @@ class HybridRetriever:
             trace["best_score"] = best
             return SearchResult(query=query, abstained=True, trace=trace,
                                 reason=f"{NO_MATCH} (best score {best:.3f} < threshold {self.abstain_threshold})")
+        if self.dedupe:
+            before = len(fused)
+            fused = drop_overlapping(fused, self.dedupe)
+            trace["deduped"] = before - len(fused)
         trace["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return SearchResult(query=query, passages=fused[:k], trace=trace)
 
@@ -241,6 +251,24 @@ class HybridRetriever:
             p.ranks["exact"] = r
             p.scores["exact"] = 1.0
         return hits + [p for p in fused if p.chunk_id not in seen]
+
+
+def drop_overlapping(passages: Sequence[Passage], min_new: float) -> list[Passage]:
+    """Keep passages (in order) that add at least ``min_new`` (0..1) of new characters
+    to the better-ranked kept passages of the same document."""
+    covered: dict[str, list[tuple[int, int]]] = {}
+    out = []
+    for p in passages:
+        cov = covered.setdefault(p.doc_id, [])
+        total = sum(sp.end - sp.start for sp in p.spans)
+        seen = 0
+        for sp in p.spans:
+            seen += sum(max(0, min(sp.end, e) - max(sp.start, s)) for s, e in cov)
+        if total and (total - min(seen, total)) / total < min_new:
+            continue
+        cov.extend((sp.start, sp.end) for sp in p.spans)
+        out.append(p)
+    return out
 
 
 def build_retriever(settings: Any, *, cache_dir: Path | None = None, chat_model: Any | None = None,

@@ -107,3 +107,17 @@ def test_routing_by_description_picks_the_agreement(cuad_hybrid):
                              "what does clause 12 say?", k=3)
     assert res.passages[0].clause_ref == "12" and "Governing Law" in res.passages[0].text
     assert res.passages[0].source_path.endswith(MOVADO.name)
+
+
+def test_drop_overlapping_keeps_new_content_only():
+    from clauselens.parsing.types import Span
+    from clauselens.retrieval.hybrid import drop_overlapping
+    from clauselens.retrieval.types import Passage
+
+    def P(cid, doc, *spans):
+        return Passage(chunk_id=cid, doc_id=doc, node_id=cid, text="x", spans=[Span(start=s, end=e) for s, e in spans])
+
+    ps = [P("desc", "a", (0, 100)), P("node", "a", (10, 60)), P("anc", "a", (0, 5), (90, 200)),
+          P("other-doc", "b", (0, 100))]
+    assert [p.chunk_id for p in drop_overlapping(ps, 0.5)] == ["desc", "anc", "other-doc"]
+    assert len(drop_overlapping(ps, 0.0)) == 4
