@@ -283,6 +283,29 @@ def main(argv: list[str] | None = None) -> int:
     settings = a.setting.split(",")
     chunk_cache: dict[str, list[Chunk]] = {}
     results: dict[str, dict] = {s: {} for s in settings}
+    def write_results() -> None:
+        for setting in settings:
+            out = (Path(a.out).with_name(f"{Path(a.out).stem}_{setting}.json") if len(settings) > 1 else Path(a.out)) if a.out else REPO / "benchmarks" / "results" / f"legalbench_rag_{a.selection}_{setting}.json"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            old = json.loads(out.read_text()) if out.exists() else {}
+            methods = old.get("methods", {})
+            methods.update(results[setting])
+            doc = {
+                "benchmark": "LegalBench-RAG (arXiv:2408.10343), char-level P/R as in run_benchmark.py + merged variant",
+                "command": " ".join([".venv/bin/python", "benchmarks/legalbench_rag.py", *(argv if argv is not None else sys.argv[1:])]),
+                "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                "machine": f"{platform.machine()}, {__import__('os').cpu_count()} CPU cores (shared), no GPU",
+                "versions": _versions(),
+                "sample": {"selection": a.selection, "setting": setting, "corpus": corpus if setting == "whole" else "gold document",
+                           "documents_indexed": len(files), "chars_indexed": sum(map(len, texts.values())),
+                           "queries": {s: len(v) for s, v in tests.items()}, "limit": a.limit,
+                           "cuad": "not scored: benchmarks/cuad.json is missing here (its corpus is complete)"},
+                "ks": list(KS), "metrics_in_percent": True, "pakton_reference": PAKTON,
+                "methods": methods,
+            }
+            out.write_text(json.dumps(doc, indent=1))
+            print(f"wrote {out}", file=sys.stderr)
+
     for method in a.methods.split(","):
         kind, _, chunker = method.partition(":")
         chunker = chunker or "structure"
@@ -345,27 +368,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"[{setting}] {method}{emb_tag}: P@1 {mm['precision']['1']:.2f} R@1 {mm['recall']['1']:.2f} "
                   f"| merged P@1 {mm['precision_merged']['1']:.2f} R@8 {mm['recall_merged']['8']:.2f} "
                   f"R@64 {mm['recall_merged']['64']:.2f} | DRM@8 {mm['drm']['8']:.2f}", file=sys.stderr)
-    for setting in settings:
-        out = (Path(a.out).with_name(f"{Path(a.out).stem}_{setting}.json") if len(settings) > 1 else Path(a.out)) if a.out else REPO / "benchmarks" / "results" / f"legalbench_rag_{a.selection}_{setting}.json"
-        out.parent.mkdir(parents=True, exist_ok=True)
-        old = json.loads(out.read_text()) if out.exists() else {}
-        methods = old.get("methods", {})
-        methods.update(results[setting])
-        doc = {
-            "benchmark": "LegalBench-RAG (arXiv:2408.10343), char-level P/R as in run_benchmark.py + merged variant",
-            "command": " ".join([".venv/bin/python", "benchmarks/legalbench_rag.py", *(argv if argv is not None else sys.argv[1:])]),
-            "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            "machine": f"{platform.machine()}, {__import__('os').cpu_count()} CPU cores (shared), no GPU",
-            "versions": _versions(),
-            "sample": {"selection": a.selection, "setting": setting, "corpus": corpus if setting == "whole" else "gold document",
-                       "documents_indexed": len(files), "chars_indexed": sum(map(len, texts.values())),
-                       "queries": {s: len(v) for s, v in tests.items()}, "limit": a.limit,
-                       "cuad": "not scored: benchmarks/cuad.json is missing here (its corpus is complete)"},
-            "ks": list(KS), "metrics_in_percent": True, "pakton_reference": PAKTON,
-            "methods": methods,
-        }
-        out.write_text(json.dumps(doc, indent=1))
-        print(f"wrote {out}", file=sys.stderr)
+        write_results()  # after every method, so a long run keeps what it has
     return 0
 
 
