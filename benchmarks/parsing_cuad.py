@@ -22,6 +22,7 @@ import argparse
 import datetime as dt
 import difflib
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -83,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-ocr", action="store_true", help="skip the OCR part (slow: ~4 s/page on 2 cores)")
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "results" / "parsing_cuad.json"))
     args = ap.parse_args(argv)
+    load_start = os.getloadavg()
     git = ["git", "-C", str(REPO)]
     commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     dirty = subprocess.run([*git, "status", "--porcelain", "--", "clauselens/parsing", "benchmarks/parsing_cuad.py"],
@@ -152,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         "parsing_code_modified_since_commit": bool(dirty),
         "versions": {"python": platform.python_version(), "pdfplumber": version("pdfplumber"),
                      "pypdfium2": version("pypdfium2"), "pytesseract": version("pytesseract"), "tesseract": tess},
-        "machine": f"{platform.machine()}, {__import__('os').cpu_count()} CPUs (shared with other jobs)",
+        "machine": f"{platform.machine()}, {os.cpu_count()} CPUs (shared with other jobs)",
+        "load_average_1min_start_end": [round(load_start[0], 1), round(os.getloadavg()[0], 1)],
         "sample": "21 CUAD v1 contracts of ../shared/data/cuad/selected_contracts.json (PDF with ocr=False, and TXT); "
                   "OCR on the 2 image-only PDFs of ../shared/data/scanned-contracts at 300 dpi",
         "summary": summary,

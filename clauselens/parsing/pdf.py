@@ -15,6 +15,8 @@ from clauselens.parsing.layout import Line, find_furniture, lines_to_text, norma
 
 #: A page whose text layer has fewer alphanumeric characters than this is treated as image-only.
 MIN_TEXT_CHARS = 20
+#: Mean Tesseract word confidence (0-100) below which a page gets a warning.
+LOW_OCR_CONFIDENCE = 60.0
 #: pdfplumber word-gap tolerance as a share of the font size (pdfplumber ``x_tolerance_ratio``).
 #: 0.15 splits words set without space glyphs (gaps ~0.25 em) yet keeps letters (gaps ~0) together.
 X_TOLERANCE_RATIO = 0.15
@@ -214,6 +216,9 @@ def extract_pdf(
             if type(exc).__name__ == "TesseractNotFoundError":
                 raise IngestError(name, "OCR needs the tesseract binary: apt-get install tesseract-ocr") from None
             raise
+    for i in image_only if ocr else []:
+        if confs[i] is not None and confs[i] < LOW_OCR_CONFIDENCE:
+            warnings.append(f"page {i + 1}: OCR confidence {confs[i]:.0f}/100 is low; check the text against the scan")
     drops = find_furniture(page_lines)
     pages: list[PageText] = []
     for i, (lines, drop) in enumerate(zip(page_lines, drops)):
