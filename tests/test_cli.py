@@ -70,3 +70,8 @@ def test_ask_usage_errors():
     assert res.exit_code == 3 and "--max-turns" in res.output
     res = _run(["ask", str(ROBUST / "four_clause_contract.txt"), "q?", "--mode", "poem"])
     assert res.exit_code == 3 and "--mode" in res.output
+
+
+def test_ask_unknown_tool_is_a_config_error():
+    res = _run(["ask", str(ROBUST / "four_clause_contract.txt"), "Who must indemnify?", "--tools", "hybrid,crystal_ball"])
+    assert res.exit_code == 3 and "unknown retrieval tool(s): crystal_ball" in res.output

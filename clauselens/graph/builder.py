@@ -70,20 +70,32 @@ class _Resources:
 
     def tools(self) -> dict[str, RetrievalMethod]:
         if self._tools is None:
-            names = list(self.settings.retrieval.tools) or ["hybrid"]
+            names = list(dict.fromkeys(self.settings.retrieval.tools)) or ["hybrid"]
             unknown = [n for n in names if n not in BUILTIN_TOOLS]
             if unknown:
-                raise ConfigError(f"unknown retrieval tool(s): {', '.join(unknown)}; built in: {', '.join(BUILTIN_TOOLS)}")
+                raise ConfigError(f"unknown retrieval tool(s): {', '.join(unknown)}; available: {', '.join(BUILTIN_TOOLS)}")
+            self._tools = {n: self._make_tool(n) for n in names}
+        return self._tools
+
+    def _make_tool(self, name: str) -> RetrievalMethod:
+        s, r = self.settings, self.settings.retrieval
+        if name == "hybrid":
             from clauselens.retrieval.hybrid import build_retriever
 
-            self._tools = {"hybrid": build_retriever(self.settings.retrieval, cache_dir=self.settings.cache_dir)}
-            if "lightrag" in names:  # graph tool; hybrid stays as the fallback when the graph is unavailable
-                from clauselens.retrieval.graphrag import build_graph_tool
+            chat = self.model("researcher") if r.reranker == "llm" else None
+            return build_retriever(r, cache_dir=s.cache_dir, chat_model=chat)
+        if name == "navembed":
+            from clauselens.retrieval.embedders import get_embedder
+            from clauselens.retrieval.navembed import NavEmbedRetriever
 
-                self._tools["lightrag"] = build_graph_tool(self.settings, chat_model=self.model("researcher"),
-                                                           embedder=self._tools["hybrid"].embedder,
-                                                           fallback=self._tools["hybrid"])
-        return self._tools
+            return NavEmbedRetriever(get_embedder(r.embedder, s.cache_dir))
+        if name == "navindex":
+            from clauselens.retrieval.navindex_tool import NavIndexRetriever
+
+            return NavIndexRetriever(self.model("researcher"), store_dir=s.store_dir / "navindex")
+        from clauselens.retrieval.inject import InjectRetriever  # name == "inject"
+
+        return InjectRetriever(self.model("researcher"))
 
 
 def _passages(state: Mapping[str, Any]) -> dict[str, Passage]:
