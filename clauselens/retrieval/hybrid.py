@@ -12,7 +12,8 @@ Pipeline of :meth:`HybridRetriever.search` (every step is recorded in ``trace``)
    text) fused by RRF; the best ``route_top`` documents are searched. Measured on
    LegalBench-RAG: over look-alike NDAs most wrong passages come from the wrong document
    (``../shared/data/legalbench-rag/BASELINES.md``).
-3. **Rank passages** inside those documents with BM25 (:mod:`.lexical`) and dense cosine
+3. **Rank passages** inside those documents (by the question alone; with no routing, by
+   the whole query) with BM25 (:mod:`.lexical`) and dense cosine
    (:mod:`.dense`), ``candidates`` each; an empty/all-zero list is dropped; fuse with RRF
    (:mod:`.fusion`, k = ``rrf_k``).
 4. **Exact-match field**: if the question names clause references (``clause 3.2``,
@@ -207,12 +208,17 @@ class HybridRetriever:
                 trace["missing_refs"] = missing
                 return SearchResult(query=query, abstained=True, trace=trace,
                                     reason=f"no matching clause found: clause {', '.join(missing)} is not in the searched documents")
+        # Without a chosen document the description is all that tells look-alike
+        # contracts apart, so it stays in the ranking query; once documents are chosen
+        # (routing or doc_ids) only the question ranks passages.
+        rank_q = parts.question if docs is not None or not parts.description else query
+        trace["ranking_query"] = rank_q
         lists: dict[str, list[Passage]] = {}
         n_cand = max(self.candidates, 2 * k) if self.dedupe else self.candidates
         if self.lexical:
-            lists["bm25"] = self._bm25.search(parts.question, n_cand, docs)
+            lists["bm25"] = self._bm25.search(rank_q, n_cand, docs)
         if self._dense is not None:
-            lists["dense"] = self._dense.search(parts.question, n_cand, docs)
+            lists["dense"] = self._dense.search(rank_q, n_cand, docs)
         trace["stage_hits"] = {n: len(v) for n, v in lists.items()}
         fused = reciprocal_rank_fusion({n: v for n, v in lists.items() if v}, k=self.rrf_k, weights=self.weights)
         if parts.refs:
