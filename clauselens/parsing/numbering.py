@@ -2,7 +2,7 @@
 
 Pure functions over one line of text. Schemes: ``article`` (``ARTICLE IV``), ``num``
 (``5``, ``5.17``, ``Section 5.17``, ``§ 3.2``; depth = number of components), ``alpha`` /
-``ALPHA`` (``(a)`` / ``(A)``), ``roman`` / ``ROMAN`` (``(iv)`` / ``(IV)``), ``digit``
+``ALPHA`` (``(a)`` / ``(A)``, also ``a)`` / ``A)``), ``roman`` / ``ROMAN`` (``(iv)`` / ``(IV)``), ``digit``
 (``(1)``), ``top`` (``Schedule 2``, ``Exhibit B``, ``Annex A``, ``Appendix 1``),
 ``recital`` (``WHEREAS``), ``signature`` (``IN WITNESS WHEREOF``), ``caps`` (a short
 all-capitals heading line).
@@ -19,7 +19,7 @@ _ROMAN_RE = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(
 ARTICLE_RE = re.compile(r"^(ARTICLE|Article|PART|Part)(?:\s+([IVXLCDM]+|\d{1,3})|(?<=[Tt])(\d{1,3}))\b\.?\s*[-–—:.]?\s*(.*)$")
 SECTION_RE = re.compile(r"^(?:SECTION|Section|§§?)\s*(\d{1,3}(?:\.\d{1,3})*)(?![\d.]*\d)(?=[\s.:\-–—]|$)\.?\s*[-–—:.]?\s*(.*)$")
 NUM_RE = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.|\))?(?=\s|$)\s*(.*)$")
-PAREN_RE = re.compile(r"^\(([a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7}|\d{1,3})\)\s*(.*)$")
+PAREN_RE = re.compile(r"^(?:\(([a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7}|\d{1,3})\)|([a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7})\)(?=\s))\s*(.*)$")
 TOP_RE = re.compile(
     r"^(SCHEDULE|Schedule|EXHIBIT|Exhibit|ANNEX|Annex|APPENDIX|Appendix)\s+([A-Z]{1,2}|\d{1,3}(?:\.\d{1,3})?|[IVX]{1,5})\b\.?\s*[-–—:.]?\s*(.*)$"
 )
@@ -120,7 +120,7 @@ def match_marker(line: str) -> Marker | None:
         return None
     m = PAREN_RE.match(line)
     if m:
-        return Marker("paren", 0, m.group(1), m.group(2).strip())
+        return Marker("paren", 0, m.group(1) or m.group(2), m.group(3).strip())
     if RECITAL_RE.match(line):
         return Marker("recital", 0, "", line.strip())
     if SIGNATURE_RE.match(line):
