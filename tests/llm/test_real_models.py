@@ -55,8 +55,10 @@ def test_in_process_chat_reports_usage(small_model_path: Path) -> None:
 
 
 def test_in_process_structured(small_model_path: Path) -> None:
-    model = get_chat_model(ModelSettings(model=str(small_model_path), n_ctx=2048, n_threads=2, max_tokens=128),
+    # by bundled name: ensure_model re-uses the assembled file in models_dir
+    model = get_chat_model(ModelSettings(model="qwen2.5-coder-0.5b", n_ctx=2048, n_threads=2, max_tokens=128),
                            small_model_path.parent)
+    assert model.model_path == str(small_model_path)
     assert resolve_method(model) == "llamacpp_schema"
     out = invoke_structured(model, question(), GoverningLaw)
     assert isinstance(out, GoverningLaw)
