@@ -22,13 +22,14 @@ CONTRACT = SHARED / "data/cuad/full_contract_pdf/Part_III/Endorsement Agreement/
 
 @pytest.mark.slow
 def test_whole_graph_real_small_model_quotes_verbatim(small_model_path):
-    settings = Settings().with_model(model=str(small_model_path), n_ctx=8192, max_tokens=768)
+    # a 4k window and 512-token replies keep the draft prompt to ~2.4k passage tokens (test speed)
+    settings = Settings().with_model(model=str(small_model_path), n_ctx=4096, max_tokens=512)
     doc = load_document(CONTRACT)
     tools = {"hybrid": HybridRetriever(None)}  # lexical: keeps the test to the model's time
     res = ask([str(CONTRACT)], "When does this agreement terminate, and can either party end it early?",
-              settings, tools=tools, max_turns=2, context="I represent Movado.")
+              settings, tools=tools, max_turns=1, context="I represent Movado.")
     r = res.report
-    assert r.title and r.question and 1 <= r.turns <= 2
+    assert r.title and r.question and r.turns == 1
     assert r.documents_silent or r.answer
     events = res.transcript["events"]
     calls = [e for e in events if e["type"] == "llm_call"]
