@@ -73,6 +73,37 @@ def rate(k: int, n: int) -> dict:
     return {"k": k, "n": n, "rate": round(k / n, 4) if n else None, "ci95": clopper_pearson(k, n)}
 
 
+def readme_table(summary: dict) -> str:
+    """Markdown table of our ratios and rates next to the study's headline numbers."""
+    m, r = summary["modes"], summary["ratios_vs_inject"]
+
+    def pct(x: dict) -> str:
+        if not x.get("n"):
+            return "–"
+        lo, hi = x["ci95"]
+        return f"{x['k']}/{x['n']} ({100 * lo:.0f}–{100 * hi:.0f}%)"
+
+    def judge(mode: str) -> str:
+        j = m[mode].get("judge_vs_inject")
+        return f"{j['wins']}/{j['ties']}/{j['losses']}" if j and j["n"] else "not run"
+
+    rows = ["| mode | input tokens (total) | × fewer than inject | answering context | × smaller than inject | "
+            "paper | cost no cache / warm cache (USD) | correct clause fetched | key facts | judge vs inject W/T/L |",
+            "|---|---|---|---|---|---|---|---|---|---|"]
+    paper = {"inject": "–", "navembed": "17.3× fewer input tokens",
+             "navindex": "~56× smaller answering context; 1.61× fewer input tokens in total"}
+    for mode in MODES:
+        x = m[mode]
+        rr = r.get(mode, {})
+        rows.append(
+            f"| {mode} | {x['input_tokens']:,} | {rr.get('input_tokens_inject_over_mode', 1.0 if mode == 'inject' else '–')}× | "
+            f"{x['answering_context_tokens']:,} | {rr.get('answering_context_inject_over_mode', 1.0 if mode == 'inject' else '–')}× | "
+            f"{paper[mode]} | {x['cost_usd']['none']:.4f} / {x['cost_usd']['warm']:.4f} | "
+            f"{pct(x['correct_clause_fetched']) if mode != 'inject' else 'all (whole corpus)'} | {pct(x['key_facts'])} | "
+            f"{judge(mode) if mode != 'inject' else '–'} |")
+    return "\n".join(rows)
+
+
 def norm(s: str) -> str:
     return " ".join(s.split()).lower()
 
@@ -114,6 +145,7 @@ def main(
     model: str = typer.Option("qwen2.5-coder-1.5b", help="bundled model name or .gguf path"),
     n_ctx: int = typer.Option(8192, help="context window (tokens)"),
     max_tokens: int = typer.Option(200, help="generation cap per call (tokens)"),
+    n_threads: int = typer.Option(1, help="llama.cpp threads (1 wastes least on a shared, oversubscribed CPU)"),
     embedder: str = typer.Option("minilm", help="navembed embedder"),
     limit: Optional[int] = typer.Option(None, help="first N questions per set only"),
     sets: str = typer.Option("", help="comma-separated set names to run (default: all)"),
@@ -126,7 +158,7 @@ def main(
     t_start = time.time()
     spec = json.loads(questions.read_text(encoding="utf-8"))
     settings = Settings()
-    ms = ModelSettings(model=model, n_ctx=n_ctx, max_tokens=max_tokens, n_threads=min(2, os.cpu_count() or 1))
+    ms = ModelSettings(model=model, n_ctx=n_ctx, max_tokens=max_tokens, n_threads=n_threads)
     chat = get_chat_model(ms, settings.models_dir)
     emb = get_embedder(embedder, settings.cache_dir)
     rows = load_rows(rows_path)
@@ -289,7 +321,7 @@ def main(
                      "llama_cpp_python": version("llama-cpp-python"), "langchain_core": version("langchain-core"),
                      "sentence_transformers": version("sentence-transformers")},
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
-        "model": {"name": model, "n_ctx": n_ctx, "max_tokens": max_tokens, "temperature": ms.temperature},
+        "model": {"name": model, "n_ctx": n_ctx, "max_tokens": max_tokens, "n_threads": n_threads, "temperature": ms.temperature},
         "navembed": {"embedder": embedder, "candidates": CANDIDATES, "keep": KEEP,
                      "reranker": "none (no cross-encoder weights offline; LLM reranking too slow for this CPU run)"},
         "sample": {"questions_file": str(questions.relative_to(REPO)) if questions.is_relative_to(REPO) else str(questions),
@@ -304,8 +336,10 @@ def main(
                               "rule": "inject is cheaper at warm steady state only while C < R * p_in / p_r"},
         "wall_s_this_invocation": round(time.time() - t_start, 1),
     }
+    summary["readme_table"] = readme_table(summary)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(summary, indent=1), encoding="utf-8")
+    print(summary["readme_table"])
     ledger.write(out.with_name(out.stem + ".ledger.json"))
     print(json.dumps({"ratios_vs_inject": ratios, **{m: {k: per_mode[m][k] for k in ("input_tokens", "answering_context_tokens", "correct_clause_fetched", "key_facts")} for m in MODES}}, indent=1))
 

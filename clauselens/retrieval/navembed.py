@@ -5,7 +5,7 @@ navigates (their verbatim text, a short parent node with its descendants, prefix
 the document label and clause reference) are embedded with an
 :class:`~clauselens.retrieval.embedders.Embedder`; a query takes the ``candidates``
 (default 40) nearest nodes by cosine, an optional reranker reorders them, and the first
-``keep`` (default 10) are returned. Its answer step is
+``keep`` (default 10) that do not overlap an already kept passage are returned. Its answer step is
 :func:`clauselens.retrieval.navindex_tool.answer_from_passages` (the same S3 prompt), so
 the modes differ only in how the answering context is chosen. No LLM call in ``search``.
 """
@@ -30,6 +30,23 @@ CANDIDATES = 40
 
 KEEP = 10
 """Passages kept after reranking (the study's 10)."""
+
+
+def _overlaps(a: Passage, b: Passage) -> bool:
+    return a.doc_id == b.doc_id and any(x.start < y.end and y.start < x.end for x in a.spans for y in b.spans)
+
+
+def distinct(passages: Sequence[Passage], keep: int) -> list[Passage]:
+    """The first ``keep`` passages that do not overlap an already kept one (a short parent
+    node is embedded with its children, so parent and child can both rank high; keeping
+    both would send the same text twice)."""
+    out: list[Passage] = []
+    for p in passages:
+        if len(out) >= keep:
+            break
+        if not any(_overlaps(p, q) for q in out):
+            out.append(p)
+    return out
 
 
 class NavEmbedRetriever:
@@ -85,9 +102,8 @@ class NavEmbedRetriever:
         keep = min(k, self.keep)
         if self.reranker is not None:
             with self.ledger.recording(entry, "rerank"):
-                kept = self.reranker.rerank(query, cands, len(cands))[:keep]
-        else:
-            kept = cands[:keep]
+                cands = self.reranker.rerank(query, cands, len(cands))
+        kept = distinct(cands, keep)
         return SearchResult(query=query, passages=kept,
                             trace={"candidates": len(cands), "reranker": type(self.reranker).__name__ if self.reranker else None,
                                    "ledger_entry": len(self.ledger.entries) - 1})
