@@ -121,3 +121,19 @@ def test_drop_overlapping_keeps_new_content_only():
           P("other-doc", "b", (0, 100))]
     assert [p.chunk_id for p in drop_overlapping(ps, 0.5)] == ["desc", "anc", "other-doc"]
     assert len(drop_overlapping(ps, 0.0)) == 4
+
+
+def test_score_threshold_abstains_on_unrelated_question(tmp_path):
+    from clauselens.retrieval.embedders import get_embedder
+
+    emb = get_embedder("minilm", tmp_path)
+    docs = [load_document(ROBUST / "four_clause_contract.txt")]
+    strict = HybridRetriever(emb, abstain_threshold=0.4)  # cosines seen: 0.64 related, 0.06 unrelated
+    strict.index(docs)
+    res = strict.search("recipe for chocolate cake with strawberries")
+    assert res.abstained and "threshold" in res.reason and res.passages == []
+    ok = strict.search("Which law governs this agreement?")  # "laws of Scotland": high cosine
+    assert not ok.abstained and "Scotland" in ok.passages[0].text
+    lax = HybridRetriever(emb)
+    lax.index(docs)
+    assert lax.search("recipe for chocolate cake with strawberries").passages  # threshold 0 = off
