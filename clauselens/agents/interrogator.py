@@ -37,6 +37,7 @@ class SubQuestions(CappedModel):
     """Decomposition output."""
 
     caps: ClassVar[dict[str, int]] = {"sub_questions": MAX_SUB_QUESTIONS}
+    mins: ClassVar[dict[str, int]] = {"sub_questions": 1}
 
     sub_questions: list[str] = Field(default_factory=list, description="1-3 short sub-questions.")
 

@@ -34,6 +34,7 @@ class SearchPlan(CappedModel):
     """The Researcher model's structured output (list lengths capped, see :class:`CappedModel`)."""
 
     caps: ClassVar[dict[str, int]] = {"queries": 4, "clause_refs": 4, "defined_terms": 3, "agreement_names": 2, "tools": 4}
+    mins: ClassVar[dict[str, int]] = {"queries": 2}  # the 1.5B model returned no queries without it
 
     queries: list[str] = Field(default_factory=list, description="2-4 keyword search queries.")
     clause_refs: list[str] = Field(default_factory=list, description="Clause numbers named, e.g. 7.2.")

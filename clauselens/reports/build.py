@@ -1,7 +1,9 @@
 """Turn a model's :class:`ReportDraft` into a grounded :class:`Report`.
 
-Every finding's quote is verified with :func:`clauselens.reports.verify.verify_quote`;
-verified quotes become :class:`Citation` s with exact document spans, the others are
+Every finding's quote is verified with :func:`clauselens.reports.verify.verify_quote`; a
+quote that is not verbatim as a whole is checked sentence by sentence
+(:func:`~clauselens.reports.verify.verify_pieces`) and its verbatim sentences are kept.
+Verified quotes become :class:`Citation` s with exact document spans, the others are
 recorded in ``dropped_quotes`` and listed under ``knowledge_gaps``. Passage ids a finding
 names that were never retrieved are removed. When nothing was retrieved, or the model says
 nothing addresses the question and no quote could be verified, the report is marked
@@ -20,7 +22,7 @@ from clauselens.reports.model import (
     Report,
     ReportDraft,
 )
-from clauselens.reports.verify import clean_model_quote, verify_quote
+from clauselens.reports.verify import QuoteMatch, clean_model_quote, verify_pieces, verify_quote
 from clauselens.retrieval.types import Passage
 
 
@@ -61,12 +63,19 @@ def build_report(
         quote = clean_model_quote(f.quote or "")
         if quote:
             m = verify_quote(quote, passages, prefer=pids)
+            matches: list[QuoteMatch] = [m] if m is not None else []
             if m is None:
-                dropped.append(DroppedQuote(
-                    quote=quote, passage_id=pids[0] if pids else None,
-                    reason="not found verbatim in any retrieved passage",
-                ))
-            else:
+                matches, missing = verify_pieces(quote, passages, prefer=pids)
+                if not matches:
+                    dropped.append(DroppedQuote(quote=quote, passage_id=pids[0] if pids else None,
+                                                reason="not found verbatim in any retrieved passage"))
+                else:
+                    for piece in missing:
+                        dropped.append(DroppedQuote(
+                            quote=piece, passage_id=pids[0] if pids else None,
+                            reason="part of a longer quote; not found verbatim (or too short to cite on its own)",
+                        ))
+            for m in matches:
                 p = passages[m.passage_id]
                 key = (p.chunk_id, m.start, m.end)
                 if key in by_span:
@@ -80,7 +89,8 @@ def build_report(
                         clause_ref=p.clause_ref, heading_path=p.heading_path,
                         page_start=p.page_start, page_end=p.page_end, spans=m.doc_spans, quote=m.text,
                     ))
-                cids.append(cid)
+                if cid not in cids:
+                    cids.append(cid)
                 grounded = True
                 if m.passage_id not in pids:
                     pids.append(m.passage_id)
@@ -90,7 +100,7 @@ def build_report(
 
     gaps = list(draft.knowledge_gaps)
     for d in dropped:
-        gaps.append(f'Unverified quote removed (not found verbatim in the retrieved text): "{d.quote}"')
+        gaps.append(f'Quote removed ({d.reason}): "{d.quote}"')
 
     silent = not passages or (not draft.addressed and not citations)
     answer = draft.answer.strip()

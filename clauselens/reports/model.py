@@ -124,6 +124,9 @@ class CappedModel(BaseModel):
     """
 
     caps: ClassVar[dict[str, int]] = {}
+    #: field -> n published as JSON-schema ``minItems`` only (a grammar-constrained model must
+    #: fill the list; other backends are not failed for an empty list).
+    mins: ClassVar[dict[str, int]] = {}
 
     @model_validator(mode="before")
     @classmethod
@@ -142,6 +145,9 @@ class CappedModel(BaseModel):
         for name, n in cls.caps.items():
             if name in target.get("properties", {}):
                 target["properties"][name]["maxItems"] = n
+        for name, n in cls.mins.items():
+            if name in target.get("properties", {}):
+                target["properties"][name]["minItems"] = n
         return js
 
 

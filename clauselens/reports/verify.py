@@ -11,6 +11,7 @@ Pure functions; no I/O.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Mapping, Sequence
@@ -118,3 +119,34 @@ def verify_quote(
         if m is not None:
             return m
     return None
+
+
+#: A quote piece shorter than this many words is not cited on its own (too generic to ground).
+MIN_PIECE_WORDS = 5
+_SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+")
+
+
+def split_quote(quote: str) -> list[str]:
+    """Split a model quote into sentence-like pieces (after ``. ; : ! ?`` + whitespace)."""
+    return [p for p in (x.strip() for x in _SENTENCE_END.split(clean_model_quote(quote))) if p]
+
+
+def verify_pieces(
+    quote: str, passages: Mapping[str, Passage], prefer: Sequence[str] = ()
+) -> tuple[list[QuoteMatch], list[str]]:
+    """Sentence-level fallback for a quote that is not verbatim as a whole (e.g. a model
+    stitched a heading onto a clause, or skipped a sentence): each piece of
+    :func:`split_quote` with at least :data:`MIN_PIECE_WORDS` words that is verbatim in a
+    retrieved passage is kept (each kept piece is itself verbatim source text).
+
+    Returns ``(matches, unverified_pieces)``; short pieces count as unverified.
+    """
+    found: list[QuoteMatch] = []
+    missing: list[str] = []
+    for piece in split_quote(quote):
+        m = verify_quote(piece, passages, prefer) if len(piece.split()) >= MIN_PIECE_WORDS else None
+        if m is None:
+            missing.append(piece)
+        elif not any(f.passage_id == m.passage_id and f.start == m.start for f in found):
+            found.append(m)
+    return found, missing

@@ -98,6 +98,29 @@ def test_paraphrase_dropped_and_listed(passages):
     assert c.clause_ref == "7.2" and c.page_start == 3 and c.doc_title == "Consulting Agreement"
 
 
+def test_stitched_quote_keeps_its_verbatim_sentences(doc_text, passages):
+    # seen with the 1.5B model: a heading stitched onto the clause text; not verbatim as a whole
+    stitched = ("7. Term and Termination. Either Party may terminate this Agreement, with or without cause, upon giving "
+                "the other party thirty (30) days prior written notice of such termination pursuant to Section 12.7 of "
+                "this Agreement. The Company may terminate this Agreement immediately and without prior notice if "
+                "Consultant refuses to or is unable to perform the Services")
+    assert verify_quote(stitched, passages) is None
+    draft = ReportDraft(title="t", findings=[DraftFinding(statement="s", passage_ids=["P1"], quote=stitched)])
+    r = build_report(draft, passages, question="q")
+    assert [c.passage_id for c in r.citations] == ["P1", "P1"]
+    assert r.citations[0].quote.startswith("Either Party may terminate") and r.citations[0].quote.endswith("Section 12.7 of this Agreement")
+    assert r.citations[1].quote.startswith("The Company may terminate")
+    for c in r.citations:
+        assert doc_text[c.spans[0].start:c.spans[0].end] == c.quote
+    assert r.key_findings[0].citation_ids == ["C1", "C2"] and r.key_findings[0].grounded
+    assert [d.quote for d in r.dropped_quotes] == ["7.", "Term and Termination."]  # too short to cite alone
+    assert all("too short" in d.reason for d in r.dropped_quotes)
+    # a paraphrase of several sentences is still dropped whole
+    para = "Either side can end it. The company can also end it at once if things go wrong."
+    r2 = build_report(ReportDraft(title="t", findings=[DraftFinding(statement="s", quote=para)]), passages, question="q")
+    assert r2.citations == [] and [d.quote for d in r2.dropped_quotes] == [para.rstrip(".")]
+
+
 def test_quote_found_in_other_passage_than_cited(passages):
     draft = ReportDraft(title="t", findings=[DraftFinding(statement="s", passage_ids=["P1"],
                                                           quote="Consultant agrees to indemnify and hold harmless the Company")])
