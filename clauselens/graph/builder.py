@@ -93,6 +93,10 @@ class _Resources:
             from clauselens.retrieval.navindex_tool import NavIndexRetriever
 
             return NavIndexRetriever(self.model("researcher"), store_dir=s.store_dir / "navindex")
+        if name == "lightrag":
+            from clauselens.retrieval.graphrag import build_graph_tool
+
+            return build_graph_tool(s, chat_model=self.model("researcher"))
         from clauselens.retrieval.inject import InjectRetriever  # name == "inject"
 
         return InjectRetriever(self.model("researcher"))
