@@ -149,6 +149,7 @@ def main(
     embedder: str = typer.Option("minilm", help="navembed embedder"),
     limit: Optional[int] = typer.Option(None, help="first N questions per set only"),
     sets: str = typer.Option("", help="comma-separated set names to run (default: all)"),
+    only: str = typer.Option("", help="comma-separated question ids to run (default: all, after --limit)"),
     round_size: int = typer.Option(5, help="questions per navigate round"),
     judge: bool = typer.Option(True, help="run the pairwise LLM judge"),
     rows_path: Path = typer.Option(RESULTS / "inject_vs_navigate.rows.jsonl", "--rows", help="per-stage JSONL (resume)"),
@@ -173,7 +174,8 @@ def main(
     fits: dict[str, dict] = {}
     by_set: dict[str, list[dict]] = {}
     for q in spec["questions"]:
-        by_set.setdefault(q["set"], []).append(q)
+        if not only or q["id"] in only.split(","):
+            by_set.setdefault(q["set"], []).append(q)
     for set_name, info in spec["sets"].items():
         docs = [load_document(SHARED_DATA / p) for p in info["documents"]]
         inj = InjectRetriever(chat, Ledger())
@@ -240,9 +242,9 @@ def main(
 
     answer_stage = {"inject": "inject", "navindex": "navindex_answer", "navembed": "navembed"}
     passages_stage = {"inject": "inject", "navindex": "navindex_scan", "navembed": "navembed"}
-    qlist = [q for s, qs in by_set.items() for q in (qs[:limit] if limit else qs)]
-    # Metrics only over questions finished in every mode (an interrupted run stays comparable).
-    qlist = [q for q in qlist if all((q["id"], answer_stage[m]) in rows for m in MODES)]
+    # Metrics over every question of the file finished in all modes (by this or an earlier,
+    # resumed invocation), so an interrupted or partial run stays comparable across modes.
+    qlist = [q for q in spec["questions"] if all((q["id"], answer_stage[m]) in rows for m in MODES)]
 
     # Phase 5: pairwise judge, each navigating mode vs inject, both orders.
     if judge:
