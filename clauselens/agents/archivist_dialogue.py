@@ -12,7 +12,8 @@ context ("I am the licensee") and instructions before the Interrogator starts. H
    session, version not said);
 3. :func:`archivist_dialogue` returns either the clarifying question or an
    :class:`ArchivistRequest` for the Interrogator; a follow-up (a question the model had to
-   rewrite to stand alone) carries the latest earlier finding in its context. After one clarifying question for a
+   rewrite to stand alone, or one opening with "and", "what about", ...) carries the latest
+   earlier finding in its context. After one clarifying question for a
    request it always proceeds (stating what it assumed), so the user is asked at most once.
 """
 
@@ -48,6 +49,9 @@ _SELF_DESCRIPTION = re.compile(
 _FORM_WORDS = re.compile(
     r"\b(brief\w*|short\w*|detail\w*|bullet\w*|list|table|summar\w*|in \d+ (words|sentences)|one (word|sentence|line)|"
     r"plain english|simple|format|quote|focus on|only)\b", re.IGNORECASE)
+#: Openings that mark a follow-up even when the model did not rewrite the question.
+_FOLLOW_UP_CUE = re.compile(r"^\s*(and|also|then|so|what about|how about|what if|does that|does this|is that|is this|and if)\b",
+                            re.IGNORECASE)
 _VERSION_WORDS = re.compile(r"\b(amend\w*|original|version|as amended|restated|latest)\b", re.IGNORECASE)
 
 
@@ -112,20 +116,32 @@ def _content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9]+", text.lower()) if len(w) > 3}
 
 
+def _claims_party(text: str, party: str) -> bool:
+    """True if the user describes themselves as ``party`` ("I am the Consultant", "we are
+    Acme", "on behalf of the Licensee"): the party's words within 60 characters after a
+    self-description. Merely naming a party ("what is the Consultant paid?") does not count."""
+    for m in _SELF_DESCRIPTION.finditer(text):
+        window = text[m.end(): m.end() + 60]
+        if _mentions(window, party) or party.lower() in window.lower():
+            return True
+    return False
+
+
 def sanitize_extraction(ex: DialogueExtraction, user_texts: Sequence[str]) -> DialogueExtraction:
     """Drop what the model extracted but the user never said. Pure.
 
     Small models fill optional fields from the prompt's own wording (seen with the 1.5B
     model: ``instructions="length, format, focus"``, a party picked from the document list).
-    A field is kept only when the user's messages support it: ``user_party`` — its words
-    appear in them; ``user_context`` — they describe themselves ("I am", "we are", "on behalf
+    A field is kept only when the user's messages support it: ``user_party`` — the user
+    describes themselves as that party (seen: "what is the Consultant paid?" read as "the
+    user is the Consultant"); ``user_context`` — they describe themselves ("I am", "we are", "on behalf
     of"...) and share a content word with it; ``instructions`` — they ask about the form of the
     answer (brief, detailed, list, quote...) and share a content word with it; ``version`` —
     they say original/amended/version; ``document`` — its words appear in them."""
     joined = " ".join(user_texts)
     words = _content_words(joined)
     upd: dict[str, object] = {}
-    if ex.user_party and not _mentions(joined, ex.user_party) and ex.user_party.lower() not in joined.lower():
+    if ex.user_party and not _claims_party(joined, ex.user_party):
         upd["user_party"] = None
     if ex.user_context and not (_SELF_DESCRIPTION.search(joined) and _content_words(ex.user_context) & words):
         upd["user_context"] = None
@@ -283,7 +299,7 @@ def archivist_dialogue(
         f"The user is the {party}" if party and (not ex.user_context or party.lower() not in ex.user_context.lower()) else None,
         f"Instructions: {ex.instructions}" if ex.instructions else None) if p]
     ctx_parts += [f"Assumed {a}." for a in assumptions]
-    if findings and not clarified and ex.question.strip() != latest.strip():
+    if findings and not clarified and (ex.question.strip() != latest.strip() or _FOLLOW_UP_CUE.match(latest)):
         # a follow-up the model rewrote: carry the finding it builds on to the Interrogator
         q, a = findings[-1]
         ctx_parts.append(f'Earlier in this conversation the user asked "{q}" and the answer was: '

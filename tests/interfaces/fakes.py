@@ -118,3 +118,17 @@ class ContractFakeChatModel(BaseChatModel):
         prompt = "\n".join(str(m.content) for m in messages if isinstance(m, HumanMessage))
         reply = RESPONDERS.get(title, lambda p: {})(prompt)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=json.dumps(reply)))])
+
+
+class FixedJSONChatModel(BaseChatModel):
+    """Always replies with the JSON of ``reply`` (to replay what a real model once returned)."""
+
+    reply: dict = {}
+
+    @property
+    def _llm_type(self) -> str:
+        return "clauselens-fixed-json-fake"
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(content=json.dumps(self.reply)))])

@@ -164,3 +164,22 @@ def test_sanitize_drops_what_the_user_never_said():
                                                       "instructions": "briefly, in a list"}), said)
     assert (kept.user_party, kept.user_context, kept.instructions, kept.version) == (
         "Consultant", "I am the Consultant", "briefly, in a list", "original")
+
+
+def test_follow_up_not_rewritten_by_model_still_carries_finding_and_naming_a_party_is_not_claiming_it():
+    from langchain_core.messages import HumanMessage
+
+    from clauselens.agents.archivist_dialogue import archivist_dialogue
+
+    from .fakes import FixedJSONChatModel
+
+    # what the 1.5B model returned in a real run: the follow-up unchanged, and a party the user only named
+    model = FixedJSONChatModel(reply={"question": "And what is the Consultant paid for work done before termination?",
+                                      "user_party": "Consultant", "user_context": "The user is the Consultant"})
+    conv = [HumanMessage(content="How can either party terminate?"), AIMessage(content="On 30 days' notice."),
+            HumanMessage(content="And what is the Consultant paid for work done before termination?")]
+    out = archivist_dialogue(model, conv, [DocumentInfo(doc_id="d", file_name="c.pdf")],
+                             findings=[("How can either party terminate?", "On 30 days' notice.")])
+    req = out.request
+    assert req is not None and req.user_party is None
+    assert "30 days' notice" in req.context and "The user is the Consultant" not in req.context
