@@ -137,3 +137,19 @@ def test_score_threshold_abstains_on_unrelated_question(tmp_path):
     lax = HybridRetriever(emb)
     lax.index(docs)
     assert lax.search("recipe for chocolate cake with strawberries").passages  # threshold 0 = off
+
+
+def test_build_retriever_from_settings():
+    from clauselens.config import RetrievalSettings
+    from clauselens.errors import ConfigError
+    from clauselens.retrieval.hybrid import DEFAULT_DEDUPE, build_retriever
+
+    r = build_retriever(RetrievalSettings(embedder="none"))
+    assert r.embedder is None and r.dedupe == DEFAULT_DEDUPE and r.rrf_k == 60 and r.rerank_top == 20
+    r.index([load_document(ROBUST / "clause_number_lookup.txt")])
+    res = r.search("Summarise clause 3.2.")
+    assert res.passages[0].clause_ref == "3.2"
+    # node and ancestor chunks of 3.2 overlap: only one of them is returned
+    assert sum(p.clause_ref == "3.2" for p in res.passages) == 1
+    with pytest.raises(ConfigError):
+        build_retriever(RetrievalSettings(embedder="none", reranker="llm"))
