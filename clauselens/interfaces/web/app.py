@@ -53,6 +53,8 @@ _HERE = Path(__file__).parent
 #: Seconds between SSE polls of a job's event list, and between keep-alive comments.
 POLL_S = 0.1
 KEEPALIVE_S = 15.0
+#: Jobs kept in memory for their event streams; the oldest finished ones are dropped beyond this.
+MAX_JOBS = 200
 
 
 @dataclass
@@ -89,6 +91,9 @@ class JobRunner:
         """Start a job that drains ``events()`` (a zero-argument callable returning an iterator)."""
         job = Job(id=uuid.uuid4().hex[:12], session_id=session_id)
         with self._guard:
+            done = [k for k, j in self.jobs.items() if j.done]
+            for k in done[: max(0, len(self.jobs) - MAX_JOBS + 1)]:  # oldest finished first (dicts keep order)
+                del self.jobs[k]
             self.jobs[job.id] = job
 
         def run() -> None:
