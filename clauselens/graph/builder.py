@@ -75,6 +75,8 @@ class _Resources:
             if unknown:
                 raise ConfigError(f"unknown retrieval tool(s): {', '.join(unknown)}; available: {', '.join(BUILTIN_TOOLS)}")
             self._tools = {n: self._make_tool(n) for n in names}
+            if "lightrag" in self._tools and "hybrid" in self._tools:  # answers while the graph is unavailable
+                self._tools["lightrag"].fallback = self._tools["hybrid"]  # type: ignore[attr-defined]
         return self._tools
 
     def _make_tool(self, name: str) -> RetrievalMethod:
