@@ -61,9 +61,9 @@ class Verdict(BaseModel):
 
 
 def clopper_pearson(k: int, n: int, alpha: float = 0.05) -> list[float]:
-    """Exact binomial CI (Clopper & Pearson 1934) via the beta distribution; [nan, nan] if n=0."""
+    """Exact binomial CI (Clopper & Pearson 1934) via the beta distribution; [None, None] if n=0."""
     if n == 0:
-        return [float("nan"), float("nan")]
+        return [None, None]
     lo = 0.0 if k == 0 else float(beta.ppf(alpha / 2, k, n - k + 1))
     hi = 1.0 if k == n else float(beta.ppf(1 - alpha / 2, k + 1, n - k))
     return [round(lo, 4), round(hi, 4)]
