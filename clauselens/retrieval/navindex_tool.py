@@ -65,9 +65,11 @@ class ScanPick(BaseModel):
 
 
 class ScanSelection(BaseModel):
-    """S1's JSON answer."""
+    """S1's JSON answer. ``maxItems`` in the JSON schema lets grammar-constrained backends
+    (llama.cpp) stop at 10 pairs: without it the 1.5B model listed every node of the index on
+    an absent-answer question until ``max_tokens`` cut the JSON off."""
 
-    nodes: list[ScanPick] = Field(default_factory=list)
+    nodes: list[ScanPick] = Field(default_factory=list, max_length=MAX_NODES)
 
 
 @dataclass

@@ -138,8 +138,8 @@ def test_invented_ids_rejected_and_counted(fed_docs):
     valid, rejected = validate_picks(sel, corpus)
     assert valid == [(sa_id, "n19"), (sa_id, "n12")]
     assert rejected == [{"doc": "D1", "node": "n999"}, {"doc": "D9", "node": "n1"}]
-    many = ScanSelection(nodes=[ScanPick(doc="D1", node=f"n{i}") for i in range(1, 24)])
-    assert len(validate_picks(many, corpus, max_nodes=10)[0]) == 10
+    many = ScanSelection(nodes=[ScanPick(doc="D1", node=f"n{i}") for i in range(1, 11)])
+    assert len(validate_picks(many, corpus, max_nodes=5)[0]) == 5
 
 
 def test_scan_validates_model_output_and_fills_ledger(fed_docs):
@@ -165,7 +165,7 @@ def test_scan_batches_when_indices_exceed_window(fed_docs):
     assert len(batches) >= 3 and all(counter(b) <= total // 3 for b in batches)
     got = {n["i"] + "@" + obj["d"] for b in batches for line in b.splitlines() for obj in [json.loads(line)] for n in obj["n"]}
     assert len(got) == sum(len(i.nodes) for i in corpus.indices.values())  # nothing lost
-    picks = [json.dumps({"nodes": [{"doc": "D1", "node": f"n{i}"} for i in range(4, 20)]})] * 10
+    picks = [json.dumps({"nodes": [{"doc": "D1", "node": f"n{i}"} for i in range(4, 14)]})] * 10
     model = ScriptedChat(replies=picks, n_ctx=1500, seen=[])
     res = scan(model, corpus, "What are the fees?")
     assert res["batches"] > 1 and len(res["picks"]) <= 10 and len(model.seen) == res["batches"]
@@ -222,3 +222,10 @@ def test_build_nav_tool_by_name(tmp_path):
         build_nav_tool("navindex", s)
     with pytest.raises(ConfigError, match="unknown navigation tool"):
         build_nav_tool("navx", s, model)
+
+
+def test_scan_schema_caps_the_list_for_grammar_backends():
+    schema = ScanSelection.model_json_schema()
+    assert schema["properties"]["nodes"]["maxItems"] == 10
+    with pytest.raises(Exception):
+        ScanSelection.model_validate({"nodes": [{"doc": "D1", "node": f"n{i}"} for i in range(11)]})
