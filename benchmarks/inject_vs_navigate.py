@@ -32,7 +32,7 @@ import typer
 from pydantic import BaseModel
 from scipy.stats import beta
 
-from clauselens.agents.prompts_navindex import JUDGE_SYSTEM, JUDGE_USER, REFUSAL
+from clauselens.retrieval.prompts_navindex import JUDGE_SYSTEM, JUDGE_USER, REFUSAL
 from clauselens.config import ModelSettings, Settings
 from clauselens.errors import ContextOverflowError
 from clauselens.llm import get_chat_model, invoke_structured

@@ -30,7 +30,7 @@ from pathlib import Path
 import typer
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from clauselens.agents import prompts_navindex as P
+from clauselens.retrieval import prompts_navindex as P
 from clauselens.config import ModelSettings, Settings
 from clauselens.llm import get_chat_model
 from clauselens.parsing import load_document

@@ -44,7 +44,7 @@ ModelsArg = BaseChatModel | Runnable | Mapping[str, BaseChatModel | Runnable] | 
 ToolsArg = Mapping[str, RetrievalMethod] | None
 
 #: Retrieval tools this builder can create from settings; others must be passed in ``tools``.
-BUILTIN_TOOLS = ("hybrid", "lightrag")
+BUILTIN_TOOLS = ("hybrid", "lightrag", "navindex", "navembed", "inject")
 
 
 class _Resources:
@@ -86,22 +86,13 @@ class _Resources:
 
             chat = self.model("researcher") if r.reranker == "llm" else None
             return build_retriever(r, cache_dir=s.cache_dir, chat_model=chat)
-        if name == "navembed":
-            from clauselens.retrieval.embedders import get_embedder
-            from clauselens.retrieval.navembed import NavEmbedRetriever
-
-            return NavEmbedRetriever(get_embedder(r.embedder, s.cache_dir))
-        if name == "navindex":
-            from clauselens.retrieval.navindex_tool import NavIndexRetriever
-
-            return NavIndexRetriever(self.model("researcher"), store_dir=s.store_dir / "navindex")
         if name == "lightrag":
             from clauselens.retrieval.graphrag import build_graph_tool
 
             return build_graph_tool(s, chat_model=self.model("researcher"))
-        from clauselens.retrieval.inject import InjectRetriever  # name == "inject"
+        from clauselens.retrieval.navindex import build_nav_tool  # navindex | navembed | inject
 
-        return InjectRetriever(self.model("researcher"))
+        return build_nav_tool(name, s, chat_model=self.model("researcher"))
 
 
 def _passages(state: Mapping[str, Any]) -> dict[str, Passage]:

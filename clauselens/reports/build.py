@@ -25,6 +25,9 @@ from clauselens.reports.model import (
 from clauselens.reports.verify import QuoteMatch, clean_model_quote, verify_pieces, verify_quote
 from clauselens.retrieval.types import Passage
 
+#: Shown when the model's draft has no answer, conclusion or finding (never an empty answer).
+NO_ANSWER = "The model did not state an answer; read the cited passages and knowledge gaps."
+
 
 def _dedup(items: Sequence[str]) -> list[str]:
     seen: set[str] = set()
@@ -105,6 +108,11 @@ def build_report(
     silent = not passages or (not draft.addressed and not citations)
     answer = draft.answer.strip()
     conclusion = draft.conclusion.strip()
+    if not silent and not answer:  # never a silent empty answer: fall back, and say so
+        answer = conclusion or next((f.statement for f in findings), "")
+        gaps.append("The model's draft gave no direct answer" + ("; the answer shown is its conclusion or first finding."
+                                                                  if answer else "."))
+        answer = answer or NO_ANSWER
     if silent:
         answer = SILENT_ANSWER + (f" {answer}" if answer and passages else "")
         conclusion = SILENT_ANSWER

@@ -124,6 +124,16 @@ class CappedModel(BaseModel):
     """
 
     caps: ClassVar[dict[str, int]] = {}
+    #: string field -> n characters, published as JSON-schema ``maxLength`` (llama.cpp's grammar
+    #: then ends the string there: stops a small model rambling in one field until ``max_tokens``
+    #: cuts the JSON off, seen with the 0.5B model in a draft's ``legal_reasoning``) and enforced
+    #: on validation by truncation. A truncated quote is a prefix of the model's quote, so it is
+    #: still checked verbatim like any other.
+    str_caps: ClassVar[dict[str, int]] = {}
+    #: string fields published as required with ``minLength`` 1 (a grammar-constrained model must
+    #: write them; seen: the 0.5B model skipped an optional ``answer``), while validation keeps
+    #: their defaults so other backends are not failed for leaving them out.
+    publish_required: ClassVar[tuple[str, ...]] = ()
     #: field -> n published as JSON-schema ``minItems`` only (a grammar-constrained model must
     #: fill the list; other backends are not failed for an empty list).
     mins: ClassVar[dict[str, int]] = {}
@@ -135,6 +145,9 @@ class CappedModel(BaseModel):
             data = dict(data)
             for name, n in cls.caps.items():
                 if isinstance(data.get(name), list):
+                    data[name] = data[name][:n]
+            for name, n in cls.str_caps.items():
+                if isinstance(data.get(name), str):
                     data[name] = data[name][:n]
         return data
 
@@ -148,6 +161,15 @@ class CappedModel(BaseModel):
         for name, n in cls.mins.items():
             if name in target.get("properties", {}):
                 target["properties"][name]["minItems"] = n
+        for name, n in cls.str_caps.items():
+            if name in target.get("properties", {}):
+                target["properties"][name]["maxLength"] = n
+        for name in cls.publish_required:
+            if name in target.get("properties", {}):
+                target["properties"][name]["minLength"] = 1
+                req = target.setdefault("required", [])
+                if name not in req:
+                    req.append(name)
         return js
 
 
@@ -156,6 +178,7 @@ class DraftFinding(CappedModel):
     and one exact quote from one of them."""
 
     caps: ClassVar[dict[str, int]] = {"passage_ids": 3}
+    str_caps: ClassVar[dict[str, int]] = {"statement": 300, "quote": 400}
 
     statement: str = Field(description="One finding, in one or two sentences.")
     passage_ids: list[str] = Field(default_factory=list, description='Ids of supporting passages, e.g. ["P1"].')
@@ -169,6 +192,9 @@ class ReportDraft(CappedModel):
 
     caps: ClassVar[dict[str, int]] = {"findings": 5, "research_directions": 3, "knowledge_gaps": 3,
                                       "follow_up_questions": 3}
+    str_caps: ClassVar[dict[str, int]] = {"title": 100, "topic_summary": 300, "legal_reasoning": 600,
+                                          "answer": 600, "conclusion": 300}
+    publish_required: ClassVar[tuple[str, ...]] = ("answer",)
 
     title: str = Field(description="Short title of the report.")
     topic_summary: str = Field(default="", description="What the question is about, 1-2 sentences.")

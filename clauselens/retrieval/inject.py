@@ -16,7 +16,7 @@ from typing import Sequence
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from clauselens.agents import prompts_navindex as P
+from clauselens.retrieval import prompts_navindex as P
 from clauselens.errors import ContextOverflowError, RetrievalError
 from clauselens.parsing.types import Document, Span
 from clauselens.retrieval.ledger import Ledger, LedgerEntry

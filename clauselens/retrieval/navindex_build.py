@@ -256,7 +256,7 @@ def compact_index(index: NavIndex, doc_alias: str | None = None) -> dict:
 
 def serialize_index(index: NavIndex, doc_alias: str | None = None) -> str:
     """Token-optimised serialisation (Config 6 of the study): compact JSON, no whitespace,
-    non-ASCII kept as is. See :data:`clauselens.agents.prompts_navindex.INDEX_LEGEND`."""
+    non-ASCII kept as is. See :data:`clauselens.retrieval.prompts_navindex.INDEX_LEGEND`."""
     return json.dumps(compact_index(index, doc_alias), separators=(",", ":"), ensure_ascii=False)
 
 

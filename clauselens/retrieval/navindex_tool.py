@@ -12,7 +12,7 @@ After the "Inject or Navigate?" study (issue #4):
   one hop along ``cross_referenced_ids`` and to the defining clause of defined terms used.
 * **S3 answer** — :func:`answer_from_passages`: answer only from the ``<provisions>``
   block, with amendment precedence, defined-term origin, ``[doc] Clause X`` citations and
-  the exact refusal string :data:`~clauselens.agents.prompts_navindex.REFUSAL`.
+  the exact refusal string :data:`~clauselens.retrieval.prompts_navindex.REFUSAL`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from clauselens.agents import prompts_navindex as P
+from clauselens.retrieval import prompts_navindex as P
 from clauselens.errors import RetrievalError
 from clauselens.parsing.types import Document, Node, Span
 from clauselens.retrieval.ledger import Ledger, LedgerEntry

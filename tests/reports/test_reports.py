@@ -172,3 +172,28 @@ def test_renderers_have_five_sections_and_links(passages, tmp_path):
     back = Report.model_validate_json(paths["json"].read_text())
     assert back == r
     assert json.loads(paths["json"].read_text())["citations"][0]["quote"].startswith("Either Party may terminate")
+
+
+def test_draft_schema_bounds_strings_and_requires_an_answer_for_grammar_backends():
+    from clauselens.reports.model import ReportDraft
+
+    js = ReportDraft.model_json_schema()
+    assert js["properties"]["legal_reasoning"]["maxLength"] == 600
+    assert "answer" in js["required"] and js["properties"]["answer"]["minLength"] == 1
+    assert js["$defs"]["DraftFinding"]["properties"]["quote"]["maxLength"] == 400
+    d = ReportDraft(title="t" * 500, legal_reasoning="r" * 5000)  # other backends: truncated, not failed
+    assert len(d.title) == 100 and len(d.legal_reasoning) == 600 and d.answer == ""
+
+
+def test_empty_model_answer_is_never_shown_as_an_empty_answer():
+    from clauselens.reports.build import NO_ANSWER, build_report
+    from clauselens.reports.model import ReportDraft
+    from clauselens.retrieval.types import Passage
+    from clauselens.parsing.types import Span
+
+    p = Passage(chunk_id="c1", doc_id="d", node_id="n", text="Either party may terminate on 30 days' notice.",
+                spans=[Span(start=0, end=46)], clause_ref="7.2")
+    r = build_report(ReportDraft(title="T", conclusion="Thirty days' notice."), {"P1": p}, question="How to terminate?")
+    assert r.answer == "Thirty days' notice." and any("no direct answer" in g for g in r.knowledge_gaps)
+    r2 = build_report(ReportDraft(title="T"), {"P1": p}, question="How to terminate?")
+    assert r2.answer == NO_ANSWER

@@ -13,7 +13,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 
-from clauselens.agents.prompts_navindex import REFUSAL
+from clauselens.retrieval.prompts_navindex import REFUSAL
 from clauselens.parsing import load_document
 from clauselens.retrieval.ledger import Ledger
 from clauselens.retrieval.navindex import (
