@@ -130,8 +130,10 @@ class CappedModel(BaseModel):
     #: on validation by truncation. A truncated quote is a prefix of the model's quote, so it is
     #: still checked verbatim like any other.
     str_caps: ClassVar[dict[str, int]] = {}
-    #: string fields published as required with ``minLength`` 1 (a grammar-constrained model must
-    #: write them; seen: the 0.5B model skipped an optional ``answer``), while validation keeps
+    #: fields published as required (strings with ``minLength`` 1): a grammar-constrained model
+    #: must write them, and llama.cpp's grammar writes required properties first, in schema order,
+    #: before any optional one (seen: the 0.5B model skipped an optional ``answer``; the 1.5B
+    #: model skipped optional ``findings``, so nothing was cited), while validation keeps
     #: their defaults so other backends are not failed for leaving them out.
     publish_required: ClassVar[tuple[str, ...]] = ()
     #: field -> n published as JSON-schema ``minItems`` only (a grammar-constrained model must
@@ -166,7 +168,8 @@ class CappedModel(BaseModel):
                 target["properties"][name]["maxLength"] = n
         for name in cls.publish_required:
             if name in target.get("properties", {}):
-                target["properties"][name]["minLength"] = 1
+                if target["properties"][name].get("type") == "string":
+                    target["properties"][name]["minLength"] = 1
                 req = target.setdefault("required", [])
                 if name not in req:
                     req.append(name)
@@ -194,7 +197,10 @@ class ReportDraft(CappedModel):
                                       "follow_up_questions": 3}
     str_caps: ClassVar[dict[str, int]] = {"title": 100, "topic_summary": 300, "legal_reasoning": 600,
                                           "answer": 600, "conclusion": 300}
-    publish_required: ClassVar[tuple[str, ...]] = ("answer",)
+    publish_required: ClassVar[tuple[str, ...]] = ("topic_summary", "legal_reasoning", "findings", "answer", "conclusion")
+    #: a grammar-constrained model must write at least one finding (seen: the 1.5B model left
+    #: ``findings`` empty once the prose fields were required, so nothing was cited).
+    mins: ClassVar[dict[str, int]] = {"findings": 1}
 
     title: str = Field(description="Short title of the report.")
     topic_summary: str = Field(default="", description="What the question is about, 1-2 sentences.")
