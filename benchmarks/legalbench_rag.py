@@ -37,10 +37,8 @@ import argparse
 import datetime as dt
 import json
 import platform
-import subprocess
 import sys
 import time
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Iterable
 
@@ -48,6 +46,7 @@ import numpy as np
 
 from clauselens.parsing.types import Chunk, Span
 from clauselens.retrieval.eval_metrics import document_mismatch, precision_recall
+from clauselens.provenance import run_provenance
 from clauselens.retrieval.hybrid import HybridRetriever
 
 REPO = Path(__file__).resolve().parents[1]
@@ -211,20 +210,7 @@ def summarise(rows: list[dict]) -> dict:
 
 
 def _versions() -> dict:
-    v = {"python": platform.python_version()}
-    for pkg in ("bm25s", "sentence-transformers", "torch", "langchain-text-splitters", "PyStemmer", "numpy"):
-        try:
-            v[pkg] = version(pkg)
-        except PackageNotFoundError:
-            v[pkg] = None
-    try:
-        v["clauselens_commit"] = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True,
-                                                text=True).stdout.strip()
-        v["dirty"] = bool(subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "clauselens", "benchmarks/legalbench_rag.py"],
-                                         capture_output=True, text=True).stdout.strip())
-    except OSError:
-        pass
-    return v
+    return run_provenance(("bm25s", "sentence-transformers", "torch", "langchain-text-splitters", "PyStemmer", "numpy"), ("clauselens", "benchmarks/legalbench_rag.py"))
 
 
 def markdown_table(paths: list[Path]) -> str:

@@ -37,10 +37,8 @@ import hashlib
 import json
 import logging
 import platform
-import subprocess
 import sys
 import time
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +50,7 @@ from clauselens.retrieval.embedders import get_embedder
 from clauselens.retrieval.eval_metrics import precision_recall
 from clauselens.retrieval.fusion import reciprocal_rank_fusion
 from clauselens.retrieval.graphrag import GraphUnavailableError, LightRAGRetriever, graph_chunks
+from clauselens.provenance import run_provenance
 from clauselens.retrieval.hybrid import HybridRetriever
 
 REPO = Path(__file__).resolve().parents[1]
@@ -60,20 +59,7 @@ KS = (1, 2, 4, 8)
 
 
 def _versions() -> dict:
-    v = {"python": platform.python_version()}
-    for pkg in ("lightrag-hku", "llama-cpp-python", "sentence-transformers", "torch", "bm25s", "numpy"):
-        try:
-            v[pkg] = version(pkg)
-        except PackageNotFoundError:
-            v[pkg] = None
-    try:
-        v["clauselens_commit"] = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True,
-                                                text=True).stdout.strip()
-        v["dirty"] = bool(subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", "clauselens/retrieval",
-                                          "benchmarks/lightrag_recall.py"], capture_output=True, text=True).stdout.strip())
-    except OSError:
-        pass
-    return v
+    return run_provenance(("lightrag-hku", "llama-cpp-python", "sentence-transformers", "torch", "bm25s", "numpy"), ("clauselens/retrieval", "benchmarks/lightrag_recall.py"))
 
 
 def covered(chunks, doc_id: str) -> list[tuple[int, int]]:

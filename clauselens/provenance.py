@@ -1,0 +1,35 @@
+"""What produced a result: Python and package versions, and the git commit of the checkout
+(with whether the given paths had uncommitted changes). Benchmarks store it beside every
+number they write (``benchmarks/results/*.json``)."""
+
+from __future__ import annotations
+
+import platform
+import subprocess
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Sequence
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run_provenance(packages: Sequence[str], dirty_paths: Sequence[str] = ("clauselens", "benchmarks")) -> dict:
+    """``{"python": ..., <package>: version or None, "clauselens_commit": sha, "dirty": bool}``.
+
+    ``dirty`` is True when any of ``dirty_paths`` (relative to the repository root) has
+    uncommitted changes. Outside a git checkout the commit keys are simply absent.
+    """
+    v: dict = {"python": platform.python_version()}
+    for pkg in packages:
+        try:
+            v[pkg] = version(pkg)
+        except PackageNotFoundError:
+            v[pkg] = None
+    try:
+        v["clauselens_commit"] = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True,
+                                                text=True).stdout.strip()
+        v["dirty"] = bool(subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", *dirty_paths],
+                                         capture_output=True, text=True).stdout.strip())
+    except OSError:
+        pass
+    return v
