@@ -181,7 +181,7 @@ class DraftFinding(CappedModel):
     and one exact quote from one of them."""
 
     caps: ClassVar[dict[str, int]] = {"passage_ids": 3}
-    str_caps: ClassVar[dict[str, int]] = {"statement": 300, "quote": 400}
+    str_caps: ClassVar[dict[str, int]] = {"statement": 200, "quote": 300}
 
     statement: str = Field(description="One finding, in one or two sentences.")
     passage_ids: list[str] = Field(default_factory=list, description='Ids of supporting passages, e.g. ["P1"].')
@@ -193,10 +193,12 @@ class ReportDraft(CappedModel):
     fill). :func:`clauselens.reports.build.build_report` verifies its quotes and turns it
     into a :class:`Report`. Kept small so a 1.5B model can fill it in one reply."""
 
-    caps: ClassVar[dict[str, int]] = {"findings": 5, "research_directions": 3, "knowledge_gaps": 3,
+    caps: ClassVar[dict[str, int]] = {"findings": 3, "research_directions": 3, "knowledge_gaps": 3,
                                       "follow_up_questions": 3}
-    str_caps: ClassVar[dict[str, int]] = {"title": 100, "topic_summary": 300, "legal_reasoning": 600,
-                                          "answer": 600, "conclusion": 300}
+    #: Caps keep the required part of a draft under ~3,300 characters (~850 tokens), so it fits
+    #: the default ``max_tokens`` of 1,024 even when a small model fills every field.
+    str_caps: ClassVar[dict[str, int]] = {"title": 100, "topic_summary": 300, "legal_reasoning": 500,
+                                          "answer": 500, "conclusion": 300}
     publish_required: ClassVar[tuple[str, ...]] = ("topic_summary", "legal_reasoning", "findings", "answer", "conclusion")
     #: a grammar-constrained model must write at least one finding (seen: the 1.5B model left
     #: ``findings`` empty once the prose fields were required, so nothing was cited).
