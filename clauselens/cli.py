@@ -105,6 +105,23 @@ class _Progress:
             self._line("[bold]Report ready[/bold]")
 
 
+#: ``ask --mode`` values that pin the Researcher to one retrieval tool (issue #4: the
+#: "Inject or Navigate?" modes, plus hybrid and LightRAG).
+RETRIEVAL_MODES = ("hybrid", "navindex", "navembed", "inject", "lightrag")
+
+
+def _tools_for_mode(mode: str, tools: str | None) -> str | None:
+    """``--tools`` value implied by ``--mode``; raises ``ConfigError`` for an unknown mode or
+    a mode that contradicts ``--tools``."""
+    if mode in ("report", "nli"):
+        return tools
+    if mode not in RETRIEVAL_MODES:
+        raise ConfigError(f"--mode must be one of report, nli, {', '.join(RETRIEVAL_MODES)} (got {mode!r})")
+    if tools and [t.strip() for t in tools.split(",") if t.strip()] != [mode]:
+        raise ConfigError(f"--mode {mode} pins the Researcher to the {mode} tool; it conflicts with --tools {tools}")
+    return mode
+
+
 @app.command()
 def ask(
     files_and_question: Annotated[list[str], typer.Argument(metavar="FILE... QUESTION",
@@ -117,24 +134,25 @@ def ask(
     context: Annotated[Optional[str], typer.Option("--context", help='Your situation/instructions, e.g. "I am the receiving party".')] = None,
     password: Annotated[Optional[str], typer.Option("--password", help="Password of an encrypted PDF.")] = None,
     tools: Annotated[Optional[str], typer.Option("--tools", help="Comma-separated retrieval tools (default: hybrid).")] = None,
-    mode: Annotated[str, typer.Option("--mode", help="report (default) or nli (also answer entailment/contradiction/not_mentioned).")] = "report",
+    mode: Annotated[str, typer.Option("--mode", help="How the Researcher reads the documents: 'hybrid', 'navindex', 'navembed', 'inject' or 'lightrag' pins that one tool (same as --tools NAME); 'report' (default) uses --tools or the configured tools; 'nli' is --nli.")] = "report",
+    nli: Annotated[bool, typer.Option("--nli", help="Also answer entailment / contradiction / not_mentioned.")] = False,
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
 ) -> None:
     """Answer QUESTION about FILE(s) with a grounded, cited report."""
     from clauselens.pipeline import ask as run_ask
-    from clauselens.pipeline import save_result
+    from clauselens.pipeline import save_result, write_run_ledger
     from clauselens.reports.render import to_markdown
 
     try:
         if len(files_and_question) < 2:
             raise ConfigError('give at least one file and a question: clauselens ask FILE... "QUESTION"')
         *paths, question = files_and_question
-        if mode not in ("report", "nli"):
-            raise ConfigError(f"--mode must be 'report' or 'nli' (got {mode!r})")
+        tools = _tools_for_mode(mode, tools)
         settings = _settings(model=model, base_url=base_url, api_key=api_key, max_turns=max_turns,
                              password=password, tools=tools, ocr=ocr)
+        answer_form = "nli" if (nli or mode == "nli") else "report"
         with console.status("Archivist: reading the documents...") as status:
-            result = run_ask(paths, question, settings, context=context, progress=_Progress(status), mode=mode)  # type: ignore[arg-type]
+            result = run_ask(paths, question, settings, context=context, progress=_Progress(status), mode=answer_form)
     except ClauselensError as e:
         _fail(e)
         return
@@ -147,6 +165,10 @@ def ask(
     if out is not None:
         written = save_result(result, out)
         console.print("Wrote " + ", ".join(escape(str(p)) for p in written.values()))
+    else:
+        lp = write_run_ledger(result, settings.cache_dir)
+        if lp is not None:
+            console.print(f"[dim]Token ledger: {escape(str(lp))}[/dim]")
 
 
 @app.command()

@@ -19,6 +19,7 @@ from clauselens.config import Settings
 from clauselens.graph.builder import ModelsArg, ToolsArg, build_graph
 from clauselens.reports.model import Report
 from clauselens.reports.render import write_json, write_report
+from clauselens.retrieval.ledger import GRAPH_NODE_STAGE, Ledger
 
 #: ``progress(node, update)`` is called after each graph step with the node name
 #: (``archivist``, ``interrogator``, ``researcher``, ``report``) and that node's state update.
@@ -27,10 +28,13 @@ ProgressFn = Callable[[str, dict[str, Any]], None]
 
 @dataclass
 class AskResult:
-    """A finished run: the :class:`Report` and the JSON-ready ``transcript``."""
+    """A finished run: the :class:`Report`, the JSON-ready ``transcript`` and the run's
+    token ``ledger`` (:class:`~clauselens.retrieval.ledger.Ledger`, one entry: every LLM
+    call of the run, tool-internal calls such as navindex's index scan included)."""
 
     report: Report
     transcript: dict[str, Any]
+    ledger: Ledger | None = None
 
 
 def token_totals(events: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -88,17 +92,25 @@ def ask(
         config["configurable"] = {"thread_id": tid}
     t0 = time.perf_counter()
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    tool_names = sorted(tools) if tools is not None else list(settings.retrieval.tools)
+    ledger = Ledger(run_info={"question": question, "started_utc": started, "thread_id": tid,
+                              "tools": tool_names, "mode": mode})
+    entry = ledger.start(tid, "+".join(tool_names))
     final: dict[str, Any] = {}
-    for chunk in graph.stream(inputs, config=config, stream_mode=["updates", "values"]):
-        kind, data = chunk
-        if kind == "values":
-            final = data
-        elif progress is not None:
-            for node, upd in data.items():
-                progress(node, upd or {})
+    with ledger.recording(entry, GRAPH_NODE_STAGE):
+        for chunk in graph.stream(inputs, config=config, stream_mode=["updates", "values"]):
+            kind, data = chunk
+            if kind == "values":
+                final = data
+            elif progress is not None:
+                for node, upd in data.items():
+                    progress(node, upd or {})
     wall = time.perf_counter() - t0
     report = Report.model_validate(final["report"])
     events = list(final.get("events") or [])
+    drafts = [e for e in events if e.get("type") == "llm_call" and e.get("step") == "draft"]
+    if drafts:  # the answering context: what the call that wrote the final draft read
+        entry.answering_context_tokens = int(drafts[-1].get("usage", {}).get("input_tokens", 0))
     transcript = {
         "clauselens_version": __version__, "thread_id": tid, "started_utc": started,
         "wall_seconds": round(wall, 2), "python": platform.python_version(),
@@ -107,13 +119,27 @@ def ask(
         "retrieval": settings.retrieval.model_dump(mode="json"),
         "documents": final.get("documents") or [], "sub_questions": final.get("sub_questions") or [],
         "asked": final.get("asked") or [], "turns": final.get("turn"), "stop_reason": final.get("stop_reason"),
-        "passages": final.get("passages") or {}, "token_usage": token_totals(events), "events": events,
+        "passages": final.get("passages") or {}, "token_usage": token_totals(events),
+        "ledger": ledger.totals(), "events": events,
     }
-    return AskResult(report=report, transcript=transcript)
+    return AskResult(report=report, transcript=transcript, ledger=ledger)
 
 
 def save_result(result: AskResult, out_dir: Path, stem: str = "report") -> dict[str, Path]:
-    """Write ``<stem>.md/.html/.json`` and ``<stem>.transcript.json`` into ``out_dir``."""
+    """Write ``<stem>.md/.html/.json``, ``<stem>.transcript.json`` and (when the result has
+    one) the token ledger ``<stem>.ledger.json`` into ``out_dir``."""
     paths = write_report(result.report, out_dir, stem)
     paths["transcript"] = write_json(result.transcript, out_dir / f"{stem}.transcript.json")
+    if result.ledger is not None:
+        paths["ledger"] = result.ledger.write(out_dir / f"{stem}.ledger.json")
     return paths
+
+
+def write_run_ledger(result: AskResult, cache_dir: Path) -> Path | None:
+    """Write the run's ledger to ``<cache_dir>/ledgers/<UTC start>_<thread id>.json`` (for runs
+    whose report is not saved with :func:`save_result`) and return the path; ``None`` if
+    the result has no ledger."""
+    if result.ledger is None:
+        return None
+    stamp = str(result.transcript.get("started_utc", "")).replace(":", "").replace("-", "").replace("+0000", "Z")
+    return result.ledger.write(Path(cache_dir) / "ledgers" / f"{stamp}_{result.transcript['thread_id']}.json")

@@ -75,3 +75,15 @@ def test_ask_usage_errors():
 def test_ask_unknown_tool_is_a_config_error():
     res = _run(["ask", str(ROBUST / "four_clause_contract.txt"), "Who must indemnify?", "--tools", "hybrid,crystal_ball"])
     assert res.exit_code == 3 and "unknown retrieval tool(s): crystal_ball" in res.output
+
+
+def test_ask_mode_pins_one_retrieval_tool_and_rejects_conflicts():
+    from clauselens.cli import _tools_for_mode
+
+    assert _tools_for_mode("navindex", None) == "navindex"
+    assert _tools_for_mode("inject", "inject") == "inject"
+    assert _tools_for_mode("report", "hybrid,lightrag") == "hybrid,lightrag"
+    assert _tools_for_mode("nli", None) is None
+    res = _run(["ask", str(ROBUST / "four_clause_contract.txt"), "Who must indemnify?", "--mode", "navindex",
+                "--tools", "hybrid"])
+    assert res.exit_code == 3 and "--mode navindex" in res.output and "conflicts with --tools hybrid" in res.output

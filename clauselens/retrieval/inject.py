@@ -50,7 +50,7 @@ class InjectRetriever:
     def __init__(self, model: BaseChatModel | None = None, ledger: Ledger | None = None,
                  reserve: int = ANSWER_RESERVE, window: int | None = None) -> None:
         self.model = model
-        self.ledger = ledger or Ledger()
+        self.ledger = ledger or Ledger(label="inject")
         self.reserve = reserve
         self.window = window or context_window(model)
         self.passages: list[Passage] = []

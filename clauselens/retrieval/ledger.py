@@ -133,21 +133,35 @@ def caching_crossover(retrieval_payload_tokens: float, price: PriceCard | None =
     return retrieval_payload_tokens * price.input_per_m / price.cache_read_per_m
 
 
+#: ``Ledger.recording(entry, stage=GRAPH_NODE_STAGE)`` names each call after the LangGraph
+#: node that made it (``metadata["langgraph_node"]``: ``interrogator``, ``researcher``, ...).
+GRAPH_NODE_STAGE = "<graph node>"
+
+
 class _UsageHandler(BaseCallbackHandler):
     """Collects per-call usage from chat-model ends (``AIMessage.usage_metadata``)."""
 
-    def __init__(self, ledger: "Ledger") -> None:
+    def __init__(self, ledger: "Ledger", parent: "_UsageHandler | None" = None) -> None:
         self.ledger = ledger
+        self.parent = parent  # an enclosing recording (e.g. the whole run's ledger) also sees each call
         self._starts: dict[UUID, float] = {}
+        self._nodes: dict[UUID, str] = {}
+
+    def _start(self, run_id: UUID, kw: dict[str, Any]) -> None:
+        self._starts[run_id] = time.perf_counter()
+        node = (kw.get("metadata") or {}).get("langgraph_node")
+        if node:
+            self._nodes[run_id] = str(node)
 
     def on_chat_model_start(self, serialized: Any, messages: Any, *, run_id: UUID, **kw: Any) -> None:
-        self._starts[run_id] = time.perf_counter()
+        self._start(run_id, kw)
 
     def on_llm_start(self, serialized: Any, prompts: Any, *, run_id: UUID, **kw: Any) -> None:
-        self._starts[run_id] = time.perf_counter()
+        self._start(run_id, kw)
 
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kw: Any) -> None:
         wall = time.perf_counter() - self._starts.pop(run_id, time.perf_counter())
+        node = self._nodes.pop(run_id, "")
         usage: dict = {}
         for gens in response.generations:
             for g in gens:
@@ -158,8 +172,20 @@ class _UsageHandler(BaseCallbackHandler):
             tu = response.llm_output.get("token_usage") or {}
             usage = {"input_tokens": tu.get("prompt_tokens", 0), "output_tokens": tu.get("completion_tokens", 0)}
         details = usage.get("input_token_details") or {}
-        self.ledger._on_call(int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0),
-                             int(details.get("cache_read", 0) or 0), wall)
+        stage, cacheable = self.ledger._stage, self.ledger._cacheable
+        if stage == GRAPH_NODE_STAGE:  # name the call after the LangGraph node that made it
+            stage = node or stage
+        args = (int(usage.get("input_tokens", 0) or 0), int(usage.get("output_tokens", 0) or 0),
+                int(details.get("cache_read", 0) or 0), wall)
+        self.ledger._on_call(*args, stage=stage)
+        parent = self.parent
+        seen = {id(self.ledger)}
+        while parent is not None:  # nested recordings: the outer ledgers see the call under the inner stage
+            if id(parent.ledger) not in seen:  # a ledger nested in itself records the call once
+                seen.add(id(parent.ledger))
+                parent.ledger._on_call(*args, stage=f"{self.ledger.label}:{stage}" if self.ledger.label else stage,
+                                       cacheable=cacheable)
+            parent = parent.parent
 
 
 _ACTIVE: ContextVar[_UsageHandler | None] = ContextVar("clauselens_token_ledger", default=None)
@@ -178,8 +204,10 @@ class Ledger:
         ledger.write(path)
     """
 
-    def __init__(self, price: PriceCard | None = None, run_info: dict[str, Any] | None = None) -> None:
+    def __init__(self, price: PriceCard | None = None, run_info: dict[str, Any] | None = None,
+                 label: str = "") -> None:
         self.price = price or PriceCard()
+        self.label = label  # prefixes this ledger's stages when an enclosing ledger records them
         self.run_info = dict(run_info or {})
         self.entries: list[LedgerEntry] = []
         self._entry: LedgerEntry | None = None
@@ -199,7 +227,7 @@ class Ledger:
         block is added to ``entry.wall_s``."""
         prev = (self._entry, self._stage, self._cacheable)
         self._entry, self._stage, self._cacheable = entry, stage, cacheable_tokens
-        token = _ACTIVE.set(_UsageHandler(self))
+        token = _ACTIVE.set(_UsageHandler(self, parent=_ACTIVE.get()))
         t0 = time.perf_counter()
         try:
             yield entry
@@ -208,11 +236,13 @@ class Ledger:
             _ACTIVE.reset(token)
             self._entry, self._stage, self._cacheable = prev
 
-    def _on_call(self, input_tokens: int, output_tokens: int, cache_read: int, wall_s: float) -> None:
+    def _on_call(self, input_tokens: int, output_tokens: int, cache_read: int, wall_s: float,
+                 stage: str | None = None, cacheable: int | None = None) -> None:
         if self._entry is None:
             return
         self._entry.calls.append(CallUsage(
-            stage=self._stage, input_tokens=input_tokens, cacheable_tokens=self._cacheable,
+            stage=self._stage if stage is None else stage, input_tokens=input_tokens,
+            cacheable_tokens=self._cacheable if cacheable is None else cacheable,
             observed_cache_read=cache_read, output_tokens=output_tokens, wall_s=round(wall_s, 3)))
 
     def totals(self, mode: str | None = None) -> dict[str, Any]:

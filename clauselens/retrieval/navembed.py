@@ -66,7 +66,7 @@ class NavEmbedRetriever:
         self.reranker = reranker
         self.candidates = candidates
         self.keep = keep
-        self.ledger = ledger or Ledger()
+        self.ledger = ledger or Ledger(label="navembed")
         self.passages: list[Passage] = []
         self.vectors = np.zeros((0, getattr(embedder, "dim", 0)), dtype=np.float32)
         self._n = 0

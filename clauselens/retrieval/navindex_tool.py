@@ -366,7 +366,7 @@ class NavIndexRetriever:
     def __init__(self, model: BaseChatModel, ledger: Ledger | None = None, max_nodes: int = MAX_NODES,
                  store_dir: Path | None = None) -> None:
         self.model = model
-        self.ledger = ledger or Ledger()
+        self.ledger = ledger or Ledger(label="navindex")
         self.max_nodes = max_nodes
         self.store_dir = store_dir
         self.corpus = NavCorpus()

@@ -132,6 +132,15 @@ def test_paraphrase_dropped_and_listed_as_gap(doc, tmp_path):
     first = next(e for e in t["events"] if e["type"] == "retrieval")
     assert all("score" in p and p["passage_id"] for r_ in first["results"] for p in r_["passages"])
     assert paths["md"].exists() and paths["html"].exists() and paths["json"].exists()
+    # the token ledger is written with the report: one entry, every model call, named by graph node
+    led = json.loads(paths["ledger"].read_text())
+    (entry,) = led["entries"]
+    assert entry["mode"] == "hybrid" and entry["llm_calls"] == 4
+    assert [c["stage"] for c in entry["calls"]] == ["interrogator", "researcher", "interrogator", "interrogator"]
+    assert entry["input_tokens"] == t["token_usage"]["input_tokens"]
+    draft_call = next(e for e in t["events"] if e["type"] == "llm_call" and e["step"] == "draft")
+    assert entry["answering_context_tokens"] == draft_call["usage"]["input_tokens"] > 0
+    assert led["totals"]["hybrid"]["cost_usd"]["none"] > 0
 
 
 def test_nothing_found_says_documents_silent(doc):

@@ -73,3 +73,22 @@ def test_recording_captures_calls_inside_the_block_only(tmp_path):
     assert out["run"] == {"command": "test"} and set(out["totals"]) == {"inject", "navindex"}
     assert out["totals"]["navindex"]["input_tokens"] == 3000 and len(out["entries"]) == 2
     assert out["entries"][0]["cost_usd"]["none"] == pytest.approx((3000 * 3 + 150 * 15) / 1e6)
+
+
+def test_nested_recordings_reach_the_enclosing_ledger_under_the_inner_stage():
+    """A tool's own ledger (e.g. navindex's index scan) and the whole run's ledger both see
+    the tool's calls; the run's ledger names them ``<tool>:<stage>`` with the tool's
+    cacheable prefix, and its own calls keep its stage."""
+    model = UsageChat()
+    run, tool = Ledger(), Ledger(label="navindex")
+    outer = run.start("run", "navindex")
+    with run.recording(outer, "researcher"):
+        model.invoke([HumanMessage("plan")])
+        inner = tool.start("q1", "navindex")
+        with tool.recording(inner, "scan", cacheable_tokens=700):
+            model.invoke([HumanMessage("scan")])
+        model.invoke([HumanMessage("draft")])
+    assert [c.stage for c in inner.calls] == ["scan"] and inner.cacheable_tokens == 700
+    assert [c.stage for c in outer.calls] == ["researcher", "navindex:scan", "researcher"]
+    assert [c.cacheable_tokens for c in outer.calls] == [0, 700, 0]
+    assert outer.input_tokens == 3 * model.n_in and outer.output_tokens == 3 * model.n_out
