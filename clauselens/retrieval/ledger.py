@@ -147,6 +147,13 @@ class _UsageHandler(BaseCallbackHandler):
         self._starts: dict[UUID, float] = {}
         self._nodes: dict[UUID, str] = {}
 
+    def _encloses(self, other: "_UsageHandler | None") -> bool:
+        while other is not None:
+            if other.parent is self:
+                return True
+            other = other.parent
+        return False
+
     def _start(self, run_id: UUID, kw: dict[str, Any]) -> None:
         self._starts[run_id] = time.perf_counter()
         node = (kw.get("metadata") or {}).get("langgraph_node")
@@ -162,6 +169,8 @@ class _UsageHandler(BaseCallbackHandler):
     def on_llm_end(self, response: LLMResult, *, run_id: UUID, **kw: Any) -> None:
         wall = time.perf_counter() - self._starts.pop(run_id, time.perf_counter())
         node = self._nodes.pop(run_id, "")
+        if _ACTIVE.get() is not self and self._encloses(_ACTIVE.get()):
+            return  # an inner recording is active: it records the call and forwards it here (once)
         usage: dict = {}
         for gens in response.generations:
             for g in gens:

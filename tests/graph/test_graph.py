@@ -171,3 +171,28 @@ def test_ingest_from_paths_and_checkpointer_resumable_state(doc):
     snap = g.get_state(cfg)
     assert snap.values["report"] == out["report"] and snap.next == ()
     json.dumps(snap.values)  # the whole state is JSON-ready
+
+
+def test_navindex_tool_calls_reach_the_run_ledger(doc, tmp_path):
+    """With the Researcher pinned to navindex, the run's ledger holds the tool's own index
+    scan (stage ``navindex:scan``, its static prefix counted as cacheable) besides the
+    agents' calls, so token totals cover the whole run."""
+    from clauselens.retrieval.navindex_tool import NavIndexRetriever
+
+    node = next(n for n in doc.nodes if n.ref == "7.2")
+    scan = {"nodes": [{"doc": doc.id, "node": node.id}]}
+    plan = {"queries": ["terminate written notice"], "clause_refs": [], "defined_terms": [], "agreement_names": [],
+            "tools": ["navindex"]}
+    model = ScriptedChat(script={**_script([_draft()], [{"complete": True, "follow_up_questions": []}], plan=plan),
+                                 "ScanSelection": [scan]})
+    tool = NavIndexRetriever(model)
+    tool.index([doc])
+    res = ask([], QUESTION, _settings(), models=model, tools={"navindex": tool})
+    (entry,) = res.ledger.entries
+    stages = [c.stage for c in entry.calls]
+    assert "navindex:scan" in stages and stages.count("interrogator") == 3
+    scan_call = entry.calls[stages.index("navindex:scan")]
+    assert 0 < scan_call.cacheable_tokens <= scan_call.input_tokens
+    assert tool.ledger.entries[0].calls[0].stage == "scan"  # the tool's own ledger keeps it too
+    assert res.transcript["ledger"]["llm_calls"] == len(entry.calls)
+    assert any(p["clause_ref"] == "7.2" for p in res.transcript["passages"].values())
