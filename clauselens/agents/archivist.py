@@ -13,33 +13,46 @@ from typing import Any, Mapping, Sequence
 
 from clauselens.config import Settings
 from clauselens.errors import IngestError, NoTextError
+from clauselens.parsing.store import DocumentStore, parse_file
 from clauselens.parsing.types import Document
 from clauselens.retrieval.types import RetrievalMethod
 
 
-def load_one(path: str | Path, settings: Settings) -> Document:
-    """Parse one file with ``clauselens.parsing.load_document`` (password and OCR options
-    from ``settings``). Raises :class:`IngestError` (``"file not found"`` for a missing path,
-    ``"not a file"`` for a directory) or the parser's own ingest errors."""
-    from clauselens.parsing import load_document
+def load_one(path: str | Path, settings: Settings, *, store: DocumentStore | None = None) -> Document:
+    """Parse one file, re-using a stored parse when the file's bytes and parse options are
+    unchanged.
 
+    With ``settings.use_store`` (default) the parse goes through ``store`` or, when none is
+    given, a :class:`~clauselens.parsing.DocumentStore` at ``settings.store_dir / "documents"``
+    (pass one ``store`` to count ``store.hits`` across files). Password and OCR options come
+    from ``settings``; a PDF with more than ``settings.max_pages`` pages is refused before
+    parsing. Raises :class:`IngestError` (``"file not found"`` for a missing path, ``"not a
+    file"`` for a directory, the page limit) or the parser's own ingest errors; a failed parse
+    writes nothing to the store."""
     p = Path(path)
     if not p.exists():
         raise IngestError(str(path), "file not found")
     if not p.is_file():
         raise IngestError(str(path), "not a file")
-    doc = load_document(p, password=settings.pdf_password, ocr=settings.ocr, ocr_dpi=settings.ocr_dpi)
+    pw, ocr, dpi, limit = settings.pdf_password, settings.ocr, settings.ocr_dpi, settings.max_pages
+    if settings.use_store:
+        store = store if store is not None else DocumentStore(settings.store_dir / "documents")
+        doc = store.load(p, password=pw, ocr=ocr, ocr_dpi=dpi, max_pages=limit)
+    else:
+        doc = parse_file(p, password=pw, ocr=ocr, ocr_dpi=dpi, max_pages=limit)
     if not doc.text.strip():  # the parser should already refuse this; never index an empty document
         raise NoTextError(p.name, f"no text found in {p.name}")
     return doc
 
 
 def ingest(paths: Sequence[str | Path], settings: Settings) -> list[Document]:
-    """Parse every path, in order. Raises :class:`IngestError` on the first bad file (and
-    :class:`IngestError` ``"no files given"`` for an empty list)."""
+    """Parse every path, in order, through one store (see :func:`load_one`). Raises
+    :class:`IngestError` on the first bad file (and :class:`IngestError` ``"no files given"``
+    for an empty list)."""
     if not paths:
         raise IngestError("(none)", "no files given")
-    return [load_one(p, settings) for p in paths]
+    store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
+    return [load_one(p, settings, store=store) for p in paths]
 
 
 def document_summary(doc: Document) -> dict[str, Any]:

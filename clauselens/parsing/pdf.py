@@ -64,6 +64,28 @@ def _open_pdf(path: Path, password: str | None):
         raise IngestError(name, f"corrupt or unreadable PDF ({type(exc).__name__}: {exc})") from None
 
 
+def pdf_page_count(path: Path, password: str | None = None) -> int:
+    """Number of pages of a PDF, read from the page tree's ``/Count`` (no page is parsed),
+    falling back to walking the page tree when ``/Count`` is missing or not an integer.
+
+    Raises the same errors as :func:`extract_pdf` for a file that is not a PDF, corrupt or
+    encrypted (so a huge file can be refused before any page is read).
+    """
+    from pdfminer.pdftypes import resolve1
+
+    pdf = _open_pdf(path, password)
+    try:
+        try:
+            count = resolve1(resolve1(pdf.doc.catalog.get("Pages")).get("Count"))
+        except Exception:  # a broken catalog: count the pages the slow way below
+            count = None
+        if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+            return count
+        return len(pdf.pages)
+    finally:
+        pdf.close()
+
+
 def _upright_share(page) -> float:
     chars = page.chars
     return sum(1 for c in chars if c.get("upright")) / len(chars) if chars else 1.0

@@ -1,95 +1,233 @@
-"""Persistence of parsed documents and batch ingest.
+"""Persistence of parsed documents, the page limit, and batch ingest.
 
 :class:`DocumentStore` keeps one JSON file per (file sha256, parse options) under its root,
-written atomically (temp file in the same directory + ``os.replace``, POSIX rename is atomic),
-so an unchanged file is never re-parsed and nothing half-written is ever read back. A
-stored document with another ``schema_version`` is ignored and re-parsed.
+so an unchanged file is never re-parsed. The options that change a parse are part of the key:
+OCR on/off, the OCR dpi (when OCR is on), :data:`~clauselens.parsing.types.SCHEMA_VERSION`
+and :func:`parser_fingerprint` (a hash of the parsing code and the PDF library versions, so a
+parser change re-parses instead of serving a stale tree). Each file is an envelope::
+
+    {"store_format": 1, "schema_version": 1, "parser": "<16 hex>",
+     "options": {"ocr": true, "ocr_dpi": 300}, "file_sha256": "<64 hex>", "document": {...}}
+
+Writes are atomic (temp file in the same directory, fsync, then ``os.replace``; POSIX rename
+is atomic), a parse that fails writes nothing, and temp files are never read back. An entry
+with another schema version or parser fingerprint is ignored (and re-parsed), never misread.
+
+Passwords are never written: a PDF opened with a password is parsed without the store (its
+decrypted text is not persisted either), so only files that open without one are cached.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
 import tempfile
+import time
+from importlib import metadata
 from pathlib import Path
 from typing import Iterable
 
 from pydantic import ValidationError
 
 from clauselens.errors import IngestError
-from clauselens.parsing.loader import file_sha256, load_document
+from clauselens.parsing.loader import _doc_id, _kind, file_sha256, load_document
+from clauselens.parsing.pdf import pdf_page_count
 from clauselens.parsing.types import SCHEMA_VERSION, Document
+
+#: Version of the envelope around the stored document (not of the document schema).
+STORE_FORMAT = 1
+#: Temp files older than this (seconds) are leftovers of a killed writer and are removed.
+STALE_TMP_S = 3600.0
+
+
+@functools.cache
+def parser_fingerprint() -> str:
+    """16 hex chars identifying the parser: sha256 over the source of every module in
+    ``clauselens/parsing/`` and the installed versions of pdfplumber, pdfminer.six,
+    pypdfium2, pytesseract and python-docx. Computed once per process.
+
+    The Tesseract binary's version is not included: after upgrading Tesseract, re-parse
+    scanned documents with the store disabled (``CLAUSELENS_USE_STORE=false`` or ``--no-cache``)
+    or delete the store directory.
+    """
+    h = hashlib.sha256(f"schema={SCHEMA_VERSION}".encode())
+    for src in sorted(Path(__file__).parent.glob("*.py")):
+        h.update(src.name.encode())
+        h.update(src.read_bytes())
+    for dist in ("pdfplumber", "pdfminer.six", "pypdfium2", "pytesseract", "python-docx"):
+        try:
+            h.update(f"{dist}={metadata.version(dist)}".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{dist}=none".encode())
+    return h.hexdigest()[:16]
+
+
+def _is_pdf(p: Path) -> bool:
+    with open(p, "rb") as fh:
+        return _kind(p, fh.read(8)) == "pdf"
+
+
+def check_page_limit(path: str | Path, pages: int, max_pages: int | None) -> None:
+    """Raise :class:`IngestError` when ``pages`` exceeds ``max_pages`` (``None``/0 = no limit).
+
+    The message names the file, its page count, the limit and how to raise it.
+    """
+    if max_pages and pages > max_pages:
+        raise IngestError(
+            Path(path).name,
+            f"{pages} pages is over the page limit of {max_pages}; raise it with "
+            f"CLAUSELENS_MAX_PAGES={pages} (Settings.max_pages) to read this file",
+        )
+
+
+def parse_file(
+    path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
+    max_pages: int | None = None,
+) -> Document:
+    """:func:`~clauselens.parsing.load_document` with a page limit checked first.
+
+    A PDF with more than ``max_pages`` pages (``None`` or 0: no limit) is refused before any
+    page is parsed (the count comes from the PDF's page tree).
+
+    Raises:
+        IngestError: the page limit, or any error of ``load_document``.
+    """
+    p = Path(path)
+    if max_pages and p.is_file() and _is_pdf(p):
+        check_page_limit(p, pdf_page_count(p, password), max_pages)
+    return load_document(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi)
 
 
 class DocumentStore:
-    """A directory of parsed documents keyed by content hash.
+    """A directory of parsed documents keyed by content hash and parse options.
 
     Args:
-        root: directory (created on first write), e.g. ``Settings().store_dir / "documents"``.
+        root: directory (created on first write); the Archivist uses
+            ``Settings().store_dir / "documents"`` (``~/.cache/clauselens/store/documents``).
+
+    Attributes:
+        hits: documents served from the store by :meth:`load` (this instance).
+        misses: documents parsed by :meth:`load` (including those not stored: passwords).
+        writes: documents written by :meth:`put`.
     """
 
     def __init__(self, root: str | Path) -> None:
         self.root = Path(root)
+        self.hits = 0
+        self.misses = 0
+        self.writes = 0
 
-    def _key(self, sha256: str, password: str | None, ocr: bool, ocr_dpi: int) -> str:
-        opts = hashlib.sha256(f"v{SCHEMA_VERSION}|ocr={ocr}|dpi={ocr_dpi}|pw={bool(password)}".encode()).hexdigest()[:8]
-        return f"{sha256}-{opts}"
+    @staticmethod
+    def options(ocr: bool, ocr_dpi: int) -> dict[str, object]:
+        """The parse options that change a document (the dpi only matters with OCR on)."""
+        return {"ocr": bool(ocr), "ocr_dpi": int(ocr_dpi) if ocr else None}
+
+    def key(self, sha256: str, *, ocr: bool = True, ocr_dpi: int = 300) -> str:
+        """``<file sha256>-<16 hex of schema, parser fingerprint and options>``."""
+        opts = json.dumps({"schema": SCHEMA_VERSION, "parser": parser_fingerprint(), **self.options(ocr, ocr_dpi)},
+                          sort_keys=True)
+        return f"{sha256}-{hashlib.sha256(opts.encode()).hexdigest()[:16]}"
 
     def path_for(self, key: str) -> Path:
         """The JSON file of one key."""
         return self.root / f"{key}.json"
 
     def get(self, key: str) -> Document | None:
-        """The stored document for ``key``, or ``None`` (absent, unreadable or older schema)."""
+        """The stored document for ``key``, or ``None`` when absent, unreadable, corrupt, or
+        written by another schema version or parser (never raises for a bad entry)."""
         p = self.path_for(key)
         try:
             data = json.loads(p.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        if data.get("schema_version") != SCHEMA_VERSION:
+        if not isinstance(data, dict) or data.get("schema_version") != SCHEMA_VERSION:
+            return None
+        if data.get("parser") != parser_fingerprint() or not isinstance(data.get("document"), dict):
             return None
         try:
-            return Document.model_validate(data)
+            doc = Document.model_validate(data["document"])
         except ValidationError:
             return None
+        return doc if doc.schema_version == SCHEMA_VERSION else None
 
-    def put(self, key: str, doc: Document) -> Path:
-        """Write ``doc`` atomically; returns its path."""
+    def put(self, key: str, doc: Document, *, options: dict[str, object] | None = None) -> Path:
+        """Write ``doc`` under ``key`` atomically (temp file + fsync + ``os.replace``); returns
+        its path. On any error the temp file is removed and nothing is left behind."""
         self.root.mkdir(parents=True, exist_ok=True)
+        self._remove_stale_temps()
         target = self.path_for(key)
+        head = json.dumps({"store_format": STORE_FORMAT, "schema_version": SCHEMA_VERSION,
+                           "parser": parser_fingerprint(), "options": options or {}, "file_sha256": doc.sha256})
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.root)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(doc.model_dump_json())
+                fh.write(head[:-1] + ', "document": ' + doc.model_dump_json() + "}")
+                fh.flush()
+                os.fsync(fh.fileno())
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        self.writes += 1
         return target
 
-    def load(self, path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300) -> Document:
+    def _remove_stale_temps(self) -> None:
+        now = time.time()
+        for t in self.root.glob(".tmp-*.json"):
+            try:
+                if now - t.stat().st_mtime > STALE_TMP_S:
+                    t.unlink()
+            except OSError:
+                pass
+
+    def load_status(
+        self, path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
+        max_pages: int | None = None,
+    ) -> tuple[Document, bool]:
         """Parse ``path`` or return the stored parse of identical bytes and options.
 
-        The stored document's ``source_path`` is updated to ``path`` (same bytes may move).
-        Raises the same errors as :func:`~clauselens.parsing.load_document`.
+        Returns:
+            (document, ``True`` when it came from the store). A stored document gets
+            ``source_path`` and ``id`` of ``path`` (the same bytes may have moved), so it equals
+            a fresh parse of ``path``.
+
+        Raises:
+            IngestError: the same errors as :func:`parse_file` (page limit included, also
+            for a stored document). Nothing is written when parsing fails.
         """
         p = Path(path)
-        if not p.is_file():
-            return load_document(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi)  # raises the right error
-        key = self._key(file_sha256(p), password, ocr, ocr_dpi)
+        if not p.is_file() or (password and _is_pdf(p)):
+            self.misses += 1
+            return parse_file(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages), False
+        sha = file_sha256(p)
+        key = self.key(sha, ocr=ocr, ocr_dpi=ocr_dpi)
         doc = self.get(key)
         if doc is not None:
+            if doc.pages:
+                check_page_limit(p, len(doc.pages), max_pages)
             doc.source_path = str(p)
-            return doc
-        doc = load_document(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi)
-        self.put(key, doc)
-        return doc
+            doc.id = _doc_id(p, sha)
+            self.hits += 1
+            return doc, True
+        self.misses += 1
+        doc = parse_file(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages)
+        if doc.sha256 == sha:  # the file did not change while it was parsed
+            self.put(key, doc, options=self.options(ocr, ocr_dpi))
+        return doc, False
+
+    def load(
+        self, path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
+        max_pages: int | None = None,
+    ) -> Document:
+        """:meth:`load_status` without the flag."""
+        return self.load_status(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages)[0]
 
 
 def load_documents(
     paths: Iterable[str | Path], *, store: DocumentStore | None = None,
-    password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
+    password: str | None = None, ocr: bool = True, ocr_dpi: int = 300, max_pages: int | None = None,
 ) -> tuple[list[Document], list[IngestError]]:
     """Parse many files, continuing past bad ones.
 
@@ -102,9 +240,9 @@ def load_documents(
     for path in paths:
         try:
             if store is not None:
-                docs.append(store.load(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi))
+                docs.append(store.load(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages))
             else:
-                docs.append(load_document(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi))
+                docs.append(parse_file(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages))
         except IngestError as exc:
             errors.append(exc)
     return docs, errors
