@@ -140,7 +140,25 @@ class Document(BaseModel):
         return self.pages[-1].number if self.pages and offset >= self.pages[-1].end else None
 
 
-class Chunk(BaseModel):
+class SourcedText(BaseModel):
+    """Text with its provenance: the document, the tree node, the exact ``[start, end)``
+    character spans of ``doc.text`` it was cut from, the clause reference and heading path,
+    pages (1-based) and the file. Shared by :class:`Chunk` (what the Archivist emits) and
+    the Researcher's ``Passage`` (what retrieval returns), so a citation always maps back."""
+
+    doc_id: str
+    node_id: str
+    text: str
+    spans: list[Span]
+    clause_ref: str | None = None
+    heading_path: list[str] = Field(default_factory=list)
+    page_start: int | None = None
+    page_end: int | None = None
+    doc_title: str | None = None
+    source_path: str | None = None
+
+
+class Chunk(SourcedText):
     """A retrievable unit built from the tree.
 
     Invariant: ``text == "\\n".join(doc.text[s.start:s.end] for s in spans)``. A ``node``
@@ -150,14 +168,4 @@ class Chunk(BaseModel):
     """
 
     id: str
-    doc_id: str
-    node_id: str
     kind: ChunkKind
-    text: str
-    spans: list[Span]
-    clause_ref: str | None = None
-    heading_path: list[str] = Field(default_factory=list)
-    page_start: int | None = None
-    page_end: int | None = None
-    doc_title: str | None = None
-    source_path: str | None = None

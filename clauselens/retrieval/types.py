@@ -6,10 +6,10 @@ from typing import Protocol, Sequence, runtime_checkable
 
 from pydantic import BaseModel, Field
 
-from clauselens.parsing.types import Chunk, Document, Span
+from clauselens.parsing.types import Chunk, Document, SourcedText, Span
 
 
-class Passage(BaseModel):
+class Passage(SourcedText):
     """One retrieved passage, traceable to its source.
 
     ``score`` is the final score of the method that ranked it (higher is better; for RRF
@@ -19,16 +19,6 @@ class Passage(BaseModel):
     """
 
     chunk_id: str
-    doc_id: str
-    node_id: str
-    text: str
-    spans: list[Span]
-    clause_ref: str | None = None
-    heading_path: list[str] = Field(default_factory=list)
-    page_start: int | None = None
-    page_end: int | None = None
-    doc_title: str | None = None
-    source_path: str | None = None
     score: float = 0.0
     scores: dict[str, float] = Field(default_factory=dict)
     ranks: dict[str, int] = Field(default_factory=dict)
