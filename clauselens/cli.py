@@ -137,6 +137,7 @@ def ask(
     mode: Annotated[str, typer.Option("--mode", help="How the Researcher reads the documents: 'hybrid', 'navindex', 'navembed', 'inject' or 'lightrag' pins that one tool (same as --tools NAME); 'report' (default) uses --tools or the configured tools; 'nli' is --nli.")] = "report",
     nli: Annotated[bool, typer.Option("--nli", help="Also answer entailment / contradiction / not_mentioned.")] = False,
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Parse every file afresh (don't use or fill the document store).")] = False,
 ) -> None:
     """Answer QUESTION about FILE(s) with a grounded, cited report."""
     from clauselens.pipeline import ask as run_ask
@@ -150,6 +151,8 @@ def ask(
         tools = _tools_for_mode(mode, tools)
         settings = _settings(model=model, base_url=base_url, api_key=api_key, max_turns=max_turns,
                              password=password, tools=tools, ocr=ocr)
+        if no_cache:
+            settings = settings.model_copy(update={"use_store": False})
         answer_form = "nli" if (nli or mode == "nli") else "report"
         with console.status("Archivist: reading the documents...") as status:
             result = run_ask(paths, question, settings, context=context, progress=_Progress(status), mode=answer_form)
@@ -177,22 +180,32 @@ def ingest(
     password: Annotated[Optional[str], typer.Option("--password", help="Password of an encrypted PDF.")] = None,
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
     show: Annotated[int, typer.Option("--show", help="Clauses listed per document.")] = 15,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Parse every file afresh (don't use or fill the document store).")] = False,
 ) -> None:
-    """Parse FILE(s) and show each clause tree; exit code != 0 if any file cannot be read."""
+    """Parse FILE(s) and show each clause tree ("cached" when re-used from the document store).
+    Continues past a bad file; lists every failure at the end and exits != 0 if any file failed."""
     from clauselens.agents.archivist import document_summary, load_one
+    from clauselens.parsing import DocumentStore
 
-    settings = Settings().model_copy(update={"ocr": ocr, "pdf_password": password})
-    first_error: ClauselensError | None = None
+    upd: dict[str, Any] = {"ocr": ocr, "pdf_password": password}
+    if no_cache:
+        upd["use_store"] = False
+    settings = Settings().model_copy(update=upd)
+    store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
+    failures: list[tuple[Path, ClauselensError]] = []
     for f in files:
+        hits = store.hits if store is not None else 0
+        t0 = time.perf_counter()
         try:
-            doc = load_one(f, settings)
+            doc = load_one(f, settings, store=store)
         except ClauselensError as e:
             err_console.print(f"[bold red]Error:[/bold red] [red]{escape(str(e))}[/red]")
-            first_error = first_error or e
+            failures.append((f, e))
             continue
+        source = "cached" if store is not None and store.hits > hits else f"parsed in {time.perf_counter() - t0:.1f}s"
         s = document_summary(doc)
         console.print(f"[bold]{escape(s['title'] or f.name)}[/bold]  [dim]{escape(str(f))}[/dim]")
-        console.print(f"  {s['chars']:,} chars, {s['pages']} pages ({s['ocr_pages']} OCR), {s['nodes']} nodes, "
+        console.print(f"  {source}; {s['chars']:,} chars, {s['pages']} pages ({s['ocr_pages']} OCR), {s['nodes']} nodes, "
                       f"{s['numbered_clauses']} numbered clauses, {s['defined_terms']} defined terms")
         for w in s["warnings"]:
             console.print(f"  [yellow]warning:[/yellow] {escape(w)}")
@@ -203,8 +216,12 @@ def ingest(
         for n in [n for n in doc.nodes if n.ref][:show]:
             table.add_row(escape(n.ref or ""), escape((n.heading or "")[:60]), str(n.page_start or ""))
         console.print(table)
-    if first_error is not None:
-        raise typer.Exit(code=first_error.exit_code)
+    if failures:
+        err_console.print(f"[bold red]{len(failures)} of {len(files)} file(s) could not be read:[/bold red]")
+        for f, e in failures:
+            msg = str(e) if f.name in str(e) else f"{f}: {e}"
+            err_console.print(f"  [red]- {escape(msg)}[/red]")
+        raise typer.Exit(code=failures[0][1].exit_code)
 
 
 # Interactive interfaces (issue #5): terminal chat, MCP server, web UI.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from pathlib import Path
 
 import pytest
@@ -87,3 +89,38 @@ def test_ask_mode_pins_one_retrieval_tool_and_rejects_conflicts():
     res = _run(["ask", str(ROBUST / "four_clause_contract.txt"), "Who must indemnify?", "--mode", "navindex",
                 "--tools", "hybrid"])
     assert res.exit_code == 3 and "--mode navindex" in res.output and "conflicts with --tools hybrid" in res.output
+
+
+CUAD_PDF = ROBUST.parent / "data" / "cuad" / "full_contract_pdf"
+
+
+def test_ingest_batch_continues_past_bad_file_lists_failures_and_reuses_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
+    (good,) = CUAD_PDF.rglob("NEONSYSTEMSINC_03_01_1999*.pdf")  # 12-page real CUAD PDF
+    bad = tmp_path / "bad.pdf"
+    bad.write_bytes(good.read_bytes()[:40000])  # truncated
+    good2 = ROBUST / "four_clause_contract.txt"
+    res = _run(["ingest", "--no-ocr", str(good), str(bad), str(good2)])
+    assert res.exit_code == 2  # IngestError
+    out = res.output
+    assert out.count("parsed in") == 2 and "cached" not in out
+    summary = out.index("1 of 3 file(s) could not be read")
+    assert out.index("DISTRIBUTOR AGREEMENT") < out.index("four_clause_contract.txt") < summary
+    assert "- bad.pdf: corrupt or unreadable PDF" in out[summary:]
+    stored = (tmp_path / "cache" / "store" / "documents").iterdir()
+    assert {json.loads(p.read_text(encoding="utf-8"))["file_sha256"] for p in stored} == {
+        hashlib.sha256(f.read_bytes()).hexdigest() for f in (good, good2)}  # nothing for bad.pdf
+
+    again = _run(["ingest", "--no-ocr", str(good), str(good2)])
+    assert again.exit_code == 0 and again.output.count("cached;") == 2 and "could not be read" not in again.output
+    fresh = _run(["ingest", "--no-ocr", "--no-cache", str(good)])
+    assert fresh.exit_code == 0 and "parsed in" in fresh.output and "cached" not in fresh.output
+
+
+def test_ingest_page_limit_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CLAUSELENS_MAX_PAGES", "3")
+    res = _run(["ingest", str(ROBUST / "rotated_pages.pdf"), str(ROBUST / "four_clause_contract.txt")])
+    assert res.exit_code == 2
+    assert "rotated_pages.pdf: 5 pages is over the page limit of 3; raise it with CLAUSELENS_MAX_PAGES=5" in res.output
+    assert "1 of 2 file(s) could not be read" in res.output
