@@ -9,6 +9,13 @@ the CUAD TXT (itself ABBYY OCR, so not a clean ground truth). Cross-references i
 instruments ("Section 402 of the Sarbanes-Oxley Act") are counted apart (``xrefs_external``);
 references to exhibits the filing omits stay in the denominator of the resolved share.
 
+Metadata (issue #3): fill rates of title, parties (>= 2 names), effective date, document type
+and amended base agreement over the 21 contracts, and, where the hand-checked values of
+``tests/parsing/cuad_metadata_expected.json`` are present, how many extracted values are right
+(title: contains the hand-checked name, case-insensitive; parties: same set, case- and
+whitespace-insensitive, trailing ``.``/``,`` ignored; date: same calendar date via
+``clauselens.parsing.metadata.parse_date``; type: equal).
+
 Usage::
 
     nice -n 10 .venv/bin/python benchmarks/parsing_cuad.py [--no-ocr] [--out benchmarks/results/parsing_cuad.json]
@@ -31,11 +38,13 @@ from importlib.metadata import version
 from pathlib import Path
 
 from clauselens.parsing import Document, load_document
+from clauselens.parsing.metadata import parse_date
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 CUAD = SHARED / "data" / "cuad"
 SCANNED = SHARED / "data" / "scanned-contracts"
+EXPECTED_META = REPO / "tests" / "parsing" / "cuad_metadata_expected.json"
 
 
 def coverage(doc: Document) -> float:
@@ -63,8 +72,65 @@ def stats(doc: Document, seconds: float) -> dict:
         "seconds": round(seconds, 3),
         "doc_type": doc.doc_type,
         "title": doc.title,
+        "parties": doc.parties,
+        "effective_date": doc.effective_date,
+        "amends": doc.amends,
         "warnings": doc.warnings,
     }
+
+
+def _norm_party(p: str) -> str:
+    return " ".join(p.split()).lower().rstrip(" .,")
+
+
+def meta_check(row: dict, exp: dict) -> dict:
+    """Per field, whether the extracted value (``row``: a :func:`stats` dict) is filled and,
+    against the hand-checked ``exp``, right: ``{field: {"filled": bool, "correct": bool}}``
+    plus party-level ``parties_found``/``parties_right``/``parties_expected`` counts."""
+    got_p = {_norm_party(p) for p in row["parties"]}
+    exp_p = {_norm_party(p) for p in exp["parties"]}
+    d = parse_date(row["effective_date"])
+    exp_d = dt.date.fromisoformat(exp["effective_date"]) if exp["effective_date"] else None
+    return {
+        "title": {"filled": bool(row["title"]),
+                  "correct": bool(row["title"]) and exp["title"].lower() in " ".join(row["title"].split()).lower()},
+        "parties": {"filled": len(row["parties"]) >= 2, "correct": bool(got_p) and got_p == exp_p},
+        "effective_date": {"filled": bool(row["effective_date"]), "correct": d is not None and d == exp_d},
+        "doc_type": {"filled": bool(row["doc_type"]), "correct": row["doc_type"] == exp["doc_type"]},
+        "parties_found": len(got_p), "parties_right": len(got_p & exp_p), "parties_expected": len(exp_p),
+    }
+
+
+def meta_summary(rows: list[dict], kind: str, expected: dict) -> dict:
+    """Fill rates over ``rows`` (one per contract) and, for the contracts in ``expected``,
+    the hand-check accuracy per field (correct among filled, and among all)."""
+    r = [row[kind] for row in rows]
+    out: dict = {
+        "documents": len(r),
+        "title_filled": sum(bool(x["title"]) for x in r),
+        "parties_2plus_filled": sum(len(x["parties"]) >= 2 for x in r),
+        "parties_any_filled": sum(bool(x["parties"]) for x in r),
+        "effective_date_filled": sum(bool(x["effective_date"]) for x in r),
+        "doc_type_filled": sum(bool(x["doc_type"]) for x in r),
+        "doc_types": {t: sum(x["doc_type"] == t for x in r) for t in sorted({x["doc_type"] for x in r})},
+        "amendments_with_base": sum(bool(x["amends"]) for x in r if x["doc_type"] == "amendment"),
+    }
+    checks = []
+    for row in rows:
+        key = next((k for k in expected if row["name"].startswith(k)), None)
+        if key:
+            checks.append(meta_check(row[kind], expected[key]))
+    if checks:
+        hc: dict = {"documents_checked": len(checks)}
+        for f in ("title", "parties", "effective_date", "doc_type"):
+            filled = sum(c[f]["filled"] for c in checks)
+            right = sum(c[f]["correct"] for c in checks)
+            hc[f] = {"filled": filled, "correct": right, "correct_of_filled": round(right / filled, 3) if filled else None}
+        found, good, exp_n = (sum(c[k] for c in checks) for k in ("parties_found", "parties_right", "parties_expected"))
+        hc["party_names"] = {"found": found, "right": good, "expected": exp_n,
+                             "precision": round(good / found, 3) if found else None, "recall": round(good / exp_n, 3)}
+        out["hand_check"] = hc
+    return out
 
 
 def similarity(a: str, b: str) -> float:
@@ -121,6 +187,9 @@ def main(argv: list[str] | None = None) -> int:
         }
 
     summary = {"pdf": agg("pdf"), "txt": agg("txt")}
+    expected = json.loads(EXPECTED_META.read_text())["cuad"] if EXPECTED_META.exists() else {}
+    summary["metadata"] = {"pdf": meta_summary(rows, "pdf", expected), "txt": meta_summary(rows, "txt", expected),
+                           "hand_checked_values": str(EXPECTED_META.relative_to(REPO)) if expected else None}
     text_pages = sum(row["pdf"]["pages"] for row in rows)
     summary["pdf"]["pages_total"] = text_pages
     summary["pdf"]["pages_per_second"] = round(text_pages / summary["pdf"]["seconds_total"], 2)

@@ -1,32 +1,97 @@
 """Document metadata from the opening text: title, parties, effective date, type, amends.
 
 Heuristics over the preamble (pure functions); every field may stay empty when the text
-does not say it.
+does not say it. Party names and dates are returned as written (whitespace collapsed to
+single spaces), so each is a substring of the whitespace-normalised document text.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 
 from clauselens.parsing.numbering import is_caps_heading
 from clauselens.parsing.types import Document
 
-_MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august",
+                "september", "october", "november", "december"]
+_MONTHS = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+           r"|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)")
+_ORDINAL_WORDS = [
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
+    "eighteenth", "nineteenth", "twentieth",
+]
+_ORDINAL_WORDS += [f"twenty-{w}" for w in _ORDINAL_WORDS[:9]] + ["thirtieth", "thirty-first"]
+_DAY = r"(?:\d{1,2}\s?(?:st|nd|rd|th|t\s?h)?|" + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True)) + ")"
+#: A date as contracts write it: ``May 1, 2012``, ``Sept 29, 2004``, ``May 3,2006``,
+#: ``1st day of January, 1996``, ``first day of July, 2017``, ``1 October 2019``, ``2012-05-01``.
 DATE_RE = re.compile(
-    rf"\b(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?{_MONTHS},?\s+\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}})\b"
+    rf"(?i:\b(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\s*,?\s*\d{{4}}"
+    rf"|{_DAY}\s+(?:day\s+of\s+)?{_MONTHS}\s*,?\s+\d{{4}}|\d{{4}}-\d{{2}}-\d{{2}})\b)"
 )
-_EFFECTIVE_RE = re.compile(rf"(?:effective|dated|made|entered\s+into)[^.]{{0,80}}?({DATE_RE.pattern})", re.IGNORECASE)
-_TITLE_WORDS = re.compile(r"\b(AGREEMENT|AMENDMENT|CONTRACT|ADDENDUM|LETTER|LEASE|LICEN[CS]E|DEED|MEMORANDUM|TERMS|NDA|SCHEDULE)\b", re.IGNORECASE)
+_EFFECTIVE_RE = re.compile(
+    rf"\b(?:effective|dated|made|entered\s+into|executed)\b[^.;]{{0,80}}?({DATE_RE.pattern})", re.IGNORECASE)
+_EFFECTIVE_DEF_RE = re.compile(
+    rf"effective\s+date\b[^.;]{{0,60}}?(?:shall\s+be|is|means)\s*:?\s*({DATE_RE.pattern})"
+    rf"|({DATE_RE.pattern})\s*\(\s*(?:the\s+)?[\"“]?(?:[A-Z]\w+\s+)?Effective\s+Date", re.IGNORECASE)
+#: Where the preamble ends: recitals or the operative words.
+_PREAMBLE_END = re.compile(
+    r"\bWHEREAS\b|\bRECITALS\b|\bBACKGROUND\b|\bWITNESSETH\b|\bNOW,?\s+THEREFORE\b|\bIT\s+IS\s+(?:HEREBY\s+)?AGREED\b"
+    r"|\bAGREED\s+TERMS\b", re.IGNORECASE)
+_TITLE_WORD = (r"(?:AGREEMENT|AMENDMENT|CONTRACT|ADDENDUM|LETTER|LEASE|LICEN[CS]E|DEED|MEMORANDUM|TERMS|NDA|SCHEDULE"
+               r"|Agreement|Amendment|Contract|Addendum|Letter|Lease|Licen[cs]e|Deed|Memorandum|Terms|Schedule)")
+_TITLE_WORDS = re.compile(rf"\b{_TITLE_WORD}\b", re.IGNORECASE)
 _SEC_LABEL = re.compile(r"^(?:EXHIBIT|Exhibit|EX-)\s*[\d.()A-Za-z-]*\s*$")
+_ENUM_START = re.compile(r"^\(?(?:\d+|[ivxlc]+|[a-z])[.)]\s|^\(", re.IGNORECASE)
+#: A capitalised title run that a sentence or ``between`` follows on the same line
+#: (``Exhibit 10.4 CONSULTING AGREEMENT This Consulting Agreement ...``).
+_INLINE_TITLE = re.compile(
+    r"(?<!\S)([A-Z][\w-]*(?:\s+(?:[A-Z][\w&-]*|to|the|of|and|for|on|#\d+|No\.\s*\d+)){0,9}?\s+" + _TITLE_WORD + r")"
+    r"\s+(?=This\b|THIS\b|between\b|Between\b|BETWEEN\b|by\s+and\b)"
+)
+
+
+def _clean_title(s: str) -> str:
+    s = " ".join(s.split())
+    s = re.sub(r"^(?:EXHIBIT|Exhibit|EX-)\s*[\w.()-]*\d[\w.()-]*\s+(?=\S)", "", s)  # "Exhibit 10.1 COOPERATION AGREEMENT"
+    return re.sub(r"^(?:Execution\s+(?:Version|Copy)|EXECUTION\s+(?:VERSION|COPY))\s+", "", s)
+
+
+def _title_ok(s: str) -> bool:
+    if not s or len(s) > 120 or _SEC_LABEL.match(s) or _ENUM_START.match(s) or not _TITLE_WORDS.search(s):
+        return False
+    if is_caps_heading(s):
+        return True
+    letters = [c for c in s if c.isalpha()]
+    if letters and sum(c.isupper() for c in letters) / len(letters) >= 0.85:
+        return True
+    # a title-case line that ends in the contract word (``Strategic Alliance Agreement``)
+    return len(s) <= 80 and re.search(rf"{_TITLE_WORD}\s*$", s) is not None
 
 
 def guess_title(text: str) -> str | None:
-    """First short line of the first 40 that names a contract type (``... AGREEMENT``),
-    SEC exhibit labels (``EXHIBIT 10.28``) skipped; else the first short capitals line."""
+    """The first title-like line among the first 40 non-empty lines: a short line naming a
+    contract type (``... AGREEMENT``; capitals, or title case ending in the contract word),
+    or, in a long line, a layout cell (split on 3+ spaces) or a capitalised run directly
+    before ``This``/``between`` (``CONSULTING AGREEMENT This Consulting Agreement ...``).
+    SEC exhibit labels (``EXHIBIT 10.28``) and enumerated lines (``(iii) ...``) are skipped.
+    Falls back to the name in ``This Consulting Agreement (...``, then to the first short
+    capitals line; ``None`` if there is none."""
     lines = [ln.strip() for ln in text[:6000].split("\n") if ln.strip()][:40]
     for ln in lines:
-        if len(ln) <= 120 and not _SEC_LABEL.match(ln) and _TITLE_WORDS.search(ln) and (is_caps_heading(ln) or len(ln) <= 80):
-            return " ".join(ln.split())
+        cands = [ln] if len(ln) <= 120 else [c for c in re.split(r"\s{3,}", ln) if c.strip()]
+        for c in cands:
+            c2 = _clean_title(c)
+            if _title_ok(c2):
+                return c2
+        for m in _INLINE_TITLE.finditer(ln):
+            c2 = _clean_title(m.group(1))
+            if len(c2) <= 120 and not _SEC_LABEL.match(c2):
+                return c2
+    m = re.search(r"\b(?:This|THIS)\s+((?:[A-Z][\w-]*\s+){0,6}(?:Agreement|AGREEMENT|Amendment|AMENDMENT))\s*[(,]", text[:3000])
+    if m:  # the preamble names it: "This Consulting Agreement ("Agreement") is made ..."
+        return " ".join(m.group(1).split())
     for ln in lines:
         if is_caps_heading(ln) and not _SEC_LABEL.match(ln):
             return " ".join(ln.split())
@@ -35,9 +100,9 @@ def guess_title(text: str) -> str | None:
 
 def guess_doc_type(title: str | None, head: str) -> str:
     """``amendment`` / ``side_letter`` / ``schedule`` / ``agreement`` from the title (and
-    the opening text for side letters)."""
+    the opening text for amendments numbered ``Amendment No. 2`` and for side letters)."""
     t = (title or "").lower()
-    if "amendment" in t or re.search(r"\bamendment\s+no\.?\s*\d|\bamendment\s+#\d", head[:600], re.IGNORECASE):
+    if "amendment" in t or re.search(r"\bamendment\s+no\.?\s*\d|\bamendment\s+#\s?\d", head[:600], re.IGNORECASE):
         return "amendment"
     if "side letter" in t or "letter agreement" in t or re.search(r"\bside\s+letter\b", head[:1500], re.IGNORECASE):
         return "side_letter"
@@ -46,61 +111,250 @@ def guess_doc_type(title: str | None, head: str) -> str:
     return "agreement"
 
 
-_DEF_PAREN = re.compile(r"\(\s*(?:the\s+|hereinafter[^\"“)]*?)?[\"“][^\"”]+[\"”][^)]{0,40}\)")
-_NAME = re.compile(
-    r"^(?:and\s+|AND\s+|&\s+)?([A-Z0-9][\w&.'’\- ]*?(?:,?\s*(?:Inc|INC|LLC|L\.L\.C|Ltd|LTD|Limited|LIMITED|Corp|CORP|Corporation|CORPORATION|LP|L\.P|N\.A|S\.A|plc|PLC|GmbH|AG|B\.V)\.?)?)(?=\s*,|\s*$|\s+\(|\s+a\s|\s+an\s)"
+# ---------------------------------------------------------------- parties
+#: A defining parenthesis: ``(the "Seller")``, ``("FASC")``, ``(hereinafter referred to as "Vendor")``,
+#: ``(hereinafter IntriCon)``, ``("Rio Royal", and together with ..., the "MG Capital Parties")``.
+_DEF_PAREN = re.compile(
+    r"\(\s*(?:(?:the|collectively|together)\s+|hereinafter[^\"“'”)]*?)?[\"“'][^\"”')]+[\"”'][^)]{0,120}\)"
+    r"|\(\s*hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?[A-Z][^)\"“]{0,40}\)"
 )
+_SUFFIX = (r"(?:Inc|INC|LLC|L\.L\.C|Ltd|LTD|Limited|LIMITED|Corp|CORP|Corporation|CORPORATION|Company|COMPANY"
+           r"|LP|L\.P|N\.A|S\.A|plc|PLC|GmbH|AG|B\.V|Trust|TRUST|FSB)")
+_NAME = re.compile(
+    r"^([A-Z0-9][\w&.'’/\- ]*?(?:,?\s*" + _SUFFIX + r"\.?)?)(?=\s*,|\s*$|\s+\(|\s+a\s|\s+an\s|\s+having\s|\s+with\s)"
+)
+#: A capitalised name ending in a company suffix, anywhere in a text run.
+_CORP_NAME = re.compile(
+    r"(?<![\w&])((?:[A-Z][\w&'’./-]*|&)(?:\s+(?:[A-Z0-9][\w&'’./-]*|&|of|de|the))*?,?\s+" + _SUFFIX + r"\b\.?)"
+)
+_CONNECTORS = {"of", "de", "du", "la", "the", "for", "&", "und", "et", "plc", "von", "van", "der"}
+_NOT_IN_NAME = {"agreement", "amendment", "section", "article", "schedule", "exhibit", "hereinafter", "dated"}
+_STOP_FIRST = {"this", "the", "each", "party", "parties", "agreement", "exhibit", "whereas", "dear", "and",
+               "between", "among", "recitals", "in", "for", "as", "section", "article", "schedule", "by"}
 
 
-def guess_parties(head: str) -> list[str]:
-    """Names defined in the first ``between … and …`` paragraph: each text run that ends in
-    a defining parenthesis (``Acme Corp., a Delaware corporation (the "Seller")``) gives the
-    capitalised name it starts with (``Acme Corp.``)."""
-    for m in re.finditer(r"\b(?:between|among|BETWEEN|AMONG)\b(.{10,2000}?)(?:\n[ \t]*\n(?=[ \t]*(?:WHEREAS|RECITALS|BACKGROUND|NOW|IT IS|\d|\(|[A-Z]{4,}))|WHEREAS|RECITALS|$)", head, re.DOTALL):
-        found = _parties_in(" ".join(m.group(1).split()))
-        if found:
-            return found
-    return []
+def _plausible_name(name: str) -> bool:
+    words = name.split()
+    if not (2 <= len(name) <= 80) or not words or len(words) > 10:
+        return False
+    if words[0].lower().strip(",") in _STOP_FIRST or not words[0][0].isupper():
+        return False
+    if any(w.lower().strip(",.") in _NOT_IN_NAME for w in words):
+        return False
+    return all(w[0].isupper() or w[0].isdigit() or w.lower().strip(",") in _CONNECTORS or not w[0].isalnum()
+               for w in words)
+
+
+def _tidy(name: str) -> str:
+    name = name.strip(" ,;:")
+    if name.endswith(".."):
+        name = name[:-1]
+    return name
+
+
+def _name_from_piece(piece: str) -> str | None:
+    """The party name in the text run before one defining parenthesis."""
+    if ":" in piece:
+        piece = piece.rsplit(":", 1)[1]
+    lead = r"^[\s,;]*(?:(?:and|AND|And|&|together\s+with|WHEREAS,?)\s+)?(?:\(\s*(?:\d|[a-z])\s*\)\s*)?"
+    piece = re.sub(lead, "", piece)
+    piece = re.sub(r"^the\s+(?=[A-Z])", "", piece).strip()
+    m = _NAME.match(piece)
+    if m and _plausible_name(_tidy(m.group(1))):
+        return _tidy(m.group(1))
+    parts = re.split(r"\s+(?:and|AND)\s+", piece)
+    if len(parts) > 1:
+        last = re.sub(r"^the\s+(?=[A-Z])", "", parts[-1].strip())
+        m = _NAME.match(last)
+        if m and _plausible_name(_tidy(m.group(1))):
+            return _tidy(m.group(1))
+    found = [_tidy(re.sub(r"^(?:And|AND)\s+", "", c)) for c in _CORP_NAME.findall(piece)]
+    found = [f for f in found if _plausible_name(f)]
+    return found[-1] if found else None
+
+
+def _add(out: list[str], name: str | None) -> None:
+    if name and name.lower() not in {o.lower() for o in out}:
+        out.append(name)
 
 
 def _parties_in(seg: str) -> list[str]:
-    pieces = _DEF_PAREN.split(seg)[:-1]
+    """Names before the defining parentheses of one (whitespace-normalised) preamble run."""
     out: list[str] = []
-    for piece in pieces:
-        piece = re.sub(r"^[\s,;:]*(?:and|AND|&)?\s*(?:\(\d\)\s*)?", "", piece).strip()
-        nm = _NAME.match(piece)
-        if not nm:
-            continue
-        name = nm.group(1).strip(" ,")
-        if len(name) >= 3 and name not in out and not re.match(r"^(?:This|THIS|The|THE)\b", name):
-            out.append(name)
+    for piece in _DEF_PAREN.split(seg)[:-1]:
+        _add(out, _name_from_piece(piece))
     return out[:6]
 
 
+def _numbered_parties(head: str) -> list[str]:
+    """``BETWEEN: (1) WPP 2005 LIMITED (registered ...) (2) JOHN ROGERS (the Executive)`` and
+    ``PARTIES (1) X is a company ... (2) Y of [address]``."""
+    m = re.search(r"\b(?:BETWEEN|Between|PARTIES|Parties)\s*:?\s*(?=\(\s*1\s*\))", head)
+    if not m:
+        return []
+    block = " ".join(head[m.end():m.end() + 1500].split())
+    out: list[str] = []
+    for em in re.finditer(
+        r"\(\s*\d\s*\)\s+([A-Z][^()\n;,]{1,100}?)(?=\s*(?:\(|,|;|\bwhose\b|\bis\s+a\b|\bof\s+\[|\bof\s+\d"
+        r"|\bhaving\b|\bincorporated\b|\bregistered\b|\ba\s+company\b|$))", block):
+        name = _tidy(em.group(1))
+        if _plausible_name(name):
+            _add(out, name)
+    return out if len(out) >= 2 else []
+
+
+def guess_parties(head: str) -> list[str]:
+    """Party names from the opening text, as written (whitespace collapsed), at most 6.
+
+    Tried in order: numbered party blocks (``BETWEEN: (1) ... (2) ...``); each ``between …
+    and …`` / ``among`` run up to the recitals: the names before its defining parentheses
+    (``Acme Corp., a Delaware corporation (the "Seller")`` gives ``Acme Corp.``), or, when
+    it has none, company-suffixed names in its first 300 characters (``Network Build and
+    Maintenance Agreement Between Commnet Wireless, LLC And AT&T Mobility LLC``); then the
+    first paragraph with two defining parentheses (letter agreements, recital-only
+    openings). The first source giving two names wins; else the first giving one."""
+    nb = _numbered_parties(head)
+    if nb:
+        return nb
+    single: list[str] = []
+    for m in re.finditer(r"\b(?:between|among|Between|BETWEEN|AMONG)\b", head):
+        rest = head[m.end():m.end() + 2500]
+        end = _PREAMBLE_END.search(rest)
+        toc = re.search(r"\bTABLE\s+OF\s+CONTENTS\b", rest, re.IGNORECASE)
+        cut = min(x.start() for x in (end, toc) if x) if (end or toc) else 2000
+        seg = re.sub(r"Source:[^\n]*", " ", rest[:cut])
+        stop = re.search(r"\n\s*\n\s*(?:\d+\.|ARTICLE|Article|SECTION|Section)\b", seg)
+        seg = " ".join((seg[:stop.start()] if stop else seg).split())
+        if len(seg) < 8:
+            continue
+        found = _parties_in(seg)
+        if not found:
+            for c in _CORP_NAME.findall(seg[:300]):
+                c = _tidy(re.sub(r"^(?:And|AND)\s+", "", c))
+                if _plausible_name(c):
+                    _add(found, c)
+        if len(found) >= 2:
+            return found
+        if found and not single:
+            single = found
+    for para in re.split(r"\n[ \t]*\n", head):
+        para = " ".join(para.split())
+        if len(_DEF_PAREN.findall(para)) >= 2:
+            found = _parties_in(para)
+            if len(found) >= 2:
+                return found
+    return single
+
+
+# ---------------------------------------------------------------- dates
+def parse_date(s: str | None) -> dt.date | None:
+    """A :data:`DATE_RE` string (``"May 3,2006"``, ``"1st day of January, 1996"``,
+    ``"first day of July, 2017"``, ``"Sept 29, 2004"``, ``"2012-05-01"``) as a date, or
+    ``None`` when ``s`` is empty or not such a date (including impossible dates)."""
+    if not s:
+        return None
+    s = " ".join(s.split()).lower()
+    try:
+        iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", s)
+        if iso:
+            return dt.date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
+        year = re.search(r"(\d{4})\s*$", s)
+        month = next((i + 1 for i, mn in enumerate(_MONTH_NAMES) if re.search(rf"\b{mn[:3]}", s)), None)
+        if not year or not month:
+            return None
+        s2 = re.sub(r"(\d)t\s?h\b", r"\1th", s[:year.start()])
+        dm = re.search(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", s2)
+        if dm:
+            day = int(dm.group(1))
+        else:
+            word = next((w for w in sorted(_ORDINAL_WORDS, key=len, reverse=True) if w in s2), None)
+            if word is None:
+                return None
+            day = _ORDINAL_WORDS.index(word) + 1
+        return dt.date(int(year.group(1)), month, day)
+    except ValueError:
+        return None
+
+
+_BASE_DATED = re.compile(r"amendment\b[^;\n]{0,40}?\bto\s+(?:the\s+|that\s+certain\s+)?(?:[A-Z][\w&-]*\s+){0,8}Agreement\s*$",
+                         re.IGNORECASE)
+
+
+def _preamble(head: str) -> str:
+    """The opening text up to the recitals / operative words (or all of ``head``)."""
+    m = _PREAMBLE_END.search(head)
+    return head[:m.start()] if m else head
+
+
 def guess_effective_date(head: str) -> str | None:
-    """The date after ``effective``/``dated``/``made``/``entered into`` in the opening text,
-    else its first date, as written."""
-    m = _EFFECTIVE_RE.search(head)
+    """The effective date as written, from the preamble (the text before the recitals, so a
+    recital's ``Prior Agreement dated ...`` is not taken): an ``Effective Date`` definition
+    (``THE EFFECTIVE DATE ... SHALL BE: Sept 29, 2004``, ``December 21, 2017 ("Amendment
+    Effective Date")``), else the date after ``effective``/``dated``/``made``/``entered
+    into`` (not the base agreement's date in ``Amendment No. 2 to the Supply Agreement dated
+    ...``), else the preamble's first date; ``None`` if the preamble has no date (dates
+    left blank, ``___ day of ____, 2004``, give ``None``)."""
+    pre = _preamble(head)
+    m = _EFFECTIVE_DEF_RE.search(pre)
     if m:
+        return " ".join((m.group(1) or m.group(2)).split())
+    for m in _EFFECTIVE_RE.finditer(pre):
+        # "Amendment No. 2 to the Supply Agreement dated March 1, 2019": the base agreement's date
+        if _BASE_DATED.search(pre[max(0, m.start() - 120):m.start()]):
+            continue
         return " ".join(m.group(1).split())
-    m = DATE_RE.search(head)
+    m = DATE_RE.search(pre)
     return " ".join(m.group(0).split()) if m else None
 
 
+# ---------------------------------------------------------------- amendments
+_REF = (r"(?:Section|Article|Clause|Schedule|Exhibit|Paragraph|Annex|Appendix)\s+"
+        r"(?:\d+(?:\.\d+)*(?:\s?\([a-z0-9]+\))*|[A-Z](?:-\d+)?\b|[IVXLC]+\b)")
+_AMEND_VERB = r"(?:amended|deleted|replaced|restated|supplemented|modified)"
+_AMENDED_REF = re.compile(
+    rf"\b({_REF})(?!\s+of\s+(?:this\s+)?Amendment)[^.]{{0,120}}?\b(?:is|are|shall\s+be)"
+    rf"(?:\s*,?\s*and\s+here\s?by\s+(?:is|are)\s*,?)?\s+(?:hereby\s+)?{_AMEND_VERB}"
+    rf"|\bamend(?:s|ed|ing)?\s+({_REF})(?!\s+of\s+(?:this\s+)?Amendment)", re.IGNORECASE)
+
+
+def _base_agreement(doc: Document, head: str) -> str | None:
+    name = None
+    tm = re.search(r"amendment\b.*?\bto\s+(?:the\s+)?((?:[A-Z][\w&-]*\s+){0,8}?(?:Agreement|AGREEMENT))",
+                   doc.title or "", re.IGNORECASE)
+    if tm:
+        name = " ".join(tm.group(1).split())
+    name_pat = re.escape(name).replace(r"\ ", r"\s+") if name else r"(?:[A-Z][\w&-]*\s+){0,8}?Agreement"
+    flags = re.IGNORECASE if name else 0
+    dated = re.compile(rf"({name_pat})\s*,?\s*(?:dated|effective)(?:\s+and\s+effective)?(?:\s+as\s+of)?\s+({DATE_RE.pattern})", flags)
+    for m in dated.finditer(head):
+        # "This AMENDMENT TO SERVICES AGREEMENT, dated ... " dates the amendment itself
+        if "amendment" in head[max(0, m.start() - 30):m.start()].lower() and "," in head[m.end(1):m.start(2)]:
+            continue
+        return " ".join(f"{m.group(1)} dated {m.group(2)}".split())
+    if name:
+        m = re.search(name_pat, head[200:], re.IGNORECASE) or re.search(name_pat, head, re.IGNORECASE)
+        return " ".join(m.group(0).split()) if m else name
+    m = re.search(r"(?:amend(?:s|ment\s+to|ing)?)\s+(?:that\s+certain\s+|the\s+)?((?:[A-Z][\w&,.-]*\s+){0,8}Agreement)", head)
+    return " ".join(m.group(1).split()) if m else None
+
+
 def guess_amends(doc: Document) -> list[str]:
-    """For an amendment: the base agreement it names (``amends the Manufacturing Agreement
-    dated …``) and the clauses it says it amends (``Section 5.17 of the Agreement is
-    hereby amended``), as written."""
+    """For an amendment: first the base agreement it amends, as ``<name> dated <date>`` when
+    the text dates it (``Manufacturing Agreement dated September 30, 2011``; the name from
+    the title ``Amendment #3 to the Manufacturing Agreement`` where there is one), then the
+    clauses it says it amends (``Section 2.1 of the Agreement is hereby amended``, ``Exhibit A
+    to the Services Agreement shall be, and hereby is, deleted``, ``amend Section 6.5``),
+    capitalised, in order of first mention. References into an earlier amendment
+    (``Section 1 of Amendment #2``) are left out. Empty for other document types."""
     if doc.doc_type != "amendment":
         return []
     out: list[str] = []
-    head = doc.text[:4000]
-    m = re.search(r"(?:amend(?:s|ment\s+to|ing)?|to)\s+(?:that\s+certain\s+|the\s+)?((?:[A-Z][\w&,.-]*\s+){0,8}Agreement)(?:[^.]{0,40}?dated[^.]{0,20}?(" + DATE_RE.pattern + "))?", head)
-    if m:
-        base = m.group(1) + (f" dated {m.group(2)}" if m.group(2) else "")
-        out.append(" ".join(base.split()))
-    for sm in re.finditer(r"\b(?:Section|Article|Clause|Schedule|Exhibit|paragraph)\s+[\dA-Z.()]+(?=[^.]{0,120}\b(?:is|are)\s+(?:hereby\s+)?(?:amended|deleted|replaced|restated))", doc.text, re.IGNORECASE):
-        ref = " ".join(sm.group(0).split()).rstrip(".")
+    base = _base_agreement(doc, doc.text[:5000])
+    if base:
+        out.append(base)
+    for m in _AMENDED_REF.finditer(doc.text):
+        ref = " ".join((m.group(1) or m.group(2)).split()).rstrip(".")
+        ref = ref[0].upper() + ref[1:]
         if ref not in out:
             out.append(ref)
     return out
