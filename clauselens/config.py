@@ -86,6 +86,10 @@ class Settings(BaseSettings):
     # the file, its page count and the limit); 0 = no limit. ``CLAUSELENS_MAX_PAGES=5000`` raises
     # it. A text PDF parses at roughly 100 pages/s on a busy 2-core machine, OCR pages at ~4 s each.
     max_pages: int = 2000
+    # Optional LLM pass over clause trees the rules flag (unstructured, numbering breaks):
+    # the Archivist model may re-parent nodes (parent/level/path only; text and spans never
+    # change), ``clauselens.agents.archivist.repair_tree``. Off by default (``CLAUSELENS_ARCHIVIST_LLM_REPAIR=true``).
+    archivist_llm_repair: bool = False
 
     @property
     def models_dir(self) -> Path:

@@ -1,6 +1,7 @@
 """The Archivist: reads the user's files into :class:`~clauselens.parsing.types.Document` s
-and indexes them in the Researcher's tools. It does not call a model (parsing is
-deterministic), so it has no prompts module.
+and indexes them in the Researcher's tools. Parsing is deterministic; the one model call is
+the optional, off-by-default tree repair (:func:`repair_tree`, prompts in
+``prompts_archivist``).
 
 Errors are the parser's own :class:`~clauselens.errors.IngestError` s (missing, empty,
 encrypted, image-only without OCR, ...), raised unchanged so the CLI prints their message.
@@ -70,3 +71,157 @@ def index_tools(tools: Mapping[str, RetrievalMethod], documents: Sequence[Docume
     """Index ``documents`` in every tool (each tool's ``index`` replaces its previous index)."""
     for tool in tools.values():
         tool.index(documents)
+
+
+# ---------------------------------------------------------------- optional LLM tree repair
+_DOTTED = r"^(\d+(?:\.\d+)*)$"
+
+
+def tree_suspicions(doc: Document) -> list[tuple[str, str]]:
+    """Deterministic signs that the rules built a wrong tree: ``(node_id, reason)`` pairs.
+
+    Reasons: the document was split without numbering (``structured=False``, node id of the
+    root); a dotted number under a numbered parent that it does not continue (``4.1`` under
+    ``3``); a numbering break between consecutive numbered siblings of the same depth
+    (``1.1`` then ``1.3``, or ``2`` then ``2.1`` as siblings). Only plain dotted numbers
+    (``1``, ``4.1``, ``2.3.1``) are compared. Empty list = nothing suspicious."""
+    import re
+
+    dotted = re.compile(_DOTTED)
+    out: list[tuple[str, str]] = []
+    if not doc.structured:
+        out.append((doc.nodes[0].id if doc.nodes else "", "no clause numbering found (paragraph-split document)"))
+    by_id = {n.id: n for n in doc.nodes}
+    for n in doc.nodes:
+        m = dotted.match(n.ref or "")
+        parent = by_id.get(n.parent_id or "")
+        pm = dotted.match((parent.ref or "") if parent else "")
+        if m and pm and not m.group(1).startswith(pm.group(1) + "."):
+            out.append((n.id, f"{n.ref} sits under {parent.ref}"))  # type: ignore[union-attr]
+        prev = None
+        for cid in n.children:
+            cm = dotted.match(by_id[cid].ref or "") if cid in by_id else None
+            if not cm:
+                continue
+            cur = [int(x) for x in cm.group(1).split(".")]
+            if prev is not None:
+                ok = len(cur) == len(prev[1]) and cur[:-1] == prev[1][:-1] and cur[-1] == prev[1][-1] + 1
+                if not ok:
+                    out.append((cid, f"{by_id[cid].ref} follows sibling {by_id[prev[0]].ref}"))
+            prev = (cid, cur)
+    return out
+
+
+def repair_tree(
+    doc: Document, model: Any, *, settings: Settings | None = None, records: list | None = None,
+    max_nodes: int = 160,
+) -> Document:
+    """Optionally let ``model`` fix the parents of a tree the rules flagged (off by default:
+    ``Settings.archivist_llm_repair``; with ``settings`` given and the flag off, or when
+    :func:`tree_suspicions` finds nothing, ``doc`` is returned as is and no model is called).
+
+    The model gets only a node list (id, ref, heading, level, parent id, first 80 characters
+    of the node's own text; at most ``max_nodes`` nodes: the flagged ones, their parents and
+    their neighbours) and returns ``{"fixes": [{"id", "parent_id"}]}`` via
+    :func:`clauselens.agents.common.call_structured` (prompts in
+    :mod:`clauselens.agents.prompts_archivist`). A fix is applied only when both ids were in
+    the list shown (invented ids are rejected), the node is not the root, and the new parent
+    comes before the node in document order and is not the node or one of its descendants.
+    Applied: ``parent_id``, both parents' ``children`` (kept in document order), and the
+    ``level`` and ``path`` of the node and its descendants. Nothing else changes: the text,
+    every node's ``span``/``body_span``, refs and headings are as parsed (checked with
+    assertions; spans are not widened, so a new parent's span need not cover the moved node).
+    Returns a new :class:`Document` with a warning naming the moved and rejected fixes;
+    ``records`` (if given) receives the :class:`~clauselens.agents.common.CallRecord`.
+    Raises ``ModelResponseError``/``ModelUnavailableError`` from the model layer unchanged."""
+    from pydantic import BaseModel, Field
+
+    from clauselens.agents.common import call_structured
+    from clauselens.agents.prompts_archivist import REPAIR_SYSTEM, REPAIR_USER
+
+    class ParentFix(BaseModel):
+        id: str
+        parent_id: str
+
+    class TreeRepair(BaseModel):
+        fixes: list[ParentFix] = Field(default_factory=list)
+
+    if settings is not None and not settings.archivist_llm_repair:
+        return doc
+    sus = tree_suspicions(doc)
+    if not sus or len(doc.nodes) < 2:
+        return doc
+    index = {n.id: i for i, n in enumerate(doc.nodes)}
+    by_id = {n.id: n for n in doc.nodes}
+    keep: set[int] = {0}
+    for nid, _ in sus:
+        if nid not in index:
+            continue
+        i = index[nid]
+        keep.update(range(max(1, i - 8), min(len(doc.nodes), i + 9)))
+        p = by_id[nid].parent_id
+        while p and p in index:
+            keep.add(index[p])
+            p = by_id[p].parent_id
+    shown = [doc.nodes[i] for i in sorted(keep)][:max_nodes]
+    shown_ids = {n.id for n in shown}
+
+    def line(n: Any) -> str:
+        own = " ".join(doc.text[n.body_span.start:n.body_span.end].split())[:80]
+        return f"{n.id} | {n.ref or '-'} | {n.heading or '-'} | {n.level} | {n.parent_id or '-'} | {own}"
+
+    user = REPAIR_USER.format(suspicions="\n".join(f"- {nid}: {why}" for nid, why in sus[:30]),
+                              root_id=doc.nodes[0].id, nodes="\n".join(line(n) for n in shown))
+    ms = settings.archivist_model if settings is not None else None
+    result, rec = call_structured(model, REPAIR_SYSTEM, user, TreeRepair, agent="archivist", step="repair_tree",
+                                  model_settings=ms, max_tokens=800)
+    if records is not None:
+        records.append(rec)
+
+    before_text = doc.text
+    before_spans = {n.id: (n.span.model_dump(), n.body_span.model_dump(), n.ref, n.heading) for n in doc.nodes}
+    new = doc.model_copy(deep=True)
+    nodes = {n.id: n for n in new.nodes}
+    order = {n.id: i for i, n in enumerate(new.nodes)}
+
+    def descendants(nid: str) -> set[str]:
+        out, stack = set(), [nid]
+        while stack:
+            for c in nodes[stack.pop()].children:
+                if c not in out:
+                    out.add(c)
+                    stack.append(c)
+        return out
+
+    moved: list[str] = []
+    rejected: list[str] = []
+    root_id = new.nodes[0].id
+    for fx in result.fixes:
+        if fx.id not in shown_ids or fx.parent_id not in shown_ids or fx.id == root_id:
+            rejected.append(f"{fx.id}->{fx.parent_id} (unknown id)")
+            continue
+        node, target = nodes[fx.id], nodes[fx.parent_id]
+        if node.parent_id == target.id:
+            continue
+        if order[target.id] >= order[node.id] or target.id in descendants(node.id):
+            rejected.append(f"{fx.id}->{fx.parent_id} (parent must precede and not descend from the node)")
+            continue
+        old = nodes[node.parent_id] if node.parent_id in nodes else None
+        if old is not None:
+            old.children = [c for c in old.children if c != node.id]
+        target.children = sorted([*target.children, node.id], key=order.__getitem__)
+        node.parent_id = target.id
+        moved.append(f"{node.id}->{target.id}")
+    if moved:
+        for n in new.nodes[1:]:  # document order: parents are re-levelled before their children
+            par = nodes[n.parent_id] if n.parent_id in nodes else None
+            n.level = (par.level + 1) if par is not None else n.level
+            n.path = ([*par.path, par.label if (par.ref or par.heading) else par.kind.capitalize()]
+                      if par is not None and par.id != root_id else [])
+    if moved or rejected:
+        new.warnings.append(f"LLM tree repair: moved {', '.join(moved) or 'nothing'}"
+                            + (f"; rejected {', '.join(rejected)}" if rejected else ""))
+    # the repair never rewrites text or spans
+    assert new.text == before_text
+    assert {n.id: (n.span.model_dump(), n.body_span.model_dump(), n.ref, n.heading) for n in new.nodes} == before_spans
+    return new
