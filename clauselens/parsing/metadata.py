@@ -203,6 +203,22 @@ def _numbered_parties(head: str) -> list[str]:
     return out if len(out) >= 2 else []
 
 
+_ABBREV = {"inc", "corp", "co", "ltd", "no", "mr", "mrs", "ms", "dr", "st", "p", "a", "c", "b", "l", "n", "s", "v", "u"}
+
+
+def _first_sentence(para: str) -> str:
+    """``para`` up to the first sentence end (``. `` before a capital, not after ``Inc``/``L.P``
+    and the like) by which it holds two defining parentheses; else all of it."""
+    for m in re.finditer(r"\.\s+(?=[A-Z])", para):
+        word = re.search(r"([A-Za-z]+)$", para[:m.start()])
+        if word and word.group(1).lower() in _ABBREV:
+            continue
+        head = para[:m.start() + 1]
+        if len(_DEF_PAREN.findall(head)) >= 2:
+            return head
+    return para
+
+
 def guess_parties(head: str) -> list[str]:
     """Party names from the opening text, as written (whitespace collapsed), at most 6.
 
@@ -211,8 +227,8 @@ def guess_parties(head: str) -> list[str]:
     (``Acme Corp., a Delaware corporation (the "Seller")`` gives ``Acme Corp.``), or, when
     it has none, company-suffixed names in its first 300 characters (``Network Build and
     Maintenance Agreement Between Commnet Wireless, LLC And AT&T Mobility LLC``); then the
-    first paragraph with two defining parentheses (letter agreements, recital-only
-    openings). The first source giving two names wins; else the first giving one."""
+    first paragraph (its first sentence, if that holds them) with two defining parentheses
+    (letter agreements, recital-only openings). The first source giving two names wins; else the first giving one."""
     nb = _numbered_parties(head)
     if nb:
         return nb
@@ -238,7 +254,7 @@ def guess_parties(head: str) -> list[str]:
         if found and not single:
             single = found
     for para in re.split(r"\n[ \t]*\n", head):
-        para = " ".join(para.split())
+        para = _first_sentence(" ".join(para.split()))
         if len(_DEF_PAREN.findall(para)) >= 2:
             found = _parties_in(para)
             if len(found) >= 2:
