@@ -143,10 +143,15 @@ def build_graph(
             return {"events": [{"type": "ingest", "skipped": True, "reason": "no paths: tools indexed by the caller"}]}
         t0 = time.perf_counter()
         docs = arch.ingest(paths, settings)
+        repair_events: list[dict[str, Any]] = []
+        if settings.archivist_llm_repair:  # optional: the model may re-parent flagged nodes, never edit text
+            records: list = []
+            docs = [arch.repair_tree(d, res.model("archivist"), settings=settings, records=records) for d in docs]
+            repair_events = [{"type": "llm_call", **r.as_dict()} for r in records]
         t1 = time.perf_counter()
         arch.index_tools(res.tools(), docs)
         summaries = [arch.document_summary(d) for d in docs]
-        return {"documents": summaries, "events": [{
+        return {"documents": summaries, "events": repair_events + [{
             "type": "ingest", "documents": summaries, "parse_seconds": round(t1 - t0, 3),
             "index_seconds": round(time.perf_counter() - t1, 3), "tools": list(res.tools()),
         }]}

@@ -12,7 +12,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-SCHEMAS = ("SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "ScanSelection")
+SCHEMAS = ("SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "ScanSelection", "TreeRepair")
 
 
 class ScriptedChat(BaseChatModel):

@@ -196,3 +196,26 @@ def test_navindex_tool_calls_reach_the_run_ledger(doc, tmp_path):
     assert tool.ledger.entries[0].calls[0].stage == "scan"  # the tool's own ledger keeps it too
     assert res.transcript["ledger"]["llm_calls"] == len(entry.calls)
     assert any(p["clause_ref"] == "7.2" for p in res.transcript["passages"].values())
+
+
+def test_archivist_llm_repair_runs_in_the_graph_only_when_enabled(tmp_path):
+    """``archivist_llm_repair`` on: the Archivist node asks the model to re-parent the nodes
+    its detector flags in the real SECURIAN contract (clauses 4.2/4.3 parsed under the root)
+    and the transcript records the call; off (default): no repair call."""
+    from tests.parsing.parsing_paths import cuad_txt
+
+    path = cuad_txt("SECURIANFUNDSTRUST")
+    parsed = load_document(path)
+    four = next(n for n in parsed.nodes if n.ref == "4")
+    fixes = [{"id": n.id, "parent_id": four.id} for n in parsed.nodes if n.ref in ("4.2", "4.3")]
+    script = {**_script([_draft()], [{"complete": True, "follow_up_questions": []}]), "TreeRepair": [{"fixes": fixes}]}
+    for enabled in (False, True):
+        model = ScriptedChat(script=script)
+        s = _settings(archivist_llm_repair=enabled, use_store=False)
+        res = ask([path], "What does clause 4.2 say?", s, models=model, tools={"hybrid": HybridRetriever(None)})
+        repairs = [c for c in model.calls if c[0] == "TreeRepair"]
+        assert len(repairs) == int(enabled)
+        steps = [e.get("step") for e in res.transcript["events"] if e["type"] == "llm_call"]
+        assert ("repair_tree" in steps) is enabled
+        if enabled:
+            assert "4.2" in repairs[0][2] and "moved" in " ".join(res.transcript["documents"][0]["warnings"])
