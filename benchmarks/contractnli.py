@@ -604,6 +604,9 @@ def levers(
     variant: str = typer.Option(..., help="store directory name of a single-pass run"),
     sample: Optional[int] = typer.Option(None), seed: int = typer.Option(0), balanced: bool = typer.Option(False),
     split: str = typer.Option("test"),
+    exclude_sample: Optional[int] = typer.Option(
+        None, help="drop the pairs of the stratified sample of this size (same seed): score a lever chosen "
+                   "on that smaller sample on held-out pairs only"),
 ) -> None:
     """Vote-weight and abstention levers, derived offline from one single-pass run on its
     exact sample (no new model calls). Lever values are fixed in advance (abstain 0.7 comes
@@ -611,6 +614,9 @@ def levers(
     settings = Settings()
     split_obj = load_contractnli(DATA_DIR / f"{split}.json")
     pairs = stratified_sample(all_pairs(split_obj), sample, seed, balanced=balanced)
+    if exclude_sample:
+        seen = {p.key for p in stratified_sample(all_pairs(split_obj), exclude_sample, seed, balanced=balanced)}
+        pairs = [p for p in pairs if p.key not in seen]
     store = ResultStore(settings.cache_dir / "bench" / "contractnli" / variant / f"{split}.jsonl")
     done = store.load()
     recs = [done[p.key] for p in pairs if p.key in done]
@@ -622,9 +628,12 @@ def levers(
         print(f"w={r['vote_weight']:.1f} abstain={r['abstain']}: acc {m['accuracy']:.3f} "
               f"[{m['accuracy_ci95'][0]:.3f}, {m['accuracy_ci95'][1]:.3f}] F1w {m['f1_weighted']:.3f} "
               f"F1 {m['f1']} fails {m['failures']['total']} cm {json.dumps(m['confusion'])}")
-    tag = f"{split}_{'all' if not sample else f'n{len(pairs)}s{seed}' + ('b' if balanced else '')}"
+    tag = f"{split}_{'all' if not sample else f'n{sample}s{seed}' + ('b' if balanced else '')}"
+    if exclude_sample:
+        tag += f"_minus_n{exclude_sample}"
     out = {"benchmark": "contractnli", "what": "levers derived offline from one single-pass run", "variant": variant,
-           "split": split, "sample": {"size": len(pairs), "seed": seed, "balanced": balanced}, "rows": rows,
+           "split": split, "sample": {"size": len(pairs), "seed": seed, "balanced": balanced,
+                                      "drawn": sample, "excluded_sample": exclude_sample}, "rows": rows,
            "command": "python -m benchmarks.contractnli " + " ".join(sys.argv[1:]), "versions": _versions(),
            "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
     f = RESULTS_DIR / f"contractnli_levers_{variant}_{tag}.json"
