@@ -161,10 +161,12 @@ def ask(
         return
     console.print()
     console.print(Markdown(to_markdown(result.report)))
-    tu = result.transcript["token_usage"]
+    tu = dict(result.transcript["token_usage"])
+    if result.ledger is not None:  # the ledger also counts the tools' own calls (index scans, graph extraction)
+        tu.update({k: result.ledger.totals()[k] for k in ("llm_calls", "input_tokens", "output_tokens")})
     console.print(f"[dim]wall {result.transcript['wall_seconds']:.1f}s; {tu['llm_calls']} model calls; "
                   f"{tu['input_tokens']} prompt + {tu['output_tokens']} output tokens; "
-                  f"{tu['output_tokens_per_s'] or '-'} output tok/s[/dim]")
+                  f"{tu['output_tokens_per_s'] or '-'} output tok/s (agents' calls)[/dim]")
     if out is not None:
         written = save_result(result, out)
         console.print("Wrote " + ", ".join(escape(str(p)) for p in written.values()))
