@@ -17,7 +17,7 @@ from pydantic import Field
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, budget_passages, call_structured
 from clauselens.config import ModelSettings
-from clauselens.reports.model import CappedModel, ReportDraft
+from clauselens.reports.model import CappedModel, NLIReportDraft, ReportDraft
 from clauselens.retrieval.types import Passage
 
 #: Most sub-questions kept from the decomposition.
@@ -110,7 +110,8 @@ def draft_report(
     user = P.DRAFT_USER.format(context_block=_ctx(context), question=question, earlier_block=earlier,
                                previous_draft_block=prev, passages=block or P.NO_PASSAGES)
     system = P.DRAFT_SYSTEM + (P.DRAFT_NLI_RULE if nli else "")
-    draft, rec = call_structured(model, system, user, ReportDraft, agent="interrogator", step="draft", model_settings=ms)
+    schema = NLIReportDraft if nli else ReportDraft  # hypothesis questions must carry a label
+    draft, rec = call_structured(model, system, user, schema, agent="interrogator", step="draft", model_settings=ms)
     return draft, rec, shown
 
 

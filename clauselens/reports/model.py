@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from clauselens.parsing.types import Span
 
@@ -215,3 +215,15 @@ class ReportDraft(CappedModel):
     follow_up_questions: list[str] = Field(default_factory=list)
     conclusion: str = Field(default="", description="One-sentence conclusion.")
     label: NLILabel | None = Field(default=None, description="Only for hypothesis questions.")
+
+
+class NLIReportDraft(ReportDraft):
+    """The draft schema for hypothesis questions (``mode="nli"``): the same fields, but
+    ``label`` is required and non-null, so a grammar-constrained backend must write it (seen:
+    with ``label`` optional, Qwen2.5-Coder-1.5B on llama.cpp left it out of every draft in a
+    ContractNLI run, 6 of 6 pairs, and no label could be read). The JSON-schema title stays
+    ``ReportDraft``."""
+
+    model_config = ConfigDict(title="ReportDraft")
+
+    label: NLILabel = Field(description='"entailment", "contradiction" or "not_mentioned".')

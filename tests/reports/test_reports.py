@@ -197,3 +197,23 @@ def test_empty_model_answer_is_never_shown_as_an_empty_answer():
     assert r.answer == "Thirty days' notice." and any("no direct answer" in g for g in r.knowledge_gaps)
     r2 = build_report(ReportDraft(title="T"), {"P1": p}, question="How to terminate?")
     assert r2.answer == NO_ANSWER
+
+
+def test_nli_draft_schema_requires_a_label_last():
+    """Hypothesis questions use NLIReportDraft: ``label`` is required and non-null in the
+    published schema (grammar backends write required fields in schema order, so it comes
+    after the evidence), while the schema title stays ``ReportDraft``; a draft without a
+    label does not validate."""
+    import pydantic
+
+    from clauselens.reports.model import NLIReportDraft, ReportDraft
+
+    js = NLIReportDraft.model_json_schema()
+    assert js["title"] == "ReportDraft"
+    assert "label" in js["required"] and js["properties"]["label"]["enum"] == ["entailment", "contradiction", "not_mentioned"]
+    assert list(js["properties"])[-1] == "label"
+    assert "label" not in ReportDraft.model_json_schema()["required"]
+    base = {"title": "t", "findings": [{"statement": "s", "passage_ids": ["P1"], "quote": "q"}]}
+    with pytest.raises(pydantic.ValidationError):
+        NLIReportDraft.model_validate(base)
+    assert NLIReportDraft.model_validate({**base, "label": "contradiction"}).label == "contradiction"
