@@ -375,6 +375,10 @@ def make_whole_contract_classifier(ctx: BenchContext, chat, ask, evidence_first:
     return run
 
 
+#: the report's ``label`` values (``clauselens.reports.model.NLILabel``) -> the dataset's labels
+REPORT_LABELS = {"entailment": "Entailment", "contradiction": "Contradiction", "not_mentioned": "NotMentioned"}
+
+
 def make_interrogator_classifier(ctx: BenchContext) -> Classifier:
     """``interrogator`` mode: ``clauselens.pipeline.ask(..., mode="nli")`` on the contract (written
     once to a text file under the cache); the label is the report's structured ``label`` field."""
@@ -390,7 +394,7 @@ def make_interrogator_classifier(ctx: BenchContext) -> Classifier:
             f.write_text(d.text, encoding="utf-8")
         res = pipeline.ask([f], ctx.split.hypotheses[p.hypothesis_id], ctx.settings, mode="nli")
         rep = res.report
-        return rep.label, {"conclusion": str(getattr(rep, "conclusion", ""))[:300],
+        return REPORT_LABELS.get(rep.label or ""), {"conclusion": str(getattr(rep, "conclusion", ""))[:300],
                            "turns": res.transcript.get("turns"), "stop_reason": res.transcript.get("stop_reason")}
     return run
 

@@ -219,10 +219,9 @@ class ReportDraft(CappedModel):
 
 class NLIReportDraft(ReportDraft):
     """The draft schema for hypothesis questions (``mode="nli"``): the same fields, but
-    ``label`` is required and non-null, so a grammar-constrained backend must write it (seen:
-    with ``label`` optional, Qwen2.5-Coder-1.5B on llama.cpp left it out of every draft in a
-    ContractNLI run, 6 of 6 pairs, and no label could be read). The JSON-schema title stays
-    ``ReportDraft``."""
+    ``label`` is required and non-null, so a grammar-constrained backend must write it
+    (llama.cpp's grammar may skip optional properties, as it did for optional ``answer`` and
+    ``findings``, see :class:`CappedModel`). The JSON-schema title stays ``ReportDraft``."""
 
     model_config = ConfigDict(title="ReportDraft")
 

@@ -152,3 +152,16 @@ def test_levers_re_decide_stored_records_and_keep_failures():
     assert rows[(0.6, None)]["correct"] == 0  # ... but not at 0.6: N 0.4+0.6*0.2 > C 0.6*0.7
     assert rows[(0.8, 0.7)]["correct"] == 2  # abstention turns the weakly supported E into N
     assert all(m["failures"]["total"] == 1 for m in rows.values())
+
+
+def test_report_labels_map_to_the_dataset_labels():
+    """The interrogator mode reads the report's label (``entailment`` ...) and must hand the
+    scorer the dataset's (``Entailment`` ...); unmapped values count as no label."""
+    from benchmarks.contractnli import REPORT_LABELS
+    from benchmarks.contractnli_metrics import LABELS
+    from typing import get_args
+
+    from clauselens.reports.model import NLILabel
+
+    assert set(REPORT_LABELS) == set(get_args(NLILabel))
+    assert sorted(REPORT_LABELS.values()) == sorted(LABELS)
