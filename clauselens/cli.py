@@ -163,7 +163,8 @@ def ask(
     console.print(Markdown(to_markdown(result.report)))
     tu = dict(result.transcript["token_usage"])
     if result.ledger is not None:  # the ledger also counts the tools' own calls (index scans, graph extraction)
-        tu.update({k: result.ledger.totals()[k] for k in ("llm_calls", "input_tokens", "output_tokens")})
+        totals = result.ledger.totals()
+        tu.update({k: totals[k] for k in ("llm_calls", "input_tokens", "output_tokens")})
     console.print(f"[dim]wall {result.transcript['wall_seconds']:.1f}s; {tu['llm_calls']} model calls; "
                   f"{tu['input_tokens']} prompt + {tu['output_tokens']} output tokens; "
                   f"{tu['output_tokens_per_s'] or '-'} output tok/s (agents' calls)[/dim]")

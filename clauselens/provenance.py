@@ -4,6 +4,7 @@ number they write (``benchmarks/results/*.json``)."""
 
 from __future__ import annotations
 
+import contextlib
 import platform
 import subprocess
 from importlib.metadata import PackageNotFoundError, version
@@ -25,11 +26,9 @@ def run_provenance(packages: Sequence[str], dirty_paths: Sequence[str] = ("claus
             v[pkg] = version(pkg)
         except PackageNotFoundError:
             v[pkg] = None
-    try:
+    with contextlib.suppress(OSError):  # no git on this machine: the commit keys stay absent (see above)
         v["clauselens_commit"] = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True,
                                                 text=True).stdout.strip()
         v["dirty"] = bool(subprocess.run(["git", "-C", str(REPO), "status", "--porcelain", *dirty_paths],
                                          capture_output=True, text=True).stdout.strip())
-    except OSError:
-        pass
     return v

@@ -19,6 +19,7 @@ decrypted text is not persisted either), so only files that open without one are
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -176,11 +177,10 @@ class DocumentStore:
     def _remove_stale_temps(self) -> None:
         now = time.time()
         for t in self.root.glob(".tmp-*.json"):
-            try:
+            # best effort: a temp file another process is writing or just removed is left alone
+            with contextlib.suppress(OSError):
                 if now - t.stat().st_mtime > STALE_TMP_S:
                     t.unlink()
-            except OSError:
-                pass
 
     def load_status(
         self, path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
