@@ -138,6 +138,7 @@ def ask(
     nli: Annotated[bool, typer.Option("--nli", help="Also answer entailment / contradiction / not_mentioned.")] = False,
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Parse every file afresh (don't use or fill the document store).")] = False,
+    precedents: Annotated[Optional[Path], typer.Option("--precedents", help="Labelled precedent bank (ContractNLI-format JSON, e.g. ../shared/data/contractnli/dev.json): adds the 'precedents' tool; with --nli its vote joins the label.")] = None,
 ) -> None:
     """Answer QUESTION about FILE(s) with a grounded, cited report."""
     from clauselens.pipeline import ask as run_ask
@@ -153,6 +154,8 @@ def ask(
                              password=password, tools=tools, ocr=ocr)
         if no_cache:
             settings = settings.model_copy(update={"use_store": False})
+        if precedents is not None:
+            settings = settings.with_precedent_bank(precedents)
         answer_form = "nli" if (nli or mode == "nli") else "report"
         with console.status("Archivist: reading the documents...") as status:
             result = run_ask(paths, question, settings, context=context, progress=_Progress(status), mode=answer_form)

@@ -72,6 +72,8 @@ def test_ask_usage_errors():
     assert res.exit_code == 3 and "--max-turns" in res.output
     res = _run(["ask", str(ROBUST / "four_clause_contract.txt"), "q?", "--mode", "poem"])
     assert res.exit_code == 3 and "--mode" in res.output
+    res = _run(["ask", str(ROBUST / "four_clause_contract.txt"), "q?", "--nli", "--precedents", "no-such-bank.json"])
+    assert res.exit_code == 3 and "precedent bank: no such file: no-such-bank.json" in res.output
 
 
 def test_ask_unknown_tool_is_a_config_error():

@@ -17,7 +17,8 @@ from pydantic import Field
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, budget_passages, call_structured
 from clauselens.config import ModelSettings
-from clauselens.reports.model import CappedModel, NLIReportDraft, ReportDraft
+from clauselens.agents.nli import combine
+from clauselens.reports.model import CappedModel, LabelBasis, NLILabel, NLIReportDraft, ReportDraft
 from clauselens.retrieval.types import Passage
 
 #: Most sub-questions kept from the decomposition.
@@ -31,6 +32,11 @@ PROMPT_OVERHEAD_TOKENS = 1200
 DRAFT_PASSAGE_TOKENS = 3200
 #: Reply budgets of the short calls (decomposition, stop decision), in tokens.
 SHORT_MAX_TOKENS = 256
+#: Characters of each labelled precedent shown in a draft prompt.
+PRECEDENT_CHARS = 400
+#: Report labels <-> the precedent bank's (ContractNLI's) labels.
+TO_BANK_LABEL = {"entailment": "Entailment", "contradiction": "Contradiction", "not_mentioned": "NotMentioned"}
+FROM_BANK_LABEL = {v: k for k, v in TO_BANK_LABEL.items()}
 
 
 class SubQuestions(CappedModel):
@@ -90,15 +96,49 @@ def passage_order(passages: Mapping[str, Passage], recent: Sequence[str]) -> lis
     return out
 
 
+def precedents_block(precedents: Mapping | None) -> str:
+    """The draft prompt's block of labelled precedents from other contracts (empty string when
+    there are none): one line per precedent, ``[label] "text"``, text cut to
+    :data:`PRECEDENT_CHARS` characters."""
+    items = list((precedents or {}).get("precedents") or [])
+    if not items:
+        return ""
+    lines = [P.PRECEDENT_LINE.format(label=FROM_BANK_LABEL.get(str(e.get("label")), str(e.get("label"))),
+                                     text=" ".join(str(e.get("text", "")).split())[:PRECEDENT_CHARS]) for e in items]
+    return P.PRECEDENTS_BLOCK.format(lines="\n".join(lines))
+
+
+def decide_label(llm_label: NLILabel | None, precedents: Mapping | None, vote_weight: float) -> LabelBasis:
+    """The final NLI label from the model's label and the precedents tool's trace.
+
+    With an abstaining trace (best relevance under the tool's threshold) the label is
+    ``not_mentioned``; with a non-empty vote and ``vote_weight > 0``,
+    ``argmax (1 - w) * onehot(llm_label) + w * vote`` (:func:`clauselens.agents.nli.combine`);
+    otherwise the model's label. Never raises; returns a :class:`LabelBasis`.
+    """
+    pre = dict(precedents or {})
+    vote = {k: float(v) for k, v in (pre.get("vote") or {}).items()}
+    common = dict(llm_label=llm_label, vote=vote, vote_weight=vote_weight, hypothesis_id=pre.get("hypothesis_id"),
+                  max_relevance=pre.get("max_relevance"), precedents=list(pre.get("precedents") or []))
+    if pre.get("abstain"):
+        return LabelBasis(decided="not_mentioned", source="abstain", **common)
+    if vote_weight > 0 and any(vote.values()):
+        bank_label = combine(TO_BANK_LABEL.get(llm_label or ""), vote, vote_weight)
+        return LabelBasis(decided=FROM_BANK_LABEL[bank_label], source="model+vote", **common)  # type: ignore[arg-type]
+    return LabelBasis(decided=llm_label, source="model", **common)
+
+
 def draft_report(
     question: str, passages: Mapping[str, Passage], *, model: BaseChatModel, recent: Sequence[str] = (),
     context: str | None = None, asked: Sequence[str] = (), previous: ReportDraft | None = None,
-    nli: bool = False, model_settings: ModelSettings | None = None,
+    nli: bool = False, model_settings: ModelSettings | None = None, precedents: Mapping | None = None,
 ) -> tuple[ReportDraft, CallRecord, list[str]]:
     """One draft from the passages that fit the budget. Returns ``(draft, call, shown_ids)``.
 
     Budget: ``min(DRAFT_PASSAGE_TOKENS, n_ctx - max_tokens - PROMPT_OVERHEAD_TOKENS)`` tokens,
-    counted with the model's tokenizer where available. Raises ``ModelResponseError``.
+    counted with the model's tokenizer where available. ``precedents`` (the ``precedents``
+    tool's trace) adds labelled precedents from other contracts after the passages (they are
+    guidance, never citable). Raises ``ModelResponseError``.
     """
     ms = model_settings or ModelSettings()
     budget = max(400, min(DRAFT_PASSAGE_TOKENS, ms.n_ctx - ms.max_tokens - PROMPT_OVERHEAD_TOKENS))
@@ -108,7 +148,8 @@ def draft_report(
     if previous is not None:
         prev = P.PREVIOUS_DRAFT_BLOCK.format(answer=previous.answer or "-", gaps="; ".join(previous.knowledge_gaps) or "none")
     user = P.DRAFT_USER.format(context_block=_ctx(context), question=question, earlier_block=earlier,
-                               previous_draft_block=prev, passages=block or P.NO_PASSAGES)
+                               previous_draft_block=prev, passages=block or P.NO_PASSAGES,
+                               precedents_block=precedents_block(precedents))
     system = P.DRAFT_SYSTEM + (P.DRAFT_NLI_RULE if nli else "")
     schema = NLIReportDraft if nli else ReportDraft  # hypothesis questions must carry a label
     draft, rec = call_structured(model, system, user, schema, agent="interrogator", step="draft", model_settings=ms)

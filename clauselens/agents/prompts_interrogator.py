@@ -41,8 +41,17 @@ DRAFT_USER = (
     "{earlier_block}"
     "{previous_draft_block}"
     "\nContract passages:\n{passages}\n\n"
+    "{precedents_block}"
     "Write the report as JSON."
 )
+#: Labelled precedents from *other* contracts (the ``precedents`` tool), after the passages.
+PRECEDENTS_BLOCK = (
+    "How the same question was judged in other contracts (labelled precedents; guidance only, "
+    "never cite or quote them):\n{lines}\n"
+    "Compare this contract's passages with them before you choose.\n\n"
+)
+PRECEDENT_LINE = '- [{label}] "{text}"'
+
 EARLIER_BLOCK = "Questions already researched: {questions}\n"
 PREVIOUS_DRAFT_BLOCK = (
     "Your previous draft answered: {answer}\nIts knowledge gaps were: {gaps}\n"

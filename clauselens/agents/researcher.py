@@ -47,7 +47,9 @@ class SearchPlan(CappedModel):
 class ResearchRound:
     """What one round produced: ``passages`` (run-local id -> Passage, new and re-scored),
     ``new_ids`` (ids first seen this round, best first), the per-query ``results`` for the
-    transcript, the ``plan`` and the LLM ``call`` (None if the plan step failed)."""
+    transcript, the ``plan`` and the LLM ``call`` (None if the plan step failed). ``precedents`` is
+    the trace of the ``precedents`` tool (matched hypothesis, labelled precedents, kNN vote) when
+    an anchor tool answered, else None."""
 
     passages: dict[str, Passage]
     new_ids: list[str]
@@ -55,6 +57,7 @@ class ResearchRound:
     plan: SearchPlan
     call: CallRecord | None
     notes: list[str] = field(default_factory=list)
+    precedents: dict[str, Any] | None = None
 
 
 def _dedup(items: Sequence[str]) -> list[str]:
@@ -113,12 +116,17 @@ def research_round(
     context: str | None = None,
     model_settings: ModelSettings | None = None,
     multi_doc: bool = False,
+    anchor_query: str | None = None,
+    anchor_tools: Mapping[str, RetrievalMethod] | None = None,
 ) -> ResearchRound:
     """Plan (LLM) and run the searches for ``questions``.
 
     ``known`` are the passages of earlier rounds (run-local id -> Passage). If the model's
     plan cannot be parsed (``ModelResponseError``) the raw questions are searched and the
-    failure is noted, so one bad reply does not end the run. Returns a :class:`ResearchRound`.
+    failure is noted, so one bad reply does not end the run. ``anchor_tools`` (e.g. the
+    ``precedents`` tool, which answers only the user's own question) are searched once with
+    ``anchor_query``, not with the plan's queries; the last non-abstaining anchor trace
+    becomes :attr:`ResearchRound.precedents`. Returns a :class:`ResearchRound`.
     """
     plan = SearchPlan()
     call: CallRecord | None = None
@@ -139,26 +147,32 @@ def research_round(
     updated: dict[str, Passage] = {}
     fresh: dict[str, Passage] = {}
     results: list[dict[str, Any]] = []
-    for tool_name in choose_tools(plan, tools):
-        tool = tools[tool_name]
-        for q in queries:
-            res = tool.search(q, k)
-            rows = []
-            for p in res.passages:
-                p = p.model_copy(update={"method": p.method or tool_name})
-                pid = by_chunk.get(p.chunk_id)
-                if pid is not None:
-                    old = updated.get(pid) or known[pid]
-                    if p.score > old.score:
-                        updated[pid] = p
-                else:
-                    cur = fresh.get(p.chunk_id)
-                    if cur is None or p.score > cur.score:
-                        fresh[p.chunk_id] = p
-                rows.append({"chunk_id": p.chunk_id, "clause_ref": p.clause_ref, "score": round(p.score, 6),
-                             "scores": {k_: round(v, 6) for k_, v in p.scores.items()}, "ranks": p.ranks})
-            results.append({"tool": tool_name, "query": q, "abstained": res.abstained, "reason": res.reason,
-                            "passages": rows})
+    precedents: dict[str, Any] | None = None
+    runs = [(name, q) for name in choose_tools(plan, tools) for q in queries]
+    if anchor_query:
+        runs += [(name, anchor_query) for name in (anchor_tools or {})]
+    all_tools = {**tools, **(anchor_tools or {})}
+    for tool_name, q in runs:
+        tool = all_tools[tool_name]
+        res = tool.search(q, k)
+        if tool_name in (anchor_tools or {}) and not res.abstained:
+            precedents = dict(res.trace)
+        rows = []
+        for p in res.passages:
+            p = p.model_copy(update={"method": p.method or tool_name})
+            pid = by_chunk.get(p.chunk_id)
+            if pid is not None:
+                old = updated.get(pid) or known[pid]
+                if p.score > old.score:
+                    updated[pid] = p
+            else:
+                cur = fresh.get(p.chunk_id)
+                if cur is None or p.score > cur.score:
+                    fresh[p.chunk_id] = p
+            rows.append({"chunk_id": p.chunk_id, "clause_ref": p.clause_ref, "score": round(p.score, 6),
+                         "scores": {k_: round(v, 6) for k_, v in p.scores.items()}, "ranks": p.ranks})
+        results.append({"tool": tool_name, "query": q, "abstained": res.abstained, "reason": res.reason,
+                        "passages": rows, **({"trace": res.trace} if res.trace else {})})
     ranked = sorted(fresh.values(), key=lambda p: -p.score)[:MAX_NEW_PER_ROUND]
     new_ids: list[str] = []
     for p in ranked:
@@ -170,4 +184,5 @@ def research_round(
     for r in results:
         for row in r["passages"]:
             row["passage_id"] = by_chunk.get(row["chunk_id"])
-    return ResearchRound(passages=updated, new_ids=new_ids, results=results, plan=plan, call=call, notes=notes)
+    return ResearchRound(passages=updated, new_ids=new_ids, results=results, plan=plan, call=call, notes=notes,
+                         precedents=precedents)

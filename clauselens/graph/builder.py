@@ -36,7 +36,7 @@ from clauselens.config import Settings
 from clauselens.errors import ConfigError, ModelResponseError
 from clauselens.graph.state import GraphState
 from clauselens.reports.build import build_report
-from clauselens.reports.model import SILENT_ANSWER, ReportDraft
+from clauselens.reports.model import SILENT_ANSWER, LabelBasis, ReportDraft
 from clauselens.retrieval.types import Passage, RetrievalMethod
 
 Agent = str  # "archivist" | "researcher" | "interrogator"
@@ -44,7 +44,9 @@ ModelsArg = BaseChatModel | Runnable | Mapping[str, BaseChatModel | Runnable] | 
 ToolsArg = Mapping[str, RetrievalMethod] | None
 
 #: Retrieval tools this builder can create from settings; others must be passed in ``tools``.
-BUILTIN_TOOLS = ("hybrid", "lightrag", "navindex", "navembed", "inject")
+BUILTIN_TOOLS = ("hybrid", "lightrag", "navindex", "navembed", "inject", "precedents")
+#: Tools searched once with the user's own question (not the Researcher's rewrites).
+ANCHOR_TOOLS = ("precedents",)
 
 
 class _Resources:
@@ -86,6 +88,10 @@ class _Resources:
 
             chat = self.model("researcher") if r.reranker == "llm" else None
             return build_retriever(r, cache_dir=s.cache_dir, chat_model=chat)
+        if name == "precedents":
+            from clauselens.retrieval.precedents import build_precedent_tool
+
+            return build_precedent_tool(s)
         if name == "lightrag":
             from clauselens.retrieval.graphrag import build_graph_tool
 
@@ -184,7 +190,8 @@ def build_graph(
         try:
             draft, rec, shown = inter.draft_report(
                 question, passages, model=res.model("interrogator"), recent=state.get("last_new_ids") or [],
-                context=context, asked=asked, previous=previous, nli=nli, model_settings=ms)
+                context=context, asked=asked, previous=previous, nli=nli, model_settings=ms,
+                precedents=state.get("precedents"))
         except ModelResponseError as e:
             if previous is None:
                 raise
@@ -203,6 +210,10 @@ def build_graph(
         events.append({"type": "decision", "turn": turn, "decision": decision.model_dump(mode="json"),
                        "follow_up_questions": follow_ups, "reason": why})
         upd: dict[str, Any] = {"draft": draft.model_dump(mode="json"), "complete": decision.complete, "events": events}
+        if nli:
+            basis = inter.decide_label(draft.label, state.get("precedents"), settings.retrieval.precedent_vote_weight)
+            upd["label_basis"] = basis.model_dump(mode="json")
+            events.append({"type": "label", "turn": turn, **basis.model_dump(mode="json", exclude={"precedents"})})
         if follow_ups:
             upd.update(pending=follow_ups, route="research", follow_ups_asked=int(state.get("follow_ups_asked") or 0) + 1)
         else:
@@ -212,11 +223,15 @@ def build_graph(
     def researcher(state: GraphState) -> dict[str, Any]:
         pending = list(state.get("pending") or [state["question"]])
         known = _passages(state)
-        tools_ = res.tools()
+        all_tools = res.tools()
+        anchors = {n: t for n, t in all_tools.items() if n in ANCHOR_TOOLS}
+        tools_ = {n: t for n, t in all_tools.items() if n not in ANCHOR_TOOLS}
+        first = not int(state.get("turn") or 0)
         rr = research_round(
-            pending, model=res.model("researcher"), tools=tools_, known=known, k=settings.retrieval.top_k,
-            context=state.get("context"), model_settings=settings.model_for("researcher"),
+            pending, model=res.model("researcher") if tools_ else None, tools=tools_, known=known,
+            k=settings.retrieval.top_k, context=state.get("context"), model_settings=settings.model_for("researcher"),
             multi_doc=len(state.get("documents") or []) > 1,
+            anchor_query=state["question"] if first else None, anchor_tools=anchors,
         )
         turn = int(state.get("turn") or 0) + 1
         events: list[dict[str, Any]] = []
@@ -225,14 +240,19 @@ def build_graph(
         events += [{"type": "note", "text": n} for n in rr.notes]
         events.append({"type": "retrieval", "turn": turn, "questions": pending, "plan": rr.plan.model_dump(mode="json"),
                        "results": rr.results, "new_passage_ids": rr.new_ids})
-        return {"passages": {pid: p.model_dump(mode="json") for pid, p in rr.passages.items()},
-                "last_new_ids": rr.new_ids, "asked": pending, "turn": turn, "pending": [], "events": events}
+        upd = {"passages": {pid: p.model_dump(mode="json") for pid, p in rr.passages.items()},
+               "last_new_ids": rr.new_ids, "asked": pending, "turn": turn, "pending": [], "events": events}
+        if rr.precedents is not None:
+            upd["precedents"] = rr.precedents
+        return upd
 
     def report(state: GraphState) -> dict[str, Any]:
         nli = state.get("mode") == "nli"
         draft = ReportDraft.model_validate(state["draft"]) if state.get("draft") else _silent_draft(state["question"], nli)
+        basis = LabelBasis.model_validate(state["label_basis"]) if state.get("label_basis") else None
         r = build_report(draft, _passages(state), question=state["question"], context=state.get("context"),
-                         turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli)
+                         turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli,
+                         label_basis=basis)
         return {"report": r.model_dump(mode="json"), "events": [{
             "type": "report", "citations": len(r.citations), "dropped_quotes": [d.model_dump() for d in r.dropped_quotes],
             "documents_silent": r.documents_silent, "stop_reason": state.get("stop_reason"),

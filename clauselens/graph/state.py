@@ -42,7 +42,9 @@ class GraphInput(TypedDict, total=False):
 
 class GraphState(GraphInput, total=False):
     """Full state (see module docs). ``turn`` counts research rounds done; ``route`` is the
-    Interrogator's routing decision; ``stop_reason`` why it stopped."""
+    Interrogator's routing decision; ``stop_reason`` why it stopped. ``precedents`` is the
+    ``precedents`` tool's trace (matched hypothesis, labelled precedents, kNN vote) and
+    ``label_basis`` how an NLI label was decided (a ``LabelBasis`` dump)."""
 
     documents: list[dict[str, Any]]
     sub_questions: list[str]
@@ -53,6 +55,8 @@ class GraphState(GraphInput, total=False):
     turn: int
     follow_ups_asked: int
     draft: dict[str, Any] | None
+    precedents: dict[str, Any] | None
+    label_basis: dict[str, Any] | None
     complete: bool
     route: Literal["research", "report"]
     stop_reason: str

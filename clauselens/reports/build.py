@@ -19,6 +19,7 @@ from clauselens.reports.model import (
     Citation,
     DroppedQuote,
     Finding,
+    LabelBasis,
     Report,
     ReportDraft,
 )
@@ -49,11 +50,13 @@ def build_report(
     turns: int = 0,
     complete: bool = False,
     nli: bool = False,
+    label_basis: LabelBasis | None = None,
 ) -> Report:
     """Verify ``draft`` against the retrieved ``passages`` (run-local id -> Passage).
 
     Returns a :class:`Report`; never raises on bad quotes (they are dropped and recorded).
-    ``nli`` keeps the draft's ``label`` (ContractNLI mode); otherwise ``label`` is None.
+    ``nli`` keeps the draft's ``label`` (ContractNLI mode), or ``label_basis``'s decided label when
+    given (precedent vote or abstention, see :class:`LabelBasis`); otherwise ``label`` is None.
     """
     citations: list[Citation] = []
     dropped: list[DroppedQuote] = []
@@ -121,6 +124,8 @@ def build_report(
     label = draft.label if nli else None
     if nli and silent and label is None:
         label = "not_mentioned"
+    if nli and label_basis is not None and label_basis.decided:
+        label = label_basis.decided
     title = draft.title.strip() or question
     documents = _dedup([p.doc_title or p.source_path or p.doc_id for p in passages.values()])
     return Report(
@@ -130,5 +135,5 @@ def build_report(
         research_directions=_dedup(draft.research_directions), knowledge_gaps=_dedup(gaps),
         follow_up_questions=_dedup(draft.follow_up_questions), citations=citations,
         conclusion=conclusion or answer, documents_silent=silent, dropped_quotes=dropped,
-        label=label, turns=turns, complete=complete, documents=documents,
+        label=label, label_basis=label_basis if nli else None, turns=turns, complete=complete, documents=documents,
     )

@@ -80,10 +80,33 @@ class DroppedQuote(BaseModel):
     reason: str
 
 
+class LabelBasis(BaseModel):
+    """How an NLI label was reached, for the audit trail.
+
+    ``decided``: the label this basis gives (the report's ``label``); ``llm_label``: the Interrogator model's label; ``vote``: the precedents' similarity-weighted
+    kNN vote ({"Entailment", "Contradiction", "NotMentioned"} -> share, sums to 1; empty without
+    precedents); ``vote_weight`` w in ``argmax (1 - w) * onehot(llm) + w * vote``
+    (:func:`clauselens.agents.nli.combine`); ``source``: ``model`` (no usable vote),
+    ``model+vote``, or ``abstain`` (the best precedent relevance ``max_relevance`` was below the
+    tool's threshold: nothing in the contract resembles the precedents' evidence);
+    ``hypothesis_id`` the precedent bank's matched hypothesis; ``precedents`` the labelled
+    precedents shown to the model ({label, doc_id, kind, text, similarity})."""
+
+    decided: NLILabel | None = None
+    llm_label: NLILabel | None = None
+    vote: dict[str, float] = Field(default_factory=dict)
+    vote_weight: float = 0.0
+    source: Literal["model", "model+vote", "abstain"] = "model"
+    hypothesis_id: str | None = None
+    max_relevance: float | None = None
+    precedents: list[dict[str, Any]] = Field(default_factory=list)
+
+
 class Report(BaseModel):
     """The final answer. ``documents_silent`` is True when nothing retrieved addresses the
     question; then ``answer`` and ``conclusion`` say so plainly. ``label`` is only set for
-    NLI-style questions (ContractNLI: entailment / contradiction / not_mentioned).
+    NLI-style questions (ContractNLI: entailment / contradiction / not_mentioned); ``label_basis``
+    then says whether the model's label or the precedents' vote decided it.
     ``turns`` is the number of research rounds; ``complete`` whether the Interrogator judged
     the answer complete (False when it stopped at ``max_turns``)."""
 
@@ -102,6 +125,7 @@ class Report(BaseModel):
     documents_silent: bool = False
     dropped_quotes: list[DroppedQuote] = Field(default_factory=list)
     label: NLILabel | None = None
+    label_basis: LabelBasis | None = None
     turns: int = 0
     complete: bool = False
     documents: list[str] = Field(default_factory=list)

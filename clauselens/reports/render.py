@@ -28,6 +28,22 @@ def _bullets(items: list[str]) -> str:
     return "\n".join(f"- {i}" for i in items) if items else "- none"
 
 
+def label_basis_text(report: Report) -> str:
+    """One sentence on how the NLI label was decided ("" when there is no :class:`LabelBasis`),
+    e.g. ``"model: entailment; precedent vote E 0.62 / C 0.08 / N 0.30 (weight 0.7, hypothesis
+    nda-2); decided by model+vote"``."""
+    b = report.label_basis
+    if b is None:
+        return ""
+    parts = [f"model: {b.llm_label or 'none'}"]
+    if b.vote:
+        v = " / ".join(f"{k[0]} {b.vote.get(k, 0.0):.2f}" for k in ("Entailment", "Contradiction", "NotMentioned"))
+        parts.append(f"precedent vote {v} (weight {b.vote_weight:g}, hypothesis {b.hypothesis_id})")
+    if b.source == "abstain":
+        parts.append(f"best precedent relevance {b.max_relevance} is below the threshold: nothing like the precedents' evidence")
+    return "; ".join(parts) + f"; decided by {b.source}"
+
+
 def to_markdown(report: Report) -> str:
     """The report as GitHub-flavoured Markdown (five numbered sections + conclusion)."""
     out: list[str] = [f"# {report.title}", "", f"**Question:** {report.question}"]
@@ -35,6 +51,8 @@ def to_markdown(report: Report) -> str:
         out.append(f"\n**Context given:** {report.context}")
     if report.label:
         out.append(f"\n**Label:** {report.label}")
+        if report.label_basis is not None:
+            out.append(f"\n**How the label was decided:** {label_basis_text(report)}")
     out += ["", f"## {SECTION_TITLES[0]}", "", report.topic_summary or "-", ""]
     out += [f"## {SECTION_TITLES[1]}", "", report.legal_reasoning or "-", "", "**Key findings**", ""]
     if report.key_findings:
@@ -65,7 +83,7 @@ def to_markdown(report: Report) -> str:
 def to_html(report: Report) -> str:
     """A self-contained HTML page (inline CSS, no scripts or external links)."""
     env = Environment(loader=FileSystemLoader(str(_TEMPLATES)), autoescape=select_autoescape(["html", "j2"]))
-    return env.get_template("report.html.j2").render(r=report, titles=SECTION_TITLES)
+    return env.get_template("report.html.j2").render(r=report, titles=SECTION_TITLES, basis=label_basis_text(report))
 
 
 def to_json(report: Report) -> str:

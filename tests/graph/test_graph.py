@@ -219,3 +219,43 @@ def test_archivist_llm_repair_runs_in_the_graph_only_when_enabled(tmp_path):
         assert ("repair_tree" in steps) is enabled
         if enabled:
             assert "4.2" in repairs[0][2] and "moved" in " ".join(res.transcript["documents"][0]["warnings"])
+
+
+def test_nli_with_precedents_tool_shows_labelled_precedents_and_records_the_vote(tmp_path):
+    """ContractNLI test contract 21, hypothesis nda-2 (gold: Contradiction). The precedents tool
+    (dev bank, hashing encoder) answers the user's own question once; the draft prompt carries
+    the labelled precedents; the model's label and the precedents' vote are both recorded and
+    combined (weight 0.7), and the report explains how the label was decided."""
+    from tests.retrieval.test_precedents import DATA, HashingEmbedder
+    from clauselens.retrieval.exemplars import ExemplarBank, load_contractnli
+    from clauselens.retrieval.precedents import PrecedentRetriever
+    from clauselens.reports.render import to_html, to_markdown
+
+    dev, test = load_contractnli(DATA / "dev.json"), load_contractnli(DATA / "test.json")
+    d = next(x for x in test.documents if x.id == "21")
+    f = tmp_path / "contractnli-test-21.txt"
+    f.write_text(d.text, encoding="utf-8")
+    contract = load_document(f)
+    prec = PrecedentRetriever(ExemplarBank.from_split(dev, HashingEmbedder().embed_passages, encoder_name="hashing"),
+                              dev.hypotheses, HashingEmbedder())
+    tools = _tools(contract) | {"precedents": prec}
+    prec.index([contract])
+    question = test.hypotheses["nda-2"]
+    draft = {"title": "Confidential Information", "topic_summary": "Scope.", "legal_reasoning": "-", "findings": [],
+             "answer": "The agreement covers technical information.", "addressed": True, "research_directions": [],
+             "knowledge_gaps": [], "follow_up_questions": [], "conclusion": "Entailed.", "label": "entailment"}
+    model = ScriptedChat(script=_script([draft], [{"complete": True, "reason": "ok", "follow_up_questions": []}],
+                                        plan={"queries": ["confidential information technical"], "tools": ["hybrid"]}))
+    res = ask([], question, _settings(), models=model, tools=tools, mode="nli")
+    r = res.report
+    draft_prompt = next(u for s, _, u in model.calls if s == "ReportDraft")
+    assert "How the same question was judged in other contracts" in draft_prompt
+    assert "[contradiction]" in draft_prompt or "[entailment]" in draft_prompt
+    retrieval = next(e for e in res.transcript["events"] if e["type"] == "retrieval")
+    prec_rows = [x for x in retrieval["results"] if x["tool"] == "precedents"]
+    assert len(prec_rows) == 1 and prec_rows[0]["query"] == question and prec_rows[0]["trace"]["hypothesis_id"] == "nda-2"
+    b = r.label_basis
+    assert b is not None and b.llm_label == "entailment" and b.hypothesis_id == "nda-2" and b.vote
+    assert b.source in ("model+vote", "abstain") and r.label == b.decided
+    assert any(e["type"] == "label" for e in res.transcript["events"])
+    assert "How the label was decided" in to_markdown(r) and "How the label was decided" in to_html(r)
