@@ -22,6 +22,8 @@ Modes:
 * ``gold-evidence`` -- the LLM sees only the annotated evidence spans (upper bound for retrieval);
 * ``whole-contract`` -- zero-shot, whole contract in the prompt; a contract that does not fit the
   context window is a failure of kind ``no_fit``;
+* ``precedents`` -- no LLM: the Researcher's ``precedents`` tool on the Archivist's own sentence
+  units of each contract (the product's path to the kNN vote), label = its vote;
 * ``prior`` -- baseline: each hypothesis's most frequent dev label (no retrieval, no model);
 * ``interrogator`` -- the full agent loop via ``clauselens.pipeline.ask``; the label is read from
   the report's structured ``label`` field.
@@ -375,6 +377,40 @@ def make_whole_contract_classifier(ctx: BenchContext, chat, ask, evidence_first:
     return run
 
 
+def make_precedents_classifier(ctx: BenchContext) -> Classifier:
+    """``precedents`` mode (no LLM): the product's path for the kNN vote. Each contract is read
+    by the Archivist's loader from plain text, split into sentences and indexed by the
+    Researcher's ``precedents`` tool (:mod:`clauselens.retrieval.precedents`, bank = dev.json);
+    the label is the tool's vote (NotMentioned when it abstains). Unlike ``knn`` it does not use
+    the dataset's own span segmentation."""
+    from clauselens.parsing import load_document
+    from clauselens.retrieval.precedents import build_precedent_tool
+
+    tool = build_precedent_tool(ctx.settings.with_precedent_bank(ctx.data_dir / "dev.json"))
+    tmp = ctx.settings.cache_dir / "bench" / "contractnli" / "contracts"
+    current: dict[str, str] = {}
+
+    def run(p: Pair) -> tuple[str | None, dict]:
+        d = ctx.docs[p.doc_id]
+        if current.get("doc") != d.id:
+            tmp.mkdir(parents=True, exist_ok=True)
+            f = tmp / f"contractnli-{ctx.split_name}-{d.id}.txt"
+            if not f.is_file():
+                f.write_text(d.text, encoding="utf-8")
+            tool.index([load_document(f)])
+            current["doc"] = d.id
+        r = tool.search(ctx.split.hypotheses[p.hypothesis_id], ctx.settings.retrieval.precedent_depth)
+        if r.abstained and not r.trace.get("hypothesis_id"):
+            return None, {"reason": r.reason}
+        vote = r.trace["vote"]
+        label = "NotMentioned" if r.trace["abstain"] or not any(vote.values()) else max(LABELS, key=lambda lab: vote[lab])
+        ev = [d.spans[i] for i in d.evidence.get(p.hypothesis_id, [])]
+        hit = any(q.spans[0].start < e and s < q.spans[0].end for q in r.passages for s, e in ev) if ev else None
+        return label, {"source": "abstain" if r.trace["abstain"] else "vote", "llm_label": None, "vote": vote,
+                       "max_relevance": r.trace["max_relevance"], "evidence_hit": hit}
+    return run
+
+
 #: the report's ``label`` values (``clauselens.reports.model.NLILabel``) -> the dataset's labels
 REPORT_LABELS = {"entailment": "Entailment", "contradiction": "Contradiction", "not_mentioned": "NotMentioned"}
 
@@ -394,8 +430,16 @@ def make_interrogator_classifier(ctx: BenchContext) -> Classifier:
             f.write_text(d.text, encoding="utf-8")
         res = pipeline.ask([f], ctx.split.hypotheses[p.hypothesis_id], ctx.settings, mode="nli")
         rep = res.report
-        return REPORT_LABELS.get(rep.label or ""), {"conclusion": str(getattr(rep, "conclusion", ""))[:300],
-                           "turns": res.transcript.get("turns"), "stop_reason": res.transcript.get("stop_reason")}
+        detail = {"conclusion": str(getattr(rep, "conclusion", ""))[:300],
+                  "turns": res.transcript.get("turns"), "stop_reason": res.transcript.get("stop_reason")}
+        b = rep.label_basis
+        if b is not None:  # the fields derive_levers reads, so vote weight / abstention can be re-derived offline
+            detail.update(llm_label=REPORT_LABELS.get(b.llm_label or ""), vote=b.vote, max_relevance=b.max_relevance,
+                          source=b.source, precedent_hypothesis=b.hypothesis_id)
+        if res.ledger is not None:
+            t = res.ledger.totals()
+            detail.update(llm_calls=t.get("llm_calls"), input_tokens=t.get("input_tokens"), output_tokens=t.get("output_tokens"))
+        return REPORT_LABELS.get(rep.label or ""), detail
     return run
 
 
@@ -430,7 +474,7 @@ def variant_name(mode: str, cfg: NLIConfig | None, model: str | None, embedder: 
 # ------------------------------------------------------------------------------ CLI
 @app.command()
 def run(
-    mode: str = typer.Option("knn", help="knn | single-pass | gold-evidence | whole-contract | interrogator | prior"),
+    mode: str = typer.Option("knn", help="knn | precedents | single-pass | gold-evidence | whole-contract | interrogator | prior"),
     split: str = typer.Option("test", help="test (evaluation) or dev (tuning; bank is leave-one-document-out)"),
     sample: Optional[int] = typer.Option(None, help="stratified sample size (default: all pairs)"),
     seed: int = typer.Option(0, help="sampling seed"),
@@ -447,9 +491,15 @@ def run(
     timeout: float = typer.Option(300.0, help="seconds per pair; a later answer counts as a timeout failure"),
     budget: Optional[float] = typer.Option(None, help="stop starting new pairs after this many seconds (resume later)"),
     write_result: bool = typer.Option(True, help="write benchmarks/results/contractnli_*.json when complete"),
+    precedents: bool = typer.Option(False, "--precedents", help="interrogator: add the Researcher's precedents tool "
+                                    "(bank = dev.json; evaluating on test only) with its vote in the label"),
 ) -> None:
     """Run (or resume) one mode on a split or a stratified sample of it; print the scores."""
     settings = Settings()
+    if precedents:
+        if mode != "interrogator" or split == "dev":
+            raise typer.BadParameter("--precedents is for --mode interrogator on the test split (the bank is dev.json)")
+        settings = settings.with_precedent_bank(DATA_DIR / "dev.json")
     if model:
         settings = settings.with_model(model=model)
     if embedder:
@@ -480,6 +530,11 @@ def run(
         model_name = None
     elif mode == "interrogator":
         clf = make_interrogator_classifier(ctx)
+    elif mode == "precedents":
+        if split == "dev":
+            raise typer.BadParameter("precedents mode uses dev.json as its bank: evaluate on test")
+        clf = make_precedents_classifier(ctx)
+        model_name = None
     else:
         raise typer.BadParameter(f"unknown mode {mode!r}")
     emb = settings.retrieval.embedder if mode in ("knn", "single-pass") else None
@@ -492,6 +547,13 @@ def run(
         count_tokens(chat, "warm up")
     variant = variant_name(mode if mode != "gold-evidence" and mode != "whole-contract" else
                            f"{mode}-{'ef' if evidence_first else 'lo'}", cfg, model_name, emb, top_m)
+    if precedents:
+        variant += f"_prec-w{settings.retrieval.precedent_vote_weight:g}"
+    if mode == "precedents":
+        r_ = settings.retrieval
+        emb = r_.embedder
+        variant = (f"precedents_{emb}_d{r_.precedent_depth}-m{r_.precedent_top_m}-nn{r_.precedent_neighbours}"
+                   f"-ab{r_.precedent_abstain}")
     store = ResultStore(settings.cache_dir / "bench" / "contractnli" / variant / f"{split}.jsonl")
     t0 = time.time()
 
