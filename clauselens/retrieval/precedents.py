@@ -171,8 +171,6 @@ def build_precedent_tool(settings: Any) -> PrecedentRetriever:
     :class:`~clauselens.errors.ConfigError` when no bank is configured or the file is not
     ContractNLI JSON.
     """
-    from clauselens.retrieval.embedders import get_embedder
-
     r = settings.retrieval
     path = r.precedent_bank
     if not path:
@@ -181,19 +179,19 @@ def build_precedent_tool(settings: Any) -> PrecedentRetriever:
     p = Path(path).expanduser().resolve()
     if not p.is_file():
         raise ConfigError(f"precedent bank not found: {p}")
-    emb = get_embedder(r.embedder, settings.cache_dir)
-    bank, hypotheses = _load_bank(str(p), p.stat().st_mtime_ns, r.embedder, str(settings.cache_dir))
+    bank, hypotheses, emb = _load_bank(str(p), p.stat().st_mtime_ns, r.embedder, str(settings.cache_dir))
     return PrecedentRetriever(bank, hypotheses, emb, depth=r.precedent_depth, top_m=r.precedent_top_m,
                               n_neighbours=r.precedent_neighbours, match_threshold=r.precedent_match,
                               abstain_below=r.precedent_abstain)
 
 
 @lru_cache(maxsize=4)
-def _load_bank(path: str, mtime_ns: int, embedder: str, cache_dir: str) -> tuple[ExemplarBank, dict[str, str]]:
-    """Build (once per process and file version) the bank of one precedent file; ~20 s for
-    ContractNLI dev with cached span embeddings, minutes the first time."""
+def _load_bank(path: str, mtime_ns: int, embedder: str, cache_dir: str) -> tuple[ExemplarBank, dict[str, str], Any]:
+    """Build (once per process and file version) the bank of one precedent file and the embedder
+    it was built with (reused for the contracts, so the model loads once); ~20 s for ContractNLI
+    dev with cached span embeddings, minutes the first time."""
     from clauselens.retrieval.embedders import get_embedder
 
     split = load_contractnli(Path(path))
     emb = get_embedder(embedder, Path(cache_dir))
-    return ExemplarBank.from_split(split, emb.embed_passages, encoder_name=emb.name), dict(split.hypotheses)
+    return ExemplarBank.from_split(split, emb.embed_passages, encoder_name=emb.name), dict(split.hypotheses), emb
