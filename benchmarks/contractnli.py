@@ -32,8 +32,11 @@ Retrieval units are the dataset's own spans (``spans`` in the JSON: sentences / 
 so every retrieved passage maps to a ``[start, end)`` range of the contract text.
 
 Every (document, hypothesis) result is appended to
-``~/.cache/clauselens/bench/contractnli/<variant>/<split>.jsonl`` as soon as it is known; a rerun
-skips pairs already there (resumable). Failures (no parsable label, timeout, error, prompt too
+``benchmarks/results/contractnli_pairs/<variant>/<split>.jsonl`` as soon as it is known; a rerun
+skips pairs already there (resumable). The per-pair stores are committed with the code: they are
+small (well under 1 KB a pair), let anyone re-score or re-derive the levers without a model, and
+let a long LLM run be resumed on another machine or in a later session (a cache directory does not
+survive that). Failures (no parsable label, timeout, error, prompt too
 long) are written too: they count as wrong and are tallied separately
 (:mod:`benchmarks.contractnli_metrics`). Each finished run writes
 ``benchmarks/results/contractnli_<variant>_<split>_<sample>.json`` with the command, versions,
@@ -76,6 +79,13 @@ from clauselens.retrieval.exemplars import (  # noqa: E402
 
 DATA_DIR = REPO.parent / "shared" / "data" / "contractnli"
 RESULTS_DIR = REPO / "benchmarks" / "results"
+#: committed per-pair JSONL stores, one directory per variant (see the module docstring)
+PAIRS_DIR = RESULTS_DIR / "contractnli_pairs"
+
+
+def pair_store(variant: str, split: str) -> "ResultStore":
+    """The resumable per-pair store of one configuration: ``PAIRS_DIR/<variant>/<split>.jsonl``."""
+    return ResultStore(PAIRS_DIR / variant / f"{split}.jsonl")
 
 #: Published test-set numbers to compare against (PAKTON, Raptopoulos et al. 2025, ContractNLI
 #: table; MODELS.md probe of the 1.5B model on this machine, 90 pairs, 30 per class).
@@ -490,7 +500,7 @@ def run(
     embedder: Optional[str] = typer.Option(None, help="embedder name (default: settings; minilm)"),
     timeout: float = typer.Option(300.0, help="seconds per pair; a later answer counts as a timeout failure"),
     budget: Optional[float] = typer.Option(None, help="stop starting new pairs after this many seconds (resume later)"),
-    write_result: bool = typer.Option(True, help="write benchmarks/results/contractnli_*.json when complete"),
+    write_result: bool = typer.Option(True, help="write benchmarks/results/contractnli_*.json (``*_partial.json`` until every pair is done)"),
     precedents: bool = typer.Option(False, "--precedents", help="interrogator: add the Researcher's precedents tool "
                                     "(bank = dev.json; evaluating on test only) with its vote in the label"),
 ) -> None:
@@ -554,7 +564,7 @@ def run(
         emb = r_.embedder
         variant = (f"precedents_{emb}_d{r_.precedent_depth}-m{r_.precedent_top_m}-nn{r_.precedent_neighbours}"
                    f"-ab{r_.precedent_abstain}")
-    store = ResultStore(settings.cache_dir / "bench" / "contractnli" / variant / f"{split}.jsonl")
+    store = pair_store(variant, split)
     t0 = time.time()
 
     def prog(i: int, n: int, rec: dict) -> None:
@@ -570,7 +580,7 @@ def run(
     print("confusion (rows gold, cols pred):", json.dumps(m["confusion"]))
     if not complete:
         print(f"incomplete: {len(recs)}/{len(pairs)} pairs done; rerun the same command to resume")
-    if write_result and complete:
+    if write_result and recs:
         secs = [r["seconds"] for r in recs.values()]
         out = {
             "benchmark": "contractnli", "variant": variant, "mode": mode, "split": split,
@@ -583,11 +593,19 @@ def run(
             "seconds_per_pair_median": float(np.median(secs)) if secs else None,
             "command": "python -m benchmarks.contractnli " + " ".join(sys.argv[1:]),
             "versions": _versions(), "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-            "store": str(store.path),
+            "store": str(store.path.relative_to(REPO)),
+            # an incomplete run scores the pairs done so far (in sample order: whole documents
+            # first), which is not itself a stratified sample; the table marks such rows
+            "partial": None if complete else {"done": len(recs), "of": len(pairs)},
         }
         RESULTS_DIR.mkdir(parents=True, exist_ok=True)
         tag = f"{split}_{'all' if not sample else f'n{len(pairs)}s{seed}' + ('b' if balanced else '')}"
         f = RESULTS_DIR / f"contractnli_{variant}_{tag}.json"
+        f_partial = f.with_name(f.stem + "_partial.json")
+        if complete:
+            f_partial.unlink(missing_ok=True)
+        else:
+            f = f_partial
         f.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {f.relative_to(REPO)}")
 
@@ -683,8 +701,7 @@ def levers(
     if exclude_sample:
         seen = {p.key for p in stratified_sample(all_pairs(split_obj), exclude_sample, seed, balanced=balanced)}
         pairs = [p for p in pairs if p.key not in seen]
-    store = ResultStore(settings.cache_dir / "bench" / "contractnli" / variant / f"{split}.jsonl")
-    done = store.load()
+    done = pair_store(variant, split).load()
     recs = [done[p.key] for p in pairs if p.key in done]
     if len(recs) < len(pairs):
         raise typer.BadParameter(f"{variant}: only {len(recs)}/{len(pairs)} pairs of this sample are done")
@@ -721,7 +738,9 @@ def table(results_dir: Path = typer.Option(RESULTS_DIR)) -> None:
             continue
         m = r["metrics"]
         fails = m["failures"]["total"]
-        rows.append(f"| {r['variant']} | {m['n']} | {m['accuracy']:.3f}{_fmt_ci(m['accuracy_ci95'])} | "
+        part = r.get("partial")
+        name = r["variant"] + (f" (partial: {part['done']} of {part['of']})" if part else "")
+        rows.append(f"| {name} | {m['n']} | {m['accuracy']:.3f}{_fmt_ci(m['accuracy_ci95'])} | "
                     f"{m['f1_weighted']:.3f}{_fmt_ci(m.get('f1_weighted_ci95'))} | {m['f1']['E']:.3f} | "
                     f"{m['f1']['C']:.3f} | {m['f1']['N']:.3f} | {fails} |")
     print("| system | pairs | accuracy [95% CI] | F1 weighted [95% CI] | F1 E | F1 C | F1 N | failures |")

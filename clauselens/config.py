@@ -43,6 +43,9 @@ class ModelSettings(BaseModel):
     structured_method: Literal["auto", "json_schema", "function_calling", "llamacpp_schema"] = "auto"
     max_retries: int = 2
     seed: int = 0
+    # in-process GGUF only: run even if llama.cpp's Intel AMX kernels are built in and the CPU
+    # has AMX (they segfaulted here: clauselens.llm.llamacpp_chat.amx_risk)
+    allow_amx: bool = False
 
 
 class RetrievalSettings(BaseModel):

@@ -26,11 +26,20 @@ if [ ! -x .venv/bin/python ]; then
   echo "[setup] creating .venv with $PY"
   "$PY" -m venv .venv
 fi
-stamp=".venv/.clauselens-installed-$(sha256sum pyproject.toml | cut -c1-16)"
+# llama-cpp-python is compiled for this CPU (-march=native), but with Intel AMX left out: on
+# Sapphire-Rapids-class CPUs (flags amx_tile/amx_int8) the AMX matmul path of llama.cpp segfaults
+# in the first decode (ggml_backend_amx_mul_mat; llama.cpp issue #20824, still open), which killed
+# every model call on such a machine. AVX-512/AVX2 kernels are kept. --no-cache-dir so a wheel
+# cached from an earlier build with other flags is never reused.
+LLAMA_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+LLAMA_CMAKE_ARGS="-DCMAKE_C_FLAGS=\"$LLAMA_FLAGS\" -DCMAKE_CXX_FLAGS=\"$LLAMA_FLAGS\""
+stamp=".venv/.clauselens-installed-$( (cat pyproject.toml; echo "$LLAMA_CMAKE_ARGS") | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
   echo "[setup] installing Python dependencies (first time: llama-cpp-python builds from source, a few minutes)"
   .venv/bin/python -m pip install -q --upgrade "pip>=24"
   .venv/bin/python -m pip install -q torch==2.13.0
+  llama_pin=$(grep -o 'llama-cpp-python\[server\]==[0-9.]*' pyproject.toml | sed 's/\[server\]//')
+  CMAKE_ARGS="$LLAMA_CMAKE_ARGS" .venv/bin/python -m pip install -q --no-cache-dir --force-reinstall --no-deps "$llama_pin"
   .venv/bin/python -m pip install -q -e '.[models,dev]'
   rm -f .venv/.clauselens-installed-*
   touch "$stamp"

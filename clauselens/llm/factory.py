@@ -107,6 +107,7 @@ def get_chat_model(model_settings: ModelSettings, models_dir: Path) -> BaseChatM
             temperature=ms.temperature,
             max_tokens=ms.max_tokens,
             seed=ms.seed,
+            allow_amx=ms.allow_amx,
         )
     if ms.backend == "openai":
         if not ms.base_url:

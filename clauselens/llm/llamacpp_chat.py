@@ -46,23 +46,59 @@ _CACHE_LOCK = threading.Lock()
 _LLAMAS: dict[tuple[str, int, int | None], tuple[Any, threading.Lock]] = {}
 
 
-def shared_llama(model_path: str, n_ctx: int, n_threads: int | None) -> tuple[Any, threading.Lock]:
+#: how ``scripts/setup.sh`` builds llama-cpp-python without the AMX kernels (see :func:`amx_risk`)
+AMX_FREE_BUILD = (
+    'CMAKE_ARGS=\'-DCMAKE_C_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16" '
+    '-DCMAKE_CXX_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"\' '
+    "pip install --no-cache-dir --force-reinstall --no-deps llama-cpp-python==0.3.36"
+)
+
+
+def amx_risk(system_info: str, cpu_flags: str) -> bool:
+    """Whether llama.cpp would run its Intel AMX matmul kernels here: the build reports
+    ``AMX_INT8 = 1`` (``llama_cpp.llama_print_system_info()``) and the CPU has ``amx_int8``
+    (``/proc/cpuinfo`` flags). On such machines ``ggml_backend_amx_mul_mat`` segfaulted in
+    the first decode (llama.cpp issue #20824; seen on this project's Sapphire-Rapids-class VM
+    with llama-cpp-python 0.3.36), killing the process with no Python error. Pure function.
+    """
+    return "AMX_INT8 = 1" in system_info and "amx_int8" in cpu_flags.split()
+
+
+def _cpu_flags() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            return next((line.split(":", 1)[1] for line in f if line.startswith("flags")), "")
+    except OSError:  # not Linux: no AMX check possible
+        return ""
+
+
+def shared_llama(model_path: str, n_ctx: int, n_threads: int | None, allow_amx: bool = False) -> tuple[Any, threading.Lock]:
     """The process-wide ``llama_cpp.Llama`` for these settings and the lock guarding it.
 
     Loads the GGUF on first request (seconds, ~0.6–2 GB RAM for the bundled models).
+    ``allow_amx`` (``ModelSettings.allow_amx``) skips the :func:`amx_risk` check.
 
     Raises:
-        ModelUnavailableError: llama-cpp-python is not installed or the file cannot be loaded.
+        ModelUnavailableError: llama-cpp-python is not installed, the file cannot be loaded, or
+            the build would use the AMX kernels that crash (instead of a segfault: rebuild with
+            :data:`AMX_FREE_BUILD`, which ``scripts/setup.sh`` does).
     """
     key = (str(model_path), int(n_ctx), n_threads)
     with _CACHE_LOCK:
         if key not in _LLAMAS:
             try:
+                import llama_cpp
                 from llama_cpp import Llama
             except ImportError as e:  # pragma: no cover - a broken install
                 raise ModelUnavailableError(
                     f"llama-cpp-python is not installed ({e}); install it with: pip install 'llama-cpp-python==0.3.36'"
                 ) from e
+            if not allow_amx and amx_risk(llama_cpp.llama_print_system_info().decode(errors="replace"), _cpu_flags()):
+                raise ModelUnavailableError(
+                    "this llama-cpp-python build uses Intel AMX kernels, which crash on this CPU "
+                    "(llama.cpp issue #20824); rebuild it without them: " + AMX_FREE_BUILD
+                    + " (scripts/setup.sh does this), or set CLAUSELENS_<AGENT>_MODEL__ALLOW_AMX=1 to try anyway"
+                )
             try:
                 llm = Llama(model_path=str(model_path), n_ctx=n_ctx, n_threads=n_threads, verbose=False)
             except (ValueError, OSError, RuntimeError) as e:
@@ -113,7 +149,7 @@ class ChatLlamaCppInProcess(BaseChatModel):
 
     Fields mirror :class:`clauselens.config.ModelSettings`: ``model_path`` (a ``.gguf`` file),
     ``n_ctx`` (context window, tokens), ``n_threads`` (``None`` = all CPUs available to the process),
-    ``temperature``, ``max_tokens`` (generation cap, tokens) and ``seed``.
+    ``temperature``, ``max_tokens`` (generation cap, tokens), ``seed`` and ``allow_amx``.
 
     Raises (from ``invoke``): :class:`ModelUnavailableError` if the file cannot be loaded,
     :class:`ContextOverflowError` if the prompt does not fit ``n_ctx``.
@@ -125,6 +161,7 @@ class ChatLlamaCppInProcess(BaseChatModel):
     temperature: float = 0.0
     max_tokens: int = 1024
     seed: int = 0
+    allow_amx: bool = False
 
     @property
     def _llm_type(self) -> str:
@@ -146,7 +183,7 @@ class ChatLlamaCppInProcess(BaseChatModel):
         return Path(self.model_path).stem
 
     def _llama(self) -> tuple[Any, threading.Lock]:
-        return shared_llama(self.model_path, self.n_ctx, self.n_threads or available_cpus())
+        return shared_llama(self.model_path, self.n_ctx, self.n_threads or available_cpus(), self.allow_amx)
 
     def get_num_tokens(self, text: str) -> int:
         """Exact token count of ``text`` with the model's own tokenizer (loads the model)."""
