@@ -449,6 +449,16 @@ def make_interrogator_classifier(ctx: BenchContext) -> Classifier:
         if res.ledger is not None:
             t = res.ledger.totals()
             detail.update(llm_calls=t.get("llm_calls"), input_tokens=t.get("input_tokens"), output_tokens=t.get("output_tokens"))
+        # per turn: the label as it stood after that turn's draft, and every model call in order
+        # (step, seconds, tokens), so what a run stopped after k turns would have answered, and at
+        # what cost, can be read off offline (the loop is deterministic: greedy decoding, seed 0)
+        events = res.transcript.get("events") or []
+        detail["turn_labels"] = [{"turn": e.get("turn"), "llm_label": REPORT_LABELS.get(e.get("llm_label") or ""),
+                                  "decided": REPORT_LABELS.get(e.get("decided") or ""), "source": e.get("source")}
+                                 for e in events if e.get("type") == "label"]
+        detail["calls"] = [{"step": e.get("step"), "s": e.get("seconds"), "in": (e.get("usage") or {}).get("input_tokens"),
+                            "out": (e.get("usage") or {}).get("output_tokens")}
+                           for e in events if e.get("type") == "llm_call"]
         return REPORT_LABELS.get(rep.label or ""), detail
     return run
 
