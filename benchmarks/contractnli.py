@@ -693,19 +693,64 @@ def derive_levers(records: Iterable[dict], vote_weights: Iterable[float] = (0.0,
     return out
 
 
+def turns_record(record: dict, max_turns: int) -> dict | None:
+    """What an Interrogator run stopped after ``max_turns`` turns would have recorded, read off a
+    stored interrogator record (``detail.turn_labels`` / ``detail.calls``): the label after the
+    last turn <= ``max_turns`` and the cost of the calls up to that turn's ``decide`` call
+    (the loop always asks for a decision, then stops at the turn limit). Returns ``None`` when the
+    record ran more turns but has no per-turn labels (stored before they were recorded).
+    Failures stay failures; a record that stopped earlier is unchanged."""
+    det = record.get("detail") or {}
+    if record.get("status") != "ok" or (det.get("turns") or 0) <= max_turns:
+        return dict(record)
+    labels = [t for t in det.get("turn_labels") or [] if (t.get("turn") or 0) <= max_turns]
+    if not labels or not det.get("calls"):
+        return None
+    out = dict(record, pred=labels[-1]["decided"])
+    calls, decides = [], 0
+    for c in det["calls"]:
+        calls.append(c)
+        if c.get("step") == "decide":
+            decides += 1
+            if decides == max_turns:
+                break
+    out["seconds"] = round(sum(c.get("s") or 0.0 for c in calls), 3)  # model time only
+    out["detail"] = dict(det, turns=max_turns, llm_calls=len(calls), llm_label=labels[-1]["llm_label"],
+                         input_tokens=sum(c.get("in") or 0 for c in calls),
+                         output_tokens=sum(c.get("out") or 0 for c in calls))
+    return out
+
+
+def derive_turn_levers(records: Iterable[dict], max_turns: Iterable[int] = (1, 2, 3)) -> list[dict]:
+    """The ``max_turns`` lever of the interrogator mode, offline (:func:`turns_record`): per value,
+    metrics, mean model calls and mean seconds over the records that can be derived, and how
+    many could not (``underivable``)."""
+    recs = list(records)
+    out = []
+    for k in max_turns:
+        derived = [turns_record(r, k) for r in recs]
+        ok = [d for d in derived if d is not None]
+        dets = [d.get("detail") or {} for d in ok]
+        out.append({"max_turns": k, "underivable": len(derived) - len(ok), "metrics": score(ok, n_boot=500),
+                    "mean_llm_calls": float(np.mean([d.get("llm_calls") or 0 for d in dets])) if dets else None,
+                    "mean_seconds": float(np.mean([d.get("seconds") or 0.0 for d in ok])) if ok else None})
+    return out
+
+
 @app.command()
 def levers(
-    variant: str = typer.Option(..., help="store directory name of a single-pass run"),
+    variant: str = typer.Option(..., help="store directory name of a single-pass or interrogator run"),
     sample: Optional[int] = typer.Option(None), seed: int = typer.Option(0), balanced: bool = typer.Option(False),
     split: str = typer.Option("test"),
     exclude_sample: Optional[int] = typer.Option(
         None, help="drop the pairs of the stratified sample of this size (same seed): score a lever chosen "
                    "on that smaller sample on held-out pairs only"),
+    partial: bool = typer.Option(False, help="score the pairs done so far of an incomplete run (file *_partial.json)"),
 ) -> None:
-    """Vote-weight and abstention levers, derived offline from one single-pass run on its
-    exact sample (no new model calls). Lever values are fixed in advance (abstain 0.7 comes
+    """Vote-weight and abstention levers, derived offline from one single-pass or interrogator
+    run on its exact sample (no new model calls); for an interrogator run also ``max_turns``
+    1..3 (:func:`derive_turn_levers`). Lever values are fixed in advance (abstain 0.7 comes
     from the dev kNN tuning), not picked on test. Writes ``contractnli_levers_*.json``."""
-    settings = Settings()
     split_obj = load_contractnli(DATA_DIR / f"{split}.json")
     pairs = stratified_sample(all_pairs(split_obj), sample, seed, balanced=balanced)
     if exclude_sample:
@@ -713,9 +758,16 @@ def levers(
         pairs = [p for p in pairs if p.key not in seen]
     done = pair_store(variant, split).load()
     recs = [done[p.key] for p in pairs if p.key in done]
-    if len(recs) < len(pairs):
-        raise typer.BadParameter(f"{variant}: only {len(recs)}/{len(pairs)} pairs of this sample are done")
+    if len(recs) < len(pairs) and not partial:
+        raise typer.BadParameter(f"{variant}: only {len(recs)}/{len(pairs)} pairs of this sample are done "
+                                 "(--partial scores those)")
     rows = derive_levers(recs)
+    turn_rows = derive_turn_levers(recs) if any((r.get("detail") or {}).get("turn_labels") for r in recs) else []
+    for r in turn_rows:
+        m = r["metrics"]
+        print(f"max_turns={r['max_turns']}: acc {m['accuracy']:.3f} [{m['accuracy_ci95'][0]:.3f}, "
+              f"{m['accuracy_ci95'][1]:.3f}] on {m['n']} (underivable {r['underivable']}) F1w {m['f1_weighted']:.3f} "
+              f"calls {r['mean_llm_calls']:.1f} s {r['mean_seconds']:.0f} cm {json.dumps(m['confusion'])}")
     for r in rows:
         m = r["metrics"]
         print(f"w={r['vote_weight']:.1f} abstain={r['abstain']}: acc {m['accuracy']:.3f} "
@@ -724,9 +776,12 @@ def levers(
     tag = f"{split}_{'all' if not sample else f'n{sample}s{seed}' + ('b' if balanced else '')}"
     if exclude_sample:
         tag += f"_minus_n{exclude_sample}"
-    out = {"benchmark": "contractnli", "what": "levers derived offline from one single-pass run", "variant": variant,
+    if len(recs) < len(pairs):
+        tag += "_partial"
+    out = {"benchmark": "contractnli", "what": "levers derived offline from one stored run", "variant": variant,
            "split": split, "sample": {"size": len(pairs), "seed": seed, "balanced": balanced,
-                                      "drawn": sample, "excluded_sample": exclude_sample}, "rows": rows,
+                                      "drawn": sample, "excluded_sample": exclude_sample, "done": len(recs)}, "rows": rows,
+           "turn_rows": turn_rows,
            "command": "python -m benchmarks.contractnli " + " ".join(sys.argv[1:]), "versions": _versions(),
            "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")}
     f = RESULTS_DIR / f"contractnli_levers_{variant}_{tag}.json"

@@ -165,3 +165,26 @@ def test_report_labels_map_to_the_dataset_labels():
 
     assert set(REPORT_LABELS) == set(get_args(NLILabel))
     assert sorted(REPORT_LABELS.values()) == sorted(LABELS)
+
+
+def test_turn_lever_reads_the_label_and_cost_after_k_turns():
+    from benchmarks.contractnli import derive_turn_levers, turns_record
+
+    calls = [{"step": s, "s": 1.0, "in": 100, "out": 10} for s in
+             ("decompose", "plan", "draft", "decide", "plan", "draft", "decide", "plan", "draft", "decide")]
+    three = {"gold": C, "pred": C, "status": "ok", "seconds": 10.0,
+             "detail": {"turns": 3, "calls": calls, "turn_labels": [
+                 {"turn": 1, "llm_label": E, "decided": E}, {"turn": 2, "llm_label": C, "decided": C},
+                 {"turn": 3, "llm_label": C, "decided": C}]}}
+    one = {"gold": E, "pred": E, "status": "ok", "seconds": 4.0, "detail": {"turns": 1}}
+    old = {"gold": N, "pred": N, "status": "ok", "seconds": 9.0, "detail": {"turns": 3}}  # no per-turn labels
+    failed = {"gold": N, "pred": None, "status": "no_label", "detail": None}
+    r1 = turns_record(three, 1)
+    assert r1["pred"] == E and r1["detail"]["llm_calls"] == 4 and r1["seconds"] == 4.0
+    assert r1["detail"]["input_tokens"] == 400 and three["pred"] == C  # the stored record is untouched
+    assert turns_record(three, 2)["pred"] == C and turns_record(three, 2)["detail"]["llm_calls"] == 7
+    assert turns_record(one, 1) == one and turns_record(old, 1) is None and turns_record(old, 3) == old
+    rows = {r["max_turns"]: r for r in derive_turn_levers([three, one, old, failed])}
+    assert rows[1]["underivable"] == 1 and rows[1]["metrics"]["n"] == 3 and rows[1]["metrics"]["correct"] == 1
+    assert rows[3]["underivable"] == 0 and rows[3]["metrics"]["correct"] == 3
+    assert rows[1]["metrics"]["failures"]["total"] == 1
