@@ -15,7 +15,9 @@ add langchain-community and its dependency tree for ~100 lines of glue. This cla
   ``total_tokens``) and ``response_metadata["token_usage"]`` (``prompt_tokens``/
   ``completion_tokens``/``total_tokens``), as langchain-openai does;
 * the ``Llama`` is loaded on first use and shared in-process per ``(path, n_ctx, n_threads)``;
-  calls on one shared instance are serialised with a lock (a ``Llama`` is not thread-safe).
+  calls on one shared instance are serialised with a lock (a ``Llama`` is not thread-safe);
+* greedy JSON-schema generation checks the grammar on the argmax token first, as llama.cpp's
+  own sampler does (:mod:`clauselens.llm.greedy_grammar`: same tokens, ~30% faster generation here).
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from langchain_core.messages.ai import UsageMetadata
 from langchain_core.outputs import ChatGeneration, ChatResult
 
 from clauselens.errors import ContextOverflowError, ModelUnavailableError
+from clauselens.llm.greedy_grammar import install as install_greedy_grammar
 
 _CACHE_LOCK = threading.Lock()
 # (path, n_ctx, n_threads) -> (Llama, lock serialising calls on it)
@@ -103,6 +106,7 @@ def shared_llama(model_path: str, n_ctx: int, n_threads: int | None, allow_amx: 
                 llm = Llama(model_path=str(model_path), n_ctx=n_ctx, n_threads=n_threads, verbose=False)
             except (ValueError, OSError, RuntimeError) as e:
                 raise ModelUnavailableError(f"cannot load model file {model_path}: {e}") from e
+            install_greedy_grammar(llm)  # same tokens as the stock sampler, grammar checked lazily
             _LLAMAS[key] = (llm, threading.Lock())
         return _LLAMAS[key]
 
