@@ -51,6 +51,9 @@ class GreedyGrammarSampler:
         # a numpy view of the full candidate array (fields id, logit, p) to fill it without a Python loop
         self._full_np = np.ctypeslib.as_array(self._full).view(
             np.dtype([("id", np.int32), ("logit", np.float32), ("p", np.float32)]))
+        # the grammar only sets rejected logits to -inf: ids and p are filled once, logits per full pass
+        self._full_np["id"] = np.arange(self.n_vocab, dtype=np.int32)
+        self._full_np["p"] = 0.0
         self.rejected = 0  # tokens the grammar refused at the first check (full pass needed)
         self.sampled = 0
 
@@ -70,11 +73,9 @@ class GreedyGrammarSampler:
         self.sampled += 1
         if math.isinf(self._one[0].logit) and self._one[0].logit < 0:
             self.rejected += 1
-            self._full_np["id"] = np.arange(self.n_vocab, dtype=np.int32)
             self._full_np["logit"] = logits
-            self._full_np["p"] = 0.0
             self._allowed(self._full, self.n_vocab)
-            tok = int(np.argmax(self._full_np["logit"]))
+            tok = int(self._full_np["id"][np.argmax(self._full_np["logit"])])
         lc.llama_sampler_accept(self.grammar, tok)
         return tok
 
