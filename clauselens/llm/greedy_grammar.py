@@ -3,7 +3,7 @@
 llama-cpp-python 0.3.36 builds its sampler chain as ``penalties -> grammar -> greedy``
 (``Llama._init_sampler``), so for every generated token the grammar is checked against the
 *whole* vocabulary (151,646 tokens for Qwen2.5). On this project's 2-core CPU
-that made JSON-schema generation with the 1.5B model 10.0 tokens/s against 13.2 unconstrained
+that made JSON-schema generation with the 1.5B model 8.9 tokens/s against 11.3 unconstrained
 (``benchmarks/grammar_sampling.py``, results in ``benchmarks/results/grammar_sampling.json``).
 
 llama.cpp's own sampler (``common/sampling.cpp``, ``common_sampler_sample``) avoids this: it
@@ -13,7 +13,7 @@ For greedy decoding (temperature 0, no penalties, no logits processors) this ret
 the token the stock chain returns: the highest-logit token the grammar allows, first index on
 ties (llama.cpp's greedy sampler keeps the first maximum, as ``numpy.argmax`` does).
 :func:`install` makes a ``Llama`` use :class:`GreedyGrammarSampler` in that case and the stock
-chain in every other one. Measured: 13.2 tokens/s with identical text (the grammar's cost is
+chain in every other one. Measured: 11.7 tokens/s with identical text (the grammar's cost is
 gone: in one measured 300-token draft 25 tokens needed the full pass);
 ``tests/llm/test_greedy_grammar.py`` checks the token-for-token equality on the real 0.5B model.
 """
