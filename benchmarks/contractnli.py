@@ -21,7 +21,10 @@ Modes:
   depth / abstention;
 * ``gold-evidence`` -- the LLM sees only the annotated evidence spans (upper bound for retrieval);
 * ``whole-contract`` -- zero-shot, whole contract in the prompt; a contract that does not fit the
-  context window is a failure of kind ``no_fit``;
+  context window is a failure of kind ``no_fit``; ``--question-last`` puts the hypothesis after
+  the contract instead of before it (variant ``whole-contract-ef-ql``): pairs run grouped by
+  document, so the in-process model reuses the contract's KV cache for each further hypothesis
+  on it (about 4x faster on this CPU);
 * ``precedents`` -- no LLM: the Researcher's ``precedents`` tool on the Archivist's own sentence
   units of each contract (the product's path to the kNN vote), label = its vote;
 * ``prior`` -- baseline: each hypothesis's most frequent dev label (no retrieval, no model);
@@ -366,9 +369,12 @@ def make_gold_classifier(ctx: BenchContext, ask, evidence_first: bool = True) ->
     return run
 
 
-def make_whole_contract_classifier(ctx: BenchContext, chat, ask, evidence_first: bool = True) -> Classifier:
+def make_whole_contract_classifier(ctx: BenchContext, chat, ask, evidence_first: bool = True,
+                                   question_last: bool = False) -> Classifier:
     """``whole-contract`` mode: the contract text as one passage; ``NoFit`` if the prompt plus the
-    generation budget exceeds the model's ``n_ctx``."""
+    generation budget exceeds the model's ``n_ctx``. ``question_last``: the hypothesis follows the
+    contract (the in-process model then reuses the contract's KV cache for the next hypothesis on
+    the same contract: pairs are run grouped by document)."""
     from clauselens.agents.nli import EvidenceFirstVerdict, LabelOnlyVerdict
     from clauselens.llm.structured import count_tokens
 
@@ -377,7 +383,7 @@ def make_whole_contract_classifier(ctx: BenchContext, chat, ask, evidence_first:
     def run(p: Pair) -> tuple[str | None, dict]:
         d = ctx.docs[p.doc_id]
         msgs = build_messages(ctx.split.hypotheses[p.hypothesis_id], [d.text], [], evidence_first,
-                              passages_header=prompts_nli.WHOLE_CONTRACT_HEADER)
+                              passages_header=prompts_nli.WHOLE_CONTRACT_HEADER, question_last=question_last)
         n_tok = count_tokens(chat, "\n".join(m.content for m in msgs)) + 16
         budget = ms.n_ctx - min(ms.max_tokens, 256)
         if n_tok > budget:
@@ -503,6 +509,8 @@ def run(
     exemplars: int = typer.Option(0, help="few-shot precedents per label (single-pass)"),
     vote_weight: float = typer.Option(0.0, help="weight of the kNN vote vs the LLM label (knn forces 1)"),
     evidence_first: bool = typer.Option(True, "--evidence-first/--label-only"),
+    question_last: bool = typer.Option(False, "--question-last", help="whole-contract: hypothesis after the contract "
+                                       "(variant suffix -ql)"),
     abstain: Optional[float] = typer.Option(None, help="answer NotMentioned if best relevance is below this"),
     n_neighbours: int = typer.Option(10, help="kNN vote: neighbours per evidence span"),
     top_m: int = typer.Option(3, help="relevance: mean cosine to this many nearest evidence exemplars"),
@@ -516,6 +524,8 @@ def run(
 ) -> None:
     """Run (or resume) one mode on a split or a stratified sample of it; print the scores."""
     settings = Settings()
+    if question_last and mode != "whole-contract":
+        raise typer.BadParameter("--question-last is for --mode whole-contract")
     if precedents:
         if mode != "interrogator" or split == "dev":
             raise typer.BadParameter("--precedents is for --mode interrogator on the test split (the bank is dev.json)")
@@ -544,7 +554,7 @@ def run(
         elif mode == "gold-evidence":
             clf = make_gold_classifier(ctx, ask, evidence_first)
         else:
-            clf = make_whole_contract_classifier(ctx, chat, ask, evidence_first)
+            clf = make_whole_contract_classifier(ctx, chat, ask, evidence_first, question_last)
     elif mode == "prior":
         clf = make_prior_classifier(ctx)
         model_name = None
@@ -566,7 +576,8 @@ def run(
 
         count_tokens(chat, "warm up")
     variant = variant_name(mode if mode != "gold-evidence" and mode != "whole-contract" else
-                           f"{mode}-{'ef' if evidence_first else 'lo'}", cfg, model_name, emb, top_m)
+                           f"{mode}-{'ef' if evidence_first else 'lo'}{'-ql' if question_last else ''}",
+                           cfg, model_name, emb, top_m)
     if precedents:
         variant += f"_prec-w{settings.retrieval.precedent_vote_weight:g}"
     if mode == "precedents":
@@ -594,7 +605,8 @@ def run(
         secs = [r["seconds"] for r in recs.values()]
         out = {
             "benchmark": "contractnli", "variant": variant, "mode": mode, "split": split,
-            "config": asdict(cfg) if cfg else {"evidence_first": evidence_first},
+            "config": asdict(cfg) if cfg else {"evidence_first": evidence_first,
+                                               **({"question_last": True} if question_last else {})},
             "model": model_name, "embedder": emb, "top_m": top_m if emb else None,
             "sample": {"size": len(pairs), "seed": seed if sample else None, "balanced": balanced,
                        "stratified": bool(sample), "of": len(all_pairs(ctx.split)),

@@ -117,14 +117,19 @@ def combine(llm_label: str | None, vote: dict[str, float], vote_weight: float) -
 
 def build_messages(hypothesis: str, passages: Sequence[str], exemplars: Sequence[Exemplar],
                    evidence_first: bool, *, exemplar_chars: int = 400,
-                   passages_header: str = P.PASSAGES_HEADER) -> list[BaseMessage]:
-    """System + user messages for one hypothesis (prompts from :mod:`prompts_nli`)."""
+                   passages_header: str = P.PASSAGES_HEADER, question_last: bool = False) -> list[BaseMessage]:
+    """System + user messages for one hypothesis (prompts from :mod:`prompts_nli`).
+
+    ``question_last``: put the hypothesis after the passages (``USER_TEMPLATE_QUESTION_LAST``)
+    instead of before them (``USER_TEMPLATE``); the wording is the same.
+    """
     ex = ""
     if exemplars:
         lines = [P.EXEMPLAR_LINE.format(label=e.label, text=" ".join(e.text.split())[:exemplar_chars]) for e in exemplars]
         ex = P.EXEMPLARS_HEADER + "\n" + "\n".join(lines) + "\n\n"
     body = "\n".join(f"[{i + 1}] {p.strip()}" for i, p in enumerate(passages)) if passages else P.NO_PASSAGES
-    user = P.USER_TEMPLATE.format(
+    template = P.USER_TEMPLATE_QUESTION_LAST if question_last else P.USER_TEMPLATE
+    user = template.format(
         exemplars=ex, hypothesis=hypothesis, passages_header=passages_header, passages=body,
         instruction=P.EVIDENCE_FIRST if evidence_first else P.LABEL_ONLY)
     return [SystemMessage(content=P.SYSTEM), HumanMessage(content=user)]

@@ -44,4 +44,15 @@ USER_TEMPLATE = (
     "{instruction}"
 )
 
+# The same parts with the hypothesis after the passages: a long, fixed passage block (a whole
+# contract) then comes first, so an in-process llama.cpp model reuses its KV cache for the next
+# hypothesis on the same contract (``Llama.generate`` keeps the longest common token prefix), and
+# the question sits next to the instruction at the end of a long prompt.
+USER_TEMPLATE_QUESTION_LAST = (
+    "{exemplars}"
+    "{passages_header}\n{passages}\n\n"
+    "Hypothesis: {hypothesis}\n\n"
+    "{instruction}"
+)
+
 WHOLE_CONTRACT_HEADER = "The whole contract:"

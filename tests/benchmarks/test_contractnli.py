@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from benchmarks.contractnli import (  # noqa: E402
     ResultStore,
     all_pairs,
     make_gold_classifier,
+    make_whole_contract_classifier,
     run_pairs,
     stratified_sample,
 )
@@ -188,3 +190,31 @@ def test_turn_lever_reads_the_label_and_cost_after_k_turns():
     assert rows[1]["underivable"] == 1 and rows[1]["metrics"]["n"] == 3 and rows[1]["metrics"]["correct"] == 1
     assert rows[3]["underivable"] == 0 and rows[3]["metrics"]["correct"] == 3
     assert rows[1]["metrics"]["failures"]["total"] == 1
+
+
+def test_question_last_puts_the_contract_in_the_prefix_two_hypotheses_share():
+    """whole-contract ``--question-last``: two hypotheses on one contract share a prompt prefix
+    holding the whole contract (what lets llama.cpp reuse its KV cache); the default order puts
+    each hypothesis first, so the shared prefix stops before the contract."""
+    ctx = _ctx()
+    pairs = all_pairs(ctx.split)
+    doc = min({p.doc_id for p in pairs}, key=lambda d: len(ctx.docs[d].text))
+    two = [p for p in pairs if p.doc_id == doc][:2]
+    contract = ctx.docs[doc].text.strip()
+    chat = FakeListChatModel(responses=[json.dumps({"quote": "", "label": "NotMentioned"})] * 8)
+    for question_last in (True, False):
+        users = []
+
+        def ask(msgs, schema):
+            users.append(msgs[-1].content)
+            return invoke_structured(chat, msgs, schema, max_retries=0)
+        clf = make_whole_contract_classifier(ctx, chat, ask, question_last=question_last)
+        assert [clf(p)[0] for p in two] == [N, N]
+        shared = os.path.commonprefix(users)
+        hyps = [ctx.split.hypotheses[p.hypothesis_id] for p in two]
+        if question_last:
+            assert contract in shared
+            assert all(u.index(h) > u.index(contract) for u, h in zip(users, hyps))
+        else:
+            assert contract not in shared
+            assert all(u.index(h) < u.index(contract) for u, h in zip(users, hyps))
