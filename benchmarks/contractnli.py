@@ -24,7 +24,7 @@ Modes:
   context window is a failure of kind ``no_fit``; ``--question-last`` puts the hypothesis after
   the contract instead of before it (variant ``whole-contract-ef-ql``): pairs run grouped by
   document, so the in-process model reuses the contract's KV cache for each further hypothesis
-  on it (on this CPU, the 47 sample pairs run both ways: mean 13.8 s against 30.5 s a pair);
+  on it (on this CPU, the 172 sample pairs run both ways: mean 13.6 s against 26.6 s a pair);
 * ``precedents`` -- no LLM: the Researcher's ``precedents`` tool on the Archivist's own sentence
   units of each contract (the product's path to the kNN vote), label = its vote;
 * ``prior`` -- baseline: each hypothesis's most frequent dev label (no retrieval, no model);
