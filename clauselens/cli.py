@@ -124,8 +124,8 @@ def _tools_for_mode(mode: str, tools: str | None) -> str | None:
 
 @app.command()
 def ask(
-    files_and_question: Annotated[list[str], typer.Argument(metavar="FILE... QUESTION",
-                                                            help="One or more contract files, then the question.")],
+    files_and_question: Annotated[list[str], typer.Argument(metavar="[FILE...] QUESTION",
+                                                            help="Contract files, then the question (only the question with --library).")],
     out: Annotated[Optional[Path], typer.Option("--out", help="Write report.md/.html/.json and the transcript here.")] = None,
     max_turns: Annotated[Optional[int], typer.Option("--max-turns", help="Research rounds at most (default 3).")] = None,
     model: Annotated[Optional[str], typer.Option("--model", help="Bundled model name or .gguf path; with --base-url the server's model name.")] = None,
@@ -139,6 +139,7 @@ def ask(
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Parse every file afresh (don't use or fill the document store).")] = False,
     precedents: Annotated[Optional[Path], typer.Option("--precedents", help="Labelled precedent bank (ContractNLI-format JSON, e.g. ../shared/data/contractnli/dev.json): adds the 'precedents' tool; with --nli its vote joins the label.")] = None,
+    library: Annotated[Optional[str], typer.Option("--library", "-l", help="Answer from this library (see `clauselens library add`) instead of files: the agreement is resolved from the question.")] = None,
 ) -> None:
     """Answer QUESTION about FILE(s) with a grounded, cited report."""
     from clauselens.pipeline import ask as run_ask
@@ -146,9 +147,12 @@ def ask(
     from clauselens.reports.render import to_markdown
 
     try:
-        if len(files_and_question) < 2:
-            raise ConfigError('give at least one file and a question: clauselens ask FILE... "QUESTION"')
+        if library is None and len(files_and_question) < 2:
+            raise ConfigError('give at least one file and a question: clauselens ask FILE... "QUESTION" '
+                              '(or ask a library: clauselens ask --library NAME "QUESTION")')
         *paths, question = files_and_question
+        if library is not None and paths:
+            raise ConfigError("give either files or --library, not both (add the files first: clauselens library add FILES)")
         tools = _tools_for_mode(mode, tools)
         settings = _settings(model=model, base_url=base_url, api_key=api_key, max_turns=max_turns,
                              password=password, tools=tools, ocr=ocr)
@@ -157,8 +161,24 @@ def ask(
         if precedents is not None:
             settings = settings.with_precedent_bank(precedents)
         answer_form = "nli" if (nli or mode == "nli") else "report"
+        lib_tools = None
+        if library is not None:
+            from clauselens.interfaces.library_commands import library_tools, open_library
+
+            lib = open_library(settings, library)
+            lib_tools, resolution = library_tools(lib, question)
+            labels = {a.doc_id: a.label for a in lib.agreements()}
+            chosen = [labels.get(d, d) for d in resolution["chosen"]]
+            if resolution["status"] == "resolved":
+                console.print(f"[dim]Library {escape(lib.root.name)}: the question names[/dim] {escape(chosen[0])}")
+            elif chosen:
+                console.print(f"[yellow]Library {escape(lib.root.name)}: the question could mean {len(chosen)} agreements; "
+                              f"searching them all (name one to narrow it):[/yellow] " + escape("; ".join(chosen)))
+            else:
+                console.print(f"[dim]Library {escape(lib.root.name)}: no agreement named; searching all {len(labels)}[/dim]")
         with console.status("Archivist: reading the documents...") as status:
-            result = run_ask(paths, question, settings, context=context, progress=_Progress(status), mode=answer_form)
+            result = run_ask(paths, question, settings, context=context, progress=_Progress(status), mode=answer_form,
+                             tools=lib_tools)
     except ClauselensError as e:
         _fail(e)
         return
@@ -232,7 +252,9 @@ def ingest(
 
 # Interactive interfaces (issue #5): terminal chat, MCP server, web UI.
 from clauselens.interfaces.commands import chat_cmd, mcp_cmd, serve_cmd  # noqa: E402
+from clauselens.interfaces.library_commands import library_app  # noqa: E402
 
+app.add_typer(library_app, name="library")
 app.command("chat")(chat_cmd)
 app.command("mcp")(mcp_cmd)
 app.command("serve")(serve_cmd)

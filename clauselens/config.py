@@ -77,6 +77,10 @@ class RetrievalSettings(BaseModel):
     precedent_match: float = 0.85
     precedent_abstain: float | None = 0.7
     precedent_vote_weight: float = 0.7
+    # Library (clauselens.library): abstain ("no matching clause found") when the best passage's
+    # dense cosine is below this; None keeps the threshold the library recorded (0 = off). Chosen
+    # on the dev clause-QA set by benchmarks/clause_qa.py --sweep (README, "Contract library").
+    library_abstain_threshold: float | None = None
 
 
 class Settings(BaseSettings):

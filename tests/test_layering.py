@@ -1,4 +1,4 @@
-"""The module map in docs/DESIGN.md, enforced: data flows parsing -> retrieval -> agents ->
+"""The module map in docs/DESIGN.md, enforced: data flows parsing -> retrieval -> library -> agents ->
 graph -> pipeline -> interfaces/cli, never backwards through imports."""
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ PKG = Path(__file__).resolve().parents[1] / "clauselens"
 
 #: package area -> areas it must not import (docs/DESIGN.md, "Module map").
 FORBIDDEN: dict[str, set[str]] = {
-    "parsing": {"retrieval", "agents", "graph", "llm", "reports", "pipeline", "interfaces", "cli"},
-    "llm": {"parsing", "retrieval", "agents", "graph", "reports", "pipeline", "interfaces", "cli"},
-    "retrieval": {"agents", "graph", "reports", "pipeline", "interfaces", "cli"},
+    "parsing": {"retrieval", "library", "agents", "graph", "llm", "reports", "pipeline", "interfaces", "cli"},
+    "llm": {"parsing", "retrieval", "library", "agents", "graph", "reports", "pipeline", "interfaces", "cli"},
+    "retrieval": {"library", "agents", "graph", "reports", "pipeline", "interfaces", "cli"},
+    "library": {"llm", "agents", "graph", "reports", "pipeline", "interfaces", "cli"},
     "reports": {"agents", "graph", "pipeline", "interfaces", "cli"},
     "agents": {"graph", "pipeline", "interfaces", "cli"},
     "graph": {"pipeline", "interfaces", "cli"},

@@ -253,6 +253,9 @@ class ChatLlamaCppInProcess(BaseChatModel):
                 },
                 "model_name": self.model_name,
                 "finish_reason": choice.get("finish_reason"),
+                # OpenAI-format token log-probabilities when the call asked for them
+                # (``logprobs=True, top_logprobs=N``), as ChatOpenAI reports them
+                **({"logprobs": choice["logprobs"]} if choice.get("logprobs") else {}),
             },
         )
         return ChatResult(

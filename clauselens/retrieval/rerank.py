@@ -7,6 +7,8 @@
 * :class:`LLMReranker` -- pointwise yes/no with any langchain ``BaseChatModel``
   (prompts in :mod:`clauselens.retrieval.prompts_rerank`); score 1.0 for "yes", 0.0 for
   "no", ties keep the first-stage order.
+* :class:`LLMRelevanceScorer` -- the same question, scored as P("yes") from the first
+  token's log-probabilities (graded, so usable for abstention thresholds).
 * :class:`NoReranker` -- identity.
 
 All rerank only the first ``top_n`` passages (default 20) and keep the rest after them in
@@ -126,6 +128,72 @@ class LLMReranker:
         return _apply(passages, top_n, [self.judge(query, p.text) for p in head], self.name)
 
 
+def yes_probability(message: Any) -> float | None:
+    """P("yes") / (P("yes") + P("no")) from the first generated token's top log-probabilities
+    in an OpenAI-format ``response_metadata["logprobs"]`` (in-process llama.cpp and
+    OpenAI-compatible servers both report it when asked with ``logprobs=True,
+    top_logprobs=N``); ``None`` when the message has no log-probabilities or neither word
+    is among the top tokens."""
+    import math
+
+    lp = (getattr(message, "response_metadata", None) or {}).get("logprobs") or {}
+    content = lp.get("content") or []
+    if not content:
+        return None
+    yes = no = 0.0
+    for alt in content[0].get("top_logprobs") or []:
+        tok = str(alt.get("token", "")).strip().lower()
+        p = math.exp(float(alt.get("logprob", -100.0)))
+        if tok in ("yes", "y"):
+            yes += p
+        elif tok in ("no", "n"):
+            no += p
+    return yes / (yes + no) if yes + no > 0 else None
+
+
+class LLMRelevanceScorer:
+    """Graded pointwise relevance from a chat model: the probability of "yes" against "no"
+    as the first answer token (monoT5's scoring, Nogueira et al. 2020, "Document Ranking
+    with a Pretrained Sequence-to-Sequence Model": softmax over the "true"/"false" logits),
+    asked with the prompts of :mod:`clauselens.retrieval.prompts_rerank`. Unlike
+    :class:`LLMReranker`'s yes/no, the score is continuous, so it can rank and it can be
+    thresholded for abstention. Falls back to the generated word (1.0 / 0.0) when the
+    backend returns no log-probabilities.
+
+    ``max_chars``: passage characters shown (the question goes first, so consecutive pairs
+    share a prompt prefix the in-process model keeps in its KV cache).
+    """
+
+    name = "llm-score"
+
+    def __init__(self, chat_model: Any, max_chars: int = 700) -> None:
+        self.chat_model = chat_model.bind(max_tokens=1, logprobs=True, top_logprobs=10, temperature=0.0) \
+            if hasattr(chat_model, "bind") else chat_model
+        self.max_chars = max_chars
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        """P(relevant) in [0, 1] for each (query, text) pair, in order."""
+        from langchain_core.messages import HumanMessage, SystemMessage
+
+        out = []
+        for t in texts:
+            msg = self.chat_model.invoke([
+                SystemMessage(content=RERANK_SYSTEM),
+                HumanMessage(content=RERANK_USER.format(query=query, passage=t[: self.max_chars])),
+            ])
+            p = yes_probability(msg)
+            if p is None:
+                content = msg.content if isinstance(msg.content, str) else str(msg.content)
+                p = 1.0 if content.strip().lower().lstrip("\"'*").startswith("yes") else 0.0
+            out.append(float(p))
+        return out
+
+    def rerank(self, query: str, passages: Sequence[Passage], top_n: int = DEFAULT_RERANK_TOP) -> list[Passage]:
+        """Rerank the first ``top_n`` passages by P(relevant)."""
+        head = list(passages[:top_n])
+        return _apply(passages, top_n, self.score(query, [p.text for p in head]), self.name)
+
+
 def build_reranker(spec: str, chat_model: Any | None = None) -> Reranker:
     """``"none"`` -> :class:`NoReranker`; ``"llm"`` -> :class:`LLMReranker` (needs
     ``chat_model``); anything else is a path to a cross-encoder directory.
@@ -135,8 +203,8 @@ def build_reranker(spec: str, chat_model: Any | None = None) -> Reranker:
     """
     if spec in ("none", "", None):
         return NoReranker()
-    if spec == "llm":
+    if spec in ("llm", "llm-score"):
         if chat_model is None:
-            raise ConfigError("reranker 'llm' needs a chat model (the Researcher's)")
-        return LLMReranker(chat_model)
+            raise ConfigError(f"reranker {spec!r} needs a chat model (the Researcher's)")
+        return LLMReranker(chat_model) if spec == "llm" else LLMRelevanceScorer(chat_model)
     return CrossEncoderReranker(spec)

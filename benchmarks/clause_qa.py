@@ -1,0 +1,211 @@
+"""Clause-QA over a contract library (issue #17): the right clause in the top 5, per kind.
+
+Data: ``../shared/data/clause-qa-dev/`` (100 hand-written questions over 10 CUAD
+agreements, four kinds: exact clause number, defined term, paraphrase, unanswerable; gold
+character spans; its README and scorer). Every question goes through
+:meth:`clauselens.library.Library.search` -- the same path as ``clauselens library search``
+and ``ask --library`` -- with no document given: the library resolves the agreement from
+the question's words.
+
+Settings (``--setting``):
+  agreements10 -- the library holds the 10 dev agreements only;
+  cuad462      -- the library holds all 462 CUAD contracts of the LegalBench-RAG corpus.
+
+Measures: top-5 hit rate per kind with exact 95 % Clopper-Pearson intervals, the
+unanswerable-answered rate, the abstain rate on answerable questions, the agreement
+resolution accuracy, and retrieval latency (p50 / p95, LLM-free). ``--sweep`` also reports
+the abstention trade-off for a range of thresholds on the best passage's dense cosine
+(so a threshold is chosen on this dev set and reported, not guessed). File names are
+never read by resolution unless ``--file-names`` (the row then says so).
+
+The library is built once per setting and embedder under
+``~/.cache/clauselens/bench/clause_qa/`` (resumable: ``add`` skips files already in it).
+Per-question results are written next to the result JSON in the scorer's format
+(``benchmarks/results/clause_qa_<setting>_<variant>.results.jsonl``), and the shared
+scorer (``score_clause_qa.py``) is run on them as a cross-check.
+
+    .venv/bin/python -m benchmarks.clause_qa --setting cuad462 --sweep
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from clauselens.library import Library
+from clauselens.provenance import run_provenance
+
+REPO = Path(__file__).resolve().parents[1]
+DEV = REPO.parent / "shared" / "data" / "clause-qa-dev"
+CORPUS = REPO.parent / "shared" / "data" / "legalbench-rag" / "corpus"
+CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "clause_qa"
+RESULTS = REPO / "benchmarks" / "results"
+KINDS = ("exact", "defined_term", "paraphrase")
+K = 5
+
+
+def clopper_pearson(x: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
+    """Exact binomial interval (Clopper & Pearson 1934) via the beta quantiles."""
+    from scipy.stats import beta
+
+    if n == 0:
+        return float("nan"), float("nan")
+    lo = 0.0 if x == 0 else float(beta.ppf(alpha / 2, x, n - x + 1))
+    hi = 1.0 if x == n else float(beta.ppf(1 - alpha / 2, x + 1, n - x))
+    return lo, hi
+
+
+def rate(x: int, n: int) -> dict:
+    """``{"x", "n", "rate", "ci95"}``."""
+    lo, hi = clopper_pearson(x, n)
+    return {"x": x, "n": n, "rate": round(x / n, 4) if n else None, "ci95": [round(lo, 4), round(hi, 4)]}
+
+
+def load_questions(path: Path = DEV / "questions.jsonl") -> list[dict]:
+    """The dev questions, one dict each (see the dev set's README for the fields)."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def library_for(setting: str, embedder: str, questions: list[dict], *, file_names: bool = False) -> Library:
+    """Open (building or completing it first) the benchmark library of ``setting``."""
+    root = CACHE / f"{setting}-{embedder}{'-fn' if file_names else ''}"
+    lib = Library.open(root, embedder_name=embedder, abstain_threshold=0.0)
+    if file_names and not lib.meta.get("use_file_names"):
+        lib.meta["use_file_names"] = True
+        (root / "library.json").write_text(json.dumps(lib.meta, indent=2))
+    if setting == "agreements10":
+        files = sorted({CORPUS / q["agreement_file"] for q in questions})
+    elif setting == "cuad462":
+        files = [CORPUS / "cuad"]
+    else:
+        raise SystemExit(f"unknown setting {setting!r}: agreements10 or cuad462")
+    t0 = time.perf_counter()
+
+    def progress(stage: str, i: int, n: int, detail: str) -> None:
+        if stage == "add" and (i % 25 == 0 or i == n):
+            print(f"[clause_qa] {stage} {i}/{n} {time.perf_counter() - t0:.0f}s {detail[:60]}", file=sys.stderr, flush=True)
+
+    rep = lib.add(files, progress=progress)
+    if rep.failed:
+        print(f"[clause_qa] {len(rep.failed)} files failed: {rep.failed[:3]}", file=sys.stderr)
+    return lib
+
+
+def rel(path: str) -> str:
+    """A library path as the scorer's ``cuad/<file>.txt``."""
+    p = Path(path).resolve()
+    try:
+        return str(p.relative_to(CORPUS.resolve()))
+    except ValueError:
+        return p.name
+
+
+def hit(passages: list[dict], gold: list[dict]) -> bool:
+    """A top-:data:`K` passage of the gold file overlapping a gold span."""
+    for p in passages[:K]:
+        for g in gold:
+            if p["file_path"] == g["file_path"] and p["span"][0] < g["span"][1] and g["span"][0] < p["span"][1]:
+                return True
+    return False
+
+
+def run(lib: Library, questions: list[dict]) -> list[dict]:
+    """One result row per question: the scorer's fields plus resolution and timing."""
+    rows = []
+    for q in questions:
+        t0 = time.perf_counter()
+        res = lib.search(q["question"], K)
+        ms = (time.perf_counter() - t0) * 1000
+        passages = [{"file_path": rel(p.source_path or ""), "span": [p.spans[0].start, p.spans[-1].end],
+                     "clause_ref": p.clause_ref, "method": p.method} for p in res.passages]
+        resolved = [rel(r.path) for d in res.trace.get("resolution", {}).get("chosen", [])
+                    for r in lib.agreements() if r.doc_id == d]
+        rows.append({"id": q["id"], "type": q["type"], "abstained": res.abstained, "reason": res.reason,
+                     "passages": passages, "resolution": res.trace.get("resolution", {}).get("status"),
+                     "resolved_files": resolved, "best_dense": res.trace.get("best_dense"), "ms": round(ms, 2)})
+    return rows
+
+
+def summarise(rows: list[dict], questions: list[dict], threshold: float = 0.0) -> dict:
+    """Hit rates per kind, unanswerable answered, abstain rate on answerable, resolution
+    accuracy; ``threshold`` > 0 re-applies abstention on ``best_dense`` offline (a row
+    abstains when it already did, or when it had no exact/definition hit first and its
+    best dense cosine is below ``threshold``)."""
+    by_id = {q["id"]: q for q in questions}
+    out: dict = {}
+    abst = {}
+    for r in rows:
+        exact_first = bool(r["passages"]) and r["passages"][0]["method"] == "exact"
+        abst[r["id"]] = r["abstained"] or (threshold > 0 and not exact_first and (r["best_dense"] or 0) < threshold)
+    for kind in KINDS:
+        rs = [r for r in rows if by_id[r["id"]]["type"] == kind]
+        hits = sum(1 for r in rs if not abst[r["id"]] and hit(r["passages"], by_id[r["id"]]["gold"]))
+        out[kind] = rate(hits, len(rs))
+    ans = [r for r in rows if by_id[r["id"]]["type"] in KINDS]
+    out["exact+defined_term"] = rate(out["exact"]["x"] + out["defined_term"]["x"], out["exact"]["n"] + out["defined_term"]["n"])
+    un = [r for r in rows if by_id[r["id"]]["type"] == "unanswerable"]
+    out["unanswerable_answered"] = rate(sum(1 for r in un if not abst[r["id"]]), len(un))
+    out["answerable_abstained"] = rate(sum(1 for r in ans if abst[r["id"]]), len(ans))
+    res_ok = sum(1 for r in rows if r["resolution"] == "resolved" and r["resolved_files"] == [by_id[r["id"]]["agreement_file"]])
+    res_in = sum(1 for r in rows if by_id[r["id"]]["agreement_file"] in r["resolved_files"])
+    out["resolution"] = {"resolved_to_the_right_agreement_alone": rate(res_ok, len(rows)),
+                         "right_agreement_among_searched": rate(res_in, len(rows)),
+                         "status_counts": {s: sum(1 for r in rows if r["resolution"] == s)
+                                           for s in sorted({r["resolution"] for r in rows if r["resolution"]})}}
+    ms = [r["ms"] for r in rows]
+    out["latency_ms"] = {"p50": round(float(np.percentile(ms, 50)), 2), "p95": round(float(np.percentile(ms, 95)), 2)}
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--setting", choices=("agreements10", "cuad462"), default="cuad462")
+    ap.add_argument("--embedder", default="minilm", help="minilm | e5-small | mpnet | none (lexical only)")
+    ap.add_argument("--file-names", action="store_true", help="let file names count in resolution (off: the honest row)")
+    ap.add_argument("--sweep", action="store_true", help="report the abstention trade-off over dense-cosine thresholds")
+    ap.add_argument("--threshold", type=float, default=None,
+                    help="abstention threshold on the best dense cosine to report as the headline (default: none)")
+    args = ap.parse_args(argv)
+    questions = load_questions()
+    t0 = time.perf_counter()
+    lib = library_for(args.setting, args.embedder, questions, file_names=args.file_names)
+    build_s = time.perf_counter() - t0
+    rows = run(lib, questions)
+    variant = f"{args.embedder}{'-filenames' if args.file_names else ''}"
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    rpath = RESULTS / f"clause_qa_{args.setting}_{variant}.results.jsonl"
+    rpath.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    thr = args.threshold or 0.0
+    summary = summarise(rows, questions, thr)
+    result = {
+        "benchmark": "clause_qa_dev", "setting": args.setting, "variant": variant,
+        "library": {"agreements": len(lib), "passages": sum(r.passages for r in lib.agreements()),
+                    "embedder": lib.meta["embedder"], "file_names_in_resolution": args.file_names,
+                    "seconds_to_open_or_build": round(build_s, 1)},
+        "k": K, "abstain_threshold_dense": thr, "questions": len(questions), "summary": summary,
+        "command": " ".join(["python -m benchmarks.clause_qa", *(argv if argv is not None else sys.argv[1:])]),
+        "provenance": run_provenance(["bm25s", "numpy", "sentence-transformers", "scipy"]),
+        "date": dt.date.today().isoformat(),
+    }
+    if args.sweep and lib.embedder is not None:
+        result["sweep"] = {f"{t:.2f}": {k: summary_k for k, summary_k in summarise(rows, questions, t).items()
+                                        if k in ("exact+defined_term", "paraphrase", "unanswerable_answered", "answerable_abstained")}
+                           for t in np.arange(0.20, 0.62, 0.04)}
+    out = RESULTS / f"clause_qa_{args.setting}_{variant}.json"
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps(summary, indent=2))
+    scorer = DEV / "score_clause_qa.py"
+    if scorer.exists() and thr == 0.0:
+        subprocess.run([sys.executable, str(scorer), str(rpath)], check=False)
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main()

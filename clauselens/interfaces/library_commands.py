@@ -1,0 +1,176 @@
+"""``clauselens library add | list | remove | search`` (a typer sub-app that
+``clauselens.cli`` mounts), and :func:`open_library` / :func:`library_tools`, which the
+``ask --library`` path uses to answer from a persistent library instead of re-indexing files.
+
+Libraries live under ``~/.cache/clauselens/libraries/<name>`` (``--library NAME``; a path
+works too). Every long step shows a rich progress bar with ETA; a bad file is reported and
+skipped, never stops the batch, and leaves the library as it was; the exit code is non-zero
+when any file failed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from clauselens.config import Settings
+from clauselens.errors import ClauselensError, ConfigError, IngestError
+
+library_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                          help="A persistent library of agreements: add once, ask across all of them.")
+console = Console()
+err_console = Console(stderr=True, soft_wrap=True)
+
+LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Library name (under ~/.cache/clauselens/libraries/) or a folder path; default 'default'.")]
+
+
+def open_library(settings: Settings, name: str | None, *, create: bool = False) -> Any:
+    """The library ``name`` (see :func:`clauselens.library.library_root`) with the
+    settings' embedder for a new one. Raises :class:`ConfigError` when it does not exist
+    and ``create`` is False."""
+    from clauselens.library import Library, library_root
+
+    root = library_root(settings.cache_dir, name)
+    return Library.open(root, embedder_name=settings.retrieval.embedder, cache_dir=settings.cache_dir, create=create,
+                        abstain_threshold=settings.retrieval.library_abstain_threshold)
+
+
+def library_tools(library: Any, question: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The Researcher's tools for a question about ``library``: the library retriever pinned
+    to the agreement(s) the question names (the whole library when it names none), and the
+    resolution trace (status, chosen, ranked candidates) for the caller to show."""
+    res = library.resolve(question)
+    return {"hybrid": library.retriever(res.chosen or None)}, res.trace()
+
+
+def _fail(e: ClauselensError) -> None:
+    err_console.print(f"[bold red]Error:[/bold red] [red]{escape(str(e))}[/red]")
+    raise typer.Exit(code=e.exit_code)
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn("ETA"), TimeRemainingColumn(), TextColumn("[dim]{task.fields[detail]}"),
+                    console=err_console, transient=False)
+
+
+@library_app.command("add")
+def add_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="Contract files and folders (searched recursively for .pdf .docx .txt .md).")],
+    library: LibraryOpt = None,
+    prune: Annotated[bool, typer.Option("--prune", help="Also drop agreements whose files no longer exist.")] = False,
+    ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
+) -> None:
+    """Add agreements to a library (incremental: unchanged files are skipped by sha256,
+    changed ones re-indexed). Bad files are listed at the end; the others are added."""
+    from clauselens.agents.archivist import load_one
+    from clauselens.parsing import DocumentStore
+
+    settings = Settings().model_copy(update={"ocr": ocr})
+    try:
+        lib = open_library(settings, library, create=True)
+    except ClauselensError as e:
+        _fail(e)
+        return
+    store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
+    tasks: dict[str, Any] = {}
+    with _progress() as bar:
+        def progress(stage: str, i: int, n: int, detail: str) -> None:
+            label = {"add": "Adding agreements", "index": "Building the BM25 index"}.get(stage, stage)
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(label, total=n, detail="")
+            bar.update(tasks[stage], completed=i, total=n, detail=escape(detail[:50]))
+
+        try:
+            rep = lib.add(paths, load=lambda p: load_one(p, settings, store=store), prune=prune, progress=progress)
+        except ClauselensError as e:
+            _fail(e)
+            return
+    console.print(f"Library [bold]{escape(lib.root.name)}[/bold] ({escape(str(lib.root))}): {len(lib)} agreements. "
+                  f"This run: {len(rep.added)} added, {len(rep.updated)} re-indexed, {len(rep.unchanged)} unchanged, "
+                  f"{len(rep.pruned)} pruned, {rep.passages:,} passages indexed in {rep.seconds:.1f}s.")
+    if rep.failed:
+        err_console.print(f"[bold red]{len(rep.failed)} file(s) could not be added (the library is unchanged for them):[/bold red]")
+        for path, msg in rep.failed:
+            name = Path(path).name
+            err_console.print(f"  [red]- {escape(msg if name in msg else f'{path}: {msg}')}[/red]")
+        raise typer.Exit(code=IngestError.exit_code)
+
+
+@library_app.command("list")
+def list_cmd(library: LibraryOpt = None) -> None:
+    """List the agreements of a library: title, parties, date, type, pages, passages."""
+    try:
+        lib = open_library(Settings(), library)
+    except ClauselensError as e:
+        _fail(e)
+        return
+    table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
+    for col in ("#", "title", "parties (short names)", "date", "type", "pages", "passages", "file"):
+        table.add_column(col, overflow="fold")
+    for i, r in enumerate(lib.agreements(), start=1):
+        parties = " / ".join(r.parties[:3]) + (f" ({', '.join(r.short_names[:4])})" if r.short_names else "")
+        table.add_row(str(i), escape(r.title or ""), escape(parties), escape(r.date or (str(r.year) if r.year else "")),
+                      r.doc_type, str(r.pages or ""), str(r.passages), escape(Path(r.path).name))
+    console.print(table)
+    console.print(f"{len(lib)} agreements in {escape(str(lib.root))}")
+
+
+@library_app.command("remove")
+def remove_cmd(
+    agreements: Annotated[list[str], typer.Argument(help="Agreements to remove: file path, file name or document id.")],
+    library: LibraryOpt = None,
+) -> None:
+    """Remove agreements from a library."""
+    try:
+        lib = open_library(Settings(), library)
+        removed = lib.remove(agreements)
+    except ClauselensError as e:
+        _fail(e)
+        return
+    for p in removed:
+        console.print(f"Removed {escape(p)}")
+
+
+@library_app.command("search")
+def search_cmd(
+    question: Annotated[str, typer.Argument(help="The question, naming the agreement in ordinary words if you like.")],
+    library: LibraryOpt = None,
+    k: Annotated[int, typer.Option("--k", help="Passages to show.")] = 5,
+    party: Annotated[Optional[str], typer.Option("--party", help="Only agreements with this party (or short name).")] = None,
+    doc_type: Annotated[Optional[str], typer.Option("--type", help="Only this type: agreement, amendment, side_letter, schedule, other.")] = None,
+    year: Annotated[Optional[int], typer.Option("--year", help="Only agreements dated in this year.")] = None,
+) -> None:
+    """Top passages for a question (no model call): agreement, clause, page, score, quote."""
+    try:
+        lib = open_library(Settings(), library)
+        res = lib.search(question, k, party=party, doc_type=doc_type, year=year)
+    except ClauselensError as e:
+        _fail(e)
+        return
+    r = res.trace.get("resolution", {})
+    labels = {a.doc_id: a.label for a in lib.agreements()}
+    if r.get("status") in ("ambiguous", "uncertain"):
+        console.print(f"[yellow]The question could mean {len(r['chosen'])} agreements; searched them all:[/yellow] "
+                      + "; ".join(escape(labels.get(d, d)) for d in r["chosen"]))
+    elif r.get("status") == "resolved":
+        console.print(f"Agreement: [bold]{escape(labels.get(r['chosen'][0], r['chosen'][0]))}[/bold]")
+    else:
+        console.print("No agreement named: searched the whole library.")
+    if res.abstained:
+        console.print(f"[bold]{escape(res.reason or 'no matching clause found')}[/bold]")
+        return
+    for i, p in enumerate(res.passages, start=1):
+        where = " · ".join(x for x in (labels.get(p.doc_id, p.doc_title or ""), f"clause {p.clause_ref}" if p.clause_ref else "",
+                                       f"p. {p.page_start}" if p.page_start else "") if x)
+        console.print(f"[bold]{i}.[/bold] {escape(where)}  [dim]{p.method} {p.score:.4f}[/dim]")
+        console.print("   " + escape(" ".join(p.text.split())[:400]))
+
+
+__all__ = ["library_app", "library_tools", "open_library"]

@@ -1,0 +1,132 @@
+"""The library's catalogue: one :class:`AgreementRecord` per agreement, built from the
+Archivist's parse (title, parties, effective date, type, amendments) plus the short names
+the preamble defines (``(hereinafter referred to as "MediWound")``, ``(the "Buyer")``).
+
+The record is what the resolver (:mod:`clauselens.library.resolver`) matches a question
+against and what ``clauselens library list`` shows. :func:`resolution_profile` is the text
+the resolver indexes for an agreement; it never contains the file name unless asked
+(``with_file_name=True``), so a benchmark can report resolution with and without that
+signal (issue #17: on LegalBench-RAG the file names repeat the parties the queries name).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from clauselens.parsing.metadata import parse_date
+from clauselens.parsing.types import Document
+
+#: Defined terms that name no agreement or party (never used as short names).
+GENERIC_TERMS = frozenset({
+    "agreement", "this agreement", "the agreement", "effective date", "amendment", "amendment effective date",
+    "party", "parties", "parties hereto", "each party", "execution date", "commencement date", "signing date",
+    "closing date", "contract", "letter", "side letter", "term", "recitals", "schedule", "exhibit",
+})
+#: The opening characters treated as the preamble when the tree has no preamble node.
+PREAMBLE_CHARS = 3000
+#: Characters of a distinctive-name vocabulary kept per agreement in its profile.
+NAMES_CHARS = 20000
+_CAP_WORD = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*)")
+
+
+class AgreementRecord(BaseModel):
+    """One agreement in a library (what ``library list`` prints and filters use)."""
+
+    doc_id: str
+    path: str
+    sha256: str
+    title: str | None = None
+    parties: list[str] = Field(default_factory=list)
+    short_names: list[str] = Field(default_factory=list)
+    date: str | None = None
+    year: int | None = None
+    doc_type: str = "agreement"
+    amends: list[str] = Field(default_factory=list)
+    pages: int = 0
+    chars: int = 0
+    clauses: int = 0
+    defined_terms: int = 0
+    passages: int = 0
+    added_utc: str = ""
+    warnings: list[str] = Field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        """``"Supply Agreement — MediWound Ltd. / Challenge Bioproducts Corporation Ltd. (2010)"``."""
+        who = " / ".join(self.parties[:3])
+        bits = [self.title or Path(self.path).name]
+        if who:
+            bits.append(who)
+        s = " — ".join(bits)
+        return f"{s} ({self.year})" if self.year else s
+
+
+def preamble_end(doc: Document) -> int:
+    """Offset where the preamble (parties, recitals) ends: the start of the first numbered
+    clause, or :data:`PREAMBLE_CHARS`, whichever is smaller (at least 600 characters)."""
+    first = next((n.span.start for n in doc.nodes if n.ref and n.kind != "root"), len(doc.text))
+    return max(600, min(first, PREAMBLE_CHARS))
+
+
+def short_names(doc: Document) -> list[str]:
+    """Names the preamble defines for the parties or the agreement (``"MediWound"``,
+    ``"CBC"``, ``"Buyer"``), in order, generic ones (``"Agreement"``, ``"Effective Date"``)
+    left out."""
+    end = preamble_end(doc)
+    out: list[str] = []
+    for term, dt in sorted(doc.defined_terms.items(), key=lambda kv: kv[1].span.start):
+        low = term.lower()
+        if dt.span.start >= end or low in GENERIC_TERMS or low.endswith(" date") or len(term) > 60:
+            continue
+        if term not in out:
+            out.append(term)
+    return out[:12]
+
+
+def make_record(doc: Document, *, passages: int = 0) -> AgreementRecord:
+    """The catalogue record of a parsed ``doc``."""
+    d = parse_date(doc.effective_date)
+    year = d.year if d else None
+    if year is None:  # "11 day of January, 2001": a year in the preamble is still a good signal
+        m = re.search(r"\b(19[5-9]\d|20[0-4]\d)\b", doc.text[: preamble_end(doc)])
+        year = int(m.group(1)) if m else None
+    return AgreementRecord(
+        doc_id=doc.id, path=doc.source_path, sha256=doc.sha256, title=doc.title, parties=list(doc.parties),
+        short_names=short_names(doc), date=doc.effective_date, year=year, doc_type=doc.doc_type,
+        amends=list(doc.amends), pages=len(doc.pages), chars=len(doc.text),
+        clauses=sum(1 for n in doc.nodes if n.ref), defined_terms=len(doc.defined_terms), passages=passages,
+        added_utc=datetime.now(timezone.utc).isoformat(timespec="seconds"), warnings=list(doc.warnings),
+    )
+
+
+def name_vocabulary(text: str, limit: int = NAMES_CHARS) -> str:
+    """Each distinct capitalised word of ``text`` once (``"Bromelain Consensi Crockett ..."``):
+    the proper names and defined terms that tell one agreement from another, without the
+    term frequencies of a long contract drowning the preamble."""
+    seen: dict[str, None] = {}
+    for m in _CAP_WORD.finditer(text):
+        w = m.group(1)
+        if len(w) > 1 and w.lower() not in seen:
+            seen[w.lower()] = None
+    s = " ".join(seen)
+    return s[:limit]
+
+
+def resolution_profile(doc: Document, record: AgreementRecord, *, with_file_name: bool = False) -> str:
+    """The text the resolver indexes for one agreement: title, parties and short names
+    (repeated, so they outweigh passing mentions), type, year, the preamble and the
+    agreement's vocabulary of capitalised names. The file name only with ``with_file_name``."""
+    head = [record.title or "", " ; ".join(record.parties), " ; ".join(record.short_names)]
+    fields = head + head + [record.doc_type, str(record.year or ""), " ".join(record.amends[:1])]
+    if with_file_name and record.path:
+        fields.append(Path(record.path).stem.replace("_", " ").replace("-", " "))
+    fields.append(doc.text[: preamble_end(doc)])
+    fields.append(name_vocabulary(doc.text))
+    return "\n".join(f for f in fields if f)
+
+
+__all__ = ["AgreementRecord", "make_record", "name_vocabulary", "preamble_end", "resolution_profile", "short_names"]

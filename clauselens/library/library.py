@@ -1,0 +1,495 @@
+"""A persistent contract library: add files once, ask across all of them.
+
+``Library.open(root)`` opens (or creates) a library directory; ``add`` parses, indexes and
+persists agreements incrementally (unchanged files are skipped by sha256, changed ones
+re-indexed, ``prune`` drops files that are gone); ``search`` answers one question:
+
+1. **Filters** (agreement ids, party, type, year) fix the candidate agreements.
+2. **Resolve** the agreement the question names (:mod:`clauselens.library.resolver`); a
+   question that names none is searched across the library.
+3. **Exact fields.** A clause number the question names (``Section 14.3(b)``) puts that
+   clause's passages first; a number the resolved agreement does not have gives "no
+   matching clause found". "How is 'X' defined" / "what does 'X' mean" puts the passage
+   defining X first.
+4. **Rank** the candidates' passages by BM25 and dense cosine, fused by Reciprocal Rank
+   Fusion (Cormack, Clarke & Buettcher 2009, k = 60; :mod:`clauselens.retrieval.fusion`).
+5. **Abstain** ("no matching clause found") when the best passage's dense cosine is below
+   ``abstain_threshold`` (calibrated on the development set by ``benchmarks/clause_qa.py``
+   and reported with the abstain rate on answerable questions).
+
+Every step is written to ``SearchResult.trace``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from clauselens.errors import ClauselensError, ConfigError, IngestError, RetrievalError
+from clauselens.library.catalogue import AgreementRecord, make_record, resolution_profile
+from clauselens.library.passages import clause_markers, definitions, embed_text, library_passages, ref_key
+from clauselens.library.resolver import AgreementResolver, Resolution, resolution_tokens
+from clauselens.library.storage import open_storages
+from clauselens.parsing.types import Chunk, Document
+from clauselens.retrieval.analyzer import LegalAnalyzer, clause_refs_in
+from clauselens.retrieval.fusion import RRF_K, reciprocal_rank_fusion
+from clauselens.retrieval.lexical import NO_MATCH
+from clauselens.retrieval.types import Passage, SearchResult
+
+#: Files ``add`` picks up inside folders.
+SUFFIXES = (".txt", ".md", ".pdf", ".docx")
+#: Candidates each first-stage ranker contributes to fusion.
+CANDIDATES = 50
+#: Searches over at most this many passages (the resolved agreements) use BM25 statistics
+#: of those passages alone (:func:`_local_bm25`); larger ones use the library-wide index.
+LOCAL_BM25_MAX = 5000
+_DEFINED_Q = re.compile(
+    r"(?:how\s+is|how\s+are|what\s+is\s+the\s+definition\s+of|definition\s+of|what\s+(?:does|do)|meaning\s+of|"
+    r"what\s+is\s+meant\s+by)\s+(?:the\s+(?:term\s+)?)?[\"“'‘]([^\"”'’]{2,80})[\"”'’]", re.IGNORECASE)
+_QUOTED = re.compile(r"[\"“'‘]([A-Z][^\"”'’]{1,80})[\"”'’]")
+
+#: ``progress(stage, done, total, detail)``.
+ProgressFn = Callable[[str, int, int, str], None]
+
+
+@dataclass
+class AddReport:
+    """What one ``add`` did: paths per outcome, and ``(path, message)`` per failure."""
+
+    added: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    pruned: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    passages: int = 0
+    seconds: float = 0.0
+
+
+def defined_term_in(question: str) -> str | None:
+    """The term a "how is 'X' defined" / "what does 'X' mean" question asks about, or ``None``."""
+    m = _DEFINED_Q.search(question)
+    if m and re.search(r"\b(?:defin|mean)", question, re.IGNORECASE):
+        return m.group(1).strip(" ,.")
+    if re.search(r"\b(?:defined|definition|meaning|mean)\b", question, re.IGNORECASE):
+        m = _QUOTED.search(question)
+        if m:
+            return m.group(1).strip(" ,.")
+    return None
+
+
+def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[tuple[str, str]]]:
+    """Files to add: each file as given, folders searched recursively for :data:`SUFFIXES`
+    (hidden files skipped). Returns (files, ``(path, problem)`` for paths that do not exist)."""
+    files: list[Path] = []
+    missing: list[tuple[str, str]] = []
+    for p in paths:
+        p = Path(p).expanduser()
+        if p.is_dir():
+            files += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES
+                            and not any(part.startswith(".") for part in f.relative_to(p).parts))
+        elif p.is_file():
+            files.append(p)
+        else:
+            missing.append((str(p), "no such file or folder"))
+    return list(dict.fromkeys(f.resolve() for f in files)), missing
+
+
+class Library:
+    """A library directory (see the module docstring). Create with :meth:`open`.
+
+    ``embedder``: an :class:`~clauselens.retrieval.embedders.Embedder` (created from the
+    library's recorded embedder name on first use when not given); ``None`` name
+    ``"none"`` means lexical only. ``use_file_names``: let file names count in resolution
+    (off by default; a benchmark row says when it is on).
+    """
+
+    def __init__(self, root: Path, meta: dict[str, Any], *, embedder: Any = None, cache_dir: Path | None = None,
+                 abstain_threshold: float | None = None) -> None:
+        self.root = Path(root)
+        self.meta = meta
+        self.cache_dir = cache_dir
+        self._embedder = embedder
+        self.catalogue, self.lexical, self.vectors = open_storages(meta["backend"], self.root, int(meta["dim"]))
+        self.analyzer = LegalAnalyzer()
+        self.resolver = AgreementResolver()
+        self.local_idf = True
+        self.abstain_threshold = float(meta.get("abstain_threshold", 0.0) if abstain_threshold is None else abstain_threshold)
+        if self.lexical.generation() != self.catalogue.generation() and self.catalogue.agreements():
+            self.rebuild_lexical()
+
+    # ------------------------------------------------------------- lifecycle
+    @classmethod
+    def open(cls, root: str | Path, *, embedder_name: str = "minilm", backend: str = "local",
+             embedder: Any = None, cache_dir: Path | None = None, create: bool = True,
+             abstain_threshold: float | None = None) -> "Library":
+        """Open the library at ``root`` (created when ``create``; a new library records
+        ``embedder_name``, and an existing one keeps the embedder it was built with).
+        Raises :class:`ConfigError` when it does not exist and ``create`` is False, or when
+        ``embedder`` differs from the one the library was built with."""
+        root = Path(root).expanduser()
+        mpath = root / "library.json"
+        if mpath.exists():
+            meta = json.loads(mpath.read_text())
+        elif not create:
+            raise ConfigError(f"no library at {root} (create it with: clauselens library add FILES --library {root.name})")
+        else:
+            if embedder is None and embedder_name not in ("none", ""):
+                from clauselens.retrieval.embedders import get_embedder
+
+                embedder = get_embedder(embedder_name, cache_dir)
+            dim = int(embedder.dim) if embedder is not None else 1
+            meta = {"name": root.name, "backend": backend, "embedder": embedder.name if embedder is not None else "none",
+                    "dim": dim, "created_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                    "passage_format": 1, "abstain_threshold": 0.0}
+            root.mkdir(parents=True, exist_ok=True)
+            mpath.write_text(json.dumps(meta, indent=2))
+        if embedder is not None and meta["embedder"] != "none" and embedder.name != meta["embedder"]:
+            raise ConfigError(f"library {root} was built with embedder {meta['embedder']!r}, not {embedder.name!r}; "
+                              "add to a new library to change the embedder")
+        return cls(root, meta, embedder=embedder, cache_dir=cache_dir, abstain_threshold=abstain_threshold)
+
+    @property
+    def embedder(self) -> Any:
+        """The library's embedder (created on first use), or ``None`` for a lexical-only library."""
+        if self._embedder is None and self.meta["embedder"] != "none":
+            from clauselens.retrieval.embedders import get_embedder
+
+            self._embedder = get_embedder(self.meta["embedder"], self.cache_dir)
+        return self._embedder
+
+    def agreements(self) -> list[AgreementRecord]:
+        """Every agreement's catalogue record, in the order added."""
+        return self.catalogue.agreements()
+
+    def __len__(self) -> int:
+        return len(self.agreements())
+
+    # ------------------------------------------------------------- adding
+    def add(self, paths: Sequence[str | Path], *, load: Callable[[Path], Document] | None = None,
+            prune: bool = False, progress: ProgressFn | None = None) -> AddReport:
+        """Add files and folders (recursive). Unchanged files (same path and sha256) are
+        skipped, changed ones re-indexed; a file that fails is reported in
+        ``AddReport.failed`` and leaves the library as it was; ``prune`` removes agreements
+        whose files no longer exist. ``load`` parses one file (default: the Archivist's
+        parser through the document store is wired by the caller; here ``parse_file``)."""
+        from clauselens.parsing.loader import file_sha256
+        from clauselens.parsing.store import parse_file
+
+        t0 = time.perf_counter()
+        rep = AddReport()
+        files, missing = collect_files(paths)
+        rep.failed += missing
+        load = load or (lambda p: parse_file(p))
+        known = {r.path: r for r in self.agreements()}
+        for i, f in enumerate(files):
+            if progress:
+                progress("add", i, len(files), f.name)
+            try:
+                sha = file_sha256(f)
+            except OSError as e:
+                rep.failed.append((str(f), f"cannot read: {e.strerror or e}"))
+                continue
+            old = known.get(str(f))
+            if old is not None and old.sha256 == sha:
+                rep.unchanged.append(str(f))
+                continue
+            try:
+                doc = load(f)
+                n = self._put(doc)
+            except ClauselensError as e:
+                rep.failed.append((str(f), str(e)))
+                continue
+            rep.passages += n
+            (rep.updated if old is not None else rep.added).append(str(f))
+        if prune:
+            for path, rec in known.items():
+                if not Path(path).exists():
+                    self.catalogue.remove_agreement(rec.doc_id)
+                    rep.pruned.append(path)
+        if progress:
+            progress("add", len(files), len(files), "")
+        if rep.added or rep.updated or rep.pruned or self.lexical.generation() != self.catalogue.generation():
+            if progress:
+                progress("index", 0, 1, "BM25")
+            self.rebuild_lexical()
+            if progress:
+                progress("index", 1, 1, "BM25")
+        rep.seconds = time.perf_counter() - t0
+        return rep
+
+    def _put(self, doc: Document) -> int:
+        passages = library_passages(doc)
+        texts = [embed_text(c) for c in passages]
+        tokens = self.analyzer.tokenize_many(texts)
+        first = self.catalogue.reserve_rows(len(passages))
+        if self.embedder is not None and passages:
+            self.vectors.append(first, self.embedder.embed_passages(texts))
+        record = make_record(doc, passages=len(passages))
+        defs = [(d.term, d.offset, d.means) for d in definitions(doc)]
+        self.catalogue.put_agreement(record, resolution_profile(doc, record), passages, tokens,
+                                     list(range(first, first + len(passages))), defs, clause_markers(doc.text))
+        return len(passages)
+
+    def remove(self, keys: Sequence[str]) -> list[str]:
+        """Remove agreements by doc id, path or file name; returns the removed paths.
+        Raises :class:`ConfigError` naming every key that matched nothing."""
+        recs = self.agreements()
+        removed, unknown = [], []
+        for k in keys:
+            hit = [r for r in recs if k in (r.doc_id, r.path, Path(r.path).name) or str(Path(k).expanduser().resolve()) == r.path]
+            if not hit:
+                unknown.append(k)
+            for r in hit:
+                if self.catalogue.remove_agreement(r.doc_id):
+                    removed.append(r.path)
+        if removed:
+            self.rebuild_lexical()
+        if unknown:
+            raise ConfigError(f"not in library {self.root.name}: {', '.join(unknown)}")
+        return removed
+
+    def rebuild_lexical(self) -> None:
+        """Rebuild the BM25 indexes (passages, agreement profiles) from the catalogue."""
+        rows, toks = self.catalogue.all_tokens()
+        recs = self.agreements()
+        use_names = bool(self.meta.get("use_file_names", False))
+        prof = []
+        for r in recs:
+            p = self.catalogue.profile(r.doc_id)
+            if use_names:
+                p += "\n" + Path(r.path).stem.replace("_", " ").replace("-", " ")
+            prof.append(self.analyzer.tokenize(p))
+        self.lexical.build(rows, toks, [r.doc_id for r in recs], prof, self.catalogue.generation())
+
+    # ------------------------------------------------------------- search
+    def candidates(self, *, doc_ids: Sequence[str] | None = None, party: str | None = None,
+                   doc_type: str | None = None, year: int | None = None) -> list[str] | None:
+        """Doc ids passing the filters (``None``: no filter given). ``party`` matches a party
+        name or short name (case-insensitive substring)."""
+        if doc_ids is None and party is None and doc_type is None and year is None:
+            return None
+        out = []
+        for r in self.agreements():
+            if doc_ids is not None and r.doc_id not in doc_ids:
+                continue
+            if party and not any(party.lower() in n.lower() for n in [*r.parties, *r.short_names]):
+                continue
+            if doc_type and r.doc_type != doc_type:
+                continue
+            if year is not None and r.year != year:
+                continue
+            out.append(r.doc_id)
+        return out
+
+    def resolve(self, question: str, allowed: Sequence[str] | None = None) -> Resolution:
+        """Which agreements ``question`` names (see :mod:`clauselens.library.resolver`)."""
+        if allowed is not None and len(allowed) <= 1:
+            return Resolution(ranked=[(d, 1.0) for d in allowed], chosen=list(allowed), status="filtered")
+        scores = self.lexical.profile_scores(resolution_tokens(question, self.analyzer))
+        res = self.resolver.decide(scores, allowed, n_docs=len(self.agreements()))
+        if allowed is not None and not res.chosen:
+            res.chosen, res.status = list(allowed), "filtered"
+        return res
+
+    def search(self, question: str, k: int = 5, *, doc_ids: Sequence[str] | None = None, party: str | None = None,
+               doc_type: str | None = None, year: int | None = None, resolve: bool = True) -> SearchResult:
+        """The top ``k`` passages for ``question`` (see the module docstring), or an
+        abstaining result whose ``reason`` starts with "no matching clause found"."""
+        t0 = time.perf_counter()
+        trace: dict[str, Any] = {}
+        if not self.agreements():
+            return SearchResult(query=question, abstained=True, reason=f"{NO_MATCH}: the library is empty", trace=trace)
+        allowed = self.candidates(doc_ids=doc_ids, party=party, doc_type=doc_type, year=year)
+        if allowed is not None and not allowed:
+            return SearchResult(query=question, abstained=True, trace=trace,
+                                reason=f"{NO_MATCH}: no agreement in the library matches the filters")
+        res = self.resolve(question, allowed) if resolve else \
+            Resolution(chosen=list(allowed or []), status="filtered" if allowed else "unnamed")
+        trace["resolution"] = res.trace()
+        docs = res.chosen or None
+        refs = list(dict.fromkeys(k for k in (ref_key(r) for r in clause_refs_in(question)) if k))
+        term = defined_term_in(question)
+        trace.update(clause_refs=refs, defined_term=term)
+        first: list[int] = []
+        if refs and docs:
+            found = {r: self._clause_rows(docs, r) for r in refs}
+            missing = [r for r, rows in found.items() if not rows]
+            structured = any(self.catalogue.refs_of(d) for d in docs)
+            if structured and len(missing) == len(refs):
+                trace["missing_refs"] = missing
+                names = ", ".join(self._label(d) for d in docs)
+                return SearchResult(query=question, abstained=True, trace=trace,
+                                    reason=f"{NO_MATCH}: clause {', '.join(missing)} is not in {names}")
+            for r in refs:
+                first += found[r]
+        if term and docs:
+            first += self._definition_rows(docs, term)
+        ranked = self._rank(question, docs, trace)
+        if not ranked and not first:
+            return SearchResult(query=question, abstained=True, reason=NO_MATCH, trace=trace)
+        best = max((p.scores.get("dense", 0.0) for p in ranked[:k]), default=0.0)
+        trace["best_dense"] = round(float(best), 4)
+        if not first and self.abstain_threshold > 0 and self.embedder is not None and best < self.abstain_threshold:
+            return SearchResult(query=question, abstained=True, trace=trace,
+                                reason=f"{NO_MATCH} (best passage similarity {best:.3f} < {self.abstain_threshold:.3f})")
+        exact = self._as_passages(list(dict.fromkeys(first)), "exact")
+        seen = {p.chunk_id for p in exact}
+        out = exact + [p for p in ranked if p.chunk_id not in seen]
+        trace["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)
+        return SearchResult(query=question, passages=out[:k], trace=trace)
+
+    def _label(self, doc_id: str) -> str:
+        rec = next((r for r in self.agreements() if r.doc_id == doc_id), None)
+        return rec.label if rec else doc_id
+
+    def _clause_rows(self, docs: Sequence[str], ref: str, *, fallback: bool = True) -> list[int]:
+        """Rows of clause ``ref`` in ``docs``, from the surest evidence to the weakest: the
+        tree's passages with that number; the passage holding the printed marker (a clause
+        the tree missed); for ``6.1(c)``, the passages of 6.1 that print ``(c)``; the first
+        passage printing the number in running text outside a cross-reference. Empty when
+        the agreements print the number nowhere."""
+        from clauselens.library.passages import bare_number_re
+
+        rows = self.catalogue.rows_with_ref(docs, ref)
+        for d in docs if not rows else ():
+            for off in self.catalogue.marker_offsets(d, ref):
+                r = self.catalogue.row_at(d, off)
+                if r is not None:
+                    rows.append(r)
+        if rows or not fallback:
+            return rows
+        m = re.match(r"^(.+)(\([a-z0-9]{1,4}\))$", ref)
+        if m:
+            parent = self._clause_rows(docs, m.group(1), fallback=False)
+            item = m.group(2)
+            rows = [r for r, c in zip(parent, self.catalogue.passages(parent)) if item in c.text.lower()]
+            if rows:
+                return rows
+        if re.fullmatch(r"\d+(?:\.\d+)+", ref):
+            pat = bare_number_re(ref)
+            for d in docs:
+                hit = next((r for r, text in self.catalogue.rows_containing(d, ref) if pat.search(text)), None)
+                if hit is not None:
+                    rows.append(hit)
+        return rows
+
+    def _definition_rows(self, docs: Sequence[str], term: str) -> list[int]:
+        """Rows of the passages defining ``term`` in ``docs`` (``means`` definitions first)."""
+        out: list[int] = []
+        for d in docs:
+            defs = sorted(self.catalogue.definitions_of(d, term), key=lambda x: (not x[2], x[1]))
+            if not defs:
+                continue
+            rows = self.catalogue.rows_of([d])
+            chunks = self.catalogue.passages(rows)
+            for _, off, _ in defs[:2]:
+                for row, c in zip(rows, chunks):
+                    if c.spans[0].start <= off < c.spans[0].end:
+                        out.append(int(row))
+                        break
+        return out
+
+    def _rank(self, question: str, docs: Sequence[str] | None, trace: dict[str, Any]) -> list[Passage]:
+        rows = self.catalogue.rows_of(docs) if docs is not None else None
+        lists: dict[str, list[tuple[int, float]]] = {}
+        q_tokens = self.analyzer.tokenize(question)
+        if rows is not None and len(rows) <= LOCAL_BM25_MAX and self.local_idf:
+            r_l, s_l = rows, _local_bm25(self.catalogue.tokens_of(rows), q_tokens)
+        else:
+            r_l, s_l = self.lexical.passage_scores(q_tokens, rows)
+        lists["bm25"] = _top(r_l, s_l, CANDIDATES, positive=True)
+        if self.embedder is not None:
+            q = self.embedder.embed_queries([question])[0]
+            r_d, s_d = self.vectors.scores(q, rows)
+            if rows is None:  # vectors of removed agreements stay on disk: keep live rows only
+                live = np.isin(r_d, self.catalogue.rows_of(None))
+                r_d, s_d = r_d[live], s_d[live]
+            lists["dense"] = _top(r_d, s_d, CANDIDATES, positive=False)
+        trace["stage_hits"] = {n: len(v) for n, v in lists.items()}
+        wanted = list(dict.fromkeys(r for v in lists.values() for r, _ in v))
+        by_row = dict(zip(wanted, self._as_passages(wanted, "")))
+        rankings = {}
+        for name, v in lists.items():
+            ps = []
+            for rank, (r, s) in enumerate(v, start=1):
+                p = by_row[r].model_copy()
+                p.scores = {name: float(s)}
+                p.ranks = {name: rank}
+                p.score = float(s)
+                ps.append(p)
+            if ps:
+                rankings[name] = ps
+        return reciprocal_rank_fusion(rankings, k=RRF_K)
+
+    def _as_passages(self, rows: Sequence[int], method: str) -> list[Passage]:
+        return [Passage.from_chunk(c, 1.0 if method == "exact" else 0.0, method or "library")
+                for c in self.catalogue.passages(rows)]
+
+    def retriever(self, doc_ids: Sequence[str] | None = None) -> "LibraryRetriever":
+        """A :class:`~clauselens.retrieval.types.RetrievalMethod` over this library (for the
+        graph's Researcher), optionally pinned to ``doc_ids``."""
+        return LibraryRetriever(self, doc_ids)
+
+
+def _local_bm25(corpus: list[list[str]], query: list[str]) -> np.ndarray:
+    """BM25 (bm25s, Lucene variant) of ``query`` over a small ``corpus`` indexed on the fly,
+    so term statistics are those of the searched agreements: a party name that is rare in
+    the library but in every clause of its own agreement no longer decides the ranking."""
+    import bm25s
+
+    if not any(corpus):
+        return np.zeros(len(corpus), np.float32)
+    ix = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
+    ix.index(corpus, show_progress=False)
+    ids = [ix.vocab_dict[t] for t in query if t in ix.vocab_dict]
+    if not ids:
+        return np.zeros(len(corpus), np.float32)
+    return np.asarray(ix.get_scores(ids), dtype=np.float32)
+
+
+def _top(rows: np.ndarray, scores: np.ndarray, k: int, positive: bool) -> list[tuple[int, float]]:
+    if len(rows) == 0:
+        return []
+    if positive:
+        keep = scores > 0
+        rows, scores = rows[keep], scores[keep]
+    if len(rows) > k:
+        part = np.argpartition(-scores, k - 1)[:k]
+        rows, scores = rows[part], scores[part]
+    order = np.lexsort((rows, -scores))
+    return [(int(rows[i]), float(scores[i])) for i in order]
+
+
+class LibraryRetriever:
+    """The library as the Researcher's ``hybrid`` tool: ``index`` is a no-op (the library
+    is already indexed); ``search`` searches the pinned agreements, or resolves per query."""
+
+    name = "hybrid"
+
+    def __init__(self, library: Library, doc_ids: Sequence[str] | None = None) -> None:
+        self.library = library
+        self.doc_ids = list(doc_ids) if doc_ids else None
+
+    def index(self, documents: Sequence[Document]) -> None:
+        """Nothing to do: a library is indexed by ``library add``."""
+        if documents:
+            raise RetrievalError("a library retriever does not index documents; use `clauselens library add`")
+
+    def search(self, query: str, k: int = 8) -> SearchResult:
+        """Top ``k`` passages from the library (see :meth:`Library.search`)."""
+        return self.library.search(query, k, doc_ids=self.doc_ids)
+
+
+def chunks_of(library: Library, doc_id: str) -> list[Chunk]:
+    """Every passage of one agreement, in document order."""
+    return library.catalogue.passages(library.catalogue.rows_of([doc_id]))
+
+
+__all__ = ["AddReport", "IngestError", "Library", "LibraryRetriever", "chunks_of", "collect_files", "defined_term_in"]

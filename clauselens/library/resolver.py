@@ -1,0 +1,119 @@
+"""Which agreement(s) a question is about, from the words of the question alone.
+
+A question names its agreement in ordinary words: parties or their short names ("Beta's
+licence", "the MediWound / CBC supply agreement"), the type ("supply agreement"), a year,
+a product ("Consensi tablets"). The resolver scores every agreement's *resolution profile*
+(:func:`clauselens.library.catalogue.resolution_profile`: title, parties and short names
+twice, type, year, preamble, and each capitalised name of the agreement once) with BM25
+(Robertson & Zaragoza 2009, "The Probabilistic Relevance Framework: BM25 and Beyond"; the
+Lucene variant of :mod:`clauselens.retrieval.lexical`). Rare names carry the inverse
+document frequency, generic words ("agreement", "section") almost none, so the profile of
+the agreement whose parties and names the question repeats stands out.
+
+Decision (:meth:`AgreementResolver.decide`): the top agreement is *chosen* when its score
+is at least :data:`MIN_SCORE` and :data:`MARGIN` times the runner-up's; agreements within
+that margin of the top are *ambiguous* (searched together, and listed so an interface can
+ask which one was meant); a best score between :data:`LOW_SCORE` and :data:`MIN_SCORE` is
+*uncertain* (the best :data:`UNCERTAIN_TOP` agreements are searched together); below
+:data:`LOW_SCORE` the question names no agreement and the whole library is searched. Both constants were set on the
+development questions' resolution scores (``benchmarks/clause_qa.py``), never per question.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Collection, Mapping
+
+from clauselens.retrieval.analyzer import LegalAnalyzer
+
+#: At or above this score (and the margin) the top agreement is chosen alone. Scores are
+#: BM25 divided by :func:`unit_idf` (the weight of a word found in one agreement only), so
+#: the thresholds mean the same in a library of 10 agreements and of 10,000.
+MIN_SCORE = 1.4
+#: Below this score the question is taken to name no agreement (whole library).
+LOW_SCORE = 0.5
+#: Between LOW_SCORE and MIN_SCORE the best this many agreements are searched together.
+UNCERTAIN_TOP = 5
+#: The top agreement must score this many times the runner-up to be chosen alone.
+MARGIN = 1.15
+#: At most this many agreements are searched together when the top ones are tied.
+MAX_AMBIGUOUS = 3
+#: Words that describe what is asked, not which agreement: left out of the resolution query.
+_QUESTION_WORDS = re.compile(
+    r"\b(?:what|which|who|whom|how|when|where|why|does|do|did|is|are|was|were|can|could|may|might|must|shall|should"
+    r"|would|will|under|defined|define|definition|mean|means|meaning|provide|provides|say|says|says?|happens?)\b",
+    re.IGNORECASE)
+
+
+def unit_idf(n_docs: int) -> float:
+    """Lucene BM25's IDF of a term that occurs in exactly one of ``n_docs`` profiles,
+    ``log(1 + (n - 1 + 0.5) / (1 + 0.5))`` (Kamphuis et al. 2020): the scale of a BM25 score
+    in a library of that size."""
+    return math.log(1.0 + (max(n_docs, 1) - 0.5) / 1.5)
+
+
+@dataclass
+class Resolution:
+    """What the resolver decided for one question.
+
+    ``ranked``: (doc id, score) best first (positive scores only, at most 10).
+    ``chosen``: the agreements to search (empty: the whole library).
+    ``status``: ``"resolved"`` (one agreement), ``"ambiguous"`` (several tied: ``chosen``
+    holds them), ``"uncertain"`` (weak evidence: the best few), ``"unnamed"`` (no agreement named: search everything), ``"filtered"``
+    (the caller fixed the agreements).
+    """
+
+    ranked: list[tuple[str, float]] = field(default_factory=list)
+    chosen: list[str] = field(default_factory=list)
+    status: str = "unnamed"
+
+    def trace(self) -> dict:
+        """JSON-ready summary for a search trace."""
+        return {"status": self.status, "chosen": list(self.chosen),
+                "ranked": [[d, round(s, 3)] for d, s in self.ranked[:5]]}
+
+
+def resolution_tokens(question: str, analyzer: LegalAnalyzer) -> list[str]:
+    """The analysed tokens of ``question`` that can name an agreement: clause numbers and
+    question words left out."""
+    from clauselens.retrieval.analyzer import clause_refs_in
+
+    refs = set(clause_refs_in(question))
+    q = _QUESTION_WORDS.sub(" ", question)
+    out: list[str] = []
+    for t in analyzer.tokenize(q):
+        if t in refs or (any(c.isdigit() for c in t) and not re.fullmatch(r"(?:19|20)\d\d", t)):
+            continue  # clause numbers and amounts name no agreement; a year does
+        out.append(t)
+    return out
+
+
+class AgreementResolver:
+    """Decides from profile scores (``doc id -> BM25``) which agreements a question names."""
+
+    def __init__(self, min_score: float = MIN_SCORE, margin: float = MARGIN, max_ambiguous: int = MAX_AMBIGUOUS,
+                 low_score: float = LOW_SCORE, uncertain_top: int = UNCERTAIN_TOP) -> None:
+        self.min_score, self.margin, self.max_ambiguous = min_score, margin, max_ambiguous
+        self.low_score, self.uncertain_top = low_score, uncertain_top
+
+    def decide(self, scores: Mapping[str, float], allowed: Collection[str] | None = None, *,
+               n_docs: int | None = None) -> Resolution:
+        """A :class:`Resolution` from BM25 profile ``scores`` over a library of ``n_docs``
+        agreements (default: ``len(scores)``), restricted to ``allowed`` doc ids if given."""
+        unit = unit_idf(n_docs if n_docs is not None else len(scores))
+        ranked = sorted(((d, s / unit) for d, s in scores.items() if s > 0 and (allowed is None or d in allowed)),
+                        key=lambda x: (-x[1], x[0]))[:10]
+        if not ranked or ranked[0][1] < self.low_score:
+            return Resolution(ranked=ranked, chosen=[], status="unnamed")
+        if ranked[0][1] < self.min_score:
+            return Resolution(ranked=ranked, chosen=[d for d, _ in ranked[: self.uncertain_top]], status="uncertain")
+        top = ranked[0][1]
+        tied = [d for d, s in ranked if s * self.margin > top][: self.max_ambiguous]
+        if len(tied) == 1:
+            return Resolution(ranked=ranked, chosen=tied, status="resolved")
+        return Resolution(ranked=ranked, chosen=tied, status="ambiguous")
+
+
+__all__ = ["AgreementResolver", "LOW_SCORE", "MARGIN", "MAX_AMBIGUOUS", "MIN_SCORE", "UNCERTAIN_TOP", "unit_idf", "Resolution", "resolution_tokens"]

@@ -1,0 +1,482 @@
+"""Where a library keeps its data: one abstract class per storage concern, and a name ->
+implementation registry (the shape of LightRAG's ``lightrag/base.py`` storage classes and
+``kg/__init__.py`` registry).
+
+Concerns:
+
+* :class:`CatalogueStorage` — agreements, passages (text, span, clause number, pages),
+  definitions, and the analysed tokens of every passage; the library's source of truth.
+* :class:`LexicalStorage` — a BM25 index over passages and one over agreement profiles,
+  persisted and opened memory-mapped, rebuilt from the catalogue's stored tokens.
+* :class:`VectorStorage` — one L2-normalised float32 vector per passage row, on disk.
+
+The embedded default (``"local"``) is SQLite (Python's ``sqlite3``, one transaction per
+agreement), ``bm25s`` saved indexes (Lù 2024, arXiv:2407.03618; ``BM25.load(mmap=True)``)
+and a NumPy memory-mapped vector file. Crash safety: an agreement's rows are written in one
+SQLite transaction after its vectors are appended, so an interrupted ``add`` leaves every
+committed agreement whole and nothing of the one in flight but unreferenced vector rows; the
+BM25 indexes record the catalogue generation they were built from and are rebuilt on open
+when they are stale.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import tempfile
+from abc import ABC, abstractmethod
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from clauselens.errors import ConfigError, RetrievalError
+from clauselens.library.catalogue import AgreementRecord
+from clauselens.parsing.types import Chunk, Span
+
+
+# ------------------------------------------------------------------ interfaces
+class CatalogueStorage(ABC):
+    """Agreements, passages, definitions and tokens of one library."""
+
+    @abstractmethod
+    def generation(self) -> int:
+        """A counter raised by every change (indexes record the one they were built from)."""
+
+    @abstractmethod
+    def agreements(self) -> list[AgreementRecord]:
+        """Every agreement's record, in the order they were added."""
+
+    @abstractmethod
+    def profile(self, doc_id: str) -> str:
+        """The resolution profile text of one agreement."""
+
+    @abstractmethod
+    def sha_of(self, path: str) -> str | None:
+        """The sha256 stored for a file path, or ``None`` if the path is not in the library."""
+
+    @abstractmethod
+    def put_agreement(self, record: AgreementRecord, profile: str, passages: Sequence[Chunk],
+                      tokens: Sequence[list[str]], rows: Sequence[int],
+                      definitions: Iterable[tuple[str, int, bool]], markers: Iterable[tuple[str, int]] = ()) -> None:
+        """Insert or replace one agreement with its passages (at vector ``rows``), its
+        definitions and its printed clause markers, atomically."""
+
+    @abstractmethod
+    def remove_agreement(self, doc_id: str) -> bool:
+        """Delete one agreement and its passages; ``False`` if it was not there."""
+
+    @abstractmethod
+    def passages(self, rows: Sequence[int]) -> list[Chunk]:
+        """The passages at ``rows``, in that order."""
+
+    @abstractmethod
+    def rows_of(self, doc_ids: Sequence[str] | None = None) -> np.ndarray:
+        """Rows of the live passages of ``doc_ids`` (all agreements when ``None``)."""
+
+    @abstractmethod
+    def rows_with_ref(self, doc_ids: Sequence[str], ref: str) -> list[int]:
+        """Rows whose normalised clause number equals ``ref`` in ``doc_ids``, document order."""
+
+    @abstractmethod
+    def refs_of(self, doc_id: str) -> set[str]:
+        """Every normalised clause number of one agreement (tree nodes and printed markers)."""
+
+    @abstractmethod
+    def marker_offsets(self, doc_id: str, ref: str) -> list[int]:
+        """Offsets where clause number ``ref`` is printed as a marker in one agreement."""
+
+    @abstractmethod
+    def row_at(self, doc_id: str, offset: int) -> int | None:
+        """The row of the passage of ``doc_id`` that holds character ``offset``, if any."""
+
+    @abstractmethod
+    def rows_containing(self, doc_id: str, literal: str) -> list[tuple[int, str]]:
+        """``(row, text)`` of the passages of ``doc_id`` whose text contains ``literal``, in text order."""
+
+    @abstractmethod
+    def definitions_of(self, doc_id: str, term: str) -> list[tuple[str, int, bool]]:
+        """``(term, offset, means)`` of the definitions of ``term`` (case-insensitive)."""
+
+    @abstractmethod
+    def all_tokens(self) -> tuple[np.ndarray, list[list[str]]]:
+        """Rows and analysed tokens of every live passage (to rebuild the BM25 index)."""
+
+    @abstractmethod
+    def tokens_of(self, rows: Sequence[int]) -> list[list[str]]:
+        """Analysed tokens of the passages at ``rows``, in that order."""
+
+    @abstractmethod
+    def next_row(self) -> int:
+        """The first vector row not yet used."""
+
+
+class LexicalStorage(ABC):
+    """Persisted BM25 over passages (rows) and over agreement profiles."""
+
+    @abstractmethod
+    def build(self, rows: np.ndarray, tokens: list[list[str]], profile_ids: list[str],
+              profile_tokens: list[list[str]], generation: int) -> None:
+        """Rebuild both indexes and persist them atomically."""
+
+    @abstractmethod
+    def generation(self) -> int | None:
+        """The catalogue generation the persisted indexes were built from (``None``: none)."""
+
+    @abstractmethod
+    def passage_scores(self, tokens: list[str], rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, BM25 scores)`` of the passages at ``rows`` (all when ``None``)."""
+
+    @abstractmethod
+    def profile_scores(self, tokens: list[str]) -> dict[str, float]:
+        """BM25 score of every agreement profile (doc id -> score > 0)."""
+
+
+class VectorStorage(ABC):
+    """One embedding per passage row."""
+
+    @abstractmethod
+    def append(self, first_row: int, vectors: np.ndarray) -> None:
+        """Write ``vectors`` at rows ``first_row ...`` and flush them to disk."""
+
+    @abstractmethod
+    def scores(self, query: np.ndarray, rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, cosine)`` of the passages at ``rows`` (all stored rows when ``None``)."""
+
+
+# ------------------------------------------------------------------ local: SQLite
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS agreements (doc_id TEXT PRIMARY KEY, path TEXT UNIQUE, sha256 TEXT, seq INTEGER,
+    record TEXT, profile TEXT);
+CREATE TABLE IF NOT EXISTS passages (row INTEGER PRIMARY KEY, chunk_id TEXT, doc_id TEXT, node_id TEXT, kind TEXT,
+    clause_ref TEXT, ref_key TEXT, heading_path TEXT, start INTEGER, end INTEGER, page_start INTEGER,
+    page_end INTEGER, text TEXT, tokens TEXT);
+CREATE INDEX IF NOT EXISTS passages_doc ON passages(doc_id);
+CREATE INDEX IF NOT EXISTS passages_ref ON passages(doc_id, ref_key);
+CREATE TABLE IF NOT EXISTS definitions (doc_id TEXT, term_key TEXT, term TEXT, offset INTEGER, means INTEGER);
+CREATE INDEX IF NOT EXISTS definitions_key ON definitions(doc_id, term_key);
+CREATE TABLE IF NOT EXISTS markers (doc_id TEXT, ref_key TEXT, offset INTEGER);
+CREATE INDEX IF NOT EXISTS markers_key ON markers(doc_id, ref_key);
+"""
+
+
+class SqliteCatalogue(CatalogueStorage):
+    """:class:`CatalogueStorage` in one SQLite file (WAL journal)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(self.path), check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.executescript(_SCHEMA)
+        self._records: dict[str, AgreementRecord] | None = None
+        self._titles: dict[str, tuple[str | None, str]] = {}
+
+    def generation(self) -> int:
+        row = self.db.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+        return int(row[0]) if row else 0
+
+    def _bump(self) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (str(self.generation() + 1),))
+        self._records = None
+
+    def _load_records(self) -> dict[str, AgreementRecord]:
+        if self._records is None:
+            rows = self.db.execute("SELECT record FROM agreements ORDER BY seq").fetchall()
+            recs = [AgreementRecord.model_validate_json(r[0]) for r in rows]
+            self._records = {r.doc_id: r for r in recs}
+            self._titles = {r.doc_id: (r.title, r.path) for r in recs}
+        return self._records
+
+    def agreements(self) -> list[AgreementRecord]:
+        return list(self._load_records().values())
+
+    def profile(self, doc_id: str) -> str:
+        row = self.db.execute("SELECT profile FROM agreements WHERE doc_id=?", (doc_id,)).fetchone()
+        return row[0] if row else ""
+
+    def sha_of(self, path: str) -> str | None:
+        row = self.db.execute("SELECT sha256 FROM agreements WHERE path=?", (path,)).fetchone()
+        return row[0] if row else None
+
+    def put_agreement(self, record: AgreementRecord, profile: str, passages: Sequence[Chunk],
+                      tokens: Sequence[list[str]], rows: Sequence[int],
+                      definitions: Iterable[tuple[str, int, bool]], markers: Iterable[tuple[str, int]] = ()) -> None:
+        from clauselens.library.passages import ref_key
+
+        with self.db:  # one transaction: the agreement is in whole or not at all
+            old = self.db.execute("SELECT doc_id FROM agreements WHERE path=? OR doc_id=?",
+                                  (record.path, record.doc_id)).fetchall()
+            for (d,) in old:
+                self._delete(d)
+            seq = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM agreements").fetchone()[0]
+            self.db.execute("INSERT INTO agreements VALUES (?,?,?,?,?,?)",
+                            (record.doc_id, record.path, record.sha256, seq, record.model_dump_json(), profile))
+            self.db.executemany(
+                "INSERT INTO passages VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                [(row, c.id, c.doc_id, c.node_id, c.kind, c.clause_ref, ref_key(c.clause_ref),
+                  json.dumps(c.heading_path), c.spans[0].start, c.spans[0].end, c.page_start, c.page_end,
+                  c.text, " ".join(tok)) for c, tok, row in zip(passages, tokens, rows)])
+            self.db.executemany("INSERT INTO definitions VALUES (?,?,?,?,?)",
+                                [(record.doc_id, t.lower(), t, off, int(means)) for t, off, means in definitions])
+            self.db.executemany("INSERT INTO markers VALUES (?,?,?)", [(record.doc_id, k, off) for k, off in markers])
+            self._bump()
+
+    def _delete(self, doc_id: str) -> None:
+        for table in ("agreements", "passages", "definitions", "markers"):
+            self.db.execute(f"DELETE FROM {table} WHERE doc_id=?", (doc_id,))
+
+    def remove_agreement(self, doc_id: str) -> bool:
+        with self.db:
+            n = self.db.execute("SELECT COUNT(*) FROM agreements WHERE doc_id=?", (doc_id,)).fetchone()[0]
+            if not n:
+                return False
+            self._delete(doc_id)
+            self._bump()
+        return True
+
+    def passages(self, rows: Sequence[int]) -> list[Chunk]:
+        rows = [int(r) for r in rows]
+        if not rows:
+            return []
+        recs = self._load_records()
+        got: dict[int, Chunk] = {}
+        for i in range(0, len(rows), 900):
+            batch = rows[i:i + 900]
+            q = ("SELECT row, chunk_id, doc_id, node_id, kind, clause_ref, heading_path, start, end, page_start, "
+                 f"page_end, text FROM passages WHERE row IN ({','.join('?' * len(batch))})")
+            for (row, cid, doc, node, kind, ref, hp, s, e, ps, pe, text) in self.db.execute(q, batch):
+                rec = recs.get(doc)
+                got[row] = Chunk(id=cid, doc_id=doc, node_id=node, kind=kind, text=text, spans=[Span(start=s, end=e)],
+                                 clause_ref=ref, heading_path=json.loads(hp), page_start=ps, page_end=pe,
+                                 doc_title=rec.title if rec else None, source_path=rec.path if rec else None)
+        return [got[r] for r in rows if r in got]
+
+    def rows_of(self, doc_ids: Sequence[str] | None = None) -> np.ndarray:
+        if doc_ids is None:
+            rows = [r for (r,) in self.db.execute("SELECT row FROM passages ORDER BY row")]
+        else:
+            rows = []
+            for d in doc_ids:
+                rows += [r for (r,) in self.db.execute("SELECT row FROM passages WHERE doc_id=? ORDER BY row", (d,))]
+        return np.asarray(rows, dtype=np.int64)
+
+    def rows_with_ref(self, doc_ids: Sequence[str], ref: str) -> list[int]:
+        out: list[int] = []
+        for d in doc_ids:
+            out += [r for (r,) in self.db.execute(
+                "SELECT row FROM passages WHERE doc_id=? AND ref_key=? ORDER BY start, row", (d, ref))]
+        return out
+
+    def refs_of(self, doc_id: str) -> set[str]:
+        tree = {r for (r,) in self.db.execute(
+            "SELECT DISTINCT ref_key FROM passages WHERE doc_id=? AND ref_key IS NOT NULL", (doc_id,))}
+        return tree | {r for (r,) in self.db.execute("SELECT DISTINCT ref_key FROM markers WHERE doc_id=?", (doc_id,))}
+
+    def marker_offsets(self, doc_id: str, ref: str) -> list[int]:
+        return [o for (o,) in self.db.execute(
+            "SELECT offset FROM markers WHERE doc_id=? AND ref_key=? ORDER BY offset", (doc_id, ref))]
+
+    def rows_containing(self, doc_id: str, literal: str) -> list[tuple[int, str]]:
+        pat = "%" + literal.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        return [(int(r), t) for r, t in self.db.execute(
+            "SELECT row, text FROM passages WHERE doc_id=? AND text LIKE ? ESCAPE '\\' ORDER BY start", (doc_id, pat))]
+
+    def row_at(self, doc_id: str, offset: int) -> int | None:
+        row = self.db.execute("SELECT row FROM passages WHERE doc_id=? AND start<=? AND ?<end ORDER BY end-start LIMIT 1",
+                              (doc_id, offset, offset)).fetchone()
+        return int(row[0]) if row else None
+
+    def definitions_of(self, doc_id: str, term: str) -> list[tuple[str, int, bool]]:
+        return [(t, o, bool(m)) for (t, o, m) in self.db.execute(
+            "SELECT term, offset, means FROM definitions WHERE doc_id=? AND term_key=? ORDER BY offset",
+            (doc_id, term.lower()))]
+
+    def all_tokens(self) -> tuple[np.ndarray, list[list[str]]]:
+        rows, toks = [], []
+        for r, t in self.db.execute("SELECT row, tokens FROM passages ORDER BY row"):
+            rows.append(r)
+            toks.append(t.split() if t else [])
+        return np.asarray(rows, dtype=np.int64), toks
+
+    def tokens_of(self, rows: Sequence[int]) -> list[list[str]]:
+        rows = [int(r) for r in rows]
+        got: dict[int, list[str]] = {}
+        for i in range(0, len(rows), 900):
+            batch = rows[i:i + 900]
+            for r, t in self.db.execute(f"SELECT row, tokens FROM passages WHERE row IN ({','.join('?' * len(batch))})", batch):
+                got[int(r)] = t.split() if t else []
+        return [got.get(r, []) for r in rows]
+
+    def next_row(self) -> int:
+        row = self.db.execute("SELECT COALESCE(MAX(row), -1) + 1 FROM passages").fetchone()[0]
+        stored = self.db.execute("SELECT value FROM meta WHERE key='next_row'").fetchone()
+        return max(int(row), int(stored[0]) if stored else 0)
+
+    def reserve_rows(self, n: int) -> int:
+        """Reserve ``n`` fresh vector rows and return the first (rows are never reused)."""
+        first = self.next_row()
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('next_row', ?)", (str(first + n),))
+        return first
+
+    def close(self) -> None:
+        """Close the SQLite connection."""
+        self.db.close()
+
+
+# ------------------------------------------------------------------ local: bm25s
+class Bm25sLexical(LexicalStorage):
+    """:class:`LexicalStorage` with ``bm25s`` (``method="lucene"``, k1 = 1.5, b = 0.75, as
+    :mod:`clauselens.retrieval.lexical`), saved under ``root`` and loaded memory-mapped."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+        self._p: Any = None
+        self._d: Any = None
+        self._rows = np.zeros(0, dtype=np.int64)
+        self._row_pos: np.ndarray | None = None
+        self._profile_ids: list[str] = []
+        self._gen: int | None = None
+        self._load()
+
+    def _load(self) -> None:
+        meta = self.root / "meta.json"
+        if not meta.exists():
+            return
+        import bm25s
+
+        m = json.loads(meta.read_text())
+        self._gen = int(m["generation"])
+        self._profile_ids = list(m["profile_ids"])
+        self._rows = np.load(self.root / "rows.npy")
+        self._p = bm25s.BM25.load(str(self.root / "passages"), mmap=True) if (self.root / "passages").exists() else None
+        self._d = bm25s.BM25.load(str(self.root / "profiles"), mmap=True) if (self.root / "profiles").exists() else None
+        self._row_pos = None
+
+    def generation(self) -> int | None:
+        return self._gen
+
+    @staticmethod
+    def _index(tokens: list[list[str]]) -> Any:
+        import bm25s
+
+        if not any(tokens):
+            return None
+        ix = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
+        ix.index(tokens, show_progress=False)
+        return ix
+
+    def build(self, rows: np.ndarray, tokens: list[list[str]], profile_ids: list[str],
+              profile_tokens: list[list[str]], generation: int) -> None:
+        self.root.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=".lexical-", dir=self.root.parent))
+        try:
+            p, d = self._index(tokens), self._index(profile_tokens)
+            if p is not None:
+                p.save(str(tmp / "passages"))
+            if d is not None:
+                d.save(str(tmp / "profiles"))
+            np.save(tmp / "rows.npy", np.asarray(rows, dtype=np.int64))
+            (tmp / "meta.json").write_text(json.dumps({"generation": generation, "profile_ids": profile_ids}))
+            old = self.root.with_name(self.root.name + ".old")
+            if old.exists():
+                shutil.rmtree(old)
+            if self.root.exists():
+                os.replace(self.root, old)
+            os.replace(tmp, self.root)
+            shutil.rmtree(old, ignore_errors=True)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        self._load()
+
+    @staticmethod
+    def _scores(ix: Any, tokens: list[str]) -> np.ndarray | None:
+        if ix is None:
+            return None
+        vocab = ix.vocab_dict
+        ids = [vocab[t] for t in tokens if t in vocab]
+        if not ids:
+            return None
+        return np.asarray(ix.get_scores(ids), dtype=np.float32)
+
+    def passage_scores(self, tokens: list[str], rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        s = self._scores(self._p, tokens)
+        if rows is None:
+            return (self._rows, s) if s is not None else (self._rows, np.zeros(len(self._rows), np.float32))
+        if self._row_pos is None:
+            self._row_pos = np.full(int(self._rows.max()) + 1 if len(self._rows) else 0, -1, dtype=np.int64)
+            self._row_pos[self._rows] = np.arange(len(self._rows))
+        rows = np.asarray(rows, dtype=np.int64)
+        ok = rows < len(self._row_pos)
+        pos = np.full(len(rows), -1, dtype=np.int64)
+        pos[ok] = self._row_pos[rows[ok]]
+        keep = pos >= 0
+        if s is None:
+            return rows[keep], np.zeros(int(keep.sum()), np.float32)
+        return rows[keep], s[pos[keep]]
+
+    def profile_scores(self, tokens: list[str]) -> dict[str, float]:
+        s = self._scores(self._d, tokens)
+        if s is None:
+            return {}
+        return {self._profile_ids[i]: float(s[i]) for i in np.flatnonzero(s > 0)}
+
+
+# ------------------------------------------------------------------ local: NumPy memmap
+class NumpyVectors(VectorStorage):
+    """:class:`VectorStorage` as a raw float32 file of ``dim`` columns, opened memory-mapped;
+    exact cosine over the requested rows only (a routed agreement costs only its passages)."""
+
+    def __init__(self, path: Path, dim: int) -> None:
+        self.path = Path(path)
+        self.dim = dim
+        self._mm: np.ndarray | None = None
+
+    def _map(self) -> np.ndarray:
+        size = self.path.stat().st_size if self.path.exists() else 0
+        n = size // (4 * self.dim)
+        if self._mm is None or len(self._mm) != n:
+            self._mm = np.memmap(self.path, dtype=np.float32, mode="r", shape=(n, self.dim)) if n else \
+                np.zeros((0, self.dim), np.float32)
+        return self._mm
+
+    def append(self, first_row: int, vectors: np.ndarray) -> None:
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[1] != self.dim:
+            raise RetrievalError(f"vector store expects {self.dim}-d vectors, got {vectors.shape}")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "r+b" if self.path.exists() else "wb") as f:
+            f.seek(first_row * 4 * self.dim)
+            f.write(vectors.tobytes())
+            f.flush()
+            os.fsync(f.fileno())
+        self._mm = None
+
+    def scores(self, query: np.ndarray, rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        mm = self._map()
+        q = np.asarray(query, dtype=np.float32)
+        if rows is None:
+            return np.arange(len(mm), dtype=np.int64), np.asarray(mm @ q)
+        rows = np.asarray(rows, dtype=np.int64)
+        rows = rows[rows < len(mm)]
+        return rows, np.asarray(mm[rows] @ q)
+
+
+#: Backend name -> (catalogue, lexical, vectors) factories. ``milvus`` is issue #20.
+BACKENDS = ("local",)
+
+
+def open_storages(backend: str, root: Path, dim: int) -> tuple[SqliteCatalogue, Bm25sLexical, NumpyVectors]:
+    """The storages of backend ``backend`` under ``root``; raises :class:`ConfigError`
+    naming the valid backends for an unknown one."""
+    if backend != "local":
+        raise ConfigError(f"unknown library backend {backend!r}; available: {', '.join(BACKENDS)}")
+    return SqliteCatalogue(root / "catalogue.sqlite"), Bm25sLexical(root / "lexical"), NumpyVectors(root / "vectors.f32", dim)
+
+
+__all__ = ["BACKENDS", "Bm25sLexical", "CatalogueStorage", "LexicalStorage", "NumpyVectors", "SqliteCatalogue",
+           "VectorStorage", "open_storages"]

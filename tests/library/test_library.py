@@ -1,0 +1,173 @@
+"""The persistent contract library (issue #17) on real CUAD contracts: agreement resolution
+from the question's words (files renamed, so file names cannot help), the exact clause-number
+and defined-term fields, abstention on a clause that does not exist, incremental add
+(unchanged / changed / pruned), a bad file in a batch, an interrupted add, and reopening
+without rebuilding. Lexical-only libraries (no embedder) keep these fast; the dense path is
+covered by ``test_library_dense``."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from clauselens.library import Library
+from clauselens.library.library import defined_term_in
+from clauselens.library.passages import clause_markers, definitions, ref_key
+from clauselens.parsing.store import parse_file
+
+CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
+FILES = {
+    "a1.txt": "MEDIWOUNDLTD_01_15_2014-EX-10.6-SUPPLY AGREEMENT.txt",
+    "a2.txt": "KitovPharmaLtd_20190326_20-F_EX-4.15_11584449_EX-4.15_Manufacturing Agreement.txt",
+    "a3.txt": "NANOPHASETECHNOLOGIESCORP_11_01_2005-EX-99.1-DISTRIBUTOR AGREEMENT.txt",
+    "a4.txt": "IMPCOTECHNOLOGIESINC_04_15_2003-EX-10.65-JOINT VENTURE AGREEMENT.txt",
+}
+pytestmark = pytest.mark.skipif(not all((CUAD / f).exists() for f in FILES.values()),
+                                reason="needs the CUAD corpus in ../shared/data/legalbench-rag")
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The four agreements under neutral names (a1.txt ...): resolution must use the text."""
+    d = tmp_path_factory.mktemp("corpus")
+    for name, src in FILES.items():
+        shutil.copy(CUAD / src, d / name)
+    return d
+
+
+@pytest.fixture(scope="module")
+def lib(corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Library:
+    lib = Library.open(tmp_path_factory.mktemp("lib") / "lib", embedder_name="none")
+    rep = lib.add([corpus])
+    assert len(rep.added) == 4 and not rep.failed
+    return lib
+
+
+def _file(lib: Library, doc_id: str) -> str:
+    return next(Path(r.path).name for r in lib.agreements() if r.doc_id == doc_id)
+
+
+def test_catalogue_has_parties_short_names_and_year(lib: Library) -> None:
+    rec = next(r for r in lib.agreements() if Path(r.path).name == "a1.txt")
+    assert rec.parties[:2] == ["MediWound Ltd.", "Challenge Bioproducts Corporation Ltd."]
+    assert "MediWound" in rec.short_names and "CBC" in rec.short_names
+    assert rec.year == 2010 and rec.doc_type == "agreement" and rec.passages > 50
+
+
+def test_resolves_agreement_from_party_names_not_file_names(lib: Library) -> None:
+    res = lib.resolve("What does the Dexcel / Kitov manufacturing agreement say about recalls?")
+    assert res.status == "resolved" and _file(lib, res.chosen[0]) == "a2.txt"
+    res = lib.resolve("Under the 2005 Alfa Aesar / Nanophase distributor agreement, who pays freight?")
+    assert res.status == "resolved" and _file(lib, res.chosen[0]) == "a3.txt"
+
+
+def test_question_naming_no_agreement_searches_the_whole_library(lib: Library) -> None:
+    res = lib.search("Which party must keep records and for how long?", 10)
+    assert res.trace["resolution"]["status"] == "unnamed"
+    assert len({p.doc_id for p in res.passages}) > 1
+
+
+def test_defined_term_goes_to_its_definition(lib: Library) -> None:
+    q = "How is 'Facility' defined in the MediWound supply agreement?"
+    assert defined_term_in(q) == "Facility"
+    res = lib.search(q, 5)
+    first = res.passages[0]
+    assert first.method == "exact" and _file(lib, first.doc_id) == "a1.txt"
+    assert '"Facility" means' in first.text
+
+
+def test_definition_with_alternative_name_is_found() -> None:
+    doc = parse_file(CUAD / "GarrettMotionInc_20181001_8-K_EX-2.4_11364532_EX-2.4_Intellectual Property Agreement.txt")
+    defs = [d for d in definitions(doc) if d.term == "Intellectual Property Rights" and d.means]
+    assert defs, '"Intellectual Property Rights" or "IPR" means ... must count as a definition'
+
+
+def test_exact_clause_number_comes_first(lib: Library) -> None:
+    res = lib.search("Where are disputes heard under Section 15.2 of the MediWound / Challenge Bioproducts supply agreement?", 5)
+    assert res.passages[0].method == "exact" and res.passages[0].clause_ref == "15.2"
+    assert _file(lib, res.passages[0].doc_id) == "a1.txt"
+
+
+def test_clause_the_tree_missed_is_found_by_its_printed_marker(lib: Library) -> None:
+    # the parser's tree has 16.3 and 16.5 but not 16.4 in this joint venture agreement
+    res = lib.search("What happens under Article 16.4 of the Minda IMPCO joint venture agreement if sales targets are missed?", 5)
+    assert not res.abstained
+    assert "16.4" in res.passages[0].text and "JVC fails to sell" in res.passages[0].text
+
+
+def test_clause_that_does_not_exist_abstains(lib: Library) -> None:
+    res = lib.search("What does Section 13.4 of the 2005 Alfa Aesar-Nanophase distributor agreement provide?", 5)
+    assert res.abstained and res.reason.startswith("no matching clause found")
+    assert "13.4" in res.reason and not res.passages
+
+
+def test_ref_keys_and_markers() -> None:
+    assert ref_key("8.02") == ref_key("§ 8.2.") == "8.2"
+    assert ref_key("14.3 (B)") == "14.3(b)"
+    marks = dict(clause_markers("CONTENTS\nSection 8.02. Divested 11\nSection 9.01. Term 12\n\n"
+                                "Section 8.02. Divested Businesses. In the event a Party divests a business ..." + "x" * 200))
+    assert marks["8.2"] > 40  # the body occurrence, not the contents line
+
+
+def test_reopen_uses_persisted_indexes(lib: Library) -> None:
+    again = Library.open(lib.root, create=False)
+    assert again.lexical.generation() == again.catalogue.generation()
+    assert len(again) == 4
+    assert again.search("How is 'Territory' defined in the Alfa Aesar / Nanophase distributor agreement?", 3).passages
+
+
+def test_add_is_incremental_and_prunes(corpus: Path, tmp_path: Path) -> None:
+    d = tmp_path / "c"
+    d.mkdir()
+    for name in ("a1.txt", "a2.txt"):
+        shutil.copy(corpus / name, d / name)
+    lib = Library.open(tmp_path / "lib", embedder_name="none")
+    assert len(lib.add([d]).added) == 2
+    rep = lib.add([d])
+    assert len(rep.unchanged) == 2 and not rep.added and not rep.updated
+    (d / "a2.txt").write_text((d / "a2.txt").read_text(encoding="utf-8") + "\n\n99.1 Extra. A new clause.\n", encoding="utf-8")
+    rep = lib.add([d])
+    assert [Path(p).name for p in rep.updated] == ["a2.txt"] and len(lib) == 2
+    (d / "a1.txt").unlink()
+    rep = lib.add([d], prune=True)
+    assert [Path(p).name for p in rep.pruned] == ["a1.txt"]
+    assert [Path(r.path).name for r in lib.agreements()] == ["a2.txt"]
+
+
+def test_bad_files_are_reported_and_the_rest_added(corpus: Path, tmp_path: Path) -> None:
+    d = tmp_path / "c"
+    d.mkdir()
+    shutil.copy(corpus / "a1.txt", d / "good.txt")
+    (d / "empty.pdf").write_bytes(b"")
+    (d / "binary.txt").write_bytes(bytes(range(256)) * 40)
+    lib = Library.open(tmp_path / "lib", embedder_name="none")
+    rep = lib.add([d, tmp_path / "missing-folder"])
+    assert [Path(p).name for p in rep.added] == ["good.txt"]
+    failed = {Path(p).name: msg for p, msg in rep.failed}
+    assert set(failed) == {"empty.pdf", "binary.txt", "missing-folder"}
+    assert all(msg for msg in failed.values())
+    assert len(lib) == 1
+
+
+def test_interrupted_add_keeps_committed_agreements(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    lib = Library.open(tmp_path / "lib", embedder_name="none")
+    real = lib.catalogue.put_agreement
+    calls = {"n": 0}
+
+    def crash_on_second(*a, **kw):
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt  # e.g. Ctrl+C between two agreements
+        return real(*a, **kw)
+
+    monkeypatch.setattr(lib.catalogue, "put_agreement", crash_on_second)
+    with pytest.raises(KeyboardInterrupt):
+        lib.add([corpus / "a1.txt", corpus / "a2.txt"])
+    monkeypatch.undo()
+    again = Library.open(tmp_path / "lib", create=False)  # stale BM25 index is rebuilt on open
+    assert [Path(r.path).name for r in again.agreements()] == ["a1.txt"]
+    assert again.search("How is 'Facility' defined in the MediWound supply agreement?", 3).passages
+    rep = again.add([corpus / "a1.txt", corpus / "a2.txt"])
+    assert len(rep.unchanged) == 1 and len(rep.added) == 1 and len(again) == 2
