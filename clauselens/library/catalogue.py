@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Callable, Iterable, Sequence
 
 from pydantic import BaseModel, Field
 
@@ -53,6 +54,9 @@ class AgreementRecord(BaseModel):
     passages: int = 0
     added_utc: str = ""
     warnings: list[str] = Field(default_factory=list)
+    #: Analysed first words of its clause headings ("insur" for "Insurance", "audit" for
+    #: "Audit Rights"): the clause topics it has (see :func:`heading_topics`).
+    topics: list[str] = Field(default_factory=list)
 
     @property
     def label(self) -> str:
@@ -87,7 +91,23 @@ def short_names(doc: Document) -> list[str]:
     return out[:12]
 
 
-def make_record(doc: Document, *, passages: int = 0) -> AgreementRecord:
+_HEAD_NUMBER = re.compile(r"^\s*(?:article|section|clause|schedule|exhibit|annex|appendix|paragraph)?\s*"
+                          r"[\dIVXivx.()a-z]*\d[\d.()a-z]*\.?\s*", re.IGNORECASE)
+
+
+def heading_topics(headings: Iterable[str], tokenize: Callable[[str], list[str]]) -> list[str]:
+    """The first analysed word of each clause heading or label (numbers dropped), sorted:
+    ``"8.1 Insurance Requirements"`` gives ``"insur"``. Across a library, the share of
+    agreements with a topic says whether it is a standard clause topic."""
+    out: set[str] = set()
+    for h in headings:
+        toks = [t for t in tokenize(_HEAD_NUMBER.sub("", h or "")) if not any(c.isdigit() for c in t)]
+        if toks:
+            out.add(toks[0])
+    return sorted(out)
+
+
+def make_record(doc: Document, *, passages: int = 0, topics: Sequence[str] = ()) -> AgreementRecord:
     """The catalogue record of a parsed ``doc``."""
     d = parse_date(doc.effective_date)
     year = d.year if d else None
@@ -100,7 +120,33 @@ def make_record(doc: Document, *, passages: int = 0) -> AgreementRecord:
         amends=list(doc.amends), pages=len(doc.pages), chars=len(doc.text),
         clauses=sum(1 for n in doc.nodes if n.ref), defined_terms=len(doc.defined_terms), passages=passages,
         added_utc=datetime.now(timezone.utc).isoformat(timespec="seconds"), warnings=list(doc.warnings),
+        topics=list(topics),
     )
+
+
+#: Words kept in a question even when an agreement's name contains them.
+_KEEP_WORDS = frozenset({"the", "of", "and", "for", "to", "in", "on", "a", "an", "agreement", "ltd", "inc", "co", "corp",
+                         "corporation", "limited", "company", "llc", "plc", "lp", "sa", "ag", "gmbh"})
+
+
+def naming_words(record: AgreementRecord) -> set[str]:
+    """Lower-cased words of an agreement's parties, short names and title: once the
+    agreement is resolved they only say *which* agreement, and left in the ranking query they
+    pull every clause that repeats a party name (measured on the dev set: see README)."""
+    out: set[str] = set()
+    for name in [*record.parties, *record.short_names, record.title or ""]:
+        for w in re.findall(r"[A-Za-z][\w.&'-]*", name):
+            w = w.lower().strip(".'")
+            if w and w not in _KEEP_WORDS:
+                out.add(w)
+    return out
+
+
+def strip_naming_words(question: str, words: set[str]) -> str:
+    """``question`` without the words in ``words`` (compared lower-cased, punctuation
+    trimmed); the question unchanged when nothing would be left."""
+    kept = [w for w in question.split() if w.strip(",.?;:!'\"()/").lower().removesuffix("'s").removesuffix("’s") not in words]
+    return " ".join(kept) if kept else question
 
 
 def name_vocabulary(text: str, limit: int = NAMES_CHARS) -> str:
@@ -129,4 +175,4 @@ def resolution_profile(doc: Document, record: AgreementRecord, *, with_file_name
     return "\n".join(f for f in fields if f)
 
 
-__all__ = ["AgreementRecord", "make_record", "name_vocabulary", "preamble_end", "resolution_profile", "short_names"]
+__all__ = ["AgreementRecord", "heading_topics", "make_record", "name_vocabulary", "naming_words", "strip_naming_words", "preamble_end", "resolution_profile", "short_names"]

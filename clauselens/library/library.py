@@ -11,8 +11,11 @@ re-indexed, ``prune`` drops files that are gone); ``search`` answers one questio
    clause's passages first; a number the resolved agreement does not have gives "no
    matching clause found". "How is 'X' defined" / "what does 'X' mean" puts the passage
    defining X first.
-4. **Rank** the candidates' passages by BM25 and dense cosine, fused by Reciprocal Rank
-   Fusion (Cormack, Clarke & Buettcher 2009, k = 60; :mod:`clauselens.retrieval.fusion`).
+4. **Rank** the candidates' passages by BM25 (with the term statistics of the searched
+   agreements when they are few) and dense cosine, fused by Reciprocal Rank Fusion
+   (Cormack, Clarke & Buettcher 2009, k = 60; :mod:`clauselens.retrieval.fusion`). Once the
+   agreements are chosen, the words that only name them (parties, short names, title) are
+   left out of the ranking query.
 5. **Abstain** ("no matching clause found") when the best passage's dense cosine is below
    ``abstain_threshold`` (calibrated on the development set by ``benchmarks/clause_qa.py``
    and reported with the abstain rate on answerable questions).
@@ -33,9 +36,10 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from clauselens.errors import ClauselensError, ConfigError, IngestError, RetrievalError
-from clauselens.library.catalogue import AgreementRecord, make_record, resolution_profile
+from clauselens.library.catalogue import (AgreementRecord, heading_topics, make_record, naming_words, resolution_profile,
+                                         strip_naming_words)
 from clauselens.library.passages import clause_markers, definitions, embed_text, library_passages, ref_key
-from clauselens.library.resolver import AgreementResolver, Resolution, resolution_tokens
+from clauselens.library.resolver import _QUESTION_WORDS, AgreementResolver, Resolution, resolution_tokens
 from clauselens.library.storage import open_storages
 from clauselens.parsing.types import Chunk, Document
 from clauselens.retrieval.analyzer import LegalAnalyzer, clause_refs_in
@@ -50,6 +54,13 @@ CANDIDATES = 50
 #: Searches over at most this many passages (the resolved agreements) use BM25 statistics
 #: of those passages alone (:func:`_local_bm25`); larger ones use the library-wide index.
 LOCAL_BM25_MAX = 5000
+#: Absent-topic abstention: a question word that is the first word of clause headings in at
+#: least this share of the library's agreements (a standard clause topic: "Insurance", "Audit")
+#: and that the resolved agreement never uses gets "no matching clause found". 10 % was set on
+#: the development set (benchmarks/clause_qa.py; README), in a library of at least
+#: TOPIC_MIN_AGREEMENTS agreements (below that the shares say nothing).
+TOPIC_MIN_SHARE = 0.10
+TOPIC_MIN_AGREEMENTS = 50
 _DEFINED_Q = re.compile(
     r"(?:how\s+is|how\s+are|what\s+is\s+the\s+definition\s+of|definition\s+of|what\s+(?:does|do)|meaning\s+of|"
     r"what\s+is\s+meant\s+by)\s+(?:the\s+(?:term\s+)?)?[\"“'‘]([^\"”'’]{2,80})[\"”'’]", re.IGNORECASE)
@@ -121,7 +132,8 @@ class Library:
         self.resolver = AgreementResolver()
         self.local_idf = True
         self.abstain_threshold = float(meta.get("abstain_threshold", 0.0) if abstain_threshold is None else abstain_threshold)
-        if self.lexical.generation() != self.catalogue.generation() and self.catalogue.agreements():
+        stale = self.lexical.generation() != self.catalogue.generation()
+        if self.catalogue.agreements() and (stale or any(not r.topics and r.passages for r in self.agreements())):
             self.rebuild_lexical()
 
     # ------------------------------------------------------------- lifecycle
@@ -231,7 +243,8 @@ class Library:
         first = self.catalogue.reserve_rows(len(passages))
         if self.embedder is not None and passages:
             self.vectors.append(first, self.embedder.embed_passages(texts))
-        record = make_record(doc, passages=len(passages))
+        labels = {h for c in passages for h in c.heading_path}
+        record = make_record(doc, passages=len(passages), topics=heading_topics(labels, self.analyzer.tokenize))
         defs = [(d.term, d.offset, d.means) for d in definitions(doc)]
         self.catalogue.put_agreement(record, resolution_profile(doc, record), passages, tokens,
                                      list(range(first, first + len(passages))), defs, clause_markers(doc.text))
@@ -256,7 +269,12 @@ class Library:
         return removed
 
     def rebuild_lexical(self) -> None:
-        """Rebuild the BM25 indexes (passages, agreement profiles) from the catalogue."""
+        """Rebuild the BM25 indexes (passages, agreement profiles) from the catalogue (and
+        fill in the clause topics of agreements added by a version that did not record them)."""
+        for r in self.agreements():
+            if not r.topics and r.passages:
+                labels = {h for c in self.catalogue.passages(self.catalogue.rows_of([r.doc_id])) for h in c.heading_path}
+                self.catalogue.update_record(r.model_copy(update={"topics": heading_topics(labels, self.analyzer.tokenize)}))
         rows, toks = self.catalogue.all_tokens()
         recs = self.agreements()
         use_names = bool(self.meta.get("use_file_names", False))
@@ -331,7 +349,22 @@ class Library:
                 first += found[r]
         if term and docs:
             first += self._definition_rows(docs, term)
-        ranked = self._rank(question, docs, trace)
+        if not first and docs is not None and res.status in ("resolved", "ambiguous", "filtered") and len(docs) <= 3:
+            absent = self._absent_topic(question, docs)
+            if absent is not None:
+                word, share = absent
+                trace["absent_topic"] = {"word": word, "library_share": round(share, 3)}
+                names = " / ".join(self._label(d) for d in docs)
+                return SearchResult(query=question, abstained=True, trace=trace,
+                                    reason=f"{NO_MATCH}: {names} never mention{'s' if len(docs) == 1 else ''} "
+                                           f"'{word}' (a clause topic in {share:.0%} of the library's agreements)")
+        rank_q = question
+        if docs is not None and len(docs) <= 10:
+            recs = {r.doc_id: r for r in self.agreements()}
+            words = set().union(*(naming_words(recs[d]) for d in docs if d in recs))
+            rank_q = strip_naming_words(question, words)
+        trace["ranking_query"] = rank_q
+        ranked = self._rank(rank_q, docs, trace)
         if not ranked and not first:
             return SearchResult(query=question, abstained=True, reason=NO_MATCH, trace=trace)
         best = max((p.scores.get("dense", 0.0) for p in ranked[:k]), default=0.0)
@@ -344,6 +377,43 @@ class Library:
         out = exact + [p for p in ranked if p.chunk_id not in seen]
         trace["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return SearchResult(query=question, passages=out[:k], trace=trace)
+
+    def topic_shares(self) -> dict[str, float]:
+        """Clause topic -> share of the library's agreements with a heading starting with it."""
+        recs = self.agreements()
+        key = (self.catalogue.generation(), len(recs))
+        if getattr(self, "_topics_key", None) != key:
+            counts: dict[str, int] = {}
+            for r in recs:
+                for t in r.topics:
+                    counts[t] = counts.get(t, 0) + 1
+            self._topics = {t: c / max(len(recs), 1) for t, c in counts.items()}
+            self._topics_key = key
+        return self._topics
+
+    def _absent_topic(self, question: str, doc_ids: Sequence[str]) -> tuple[str, float] | None:
+        """``(word, share)`` when ``question`` asks about a standard clause topic (see
+        :data:`TOPIC_MIN_SHARE`) that none of the agreements ``doc_ids`` mentions; else ``None``."""
+        if len(self.agreements()) < TOPIC_MIN_AGREEMENTS:
+            return None
+        recs = [r for r in self.agreements() if r.doc_id in doc_ids]
+        if not recs:
+            return None
+        shares = self.topic_shares()
+        text = _QUESTION_WORDS.sub(" ", strip_naming_words(question, set().union(*(naming_words(r) for r in recs))))
+        words = re.findall(r"[^\W\d_][\w'-]*", text)
+        candidates = []
+        for w in words:
+            toks = self.analyzer.tokenize(w)
+            if len(toks) == 1 and shares.get(toks[0], 0.0) >= TOPIC_MIN_SHARE:
+                candidates.append((w, toks[0]))
+        if not candidates:
+            return None
+        vocab = {t for toks in self.catalogue.tokens_of(self.catalogue.rows_of(list(doc_ids))) for t in toks}
+        for w, t in candidates:
+            if t not in vocab:
+                return w, shares[t]
+        return None
 
     def _label(self, doc_id: str) -> str:
         rec = next((r for r in self.agreements() if r.doc_id == doc_id), None)

@@ -65,6 +65,10 @@ class CatalogueStorage(ABC):
         definitions and its printed clause markers, atomically."""
 
     @abstractmethod
+    def update_record(self, record: AgreementRecord) -> None:
+        """Replace the stored record of an agreement already in the library (its passages stay)."""
+
+    @abstractmethod
     def remove_agreement(self, doc_id: str) -> bool:
         """Delete one agreement and its passages; ``False`` if it was not there."""
 
@@ -228,6 +232,11 @@ class SqliteCatalogue(CatalogueStorage):
     def _delete(self, doc_id: str) -> None:
         for table in ("agreements", "passages", "definitions", "markers"):
             self.db.execute(f"DELETE FROM {table} WHERE doc_id=?", (doc_id,))
+
+    def update_record(self, record: AgreementRecord) -> None:
+        with self.db:
+            self.db.execute("UPDATE agreements SET record=? WHERE doc_id=?", (record.model_dump_json(), record.doc_id))
+            self._bump()
 
     def remove_agreement(self, doc_id: str) -> bool:
         with self.db:

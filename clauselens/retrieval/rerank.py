@@ -167,20 +167,30 @@ class LLMRelevanceScorer:
     name = "llm-score"
 
     def __init__(self, chat_model: Any, max_chars: int = 700) -> None:
-        self.chat_model = chat_model.bind(max_tokens=1, logprobs=True, top_logprobs=10, temperature=0.0) \
-            if hasattr(chat_model, "bind") else chat_model
+        self.chat_model = chat_model
         self.max_chars = max_chars
 
-    def score(self, query: str, texts: Sequence[str]) -> list[float]:
-        """P(relevant) in [0, 1] for each (query, text) pair, in order."""
+    def _messages(self, query: str, text: str) -> list:
         from langchain_core.messages import HumanMessage, SystemMessage
+
+        return [SystemMessage(content=RERANK_SYSTEM),
+                HumanMessage(content=RERANK_USER.format(query=query, passage=text[: self.max_chars]))]
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        """P(relevant) in [0, 1] for each (query, text) pair, in order. The in-process model
+        scores "yes"/"no" from one forward pass (``choice_logprobs``); a server is asked for
+        one token with ``top_logprobs``; a backend with neither answers in words (1 / 0)."""
+        import math
 
         out = []
         for t in texts:
-            msg = self.chat_model.invoke([
-                SystemMessage(content=RERANK_SYSTEM),
-                HumanMessage(content=RERANK_USER.format(query=query, passage=t[: self.max_chars])),
-            ])
+            msgs = self._messages(query, t)
+            if hasattr(self.chat_model, "choice_logprobs"):
+                lp = self.chat_model.choice_logprobs(msgs, ["yes", "no"])
+                y, n = math.exp(lp["yes"]), math.exp(lp["no"])
+                out.append(y / (y + n) if y + n > 0 else 0.0)
+                continue
+            msg = self.chat_model.bind(max_tokens=1, logprobs=True, top_logprobs=10).invoke(msgs)
             p = yes_probability(msg)
             if p is None:
                 content = msg.content if isinstance(msg.content, str) else str(msg.content)
