@@ -374,9 +374,10 @@ class Library:
                                 reason=f"{NO_MATCH} (best passage similarity {best:.3f} < {self.abstain_threshold:.3f})")
         exact = self._as_passages(list(dict.fromkeys(first)), "exact")
         seen = {p.chunk_id for p in exact}
-        out = exact + [p for p in ranked if p.chunk_id not in seen]
+        out = (exact + [p for p in ranked if p.chunk_id not in seen])[:k]
+        # versions: amendment precedence (clauselens.library.versions) goes here
         trace["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)
-        return SearchResult(query=question, passages=out[:k], trace=trace)
+        return SearchResult(query=question, passages=out, trace=trace)
 
     def topic_shares(self) -> dict[str, float]:
         """Clause topic -> share of the library's agreements with a heading starting with it."""

@@ -23,6 +23,10 @@ class Passage(SourcedText):
     scores: dict[str, float] = Field(default_factory=dict)
     ranks: dict[str, int] = Field(default_factory=dict)
     method: str = ""
+    #: Remarks for the reader about this passage's standing, e.g. "superseded in part by
+    #: Amendment No. 2 (2010-02-28)" or "operative text: amends clause 4.2 of ..." (library
+    #: version precedence); empty for most passages.
+    notes: list[str] = Field(default_factory=list)
 
     @classmethod
     def from_chunk(cls, chunk: Chunk, score: float, method: str) -> "Passage":
