@@ -171,6 +171,8 @@ def search_cmd(
                                        f"p. {p.page_start}" if p.page_start else "") if x)
         console.print(f"[bold]{i}.[/bold] {escape(where)}  [dim]{p.method} {p.score:.4f}[/dim]")
         console.print("   " + escape(" ".join(p.text.split())[:400]))
+        for n in p.notes:
+            console.print(f"   [dim yellow]{escape(n)}[/dim yellow]")
 
 
 __all__ = ["library_app", "library_tools", "open_library"]

@@ -375,7 +375,9 @@ class Library:
         exact = self._as_passages(list(dict.fromkeys(first)), "exact")
         seen = {p.chunk_id for p in exact}
         out = (exact + [p for p in ranked if p.chunk_id not in seen])[:k]
-        # versions: amendment precedence (clauselens.library.versions) goes here
+        from clauselens.library.versions import apply_versions
+
+        out = apply_versions(self, out, trace)[:k]  # an operative text is inserted before what it supersedes, so cutting keeps pairs
         trace["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return SearchResult(query=question, passages=out, trace=trace)
 
