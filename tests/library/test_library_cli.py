@@ -1,0 +1,68 @@
+"""``clauselens library add | list | search | remove`` and ``ask --library`` argument checks,
+through the real CLI (typer's runner) on real CUAD contracts: a bad file in a folder is
+reported by name with a non-zero exit and no traceback while the good ones are added; a
+second add skips unchanged files; search prints the resolved agreement and the exact clause;
+a missing library and files-plus-library are clear errors."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from clauselens.cli import app
+
+CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
+MW = CUAD / "MEDIWOUNDLTD_01_15_2014-EX-10.6-SUPPLY AGREEMENT.txt"
+KITOV = CUAD / "KitovPharmaLtd_20190326_20-F_EX-4.15_11584449_EX-4.15_Manufacturing Agreement.txt"
+pytestmark = pytest.mark.skipif(not (MW.exists() and KITOV.exists()), reason="needs the CUAD corpus in ../shared/data")
+runner = CliRunner()
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CLAUSELENS_RETRIEVAL__EMBEDDER", "none")  # lexical only: no model needed
+    folder = tmp_path / "contracts"
+    (folder / "sub").mkdir(parents=True)
+    shutil.copy(MW, folder / "supply.txt")
+    shutil.copy(KITOV, folder / "sub" / "manufacturing.txt")
+    (folder / "broken.pdf").write_bytes(b"PK\x03\x04 a zip archive, not a PDF")
+    return folder
+
+
+def _run(args: list[str]):
+    res = runner.invoke(app, args)
+    assert "Traceback" not in res.output
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    return res
+
+
+def test_add_list_search_remove(env: Path) -> None:
+    res = _run(["library", "add", str(env), "--library", "firm"])
+    assert res.exit_code == 2, res.output
+    assert "broken.pdf" in res.output and "2 added" in res.output
+    again = _run(["library", "add", str(env / "supply.txt"), str(env / "sub"), "--library", "firm"])
+    assert again.exit_code == 0 and "2 unchanged" in again.output
+    listing = _run(["library", "list", "--library", "firm"])
+    assert listing.exit_code == 0 and "MediWound" in listing.output and "2 agreements" in listing.output
+    found = _run(["library", "search", "What does Section 15.2 of the MediWound supply agreement say about disputes?",
+                  "--library", "firm", "--k", "2"])
+    assert found.exit_code == 0
+    assert "Agreement: SUPPLY AGREEMENT" in found.output and "clause 15.2" in found.output
+    none = _run(["library", "search", "What does Section 99.7 of the MediWound supply agreement provide?", "-l", "firm"])
+    assert "no matching clause found" in none.output
+    gone = _run(["library", "remove", "supply.txt", "--library", "firm"])
+    assert gone.exit_code == 0 and "supply.txt" in gone.output
+    assert "1 agreements" in _run(["library", "list", "--library", "firm"]).output
+
+
+def test_missing_library_and_conflicting_arguments(env: Path) -> None:
+    res = _run(["library", "search", "anything", "--library", "nosuch"])
+    assert res.exit_code == 3 and "no library" in res.output
+    res = _run(["ask", str(env / "supply.txt"), "question?", "--library", "firm"])
+    assert res.exit_code == 3 and "either files or --library" in res.output
+    res = _run(["ask", "What is the term?", "--library", "nosuch"])
+    assert res.exit_code == 3 and "no library" in res.output
