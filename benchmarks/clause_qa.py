@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -76,10 +77,14 @@ def load_questions(path: Path = DEV / "questions.jsonl") -> list[dict]:
 def library_for(setting: str, embedder: str, questions: list[dict], *, file_names: bool = False) -> Library:
     """Open (building or completing it first) the benchmark library of ``setting``."""
     root = CACHE / f"{setting}-{embedder}{'-fn' if file_names else ''}"
+    base = CACHE / f"{setting}-{embedder}"
+    if file_names and not root.exists() and (base / "library.json").exists():
+        shutil.copytree(base, root)  # same passages and vectors; only the resolution profiles change
     lib = Library.open(root, embedder_name=embedder, abstain_threshold=0.0)
     if file_names and not lib.meta.get("use_file_names"):
         lib.meta["use_file_names"] = True
         (root / "library.json").write_text(json.dumps(lib.meta, indent=2))
+        lib.rebuild_lexical()
     if setting == "agreements10":
         files = sorted({CORPUS / q["agreement_file"] for q in questions})
     elif setting == "cuad462":

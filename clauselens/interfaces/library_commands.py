@@ -20,7 +20,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from clauselens.config import Settings
-from clauselens.errors import ClauselensError, ConfigError, IngestError
+from clauselens.errors import ClauselensError, IngestError
 
 library_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                           help="A persistent library of agreements: add once, ask across all of them.")

@@ -445,7 +445,7 @@ def version_index(library: "Library") -> VersionIndex:
 
 def links(library: "Library") -> dict[str, str]:
     """Amendment doc id -> the doc id of the agreement it amends (linked ones only)."""
-    return {a: l.base for a, l in version_index(library).links.items()}
+    return {a: lk.base for a, lk in version_index(library).links.items()}
 
 
 # ------------------------------------------------------------------ operative passages
