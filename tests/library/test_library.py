@@ -171,3 +171,12 @@ def test_interrupted_add_keeps_committed_agreements(corpus: Path, tmp_path: Path
     assert again.search("How is 'Facility' defined in the MediWound supply agreement?", 3).passages
     rep = again.add([corpus / "a1.txt", corpus / "a2.txt"])
     assert len(rep.unchanged) == 1 and len(rep.added) == 1 and len(again) == 2
+
+
+def test_filters_restrict_the_agreements(lib: Library) -> None:
+    res = lib.search("Who pays for shipping?", 10, year=2005)
+    assert res.passages and {_file(lib, p.doc_id) for p in res.passages} == {"a3.txt"}
+    res = lib.search("Who pays for shipping?", 10, party="Kitov")
+    assert res.passages and {_file(lib, p.doc_id) for p in res.passages} == {"a2.txt"}
+    res = lib.search("Who pays for shipping?", 10, doc_type="amendment")
+    assert res.abstained and "filters" in (res.reason or "")
