@@ -18,6 +18,18 @@ Methods are ``<retriever>:<chunker>``; retrievers: ``bm25``, ``dense``, ``hybrid
 ``build_chunks``), ``fixed500`` (500-character windows, no overlap) and ``recursive``
 (langchain-text-splitters' RecursiveCharacterTextSplitter, 500 characters, no overlap).
 
+Library methods (issue #17): ``library`` puts the corpus documents into a persistent
+:class:`clauselens.library.Library` (lexical only; ``-dense`` adds ``--embedder``) and asks
+each query through ``Library.search`` -- agreement resolution from the query's words, then
+the library's own passages (<= 900 characters) ranked within the resolved agreement(s);
+``library-filenames`` is the same with file names appended to every agreement's resolution
+profile (LegalBench-RAG's file names repeat the parties its queries name, so that row is not
+the honest one). Their rows also report the share of queries resolved to the gold document
+alone (and with the gold document among those searched). The library is built once per
+selection and variant under ``~/.cache/clauselens/bench/legalbench_library/`` (resumable:
+``add`` skips unchanged files). Its rankers are asked for 64 candidates (the library's
+default is 50), so R@64 means the same as in the other rows.
+
 Per-query results are cached per method, chunk set and retrieval-code fingerprint
 (``--fresh`` ignores them). Resumable: embeddings are cached by ``clauselens.retrieval.embedders``; per-query results
 go to ``~/.cache/clauselens/bench/<selection>-<corpus>/<setting>/<method>.jsonl`` and
@@ -29,6 +41,8 @@ Example (the README table)::
 
     nice -n 10 .venv/bin/python benchmarks/legalbench_rag.py --selection mini --setting whole \
         --methods bm25:fixed500,bm25:recursive,bm25:structure,bm25-route:structure
+    nice -n 19 .venv/bin/python benchmarks/legalbench_rag.py --selection mini --setting whole \
+        --methods library,library-filenames
 """
 
 from __future__ import annotations
@@ -184,6 +198,151 @@ def index_bytes(r: HybridRetriever) -> int:
     return n
 
 
+# ------------------------------------------------------------------ library (issue #17)
+LIBRARY_CACHE = CACHE / "bench" / "legalbench_library"
+
+
+def library_options(kind: str, embedder_name: str) -> tuple[bool, str]:
+    """``(use file names, embedder name)`` of a library method: ``library`` with optional
+    flags ``-filenames`` (file names in resolution) and ``-dense`` (``embedder_name``;
+    otherwise lexical only, ``"none"``)."""
+    base, *flags = kind.split("-")
+    if base != "library" or not set(flags) <= {"filenames", "dense"}:
+        raise SystemExit(f"unknown library method {kind!r}: library[-filenames][-dense]")
+    return "filenames" in flags, embedder_name if "dense" in flags else "none"
+
+
+def library_dir(selection: str, variant: str, files: dict[str, Path], default_files: bool) -> Path:
+    """``<LIBRARY_CACHE>/<selection>-<variant>`` for the selection's own documents; another
+    document set (``--corpus``, ``--sets``, ``--limit``) gets a directory of its own (a hash
+    of its doc ids), so no library ever holds documents outside the run's corpus."""
+    if default_files:
+        return LIBRARY_CACHE / f"{selection}-{variant}"
+    import hashlib
+
+    h = hashlib.sha256("\n".join(sorted(files)).encode()).hexdigest()[:8]
+    return LIBRARY_CACHE / f"{selection}-{len(files)}docs-{h}-{variant}"
+
+
+def build_library(root: Path, files: dict[str, Path], *, file_names: bool = False, embedder_name: str = "none",
+                  seed: Path | None = None, log: bool = True):
+    """Open the library at ``root``, adding whatever of ``files`` it lacks (unchanged files
+    are skipped, so an interrupted build resumes). ``file_names`` turns on file names in
+    resolution (and rebuilds the profile index when that changes). ``seed``: an existing
+    library over the same files and embedder whose directory is copied first when ``root``
+    does not exist (the file-name variant differs only in its profile index, so the
+    documents are parsed once). Returns ``(library, seconds, AddReport)``."""
+    import shutil
+
+    from clauselens.library import Library
+
+    t0 = time.perf_counter()
+    seeded = seed is not None and not root.exists() and (seed / "library.json").exists()
+    if seeded:
+        shutil.copytree(seed, root)
+    lib = Library.open(root, embedder_name=embedder_name, cache_dir=CACHE, abstain_threshold=0.0)
+    if bool(lib.meta.get("use_file_names", False)) != file_names:
+        lib.meta["use_file_names"] = file_names
+        (root / "library.json").write_text(json.dumps(lib.meta, indent=2))
+        lib.rebuild_lexical()
+
+    def progress(stage: str, i: int, n: int, detail: str) -> None:
+        if log and stage == "add" and (i % 25 == 0 or i == n):
+            print(f"[library] {stage} {i}/{n} {time.perf_counter() - t0:.0f}s {detail[:60]}", file=sys.stderr, flush=True)
+
+    rep = lib.add(sorted(files.values()), progress=progress)
+    if rep.failed:
+        print(f"[library] {len(rep.failed)} files failed: {rep.failed[:3]}", file=sys.stderr)
+    seconds = time.perf_counter() - t0
+    if rep.added or rep.updated or seeded:  # build time summed over (resumed) builds, next to the library
+        side = root.with_name(root.name + ".build.json")
+        seed_side = seed.with_name(seed.name + ".build.json") if seeded else None
+        start = json.loads(seed_side.read_text())["seconds"] if seed_side is not None and seed_side.exists() else 0.0
+        old = json.loads(side.read_text()) if side.exists() else {"seconds": start, "runs": 0}
+        side.write_text(json.dumps({"seconds": round(old["seconds"] + seconds, 1), "runs": old["runs"] + 1,
+                                    "seeded_from": str(seed) if seeded else old.get("seeded_from")}))
+    return lib, seconds, rep
+
+
+def library_doc_map(lib, files: dict[str, Path]) -> dict[str, str]:
+    """Library doc id -> benchmark ``file_path`` (the corpus-relative name the gold spans use)."""
+    by_path = {str(p.resolve()): d for d, p in files.items()}
+    out = {}
+    for r in lib.agreements():
+        d = by_path.get(str(Path(r.path).resolve()))
+        if d is None:
+            raise SystemExit(f"library {lib.root} holds {r.path}, which is not in this run's corpus")
+        out[r.doc_id] = d
+    return out
+
+
+def library_ranked(passages, doc_map: dict[str, str]) -> list[dict]:
+    """Library passages as the benchmark's ranked snippets: ``{"doc": file_path, "spans":
+    [[start, end]]}`` (a library passage has exactly one span, an offset into the file's
+    text as read, BOM included)."""
+    out = []
+    for p in passages:
+        if len(p.spans) != 1:
+            raise ValueError(f"library passage {p.chunk_id} has {len(p.spans)} spans, expected 1")
+        out.append({"doc": doc_map[p.doc_id], "spans": [[p.spans[0].start, p.spans[0].end]]})
+    return out
+
+
+def library_query(lib, query: str, doc_map: dict[str, str], inv_map: dict[str, str], k: int = max(KS),
+                  gold_doc: str | None = None) -> dict:
+    """One query through ``Library.search`` (pinned to ``gold_doc`` when given: the gold
+    setting): the per-query cache row (ranked snippets, resolution, abstention, latency)."""
+    q0 = time.perf_counter()
+    res = lib.search(query, k=k, doc_ids=[inv_map[gold_doc]] if gold_doc else None)
+    lat = (time.perf_counter() - q0) * 1000
+    rtrace = res.trace.get("resolution", {})
+    return {"latency_ms": round(lat, 3), "ranked": library_ranked(res.passages, doc_map),
+            "resolution": {"status": rtrace.get("status"), "chosen": [doc_map[d] for d in rtrace.get("chosen", [])],
+                           "first": doc_map[rtrace["ranked"][0][0]] if rtrace.get("ranked") else None},
+            "abstained": res.abstained, "reason": res.reason}
+
+
+def resolution_summary(rows: list[dict], golds: list[str]) -> dict:
+    """Resolution accuracy (in %) of library rows against each query's gold document:
+    resolved to it alone (the headline), it among the agreements searched, and it ranked
+    first by the resolver whatever the decision; plus status counts."""
+    n = len(rows)
+    alone = sum(1 for r, g in zip(rows, golds) if r["resolution"]["status"] == "resolved" and r["resolution"]["chosen"] == [g])
+    among = sum(1 for r, g in zip(rows, golds) if g in r["resolution"]["chosen"])
+    first = sum(1 for r, g in zip(rows, golds) if r["resolution"].get("first") == g)
+    status: dict[str, int] = {}
+    for r in rows:
+        status[r["resolution"]["status"]] = status.get(r["resolution"]["status"], 0) + 1
+    return {"resolved_to_gold_alone": round(100 * alone / n, 2) if n else None,
+            "gold_among_searched": round(100 * among / n, 2) if n else None,
+            "gold_ranked_first": round(100 * first / n, 2) if n else None,
+            "status_counts": dict(sorted(status.items())), "abstained": sum(1 for r in rows if r.get("abstained")),
+            "queries": n}
+
+
+def library_fingerprint(lib, candidates: int) -> str:
+    """12 hex digits identifying the library's contents and settings and the library and
+    retrieval code, so cached per-query results are reused only when none changed."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for r in lib.agreements():
+        h.update(f"{r.doc_id}:{r.sha256}:{r.passages}".encode())
+    h.update(f"{lib.meta.get('use_file_names', False)}:{lib.meta['embedder']}:{candidates}".encode())
+    for f in sorted((REPO / "clauselens" / "library").glob("*.py")):
+        h.update(f.read_bytes())
+    for f in sorted((REPO / "clauselens" / "retrieval").glob("*.py")):
+        if f.name in ("analyzer.py", "lexical.py", "fusion.py", "types.py", "embedders.py"):
+            h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def dir_bytes(root: Path) -> int:
+    """Bytes on disk under ``root``."""
+    return sum(f.stat().st_size for f in Path(root).rglob("*") if f.is_file())
+
+
+
 # ------------------------------------------------------------------ scoring
 def score_query(ranked: list[dict], gold: list[tuple[str, int, int]]) -> dict[str, list[float]]:
     """Per-k metrics for one query. ``ranked``: [{"doc": id, "spans": [[s, e], ...]}]."""
@@ -207,6 +366,24 @@ def summarise(rows: list[dict]) -> dict:
         out[name] = {str(k): round(float(arr[:, i].mean() * 100), 2) if len(arr) else None for i, k in enumerate(KS)}
     out["queries"] = len(rows)
     return out
+
+
+def aggregate(tests: dict[str, list[tuple[int, dict]]], done: dict[tuple[str, int], dict]) -> tuple[dict, dict, list[float]]:
+    """Per-set summaries, their macro average over the sets, and every latency, from the
+    per-query rows ``done[(set, index)]`` (each with ``ranked`` and ``latency_ms``)."""
+    per_set = {}
+    lats = []
+    for s, ts in tests.items():
+        rows = []
+        for i, t in ts:
+            row = done[(s, i)]
+            gold = [(sn["file_path"], *sn["span"]) for sn in t["snippets"]]
+            rows.append({"m": score_query(row["ranked"], gold)})
+            lats.append(row["latency_ms"])
+        per_set[s] = summarise(rows)
+    macro = {name: {str(k): round(float(np.mean([per_set[s][name][str(k)] for s in per_set])), 2) for k in KS}
+             for name in ("precision", "recall", "precision_merged", "recall_merged", "drm")}
+    return per_set, macro, lats
 
 
 def _versions() -> dict:
@@ -236,6 +413,92 @@ def markdown_table(paths: list[Path]) -> str:
                 f"| {mac['drm']['8']:.1f} | {' | '.join(cells)} | {m['index_time_s']:.0f} "
                 f"| {m['latency_ms_p50']:.1f} / {m['latency_ms_p95']:.1f} |")
     return "\n".join(lines)
+
+
+def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[tuple[int, dict]]],
+                       files: dict[str, Path], corpus: str, settings: list[str], results: dict[str, dict],
+                       path_map: dict[str, str], argv: list[str] | None) -> None:
+    """Build (or open) the library of ``kind`` (see :func:`library_options`) and run every
+    query of every setting through it, with the same per-query cache and scoring as the
+    other methods; fills ``results[setting][kind(@embedder)]``."""
+    import clauselens.library.library as library_module
+
+    file_names, emb = library_options(kind, a.embedder)
+    default_files = corpus == ("selection" if a.selection == "mini" else "all") and a.limit is None and set(tests) == set(SETS)
+    variant = f"{emb}{'-filenames' if file_names else ''}"
+    root = library_dir(a.selection, variant, files, default_files)
+    seed = library_dir(a.selection, emb, files, default_files) if file_names else None
+    lib, build_s, rep = build_library(root, files, file_names=file_names, embedder_name=emb, seed=seed)
+    doc_map = library_doc_map(lib, files)
+    inv_map = {v: k for k, v in doc_map.items()}
+    missing = sorted(set(files) - set(inv_map))
+    if missing:
+        print(f"[library] {len(missing)} corpus documents are not in the library: {missing[:3]}", file=sys.stderr)
+    n_passages = sum(r.passages for r in lib.agreements())
+    print(f"[{kind}] library {root}: {len(lib)} agreements, {n_passages:,} passages "
+          f"(added {len(rep.added)}, unchanged {len(rep.unchanged)}) in {build_s:.1f}s", file=sys.stderr)
+    side = root.with_name(root.name + ".build.json")
+    build_info = json.loads(side.read_text()) if side.exists() else None
+    emb_tag = f"@{emb}" if emb != "none" else ""
+    candidates = max(KS)
+    saved = library_module.CANDIDATES
+    library_module.CANDIDATES = candidates  # R@64 needs 64 candidates (the library's default is 50)
+    try:
+        fp = library_fingerprint(lib, candidates)
+        for setting in settings:
+            run_dir = CACHE / "bench" / f"{a.selection}-{corpus}" / setting
+            run_dir.mkdir(parents=True, exist_ok=True)
+            jl = run_dir / f"{kind}{emb_tag}-{fp}.jsonl"
+            if jl.exists() and a.fresh:
+                jl.unlink()
+            done = {}
+            if jl.exists():
+                for line in jl.read_text().splitlines():
+                    row = json.loads(line)
+                    done[(row["set"], row["idx"])] = row
+            t0 = time.perf_counter()
+            with jl.open("a") as fh:
+                for s, ts in tests.items():
+                    for i, t in ts:
+                        if (s, i) in done:
+                            continue
+                        gold_doc = t["snippets"][0]["file_path"]
+                        row = {"set": s, "idx": i, **library_query(lib, t["query"], doc_map, inv_map,
+                                                                   gold_doc=gold_doc if setting == "gold" else None)}
+                        fh.write(json.dumps(row) + "\n")
+                        done[(s, i)] = row
+            print(f"[{setting}] {kind}{emb_tag}: queries in {time.perf_counter() - t0:.1f}s", file=sys.stderr)
+            per_set, macro, lats = aggregate(tests, done)
+            res_sets = {}
+            for s, ts in tests.items():
+                res_sets[s] = resolution_summary([done[(s, i)] for i, _ in ts], [t["snippets"][0]["file_path"] for _, t in ts])
+            every = [done[(s, i)] for s, ts in tests.items() for i, _ in ts]
+            golds = [t["snippets"][0]["file_path"] for ts in tests.values() for _, t in ts]
+            resolution = {"all": resolution_summary(every, golds), "per_set": res_sets,
+                          "macro_resolved_to_gold_alone": round(float(np.mean([v["resolved_to_gold_alone"] for v in res_sets.values()])), 2)}
+            command = " ".join([".venv/bin/python", "benchmarks/legalbench_rag.py", *(argv if argv is not None else sys.argv[1:])])
+            results[setting][kind + emb_tag] = {
+                "command": command, "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+                "retriever": "clauselens.library.Library.search (agreement resolution, then BM25"
+                             f"{' + dense RRF' if emb_tag else ''} within the resolved agreements)",
+                "chunker": "library passages (clause bodies, <= 900 chars)", "embedder": emb if emb_tag else None,
+                "file_names_in_resolution": file_names, "candidates_per_ranker": candidates,
+                "library": {"root": str(root), "agreements": len(lib), "passages": n_passages,
+                            "build_or_open_s_this_run": round(build_s, 1), "added_this_run": len(rep.added),
+                            "build": build_info,
+                            "failed": [list(f) for f in rep.failed]},
+                "chunks": n_passages, "index_time_s": round(build_info["seconds"] if build_info else build_s, 2),
+                "index_bytes": dir_bytes(root),
+                "latency_ms_p50": round(float(np.percentile(lats, 50)), 3),
+                "latency_ms_p95": round(float(np.percentile(lats, 95)), 3),
+                "resolution": resolution, "per_set": per_set, "macro": macro}
+            mm = macro
+            print(f"[{setting}] {kind}{emb_tag}: P@1 {mm['precision']['1']:.2f} R@1 {mm['recall']['1']:.2f} "
+                  f"| merged P@1 {mm['precision_merged']['1']:.2f} R@8 {mm['recall_merged']['8']:.2f} "
+                  f"R@64 {mm['recall_merged']['64']:.2f} | DRM@8 {mm['drm']['8']:.2f} "
+                  f"| resolved to gold {resolution['all']['resolved_to_gold_alone']:.2f}%", file=sys.stderr)
+    finally:
+        library_module.CANDIDATES = saved
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -294,6 +557,12 @@ def main(argv: list[str] | None = None) -> int:
 
     for method in a.methods.split(","):
         kind, _, chunker = method.partition(":")
+        if kind.split("-")[0] == "library":
+            if chunker not in ("", "library"):
+                raise SystemExit(f"{method}: a library method uses the library's own passages (no chunker)")
+            run_library_method(kind, a, tests, files, corpus, settings, results, path_map, argv)
+            write_results()
+            continue
         chunker = chunker or "structure"
         if chunker not in chunk_cache:
             t0 = time.perf_counter()
@@ -330,18 +599,7 @@ def main(argv: list[str] | None = None) -> int:
                         row = {"set": s, "idx": i, "latency_ms": round(lat, 3), "ranked": ranked}
                         fh.write(json.dumps(row) + "\n")
                         done[(s, i)] = row
-            per_set = {}
-            lats = []
-            for s, ts in tests.items():
-                rows = []
-                for i, t in ts:
-                    row = done[(s, i)]
-                    gold = [(sn["file_path"], *sn["span"]) for sn in t["snippets"]]
-                    rows.append({"m": score_query(row["ranked"], gold)})
-                    lats.append(row["latency_ms"])
-                per_set[s] = summarise(rows)
-            macro = {name: {str(k): round(float(np.mean([per_set[s][name][str(k)] for s in per_set])), 2) for k in KS}
-                     for name in ("precision", "recall", "precision_merged", "recall_merged", "drm")}
+            per_set, macro, lats = aggregate(tests, done)
             results[setting][method + emb_tag] = {
                 "command": " ".join([".venv/bin/python", "benchmarks/legalbench_rag.py", *(argv if argv is not None else sys.argv[1:])]),
                 "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),

@@ -310,7 +310,12 @@ class Library:
         """Which agreements ``question`` names (see :mod:`clauselens.library.resolver`)."""
         if allowed is not None and len(allowed) <= 1:
             return Resolution(ranked=[(d, 1.0) for d in allowed], chosen=list(allowed), status="filtered")
-        scores = self.lexical.profile_scores(resolution_tokens(question, self.analyzer))
+        from clauselens.retrieval.hybrid import split_query
+
+        # "Consider <agreement>; <question>" (LegalBench-RAG's form, and the Researcher's when it
+        # knows the agreement): only the description names the agreement
+        parts = split_query(question)
+        scores = self.lexical.profile_scores(resolution_tokens(parts.description or question, self.analyzer))
         res = self.resolver.decide(scores, allowed, n_docs=len(self.agreements()))
         if allowed is not None and not res.chosen:
             res.chosen, res.status = list(allowed), "filtered"

@@ -1,0 +1,107 @@
+"""LegalBench-RAG through the library (issue #17): library passages become the benchmark's
+snippets, are scored by the benchmark's own code, and resolution is counted against the
+gold document (real queries, a three-agreement library built in a temp dir)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from benchmarks.legalbench_rag import (  # noqa: E402
+    DATA,
+    aggregate,
+    build_library,
+    corpus_files,
+    library_doc_map,
+    library_query,
+    library_ranked,
+    load_tests,
+    resolution_summary,
+    score_query,
+)
+from clauselens.parsing.types import Span  # noqa: E402
+from clauselens.retrieval.types import Passage  # noqa: E402
+
+DISTRACTOR = "contractnli/AGProjects-NDA.txt"
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    """Two ContractNLI queries on one NDA and one PrivacyQA query (the first of the mini
+    selection), in a library of their two gold documents plus a distractor NDA."""
+    path_map = json.loads((DATA / "corpus_path_map.json").read_text())["map"]
+    tests = load_tests(["contractnli", "privacy_qa"], "mini", None)
+    picked = {"contractnli": tests["contractnli"][:2], "privacy_qa": tests["privacy_qa"][:1]}
+    files = corpus_files(picked, "selection", path_map)
+    assert sorted(files) == ["contractnli/ceii-and-nda.txt", "privacy_qa/Fiverr.txt"]
+    files[DISTRACTOR] = DATA / "corpus" / DISTRACTOR
+    lib, _, rep = build_library(tmp_path_factory.mktemp("lib") / "tiny-none", files, log=False)
+    assert not rep.failed and len(lib) == 3
+    doc_map = library_doc_map(lib, files)
+    texts = {d: p.read_text(encoding="utf-8") for d, p in files.items()}
+    return lib, files, picked, doc_map, texts
+
+
+def test_library_passages_become_benchmark_snippets(tiny):
+    lib, files, picked, doc_map, texts = tiny
+    assert sorted(doc_map.values()) == sorted(files)
+    for _, t in picked["contractnli"] + picked["privacy_qa"]:
+        res = lib.search(t["query"], k=64)
+        ranked = library_ranked(res.passages, doc_map)
+        assert len(ranked) == len(res.passages) > 8
+        for p, r in zip(res.passages, ranked):
+            assert r["doc"] == str(Path(p.source_path).resolve().relative_to((DATA / "corpus").resolve()))
+            (s, e), = r["spans"]
+            assert (s, e) == (p.spans[0].start, p.spans[0].end)
+            assert texts[r["doc"]][s:e] == p.text  # offsets into the file as read (what gold spans index)
+
+
+def test_scores_and_resolution_of_real_queries(tiny):
+    lib, files, picked, doc_map, texts = tiny
+    inv = {v: k for k, v in doc_map.items()}
+    done = {}
+    for s, ts in picked.items():
+        for i, t in ts:
+            row = library_query(lib, t["query"], doc_map, inv)
+            done[(s, i)] = row
+            gold_doc = t["snippets"][0]["file_path"]
+            assert row["resolution"] == {"status": "resolved", "chosen": [gold_doc], "first": gold_doc}
+            gold = [(sn["file_path"], *sn["span"]) for sn in t["snippets"]]
+            m = score_query(row["ranked"], gold)
+            # P@1 / R@1 by hand: characters of the top passage inside gold spans
+            (a, b), = row["ranked"][0]["spans"]
+            inside = sum(max(0, min(b, e) - max(a, st)) for f, st, e in gold if f == row["ranked"][0]["doc"])
+            assert m["P"][0] == pytest.approx(inside / (b - a))
+            assert m["R"][0] == pytest.approx(inside / sum(e - st for _, st, e in gold))
+            assert m["DRM"][3] == 0.0  # every top-8 passage from the (resolved) gold document
+            assert m["Rm"][-1] >= 0.5, t["query"]  # the gold clause text is retrieved by k = 64
+    per_set, macro, lats = aggregate(picked, done)
+    assert per_set["contractnli"]["queries"] == 2 and per_set["privacy_qa"]["queries"] == 1 and len(lats) == 3
+    assert macro["recall_merged"]["64"] == pytest.approx(
+        (per_set["contractnli"]["recall_merged"]["64"] + per_set["privacy_qa"]["recall_merged"]["64"]) / 2, abs=0.01)
+    golds = [t["snippets"][0]["file_path"] for ts in picked.values() for _, t in ts]
+    assert resolution_summary(list(done.values()), golds)["resolved_to_gold_alone"] == 100.0
+
+
+def test_resolution_summary_counts_wrong_and_shared_resolutions():
+    rows = [{"resolution": {"status": "resolved", "chosen": ["a.txt"], "first": "a.txt"}},
+            {"resolution": {"status": "resolved", "chosen": ["b.txt"], "first": "b.txt"}},
+            {"resolution": {"status": "ambiguous", "chosen": ["b.txt", "a.txt"], "first": "b.txt"}},
+            {"resolution": {"status": "uncertain", "chosen": ["a.txt", "c.txt"], "first": "a.txt"}},
+            {"resolution": {"status": "unnamed", "chosen": [], "first": None}, "abstained": True}]
+    r = resolution_summary(rows, ["a.txt"] * 5)
+    assert r["resolved_to_gold_alone"] == 20.0 and r["gold_among_searched"] == 60.0 and r["gold_ranked_first"] == 40.0
+    assert r["status_counts"] == {"ambiguous": 1, "resolved": 2, "uncertain": 1, "unnamed": 1} and r["abstained"] == 1
+
+
+def test_a_passage_with_several_spans_is_refused():
+    p = Passage(chunk_id="x:1:0", doc_id="x", node_id="1", text="ab", spans=[Span(start=0, end=1), Span(start=5, end=6)],
+                score=0.0, method="library")
+    with pytest.raises(ValueError):
+        library_ranked([p], {"x": "contractnli/x.txt"})
