@@ -56,7 +56,7 @@ class AgreementRecord(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     #: Analysed first words of its clause headings ("insur" for "Insurance", "audit" for
     #: "Audit Rights"): the clause topics it has (see :func:`heading_topics`).
-    topics: list[str] = Field(default_factory=list)
+    topics: list[str] | None = None  # None: not computed (a library written before topics existed)
 
     @property
     def label(self) -> str:
@@ -120,7 +120,7 @@ def make_record(doc: Document, *, passages: int = 0, topics: Sequence[str] = ())
         amends=list(doc.amends), pages=len(doc.pages), chars=len(doc.text),
         clauses=sum(1 for n in doc.nodes if n.ref), defined_terms=len(doc.defined_terms), passages=passages,
         added_utc=datetime.now(timezone.utc).isoformat(timespec="seconds"), warnings=list(doc.warnings),
-        topics=list(topics),
+        topics=sorted(topics),
     )
 
 

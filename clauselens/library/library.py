@@ -133,7 +133,7 @@ class Library:
         self.local_idf = True
         self.abstain_threshold = float(meta.get("abstain_threshold", 0.0) if abstain_threshold is None else abstain_threshold)
         stale = self.lexical.generation() != self.catalogue.generation()
-        if self.catalogue.agreements() and (stale or any(not r.topics and r.passages for r in self.agreements())):
+        if self.catalogue.agreements() and (stale or any(r.topics is None for r in self.agreements())):
             self.rebuild_lexical()
 
     # ------------------------------------------------------------- lifecycle
@@ -272,7 +272,7 @@ class Library:
         """Rebuild the BM25 indexes (passages, agreement profiles) from the catalogue (and
         fill in the clause topics of agreements added by a version that did not record them)."""
         for r in self.agreements():
-            if not r.topics and r.passages:
+            if r.topics is None:
                 labels = {h for c in self.catalogue.passages(self.catalogue.rows_of([r.doc_id])) for h in c.heading_path}
                 self.catalogue.update_record(r.model_copy(update={"topics": heading_topics(labels, self.analyzer.tokenize)}))
         rows, toks = self.catalogue.all_tokens()
@@ -393,7 +393,7 @@ class Library:
         if getattr(self, "_topics_key", None) != key:
             counts: dict[str, int] = {}
             for r in recs:
-                for t in r.topics:
+                for t in r.topics or ():
                     counts[t] = counts.get(t, 0) + 1
             self._topics = {t: c / max(len(recs), 1) for t, c in counts.items()}
             self._topics_key = key

@@ -180,3 +180,16 @@ def test_filters_restrict_the_agreements(lib: Library) -> None:
     assert res.passages and {_file(lib, p.doc_id) for p in res.passages} == {"a2.txt"}
     res = lib.search("Who pays for shipping?", 10, doc_type="amendment")
     assert res.abstained and "filters" in (res.reason or "")
+
+
+def test_open_does_not_rebuild_an_up_to_date_library(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    letter = tmp_path / "letter.txt"  # no clause headings at all: its topics are [] (computed), not missing
+    letter.write_text("Dear Ms Smith,\n\nWe confirm the delivery of the goods on Monday. Payment is due in thirty days.\n\n"
+                      "Yours sincerely,\nJohn Brown\n", encoding="utf-8")
+    lib = Library.open(tmp_path / "lib", embedder_name="none")
+    lib.add([letter, corpus / "a1.txt"])
+    assert [r.topics for r in lib.agreements() if Path(r.path).name == "letter.txt"] == [[]]
+    calls = []
+    monkeypatch.setattr(Library, "rebuild_lexical", lambda self: calls.append(1))
+    Library.open(tmp_path / "lib", create=False)
+    assert calls == []
