@@ -20,23 +20,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from clauselens.parsing.chunks import windows
+from clauselens.parsing.chunks import trim_span, windows
 from clauselens.parsing.terms import MEANS_RE, PAREN_DEF_RE
-from clauselens.parsing.types import Chunk, Document, Span
+from clauselens.parsing.types import Chunk, Document
 from clauselens.retrieval.analyzer import normalize_ref
 
 #: Upper bound on a passage's characters (see the module docstring).
 PASSAGE_CHARS = 900
 #: Characters of heading context prefixed to a passage for embedding and BM25.
 CONTEXT_CHARS = 160
-
-
-def _trim(text: str, s: int, e: int) -> Span | None:
-    while s < e and text[s].isspace():
-        s += 1
-    while e > s and text[e - 1].isspace():
-        e -= 1
-    return Span(start=s, end=e) if e > s else None
 
 
 def library_passages(doc: Document, max_chars: int = PASSAGE_CHARS) -> list[Chunk]:
@@ -51,7 +43,7 @@ def library_passages(doc: Document, max_chars: int = PASSAGE_CHARS) -> list[Chun
     for node in doc.nodes:
         if node.kind == "root":
             continue
-        body = _trim(text, node.body_span.start, node.body_span.end)
+        body = trim_span(text, node.body_span.start, node.body_span.end)
         if body is None:
             continue
         if node.children and "\n" not in text[body.start:body.end].strip() and body.end - body.start < 160:

@@ -16,7 +16,8 @@ from clauselens.parsing.types import Chunk, Document, Node, Span
 MAX_CHARS = 2000
 
 
-def _trim(text: str, s: int, e: int) -> Span | None:
+def trim_span(text: str, s: int, e: int) -> Span | None:
+    """``[s, e)`` without leading/trailing white space, or ``None`` when nothing is left."""
     while s < e and text[s].isspace():
         s += 1
     while e > s and text[e - 1].isspace():
@@ -42,7 +43,7 @@ def heading_span(doc: Document, node: Node) -> Span | None:
         else:
             sp = doc.text.rfind(" ", s, s + HEADING_MAX_CHARS)
             e = sp if sp > s else s + HEADING_MAX_CHARS
-    return _trim(doc.text, s, e)
+    return trim_span(doc.text, s, e)
 
 
 def windows(text: str, span: Span, max_chars: int = MAX_CHARS) -> list[Span]:
@@ -60,11 +61,11 @@ def windows(text: str, span: Span, max_chars: int = MAX_CHARS) -> list[Span]:
                 break
         if cut <= s:
             cut = hi
-        sp = _trim(text, s, cut)
+        sp = trim_span(text, s, cut)
         if sp:
             out.append(sp)
         s = cut
-    sp = _trim(text, s, end)
+    sp = trim_span(text, s, end)
     if sp:
         out.append(sp)
     return out
@@ -104,7 +105,7 @@ def build_chunks(doc: Document, max_chars: int = MAX_CHARS) -> list[Chunk]:
     for node in doc.nodes:
         if node.kind == "root":
             continue
-        body = _trim(text, node.body_span.start, node.body_span.end)
+        body = trim_span(text, node.body_span.start, node.body_span.end)
         if body is None:
             continue
         if not doc.structured:
@@ -132,7 +133,7 @@ def build_chunks(doc: Document, max_chars: int = MAX_CHARS) -> list[Chunk]:
             for w in pieces:
                 emit(node, "window", [*ancestors, w] if ancestors else [w])
         if node.children:
-            full = _trim(text, node.span.start, node.span.end)
+            full = trim_span(text, node.span.start, node.span.end)
             if full and full.end - full.start <= max_chars:
                 emit(node, "descendant", [*ancestors, full] if ancestors else [full])
     return out
