@@ -36,7 +36,13 @@ class ModelSettings(BaseModel):
     base_url: str | None = None
     api_key: str = "none"
     n_ctx: int = 8192
+    # in-process GGUF only: llama.cpp threads for generation (n_threads) and prompt reading
+    # (n_threads_batch). None = half the CPUs generate, all read prompts
+    # (clauselens.llm.llamacpp_chat.default_threads): with one competing CPU-bound process on 2 vCPUs,
+    # 2 generation threads ran 10-12x slower than 1 (benchmarks/llm_threads.py, README "Model threads").
+    # n_threads set alone also sets n_threads_batch (CLAUSELENS_RESEARCHER_MODEL__N_THREADS=2).
     n_threads: int | None = None
+    n_threads_batch: int | None = None
     temperature: float = 0.0
     max_tokens: int = 1024
     request_timeout_s: float = 300.0

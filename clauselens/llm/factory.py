@@ -104,6 +104,7 @@ def get_chat_model(model_settings: ModelSettings, models_dir: Path) -> BaseChatM
             model_path=str(path),
             n_ctx=ms.n_ctx,
             n_threads=ms.n_threads,
+            n_threads_batch=ms.n_threads_batch,
             temperature=ms.temperature,
             max_tokens=ms.max_tokens,
             seed=ms.seed,

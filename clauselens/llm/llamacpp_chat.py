@@ -14,8 +14,9 @@ add langchain-community and its dependency tree for ~100 lines of glue. This cla
 * token usage goes to ``AIMessage.usage_metadata`` (``input_tokens``/``output_tokens``/
   ``total_tokens``) and ``response_metadata["token_usage"]`` (``prompt_tokens``/
   ``completion_tokens``/``total_tokens``), as langchain-openai does;
-* the ``Llama`` is loaded on first use and shared in-process per ``(path, n_ctx, n_threads)``;
-  calls on one shared instance are serialised with a lock (a ``Llama`` is not thread-safe);
+* the ``Llama`` is loaded on first use and shared in-process per ``(path, n_ctx, n_threads,
+  n_threads_batch)`` (thread counts as resolved by :func:`resolve_threads`); calls on one shared
+  instance are serialised with a lock (a ``Llama`` is not thread-safe);
 * greedy JSON-schema generation checks the grammar on the argmax token first, as llama.cpp's
   own sampler does (:mod:`clauselens.llm.greedy_grammar`: same tokens, ~30% faster generation here).
 """
@@ -45,8 +46,8 @@ from clauselens.errors import ContextOverflowError, ModelUnavailableError
 from clauselens.llm.greedy_grammar import install as install_greedy_grammar
 
 _CACHE_LOCK = threading.Lock()
-# (path, n_ctx, n_threads) -> (Llama, lock serialising calls on it)
-_LLAMAS: dict[tuple[str, int, int | None], tuple[Any, threading.Lock]] = {}
+# (path, n_ctx, n_threads, n_threads_batch) -> (Llama, lock serialising calls on it)
+_LLAMAS: dict[tuple[str, int, int, int], tuple[Any, threading.Lock]] = {}
 
 
 #: how ``scripts/setup.sh`` builds llama-cpp-python without the AMX kernels (see :func:`amx_risk`)
@@ -75,10 +76,13 @@ def _cpu_flags() -> str:
         return ""
 
 
-def shared_llama(model_path: str, n_ctx: int, n_threads: int | None, allow_amx: bool = False) -> tuple[Any, threading.Lock]:
+def shared_llama(model_path: str, n_ctx: int, n_threads: int | None, allow_amx: bool = False,
+                 n_threads_batch: int | None = None) -> tuple[Any, threading.Lock]:
     """The process-wide ``llama_cpp.Llama`` for these settings and the lock guarding it.
 
     Loads the GGUF on first request (seconds, ~0.6–2 GB RAM for the bundled models).
+    ``n_threads`` (generation) and ``n_threads_batch`` (prompt reading) go through
+    :func:`resolve_threads` (``None`` = this project's default policy).
     ``allow_amx`` (``ModelSettings.allow_amx``) skips the :func:`amx_risk` check.
 
     Raises:
@@ -86,7 +90,8 @@ def shared_llama(model_path: str, n_ctx: int, n_threads: int | None, allow_amx: 
             the build would use the AMX kernels that crash (instead of a segfault: rebuild with
             :data:`AMX_FREE_BUILD`, which ``scripts/setup.sh`` does).
     """
-    key = (str(model_path), int(n_ctx), n_threads)
+    n_threads, n_threads_batch = resolve_threads(n_threads, n_threads_batch)
+    key = (str(model_path), int(n_ctx), n_threads, n_threads_batch)
     with _CACHE_LOCK:
         if key not in _LLAMAS:
             try:
@@ -103,7 +108,8 @@ def shared_llama(model_path: str, n_ctx: int, n_threads: int | None, allow_amx: 
                     + " (scripts/setup.sh does this), or set CLAUSELENS_<AGENT>_MODEL__ALLOW_AMX=1 to try anyway"
                 )
             try:
-                llm = Llama(model_path=str(model_path), n_ctx=n_ctx, n_threads=n_threads, verbose=False)
+                llm = Llama(model_path=str(model_path), n_ctx=n_ctx, n_threads=n_threads,
+                            n_threads_batch=n_threads_batch, verbose=False)
             except (ValueError, OSError, RuntimeError) as e:
                 raise ModelUnavailableError(f"cannot load model file {model_path}: {e}") from e
             install_greedy_grammar(llm)  # same tokens as the stock sampler, grammar checked lazily
@@ -114,14 +120,44 @@ def shared_llama(model_path: str, n_ctx: int, n_threads: int | None, allow_amx: 
 def available_cpus() -> int:
     """CPUs this process may run on (``os.sched_getaffinity``; ``os.cpu_count()`` where absent).
 
-    Used when ``n_threads`` is ``None``: llama-cpp-python's own default is half the cores
-    (assuming hyper-threads), i.e. 1 thread on this project's 2-vCPU machines, where 2 threads
-    were measured faster (``../shared/MODELS.md``).
+    The input of :func:`default_threads` (thread settings left at ``None``).
     """
     try:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # pragma: no cover - not Linux
         return max(1, os.cpu_count() or 1)
+
+
+def default_threads(cpus: int) -> tuple[int, int]:
+    """The default ``(n_threads, n_threads_batch)`` on ``cpus`` CPUs: half of them (at least one)
+    generate, all of them read prompts.
+
+    Generation evaluates one token at a time, and llama.cpp's worker threads meet at a barrier
+    several times per layer, so one descheduled thread stalls the rest; prompt reading does large
+    matrix products between barriers and tolerates it. ``benchmarks/llm_threads.py``
+    (``benchmarks/results/llm_threads.json``; 1.5B model, 2 vCPUs, medians of 3, measured side by
+    side): with one competing CPU-bound process, 2 generation threads made 0.48 tokens/s against
+    4.9-5.7 for 1 thread (10-12x slower), and were already slower than 1 thread with only
+    low-priority background jobs (2.2-3.2 vs 4.6-5.9); 2 were faster only on a quiet machine (9.1
+    vs 5.7, 1.6x). 2 prompt threads beside 1 generation thread stayed faster than 1 under the
+    competitor (19.2 vs 11.0 tokens/s) and idle (29.0 vs 17.2). Half the CPUs (llama-cpp-python's
+    own default for generation) leaves room for as many competitors as threads, and generation is
+    memory-bound, so more threads add little.
+    """
+    return max(1, cpus // 2), max(1, cpus)
+
+
+def resolve_threads(n_threads: int | None, n_threads_batch: int | None, cpus: int | None = None) -> tuple[int, int]:
+    """``(n_threads, n_threads_batch)`` for ``llama_cpp.Llama``. Explicit values win; an explicit
+    ``n_threads`` alone caps both (``N_THREADS=1`` means one core); what is left unset (``None``,
+    or <= 0 as in llama.cpp) comes from :func:`default_threads` of ``cpus`` (default
+    :func:`available_cpus`)."""
+    nt = n_threads if n_threads is not None and n_threads > 0 else None
+    nb = n_threads_batch if n_threads_batch is not None and n_threads_batch > 0 else None
+    if nt is None:
+        d_nt, d_nb = default_threads(cpus if cpus is not None else available_cpus())
+        return d_nt, nb if nb is not None else d_nb
+    return nt, nb if nb is not None else nt
 
 
 def release_shared_llamas() -> int:
@@ -152,7 +188,8 @@ class ChatLlamaCppInProcess(BaseChatModel):
     """Chat model running a GGUF file in this process with llama-cpp-python.
 
     Fields mirror :class:`clauselens.config.ModelSettings`: ``model_path`` (a ``.gguf`` file),
-    ``n_ctx`` (context window, tokens), ``n_threads`` (``None`` = all CPUs available to the process),
+    ``n_ctx`` (context window, tokens), ``n_threads`` / ``n_threads_batch`` (generation / prompt
+    threads; ``None`` = :func:`default_threads`, see :func:`resolve_threads`),
     ``temperature``, ``max_tokens`` (generation cap, tokens), ``seed`` and ``allow_amx``.
 
     Raises (from ``invoke``): :class:`ModelUnavailableError` if the file cannot be loaded,
@@ -162,6 +199,7 @@ class ChatLlamaCppInProcess(BaseChatModel):
     model_path: str
     n_ctx: int = 8192
     n_threads: int | None = None
+    n_threads_batch: int | None = None
     temperature: float = 0.0
     max_tokens: int = 1024
     seed: int = 0
@@ -187,7 +225,7 @@ class ChatLlamaCppInProcess(BaseChatModel):
         return Path(self.model_path).stem
 
     def _llama(self) -> tuple[Any, threading.Lock]:
-        return shared_llama(self.model_path, self.n_ctx, self.n_threads or available_cpus(), self.allow_amx)
+        return shared_llama(self.model_path, self.n_ctx, self.n_threads, self.allow_amx, self.n_threads_batch)
 
     def get_num_tokens(self, text: str) -> int:
         """Exact token count of ``text`` with the model's own tokenizer (loads the model)."""
