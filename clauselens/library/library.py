@@ -487,8 +487,10 @@ class Library:
             q = self.embedder.embed_queries([question])[0]
             r_d, s_d = self.vectors.scores(q, rows)
             if rows is None:  # vectors of removed agreements stay on disk: keep live rows only
-                live = np.isin(r_d, self.catalogue.rows_of(None))
-                r_d, s_d = r_d[live], s_d[live]
+                mask = self.catalogue.live_mask()
+                keep = r_d < len(mask)
+                keep[keep] = mask[r_d[keep]]
+                r_d, s_d = r_d[keep], s_d[keep]
             lists["dense"] = _top(r_d, s_d, CANDIDATES, positive=False)
         trace["stage_hits"] = {n: len(v) for n, v in lists.items()}
         wanted = list(dict.fromkeys(r for v in lists.values() for r, _ in v))

