@@ -202,6 +202,14 @@ def index_bytes(r: HybridRetriever) -> int:
 LIBRARY_CACHE = CACHE / "bench" / "legalbench_library"
 
 
+def cached_rows(path: Path) -> dict[tuple[str, int], dict]:
+    """Per-query rows already stored in a resumable ``.jsonl`` cache, keyed by (set, index)."""
+    if not path.exists():
+        return {}
+    rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
+    return {(r["set"], r["idx"]): r for r in rows}
+
+
 def library_options(kind: str, embedder_name: str) -> tuple[bool, str]:
     """``(use file names, embedder name)`` of a library method: ``library`` with optional
     flags ``-filenames`` (file names in resolution) and ``-dense`` (``embedder_name``;
@@ -451,11 +459,7 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
             jl = run_dir / f"{kind}{emb_tag}-{fp}.jsonl"
             if jl.exists() and a.fresh:
                 jl.unlink()
-            done = {}
-            if jl.exists():
-                for line in jl.read_text().splitlines():
-                    row = json.loads(line)
-                    done[(row["set"], row["idx"])] = row
+            done = cached_rows(jl)
             t0 = time.perf_counter()
             with jl.open("a") as fh:
                 for s, ts in tests.items():
@@ -582,10 +586,7 @@ def main(argv: list[str] | None = None) -> int:
             done = {}
             if jl.exists() and a.fresh:
                 jl.unlink()
-            if jl.exists():
-                for line in jl.read_text().splitlines():
-                    row = json.loads(line)
-                    done[(row["set"], row["idx"])] = row
+            done.update(cached_rows(jl))
             with jl.open("a") as fh:
                 for s, ts in tests.items():
                     for i, t in ts:
