@@ -87,6 +87,14 @@ class RetrievalSettings(BaseModel):
     # dense cosine is below this; None keeps the threshold the library recorded (0 = off). Chosen
     # on the dev clause-QA set by benchmarks/clause_qa.py --sweep (README, "Contract library").
     library_abstain_threshold: float | None = None
+    # Library reranking (clauselens.library.Library._rerank): "llm" scores the fused top
+    # ``library_rerank_top`` passages with the Researcher's model (P("yes"), monoT5-style) and
+    # fuses that order with the fused one; ``library_rerank_abstain`` > 0 answers "no matching
+    # clause found" when no scored passage reaches it. Measured by benchmarks/clause_qa_rerank.py
+    # (README, "Contract library": lift, abstention trade-off and seconds per question).
+    library_rerank: Literal["none", "llm"] = "none"
+    library_rerank_top: int = 10
+    library_rerank_abstain: float = 0.0
 
 
 class Settings(BaseSettings):

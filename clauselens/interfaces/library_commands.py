@@ -32,13 +32,21 @@ LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Libr
 
 def open_library(settings: Settings, name: str | None, *, create: bool = False) -> Any:
     """The library ``name`` (see :func:`clauselens.library.library_root`) with the
-    settings' embedder for a new one. Raises :class:`ConfigError` when it does not exist
+    settings' embedder for a new one, and the settings' reranker (``retrieval.library_rerank``). Raises :class:`ConfigError` when it does not exist
     and ``create`` is False."""
     from clauselens.library import Library, library_root
 
     root = library_root(settings.cache_dir, name)
-    return Library.open(root, embedder_name=settings.retrieval.embedder, cache_dir=settings.cache_dir, create=create,
-                        abstain_threshold=settings.retrieval.library_abstain_threshold)
+    lib = Library.open(root, embedder_name=settings.retrieval.embedder, cache_dir=settings.cache_dir, create=create,
+                       abstain_threshold=settings.retrieval.library_abstain_threshold)
+    r = settings.retrieval
+    if r.library_rerank == "llm":
+        from clauselens.llm import get_chat_model
+        from clauselens.retrieval.rerank import LLMRelevanceScorer
+
+        lib.reranker = LLMRelevanceScorer(get_chat_model(settings.researcher_model, settings.models_dir), max_chars=10_000)
+        lib.rerank_top, lib.rerank_abstain = r.library_rerank_top, r.library_rerank_abstain
+    return lib
 
 
 def library_tools(library: Any, question: str) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -51,6 +51,9 @@ from clauselens.retrieval.types import Passage, SearchResult
 SUFFIXES = (".txt", ".md", ".pdf", ".docx")
 #: Candidates each first-stage ranker contributes to fusion.
 CANDIDATES = 50
+#: Passages of the fused list a reranker scores (``retrieval.library_rerank_top``; the
+#: dev benchmark ``benchmarks/clause_qa_rerank.py`` measured 10 and says what 20 costs).
+RERANK_TOP = 10
 #: Searches over at most this many passages (the resolved agreements) use BM25 statistics
 #: of those passages alone (:func:`_local_bm25`); larger ones use the library-wide index.
 LOCAL_BM25_MAX = 5000
@@ -132,6 +135,13 @@ class Library:
         self.resolver = AgreementResolver()
         self.local_idf = True
         self.abstain_threshold = float(meta.get("abstain_threshold", 0.0) if abstain_threshold is None else abstain_threshold)
+        #: Optional relevance scorer over the fused top :attr:`rerank_top` (anything with
+        #: ``score(query, texts) -> [P(relevant)]``, e.g. :class:`~clauselens.retrieval.rerank.LLMRelevanceScorer`);
+        #: set by the caller (``interfaces.library_commands.open_library`` from ``retrieval.library_rerank``).
+        self.reranker: Any = None
+        self.rerank_top = RERANK_TOP
+        #: Abstain when no reranked passage reaches this P(relevant) (0 = off).
+        self.rerank_abstain = 0.0
         stale = self.lexical.generation() != self.catalogue.generation()
         if self.catalogue.agreements() and (stale or any(r.topics is None for r in self.agreements())):
             self.rebuild_lexical()
@@ -372,6 +382,12 @@ class Library:
         ranked = self._rank(rank_q, docs, trace)
         if not ranked and not first:
             return SearchResult(query=question, abstained=True, reason=NO_MATCH, trace=trace)
+        if self.reranker is not None and ranked and not first:
+            ranked, best_p = self._rerank(question, ranked, trace)
+            if self.rerank_abstain > 0 and best_p < self.rerank_abstain:
+                return SearchResult(query=question, abstained=True, trace=trace,
+                                    reason=f"{NO_MATCH} (no passage judged relevant: best P(relevant) {best_p:.2f} "
+                                           f"< {self.rerank_abstain:.2f})")
         best = max((p.scores.get("dense", 0.0) for p in ranked[:k]), default=0.0)
         trace["best_dense"] = round(float(best), 4)
         if not first and self.abstain_threshold > 0 and self.embedder is not None and best < self.abstain_threshold:
@@ -508,6 +524,19 @@ class Library:
                 rankings[name] = ps
         return reciprocal_rank_fusion(rankings, k=RRF_K)
 
+    def _rerank(self, question: str, ranked: list[Passage], trace: dict[str, Any]) -> tuple[list[Passage], float]:
+        """The fused list with its first :attr:`rerank_top` passages re-ordered by
+        :func:`rerank_order` of the scorer's P(relevant), and the best P(relevant)."""
+        head, tail = ranked[: self.rerank_top], ranked[self.rerank_top:]
+        t0 = time.perf_counter()
+        probs = [float(x) for x in self.reranker.score(question, [rerank_text(p) for p in head])]
+        for p, pr in zip(head, probs):
+            p.scores["llm"] = pr
+        order = rerank_order(probs)
+        trace["rerank"] = {"scored": len(head), "best": round(max(probs, default=0.0), 4),
+                           "seconds": round(time.perf_counter() - t0, 2)}
+        return [head[i] for i in order] + tail, max(probs, default=0.0)
+
     def _as_passages(self, rows: Sequence[int], method: str) -> list[Passage]:
         return [Passage.from_chunk(c, 1.0 if method == "exact" else 0.0, method or "library")
                 for c in self.catalogue.passages(rows)]
@@ -516,6 +545,25 @@ class Library:
         """A :class:`~clauselens.retrieval.types.RetrievalMethod` over this library (for the
         graph's Researcher), optionally pinned to ``doc_ids``."""
         return LibraryRetriever(self, doc_ids)
+
+
+def rerank_order(probs: Sequence[float]) -> list[int]:
+    """Positions ``0..n-1`` of a fused list re-ordered by Reciprocal Rank Fusion (k = 60) of
+    the fused order itself and the order by ``probs`` (P(relevant), ties kept in fused
+    order): the reranker moves a passage without discarding what BM25 and dense agreed on."""
+    n = len(probs)
+    by_p = sorted(range(n), key=lambda i: (-probs[i], i))
+    score = [1.0 / (RRF_K + i + 1) for i in range(n)]
+    for rank, i in enumerate(by_p, start=1):
+        score[i] += 1.0 / (RRF_K + rank)
+    return sorted(range(n), key=lambda i: (-score[i], i))
+
+
+def rerank_text(passage: Passage, max_chars: int = 1000) -> str:
+    """What a reranker reads for a library passage: its heading path (the clause's place in
+    the agreement), then its text, cut to ``max_chars``."""
+    ctx = " / ".join(h for h in passage.heading_path if h)
+    return (f"[{ctx}]\n{passage.text}" if ctx else passage.text)[:max_chars]
 
 
 def _local_bm25(corpus: list[list[str]], query: list[str]) -> np.ndarray:

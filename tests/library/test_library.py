@@ -193,3 +193,35 @@ def test_open_does_not_rebuild_an_up_to_date_library(corpus: Path, tmp_path: Pat
     monkeypatch.setattr(Library, "rebuild_lexical", lambda self: calls.append(1))
     Library.open(tmp_path / "lib", create=False)
     assert calls == []
+
+
+class _KeywordScorer:
+    """A stand-in relevance scorer: P(relevant) = 0.9 when the passage holds ``word``, else 0.05."""
+
+    def __init__(self, word: str) -> None:
+        self.word, self.calls = word, 0
+
+    def score(self, query: str, texts: list[str]) -> list[float]:
+        self.calls += 1
+        return [0.9 if self.word in t.lower() else 0.05 for t in texts]
+
+
+def test_reranker_reorders_the_fused_head_and_abstains_when_nothing_is_relevant(lib: Library) -> None:
+    q = "What does the MediWound supply agreement say about the product being pulled from the market?"
+    base = lib.search(q, 10)
+    assert not base.abstained and base.passages[0].method != "exact"
+    pos = next(i for i, p in enumerate(base.passages) if "recall" in p.text.lower())
+    try:
+        lib.reranker = _KeywordScorer("recall")
+        out = lib.search(q, 10)
+        assert out.trace["rerank"]["scored"] == lib.rerank_top and out.trace["rerank"]["best"] == 0.9
+        new_pos = next(i for i, p in enumerate(out.passages) if "recall" in p.text.lower())
+        assert new_pos <= pos and out.passages[new_pos].scores["llm"] == 0.9
+        lib.reranker, lib.rerank_abstain = _KeywordScorer("zzz-no-such-word"), 0.5
+        none = lib.search(q, 10)
+        assert none.abstained and none.reason.startswith("no matching clause found") and "0.05 < 0.50" in none.reason
+        scorer = lib.reranker = _KeywordScorer("facility")
+        exact = lib.search("How is 'Facility' defined in the MediWound supply agreement?", 5)
+        assert not exact.abstained and scorer.calls == 0  # exact fields are answered without the reranker
+    finally:
+        lib.reranker, lib.rerank_abstain = None, 0.0

@@ -66,3 +66,17 @@ def test_missing_library_and_conflicting_arguments(env: Path) -> None:
     assert res.exit_code == 3 and "either files or --library" in res.output
     res = _run(["ask", "What is the term?", "--library", "nosuch"])
     assert res.exit_code == 3 and "no library" in res.output
+
+
+def test_library_rerank_setting_attaches_the_llm_scorer(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from clauselens.config import Settings
+    from clauselens.interfaces.library_commands import open_library
+    from clauselens.retrieval.rerank import LLMRelevanceScorer
+
+    assert _run(["library", "add", str(env / "supply.txt"), "--library", "rr"]).exit_code == 0
+    assert open_library(Settings(), "rr").reranker is None  # off by default
+    monkeypatch.setenv("CLAUSELENS_RETRIEVAL__LIBRARY_RERANK", "llm")
+    monkeypatch.setenv("CLAUSELENS_RETRIEVAL__LIBRARY_RERANK_TOP", "7")
+    monkeypatch.setenv("CLAUSELENS_RETRIEVAL__LIBRARY_RERANK_ABSTAIN", "0.3")
+    lib = open_library(Settings(), "rr")  # the model is loaded on first use, not here
+    assert isinstance(lib.reranker, LLMRelevanceScorer) and (lib.rerank_top, lib.rerank_abstain) == (7, 0.3)
