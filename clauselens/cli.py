@@ -33,6 +33,19 @@ def _fail(e: ClauselensError) -> None:
     raise typer.Exit(code=e.exit_code)
 
 
+@app.callback()
+def _check_environment() -> None:
+    """Refuse invalid ``CLAUSELENS_*`` settings with one message instead of a pydantic traceback."""
+    from pydantic import ValidationError
+
+    try:
+        Settings()
+    except ValidationError as e:
+        bad = "; ".join("CLAUSELENS_" + "__".join(str(x).upper() for x in er["loc"] if not isinstance(x, int))
+                        + f": {er['msg']}" for er in e.errors())
+        _fail(ConfigError(f"invalid setting: {bad}"))
+
+
 def _settings(*, model: str | None, base_url: str | None, api_key: str | None, max_turns: int | None,
               password: str | None, tools: str | None, ocr: bool) -> Settings:
     s = Settings()
@@ -57,8 +70,9 @@ def _settings(*, model: str | None, base_url: str | None, api_key: str | None, m
     if password is not None:
         top["pdf_password"] = password
     if tools:
-        names = [t.strip() for t in tools.split(",") if t.strip()]
-        top["retrieval"] = s.retrieval.model_copy(update={"tools": names})
+        from clauselens.retrieval.registry import check_tool_names
+
+        top["retrieval"] = s.retrieval.model_copy(update={"tools": check_tool_names(tools.split(","))})
     return s.model_copy(update=top)
 
 

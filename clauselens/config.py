@@ -9,7 +9,7 @@ passed in; no module reads it as a global at import time.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -54,6 +54,12 @@ class ModelSettings(BaseModel):
     allow_amx: bool = False
 
 
+#: The Researcher's retrieval tools by name (``RetrievalSettings.tools``, CLI ``--tools``); each name
+#: has one factory in :mod:`clauselens.retrieval.registry`.
+ToolName = Literal["hybrid", "navindex", "navembed", "inject", "lightrag", "precedents"]
+TOOL_NAMES: tuple[str, ...] = get_args(ToolName)
+
+
 class RetrievalSettings(BaseModel):
     """Researcher retrieval knobs. ``rrf_k`` = 60 follows Cormack, Clarke & Buettcher (2009),
     "Reciprocal Rank Fusion outperforms Condorcet and individual Rank Learning Methods"."""
@@ -65,7 +71,14 @@ class RetrievalSettings(BaseModel):
     reranker: str = "none"  # none | llm | path to a bge cross-encoder directory
     rerank_top: int = 20
     abstain_threshold: float = 0.0
-    tools: list[str] = Field(default_factory=lambda: ["hybrid"])
+    tools: list[ToolName] = Field(default_factory=lambda: ["hybrid"])
+    # hybrid tool (clauselens.retrieval.hybrid.HybridRetriever): document routing ("auto" routes
+    # when the query carries a "Consider <agreement>;" description, "always" routes every query,
+    # "never" searches all documents), documents kept by routing, and the overlap filter (drop a
+    # passage when less than this share of its characters is new; None keeps all).
+    route: Literal["auto", "always", "never"] = "auto"
+    route_top: int = 1
+    dedupe: float | None = 0.5
     # LightRAG tool (clauselens.retrieval.graphrag): query mode (naive | local | global |
     # hybrid | mix) and whether to rebuild a graph built with another embedder.
     graph_mode: Literal["naive", "local", "global", "hybrid", "mix"] = "mix"

@@ -33,32 +33,33 @@ from clauselens.agents import archivist as arch
 from clauselens.agents import interrogator as inter
 from clauselens.agents.researcher import research_round
 from clauselens.config import Settings
-from clauselens.errors import ConfigError, ModelResponseError
+from clauselens.errors import ModelResponseError
 from clauselens.graph.state import GraphState
 from clauselens.reports.build import build_report
 from clauselens.reports.model import SILENT_ANSWER, LabelBasis, ReportDraft
+from clauselens.retrieval.registry import make_tools
 from clauselens.retrieval.types import Passage, RetrievalMethod
 
 Agent = str  # "archivist" | "researcher" | "interrogator"
 ModelsArg = BaseChatModel | Runnable | Mapping[str, BaseChatModel | Runnable] | None
 ToolsArg = Mapping[str, RetrievalMethod] | None
 
-#: Retrieval tools this builder can create from settings; others must be passed in ``tools``.
-BUILTIN_TOOLS = ("hybrid", "lightrag", "navindex", "navembed", "inject", "precedents")
 #: Tools searched once with the user's own question (not the Researcher's rewrites).
 ANCHOR_TOOLS = ("precedents",)
 
 
-class _Resources:
-    """Lazily created chat models (per agent) and retrieval tools (per name)."""
+class ModelPool:
+    """The run's chat models per agent, created on first use (see :func:`build_graph`'s
+    ``models``). Front ends that make their own tools share one pool with the graph, so an
+    in-process model is loaded once."""
 
-    def __init__(self, settings: Settings, models: ModelsArg, tools: ToolsArg) -> None:
+    def __init__(self, settings: Settings, models: ModelsArg = None) -> None:
         self.settings = settings
         self._models_arg = models
         self._models: dict[str, Any] = {}
-        self._tools: dict[str, RetrievalMethod] | None = dict(tools) if tools is not None else None
 
     def model(self, agent: Agent) -> Any:
+        """The chat model of ``agent`` ("archivist", "researcher" or "interrogator")."""
         m = self._models_arg
         if m is not None and not isinstance(m, Mapping):
             return m
@@ -70,35 +71,26 @@ class _Resources:
             self._models[agent] = get_chat_model(self.settings.model_for(agent), self.settings.models_dir)
         return self._models[agent]
 
+    def researcher(self) -> Any:
+        """The Researcher's model (the getter the tool registry takes)."""
+        return self.model("researcher")
+
+
+class _Resources:
+    """Lazily created chat models (per agent) and retrieval tools (from the registry)."""
+
+    def __init__(self, settings: Settings, models: ModelsArg | ModelPool, tools: ToolsArg) -> None:
+        self.settings = settings
+        self.pool = models if isinstance(models, ModelPool) else ModelPool(settings, models)
+        self._tools: dict[str, RetrievalMethod] | None = dict(tools) if tools is not None else None
+
+    def model(self, agent: Agent) -> Any:
+        return self.pool.model(agent)
+
     def tools(self) -> dict[str, RetrievalMethod]:
         if self._tools is None:
-            names = list(dict.fromkeys(self.settings.retrieval.tools)) or ["hybrid"]
-            unknown = [n for n in names if n not in BUILTIN_TOOLS]
-            if unknown:
-                raise ConfigError(f"unknown retrieval tool(s): {', '.join(unknown)}; available: {', '.join(BUILTIN_TOOLS)}")
-            self._tools = {n: self._make_tool(n) for n in names}
-            if "lightrag" in self._tools and "hybrid" in self._tools:  # answers while the graph is unavailable
-                self._tools["lightrag"].fallback = self._tools["hybrid"]  # type: ignore[attr-defined]
+            self._tools = make_tools(self.settings, chat_model=self.pool.researcher)
         return self._tools
-
-    def _make_tool(self, name: str) -> RetrievalMethod:
-        s, r = self.settings, self.settings.retrieval
-        if name == "hybrid":
-            from clauselens.retrieval.hybrid import build_retriever
-
-            chat = self.model("researcher") if r.reranker == "llm" else None
-            return build_retriever(r, cache_dir=s.cache_dir, chat_model=chat)
-        if name == "precedents":
-            from clauselens.retrieval.precedents import build_precedent_tool
-
-            return build_precedent_tool(s)
-        if name == "lightrag":
-            from clauselens.retrieval.graphrag import build_graph_tool
-
-            return build_graph_tool(s, chat_model=self.model("researcher"))
-        from clauselens.retrieval.navindex import build_nav_tool  # navindex | navembed | inject
-
-        return build_nav_tool(name, s, chat_model=self.model("researcher"))
 
 
 def _passages(state: Mapping[str, Any]) -> dict[str, Passage]:
@@ -116,7 +108,7 @@ def _silent_draft(question: str, nli: bool) -> ReportDraft:
 def build_graph(
     settings: Settings,
     *,
-    models: ModelsArg = None,
+    models: ModelsArg | ModelPool = None,
     tools: ToolsArg = None,
     checkpointer: Any | None = None,
 ):
@@ -125,11 +117,12 @@ def build_graph(
     Args:
         settings: the run's :class:`~clauselens.config.Settings` (models per agent, retrieval,
             ``max_turns`` default, OCR/password for ingest).
-        models: one chat model for all agents, or ``{"researcher": m1, "interrogator": m2}``;
-            missing agents get ``clauselens.llm.get_chat_model(settings.model_for(agent), ...)``
-            on first use.
-        tools: ``{name: RetrievalMethod}`` for the Researcher; default builds the ``hybrid``
-            retriever from ``settings.retrieval`` on first use. Pre-indexed tools can be
+        models: one chat model for all agents, or ``{"researcher": m1, "interrogator": m2}``,
+            or a :class:`ModelPool` shared with the caller; missing agents get
+            ``clauselens.llm.get_chat_model(settings.model_for(agent), ...)`` on first use.
+        tools: ``{name: RetrievalMethod}`` for the Researcher; default builds
+            ``settings.retrieval.tools`` with :func:`clauselens.retrieval.registry.make_tools`
+            on first use. Pre-indexed tools can be
             passed with an empty ``paths`` input (benchmarks ingest a contract once).
         checkpointer: any LangGraph checkpointer (e.g. ``SqliteSaver``); then invoke with
             ``config={"configurable": {"thread_id": ...}}``.

@@ -776,7 +776,7 @@ def build_graph_tool(settings: Any, *, chat_model: Any, embedder: Any | None = N
     Uses the Researcher's model settings (``backend="llamacpp"``: one LLM call at a time;
     a server: 4 concurrent calls), ``settings.retrieval.embedder`` (``"none"`` falls back
     to ``"minilm"``: LightRAG needs vectors), ``graph_mode`` / ``graph_rebuild`` from
-    ``settings.retrieval`` when present, and stores graphs under ``settings.store_dir``.
+    ``settings.retrieval``, and stores graphs under ``settings.store_dir``.
     ``fallback`` (the hybrid retriever) answers while the graph is unavailable.
 
     Raises: as :func:`~clauselens.retrieval.embedders.get_embedder` and
@@ -791,7 +791,7 @@ def build_graph_tool(settings: Any, *, chat_model: Any, embedder: Any | None = N
     ms = settings.researcher_model
     graph = LightRAGRetriever(
         embedder=embedder, chat_model=chat_model, store_dir=settings.store_dir,
-        mode=getattr(r, "graph_mode", "mix"), rebuild=bool(getattr(r, "graph_rebuild", False)),
+        mode=r.graph_mode, rebuild=r.graph_rebuild,
         llm_max_async=1 if ms.backend == "llamacpp" else 4,
         llm_timeout_s=int(max(ms.request_timeout_s, 300.0)), llm_name=ms.model, progress=progress,
     )

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Sequence
 
+from clauselens.config import RetrievalSettings
 from clauselens.parsing.types import Chunk, Document
 from clauselens.retrieval.analyzer import LegalAnalyzer, clause_refs_in, normalize_ref
 from clauselens.retrieval.dense import DenseIndex
@@ -44,11 +45,11 @@ from clauselens.retrieval.rerank import NoReranker, Reranker
 from clauselens.retrieval.types import Passage, SearchResult
 
 PROFILE_CHARS = 2000
-#: Default for :func:`build_retriever`: drop passages less than half new (node/ancestor/
+#: Default of ``RetrievalSettings.dedupe``: drop passages less than half new (node/ancestor/
 #: descendant chunks overlap). On LegalBench-RAG mini (gold documents, BM25) it raised
 #: merged R@8 from 67.19 to 72.01 and cut the benchmark's as-defined R@64 from an inflated
 #: 131.29 to 96.05 (benchmarks/results/legalbench_rag_mini_gold.json).
-DEFAULT_DEDUPE = 0.5
+DEFAULT_DEDUPE: float | None = RetrievalSettings.model_fields["dedupe"].default
 _CONSIDER_RE = re.compile(r"^\s*consider\s+(?P<desc>.+?);\s*(?P<q>.+)$", re.IGNORECASE | re.DOTALL)
 
 
@@ -282,13 +283,12 @@ def drop_overlapping(passages: Sequence[Passage], min_new: float) -> list[Passag
     return out
 
 
-def build_retriever(settings: Any, *, cache_dir: Path | None = None, chat_model: Any | None = None,
+def build_retriever(settings: RetrievalSettings, *, cache_dir: Path | None = None, chat_model: Any | None = None,
                     embedder: Embedder | None = None) -> HybridRetriever:
     """The Researcher's retriever from :class:`clauselens.config.RetrievalSettings`.
 
     ``embedder`` overrides ``settings.embedder`` (``"none"`` there means lexical only);
-    optional settings attributes ``route`` ("auto"), ``route_top`` (1) and ``dedupe``
-    (:data:`DEFAULT_DEDUPE`) are read when present;
+    ``route``, ``route_top`` and ``dedupe`` come from the settings;
     ``chat_model`` is needed for ``reranker="llm"``. Raises
     :class:`~clauselens.errors.ConfigError` / :class:`~clauselens.errors.ModelUnavailableError`
     for an unknown or missing embedder/reranker.
@@ -302,8 +302,7 @@ def build_retriever(settings: Any, *, cache_dir: Path | None = None, chat_model:
         embedder, build_reranker(settings.reranker, chat_model), rrf_k=settings.rrf_k,
         candidates=settings.candidates, rerank_top=settings.rerank_top,
         abstain_threshold=settings.abstain_threshold,
-        route=getattr(settings, "route", "auto"), route_top=getattr(settings, "route_top", 1),
-        dedupe=getattr(settings, "dedupe", DEFAULT_DEDUPE),
+        route=settings.route, route_top=settings.route_top, dedupe=settings.dedupe,
     )
 
 

@@ -259,12 +259,13 @@ def test_researcher_tool_abstains_with_reason_when_graph_is_unavailable(tmp_path
 def test_settings_tools_hybrid_lightrag_give_the_researcher_a_graph_tool(tmp_path):
     from langchain_core.language_models.fake_chat_models import FakeListChatModel
 
-    from clauselens.graph.builder import _Resources
+    from clauselens.retrieval.registry import make_tools
 
     settings = Settings(cache_dir=tmp_path)
     settings = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(
         update={"tools": ["hybrid", "lightrag"], "embedder": "none", "graph_mode": "local"})})
-    tools = _Resources(settings, FakeListChatModel(responses=[DONE]), None).tools()
+    chat = FakeListChatModel(responses=[DONE])
+    tools = make_tools(settings, chat_model=lambda: chat)
     assert set(tools) == {"hybrid", "lightrag"}
     g = tools["lightrag"]
     assert isinstance(g, GraphTool) and g.fallback is tools["hybrid"] and g.graph.mode == "local"
