@@ -1,5 +1,5 @@
-"""One call from files and a question to a report: :func:`ask`, used by the CLI, the
-benchmarks and the web UI. It runs the graph of :mod:`clauselens.graph`, reports progress,
+"""One call from files and a question to a report: :func:`ask`, the one runner of the agents
+for the CLI, the benchmarks, the chat REPL, the web UI and the MCP server. It runs the graph of :mod:`clauselens.graph`, reports progress,
 and assembles the run's transcript (questions, passages with scores, drafts, decisions,
 token usage and timings) for auditing; :func:`save_result` writes report + transcript.
 """
@@ -16,7 +16,7 @@ from typing import Any, Callable, Literal, Sequence
 
 from clauselens import __version__
 from clauselens.config import Settings
-from clauselens.graph.builder import ModelsArg, ToolsArg, build_graph
+from clauselens.graph.builder import ModelPool, ModelsArg, ToolsArg, build_graph
 from clauselens.reports.model import Report
 from clauselens.reports.render import write_json, write_report
 from clauselens.retrieval.ledger import GRAPH_NODE_STAGE, Ledger
@@ -61,14 +61,17 @@ def ask(
     progress: ProgressFn | None = None,
     mode: Literal["report", "nli"] = "report",
     max_turns: int | None = None,
-    models: ModelsArg = None,
+    models: ModelsArg | ModelPool = None,
     tools: ToolsArg = None,
     checkpointer: Any | None = None,
     thread_id: str | None = None,
+    documents: Sequence[dict[str, Any]] | None = None,
 ) -> AskResult:
     """Answer ``question`` about the files in ``paths``.
 
-    ``paths`` may be empty only when ``tools`` are passed already indexed. ``max_turns``
+    ``paths`` may be empty only when ``tools`` are passed already indexed; ``documents`` are
+    then the summaries (``doc_id``, ``title``, ``source_path``, ...) of what they index, for the
+    Researcher (several documents: agreement-prefixed queries) and the transcript. ``max_turns``
     overrides ``settings.max_turns``; ``models``/``tools``/``checkpointer`` are passed to
     :func:`clauselens.graph.build_graph`. Raises the project's ``ClauselensError`` s
     (``IngestError``, ``ModelUnavailableError``, ``ModelResponseError``, ``ConfigError``,
@@ -84,8 +87,10 @@ def ask(
     if turns < 1:
         raise ConfigError(f"max turns must be at least 1 (got {turns})")
     graph = build_graph(settings, models=models, tools=tools, checkpointer=checkpointer)
-    inputs = {"question": question.strip(), "paths": [str(p) for p in paths], "context": context,
-              "mode": mode, "max_turns": turns}
+    inputs: dict[str, Any] = {"question": question.strip(), "paths": [str(p) for p in paths], "context": context,
+                              "mode": mode, "max_turns": turns}
+    if documents:
+        inputs["documents"] = [dict(d) for d in documents]
     config: dict[str, Any] = {"recursion_limit": 4 * turns + 10}
     tid = thread_id or uuid.uuid4().hex
     if checkpointer is not None:

@@ -1,11 +1,14 @@
-"""The bridge from a chat session to the project's Researcher/Interrogator graph.
+"""The chat front ends' runner: the same :func:`clauselens.pipeline.ask` as ``clauselens ask``.
 
 :class:`GraphInterrogate` implements :class:`clauselens.interfaces.session.Interrogate`: it
-indexes the session's parsed documents in the Researcher's tools once per document set
-(:func:`clauselens.agents.archivist.index_tools`), runs
-:func:`clauselens.graph.build_graph` with those pre-indexed tools (empty ``paths``), streams
-the graph's node updates (``stream_mode="updates"``) and turns each into a short progress
-event for the user, then returns the final :class:`~clauselens.reports.model.Report`.
+makes the Researcher's tools with the registry (:func:`clauselens.retrieval.registry.make_tools`,
+so ``RetrievalSettings.tools`` and ``reranker`` mean what they mean for ``ask``), indexes the
+session's parsed documents in them once per document set
+(:func:`clauselens.agents.archivist.index_tools`) — or, for a library session, takes the
+library's retriever pinned to the resolved agreements — and runs :func:`~clauselens.pipeline.ask`
+with those tools. Each graph node's update becomes a short progress event for the user; the
+run's :class:`~clauselens.pipeline.AskResult` (report, transcript, token ledger) goes back to
+the session, which writes it beside the session's files.
 """
 
 from __future__ import annotations
@@ -17,24 +20,13 @@ from typing import Any
 from clauselens.agents.archivist import document_summary, index_tools
 from clauselens.agents.archivist_dialogue import ArchivistRequest
 from clauselens.config import Settings
-from clauselens.errors import ClauselensError
+from clauselens.graph.builder import ModelPool
 from clauselens.parsing.types import Document
-from clauselens.reports.model import Report
+from clauselens.pipeline import AskResult
 from clauselens.retrieval.types import RetrievalMethod
 
 Emit = Callable[[dict[str, Any]], None]
 ToolsFactory = Callable[[], Mapping[str, RetrievalMethod]]
-
-
-def default_tools_factory(settings: Settings) -> ToolsFactory:
-    """Builds the Researcher's ``hybrid`` retriever from ``settings.retrieval``."""
-
-    def make() -> dict[str, RetrievalMethod]:
-        from clauselens.retrieval.hybrid import build_retriever
-
-        return {"hybrid": build_retriever(settings.retrieval, cache_dir=settings.cache_dir)}
-
-    return make
 
 
 def progress_text(node: str, update: Mapping[str, Any]) -> str | None:
@@ -65,21 +57,30 @@ def progress_text(node: str, update: Mapping[str, Any]) -> str | None:
     return None
 
 
+def agreement_summary(record: Any) -> dict[str, Any]:
+    """The document summary of a library agreement (for the Researcher and the transcript)."""
+    return {"doc_id": record.doc_id, "title": record.title, "source_path": record.path,
+            "parties": list(record.parties), "doc_type": record.doc_type, "pages": record.pages}
+
+
 class GraphInterrogate:
-    """Answer :class:`ArchivistRequest` s with the project graph (see module docstring).
+    """Answer :class:`ArchivistRequest` s with :func:`clauselens.pipeline.ask` (see module docstring).
 
     Args:
-        settings: project settings (``max_turns``, models, retrieval).
-        models: passed to :func:`clauselens.graph.build_graph` (one model or per-agent dict;
-            None: each agent's model from settings, loaded on first use).
-        tools_factory: makes a fresh, empty set of retrieval tools (default: the hybrid
-            retriever from settings).
+        settings: project settings (``max_turns``, models, retrieval tools).
+        models: one chat model, a per-agent dict, a :class:`~clauselens.graph.builder.ModelPool`,
+            or None (each agent's model from settings, loaded on first use). One pool serves the
+            tools and the graph, so an in-process model is loaded once.
+        tools_factory: makes a fresh, empty set of retrieval tools (default: the registry's
+            ``settings.retrieval.tools``).
     """
 
     def __init__(self, settings: Settings, *, models: Any = None, tools_factory: ToolsFactory | None = None) -> None:
+        from clauselens.retrieval.registry import make_tools
+
         self.settings = settings
-        self.models = models
-        self.tools_factory = tools_factory or default_tools_factory(settings)
+        self.models = models if isinstance(models, ModelPool) else ModelPool(settings, models)
+        self.tools_factory = tools_factory or (lambda: make_tools(settings, chat_model=self.models.researcher))
         self._indexed: dict[tuple[str, ...], Mapping[str, RetrievalMethod]] = {}
         self._guard = threading.Lock()
 
@@ -93,28 +94,35 @@ class GraphInterrogate:
                 self._indexed[key] = tools
             return self._indexed[key]
 
-    def __call__(self, request: ArchivistRequest, documents: Sequence[Document], emit: Emit) -> Report:
-        """Run the graph; ``emit`` gets ``{"type": "round", "node", "text"}`` events.
+    def run(self, request: ArchivistRequest, tools: Mapping[str, RetrievalMethod],
+            documents: Sequence[dict[str, Any]], emit: Emit) -> AskResult:
+        """:func:`clauselens.pipeline.ask` on pre-indexed ``tools``; ``emit`` gets
+        ``{"type": "round", "node", "text"}`` events as graph nodes finish."""
+        from clauselens.pipeline import ask
 
-        Raises the graph's errors (``ModelUnavailableError``, ``ModelResponseError``,
-        ``RetrievalError``) and :class:`ClauselensError` if it produced no report."""
-        from clauselens.graph import build_graph
+        def progress(node: str, update: dict[str, Any]) -> None:
+            text = progress_text(node, update)
+            if text:
+                emit({"type": "round", "node": node, "text": text})
 
+        return ask([], request.question, self.settings, context=request.context, progress=progress,
+                   models=self.models, tools=tools, documents=documents)
+
+    def __call__(self, request: ArchivistRequest, documents: Sequence[Document], emit: Emit) -> AskResult:
+        """Index ``documents`` (once per set) in the configured tools and run the agents.
+
+        Raises what :func:`clauselens.pipeline.ask` raises (``ModelUnavailableError``,
+        ``ModelResponseError``, ``RetrievalError``, ``ConfigError`` for a tool that cannot be made)."""
         emit({"type": "status", "agent": "researcher", "text": f"Researcher: indexing {len(documents)} document(s)"})
         tools = self.tools_for(documents)
-        graph = build_graph(self.settings, models=self.models, tools=tools)
-        inp = {"question": request.question, "context": request.context, "paths": [],
-               "documents": [document_summary(d) for d in documents]}
-        report: dict | None = None
-        for update in graph.stream(inp, stream_mode="updates"):
-            for node, upd in update.items():
-                if not isinstance(upd, Mapping):
-                    continue
-                text = progress_text(node, upd)
-                if text:
-                    emit({"type": "round", "node": node, "text": text})
-                if upd.get("report"):
-                    report = upd["report"]
-        if report is None:
-            raise ClauselensError("the Interrogator finished without a report")
-        return Report.model_validate(report)
+        return self.run(request, tools, [document_summary(d) for d in documents], emit)
+
+    def from_library(self, request: ArchivistRequest, library: Any, emit: Emit) -> AskResult:
+        """Run the agents on ``library`` (already indexed), its retriever pinned to
+        ``request.doc_ids`` (the whole library when empty)."""
+        records = {r.doc_id: r for r in library.agreements()}
+        chosen = [d for d in request.doc_ids if d in records]
+        tools = {"hybrid": library.retriever(chosen or None)}
+        where = ("; ".join(records[d].label for d in chosen) if chosen else f"all {len(records)} agreements")
+        emit({"type": "status", "agent": "researcher", "text": f"Researcher: searching the library: {where}"})
+        return self.run(request, tools, [agreement_summary(records[d]) for d in chosen], emit)

@@ -3,7 +3,7 @@ LangGraph Studio). Each takes the run config LangGraph passes and returns a comp
 without a checkpointer (the LangGraph server persists threads itself). Settings come from
 the environment (``CLAUSELENS_*``), as everywhere else.
 
-* ``chat_graph`` — the chat session: Archivist dialogue -> Researcher/Interrogator
+* ``chat_graph`` — the chat session (:mod:`clauselens.graph.chat`): ``clarify`` -> ``answer``
   (input ``{"messages": [{"role": "user", "content": ...}], "documents": [...]}``; add
   documents first with :meth:`ChatSessions.ingest` or by writing ``documents`` entries
   with ``source_path``).

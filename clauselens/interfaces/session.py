@@ -1,23 +1,19 @@
-"""Chat sessions with memory: one small LangGraph ``StateGraph`` per service, persisted by a
-SQLite checkpointer, shared by the terminal chat, the MCP server and the web UI.
+"""Chat sessions with memory, shared by the terminal chat, the MCP server and the web UI:
+the chat graph of :mod:`clauselens.graph.chat` (``clarify`` -> ``answer``), persisted by a
+SQLite checkpointer (``thread_id`` = session id).
 
-Graph (``thread_id`` = session id)::
-
-    START -> archivist --(clarifying question)--> END
-                       \\-(request)--> interrogator -> END
-
-* ``archivist`` runs :func:`clauselens.agents.archivist_dialogue.archivist_dialogue` on the
+* ``clarify`` runs :func:`clauselens.agents.archivist_dialogue.archivist_dialogue` on the
   whole conversation, with the session's documents and earlier findings, and either asks
   ONE clarifying question (an ``AIMessage`` marked ``clarify``) or writes the structured
-  request into the state.
-* ``interrogator`` hands the request and the session's parsed documents to an
-  :class:`Interrogate` callable (the project's Researcher/Interrogator graph, see
-  :mod:`clauselens.interfaces.engine`) and streams its rounds as custom stream events
-  (LangGraph ``get_stream_writer``).
-
-State (all JSON-serialisable, so sessions survive restarts): ``messages`` (the chat),
-``documents`` (what was ingested, with source paths), ``reports`` (every report of the
-session, ``Report.model_dump``), ``request`` (the last structured request).
+  request into the state. In a **library session** (``library=``) it also resolves the
+  agreement the request names, once: ``ambiguous`` asks which agreement, listing the
+  candidates (kept on the message, ``additional_kwargs["candidates"]``, so the answer picks
+  among them); ``unnamed`` searches the whole library.
+* ``answer`` hands the request to an :class:`Interrogate` runner (the same
+  :func:`clauselens.pipeline.ask` as ``clauselens ask``, see
+  :mod:`clauselens.interfaces.engine`), streams its rounds as custom stream events
+  (LangGraph ``get_stream_writer``) and writes the run's report, transcript and token
+  ledger to ``<cache_dir>/sessions/<session id>/runs/report<n>.*``.
 
 Checkpointer: ``langgraph.checkpoint.sqlite.SqliteSaver`` on
 ``<cache_dir>/sessions.sqlite`` by default.
@@ -25,21 +21,20 @@ Checkpointer: ``langgraph.checkpoint.sqlite.SqliteSaver`` on
 
 from __future__ import annotations
 
-import operator
+import re
 import sqlite3
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, Protocol, TypedDict
+from typing import Any, Protocol
 
 from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.config import get_stream_writer
-from langgraph.graph import END, START, StateGraph
-from langgraph.graph.message import add_messages
+from langgraph.graph import StateGraph
 
 from clauselens.agents.archivist_dialogue import (
     ArchivistRequest,
@@ -49,28 +44,26 @@ from clauselens.agents.archivist_dialogue import (
 )
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError
+from clauselens.graph.chat import ChatState, build_chat_graph
 from clauselens.interfaces.store import SessionStore, check_session_id, new_session_id
 from clauselens.parsing.types import Document
+from clauselens.pipeline import AskResult, save_result
 from clauselens.reports.model import Report
 
 Event = dict[str, Any]
 Emit = Callable[[Event], None]
+#: The persisted state of one chat session (:class:`clauselens.graph.chat.ChatState`).
+SessionState = ChatState
 
 
 class Interrogate(Protocol):
-    """Answer one structured request over parsed documents; call ``emit`` with progress
-    events (``{"type": "round", "round": n, "node": name, "text": ...}``) as rounds finish."""
+    """The runner: answers one structured request over parsed documents, or over a library,
+    calling ``emit`` with progress events (``{"type": "round", "node": name, "text": ...}``)
+    as rounds finish, and returns the run (report, transcript, ledger)."""
 
-    def __call__(self, request: ArchivistRequest, documents: Sequence[Document], emit: Emit) -> Report: ...
+    def __call__(self, request: ArchivistRequest, documents: Sequence[Document], emit: Emit) -> AskResult: ...
 
-
-class SessionState(TypedDict, total=False):
-    """The persisted state of one chat session (see module docstring)."""
-
-    messages: Annotated[list[AnyMessage], add_messages]
-    documents: list[dict]
-    reports: Annotated[list[dict], operator.add]
-    request: dict | None
+    def from_library(self, request: ArchivistRequest, library: Any, emit: Emit) -> AskResult: ...
 
 
 def default_sessions_db(settings: Settings) -> Path:
@@ -100,13 +93,17 @@ def document_info(doc: Document) -> dict:
 
 @dataclass
 class TurnResult:
-    """What one user message produced: a clarifying question or a report."""
+    """What one user message produced: a clarifying question or a report. ``candidates``:
+    the agreements a library question could mean (``{"doc_id", "label"}``) when it asks which;
+    ``files``: where the run's report, transcript and ledger were written."""
 
     kind: str  # "clarify" | "report"
     text: str
     report: Report | None = None
     report_index: int | None = None
     events: list[Event] = field(default_factory=list)
+    candidates: list[dict] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
 
 
 def answer_text(report: Report) -> str:
@@ -117,6 +114,38 @@ def answer_text(report: Report) -> str:
     return "\n".join(lines)
 
 
+def which_agreement(candidates: Sequence[dict]) -> str:
+    """The clarifying question for an ambiguous library question."""
+    lines = [f"{i}. {c['label']}" for i, c in enumerate(candidates, start=1)]
+    return ("Which agreement do you mean? The question could mean " + f"{len(candidates)} agreements:\n"
+            + "\n".join(lines) + "\nAnswer with its number or name (or 'all' to search them all).")
+
+
+def pick_candidates(answer: str, candidates: Sequence[dict], library: Any) -> list[str]:
+    """The doc ids the user's answer to :func:`which_agreement` picks: numbers ("2", "the
+    first"), else the agreement its words name among the candidates (resolved by the
+    library), else all candidates (one question is asked at most)."""
+    ids = [c["doc_id"] for c in candidates]
+    words = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5}
+    nums = [int(n) for n in re.findall(r"\b(\d{1,2})\b", answer)]
+    nums += [v for k, v in words.items() if re.search(rf"\b{k}\b", answer, re.IGNORECASE)]
+    picked = [ids[n - 1] for n in nums if 1 <= n <= len(ids)]
+    if picked:
+        return list(dict.fromkeys(picked))
+    if re.search(r"\b(all|both|any|every)\b", answer, re.IGNORECASE):
+        return ids
+    res = library.resolve(answer, allowed=ids)
+    return list(res.chosen) if res.status == "resolved" else ids
+
+
+def pending_candidates(conversation: Sequence[BaseMessage]) -> list[dict]:
+    """The candidates of the clarifying question the latest user message answers (empty if
+    it answers none, or a question that was not about the agreement)."""
+    if not last_ai_was_clarification(conversation):
+        return []
+    return list(conversation[-2].additional_kwargs.get("candidates") or [])
+
+
 class ChatSessions:
     """The chat-session service.
 
@@ -124,11 +153,13 @@ class ChatSessions:
         settings: project settings (the Archivist's model settings pick the structured-output
             method and retries).
         archivist_model: the Archivist's chat model (a fake model in tests).
-        interrogate: answers a request (see :class:`Interrogate`).
+        interrogate: the runner (see :class:`Interrogate`).
         load_document: ``path -> Document`` (``clauselens.parsing.load_document`` bound to
             settings); raises :class:`~clauselens.errors.IngestError` subclasses.
         db_path: SQLite file for the checkpointer (default :func:`default_sessions_db`).
-        store: where uploads live (default ``<cache_dir>/sessions``).
+        store: where uploads and run files live (default ``<cache_dir>/sessions``).
+        library: a :class:`clauselens.library.Library`: questions are answered from it (the
+            agreement resolved from the question) and documents cannot be added.
 
     Thread safety: turns and ingests of one session are serialised with a per-session lock,
     so two browser tabs on one session cannot interleave their writes.
@@ -136,11 +167,12 @@ class ChatSessions:
 
     def __init__(self, settings: Settings, *, archivist_model: BaseChatModel, interrogate: Interrogate,
                  load_document: Callable[[Path], Document], db_path: Path | None = None,
-                 store: SessionStore | None = None) -> None:
+                 store: SessionStore | None = None, library: Any | None = None) -> None:
         self.settings = settings
         self.archivist_model = archivist_model
         self.interrogate = interrogate
         self.load_document = load_document
+        self.library = library
         self.db_path = db_path or default_sessions_db(settings)
         self.store = store or SessionStore(settings.cache_dir / "sessions")
         self.checkpointer = open_checkpointer(self.db_path)
@@ -151,54 +183,98 @@ class ChatSessions:
 
     # ------------------------------------------------------------------ graph
     def state_graph(self) -> StateGraph:
-        """The session graph, not compiled (``langgraph.json`` compiles it without our
-        checkpointer, since LangGraph's server brings its own persistence)."""
-        g = StateGraph(SessionState)
-        g.add_node("archivist", self._archivist_node)
-        g.add_node("interrogator", self._interrogator_node)
-        g.add_edge(START, "archivist")
-        g.add_conditional_edges("archivist", lambda s: "interrogator" if s.get("request") else END,
-                                {"interrogator": "interrogator", END: END})
-        g.add_edge("interrogator", END)
-        return g
+        """The session graph (:func:`clauselens.graph.chat.build_chat_graph`), not compiled."""
+        return build_chat_graph(self._clarify_node, self._answer_node)
 
-    def _archivist_node(self, state: SessionState) -> dict:
+    def _clarify_node(self, state: SessionState) -> dict:
         writer = get_stream_writer()
         writer({"type": "status", "agent": "archivist", "text": "Archivist: reading your request"})
         docs = [DocumentInfo(**{k: v for k, v in d.items() if k in DocumentInfo.model_fields}) for d in state.get("documents", [])]
         findings = [(r["question"], r.get("answer") or r.get("conclusion") or "") for r in state.get("reports", [])]
         ms = self.settings.archivist_model
-        method = "auto" if ms.structured_method == "auto" else ms.structured_method
+        clarified = last_ai_was_clarification(state["messages"])
         outcome = archivist_dialogue(self.archivist_model, state["messages"], docs, findings=findings,
-                                     clarified=last_ai_was_clarification(state["messages"]),
-                                     method=method, max_retries=ms.max_retries)
+                                     clarified=clarified, method=ms.structured_method, max_retries=ms.max_retries)
         if outcome.clarifying_question:
-            writer({"type": "clarify", "text": outcome.clarifying_question, "ambiguity": outcome.ambiguity})
-            return {"messages": [AIMessage(content=outcome.clarifying_question,
-                                           additional_kwargs={"clarify": True, "ambiguity": outcome.ambiguity})],
-                    "request": None}
+            return self._ask_back(writer, outcome.clarifying_question, outcome.ambiguity)
         req = outcome.request
         assert req is not None
+        if self.library is not None:
+            cands = pending_candidates(state["messages"])
+            if cands:  # the user answered "which agreement?"
+                req.doc_ids = pick_candidates(str(state["messages"][-1].content), cands, self.library)
+                status = "clarified"
+            else:
+                res = self.library.resolve(req.question)
+                labels = {a.doc_id: a.label for a in self.library.agreements()}
+                if res.status == "ambiguous" and not clarified:
+                    cands = [{"doc_id": d, "label": labels.get(d, d)} for d in res.chosen]
+                    return self._ask_back(writer, which_agreement(cands), "agreement", cands)
+                req.doc_ids, status = list(res.chosen), res.status
+            labels = {a.doc_id: a.label for a in self.library.agreements()}
+            writer({"type": "resolution", "status": status, "chosen": req.doc_ids,
+                    "labels": [labels.get(d, d) for d in req.doc_ids]})
         writer({"type": "request", "request": req.model_dump()})
         return {"request": req.model_dump()}
 
-    def _interrogator_node(self, state: SessionState, config: RunnableConfig) -> dict:
+    @staticmethod
+    def _ask_back(writer: Emit, question: str, ambiguity: str | None, candidates: list[dict] | None = None) -> dict:
+        extra: dict[str, Any] = {"clarify": True, "ambiguity": ambiguity}
+        if candidates:
+            extra["candidates"] = candidates
+        writer({"type": "clarify", "text": question, "ambiguity": ambiguity, "candidates": candidates or []})
+        return {"messages": [AIMessage(content=question, additional_kwargs=extra)], "request": None}
+
+    def _answer_node(self, state: SessionState, config: RunnableConfig) -> dict:
         writer = get_stream_writer()
         sid = config["configurable"]["thread_id"]
         req = ArchivistRequest(**state["request"])
-        docs = self._parsed_documents(sid, state.get("documents", []))
-        if req.doc_ids:
-            docs = [d for d in docs if d.id in req.doc_ids] or docs
-        if not docs:
-            raise ClauselensError("no documents in this session yet: add a contract first (upload, or `chat FILE`)")
-        report = self.interrogate(req, docs, writer)
+        if self.library is not None:
+            result = self.interrogate.from_library(req, self.library, writer)
+        else:
+            docs = self._parsed_documents(sid, state.get("documents", []))
+            if req.doc_ids:
+                docs = [d for d in docs if d.id in req.doc_ids] or docs
+            if not docs:
+                raise ClauselensError("no documents in this session yet: add a contract first (upload, or `chat FILE`)")
+            result = self.interrogate(req, docs, writer)
+        report = result.report
         n = len(state.get("reports", []))
-        writer({"type": "report", "index": n, "report": report.model_dump(mode="json")})
+        files = {k: str(v) for k, v in save_result(result, self.runs_dir(sid), stem=f"report{n}").items()}
+        writer({"type": "report", "index": n, "report": report.model_dump(mode="json"), "files": files})
         return {"reports": [report.model_dump(mode="json")],
                 "messages": [AIMessage(content=answer_text(report), additional_kwargs={"report_index": n})],
                 "request": None}
 
     # --------------------------------------------------------------- helpers
+    def check_can_ingest(self) -> None:
+        """Raises :class:`ClauselensError` in a library session (its agreements are added with
+        ``clauselens library add``, not per session)."""
+        if self.library is not None:
+            name = self.library.root.name
+            raise ClauselensError(f"this session answers from the library {name!r}; add contracts to it with: "
+                                  f"clauselens library add FILES --library {name}")
+
+    def library_info(self) -> dict | None:
+        """``{"name", "root", "agreements"}`` of the session library, None without one."""
+        if self.library is None:
+            return None
+        return {"name": self.library.root.name, "root": str(self.library.root), "agreements": len(self.library)}
+
+    def library_document(self, doc_id: str) -> Document:
+        """A library agreement, parsed (through the document store, as ``library add`` parsed
+        it, so passage spans index its text). Raises :class:`ClauselensError` for an unknown id."""
+        if self.library is None:
+            raise ClauselensError("this session has no library")
+        rec = next((r for r in self.library.agreements() if r.doc_id == doc_id), None)
+        if rec is None:
+            raise ClauselensError(f"no agreement {doc_id!r} in the library {self.library.root.name!r}")
+        return self.load_document(Path(rec.path))
+
+    def runs_dir(self, session_id: str) -> Path:
+        """``<store>/<session id>/runs``: each turn's report, transcript and token ledger."""
+        return self.store.session_dir(session_id) / "runs"
+
     def _lock(self, session_id: str) -> threading.RLock:
         with self._locks_guard:
             return self._locks.setdefault(session_id, threading.RLock())
@@ -257,6 +333,7 @@ class ChatSessions:
 
         Returns the session's documents. Raises :class:`~clauselens.errors.IngestError`
         (the Archivist's specific error for the first bad file)."""
+        self.check_can_ingest()
         with self._lock(session_id):
             parsed = [self.load_document(Path(p)) for p in paths]
             current = self.documents(session_id)
@@ -269,7 +346,7 @@ class ChatSessions:
                 self._docs[(session_id, doc.id)] = doc
                 added.append(document_info(doc))
             if added or not self.exists(session_id):
-                self.graph.update_state(self.config(session_id), {"documents": current + added}, as_node="interrogator")
+                self.graph.update_state(self.config(session_id), {"documents": current + added}, as_node="answer")
             return current + added
 
     def stream_turn(self, session_id: str, message: str) -> Iterator[Event]:
@@ -318,10 +395,10 @@ def collect(events: Iterator[Event], on_event: Emit | None = None) -> TurnResult
         if on_event:
             on_event(ev)
         if ev["type"] == "clarify":
-            result = TurnResult("clarify", ev["text"])
+            result = TurnResult("clarify", ev["text"], candidates=list(ev.get("candidates") or []))
         elif ev["type"] == "report":
             rep = Report.model_validate(ev["report"])
-            result = TurnResult("report", answer_text(rep), rep, ev["index"])
+            result = TurnResult("report", answer_text(rep), rep, ev["index"], files=dict(ev.get("files") or {}))
     if result is None:
         raise ClauselensError("the turn ended without an answer")
     result.events = seen

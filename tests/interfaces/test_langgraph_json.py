@@ -23,6 +23,6 @@ def test_langgraph_json_graphs_load(tmp_path, monkeypatch):
         mod_spec.loader.exec_module(mod)
         graph = getattr(mod, attr)({"configurable": {}})
         nodes[name] = set(graph.get_graph().nodes)
-    assert {"archivist", "interrogator"} <= nodes["clauselens_chat"]
+    assert {"clarify", "answer"} <= nodes["clauselens_chat"]
     assert {"archivist", "researcher", "interrogator", "report"} <= nodes["clauselens"]
     assert (tmp_path / "sessions.sqlite").exists()
