@@ -18,6 +18,7 @@ from pathlib import Path
 from langchain_core.messages import AIMessage, HumanMessage
 from rich.console import Console
 from rich.markdown import Markdown
+from rich.markup import escape
 
 from clauselens.errors import ClauselensError, ModelUnavailableError
 from clauselens.interfaces.session import ChatSessions, Event, collect
@@ -72,6 +73,14 @@ def _show_event(console: Console, ev: Event) -> None:
     t = ev.get("type")
     if t in ("status", "round"):
         console.print(f"  [dim]· {ev['text']}[/]")
+    elif t == "resolution":
+        labels = ev.get("labels") or []
+        if not labels:
+            console.print("  [dim]· Library: no agreement named; searching the whole library[/]")
+        elif len(labels) == 1:
+            console.print(f"  [dim]· Library: the question names {escape(labels[0])}[/]")
+        else:
+            console.print(f"  [dim]· Library: searching {len(labels)} agreements: {escape('; '.join(labels))}[/]")
     elif t == "request":
         req = ev["request"]
         ctx = f" (context: {req['context']})" if req.get("context") else ""
@@ -86,9 +95,14 @@ def run_chat(service: ChatSessions, session_id: str, *, console: Console | None 
     the session stays usable."""
     console = console or Console()
     docs = service.documents(session_id)
-    console.print(f"[bold]clauselens chat[/] — session [bold]{session_id}[/] "
-                  f"(resume with: clauselens chat --resume {session_id})")
-    console.print("Documents: " + (", ".join(f"{d['file_name']} ({d.get('title') or 'untitled'})" for d in docs) or "none"))
+    lib = service.library_info()
+    resume = f"clauselens chat --resume {session_id}" + (f" --library {lib['ref']}" if lib else "")
+    console.print(f"[bold]clauselens chat[/] — session [bold]{session_id}[/] (resume with: {escape(resume)})")
+    if lib is not None:
+        console.print(f"Library: {escape(lib['name'])} ({lib['agreements']} agreements): name the agreement in your "
+                      "question, or ask across all of them")
+    else:
+        console.print("Documents: " + (", ".join(f"{d['file_name']} ({d.get('title') or 'untitled'})" for d in docs) or "none"))
     if resumed:
         n = print_history(service, session_id, console)
         console.print(f"[dim]— resumed: {n} earlier message(s) —[/]")
@@ -134,4 +148,4 @@ def run_chat(service: ChatSessions, session_id: str, *, console: Console | None 
             console.print(f"[red]Error:[/] {e}")
             continue
         console.print(f"[bold green]clauselens>[/] {result.text}")
-    console.print(f"Session saved. Resume with: clauselens chat --resume {session_id}")
+    console.print(f"Session saved. Resume with: {escape(resume)}")

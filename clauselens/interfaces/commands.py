@@ -12,11 +12,12 @@ from typing import Annotated, Any, Optional
 import typer
 
 from clauselens.config import Settings
-from clauselens.errors import ClauselensError
+from clauselens.errors import ClauselensError, ConfigError
 from clauselens.interfaces.session import ChatSessions, default_sessions_db
 
 
-def build_service(settings: Settings, *, models: Any = None, db_path: Path | None = None) -> ChatSessions:
+def build_service(settings: Settings, *, models: Any = None, db_path: Path | None = None,
+                  library: str | None = None) -> ChatSessions:
     """A chat-session service.
 
     Args:
@@ -25,23 +26,27 @@ def build_service(settings: Settings, *, models: Any = None, db_path: Path | Non
             (each agent's model from settings; an in-process GGUF is only loaded into memory
             on its first call, a server is only contacted on the first call).
         db_path: the SQLite session file (default ``<cache_dir>/sessions.sqlite``).
+        library: answer from this library (name or folder, see ``clauselens library``)
+            instead of the session's own documents. Raises ``ConfigError`` if it does not exist.
     """
     from clauselens.agents.archivist import load_one
+    from clauselens.graph.builder import ModelPool
     from clauselens.interfaces.engine import GraphInterrogate
 
-    if models is None or isinstance(models, dict) and "archivist" not in models:
-        from clauselens.llm import get_chat_model
+    pool = ModelPool(settings, models)  # one pool: the Archivist, the graph and the tools share models
+    lib = None
+    if library is not None:
+        from clauselens.interfaces.library_commands import open_library
 
-        archivist = get_chat_model(settings.model_for("archivist"), settings.models_dir)
-    else:
-        archivist = models["archivist"] if isinstance(models, dict) else models
-    return ChatSessions(settings, archivist_model=archivist, interrogate=GraphInterrogate(settings, models=models),
-                        load_document=lambda p: load_one(p, settings), db_path=db_path or default_sessions_db(settings))
+        lib = open_library(settings, library)
+    return ChatSessions(settings, archivist_model=pool.model("archivist"), interrogate=GraphInterrogate(settings, models=pool),
+                        load_document=lambda p: load_one(p, settings), db_path=db_path or default_sessions_db(settings),
+                        library=lib)
 
 
-def _service_or_exit(settings: Settings, db_path: Path | None) -> ChatSessions:
+def _service_or_exit(settings: Settings, db_path: Path | None, library: str | None = None) -> ChatSessions:
     try:
-        return build_service(settings, db_path=db_path)
+        return build_service(settings, db_path=db_path, library=library)
     except ClauselensError as e:
         typer.echo(f"Error: {e}", err=True)
         raise typer.Exit(e.exit_code) from None
@@ -59,6 +64,7 @@ def _settings(model: str | None, base_url: str | None) -> Settings:
 ModelOpt = Annotated[Optional[str], typer.Option("--model", help="Bundled model name (qwen2.5-coder-1.5b / -0.5b), a .gguf path, or the server's model name.")]
 BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (default: in-process GGUF).")]
 DbOpt = Annotated[Optional[Path], typer.Option("--sessions-db", help="Session store (default ~/.cache/clauselens/sessions.sqlite).")]
+LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Answer from this library (see `clauselens library add`) instead of files: the agreement is resolved from each question.")]
 
 
 def chat_cmd(
@@ -67,6 +73,7 @@ def chat_cmd(
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     sessions_db: DbOpt = None,
+    library: LibraryOpt = None,
 ) -> None:
     """Chat about contracts in the terminal; the session is saved and can be resumed."""
     from rich.console import Console
@@ -76,14 +83,16 @@ def chat_cmd(
     console = Console()
     settings = _settings(model, base_url)
     try:
-        service = build_service(settings, db_path=sessions_db)
+        if library is not None and files:
+            raise ConfigError("give either files or --library, not both (add the files first: clauselens library add FILES)")
+        service = build_service(settings, db_path=sessions_db, library=library)
         if resume:
             if not service.exists(resume):
                 raise ClauselensError(f"no session {resume!r} in {service.db_path}")
             sid = resume
         else:
-            if not files:
-                raise ClauselensError("give at least one contract file (or --resume ID)")
+            if not files and library is None:
+                raise ClauselensError("give at least one contract file, or --library NAME (or --resume ID)")
             sid = service.new_session()
         if files:
             with console.status("Archivist: reading the documents…"):
@@ -111,12 +120,13 @@ def mcp_cmd(
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     sessions_db: DbOpt = None,
+    library: LibraryOpt = None,
 ) -> None:
     """Run the MCP server over stdio (tools: ingest, search_clauses, ask, fetch_clause)."""
     from clauselens.interfaces.mcp_server import create_mcp_server
 
     settings = _settings(model, base_url)
-    service = _service_or_exit(settings, sessions_db)
+    service = _service_or_exit(settings, sessions_db, library)
     create_mcp_server(service, roots=tuple(root or [Path.cwd()])).run()
 
 
@@ -128,6 +138,7 @@ def serve_cmd(
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     sessions_db: DbOpt = None,
+    library: LibraryOpt = None,
 ) -> None:
     """Serve the web UI (upload, ask, watch the rounds, read the cited report)."""
     import uvicorn
@@ -135,7 +146,7 @@ def serve_cmd(
     from clauselens.interfaces.web.app import create_app
 
     settings = _settings(model, base_url)
-    service = _service_or_exit(settings, sessions_db)
+    service = _service_or_exit(settings, sessions_db, library)
     dirs = tuple(docs_dir or ([Path("examples/contracts")] if Path("examples/contracts").is_dir() else []))
     app = create_app(service, pick_dirs=dirs, max_upload_bytes=max_upload_mb * 1024 * 1024)
     typer.echo(f"clauselens web UI on http://{host}:{port}/  (Ctrl+C to stop)")

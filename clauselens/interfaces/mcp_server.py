@@ -11,6 +11,12 @@ exceptions raised by a tool into such results, never a traceback):
   question (``kind="clarify"``); otherwise the report as JSON plus its Markdown.
 * ``fetch_clause(ref, doc_id=None, session_id=None)`` — the text and span of clause ``ref``.
 
+With a library (``clauselens mcp --library NAME``) the tools answer from the library: ``ingest``
+is refused (use ``clauselens library add``), ``search_clauses`` and ``ask`` resolve the agreement
+the question names (``resolution`` in the result), an ambiguous question makes ``ask`` return
+``kind="clarify"`` with the ``candidates`` (doc id + label; answer with a number or a name, or ask
+again naming one), and ``fetch_clause`` needs the ``doc_id`` of an agreement.
+
 Without ``session_id`` the tools use the server's default session (one per server
 process; its id is returned by every tool). Documents are read only from the ``roots``
 folders given at start (default: the current folder); other paths are refused.
@@ -77,24 +83,45 @@ class PassageOut(BaseModel):
     text: str
 
 
+class AgreementOut(BaseModel):
+    """A library agreement a question could mean."""
+
+    doc_id: str
+    label: str
+
+
+class ResolutionOut(BaseModel):
+    """Which library agreements a question names: ``status`` is ``resolved`` (one),
+    ``ambiguous`` / ``uncertain`` (several searched), ``unnamed`` (the whole library)."""
+
+    status: str
+    chosen: list[AgreementOut] = Field(default_factory=list)
+
+
 class SearchOut(BaseModel):
-    """Result of ``search_clauses``; ``abstained``/``reason`` when nothing matched."""
+    """Result of ``search_clauses``; ``abstained``/``reason`` when nothing matched;
+    ``resolution`` in a library session."""
 
     session_id: str
     query: str
     abstained: bool
     reason: str | None = None
     passages: list[PassageOut]
+    resolution: ResolutionOut | None = None
 
 
 class AskOut(BaseModel):
-    """Result of ``ask``: a clarifying question (``kind="clarify"``) or a report (JSON + Markdown)."""
+    """Result of ``ask``: a clarifying question (``kind="clarify"``; in a library session
+    ``candidates`` lists the agreements it could mean) or a report (JSON + Markdown, and where
+    its transcript and token ledger were written)."""
 
     session_id: str
     kind: str
     text: str
     report: dict[str, Any] | None = None
     markdown: str | None = None
+    candidates: list[AgreementOut] = Field(default_factory=list)
+    files: dict[str, str] = Field(default_factory=dict)
 
 
 class ClauseOut(BaseModel):
@@ -146,6 +173,7 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
     def ingest(paths: list[str], session_id: str | None = None) -> IngestOut:
         """Parse contract files (.pdf .docx .txt .md) into the session. Returns the session id and its documents."""
         with user_errors():
+            service.check_can_ingest()
             sid = sid_of(session_id)
             files = [service.store.resolve(p, allowed_roots=allowed) for p in paths]
             docs = service.ingest(sid, files)
@@ -156,12 +184,21 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
         """Search the session's contracts. Returns ranked passages with clause reference, page and character spans."""
         with user_errors():
             sid = sid_of(session_id)
-            docs = service.parsed_documents(sid)
-            if not docs:
-                raise ClauselensError("no documents in this session yet: call ingest first")
-            tools = service.interrogate.tools_for(docs)  # type: ignore[attr-defined]
-            res = next(iter(tools.values())).search(query, k=max(1, min(k, 50)))
-            return SearchOut(session_id=sid, query=query, abstained=res.abstained, reason=res.reason, passages=[
+            resolution = None
+            if service.library is not None:
+                res = service.library.search(query, max(1, min(k, 50)))
+                r = res.trace.get("resolution") or {}
+                labels = {a.doc_id: a.label for a in service.library.agreements()}
+                resolution = ResolutionOut(status=r.get("status", "unnamed"), chosen=[
+                    AgreementOut(doc_id=d, label=labels.get(d, d)) for d in r.get("chosen", [])])
+            else:
+                docs = service.parsed_documents(sid)
+                if not docs:
+                    raise ClauselensError("no documents in this session yet: call ingest first")
+                tools = service.interrogate.tools_for(docs)  # type: ignore[attr-defined]
+                tool = tools.get("hybrid") or next(iter(tools.values()))
+                res = tool.search(query, k=max(1, min(k, 50)))
+            return SearchOut(session_id=sid, query=query, abstained=res.abstained, reason=res.reason, resolution=resolution, passages=[
                 PassageOut(rank=i + 1, doc_id=p.doc_id, doc_title=p.doc_title, clause_ref=p.clause_ref,
                            heading_path=p.heading_path, page_start=p.page_start, page_end=p.page_end,
                            spans=[[s.start, s.end] for s in p.spans], score=p.score, text=p.text)
@@ -177,7 +214,8 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
             rep = result.report
             return AskOut(session_id=sid, kind=result.kind, text=result.text,
                           report=rep.model_dump(mode="json") if rep is not None else None,
-                          markdown=to_markdown(rep) if rep is not None else None)
+                          markdown=to_markdown(rep) if rep is not None else None,
+                          candidates=[AgreementOut(**c) for c in result.candidates], files=result.files)
 
     @server.tool()
     def fetch_clause(ref: str, doc_id: str | None = None, session_id: str | None = None) -> ClauseOut:
@@ -185,7 +223,13 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
         with user_errors():
             sid = sid_of(session_id)
             want = _norm_ref(ref)
-            docs = [d for d in service.parsed_documents(sid) if doc_id is None or d.id == doc_id]
+            if service.library is not None:
+                if doc_id is None:
+                    raise ClauselensError("in a library session fetch_clause needs doc_id (an agreement's id, "
+                                          "from search_clauses or ask)")
+                docs = [service.library_document(doc_id)]
+            else:
+                docs = [d for d in service.parsed_documents(sid) if doc_id is None or d.id == doc_id]
             if not docs:
                 raise ClauselensError("no such document in this session" if doc_id else "no documents in this session yet: call ingest first")
             for d in docs:

@@ -256,10 +256,15 @@ class ChatSessions:
                                   f"clauselens library add FILES --library {name}")
 
     def library_info(self) -> dict | None:
-        """``{"name", "root", "agreements"}`` of the session library, None without one."""
+        """``{"name", "root", "ref", "agreements"}`` of the session library, None without one;
+        ``ref`` is what ``--library`` takes to open it again (its name, or its folder when it
+        lives outside ``<cache_dir>/libraries``)."""
         if self.library is None:
             return None
-        return {"name": self.library.root.name, "root": str(self.library.root), "agreements": len(self.library)}
+        root = Path(self.library.root)
+        named = root.parent.resolve() == (self.settings.cache_dir / "libraries").resolve()
+        return {"name": root.name, "root": str(root), "ref": root.name if named else str(root),
+                "agreements": len(self.library)}
 
     def library_document(self, doc_id: str) -> Document:
         """A library agreement, parsed (through the document store, as ``library add`` parsed

@@ -175,7 +175,8 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
     def page(request: Request, sid: str) -> HTMLResponse:
         sid_ok(sid)
         return templates.TemplateResponse(request, "index.html", {
-            "sid": sid, "pickable": pickable(), "max_mb": max_upload_bytes // (1024 * 1024)})
+            "sid": sid, "pickable": pickable(), "max_mb": max_upload_bytes // (1024 * 1024),
+            "library": service.library_info()})
 
     @app.get("/s/{sid}/state")
     def state(sid: str) -> dict:
@@ -183,11 +184,12 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
         return {"session": sid, "messages": [_message_json(m) for m in st["messages"]],
                 "documents": st["documents"],
                 "reports": [{"index": i, "title": r["title"], "question": r["question"]} for i, r in enumerate(st["reports"])],
-                "pending": service.pending(sid)}
+                "pending": service.pending(sid), "library": service.library_info()}
 
     @app.post("/s/{sid}/upload")
     async def upload(sid: str, file: UploadFile = File(...)) -> dict:
         sid_ok(sid)
+        service.check_can_ingest()  # a library session: refused before storing anything
         data = await file.read(max_upload_bytes + 1)
         path = service.store.save_upload(sid, file.filename or "upload", data, max_upload_bytes)
         try:
@@ -200,6 +202,7 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
     @app.post("/s/{sid}/pick")
     async def pick(sid: str, path: str = Form(...)) -> dict:
         sid_ok(sid)
+        service.check_can_ingest()  # a library session: refused before storing anything
         # only the pickable folders and this session's own uploads
         p = service.store.resolve(path, allowed_roots=roots + (service.store.uploads_dir(sid),), include_store=False)
         if p.suffix.lower() not in (".txt", ".md", ".pdf", ".docx"):
@@ -265,6 +268,9 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
 
     @app.get("/s/{sid}/documents/{doc_id}")
     def document(sid: str, doc_id: str) -> dict:
+        if service.library is not None:  # citations of a library session point into its agreements
+            d = service.library_document(doc_id)
+            return {"doc_id": d.id, "title": d.title or Path(d.source_path).name, "text": d.text}
         for d in service.parsed_documents(sid_ok(sid)):
             if d.id == doc_id:
                 return {"doc_id": d.id, "title": d.title or Path(d.source_path).name, "text": d.text}

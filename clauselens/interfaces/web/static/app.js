@@ -72,6 +72,8 @@ function follow(job) {
     request: (ev) => progress(`Archivist → Interrogator: "${ev.request.question}"`),
     round: (ev) => progress(ev.text),
     clarify: (ev) => progress(`Archivist asks: ${ev.text}`),
+    resolution: (ev) => progress(ev.labels.length === 0 ? "Library: no agreement named; searching the whole library"
+      : `Library: ${ev.labels.length === 1 ? "the question names" : "searching"} ${ev.labels.join("; ")}`),
     report: async (ev) => { progress(`Report ready: ${ev.report.title}`); },
     error: (ev) => showError(ev.message, ev.retry),
     done: async () => { es.close(); $("ask").disabled = false; await refresh(); document.body.dataset.idle = "1"; },
@@ -89,7 +91,7 @@ async function run(action) {
   try { await action(); } catch (e) { showError(e.message, false); document.body.dataset.idle = "1"; }
 }
 
-$("upload-form").onsubmit = (e) => {
+if ($("upload-form")) $("upload-form").onsubmit = (e) => {  // absent in a library session
   e.preventDefault();
   const f = $("file").files[0];
   if (!f) { showError("Choose a file first.", false); return; }
