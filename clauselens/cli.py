@@ -21,6 +21,7 @@ from rich.table import Table
 
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, ConfigError
+from clauselens.graph import events as ET
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="clauselens: grounded, cited answers about contracts, from local open models.")
@@ -96,7 +97,7 @@ class _Progress:
                     self._line(f"  [yellow]warning:[/yellow] {escape(w)}")
             self.status.update("Interrogator: breaking the question down...")
         elif node == "researcher":
-            ev = next((e for e in upd.get("events", []) if e.get("type") == "retrieval"), {})
+            ev = next((e for e in upd.get("events", []) if e.get("type") == ET.RETRIEVAL), {})
             n_q = len(ev.get("results", []))
             self._line(f"[bold]Research round {upd.get('turn')}[/bold]: {n_q} searches, "
                        f"{len(ev.get('new_passage_ids', []))} new passages")
@@ -105,7 +106,7 @@ class _Progress:
             if "sub_questions" in upd:
                 self._line("[bold]Sub-questions:[/bold] " + escape("; ".join(upd["sub_questions"])))
             else:
-                dec = next((e for e in upd.get("events", []) if e.get("type") == "decision"), None)
+                dec = next((e for e in upd.get("events", []) if e.get("type") == ET.DECISION), None)
                 if dec is not None:
                     fu = dec.get("follow_up_questions") or []
                     msg = f"[bold]Draft {dec['turn']}[/bold]: {escape(dec['reason'])}"

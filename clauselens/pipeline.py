@@ -16,6 +16,7 @@ from typing import Any, Callable, Literal, Sequence
 
 from clauselens import __version__
 from clauselens.config import Settings
+from clauselens.graph import events as ET
 from clauselens.graph.builder import ModelPool, ModelsArg, ToolsArg, build_graph
 from clauselens.reports.model import Report
 from clauselens.reports.render import write_json, write_report
@@ -41,7 +42,7 @@ def token_totals(events: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Sum of LLM usage over the transcript's ``llm_call`` events, with generation speed
     (``output_tokens / seconds`` over all calls: includes prompt reading, so it is a lower
     bound on decode speed) and prompt+output throughput."""
-    calls = [e for e in events if e.get("type") == "llm_call"]
+    calls = [e for e in events if e.get("type") == ET.LLM_CALL]
     inp = sum(int(e.get("usage", {}).get("input_tokens", 0)) for e in calls)
     out = sum(int(e.get("usage", {}).get("output_tokens", 0)) for e in calls)
     secs = sum(float(e.get("seconds", 0.0)) for e in calls)
@@ -113,7 +114,7 @@ def ask(
     wall = time.perf_counter() - t0
     report = Report.model_validate(final["report"])
     events = list(final.get("events") or [])
-    drafts = [e for e in events if e.get("type") == "llm_call" and e.get("step") == "draft"]
+    drafts = [e for e in events if e.get("type") == ET.LLM_CALL and e.get("step") == "draft"]
     if drafts:  # the answering context: what the call that wrote the final draft read
         entry.answering_context_tokens = int(drafts[-1].get("usage", {}).get("input_tokens", 0))
     transcript = {

@@ -34,6 +34,7 @@ from clauselens.agents import interrogator as inter
 from clauselens.agents.researcher import research_round
 from clauselens.config import Settings
 from clauselens.errors import ModelResponseError
+from clauselens.graph import events as ET
 from clauselens.graph.state import GraphState
 from clauselens.reports.build import build_report
 from clauselens.reports.model import SILENT_ANSWER, LabelBasis, ReportDraft
@@ -139,19 +140,19 @@ def build_graph(
     def archivist(state: GraphState) -> dict[str, Any]:
         paths = list(state.get("paths") or [])
         if not paths:
-            return {"events": [{"type": "ingest", "skipped": True, "reason": "no paths: tools indexed by the caller"}]}
+            return {"events": [{"type": ET.INGEST, "skipped": True, "reason": "no paths: tools indexed by the caller"}]}
         t0 = time.perf_counter()
         docs = arch.ingest(paths, settings)
         repair_events: list[dict[str, Any]] = []
         if settings.archivist_llm_repair:  # optional: the model may re-parent flagged nodes, never edit text
             records: list = []
             docs = [arch.repair_tree(d, res.model("archivist"), settings=settings, records=records) for d in docs]
-            repair_events = [{"type": "llm_call", **r.as_dict()} for r in records]
+            repair_events = [{"type": ET.LLM_CALL, **r.as_dict()} for r in records]
         t1 = time.perf_counter()
         arch.index_tools(res.tools(), docs)
         summaries = [arch.document_summary(d) for d in docs]
         return {"documents": summaries, "events": repair_events + [{
-            "type": "ingest", "documents": summaries, "parse_seconds": round(t1 - t0, 3),
+            "type": ET.INGEST, "documents": summaries, "parse_seconds": round(t1 - t0, 3),
             "index_seconds": round(time.perf_counter() - t1, 3), "tools": list(res.tools()),
         }]}
 
@@ -164,11 +165,11 @@ def build_graph(
         if turn == 0:
             try:
                 subs, rec = inter.decompose(question, model=res.model("interrogator"), context=context, model_settings=ms)
-                ev = [{"type": "llm_call", **rec.as_dict()}]
+                ev = [{"type": ET.LLM_CALL, **rec.as_dict()}]
             except ModelResponseError as e:
-                subs, ev = [question], [{"type": "note", "text": f"decomposition failed, researching the question as asked: {e}"}]
+                subs, ev = [question], [{"type": ET.NOTE, "text": f"decomposition failed, researching the question as asked: {e}"}]
             return {"sub_questions": subs, "pending": subs, "route": "research", "follow_ups_asked": 0,
-                    "events": ev + [{"type": "decompose", "sub_questions": subs}]}
+                    "events": ev + [{"type": ET.DECOMPOSE, "sub_questions": subs}]}
 
         passages = _passages(state)
         asked = list(state.get("asked") or [])
@@ -176,7 +177,7 @@ def build_graph(
         events: list[dict[str, Any]] = []
         if not passages:
             draft = _silent_draft(question, nli)
-            events.append({"type": "draft", "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [],
+            events.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [],
                            "note": "no passages retrieved; no model call"})
             return {"draft": draft.model_dump(mode="json"), "route": "report", "complete": True,
                     "stop_reason": "nothing relevant found", "events": events}
@@ -188,25 +189,25 @@ def build_graph(
         except ModelResponseError as e:
             if previous is None:
                 raise
-            events.append({"type": "note", "text": f"draft {turn} failed, keeping the previous draft: {e}"})
+            events.append({"type": ET.NOTE, "text": f"draft {turn} failed, keeping the previous draft: {e}"})
             return {"route": "report", "complete": False, "stop_reason": "draft failed", "events": events}
-        events += [{"type": "llm_call", **rec.as_dict()},
-                   {"type": "draft", "turn": turn, "draft": draft.model_dump(mode="json"), "shown": shown}]
+        events += [{"type": ET.LLM_CALL, **rec.as_dict()},
+                   {"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": shown}]
         try:
             decision, drec = inter.decide(question, draft, model=res.model("interrogator"), asked=asked,
                                           context=context, model_settings=ms)
-            events.append({"type": "llm_call", **drec.as_dict()})
+            events.append({"type": ET.LLM_CALL, **drec.as_dict()})
         except ModelResponseError as e:
             decision = inter.StopDecision(complete=False, reason=f"decision failed: {e}")
         follow_ups, why = inter.next_questions(draft, decision, turn=turn, max_turns=max_turns, asked=asked,
                                                follow_ups_asked=int(state.get("follow_ups_asked") or 0))
-        events.append({"type": "decision", "turn": turn, "decision": decision.model_dump(mode="json"),
+        events.append({"type": ET.DECISION, "turn": turn, "decision": decision.model_dump(mode="json"),
                        "follow_up_questions": follow_ups, "reason": why})
         upd: dict[str, Any] = {"draft": draft.model_dump(mode="json"), "complete": decision.complete, "events": events}
         if nli:
             basis = inter.decide_label(draft.label, state.get("precedents"), settings.retrieval.precedent_vote_weight)
             upd["label_basis"] = basis.model_dump(mode="json")
-            events.append({"type": "label", "turn": turn, **basis.model_dump(mode="json", exclude={"precedents"})})
+            events.append({"type": ET.LABEL, "turn": turn, **basis.model_dump(mode="json", exclude={"precedents"})})
         if follow_ups:
             upd.update(pending=follow_ups, route="research", follow_ups_asked=int(state.get("follow_ups_asked") or 0) + 1)
         else:
@@ -229,9 +230,9 @@ def build_graph(
         turn = int(state.get("turn") or 0) + 1
         events: list[dict[str, Any]] = []
         if rr.call is not None:
-            events.append({"type": "llm_call", **rr.call.as_dict()})
-        events += [{"type": "note", "text": n} for n in rr.notes]
-        events.append({"type": "retrieval", "turn": turn, "questions": pending, "plan": rr.plan.model_dump(mode="json"),
+            events.append({"type": ET.LLM_CALL, **rr.call.as_dict()})
+        events += [{"type": ET.NOTE, "text": n} for n in rr.notes]
+        events.append({"type": ET.RETRIEVAL, "turn": turn, "questions": pending, "plan": rr.plan.model_dump(mode="json"),
                        "results": rr.results, "new_passage_ids": rr.new_ids})
         upd = {"passages": {pid: p.model_dump(mode="json") for pid, p in rr.passages.items()},
                "last_new_ids": rr.new_ids, "asked": pending, "turn": turn, "pending": [], "events": events}
@@ -247,7 +248,7 @@ def build_graph(
                          turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli,
                          label_basis=basis)
         return {"report": r.model_dump(mode="json"), "events": [{
-            "type": "report", "citations": len(r.citations), "dropped_quotes": [d.model_dump() for d in r.dropped_quotes],
+            "type": ET.REPORT, "citations": len(r.citations), "dropped_quotes": [d.model_dump() for d in r.dropped_quotes],
             "documents_silent": r.documents_silent, "stop_reason": state.get("stop_reason"),
         }]}
 

@@ -21,6 +21,7 @@ from rich.markdown import Markdown
 from rich.markup import escape
 
 from clauselens.errors import ClauselensError, ModelUnavailableError
+from clauselens.graph import events as ET
 from clauselens.interfaces.session import ChatSessions, Event, collect
 from clauselens.reports.render import to_markdown
 
@@ -71,9 +72,9 @@ def print_sources(service: ChatSessions, session_id: str, console: Console) -> N
 
 def _show_event(console: Console, ev: Event) -> None:
     t = ev.get("type")
-    if t in ("status", "round"):
+    if t in (ET.STATUS, ET.ROUND):
         console.print(f"  [dim]· {ev['text']}[/]")
-    elif t == "resolution":
+    elif t == ET.RESOLUTION:
         labels = ev.get("labels") or []
         if not labels:
             console.print("  [dim]· Library: no agreement named; searching the whole library[/]")
@@ -81,7 +82,7 @@ def _show_event(console: Console, ev: Event) -> None:
             console.print(f"  [dim]· Library: the question names {escape(labels[0])}[/]")
         else:
             console.print(f"  [dim]· Library: searching {len(labels)} agreements: {escape('; '.join(labels))}[/]")
-    elif t == "request":
+    elif t == ET.REQUEST:
         req = ev["request"]
         ctx = f" (context: {req['context']})" if req.get("context") else ""
         console.print(f"  [dim]· Archivist → Interrogator: {req['question']}{ctx}[/]")

@@ -20,6 +20,7 @@ from typing import Any
 from clauselens.agents.archivist import document_summary, index_tools
 from clauselens.agents.archivist_dialogue import ArchivistRequest
 from clauselens.config import Settings
+from clauselens.graph import events as ET
 from clauselens.graph.builder import ModelPool
 from clauselens.parsing.types import Document
 from clauselens.pipeline import AskResult
@@ -35,17 +36,17 @@ def progress_text(node: str, update: Mapping[str, Any]) -> str | None:
         if "sub_questions" in update:
             subs = update["sub_questions"]
             return f"Interrogator: {len(subs)} sub-question(s): " + " | ".join(subs)
-        decisions = [e for e in update.get("events", []) if e.get("type") == "decision"]
+        decisions = [e for e in update.get("events", []) if e.get("type") == ET.DECISION]
         if decisions:
             d = decisions[-1]
             fu = d.get("follow_up_questions") or []
             verdict = "complete" if d.get("decision", {}).get("complete") else "incomplete"
             tail = f"; follow-up: {' | '.join(fu)}" if fu else f"; {d.get('reason', '')}"
             return f"Round {d.get('turn')}: Interrogator drafted an answer ({verdict}){tail}"
-        notes = [e.get("text") for e in update.get("events", []) if e.get("type") == "note"]
+        notes = [e.get("text") for e in update.get("events", []) if e.get("type") == ET.NOTE]
         return f"Interrogator: {notes[-1]}" if notes else None
     if node == "researcher":
-        rets = [e for e in update.get("events", []) if e.get("type") == "retrieval"]
+        rets = [e for e in update.get("events", []) if e.get("type") == ET.RETRIEVAL]
         if rets:
             r = rets[-1]
             return (f"Round {r.get('turn')}: Researcher searched {len(r.get('questions', []))} question(s), "
@@ -97,13 +98,13 @@ class GraphInterrogate:
     def run(self, request: ArchivistRequest, tools: Mapping[str, RetrievalMethod],
             documents: Sequence[dict[str, Any]], emit: Emit) -> AskResult:
         """:func:`clauselens.pipeline.ask` on pre-indexed ``tools``; ``emit`` gets
-        ``{"type": "round", "node", "text"}`` events as graph nodes finish."""
+        ``{"type": ET.ROUND, "node", "text"}`` events as graph nodes finish."""
         from clauselens.pipeline import ask
 
         def progress(node: str, update: dict[str, Any]) -> None:
             text = progress_text(node, update)
             if text:
-                emit({"type": "round", "node": node, "text": text})
+                emit({"type": ET.ROUND, "node": node, "text": text})
 
         return ask([], request.question, self.settings, context=request.context, progress=progress,
                    models=self.models, tools=tools, documents=documents)
@@ -113,7 +114,7 @@ class GraphInterrogate:
 
         Raises what :func:`clauselens.pipeline.ask` raises (``ModelUnavailableError``,
         ``ModelResponseError``, ``RetrievalError``, ``ConfigError`` for a tool that cannot be made)."""
-        emit({"type": "status", "agent": "researcher", "text": f"Researcher: indexing {len(documents)} document(s)"})
+        emit({"type": ET.STATUS, "agent": "researcher", "text": f"Researcher: indexing {len(documents)} document(s)"})
         tools = self.tools_for(documents)
         return self.run(request, tools, [document_summary(d) for d in documents], emit)
 
@@ -124,5 +125,5 @@ class GraphInterrogate:
         chosen = [d for d in request.doc_ids if d in records]
         tools = {"hybrid": library.retriever(chosen or None)}
         where = ("; ".join(records[d].label for d in chosen) if chosen else f"all {len(records)} agreements")
-        emit({"type": "status", "agent": "researcher", "text": f"Researcher: searching the library: {where}"})
+        emit({"type": ET.STATUS, "agent": "researcher", "text": f"Researcher: searching the library: {where}"})
         return self.run(request, tools, [agreement_summary(records[d]) for d in chosen], emit)

@@ -44,6 +44,7 @@ from clauselens.agents.archivist_dialogue import (
 )
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError
+from clauselens.graph import events as ET
 from clauselens.graph.chat import ChatState, build_chat_graph
 from clauselens.interfaces.store import SessionStore, check_session_id, new_session_id
 from clauselens.parsing.types import Document
@@ -58,7 +59,7 @@ SessionState = ChatState
 
 class Interrogate(Protocol):
     """The runner: answers one structured request over parsed documents, or over a library,
-    calling ``emit`` with progress events (``{"type": "round", "node": name, "text": ...}``)
+    calling ``emit`` with progress events (``{"type": ET.ROUND, "node": name, "text": ...}``)
     as rounds finish, and returns the run (report, transcript, ledger)."""
 
     def __call__(self, request: ArchivistRequest, documents: Sequence[Document], emit: Emit) -> AskResult: ...
@@ -188,7 +189,7 @@ class ChatSessions:
 
     def _clarify_node(self, state: SessionState) -> dict:
         writer = get_stream_writer()
-        writer({"type": "status", "agent": "archivist", "text": "Archivist: reading your request"})
+        writer({"type": ET.STATUS, "agent": "archivist", "text": "Archivist: reading your request"})
         docs = [DocumentInfo(**{k: v for k, v in d.items() if k in DocumentInfo.model_fields}) for d in state.get("documents", [])]
         findings = [(r["question"], r.get("answer") or r.get("conclusion") or "") for r in state.get("reports", [])]
         ms = self.settings.archivist_model
@@ -212,9 +213,9 @@ class ChatSessions:
                     return self._ask_back(writer, which_agreement(cands), "agreement", cands)
                 req.doc_ids, status = list(res.chosen), res.status
             labels = {a.doc_id: a.label for a in self.library.agreements()}
-            writer({"type": "resolution", "status": status, "chosen": req.doc_ids,
+            writer({"type": ET.RESOLUTION, "status": status, "chosen": req.doc_ids,
                     "labels": [labels.get(d, d) for d in req.doc_ids]})
-        writer({"type": "request", "request": req.model_dump()})
+        writer({"type": ET.REQUEST, "request": req.model_dump()})
         return {"request": req.model_dump()}
 
     @staticmethod
@@ -222,7 +223,7 @@ class ChatSessions:
         extra: dict[str, Any] = {"clarify": True, "ambiguity": ambiguity}
         if candidates:
             extra["candidates"] = candidates
-        writer({"type": "clarify", "text": question, "ambiguity": ambiguity, "candidates": candidates or []})
+        writer({"type": ET.CLARIFY, "text": question, "ambiguity": ambiguity, "candidates": candidates or []})
         return {"messages": [AIMessage(content=question, additional_kwargs=extra)], "request": None}
 
     def _answer_node(self, state: SessionState, config: RunnableConfig) -> dict:
@@ -241,7 +242,7 @@ class ChatSessions:
         report = result.report
         n = len(state.get("reports", []))
         files = {k: str(v) for k, v in save_result(result, self.runs_dir(sid), stem=f"report{n}").items()}
-        writer({"type": "report", "index": n, "report": report.model_dump(mode="json"), "files": files})
+        writer({"type": ET.REPORT, "index": n, "report": report.model_dump(mode="json"), "files": files})
         return {"reports": [report.model_dump(mode="json")],
                 "messages": [AIMessage(content=answer_text(report), additional_kwargs={"report_index": n})],
                 "request": None}
@@ -362,7 +363,7 @@ class ChatSessions:
             raise ClauselensError("empty message: type a question about the contract")
         lock = self._lock(session_id)
         if not lock.acquire(blocking=False):
-            yield {"type": "status", "agent": "session", "text": "Waiting for the turn already running in this session"}
+            yield {"type": ET.STATUS, "agent": "session", "text": "Waiting for the turn already running in this session"}
             lock.acquire()
         try:
             for mode, chunk in self.graph.stream({"messages": [HumanMessage(content=message)]}, self.config(session_id),
@@ -399,9 +400,9 @@ def collect(events: Iterator[Event], on_event: Emit | None = None) -> TurnResult
         seen.append(ev)
         if on_event:
             on_event(ev)
-        if ev["type"] == "clarify":
+        if ev["type"] == ET.CLARIFY:
             result = TurnResult("clarify", ev["text"], candidates=list(ev.get("candidates") or []))
-        elif ev["type"] == "report":
+        elif ev["type"] == ET.REPORT:
             rep = Report.model_validate(ev["report"])
             result = TurnResult("report", answer_text(rep), rep, ev["index"], files=dict(ev.get("files") or {}))
     if result is None:

@@ -113,3 +113,16 @@ def test_llm_reranker_works_in_chat_sessions(tmp_path):
     service.ingest(sid, [CONTRACT])
     tools = service.interrogate.tools_for(service.parsed_documents(sid))
     assert isinstance(tools["hybrid"].reranker, LLMReranker) and tools["hybrid"].reranker.chat_model is model
+
+
+def test_every_event_type_is_in_the_one_vocabulary(service, spies):
+    from clauselens.graph.events import EVENT_TYPES
+
+    sid = service.new_session()
+    service.ingest(sid, [CONTRACT])
+    r = service.turn(sid, "How can this agreement be terminated?")
+    t = json.loads((service.runs_dir(sid) / "report0.transcript.json").read_text())
+    turn_types, run_types = {e["type"] for e in r.events}, {e["type"] for e in t["events"]}
+    assert {"status", "request", "round", "report"} <= turn_types <= set(EVENT_TYPES)
+    assert {"ingest", "llm_call", "decompose", "retrieval", "draft", "decision", "report"} <= run_types <= set(EVENT_TYPES)
+    assert all(type(e["type"]) is str for e in t["events"])  # plain JSON strings, whatever the constants are

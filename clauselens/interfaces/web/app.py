@@ -44,6 +44,7 @@ from fastapi.templating import Jinja2Templates
 from langchain_core.messages import AIMessage, HumanMessage
 
 from clauselens.errors import ClauselensError, IngestError, ModelUnavailableError
+from clauselens.graph import events as ET
 from clauselens.interfaces.session import ChatSessions, Event
 from clauselens.interfaces.store import DEFAULT_MAX_UPLOAD_BYTES, StoreError, check_session_id
 from clauselens.reports.render import to_html, to_json, to_markdown
@@ -71,12 +72,12 @@ def error_event(e: BaseException, *, retry: bool) -> Event:
     """The UI event for an exception: our errors carry their user message; anything else is
     an internal error (logged with its traceback server-side, not shown to the user)."""
     if isinstance(e, ModelUnavailableError):
-        return {"type": "error", "kind": "model_unavailable", "retry": True,
+        return {"type": ET.ERROR, "kind": "model_unavailable", "retry": True,
                 "message": f"The language model is not available: {e}. Start it (or check the server address) and press Retry."}
     if isinstance(e, ClauselensError):
-        return {"type": "error", "kind": type(e).__name__, "retry": retry, "message": str(e)}
+        return {"type": ET.ERROR, "kind": type(e).__name__, "retry": retry, "message": str(e)}
     log.exception("internal error in a turn", exc_info=e)
-    return {"type": "error", "kind": "internal", "retry": retry, "message": f"Internal error ({type(e).__name__}); see the server log."}
+    return {"type": ET.ERROR, "kind": "internal", "retry": retry, "message": f"Internal error ({type(e).__name__}); see the server log."}
 
 
 class JobRunner:
@@ -103,7 +104,7 @@ class JobRunner:
             except BaseException as e:  # noqa: BLE001 - reported to the UI, never swallowed
                 job.events.append(error_event(e, retry=self.service.pending(session_id)))
             finally:
-                job.events.append({"type": "done"})
+                job.events.append({"type": ET.DONE})
                 job.done = True
 
         threading.Thread(target=run, name=f"turn-{job.id}", daemon=True).start()
