@@ -176,12 +176,13 @@ def ask(
         if precedents is not None:
             settings = settings.with_precedent_bank(precedents)
         answer_form = "nli" if (nli or mode == "nli") else "report"
-        lib_tools = None
+        lib_tools, lib_docs = None, None
         if library is not None:
-            from clauselens.interfaces.library_commands import library_tools, open_library
+            from clauselens.interfaces.library_commands import library_documents, library_tools, open_library
 
             lib = open_library(settings, library)
             lib_tools, resolution = library_tools(lib, question)
+            lib_docs = library_documents(lib, resolution["chosen"])
             labels = {a.doc_id: a.label for a in lib.agreements()}
             chosen = [labels.get(d, d) for d in resolution["chosen"]]
             if resolution["status"] == "resolved":
@@ -193,7 +194,7 @@ def ask(
                 console.print(f"[dim]Library {escape(lib.root.name)}: no agreement named; searching all {len(labels)}[/dim]")
         with console.status("Archivist: reading the documents...") as status:
             result = run_ask(paths, question, settings, context=context, progress=_Progress(status), mode=answer_form,
-                             tools=lib_tools)
+                             tools=lib_tools, documents=lib_docs)
     except ClauselensError as e:
         _fail(e)
         return

@@ -58,12 +58,6 @@ def progress_text(node: str, update: Mapping[str, Any]) -> str | None:
     return None
 
 
-def agreement_summary(record: Any) -> dict[str, Any]:
-    """The document summary of a library agreement (for the Researcher and the transcript)."""
-    return {"doc_id": record.doc_id, "title": record.title, "source_path": record.path,
-            "parties": list(record.parties), "doc_type": record.doc_type, "pages": record.pages}
-
-
 class GraphInterrogate:
     """Answer :class:`ArchivistRequest` s with :func:`clauselens.pipeline.ask` (see module docstring).
 
@@ -121,9 +115,10 @@ class GraphInterrogate:
     def from_library(self, request: ArchivistRequest, library: Any, emit: Emit) -> AskResult:
         """Run the agents on ``library`` (already indexed), its retriever pinned to
         ``request.doc_ids`` (the whole library when empty)."""
-        records = {r.doc_id: r for r in library.agreements()}
-        chosen = [d for d in request.doc_ids if d in records]
-        tools = {"hybrid": library.retriever(chosen or None)}
-        where = ("; ".join(records[d].label for d in chosen) if chosen else f"all {len(records)} agreements")
+        from clauselens.interfaces.library_commands import library_documents, pinned_tools
+
+        labels = {r.doc_id: r.label for r in library.agreements()}
+        chosen = [d for d in request.doc_ids if d in labels]
+        where = "; ".join(labels[d] for d in chosen) if chosen else f"all {len(labels)} agreements"
         emit({"type": ET.STATUS, "agent": "researcher", "text": f"Researcher: searching the library: {where}"})
-        return self.run(request, tools, [agreement_summary(records[d]) for d in chosen], emit)
+        return self.run(request, pinned_tools(library, chosen), library_documents(library, chosen), emit)

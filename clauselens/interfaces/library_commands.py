@@ -54,7 +54,21 @@ def library_tools(library: Any, question: str) -> tuple[dict[str, Any], dict[str
     to the agreement(s) the question names (the whole library when it names none), and the
     resolution trace (status, chosen, ranked candidates) for the caller to show."""
     res = library.resolve(question)
-    return {"hybrid": library.retriever(res.chosen or None)}, res.trace()
+    return pinned_tools(library, res.chosen), res.trace()
+
+
+def pinned_tools(library: Any, doc_ids: list[str] | None) -> dict[str, Any]:
+    """The Researcher's tools over ``library``, pinned to ``doc_ids`` (all agreements when empty)."""
+    return {"hybrid": library.retriever(list(doc_ids) if doc_ids else None)}
+
+
+def library_documents(library: Any, doc_ids: list[str]) -> list[dict[str, Any]]:
+    """Document summaries of the pinned agreements, for :func:`clauselens.pipeline.ask`'s
+    ``documents`` (the Researcher names the agreement in its queries when there are several;
+    the transcript lists them)."""
+    records = {r.doc_id: r for r in library.agreements()}
+    return [{"doc_id": r.doc_id, "title": r.title, "source_path": r.path, "parties": list(r.parties),
+             "doc_type": r.doc_type, "pages": r.pages} for r in (records.get(d) for d in doc_ids) if r is not None]
 
 
 def _fail(e: ClauselensError) -> None:
@@ -183,4 +197,4 @@ def search_cmd(
             console.print(f"   [dim yellow]{escape(n)}[/dim yellow]")
 
 
-__all__ = ["library_app", "library_tools", "open_library"]
+__all__ = ["library_app", "library_documents", "library_tools", "open_library", "pinned_tools"]
