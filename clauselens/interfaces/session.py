@@ -201,22 +201,30 @@ class ChatSessions:
         req = outcome.request
         assert req is not None
         if self.library is not None:
-            cands = pending_candidates(state["messages"])
-            if cands:  # the user answered "which agreement?"
-                req.doc_ids = pick_candidates(str(state["messages"][-1].content), cands, self.library)
-                status = "clarified"
-            else:
-                res = self.library.resolve(req.question)
-                labels = {a.doc_id: a.label for a in self.library.agreements()}
-                if res.status == "ambiguous" and not clarified:
-                    cands = [{"doc_id": d, "label": labels.get(d, d)} for d in res.chosen]
-                    return self._ask_back(writer, which_agreement(cands), "agreement", cands)
-                req.doc_ids, status = list(res.chosen), res.status
-            labels = {a.doc_id: a.label for a in self.library.agreements()}
-            writer({"type": ET.RESOLUTION, "status": status, "chosen": req.doc_ids,
-                    "labels": [labels.get(d, d) for d in req.doc_ids]})
+            which = self._resolve_agreement(state["messages"], req, clarified, writer)
+            if which is not None:
+                return which
         writer({"type": ET.REQUEST, "request": req.model_dump()})
         return {"request": req.model_dump()}
+
+    def _resolve_agreement(self, messages: Sequence[BaseMessage], req: ArchivistRequest, clarified: bool,
+                           writer: Emit) -> dict | None:
+        """Library sessions: pin ``req.doc_ids`` to the agreements the question names (resolved
+        once), or return the state update asking which agreement when the resolver finds a tie
+        (not after a clarifying question: one is asked at most; then all tied ones are searched)."""
+        labels = {a.doc_id: a.label for a in self.library.agreements()}
+        cands = pending_candidates(messages)
+        if cands:  # the user answered "which agreement?"
+            req.doc_ids, status = pick_candidates(str(messages[-1].content), cands, self.library), "clarified"
+        else:
+            res = self.library.resolve(req.question)
+            if res.status == "ambiguous" and not clarified:
+                cands = [{"doc_id": d, "label": labels.get(d, d)} for d in res.chosen]
+                return self._ask_back(writer, which_agreement(cands), "agreement", cands)
+            req.doc_ids, status = list(res.chosen), res.status
+        writer({"type": ET.RESOLUTION, "status": status, "chosen": req.doc_ids,
+                "labels": [labels.get(d, d) for d in req.doc_ids]})
+        return None
 
     @staticmethod
     def _ask_back(writer: Emit, question: str, ambiguity: str | None, candidates: list[dict] | None = None) -> dict:
