@@ -78,6 +78,8 @@ def _show_event(console: Console, ev: Event) -> None:
         labels = ev.get("labels") or []
         if not labels:
             console.print("  [dim]· Library: no agreement named; searching the whole library[/]")
+        elif ev.get("status") == "clarified":
+            console.print(f"  [dim]· Library: searching your choice: {escape('; '.join(labels))}[/]")
         elif len(labels) == 1:
             console.print(f"  [dim]· Library: the question names {escape(labels[0])}[/]")
         else:

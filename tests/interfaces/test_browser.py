@@ -136,3 +136,50 @@ def test_upload_ask_report_click_citation(server, browser, fake_model, tmp_path)
     wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-idle") == "1")
     chat = browser.find_element(By.ID, "chat").text
     assert chat.index("How can this agreement be terminated?") < chat.index("Which law governs this agreement?")
+
+
+def test_library_session_asks_which_agreement_then_cites_it(library_root, browser, tmp_path):
+    """``serve --library``: no upload form; a question two agreements tie on gets one clarifying
+    question listing them; the answer "1" picks the first; its citation opens that agreement."""
+    import uvicorn
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from clauselens.config import RetrievalSettings, Settings
+    from clauselens.interfaces.commands import build_service
+
+    from .fakes import ContractFakeChatModel
+
+    service = build_service(Settings(cache_dir=tmp_path, retrieval=RetrievalSettings(embedder="none")),
+                            models=ContractFakeChatModel(calls=[]), library=str(library_root))
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning"))
+    threading.Thread(target=srv.run, daemon=True).start()
+    try:
+        deadline = time.time() + 20
+        while not srv.started and time.time() < deadline:
+            time.sleep(0.05)
+        wait = WebDriverWait(browser, 30)
+        browser.get(f"http://127.0.0.1:{port}/")
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-idle") == "1")
+        assert "5 agreements" in browser.find_element(By.ID, "library").text
+        assert not browser.find_elements(By.ID, "upload-form")
+
+        browser.find_element(By.ID, "question").send_keys(
+            "How is 'Facility' defined in the MediWound / Challenge Bioproducts supply agreement?")
+        browser.find_element(By.ID, "ask").click()
+        wait.until(EC.text_to_be_present_in_element((By.ID, "chat"), "Which agreement do you mean?"))
+        wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-idle") == "1")
+        assert browser.find_elements(By.CSS_SELECTOR, "#chat .msg.clarify")
+
+        browser.find_element(By.ID, "question").send_keys("1")
+        browser.find_element(By.ID, "ask").click()
+        cite = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#report a.citation")))
+        assert "Library: searching your choice: SUPPLY AGREEMENT" in browser.find_element(By.ID, "progress").text
+        quote = browser.find_element(By.CSS_SELECTOR, "#report .citations blockquote").text
+        cite.click()
+        mark = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#doctext mark.hl")))
+        assert mark.text == quote
+    finally:
+        srv.should_exit = True

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import shutil
 from pathlib import Path
 
 import anyio
@@ -23,37 +22,16 @@ from clauselens.interfaces.chat import run_chat
 from clauselens.interfaces.commands import build_service
 from clauselens.interfaces.mcp_server import create_mcp_server
 from clauselens.interfaces.web.app import create_app
-from clauselens.library import Library
 
-from .conftest import SHARED
+from .conftest import LIBRARY_FILES_PRESENT, MW
 from .fakes import ContractFakeChatModel
 
-CUAD = SHARED / "data" / "legalbench-rag" / "corpus" / "cuad"
-MW = CUAD / "MEDIWOUNDLTD_01_15_2014-EX-10.6-SUPPLY AGREEMENT.txt"
-KITOV = CUAD / "KitovPharmaLtd_20190326_20-F_EX-4.15_11584449_EX-4.15_Manufacturing Agreement.txt"
-OTHERS = [CUAD / "NANOPHASETECHNOLOGIESCORP_11_01_2005-EX-99.1-DISTRIBUTOR AGREEMENT.txt",
-          CUAD / "IMPCOTECHNOLOGIESINC_04_15_2003-EX-10.65-JOINT VENTURE AGREEMENT.txt"]
-pytestmark = pytest.mark.skipif(not all(p.exists() for p in [MW, KITOV, *OTHERS]), reason="needs the CUAD corpus in ../shared/data")
+pytestmark = pytest.mark.skipif(not LIBRARY_FILES_PRESENT, reason="needs the CUAD corpus in ../shared/data")
 
 NAMED = "What does the Dexcel / Kitov manufacturing agreement say about recalls?"
 #: the supply agreement is filed twice (the signed copy and a copy with a filing note): a tie
 TIED = "How is 'Facility' defined in the MediWound / Challenge Bioproducts supply agreement?"
 UNNAMED = "Which party must keep records and for how long?"
-
-
-@pytest.fixture(scope="module")
-def library_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("contracts")
-    shutil.copy(MW, folder / "a.txt")
-    (folder / "b.txt").write_text(MW.read_text(encoding="utf-8") + "\n\nFiled copy.\n", encoding="utf-8")
-    shutil.copy(KITOV, folder / "c.txt")
-    for i, p in enumerate(OTHERS):
-        shutil.copy(p, folder / f"d{i}.txt")
-    root = tmp_path_factory.mktemp("libraries") / "firm"
-    lib = Library.open(root, embedder_name="none", create=True)
-    rep = lib.add([folder])
-    assert len(rep.added) == 5 and not rep.failed
-    return root
 
 
 @pytest.fixture

@@ -73,7 +73,8 @@ function follow(job) {
     round: (ev) => progress(ev.text),
     clarify: (ev) => progress(`Archivist asks: ${ev.text}`),
     resolution: (ev) => progress(ev.labels.length === 0 ? "Library: no agreement named; searching the whole library"
-      : `Library: ${ev.labels.length === 1 ? "the question names" : "searching"} ${ev.labels.join("; ")}`),
+      : `Library: ${ev.status === "clarified" ? "searching your choice:" : ev.labels.length === 1 ? "the question names"
+        : "searching"} ${ev.labels.join("; ")}`),
     report: async (ev) => { progress(`Report ready: ${ev.report.title}`); },
     error: (ev) => showError(ev.message, ev.retry),
     done: async () => { es.close(); $("ask").disabled = false; await refresh(); document.body.dataset.idle = "1"; },
