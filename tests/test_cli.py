@@ -79,6 +79,14 @@ def test_ask_usage_errors():
 def test_ask_unknown_tool_is_a_config_error():
     res = _run(["ask", str(ROBUST / "four_clause_contract.txt"), "Who must indemnify?", "--tools", "hybrid,crystal_ball"])
     assert res.exit_code == 3 and "unknown retrieval tool(s): crystal_ball" in res.output
+    assert "valid tools: hybrid, navindex, navembed, inject, lightrag, precedents" in res.output
+
+
+def test_invalid_environment_setting_is_one_message_not_a_traceback():
+    res = runner.invoke(app, ["ask", str(ROBUST / "four_clause_contract.txt"), "q?"],
+                        env={"CLAUSELENS_RETRIEVAL__TOOLS": '["hybrid", "crystal_ball"]'})
+    assert res.exit_code == 3 and "Traceback" not in res.output
+    assert "invalid setting: CLAUSELENS_RETRIEVAL__TOOLS" in res.output and "'navindex'" in res.output
 
 
 def test_ask_mode_pins_one_retrieval_tool_and_rejects_conflicts():
