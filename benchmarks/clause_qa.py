@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -174,6 +175,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--setting", choices=("agreements10", "cuad462"), default="cuad462")
     ap.add_argument("--embedder", default="minilm", help="minilm | e5-small | mpnet | none (lexical only)")
     ap.add_argument("--file-names", action="store_true", help="let file names count in resolution (off: the honest row)")
+    ap.add_argument("--no-front-matter-demotion", action="store_true",
+                    help="rank preamble and recitals like any passage (the library's step 4 off; the variant says so)")
     ap.add_argument("--sweep", action="store_true", help="report the abstention trade-off over dense-cosine thresholds")
     ap.add_argument("--threshold", type=float, default=None,
                     help="abstention threshold on the best dense cosine to report as the headline (default: none)")
@@ -181,9 +184,11 @@ def main(argv: list[str] | None = None) -> None:
     questions = load_questions()
     t0 = time.perf_counter()
     lib = library_for(args.setting, args.embedder, questions, file_names=args.file_names)
+    lib.demote_front_matter = not args.no_front_matter_demotion
     build_s = time.perf_counter() - t0
     rows = run(lib, questions)
-    variant = f"{args.embedder}{'-filenames' if args.file_names else ''}"
+    variant = (f"{args.embedder}{'-filenames' if args.file_names else ''}"
+               f"{'-no-front-matter-demotion' if args.no_front_matter_demotion else ''}")
     RESULTS.mkdir(parents=True, exist_ok=True)
     rpath = RESULTS / f"clause_qa_{args.setting}_{variant}.results.jsonl"
     rpath.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -193,7 +198,9 @@ def main(argv: list[str] | None = None) -> None:
         "benchmark": "clause_qa_dev", "setting": args.setting, "variant": variant,
         "library": {"agreements": len(lib), "passages": sum(r.passages for r in lib.agreements()),
                     "embedder": lib.meta["embedder"], "file_names_in_resolution": args.file_names,
+                    "front_matter_demoted": lib.demote_front_matter,
                     "seconds_to_open_or_build": round(build_s, 1)},
+        "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()],  # latency is only comparable at like load
         "k": K, "abstain_threshold_dense": thr, "questions": len(questions), "summary": summary,
         "command": " ".join(["python -m benchmarks.clause_qa", *(argv if argv is not None else sys.argv[1:])]),
         "provenance": run_provenance(["bm25s", "numpy", "sentence-transformers", "scipy"]),

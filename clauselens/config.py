@@ -105,6 +105,9 @@ class RetrievalSettings(BaseModel):
     # fuses that order with the fused one; ``library_rerank_abstain`` > 0 answers "no matching
     # clause found" when no scored passage reaches it. Measured by benchmarks/clause_qa_rerank.py
     # (README, "Contract library": lift, abstention trade-off and seconds per question).
+    # Rank an agreement's preamble and recitals after its operative clauses (clauselens.library,
+    # Library._demote_front_matter; measured by benchmarks/clause_qa.py, README).
+    library_demote_front_matter: bool = True
     library_rerank: Literal["none", "llm"] = "none"
     library_rerank_top: int = 10
     library_rerank_abstain: float = 0.0

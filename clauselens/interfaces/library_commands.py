@@ -40,6 +40,7 @@ def open_library(settings: Settings, name: str | None, *, create: bool = False) 
     lib = Library.open(root, embedder_name=settings.retrieval.embedder, cache_dir=settings.cache_dir, create=create,
                        abstain_threshold=settings.retrieval.library_abstain_threshold)
     r = settings.retrieval
+    lib.demote_front_matter = r.library_demote_front_matter
     if r.library_rerank == "llm":
         from clauselens.llm import get_chat_model
         from clauselens.retrieval.rerank import LLMRelevanceScorer

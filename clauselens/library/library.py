@@ -15,7 +15,8 @@ re-indexed, ``prune`` drops files that are gone); ``search`` answers one questio
    agreements when they are few) and dense cosine, fused by Reciprocal Rank Fusion
    (Cormack, Clarke & Buettcher 2009, k = 60; :mod:`clauselens.retrieval.fusion`). Once the
    agreements are chosen, the words that only name them (parties, short names, title) are
-   left out of the ranking query.
+   left out of the ranking query, and an agreement's front matter (preamble, recitals) is
+   ranked after its operative clauses unless the question asks about it.
 5. **Abstain** ("no matching clause found") when the best passage's dense cosine is below
    ``abstain_threshold`` (calibrated on the development set by ``benchmarks/clause_qa.py``
    and reported with the abstain rate on answerable questions).
@@ -51,6 +52,9 @@ from clauselens.retrieval.types import Passage, SearchResult
 SUFFIXES = (".txt", ".md", ".pdf", ".docx")
 #: Candidates each first-stage ranker contributes to fusion.
 CANDIDATES = 50
+#: Questions about the front matter itself keep it in place (see :meth:`Library._demote_front_matter`).
+FRONT_MATTER_QUESTION = re.compile(r"\b(?:recitals?|whereas|preamble|background|purpose of|effective date|"
+                                   r"who are the parties|parties to)\b", re.IGNORECASE)
 #: Passages of the fused list a reranker scores (``retrieval.library_rerank_top``; the
 #: dev benchmark ``benchmarks/clause_qa_rerank.py`` measured 10 and says what 20 costs).
 RERANK_TOP = 10
@@ -142,6 +146,11 @@ class Library:
         self.rerank_top = RERANK_TOP
         #: Abstain when no reranked passage reaches this P(relevant) (0 = off).
         self.rerank_abstain = 0.0
+        #: Rank an agreement's front matter (preamble and recitals, before its first numbered
+        #: clause) after its operative clauses (:meth:`_demote_front_matter`).
+        self.demote_front_matter = True
+        self._body_start: dict[str, int | None] = {}
+        self._body_start_gen = -1
         stale = self.lexical.generation() != self.catalogue.generation()
         if self.catalogue.agreements() and (stale or any(r.topics is None for r in self.agreements())):
             self.rebuild_lexical()
@@ -380,6 +389,8 @@ class Library:
             rank_q = strip_naming_words(question, words)
         trace["ranking_query"] = rank_q
         ranked = self._rank(rank_q, docs, trace)
+        if self.demote_front_matter and not FRONT_MATTER_QUESTION.search(question):
+            ranked = self._demote_front_matter(ranked, trace)
         if not ranked and not first:
             return SearchResult(query=question, abstained=True, reason=NO_MATCH, trace=trace)
         if self.reranker is not None and ranked and not first:
@@ -523,6 +534,27 @@ class Library:
             if ps:
                 rankings[name] = ps
         return reciprocal_rank_fusion(rankings, k=RRF_K)
+
+    def _demote_front_matter(self, ranked: list[Passage], trace: dict[str, Any]) -> list[Passage]:
+        """``ranked`` with front-matter passages -- unnumbered text before the agreement's
+        first numbered clause: the preamble and recitals ("WHEREAS ...") -- moved after the
+        operative passages, each group in its fused order. Recitals state the background and
+        bind no one (e.g. Adams, *A Manual of Style for Contract Drafting*, ch. 2 "The
+        Front of the Contract"), yet they repeat the words a question uses to *describe* the
+        agreement ("the pineapple-enzyme purchasing deal"), so they outrank the clause asked
+        about. Agreements that number no clause are left as they are."""
+        gen = self.catalogue.generation()
+        if gen != self._body_start_gen:
+            self._body_start, self._body_start_gen = {}, gen
+        front, body = [], []
+        for p in ranked:
+            if p.doc_id not in self._body_start:
+                self._body_start[p.doc_id] = self.catalogue.body_start(p.doc_id)
+            start = self._body_start[p.doc_id]
+            is_front = not p.clause_ref and start is not None and p.spans[0].start < start
+            (front if is_front else body).append(p)
+        trace["front_matter_demoted"] = len(front)
+        return body + front
 
     def _rerank(self, question: str, ranked: list[Passage], trace: dict[str, Any]) -> tuple[list[Passage], float]:
         """The fused list with its first :attr:`rerank_top` passages re-ordered by

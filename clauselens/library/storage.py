@@ -57,6 +57,11 @@ class CatalogueStorage(ABC):
     def sha_of(self, path: str) -> str | None:
         """The sha256 stored for a file path, or ``None`` if the path is not in the library."""
 
+    def body_start(self, doc_id: str) -> int | None:
+        """Offset of the first numbered clause of one agreement (``None``: it numbers none)."""
+        cs = self.passages([int(r) for r in self.rows_of([doc_id])])
+        return min((c.spans[0].start for c in cs if c.clause_ref), default=None)
+
     @abstractmethod
     def put_agreement(self, record: AgreementRecord, profile: str, passages: Sequence[Chunk],
                       tokens: Sequence[list[str]], rows: Sequence[int],
@@ -293,6 +298,11 @@ class SqliteCatalogue(CatalogueStorage):
             for d in doc_ids:
                 rows += [r for (r,) in self.db.execute("SELECT row FROM passages WHERE doc_id=? ORDER BY row", (d,))]
         return np.asarray(rows, dtype=np.int64)
+
+    def body_start(self, doc_id: str) -> int | None:
+        row = self.db.execute("SELECT MIN(start) FROM passages WHERE doc_id = ? AND clause_ref IS NOT NULL "
+                              "AND clause_ref != ''", (doc_id,)).fetchone()
+        return None if row is None or row[0] is None else int(row[0])
 
     def rows_with_ref(self, doc_ids: Sequence[str], ref: str) -> list[int]:
         out: list[int] = []

@@ -225,3 +225,23 @@ def test_reranker_reorders_the_fused_head_and_abstains_when_nothing_is_relevant(
         assert not exact.abstained and scorer.calls == 0  # exact fields are answered without the reranker
     finally:
         lib.reranker, lib.rerank_abstain = None, 0.0
+
+
+def test_front_matter_ranks_after_operative_clauses_unless_asked_about(lib: Library) -> None:
+    q = "What does the MediWound supply agreement say about the License Agreement of September 27, 2000?"
+
+    def front(res) -> list[int]:
+        start = lib.catalogue.body_start(res.passages[0].doc_id)
+        return [i for i, p in enumerate(res.passages) if not p.clause_ref and p.spans[0].start < start]
+
+    try:
+        lib.demote_front_matter = False
+        plain = lib.search(q, 5)
+        assert front(plain), "the recital naming that licence ranks in the top 5 without the step"
+        lib.demote_front_matter = True
+        demoted = lib.search(q, 5)
+        assert not front(demoted) and demoted.trace["front_matter_demoted"] >= 1
+        asked = lib.search("What do the recitals of the MediWound supply agreement say about the License Agreement?", 5)
+        assert front(asked) and "front_matter_demoted" not in asked.trace
+    finally:
+        lib.demote_front_matter = True
