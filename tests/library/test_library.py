@@ -245,3 +245,31 @@ def test_front_matter_ranks_after_operative_clauses_unless_asked_about(lib: Libr
         assert front(asked) and "front_matter_demoted" not in asked.trace
     finally:
         lib.demote_front_matter = True
+
+
+
+SMALL = ["Apollo Endosurgery - Manufacturing and Supply Agreement.txt",
+         "BELLICUMPHARMACEUTICALS,INC_05_07_2019-EX-10.1-Supply Agreement.txt",
+         "COOLTECHNOLOGIES,INC_10_25_2017-EX-10.71-Strategic Alliance Agreement.txt",
+         "Columbia Laboratories, (Bermuda) Ltd. - AMEND NO. 2 TO MANUFACTURING AND SUPPLY AGREEMENT.txt",
+         FILES["a1.txt"]]
+
+
+def test_one_rare_name_resolves_in_a_small_library(tmp_path: Path) -> None:
+    """Five agreements (a new user's first library): a party name the question repeats scores
+    about one unit IDF, below MIN_SCORE, but several times the runner-up -- chosen alone, not
+    'uncertain' over all five (found by a fresh-clone check: the README's own example)."""
+    from clauselens.library.resolver import DOMINANT, MIN_SCORE
+
+    for i, name in enumerate(SMALL):
+        shutil.copy(CUAD / name, tmp_path / f"s{i}.txt")
+    small = Library.open(tmp_path / "lib", embedder_name="none")
+    assert len(small.add([tmp_path]).added) == 5
+    q = "How is 'Product' defined in the MediWound supply agreement?"
+    res = small.resolve(q)
+    assert res.ranked[0][1] < MIN_SCORE and res.ranked[0][1] >= DOMINANT * res.ranked[1][1]
+    assert res.status == "resolved" and _file(small, res.chosen[0]) == "s4.txt"
+    out = small.search(q, 3)
+    assert out.passages[0].method == "exact" and '"Product"' in out.passages[0].text
+    assert small.resolve("What insurance must Cool Technologies maintain?").status == "resolved"
+    assert small.resolve("Which party must keep records and for how long?").status != "resolved"  # a passing word is no name
