@@ -31,6 +31,12 @@ GENERIC_TERMS = frozenset({
 PREAMBLE_CHARS = 3000
 #: Characters of a distinctive-name vocabulary kept per agreement in its profile.
 NAMES_CHARS = 20000
+#: Where the recitals begin: terms defined after this ("the "Product"", "the "Klein
+#: Agreement"") are the deal's subject matter, not names of the parties.
+_RECITALS = re.compile(r"\b(?:RECITALS|Recitals|WHEREAS|Whereas|BACKGROUND|Background:|NOW,? THEREFORE)\b")
+#: Version of how records are derived from a parse; ``Library.add`` re-indexes an unchanged
+#: file whose record is older (2: short names stop at the recitals).
+RECORD_FORMAT = 2
 _CAP_WORD = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*)")
 
 
@@ -57,6 +63,7 @@ class AgreementRecord(BaseModel):
     #: Analysed first words of its clause headings ("insur" for "Insurance", "audit" for
     #: "Audit Rights"): the clause topics it has (see :func:`heading_topics`).
     topics: list[str] | None = None  # None: not computed (a library written before topics existed)
+    record_format: int = 1  # records written before RECORD_FORMAT existed read as 1
 
     @property
     def label(self) -> str:
@@ -79,8 +86,13 @@ def preamble_end(doc: Document) -> int:
 def short_names(doc: Document) -> list[str]:
     """Names the preamble defines for the parties or the agreement (``"MediWound"``,
     ``"CBC"``, ``"Buyer"``), in order, generic ones (``"Agreement"``, ``"Effective Date"``)
-    left out."""
+    left out, and so are terms the recitals define (``"Product"``): once an agreement is
+    resolved its short names are left out of the ranking query, and a subject-matter word
+    must stay in it."""
     end = preamble_end(doc)
+    rec = _RECITALS.search(doc.text, 0, end)
+    if rec is not None and rec.start() > 0:
+        end = rec.start()
     out: list[str] = []
     for term, dt in sorted(doc.defined_terms.items(), key=lambda kv: kv[1].span.start):
         low = term.lower()
@@ -120,7 +132,7 @@ def make_record(doc: Document, *, passages: int = 0, topics: Sequence[str] = ())
         amends=list(doc.amends), pages=len(doc.pages), chars=len(doc.text),
         clauses=sum(1 for n in doc.nodes if n.ref), defined_terms=len(doc.defined_terms), passages=passages,
         added_utc=datetime.now(timezone.utc).isoformat(timespec="seconds"), warnings=list(doc.warnings),
-        topics=sorted(topics),
+        topics=sorted(topics), record_format=RECORD_FORMAT,
     )
 
 

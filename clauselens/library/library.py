@@ -37,7 +37,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from clauselens.errors import ClauselensError, ConfigError, IngestError, RetrievalError
-from clauselens.library.catalogue import (AgreementRecord, heading_topics, make_record, naming_words, resolution_profile,
+from clauselens.library.catalogue import (RECORD_FORMAT, AgreementRecord, heading_topics, make_record, naming_words, resolution_profile,
                                          strip_naming_words)
 from clauselens.library.passages import clause_markers, definitions, embed_text, library_passages, ref_key
 from clauselens.library.resolver import _QUESTION_WORDS, AgreementResolver, Resolution, resolution_tokens
@@ -228,7 +228,7 @@ class Library:
                 rep.failed.append((str(f), f"cannot read: {e.strerror or e}"))
                 continue
             old = known.get(str(f))
-            if old is not None and old.sha256 == sha:
+            if old is not None and old.sha256 == sha and old.record_format >= RECORD_FORMAT:
                 rep.unchanged.append(str(f))
                 continue
             try:

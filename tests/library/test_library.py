@@ -273,3 +273,15 @@ def test_one_rare_name_resolves_in_a_small_library(tmp_path: Path) -> None:
     assert out.passages[0].method == "exact" and '"Product"' in out.passages[0].text
     assert small.resolve("What insurance must Cool Technologies maintain?").status == "resolved"
     assert small.resolve("Which party must keep records and for how long?").status != "resolved"  # a passing word is no name
+
+
+def test_short_names_stop_at_the_recitals_and_old_records_are_reindexed(corpus: Path, tmp_path: Path) -> None:
+    lib2 = Library.open(tmp_path / "lib", embedder_name="none")
+    lib2.add([corpus / "a1.txt"])
+    rec = lib2.agreements()[0]
+    assert {"MediWound", "CBC"} <= set(rec.short_names)
+    assert "Product" not in rec.short_names  # defined in the recitals: subject matter, not a party's name
+    lib2.catalogue.update_record(rec.model_copy(update={"record_format": 1}))  # as written by an older version
+    rep = lib2.add([corpus / "a1.txt"])
+    assert rep.updated == [str(corpus / "a1.txt")] and lib2.agreements()[0].record_format >= 2
+    assert lib2.add([corpus / "a1.txt"]).unchanged == [str(corpus / "a1.txt")]
