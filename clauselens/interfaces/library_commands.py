@@ -10,6 +10,9 @@ when any file failed.
 
 from __future__ import annotations
 
+import os
+import sys
+
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -24,7 +27,9 @@ from clauselens.errors import ClauselensError, IngestError
 
 library_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                           help="A persistent library of agreements: add once, ask across all of them.")
-console = Console()
+# Piped or redirected output gets no terminal width; rich would squeeze tables to 80 columns and
+# wrap titles letter by letter, so a non-terminal gets room for a full row (COLUMNS still wins).
+console = Console(width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160)
 err_console = Console(stderr=True, soft_wrap=True)
 
 LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Library name (under ~/.cache/clauselens/libraries/) or a folder path; default 'default'.")]
