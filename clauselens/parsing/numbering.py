@@ -1,7 +1,9 @@
 """Clause-marker recognition: which numbering scheme a line starts with, and its value.
 
 Pure functions over one line of text. Schemes: ``article`` (``ARTICLE IV``), ``num``
-(``5``, ``5.17``, ``Section 5.17``, ``§ 3.2``; depth = number of components), ``alpha`` /
+(``5.``, ``5.17``, ``Section 5.17``, ``§ 3.2``; depth = number of components; a bare ``1``
+without a period only before a capitals heading, ``1 DEFINITIONS``; inserted clauses carry
+a capital letter, ``2A``, ``2A.1``, valued just after ``2``: see :func:`num_value`), ``alpha`` /
 ``ALPHA`` (``(a)`` / ``(A)``, also ``a)`` / ``A)``), ``roman`` / ``ROMAN`` (``(iv)`` / ``(IV)``), ``digit``
 (``(1)``), ``top`` (``Schedule 2``, ``Exhibit B``, ``Annex A``, ``Appendix 1``),
 ``recital`` (``WHEREAS``), ``signature`` (``IN WITNESS WHEREOF``), ``caps`` (a short
@@ -18,7 +20,32 @@ _ROMAN_RE = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(
 
 ARTICLE_RE = re.compile(r"^(ARTICLE|Article|PART|Part)(?:\s+([IVXLCDM]+|\d{1,3})|(?<=[Tt])(\d{1,3}))\b\.?\s*[-–—:.]?\s*(.*)$")
 SECTION_RE = re.compile(r"^(?:SECTION|Section|§§?)\s*(\d{1,3}(?:\.\d{1,3})*)(?![\d.]*\d)(?=[\s.:\-–—]|$)\.?\s*[-–—:.]?\s*(.*)$")
-NUM_RE = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.|\))?(?=\s|$)\s*(.*)$")
+NUM_RE = re.compile(r"^(\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]?)*)(\.|\))?(?=\s|$)\s*(.*)$")
+_NUM_PART = re.compile(r"^(\d{1,3})([A-Z]?)$")
+
+
+def num_value(label: str) -> tuple[float, ...]:
+    """Sortable value of a dotted clause number: ``"5.17"`` → ``(5, 17)``; an inserted clause's
+    letter adds ``k/100`` (``"2A"`` → ``(2.01,)``, ``"2B.3"`` → ``(2.02, 3)``), so 2A follows 2 and
+    its sub-clauses and comes before 3 in the continuity rules of :mod:`clauselens.parsing.tree`."""
+    out: list[float] = []
+    for part in label.split("."):
+        m = _NUM_PART.match(part)
+        if m is None:
+            raise ValueError(f"not a clause number: {label!r}")
+        n = int(m.group(1))
+        out.append(n + (ord(m.group(2)) - 64) / 100 if m.group(2) else n)
+    return tuple(out)
+
+
+def num_ref(value: tuple[float, ...]) -> str:
+    """The clause reference of a :func:`num_value`: ``(2.01, 1)`` → ``"2A.1"``, ``(5, 17)`` → ``"5.17"``."""
+    parts = []
+    for x in value:
+        n = int(x)
+        k = round((x - n) * 100)
+        parts.append(f"{n}{chr(64 + k)}" if k else str(n))
+    return ".".join(parts)
 PAREN_RE = re.compile(r"^(?:\(([a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7}|\d{1,3})\)|([a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7})\)(?=\s))\s*(.*)$")
 TOP_RE = re.compile(
     r"^(SCHEDULE|Schedule|EXHIBIT|Exhibit|ANNEX|Annex|APPENDIX|Appendix)\s+([A-Z]{1,2}|\d{1,3}(?:\.\d{1,3})?|[IVX]{1,5})\b\.?\s*[-–—:.]?\s*(.*)$"
@@ -114,9 +141,14 @@ def match_marker(line: str) -> Marker | None:
         return Marker("top", 0, m.group(2), m.group(3).strip(), word, True)
     m = NUM_RE.match(line)
     if m:
-        t = tuple(int(x) for x in m.group(1).split("."))
-        if (m.group(2) or len(t) > 1) and t[0] > 0 and not re.match(r"^(?:%|per\s?cent|percent)", m.group(3)):
-            return Marker("num", t, m.group(1), m.group(3).strip())
+        t = num_value(m.group(1))
+        rest = m.group(3).strip()
+        lettered = any(c.isalpha() for c in m.group(1))
+        bare_heading = len(t) == 1 and rest[:1].isalpha() and is_caps_heading(rest)  # "1 DEFINITIONS", "2A PRIORITY ORDERS"
+        if lettered and not (m.group(2) or bare_heading or (len(t) > 1 and rest[:1].isupper())):
+            return None  # "3D printing", "4K displays": a lettered number must look like a heading
+        if (m.group(2) or len(t) > 1 or bare_heading) and t[0] > 0 and not re.match(r"^(?:%|per\s?cent|percent)", m.group(3)):
+            return Marker("num", t, m.group(1), rest)
         return None
     m = PAREN_RE.match(line)
     if m:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from clauselens.parsing.numbering import Marker, is_caps_heading, match_marker, paren_candidates, split_heading
+from clauselens.parsing.numbering import Marker, is_caps_heading, match_marker, num_ref, paren_candidates, split_heading
 from clauselens.parsing.types import Node, Span
 
 #: Fewer numbered nodes than this → paragraph fallback (unless they cover >= 80 % of the text).
@@ -49,7 +49,7 @@ class _Draft:
 #: Inside a line, a run of 3+ spaces before a marker acts as a line break: CUAD/EDGAR text
 #: often packs "4. Reserved.   5. Certain Agreements …" or "…Entities.   (a) …" on one line.
 _SOFT_BREAK = re.compile(
-    r"(?<=\S)[ \t]{3,}(?=(?:\((?:[a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7}|\d{1,3})\)|\d{1,3}(?:\.\d{1,3})*\.?\s|(?:ARTICLE|Article|SECTION|Section)\s+[\dIVXL]|WHEREAS\b|IN\s+WITNESS\b)\S*)"
+    r"(?<=\S)[ \t]{3,}(?=(?:\((?:[a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7}|\d{1,3})\)|\d{1,3}(?:\.\d{1,3})*\.?\s|\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]?)*\.?\s+[A-Z]|(?:ARTICLE|Article|SECTION|Section)\s+[\dIVXL]|WHEREAS\b|IN\s+WITNESS\b)\S*)"
 )
 
 
@@ -159,8 +159,7 @@ class _Builder:
             if o.scheme == "num" and isinstance(o.value, tuple) and len(o.value) < len(t) and t[: len(o.value)] == o.value:
                 break
             self.stack.pop()
-        ref = ".".join(str(x) for x in t)
-        self._open(start, end, _num_kind(len(t)), ref, heading, "num", t)
+        self._open(start, end, _num_kind(len(t)), num_ref(t), heading, "num", t)
         self.seen_numbered = True
         self.last_num = t
 
