@@ -26,9 +26,9 @@ class IngestError(ClauselensError):
     def __init__(self, path: str, problem: str) -> None:
         self.path = path
         self.problem = problem
-        # "no text found in x.txt" already names the file: don't say it twice
+        # "no text found in x.txt" already names the file: don't say it twice (nor an empty path)
         name = path.replace("\\", "/").rsplit("/", 1)[-1]
-        super().__init__(problem if name and name in problem else f"{path}: {problem}")
+        super().__init__(problem if not name or name in problem else f"{path}: {problem}")
 
 
 class EncryptedDocumentError(IngestError):

@@ -46,8 +46,8 @@ def extract_docx(path: Path) -> str:
 
     try:
         document = docx.Document(str(path))
-    except Exception as exc:  # python-docx raises zipfile/KeyError/ValueError variants
-        raise IngestError(path.name, f"not a valid .docx file ({type(exc).__name__}: {exc})") from None
+    except Exception:  # python-docx raises zipfile/KeyError/ValueError variants; the loader sniffed the package first
+        raise IngestError(path.name, "damaged Word document (.docx): its parts cannot be read") from None
     blocks: list[str] = []
     for item in document.iter_inner_content():
         if isinstance(item, Table):

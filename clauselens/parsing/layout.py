@@ -1,9 +1,17 @@
 """From positioned text lines (PDF text layer or OCR) to clean page text.
 
 Pure functions: furniture (running header/footer) detection by repetition across pages,
-line-wrap and hyphenation joins driven by line geometry, NFKC normalisation (expands
-typographic ligatures such as U+FB01 "fi", Unicode UAX #15), and a check for implausibly
-long tokens that betray lost word spaces.
+column (gutter) detection for two-column pages, line-wrap and hyphenation joins driven by
+line geometry, NFKC normalisation (expands typographic ligatures such as U+FB01 "fi",
+Unicode UAX #15), and a check for implausibly long tokens that betray lost word spaces.
+
+Columns: a text-layer line extractor reads a two-column page row by row across the gutter
+(pdfplumber's ``extract_text_lines``, like any y-sorted reader). :func:`find_gutter` looks
+for a vertical band, in the middle 60 % of the text's width, that many rows leave empty
+while (almost) no row crosses it, with long lines on both sides (tables and signature
+blocks have short cells and are left alone). The same idea as the whitespace-cover
+"gutter" of Breuel, "Two Geometric Algorithms for Layout Analysis" (DAS 2002), restricted
+to one vertical cut.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ MARKER_START = re.compile(
         (?:ARTICLE|Article|SECTION|Section|SCHEDULE|Schedule|EXHIBIT|Exhibit|ANNEX|Annex|APPENDIX|Appendix)\b
       | \((?:[a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,6}|\d{1,3})\)
       | \d{1,3}(?:\.\d{1,3})*\.?\s
+      | \d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]?)*\.?\s+[A-Z"“(]   # inserted clauses "2A PRIORITY", "2A.1 The" (not "8A of")
       | WHEREAS\b | IN\s+WITNESS\b | NOW,?\s+THEREFORE\b
     )""",
     re.VERBOSE,
@@ -39,6 +48,7 @@ class Line:
     x1: float
     top: float
     bottom: float
+    column: int = 0  # 0 full width, 1 left column, 2 right column (see find_gutter)
 
 
 def normalize_extracted(text: str) -> str:
@@ -92,23 +102,30 @@ def lines_to_text(lines: list[Line]) -> str:
     (:data:`MARKER_START`) or follows a line ending well short of the right margin starts a
     new line (``"\\n"``); otherwise the line continues the previous one, joined by a space, or
     with the hyphen removed when the previous line ends in ``letter-`` and this one starts in
-    lower case.
+    lower case. Margins are measured per :attr:`Line.column`; moving to another column
+    continues a sentence left open (no end punctuation, next line lower case) and otherwise
+    starts a new paragraph.
     """
     lines = [ln for ln in lines if ln.text.strip()]
     if not lines:
         return ""
     heights = [max(ln.bottom - ln.top, 1e-6) for ln in lines]
     h = statistics.median(heights)
-    left = min(ln.x0 for ln in lines)
-    right = max(ln.x1 for ln in lines)
-    short_limit = right - 0.12 * max(right - left, 1e-6)
+    limits: dict[int, float] = {}
+    for col in {ln.column for ln in lines}:
+        left = min(ln.x0 for ln in lines if ln.column == col)
+        right = max(ln.x1 for ln in lines if ln.column == col)
+        limits[col] = right - 0.12 * max(right - left, 1e-6)
     parts = [lines[0].text.strip()]
     for prev, cur in zip(lines, lines[1:]):
         t = cur.text.strip()
         gap = cur.top - prev.bottom
-        if gap > 0.6 * h:
+        if cur.column != prev.column:
+            open_sentence = not re.search(r"[.:;!?\"”)]$", parts[-1]) and t[:1].islower()
+            parts.append((" " if open_sentence else "\n\n") + t)
+        elif gap > 0.6 * h:
             parts.append("\n\n" + t)
-        elif MARKER_START.match(t) or prev.x1 < short_limit:
+        elif MARKER_START.match(t) or prev.x1 < limits[prev.column]:
             parts.append("\n" + t)
         elif re.search(r"[A-Za-z]-$", parts[-1]) and t[:1].islower():
             parts[-1] = parts[-1][:-1]
@@ -116,6 +133,124 @@ def lines_to_text(lines: list[Line]) -> str:
         else:
             parts.append(" " + t)
     return "".join(parts)
+
+
+@dataclass(frozen=True)
+class Gutter:
+    """A vertical gap between two text columns, found by :func:`find_gutter`.
+
+    ``x0``/``x1``: the empty band (page units); ``split``: indices of rows that have text on
+    both sides of it; ``crossing``: rows whose text runs across it (full-width headings);
+    ``certain``: False when the evidence is mixed (then the caller warns).
+    """
+
+    x0: float
+    x1: float
+    split: frozenset[int]
+    crossing: frozenset[int]
+    certain: bool
+    why: str = ""
+
+    @property
+    def x(self) -> float:
+        return (self.x0 + self.x1) / 2
+
+
+#: Share of text rows that must have text on both sides of the gutter.
+MIN_SPLIT_SHARE = 0.25
+#: Below this share the page is read row by row; between it and MIN_SPLIT_SHARE the caller warns.
+MAYBE_SPLIT_SHARE = 0.15
+#: Columns hold running text: the median part of a split row must fill this share of its column.
+MIN_COLUMN_FILL = 0.5
+
+
+def find_gutter(rows: list[list[tuple[float, float]]], *, char_width: float | None = None) -> Gutter | None:
+    """Find the gutter of a two-column page.
+
+    Args:
+        rows: per text row (top to bottom), the ``(x0, x1)`` boxes of its visible characters.
+        char_width: typical character width (default: median of the boxes); a gap must be
+            at least ``max(2.5 * char_width, 8)`` wide to count as a gutter (word spaces
+            are ~0.25-1 em).
+
+    Returns:
+        ``None`` for a one-column page (or too few rows, < 6), else a :class:`Gutter`;
+        ``Gutter.split`` is empty when the page only *may* have columns (a share of rows
+        between :data:`MAYBE_SPLIT_SHARE` and :data:`MIN_SPLIT_SHARE`): read it row by row,
+        but warn.
+    """
+    rows = [sorted(r) for r in rows]
+    text_rows = [i for i, r in enumerate(rows) if r]
+    if len(text_rows) < 6:
+        return None
+    widths = sorted(x1 - x0 for r in rows for x0, x1 in r if x1 > x0)
+    cw = char_width or (widths[len(widths) // 2] if widths else 5.0)
+    min_gap = max(2.5 * cw, 8.0)
+    segs: dict[int, list[tuple[float, float]]] = {}
+    for i in text_rows:
+        merged: list[list[float]] = []
+        for x0, x1 in rows[i]:
+            if merged and x0 - merged[-1][1] < min_gap:
+                merged[-1][1] = max(merged[-1][1], x1)
+            else:
+                merged.append([x0, x1])
+        segs[i] = [(a, b) for a, b in merged]
+    left = min(s[0][0] for s in segs.values())
+    right = max(s[-1][1] for s in segs.values())
+    width = right - left
+    if width <= 4 * min_gap:
+        return None
+    lo_x, hi_x = left + 0.2 * width, left + 0.8 * width
+    gaps = [(a[1], b[0]) for ss in segs.values() for a, b in zip(ss, ss[1:]) if a[1] < hi_x and b[0] > lo_x]
+    if len({i for i, ss in segs.items() if len(ss) > 1}) < max(3, MAYBE_SPLIT_SHARE * len(text_rows)):
+        return None  # fast path: a one-column page has (almost) no wide gaps
+
+    def classify(x: float) -> tuple[set[int], set[int]]:
+        split, cross = set(), set()
+        for i, ss in segs.items():
+            if any(a < x < b for a, b in ss):
+                cross.add(i)
+            elif ss[0][0] < x < ss[-1][1]:
+                split.add(i)
+        return split, cross
+
+    best: tuple[float, float, set[int], set[int]] | None = None  # (score, x, split, cross)
+    run: list[float] = []
+    x = lo_x
+    while x <= hi_x:
+        if not any(g0 < x < g1 for g0, g1 in gaps):
+            x += 1.0
+            continue
+        split, cross = classify(x)
+        score = len(split) - 3 * len(cross)
+        if best is None or score > best[0]:
+            best, run = (score, x, split, cross), [x]
+        elif score == best[0] and run and x - run[-1] <= 1.01:
+            run.append(x)
+        x += 1.0
+    if best is None or not best[2]:
+        return None
+    _, _, split, cross = best
+    gx0, gx1 = run[0], run[-1]
+    gx = (gx0 + gx1) / 2
+    share = len(split) / len(text_rows)
+    if share < MAYBE_SPLIT_SHARE or len(split) < 3:
+        return None
+    # running text on both sides: the parts next to the gutter fill their column
+    lfill = sorted(sum(b - a for a, b in segs[i] if b <= gx) / (gx - left) for i in split)
+    rfill = sorted(sum(b - a for a, b in segs[i] if a >= gx) / (right - gx) for i in split)
+    if lfill[len(lfill) // 2] < MIN_COLUMN_FILL or rfill[len(rfill) // 2] < MIN_COLUMN_FILL:
+        return None
+    if share < MIN_SPLIT_SHARE:
+        return Gutter(gx0, gx1, frozenset(), frozenset(cross), False,
+                      f"{len(split)} of {len(text_rows)} rows have a gap at x≈{gx:.0f}")
+    lo, hi = min(split), max(split)
+    inside = [i for i in cross if lo < i < hi]
+    between = [i for i in text_rows if lo <= i <= hi]
+    certain = len(inside) <= 0.1 * len(between) and share >= 0.4
+    why = "" if certain else (f"{len(inside)} row(s) run across the gap inside the columns" if inside
+                              else f"only {len(split)} of {len(text_rows)} rows have text on both sides")
+    return Gutter(gx0, gx1, frozenset(split), frozenset(cross), certain, why)
 
 
 _URLISH = re.compile(r"(?:https?://|www\.|@|/|\\|_)")

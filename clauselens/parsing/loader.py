@@ -1,9 +1,12 @@
 """Loading files into :class:`~clauselens.parsing.types.Document` (the Archivist's entry point).
 
-Dispatch by extension, then by content sniffing: ``.txt``/``.md``/``.text`` (and unknown
-extensions that decode as text) → :mod:`textfile`; ``.pdf`` → :mod:`pdf`; ``.docx`` →
-:mod:`docx_loader`. Then: clause tree, page ranges, defined terms, cross-references,
-metadata, and extraction warnings.
+Dispatch by content (:mod:`sniff`: file signatures), never by extension, so the same bytes
+give the same result under any name: PDF → :mod:`pdf`; Word package → :mod:`docx_loader`;
+scanned image → OCR (:func:`pdf.extract_image`); no binary signature → :mod:`textfile`.
+Empty files, damaged packages and formats clauselens does not read (``.xlsx``, legacy
+``.doc``, archives) are refused with a message that says what the file is. A name that
+promises another format (a PDF saved as ``.txt``) adds a warning. Then: clause tree, page
+ranges, defined terms, cross-references, metadata, and extraction warnings.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from clauselens.errors import IngestError, NoTextError
 from clauselens.parsing.docx_loader import extract_docx
 from clauselens.parsing.layout import long_tokens
 from clauselens.parsing.metadata import guess_amends, guess_doc_type, guess_effective_date, guess_parties, guess_title
-from clauselens.parsing.pdf import extract_pdf
+from clauselens.parsing.pdf import extract_image, extract_pdf
+from clauselens.parsing.sniff import Sniffed, extension_warning, sniff_file
 from clauselens.parsing.terms import find_cross_references, find_defined_terms
 from clauselens.parsing.textfile import decode_text_bytes
 from clauselens.parsing.tree import build_tree
@@ -91,34 +95,28 @@ def file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _kind(path: Path, head: bytes) -> str:
-    suffix = path.suffix.lower()
-    if suffix == ".pdf":
-        return "pdf"
-    if suffix == ".docx":
-        return "docx"
-    if suffix in TEXT_SUFFIXES:
-        return "text"
-    if head.startswith(b"%PDF-"):
-        return "pdf"
-    if head.startswith(b"PK\x03\x04"):
-        return "docx"
-    return "text"
+def sniff(path: Path) -> Sniffed:
+    """:func:`~clauselens.parsing.sniff.sniff_file`, with an unreadable file as an :class:`IngestError`."""
+    try:
+        return sniff_file(path)
+    except OSError as exc:
+        raise IngestError(str(path), f"cannot read file ({exc.strerror or exc})") from None
 
 
 def load_document(path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300) -> Document:
     """Parse one file into a :class:`Document`.
 
     Args:
-        path: a ``.txt``, ``.md``, ``.pdf`` or ``.docx`` file (other extensions are sniffed).
+        path: a PDF, Word ``.docx``, text/Markdown file or scanned image, recognised by content.
         password: user password for an encrypted PDF.
         ocr: OCR PDF pages that have no text layer (Tesseract).
         ocr_dpi: render resolution for OCR (>= 300 keeps digits and clause numbers exact).
 
     Raises (all :class:`~clauselens.errors.IngestError`, message naming the file):
-        IngestError: missing / not a file / unreadable / corrupt / binary / wrong format.
-        NoTextError: empty or whitespace only ("no text found in <name>"), image-only PDF
-            with ``ocr=False``.
+        IngestError: missing / not a file / unreadable / corrupt / truncated / binary / a
+            format clauselens does not read (the message says which, e.g. "an Excel workbook").
+        NoTextError: empty, 0 bytes or whitespace only ("no text found in <name>"), image-only
+            PDF or image file with ``ocr=False``.
         EncryptedDocumentError: user password required or wrong.
     """
     p = Path(path)
@@ -127,17 +125,19 @@ def load_document(path: str | Path, *, password: str | None = None, ocr: bool = 
         raise IngestError(str(p), "file not found")
     if not p.is_file():
         raise IngestError(str(p), "not a file")
-    try:
-        with open(p, "rb") as fh:
-            head = fh.read(8)
-    except OSError as exc:
-        raise IngestError(str(p), f"cannot read file ({exc.strerror})") from None
+    kind = sniff(p)
+    if kind.kind == "empty":
+        raise NoTextError(name, f"no text found in {name}: the file is empty (0 bytes)")
+    if kind.kind in ("damaged", "other"):
+        raise IngestError(name, kind.problem(p))
     sha = file_sha256(p)
-    kind = _kind(p, head)
     pages: list[Page] = []
     warnings: list[str] = []
-    if kind == "pdf":
-        page_texts, warnings = extract_pdf(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi)
+    if kind.kind in ("pdf", "image"):
+        if kind.kind == "pdf":
+            page_texts, warnings = extract_pdf(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi)
+        else:
+            page_texts, warnings = extract_image(p, what=kind.what, ocr=ocr, ocr_dpi=ocr_dpi)
         parts: list[str] = []
         pos = 0
         for pt in page_texts:
@@ -155,11 +155,14 @@ def load_document(path: str | Path, *, password: str | None = None, ocr: bool = 
             a.end = b.start
         if pages:
             pages[-1].end = len(text)
-    elif kind == "docx":
+    elif kind.kind == "docx":
         text = extract_docx(p)
     else:
         text = decode_text_bytes(p.read_bytes(), name)
     if not text.strip():
         raise NoTextError(name, f"no text found in {name}")
+    named = extension_warning(p, kind)
+    if named:
+        warnings = [named, *warnings]
     doc = Document(id=_doc_id(p, sha), source_path=str(p), sha256=sha, text=text, pages=pages, warnings=warnings)
     return _assemble(doc)

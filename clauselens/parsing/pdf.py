@@ -11,12 +11,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clauselens.errors import EncryptedDocumentError, IngestError, NoTextError
-from clauselens.parsing.layout import Line, find_furniture, lines_to_text, normalize_extracted
+from clauselens.parsing.layout import Line, find_furniture, find_gutter, lines_to_text, normalize_extracted
 
 #: A page whose text layer has fewer alphanumeric characters than this is treated as image-only.
 MIN_TEXT_CHARS = 20
 #: Mean Tesseract word confidence (0-100) below which a page gets a warning.
 LOW_OCR_CONFIDENCE = 60.0
+#: OCR readings below this mean word confidence (0-100) trigger orientation detection; an upright
+#: 300-dpi contract scan reads at 85-95 here (robustness/scanned_nda_page1.pdf: ~90).
+OSD_BELOW_CONFIDENCE = 75.0
+#: Minimum Tesseract "Orientation confidence" to act on a detected rotation. OCRmyPDF's
+#: ``--rotate-pages-threshold`` defaults to 14 and calls 2 aggressive (OCRmyPDF docs, cookbook,
+#: "Correct page rotation"); a clean 300-dpi page turned 90° scored 14-16 here. We take 5 because a
+#: rotated reading is kept only when its OCR confidence beats the unrotated one (ocr_image).
+OSD_MIN_CONFIDENCE = 5.0
+#: Characters that draw rules and leaders (signature lines, dot leaders), not text: ignored when
+#: looking for columns, so "By: ______   By: ______" is not mistaken for two columns of prose.
+RULE_CHARS = frozenset("-_.=–—·•…")
 #: pdfplumber word-gap tolerance as a share of the font size (pdfplumber ``x_tolerance_ratio``).
 #: 0.15 splits words set without space glyphs (gaps ~0.25 em) yet keeps letters (gaps ~0) together.
 X_TOLERANCE_RATIO = 0.15
@@ -31,6 +42,26 @@ class PageText:
     method: str  # "text" | "ocr"
     ocr_confidence: float | None = None
     furniture: list[str] = field(default_factory=list)
+
+
+_CLASS_NAME = re.compile(r"\b[A-Za-z_][A-Za-z0-9_]*(?:Exception|Error|Warning)\b:?\s*")
+
+
+def backend_detail(exc: BaseException) -> str:
+    """``" (detail)"`` from the innermost message of ``exc``'s chain, without Python class names
+    (``PdfminerException``, ``PSEOF``...), at most 120 characters; ``""`` when nothing readable is left."""
+    seen: list[BaseException] = []
+    e: BaseException | None = exc
+    while e is not None and e not in seen:
+        seen.append(e)
+        nested = [a for a in e.args if isinstance(a, BaseException)]
+        e = nested[0] if nested else (e.__cause__ or e.__context__)
+    for cand in reversed(seen):
+        text = " ".join(str(a) for a in cand.args if not isinstance(a, BaseException)).strip()
+        text = _CLASS_NAME.sub("", text).strip(" :;,.")
+        if len(re.findall(r"[A-Za-z]", text)) >= 4:
+            return f" ({text[:120]})"
+    return ""
 
 
 def _open_pdf(path: Path, password: str | None):
@@ -50,7 +81,7 @@ def _open_pdf(path: Path, password: str | None):
             raise EncryptedDocumentError(name, "encrypted, and the password given is wrong") from None
         raise EncryptedDocumentError(name, "encrypted, password required (pass --password)") from None
     except PDFSyntaxError as exc:
-        raise IngestError(name, f"corrupt or truncated PDF ({exc})") from None
+        raise IngestError(name, f"corrupt or truncated PDF; it cannot be parsed{backend_detail(exc)}") from None
     except Exception as exc:  # pdfplumber wraps pdfminer errors in PdfminerException
         chain = [exc, *exc.args, exc.__cause__, exc.__context__]
         if any(isinstance(e, PDFPasswordIncorrect) for e in chain):
@@ -58,10 +89,10 @@ def _open_pdf(path: Path, password: str | None):
                 raise EncryptedDocumentError(name, "encrypted, and the password given is wrong") from None
             raise EncryptedDocumentError(name, "encrypted, password required (pass --password)") from None
         if any(isinstance(e, PDFSyntaxError) for e in chain):
-            raise IngestError(name, "corrupt or truncated PDF") from None
+            raise IngestError(name, f"corrupt or truncated PDF; it cannot be parsed{backend_detail(exc)}") from None
         if "password" in str(exc).lower() or type(exc).__name__.lower().startswith("pdfencrypt"):
             raise EncryptedDocumentError(name, "encrypted, password required (pass --password)") from None
-        raise IngestError(name, f"corrupt or unreadable PDF ({type(exc).__name__}: {exc})") from None
+        raise IngestError(name, f"corrupt or truncated PDF; it cannot be parsed{backend_detail(exc)}") from None
 
 
 def pdf_page_count(path: Path, password: str | None = None) -> int:
@@ -113,30 +144,68 @@ def _derotated_copy(path: Path, password: str | None, indices: list[int]):
     return pdfplumber.open(buf)
 
 
-def _text_lines(page) -> list[Line]:
-    """Lines of a pdfplumber page in reading order (upright coordinates)."""
-    rows = page.extract_text_lines(
-        layout=False, strip=True, return_chars=False,
+def _rows(page) -> list[dict]:
+    return page.extract_text_lines(
+        layout=False, strip=True, return_chars=True,
         x_tolerance_ratio=X_TOLERANCE_RATIO, y_tolerance=3,
     )
-    return [Line(r["text"], r["x0"], r["x1"], r["top"], r["bottom"]) for r in rows]
 
 
-def _ocr_lines(pdf_path: Path, index: int, dpi: int, password: str | None) -> tuple[list[Line], float | None]:
-    """OCR one page: render with pypdfium2 at ``dpi`` and run Tesseract with ``--dpi``.
+def _as_lines(rows: list[dict], column: int = 0) -> list[Line]:
+    return [Line(r["text"], r["x0"], r["x1"], r["top"], r["bottom"], column) for r in rows]
 
-    Returns (lines in pixel coordinates, mean word confidence 0-100 or None).
+
+def _text_lines(page) -> tuple[list[Line], str | None]:
+    """Lines of a pdfplumber page in reading order (upright coordinates), and a warning when
+    the column layout is uncertain.
+
+    A two-column page (:func:`~clauselens.parsing.layout.find_gutter`) is read band by
+    band: rows that run across the gutter (a full-width title) as they are, and between
+    them the left column, then the right one, each cropped at the gutter and read alone.
     """
-    import pypdfium2 as pdfium
+    rows = _rows(page)
+    boxes = [[(c["x0"], c["x1"]) for c in r.get("chars", []) if c["text"].strip() and c["text"] not in RULE_CHARS]
+             for r in rows]
+    gutter = find_gutter(boxes)
+    if gutter is None:
+        return _as_lines(rows), None
+    if not gutter.split:
+        return _as_lines(rows), (f"page {page.page_number}: may be set in two columns ({gutter.why}); "
+                                 "read line by line, check the reading order")
+    x = gutter.x
+    out: list[Line] = []
+    band: list[int] = []
+
+    def flush(lo: int, hi: int) -> None:
+        if not band:
+            return
+        top = (rows[lo - 1]["bottom"] + rows[lo]["top"]) / 2 if lo > 0 else page.bbox[1]
+        bottom = (rows[hi]["bottom"] + rows[hi + 1]["top"]) / 2 if hi + 1 < len(rows) else page.bbox[3]
+        top, bottom = max(top, page.bbox[1]), min(max(bottom, top + 1), page.bbox[3])
+        for col, (a, b) in ((1, (page.bbox[0], x)), (2, (x, page.bbox[2]))):
+            part = page.crop((a, top, b, bottom), strict=False)
+            out.extend(_as_lines(_rows(part), col))
+        band.clear()
+
+    for i, r in enumerate(rows):
+        if i in gutter.crossing:
+            if band:
+                flush(band[0], band[-1])
+            out.append(_as_lines([r])[0])
+        else:
+            band.append(i)
+    if band:
+        flush(band[0], band[-1])
+    warning = None if gutter.certain else (f"page {page.page_number}: read as two columns split at x={x:.0f}, but the "
+                                           f"layout is uncertain ({gutter.why}); check the reading order")
+    return out, warning
+
+
+def _tesseract_lines(image, dpi: int) -> tuple[list[Line], float | None]:
+    """Tesseract (``--psm 3``, told the DPI) on a PIL image: lines in pixel coordinates and the
+    mean word confidence 0-100 (``None`` when no word was read)."""
     import pytesseract
 
-    pdf = pdfium.PdfDocument(str(pdf_path), password=password)
-    try:
-        page = pdf[index]
-        image = page.render(scale=dpi / 72.0).to_pil()
-        page.close()
-    finally:
-        pdf.close()
     data = pytesseract.image_to_data(image, config=f"--dpi {dpi} --psm 3", output_type=pytesseract.Output.DICT)
     groups: dict[tuple[int, int, int], list[int]] = {}
     confs: list[float] = []
@@ -158,6 +227,124 @@ def _ocr_lines(pdf_path: Path, index: int, dpi: int, password: str | None) -> tu
         lines.append(Line(text, x0, x1, top, bottom))
     lines.sort(key=lambda ln: (ln.top, ln.x0))
     return lines, (sum(confs) / len(confs) if confs else None)
+
+
+def detect_rotation(image, dpi: int) -> tuple[int, float] | None:
+    """Tesseract's orientation detection (``--psm 0``, needs ``osd.traineddata``):
+    (clockwise degrees that make the page upright: 0/90/180/270, orientation confidence),
+    or ``None`` when detection fails (too few characters, OSD data missing)."""
+    import pytesseract
+
+    try:
+        osd = pytesseract.image_to_osd(image, config=f"--psm 0 --dpi {dpi}", output_type=pytesseract.Output.DICT)
+    except pytesseract.TesseractError:
+        return None
+    try:
+        return int(osd["rotate"]) % 360, float(osd["orientation_conf"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def ocr_image(image, dpi: int) -> tuple[list[Line], float | None, int]:
+    """OCR one page image, turning a sideways or upside-down scan upright first.
+
+    The page is read as it is; when that reading is not clearly good (mean word confidence
+    below :data:`OSD_BELOW_CONFIDENCE`, or almost no text), Tesseract's orientation
+    detection runs; a rotation it reports with confidence >= :data:`OSD_MIN_CONFIDENCE` is
+    applied and the page read again, and that reading is kept only if its confidence is
+    higher. Detection failing leaves the page as it is.
+
+    Returns (lines, mean word confidence or None, degrees the image was turned clockwise).
+    """
+    lines, conf = _tesseract_lines(image, dpi)
+    if conf is not None and conf >= OSD_BELOW_CONFIDENCE and _real_text(lines):
+        return lines, conf, 0
+    found = detect_rotation(image, dpi)
+    if found is None or found[0] == 0 or found[1] < OSD_MIN_CONFIDENCE:
+        return lines, conf, 0
+    turned = image.rotate(-found[0], expand=True)  # PIL turns counter-clockwise
+    lines2, conf2 = _tesseract_lines(turned, dpi)
+    if conf2 is not None and (conf is None or conf2 > conf):
+        return lines2, conf2, found[0]
+    return lines, conf, 0
+
+
+def _ocr_lines(pdf_path: Path, index: int, dpi: int, password: str | None) -> tuple[list[Line], float | None, int]:
+    """OCR one PDF page: render with pypdfium2 at ``dpi``, then :func:`ocr_image`."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(str(pdf_path), password=password)
+    try:
+        page = pdf[index]
+        image = page.render(scale=dpi / 72.0).to_pil()
+        page.close()
+    finally:
+        pdf.close()
+    return ocr_image(image, dpi)
+
+
+def _ocr_errors(name: str):
+    """Context manager turning OCR backend failures into one clear :class:`IngestError`."""
+    import contextlib
+
+    @contextlib.contextmanager
+    def guard():
+        try:
+            yield
+        except ImportError as exc:
+            raise IngestError(name, f"OCR needs pytesseract and pypdfium2 ({exc})") from None
+        except Exception as exc:
+            if type(exc).__name__ == "TesseractNotFoundError":
+                raise IngestError(name, "OCR needs the tesseract binary: apt-get install tesseract-ocr") from None
+            if isinstance(exc, (OSError, RuntimeError)) or type(exc).__name__ == "TesseractError":
+                raise IngestError(name, f"OCR failed ({exc}); is the tesseract-ocr package installed?") from None
+            raise
+
+    return guard()
+
+
+def extract_image(path: Path, *, what: str, ocr: bool = True, ocr_dpi: int = 300) -> tuple[list[PageText], list[str]]:
+    """OCR a scanned image file (PNG, JPEG, TIFF with one page per frame, ...) as pages.
+
+    The image's own resolution is passed to Tesseract when the file records one (else
+    ``ocr_dpi`` is assumed). Raises :class:`NoTextError` when OCR is off or reads nothing,
+    :class:`IngestError` when the image cannot be decoded.
+    """
+    name = path.name
+    lead = "not a PDF: " if path.suffix.lower() == ".pdf" else ""
+    if not ocr:
+        raise NoTextError(name, f"{lead}this is {what}; it can only be read with OCR, which is disabled (drop --no-ocr)")
+    from PIL import Image, ImageSequence, UnidentifiedImageError
+
+    warnings: list[str] = []
+    pages: list[PageText] = []
+    page_lines: list[list[Line]] = []
+    confs: list[float | None] = []
+    try:
+        with Image.open(path) as im:
+            frames = [(f.convert("RGB"), f.info.get("dpi")) for f in ImageSequence.Iterator(im)]
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        raise IngestError(name, f"{lead}this is {what}, but it is damaged or truncated and cannot be decoded") from None
+    with _ocr_errors(name):
+        for image, dpi_info in frames:
+            dpi = int(round(float(dpi_info[0]))) if dpi_info and float(dpi_info[0]) >= 70 else ocr_dpi
+            lines, conf, turned = ocr_image(image, dpi)
+            page_lines.append(lines)
+            confs.append(conf)
+            n = len(page_lines)
+            if turned:
+                warnings.append(f"page {n}: the scan is turned; rotated {turned}° clockwise before OCR "
+                                "(Tesseract orientation detection)")
+            if conf is not None and conf < LOW_OCR_CONFIDENCE:
+                warnings.append(f"page {n}: OCR confidence {conf:.0f}/100 is low; check the text against the scan")
+    drops = find_furniture(page_lines)
+    for i, (lines, drop) in enumerate(zip(page_lines, drops)):
+        body = [ln for j, ln in enumerate(lines) if j not in drop]
+        furniture = [normalize_extracted(lines[j].text.strip()) for j in sorted(drop)]
+        pages.append(PageText(i + 1, normalize_extracted(lines_to_text(body)), "ocr", confs[i], furniture))
+    if not any(p.text.strip() for p in pages):
+        raise NoTextError(name, f"no text found in {name} ({what}; OCR found nothing readable)")
+    return pages, warnings
 
 
 def _real_text(lines: list[Line]) -> bool:
@@ -194,11 +381,13 @@ def extract_pdf(
         sideways: list[int] = []
         for i, page in enumerate(pdf.pages[:max_pages] if max_pages else pdf.pages):
             try:
-                lines = _text_lines(page)
+                lines, col_warning = _text_lines(page)
                 if page.rotation % 360 and page.chars and _upright_share(page) < 0.5:
                     sideways.append(i)
-            except Exception as exc:  # a broken page must not sink the document
-                warnings.append(f"page {i + 1}: text layer unreadable ({type(exc).__name__}); trying OCR")
+                elif col_warning:
+                    warnings.append(col_warning)
+            except Exception:  # a broken page must not sink the document
+                warnings.append(f"page {i + 1}: the text layer is damaged and cannot be read; trying OCR")
                 lines = []
             page.close()
             if _real_text(lines):
@@ -218,7 +407,9 @@ def extract_pdf(
             for i in sideways:
                 page = copy.pages[i]
                 if _upright_share(page) >= 0.5:
-                    page_lines[i] = _text_lines(page)
+                    page_lines[i], col_warning = _text_lines(page)
+                    if col_warning:
+                        warnings.append(col_warning)
                 page.close()
         finally:
             copy.close()
@@ -227,17 +418,12 @@ def extract_pdf(
             raise NoTextError(name, "no text layer (image-only PDF) and OCR is disabled; enable OCR to read it")
         warnings.append(f"pages {', '.join(str(i + 1) for i in image_only)} have no text layer and OCR is disabled: their text is missing")
     if image_only and ocr:
-        try:
+        with _ocr_errors(name):
             for i in image_only:
-                page_lines[i], confs[i] = _ocr_lines(path, i, ocr_dpi, password)
-        except (OSError, RuntimeError) as exc:
-            raise IngestError(name, f"OCR failed ({exc}); is the tesseract-ocr package installed?") from None
-        except ImportError as exc:
-            raise IngestError(name, f"OCR needs pytesseract and pypdfium2 ({exc})") from None
-        except Exception as exc:
-            if type(exc).__name__ == "TesseractNotFoundError":
-                raise IngestError(name, "OCR needs the tesseract binary: apt-get install tesseract-ocr") from None
-            raise
+                page_lines[i], confs[i], turned = _ocr_lines(path, i, ocr_dpi, password)
+                if turned:
+                    warnings.append(f"page {i + 1}: the scan is turned; rotated {turned}° clockwise before OCR "
+                                    "(Tesseract orientation detection)")
     for i in image_only if ocr else []:
         if confs[i] is not None and confs[i] < LOW_OCR_CONFIDENCE:
             warnings.append(f"page {i + 1}: OCR confidence {confs[i]:.0f}/100 is low; check the text against the scan")

@@ -1,4 +1,4 @@
-"""Persistence of parsed documents, the page limit, and batch ingest.
+"""Persistence of parsed documents, the input limits (pages, text size), and batch ingest.
 
 :class:`DocumentStore` keeps one JSON file per (file sha256, parse options) under its root,
 so an unchanged file is never re-parsed. The options that change a parse are part of the key:
@@ -12,6 +12,11 @@ parser change re-parses instead of serving a stale tree). Each file is an envelo
 Writes are atomic (temp file in the same directory, fsync, then ``os.replace``; POSIX rename
 is atomic), a parse that fails writes nothing, and temp files are never read back. An entry
 with another schema version or parser fingerprint is ignored (and re-parsed), never misread.
+
+The key is the file's content, never its name, and parsing dispatches on content too
+(:mod:`clauselens.parsing.sniff`), so a stored parse is what a fresh parse of the same bytes
+under any name gives. The one name-dependent part, the warning that the extension does not
+match the content, is never stored: it is added for the path being loaded, hit or miss.
 
 Passwords are never written: a PDF opened with a password is parsed without the store (its
 decrypted text is not persisted either), so only files that open without one are cached.
@@ -33,8 +38,9 @@ from typing import Iterable
 from pydantic import ValidationError
 
 from clauselens.errors import IngestError
-from clauselens.parsing.loader import _doc_id, _kind, file_sha256, load_document
+from clauselens.parsing.loader import _doc_id, file_sha256, load_document, sniff
 from clauselens.parsing.pdf import pdf_page_count
+from clauselens.parsing.sniff import extension_warning
 from clauselens.parsing.types import SCHEMA_VERSION, Document
 
 #: Version of the envelope around the stored document (not of the document schema).
@@ -66,8 +72,24 @@ def parser_fingerprint() -> str:
 
 
 def _is_pdf(p: Path) -> bool:
-    with open(p, "rb") as fh:
-        return _kind(p, fh.read(8)) == "pdf"
+    return sniff(p).kind == "pdf"
+
+
+#: Bytes per MB in the text size limit (decimal, as file managers show sizes).
+MB = 1_000_000
+
+
+def check_text_size(path: str | Path, size: int, max_text_mb: float | None, *, what: str = "text") -> None:
+    """Raise :class:`IngestError` when ``size`` (bytes of a text file, or characters extracted
+    from a Word file) exceeds ``max_text_mb`` MB (``None``/0 = no limit). The message names the
+    file, its size, the limit and how to raise it."""
+    if max_text_mb and size > max_text_mb * MB:
+        need = int(size / MB) + 1
+        raise IngestError(
+            Path(path).name,
+            f"{size / MB:.1f} MB of {what} is over the {max_text_mb:g} MB limit for one document; raise it with "
+            f"CLAUSELENS_MAX_TEXT_MB={need} (Settings.max_text_mb), or split the file",
+        )
 
 
 def check_page_limit(path: str | Path, pages: int, max_pages: int | None) -> None:
@@ -83,22 +105,39 @@ def check_page_limit(path: str | Path, pages: int, max_pages: int | None) -> Non
         )
 
 
+def check_limits(p: Path, *, password: str | None, max_pages: int | None, max_text_mb: float | None,
+                 pages: int | None = None) -> None:
+    """The input limits, checked before parsing (``pages`` = known page count, e.g. of a stored
+    parse): a PDF over ``max_pages`` pages, a text file over ``max_text_mb`` MB. Word files are
+    checked on their extracted text (:func:`parse_file`)."""
+    kind = sniff(p).kind
+    if kind == "pdf" and max_pages:
+        check_page_limit(p, pages if pages is not None else pdf_page_count(p, password), max_pages)
+    elif kind == "text":
+        check_text_size(p, p.stat().st_size, max_text_mb)
+
+
 def parse_file(
     path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
-    max_pages: int | None = None,
+    max_pages: int | None = None, max_text_mb: float | None = None,
 ) -> Document:
-    """:func:`~clauselens.parsing.load_document` with a page limit checked first.
+    """:func:`~clauselens.parsing.load_document` with the input limits checked first.
 
-    A PDF with more than ``max_pages`` pages (``None`` or 0: no limit) is refused before any
-    page is parsed (the count comes from the PDF's page tree).
+    A PDF with more than ``max_pages`` pages or a text file over ``max_text_mb`` MB (``None`` or
+    0: no limit) is refused before any of it is parsed (the page count comes from the PDF's page
+    tree, the size from the file system); a Word file whose text is over ``max_text_mb`` MB is
+    refused once its text is extracted (before anything is stored or indexed).
 
     Raises:
-        IngestError: the page limit, or any error of ``load_document``.
+        IngestError: a limit, or any error of ``load_document``.
     """
     p = Path(path)
-    if max_pages and p.is_file() and _is_pdf(p):
-        check_page_limit(p, pdf_page_count(p, password), max_pages)
-    return load_document(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi)
+    if p.is_file():
+        check_limits(p, password=password, max_pages=max_pages, max_text_mb=max_text_mb)
+    doc = load_document(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi)
+    if not doc.pages:
+        check_text_size(p, len(doc.text.encode("utf-8")), max_text_mb, what="text")
+    return doc
 
 
 class DocumentStore:
@@ -184,50 +223,59 @@ class DocumentStore:
 
     def load_status(
         self, path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
-        max_pages: int | None = None,
+        max_pages: int | None = None, max_text_mb: float | None = None,
     ) -> tuple[Document, bool]:
         """Parse ``path`` or return the stored parse of identical bytes and options.
 
         Returns:
             (document, ``True`` when it came from the store). A stored document gets
-            ``source_path`` and ``id`` of ``path`` (the same bytes may have moved), so it equals
-            a fresh parse of ``path``.
+            ``source_path``, ``id`` and the extension warning of ``path`` (the same bytes may
+            have moved or been renamed), so it equals a fresh parse of ``path``.
 
         Raises:
-            IngestError: the same errors as :func:`parse_file` (page limit included, also
-            for a stored document). Nothing is written when parsing fails.
+            IngestError: the same errors as :func:`parse_file` (limits included, also for a
+            stored document). Nothing is written when parsing fails.
         """
         p = Path(path)
         if not p.is_file() or (password and _is_pdf(p)):
             self.misses += 1
-            return parse_file(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages), False
+            return parse_file(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages,
+                              max_text_mb=max_text_mb), False
         sha = file_sha256(p)
         key = self.key(sha, ocr=ocr, ocr_dpi=ocr_dpi)
         doc = self.get(key)
+        named = extension_warning(p, sniff(p))
         if doc is not None:
-            if doc.pages:
-                check_page_limit(p, len(doc.pages), max_pages)
+            check_limits(p, password=password, max_pages=max_pages, max_text_mb=max_text_mb,
+                         pages=len(doc.pages) if doc.pages else None)
+            if not doc.pages:
+                check_text_size(p, len(doc.text.encode("utf-8")), max_text_mb)
             doc.source_path = str(p)
             doc.id = _doc_id(p, sha)
+            if named:
+                doc.warnings.insert(0, named)
             self.hits += 1
             return doc, True
         self.misses += 1
-        doc = parse_file(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages)
+        doc = parse_file(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages, max_text_mb=max_text_mb)
         if doc.sha256 == sha:  # the file did not change while it was parsed
-            self.put(key, doc, options=self.options(ocr, ocr_dpi))
+            stored = doc.model_copy(update={"warnings": [w for w in doc.warnings if w != named]})
+            self.put(key, stored, options=self.options(ocr, ocr_dpi))
         return doc, False
 
     def load(
         self, path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
-        max_pages: int | None = None,
+        max_pages: int | None = None, max_text_mb: float | None = None,
     ) -> Document:
         """:meth:`load_status` without the flag."""
-        return self.load_status(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages)[0]
+        return self.load_status(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages,
+                                max_text_mb=max_text_mb)[0]
 
 
 def load_documents(
     paths: Iterable[str | Path], *, store: DocumentStore | None = None,
     password: str | None = None, ocr: bool = True, ocr_dpi: int = 300, max_pages: int | None = None,
+    max_text_mb: float | None = None,
 ) -> tuple[list[Document], list[IngestError]]:
     """Parse many files, continuing past bad ones.
 
@@ -240,9 +288,11 @@ def load_documents(
     for path in paths:
         try:
             if store is not None:
-                docs.append(store.load(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages))
+                docs.append(store.load(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages,
+                                       max_text_mb=max_text_mb))
             else:
-                docs.append(parse_file(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages))
+                docs.append(parse_file(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages,
+                                       max_text_mb=max_text_mb))
         except IngestError as exc:
             errors.append(exc)
     return docs, errors

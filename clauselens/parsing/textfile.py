@@ -71,10 +71,10 @@ def decode_text_bytes(data: bytes, name: str) -> str:
         IngestError: the bytes are binary / undecodable (message names the file).
     """
     if b"\x00" in data[:4096] and not any(data.startswith(b) for b, _ in _BOMS_UTF16_32):
-        raise IngestError(name, "binary file, not text (contains NUL bytes)")
+        raise IngestError(name, "binary file of an unknown type, not text (no PDF, Word or image signature; contains NUL bytes)")
     try:
         enc = detect_encoding(data)
         text = data.decode(enc)
     except (ValueError, UnicodeDecodeError, LookupError) as exc:
-        raise IngestError(name, f"cannot decode as text: {exc}") from None
+        raise IngestError(name, f"binary file of an unknown type, not text (no text encoding fits: {exc})") from None
     return universal_newlines(text)

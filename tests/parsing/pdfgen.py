@@ -1,0 +1,67 @@
+"""Tiny PDF writer for test inputs: text runs placed at given positions in Helvetica (a standard-14
+font, so no font file is embedded and pdfminer knows its widths). Enough for layout tests
+(columns, furniture) without reportlab. PDF syntax per ISO 32000-1 §7 (objects, xref table,
+trailer) and §9.4 (text objects: BT, Tf, Td, Tj, ET)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+#: One text run: (x, y from the page bottom, font size, text).
+Run = tuple[float, float, float, str]
+
+
+def _esc(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+
+
+def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (612, 792)) -> Path:
+    """Write a PDF with one page per list of runs; returns ``path``."""
+    objs: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b""]  # 2: pages, filled in below
+    objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")  # 3
+    kids = []
+    for runs in pages:
+        stream = "".join(f"BT /F1 {s:g} Tf {x:.2f} {y:.2f} Td ({_esc(t)}) Tj ET\n" for x, y, s, t in runs).encode("latin-1")
+        objs.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"endstream")
+        content = len(objs)
+        objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Resources << /Font << /F1 3 0 R >> >> "
+                    b"/Contents %d 0 R >>" % (size[0], size[1], content))
+        kids.append(len(objs))
+    objs[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % k for k in kids), len(kids))
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for i, body in enumerate(objs, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % i + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    path.write_bytes(bytes(out))
+    return path
+
+
+def two_column_pages(title: str, paragraphs: list[str], *, wrap: int = 42, top: float = 700, bottom: float = 72,
+                     leading: float = 12, font: float = 10, left_x: float = 72, right_x: float = 324) -> list[list[Run]]:
+    """Lay ``paragraphs`` out in two columns (left column filled first, then the right, then the
+    next page), with ``title`` across the top of the first page. Each paragraph is wrapped at
+    ``wrap`` characters and followed by a blank line."""
+    lines: list[str] = []
+    for p in paragraphs:
+        lines += textwrap.wrap(p, wrap) + [""]
+    pages: list[list[Run]] = []
+    runs: list[Run] = [(200, 740, 14, title)]
+    col, y = 0, top
+    for ln in lines:
+        if y < bottom:
+            if col == 0:
+                col, y = 1, top
+            else:
+                pages.append(runs)
+                runs, col, y = [], 0, top
+        if ln:
+            runs.append((left_x if col == 0 else right_x, y, font, ln))
+        y -= leading
+    pages.append(runs)
+    return pages
