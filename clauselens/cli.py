@@ -20,7 +20,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from clauselens.config import Settings
-from clauselens.errors import ClauselensError, ConfigError
+from clauselens.errors import ClauselensError, ConfigError, IngestError
 from clauselens.graph import events as ET
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
@@ -45,6 +45,14 @@ def _check_environment() -> None:
         bad = "; ".join("CLAUSELENS_" + "__".join(str(x).upper() for x in er["loc"] if not isinstance(x, int))
                         + f": {er['msg']}" for er in e.errors())
         _fail(ConfigError(f"invalid setting: {bad}"))
+
+
+def _print_failures(failures: list[tuple[Path | None, str]], total: int, verb: str) -> None:
+    """``N of M file(s) <verb>:`` and one line per file (its message, which names the file)."""
+    err_console.print(f"[bold red]{len(failures)} of {total} file(s) {verb}:[/bold red]")
+    for f, msg in failures:
+        line = msg if f is None or f.name in msg else f"{f}: {msg}"
+        err_console.print(f"  [red]- {escape(line)}[/red]")
 
 
 def _settings(*, model: str | None, base_url: str | None, api_key: str | None, max_turns: int | None,
@@ -95,6 +103,8 @@ class _Progress:
                            f"{d['numbered_clauses']} numbered clauses")
                 for w in d.get("warnings") or []:
                     self._line(f"  [yellow]warning:[/yellow] {escape(w)}")
+            for m in upd.get("left_out") or []:
+                self._line(f"[bold red]Left out[/bold red] (cannot be read): [red]{escape(m)}[/red]")
             self.status.update("Interrogator: breaking the question down...")
         elif node == "researcher":
             ev = next((e for e in upd.get("events", []) if e.get("type") == ET.RETRIEVAL), {})
@@ -214,6 +224,9 @@ def ask(
         lp = write_run_ledger(result, settings.cache_dir)
         if lp is not None:
             console.print(f"[dim]Token ledger: {escape(str(lp))}[/dim]")
+    if result.report.left_out:  # the report covers the readable files; still a failure for the batch
+        _print_failures([(None, m) for m in result.report.left_out], len(paths), "were left out of the answer")
+        raise typer.Exit(code=IngestError.exit_code)
 
 
 @app.command()
@@ -259,10 +272,7 @@ def ingest(
             table.add_row(escape(n.ref or ""), escape((n.heading or "")[:60]), str(n.page_start or ""))
         console.print(table)
     if failures:
-        err_console.print(f"[bold red]{len(failures)} of {len(files)} file(s) could not be read:[/bold red]")
-        for f, e in failures:
-            msg = str(e) if f.name in str(e) else f"{f}: {e}"
-            err_console.print(f"  [red]- {escape(msg)}[/red]")
+        _print_failures([(f, str(e)) for f, e in failures], len(files), "could not be read")
         raise typer.Exit(code=failures[0][1].exit_code)
 
 

@@ -116,7 +116,8 @@ def test_ingest_batch_continues_past_bad_file_lists_failures_and_reuses_store(tm
     assert out.count("parsed in") == 2 and "cached" not in out
     summary = out.index("1 of 3 file(s) could not be read")
     assert out.index("DISTRIBUTOR AGREEMENT") < out.index("four_clause_contract.txt") < summary
-    assert "- bad.pdf: corrupt or unreadable PDF" in out[summary:]
+    assert "- bad.pdf: corrupt or truncated PDF; it cannot be parsed (Unexpected EOF)" in out[summary:]
+    assert "Exception" not in out  # no backend class name (PdfminerException) in the message (issue #22)
     stored = (tmp_path / "cache" / "store" / "documents").iterdir()
     assert {json.loads(p.read_text(encoding="utf-8"))["file_sha256"] for p in stored} == {
         hashlib.sha256(f.read_bytes()).hexdigest() for f in (good, good2)}  # nothing for bad.pdf

@@ -38,9 +38,9 @@ def load_one(path: str | Path, settings: Settings, *, store: DocumentStore | Non
     pw, ocr, dpi, limit = settings.pdf_password, settings.ocr, settings.ocr_dpi, settings.max_pages
     if settings.use_store:
         store = store if store is not None else DocumentStore(settings.store_dir / "documents")
-        doc = store.load(p, password=pw, ocr=ocr, ocr_dpi=dpi, max_pages=limit)
+        doc = store.load(p, password=pw, ocr=ocr, ocr_dpi=dpi, max_pages=limit, max_text_mb=settings.max_text_mb)
     else:
-        doc = parse_file(p, password=pw, ocr=ocr, ocr_dpi=dpi, max_pages=limit)
+        doc = parse_file(p, password=pw, ocr=ocr, ocr_dpi=dpi, max_pages=limit, max_text_mb=settings.max_text_mb)
     if not doc.text.strip():  # the parser should already refuse this; never index an empty document
         raise NoTextError(p.name, f"no text found in {p.name}")
     return doc
@@ -54,6 +54,29 @@ def ingest(paths: Sequence[str | Path], settings: Settings) -> list[Document]:
         raise IngestError("(none)", "no files given")
     store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
     return [load_one(p, settings, store=store) for p in paths]
+
+
+def ingest_all(paths: Sequence[str | Path], settings: Settings) -> tuple[list[Document], list[IngestError]]:
+    """Parse every path, in order, through one store, continuing past files that cannot be read.
+
+    Returns (documents, one :class:`IngestError` per file left out). Raises when no file could
+    be read at all: that file's own error when there was one, else an :class:`IngestError`
+    naming every file and its problem (and ``"no files given"`` for an empty list)."""
+    if not paths:
+        raise IngestError("(none)", "no files given")
+    store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
+    docs: list[Document] = []
+    failed: list[IngestError] = []
+    for p in paths:
+        try:
+            docs.append(load_one(p, settings, store=store))
+        except IngestError as e:
+            failed.append(e)
+    if not docs:
+        if len(failed) == 1:
+            raise failed[0]
+        raise IngestError("", f"none of the {len(failed)} files could be read: " + "; ".join(str(e) for e in failed))
+    return docs, failed
 
 
 def document_summary(doc: Document) -> dict[str, Any]:

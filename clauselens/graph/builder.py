@@ -142,7 +142,8 @@ def build_graph(
         if not paths:
             return {"events": [{"type": ET.INGEST, "skipped": True, "reason": "no paths: tools indexed by the caller"}]}
         t0 = time.perf_counter()
-        docs = arch.ingest(paths, settings)
+        docs, failed = arch.ingest_all(paths, settings)  # a bad file is left out (and named in the report), not fatal
+        left_out = [str(e) for e in failed]
         repair_events: list[dict[str, Any]] = []
         if settings.archivist_llm_repair:  # optional: the model may re-parent flagged nodes, never edit text
             records: list = []
@@ -151,8 +152,8 @@ def build_graph(
         t1 = time.perf_counter()
         arch.index_tools(res.tools(), docs)
         summaries = [arch.document_summary(d) for d in docs]
-        return {"documents": summaries, "events": repair_events + [{
-            "type": ET.INGEST, "documents": summaries, "parse_seconds": round(t1 - t0, 3),
+        return {"documents": summaries, "left_out": left_out, "events": repair_events + [{
+            "type": ET.INGEST, "documents": summaries, "left_out": left_out, "parse_seconds": round(t1 - t0, 3),
             "index_seconds": round(time.perf_counter() - t1, 3), "tools": list(res.tools()),
         }]}
 
@@ -247,6 +248,7 @@ def build_graph(
         r = build_report(draft, _passages(state), question=state["question"], context=state.get("context"),
                          turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli,
                          label_basis=basis)
+        r.left_out = list(state.get("left_out") or [])
         return {"report": r.model_dump(mode="json"), "events": [{
             "type": ET.REPORT, "citations": len(r.citations), "dropped_quotes": [d.model_dump() for d in r.dropped_quotes],
             "documents_silent": r.documents_silent, "stop_reason": state.get("stop_reason"),

@@ -47,6 +47,7 @@ class GraphState(GraphInput, total=False):
     ``label_basis`` how an NLI label was decided (a ``LabelBasis`` dump)."""
 
     documents: list[dict[str, Any]]
+    left_out: list[str]  # one message per input file the Archivist could not read
     sub_questions: list[str]
     pending: list[str]
     asked: Annotated[list[str], operator.add]

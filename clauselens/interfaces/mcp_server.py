@@ -62,10 +62,12 @@ class DocumentOut(BaseModel):
 
 
 class IngestOut(BaseModel):
-    """Result of ``ingest``: the session and all its documents."""
+    """Result of ``ingest``: the session and all its documents, and one message per file that
+    could not be read (``left_out``; the other files were added)."""
 
     session_id: str
     documents: list[DocumentOut]
+    left_out: list[str] = Field(default_factory=list)
 
 
 class PassageOut(BaseModel):
@@ -175,9 +177,20 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
         with user_errors():
             service.check_can_ingest()
             sid = sid_of(session_id)
-            files = [service.store.resolve(p, allowed_roots=allowed) for p in paths]
-            docs = service.ingest(sid, files)
-            return IngestOut(session_id=sid, documents=[DocumentOut(**{k: d[k] for k in DocumentOut.model_fields}) for d in docs])
+            docs, failed = None, []
+            for p in paths:  # one file at a time: a bad file is left out and named, the others are added
+                try:
+                    docs = service.ingest(sid, [service.store.resolve(p, allowed_roots=allowed)])
+                except ClauselensError as e:
+                    failed.append(e)
+            left_out = [str(e) for e in failed]
+            if docs is None:
+                if len(failed) == 1:
+                    raise failed[0]
+                raise ClauselensError(f"none of the {len(failed)} files could be read: " + "; ".join(left_out)
+                                      if failed else "no paths given")
+            return IngestOut(session_id=sid, documents=[DocumentOut(**{k: d[k] for k in DocumentOut.model_fields}) for d in docs],
+                             left_out=left_out)
 
     @server.tool()
     def search_clauses(query: str, k: int = 5, session_id: str | None = None) -> SearchOut:

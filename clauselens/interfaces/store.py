@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from clauselens.errors import ClauselensError
+from clauselens.parsing.sniff import sniff_bytes
 
 #: Default upload limit: 20 MiB (CUAD's largest PDF is ~5 MB; this leaves room for scans).
 DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 * 1024
@@ -71,12 +72,16 @@ def check_upload(name: str, data: bytes, max_bytes: int = DEFAULT_MAX_UPLOAD_BYT
     if not data:
         raise StoreError(f"{fname}: the file is empty")
     if len(data) > max_bytes:
-        raise StoreError(f"{fname}: {len(data) / 1048576:.1f} MiB is over the {max_bytes / 1048576:.0f} MiB upload limit")
+        # the caller reads at most max_bytes + 1 bytes, so len(data) is not the file's size
+        raise StoreError(f"{fname}: the file is larger than the {max_bytes / 1048576:g} MiB upload limit "
+                         f"(start the server with --max-upload-mb to raise it)")
     head = data[:8192]
-    if suffix == ".pdf" and not head.lstrip()[:5] == b"%PDF-":
-        raise StoreError(f"{fname}: this is not a PDF file (it does not start with %PDF-)")
-    if suffix == ".docx" and not head.startswith(b"PK\x03\x04"):
-        raise StoreError(f"{fname}: this is not a Word .docx file (not a ZIP package)")
+    sniffed = sniff_bytes(head[:1024])  # None: a ZIP package (a .docx is one)
+    if suffix == ".pdf" and (sniffed is None or sniffed.kind != "pdf"):
+        what = "a ZIP package" if sniffed is None else sniffed.what
+        raise StoreError(f"{fname}: not a PDF: this is {what} (it does not start with %PDF-)")
+    if suffix == ".docx" and sniffed is not None:
+        raise StoreError(f"{fname}: not a Word .docx file: this is {sniffed.what} (not a ZIP package)")
     if suffix in (".txt", ".md") and b"\x00" in head and not head.startswith(_UTF_BOMS):
         raise StoreError(f"{fname}: this looks like a binary file, not text")
     return fname

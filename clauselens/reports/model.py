@@ -129,6 +129,9 @@ class Report(BaseModel):
     turns: int = 0
     complete: bool = False
     documents: list[str] = Field(default_factory=list)
+    #: input files that could not be read and were left out of the answer, one message each
+    #: ("scan.pdf: the file is empty (0 bytes)").
+    left_out: list[str] = Field(default_factory=list)
 
     def citation(self, cid: str) -> Citation:
         """The citation with id ``cid``; raises ``KeyError``."""

@@ -53,6 +53,9 @@ def to_markdown(report: Report) -> str:
         out.append(f"\n**Label:** {report.label}")
         if report.label_basis is not None:
             out.append(f"\n**How the label was decided:** {label_basis_text(report)}")
+    if report.left_out:
+        out.append(f"\n**Files left out ({len(report.left_out)}, could not be read; the answer does not cover them):**\n")
+        out += [f"- {m}" for m in report.left_out]
     out += ["", f"## {SECTION_TITLES[0]}", "", report.topic_summary or "-", ""]
     out += [f"## {SECTION_TITLES[1]}", "", report.legal_reasoning or "-", "", "**Key findings**", ""]
     if report.key_findings:

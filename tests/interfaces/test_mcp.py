@@ -27,6 +27,8 @@ async def _session_calls(cache: Path) -> dict:
             out["ask"] = await s.call_tool("ask", {"question": "When is rent increased?"})
             out["outside"] = await s.call_tool("ingest", {"paths": ["/etc/hostname"]})
             out["bad"] = await s.call_tool("ingest", {"paths": [str(ROBUST / "whitespace_only.txt")]})
+            out["mixed"] = await s.call_tool("ingest", {"paths": [str(ROBUST / "whitespace_only.txt"),
+                                                                  str(ROBUST / "two_clause_contract.txt")]})
     return out
 
 
@@ -61,3 +63,7 @@ def test_mcp_tools_over_stdio(tmp_path):
 
     assert r["outside"].is_error and "outside" in r["outside"].content[0].text
     assert r["bad"].is_error and "no text found in whitespace_only.txt" in r["bad"].content[0].text
+    mixed = r["mixed"]  # issue #22: the good file is added, the bad one named, not a failed call
+    assert not mixed.is_error
+    assert "two_clause_contract.txt" in [d["file_name"] for d in mixed.structured_content["documents"]]
+    assert mixed.structured_content["left_out"] == ["no text found in whitespace_only.txt"]
