@@ -359,12 +359,15 @@ def _finish(text: str, drafts: list[_Draft]) -> list[Node]:
     depth = [0] * n
     for i, d in enumerate(drafts):
         depth[i] = 1 if d.parent < 0 else depth[d.parent] + 1
-    ends = [len(text)] * n
-    for i in range(n):
-        for j in range(i + 1, n):
-            if depth[j] <= depth[i]:
-                ends[i] = drafts[j].start
-                break
+    ends = [len(text)] * n  # a node ends where the next node at its depth or shallower starts
+    open_: list[int] = []
+    for j in range(n):
+        while open_ and depth[open_[-1]] >= depth[j]:
+            ends[open_.pop()] = drafts[j].start
+        open_.append(j)
+    kids: dict[int, list[int]] = {}
+    for j, d in enumerate(drafts):
+        kids.setdefault(d.parent, []).append(j)
     nodes: list[Node] = []
     first = drafts[0].start if drafts else len(text)
     root = Node(id="n0", kind="root", level=0, span=Span(start=0, end=len(text)), body_span=Span(start=0, end=_rstrip_end(text, 0, first)))
@@ -380,7 +383,7 @@ def _finish(text: str, drafts: list[_Draft]) -> list[Node]:
     ids = [f"n{i + offset}" for i in range(n)]
     for i, d in enumerate(drafts):
         end = _rstrip_end(text, d.start, ends[i])
-        children = [j for j in range(i + 1, n) if drafts[j].parent == i]
+        children = kids.get(i, [])
         body_end = _rstrip_end(text, d.start, drafts[children[0]].start) if children else end
         parent_id = "n0" if d.parent < 0 else ids[d.parent]
         node = Node(
