@@ -138,9 +138,10 @@ class Settings(BaseSettings):
     max_pages: int = 2000
     # Ingest refuses a text file over this many MB (10^6 bytes) before reading it, and a Word file
     # whose extracted text is over it (IngestError naming the file, its size and the limit); 0 = no
-    # limit. ``CLAUSELENS_MAX_TEXT_MB=50`` raises it. Parsing text runs at roughly 1 MB per
-    # 10-20 s on a busy 2-core machine (tests/parsing/test_input_limits.py), so the default keeps one
-    # document under about three minutes; the largest CUAD contract is 0.3 MB.
+    # limit. ``CLAUSELENS_MAX_TEXT_MB=50`` raises it. Parsing is linear, ~0.7 CPU-s per MB
+    # (benchmarks/results/text_ingest_scale.json: 10 MB in 11 s wall on a busy 2-core machine), but
+    # embedding the passages of 10 MB (~20k clauses) already takes ~15 min; the largest CUAD
+    # contract is 0.23 MB.
     max_text_mb: float = 10.0
     # Optional LLM pass over clause trees the rules flag (unstructured, numbering breaks):
     # the Archivist model may re-parent nodes (parent/level/path only; text and spans never

@@ -250,6 +250,20 @@ def test_text_over_the_size_limit_is_refused_before_reading(tmp_path):
     assert msg.startswith("huge.txt: 40.0 MB of text is over the 10 MB limit") and "CLAUSELENS_MAX_TEXT_MB=41" in msg
 
 
+def test_parse_time_grows_linearly_with_text_size(tmp_path):
+    """The bound below the limit: 2 MB of real contract text (the 21 CUAD texts repeated) parses in
+    well under 20 s (0.7 CPU-s per MB in benchmarks/text_ingest_scale.py; before issue #22 the
+    defined-term scan was quadratic: 1 MB took 14 CPU-s, 3 MB 80)."""
+    from parsing_paths import CUAD_TXT
+
+    corpus = "\n\n".join(p.read_text(encoding="utf-8", errors="replace") for p in sorted(CUAD_TXT.glob("*.txt")))
+    f = tmp_path / "two_mb.txt"
+    f.write_text((corpus * 2)[:2_000_000], encoding="utf-8")
+    t0 = time.process_time()
+    doc = parse_file(f, max_text_mb=10)
+    assert time.process_time() - t0 < 20 and len(doc.nodes) > 3000 and doc.defined_terms
+
+
 def test_the_limit_applies_to_stored_parses_too(tmp_path):
     f = tmp_path / "c.txt"
     f.write_text((ROBUST / "clause_number_lookup.txt").read_text() * 20)
