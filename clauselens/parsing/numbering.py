@@ -144,7 +144,8 @@ def match_marker(line: str) -> Marker | None:
         t = num_value(m.group(1))
         rest = m.group(3).strip()
         lettered = any(c.isalpha() for c in m.group(1))
-        bare_heading = len(t) == 1 and rest[:1].isalpha() and is_caps_heading(rest)  # "1 DEFINITIONS", "2A PRIORITY ORDERS"
+        # "1 DEFINITIONS", "2A PRIORITY ORDERS"; not "004 ANNUALIZED ..." (a year cut by OCR)
+        bare_heading = len(t) == 1 and not m.group(1).startswith("0") and rest[:1].isalpha() and is_caps_heading(rest)
         if lettered and not (m.group(2) or bare_heading or (len(t) > 1 and rest[:1].isupper())):
             return None  # "3D printing", "4K displays": a lettered number must look like a heading
         if (m.group(2) or len(t) > 1 or bare_heading) and t[0] > 0 and not re.match(r"^(?:%|per\s?cent|percent)", m.group(3)):
