@@ -35,15 +35,17 @@ err_console = Console(stderr=True, soft_wrap=True)
 LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Library name (under ~/.cache/clauselens/libraries/) or a folder path; default 'default'.")]
 
 
-def open_library(settings: Settings, name: str | None, *, create: bool = False) -> Any:
+def open_library(settings: Settings, name: str | None, *, create: bool = False, backend: str | None = None,
+                 uri: str | None = None) -> Any:
     """The library ``name`` (see :func:`clauselens.library.library_root`) with the
-    settings' embedder for a new one, and the settings' reranker (``retrieval.library_rerank``). Raises :class:`ConfigError` when it does not exist
+    settings' embedder for a new one (and ``backend`` / ``uri``: see ``library add``), and the settings'
+    reranker (``retrieval.library_rerank``). Raises :class:`ConfigError` when it does not exist
     and ``create`` is False."""
     from clauselens.library import Library, library_root
 
     root = library_root(settings.cache_dir, name)
     lib = Library.open(root, embedder_name=settings.retrieval.embedder, cache_dir=settings.cache_dir, create=create,
-                       abstain_threshold=settings.retrieval.library_abstain_threshold)
+                       abstain_threshold=settings.retrieval.library_abstain_threshold, backend=backend, uri=uri)
     r = settings.retrieval
     lib.demote_front_matter = r.library_demote_front_matter
     if r.library_rerank == "llm":
@@ -94,15 +96,18 @@ def add_cmd(
     library: LibraryOpt = None,
     prune: Annotated[bool, typer.Option("--prune", help="Also drop agreements whose files no longer exist.")] = False,
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
+    backend: Annotated[Optional[str], typer.Option("--backend", help="Storage of a new library: 'local' (default: SQLite + bm25s + NumPy) or 'milvus'.")] = None,
+    uri: Annotated[Optional[str], typer.Option("--uri", help="Milvus: a Milvus Lite file (./library.db, the default is inside the library folder) or a server, http://host:19530 (credentials: CLAUSELENS_MILVUS_TOKEN).")] = None,
 ) -> None:
     """Add agreements to a library (incremental: unchanged files are skipped by sha256,
-    changed ones re-indexed). Bad files are listed at the end; the others are added."""
+    changed ones re-indexed). Bad files are listed at the end; the others are added.
+    The library remembers its backend and URI: later commands need only --library."""
     from clauselens.agents.archivist import load_one
     from clauselens.parsing import DocumentStore
 
     settings = Settings().model_copy(update={"ocr": ocr})
     try:
-        lib = open_library(settings, library, create=True)
+        lib = open_library(settings, library, create=True, backend=backend, uri=uri)
     except ClauselensError as e:
         _fail(e)
         return

@@ -134,7 +134,8 @@ class Library:
         self.meta = meta
         self.cache_dir = cache_dir
         self._embedder = embedder
-        self.catalogue, self.lexical, self.vectors = open_storages(meta["backend"], self.root, int(meta["dim"]))
+        self.catalogue, self.lexical, self.vectors = open_storages(meta["backend"], self.root, int(meta["dim"]),
+                                                                   uri=meta.get("uri"), name=meta.get("name"))
         self.analyzer = LegalAnalyzer()
         self.resolver = AgreementResolver()
         self.local_idf = True
@@ -157,17 +158,26 @@ class Library:
 
     # ------------------------------------------------------------- lifecycle
     @classmethod
-    def open(cls, root: str | Path, *, embedder_name: str = "minilm", backend: str = "local",
+    def open(cls, root: str | Path, *, embedder_name: str = "minilm", backend: str | None = None,
              embedder: Any = None, cache_dir: Path | None = None, create: bool = True,
-             abstain_threshold: float | None = None) -> "Library":
+             abstain_threshold: float | None = None, uri: str | None = None) -> "Library":
         """Open the library at ``root`` (created when ``create``; a new library records
-        ``embedder_name``, and an existing one keeps the embedder it was built with).
+        ``embedder_name``, ``backend`` (default ``local``) and, for ``milvus``, ``uri``; an
+        existing one keeps what it was built with).
         Raises :class:`ConfigError` when it does not exist and ``create`` is False, or when
-        ``embedder`` differs from the one the library was built with."""
+        ``embedder``, ``backend`` or ``uri`` differ from the ones the library was built with."""
         root = Path(root).expanduser()
         mpath = root / "library.json"
+        if uri is not None and backend is None:
+            backend = "milvus"
+        if uri is not None and "://" not in uri:
+            uri = str(Path(uri).expanduser().resolve())  # a Milvus Lite file, wherever the next command runs
         if mpath.exists():
             meta = json.loads(mpath.read_text())
+            for key, want in (("backend", backend), ("uri", uri)):
+                if want is not None and meta.get(key) != want:
+                    raise ConfigError(f"library {root} uses {key} {meta.get(key)!r}, not {want!r}; "
+                                      "add to a new library to change it")
         elif not create:
             raise ConfigError(f"no library at {root} (create it with: clauselens library add FILES --library {root.name})")
         else:
@@ -176,9 +186,14 @@ class Library:
 
                 embedder = get_embedder(embedder_name, cache_dir)
             dim = int(embedder.dim) if embedder is not None else 1
+            backend = backend or "local"
+            if backend != "milvus" and uri is not None:
+                raise ConfigError("--uri is for the milvus backend")
             meta = {"name": root.name, "backend": backend, "embedder": embedder.name if embedder is not None else "none",
                     "dim": dim, "created_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                     "passage_format": 1, "abstain_threshold": 0.0}
+            if backend == "milvus":
+                meta["uri"] = uri or str(root / "milvus.db")
             root.mkdir(parents=True, exist_ok=True)
             mpath.write_text(json.dumps(meta, indent=2))
         if embedder is not None and meta["embedder"] != "none" and embedder.name != meta["embedder"]:
@@ -294,6 +309,9 @@ class Library:
             if r.topics is None:
                 labels = {h for c in self.catalogue.passages(self.catalogue.rows_of([r.doc_id])) for h in c.heading_path}
                 self.catalogue.update_record(r.model_copy(update={"topics": heading_topics(labels, self.analyzer.tokenize)}))
+        if self.lexical.indexes_on_write:  # Milvus computes BM25 on insert: nothing to rebuild
+            self.lexical.build(np.zeros(0, np.int64), [], [], [], self.catalogue.generation())
+            return
         rows, toks = self.catalogue.all_tokens()
         recs = self.agreements()
         use_names = bool(self.meta.get("use_file_names", False))
@@ -502,6 +520,8 @@ class Library:
         return out
 
     def _rank(self, question: str, docs: Sequence[str] | None, trace: dict[str, Any]) -> list[Passage]:
+        if hasattr(self.lexical, "hybrid"):
+            return self._rank_in_engine(question, docs, trace)
         rows = self.catalogue.rows_of(docs) if docs is not None else None
         lists: dict[str, list[tuple[int, float]]] = {}
         q_tokens = self.analyzer.tokenize(question)
@@ -568,6 +588,22 @@ class Library:
         trace["rerank"] = {"scored": len(head), "best": round(max(probs, default=0.0), 4),
                            "seconds": round(time.perf_counter() - t0, 2)}
         return [head[i] for i in order] + tail, max(probs, default=0.0)
+
+    def _rank_in_engine(self, question: str, docs: Sequence[str] | None, trace: dict[str, Any]) -> list[Passage]:
+        """:meth:`_rank` by the storage engine itself (Milvus ``hybrid_search``: BM25 + dense,
+        ``RRFRanker(60)``); each passage keeps its RRF score and its dense cosine."""
+        q = self.embedder.embed_queries([question])[0] if self.embedder is not None else None
+        hits = self.lexical.hybrid(self.analyzer.tokenize(question), q, docs, CANDIDATES)
+        trace["stage_hits"] = {"engine_rrf": len(hits)}
+        by_id = {p.chunk_id: p for p in self._as_passages([h[0] for h in hits], "")}  # committed passages only
+        out = []
+        for _, cid, rrf, cos in hits:
+            if cid in by_id:
+                p = by_id[cid]
+                p.score, p.method = rrf, "rrf"
+                p.scores = {"rrf": rrf, **({"dense": cos} if cos is not None else {})}
+                out.append(p)
+        return out
 
     def _as_passages(self, rows: Sequence[int], method: str) -> list[Passage]:
         return [Passage.from_chunk(c, 1.0 if method == "exact" else 0.0, method or "library")

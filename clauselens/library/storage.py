@@ -125,9 +125,17 @@ class CatalogueStorage(ABC):
     def next_row(self) -> int:
         """The first vector row not yet used."""
 
+    @abstractmethod
+    def reserve_rows(self, n: int) -> int:
+        """Reserve ``n`` fresh rows and return the first (rows are never reused)."""
+
 
 class LexicalStorage(ABC):
     """Persisted BM25 over passages (rows) and over agreement profiles."""
+
+    #: True when the engine indexes passages as they are written (Milvus): ``build`` is then
+    #: called with empty token lists, only to record the generation.
+    indexes_on_write: bool = False
 
     @abstractmethod
     def build(self, rows: np.ndarray, tokens: list[list[str]], profile_ids: list[str],
@@ -506,16 +514,24 @@ class NumpyVectors(VectorStorage):
         return rows, np.asarray(mm[rows] @ q)
 
 
-#: Backend name -> (catalogue, lexical, vectors) factories. ``milvus`` is issue #20.
-BACKENDS = ("local",)
+#: Library backends: ``local`` (the embedded default above) and ``milvus``
+#: (:mod:`clauselens.library.milvus`: Milvus Lite at a ``.db`` path, or a Milvus server by URI).
+BACKENDS = ("local", "milvus")
 
 
-def open_storages(backend: str, root: Path, dim: int) -> tuple[SqliteCatalogue, Bm25sLexical, NumpyVectors]:
-    """The storages of backend ``backend`` under ``root``; raises :class:`ConfigError`
+def open_storages(backend: str, root: Path, dim: int, *, uri: str | None = None,
+                  name: str | None = None) -> tuple[CatalogueStorage, LexicalStorage, VectorStorage]:
+    """The storages of backend ``backend`` for the library at ``root``: ``local`` keeps them
+    under ``root``; ``milvus`` in the collections ``clauselens_<name>_*`` of the Milvus at
+    ``uri`` (default: the Milvus Lite file ``root/milvus.db``). Raises :class:`ConfigError`
     naming the valid backends for an unknown one."""
-    if backend != "local":
-        raise ConfigError(f"unknown library backend {backend!r}; available: {', '.join(BACKENDS)}")
-    return SqliteCatalogue(root / "catalogue.sqlite"), Bm25sLexical(root / "lexical"), NumpyVectors(root / "vectors.f32", dim)
+    if backend == "local":
+        return SqliteCatalogue(root / "catalogue.sqlite"), Bm25sLexical(root / "lexical"), NumpyVectors(root / "vectors.f32", dim)
+    if backend == "milvus":
+        from clauselens.library.milvus import open_milvus
+
+        return open_milvus(uri or str(root / "milvus.db"), name or root.name, dim)
+    raise ConfigError(f"unknown library backend {backend!r}; available: {', '.join(BACKENDS)}")
 
 
 __all__ = ["BACKENDS", "Bm25sLexical", "CatalogueStorage", "LexicalStorage", "NumpyVectors", "SqliteCatalogue",
