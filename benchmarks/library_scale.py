@@ -361,13 +361,14 @@ def copy_path(cache: Path, corpus: Path, rel: str, k: int) -> Path:
 
 
 # ------------------------------------------------------------------ step: build
-def step_build(size: int, corpus: Path, cache: Path, manifest: dict, pinned: Sequence[str]) -> dict:
-    """Build the library of ``size`` passages from empty with one ``Library.add``."""
+def step_build(size: int, corpus: Path, cache: Path, manifest: dict, pinned: Sequence[str], backend: str = "local",
+               root: Path | None = None) -> dict:
+    """Build the library of ``size`` passages from empty with one ``Library.add`` on ``backend``."""
     from clauselens.library import Library
     from clauselens.parsing.store import DocumentStore
 
     plan = plan_size(manifest, size, pinned)
-    root = cache / f"lib_{size}"
+    root = root or cache / f"lib_{size}"
     if root.exists():
         shutil.rmtree(root)  # an unfinished build: start clean so the timings are whole
     files, origin = [], {}
@@ -387,7 +388,7 @@ def step_build(size: int, corpus: Path, cache: Path, manifest: dict, pinned: Seq
 
     emb = RandomUnitEmbedder()
     watch = GapWatch(gap=2.0)  # coarse: a long GIL-holding call must not count as a stop
-    lib = Library.open(root, embedder=emb, abstain_threshold=0.0)
+    lib = Library.open(root, embedder=emb, abstain_threshold=0.0, backend=backend)
     t_load = Timed(load)
     lib.analyzer.tokenize_many = t_tok = Timed(lib.analyzer.tokenize_many)
     lib.catalogue.put_agreement = t_put = Timed(lib.catalogue.put_agreement)
@@ -419,7 +420,7 @@ def step_build(size: int, corpus: Path, cache: Path, manifest: dict, pinned: Seq
     parse_rate = manifest.get("parse_passages_per_s")
     other = wall - t_load.seconds - emb.seconds - t_tok.seconds - t_put.seconds - t_rebuild.seconds - t_vec.seconds
     out = {
-        "passages": n_pass, "agreements": n_agr, "planned_passages": sum(i["passages"] for i in plan),
+        "backend": backend, "passages": n_pass, "agreements": n_agr, "planned_passages": sum(i["passages"] for i in plan),
         "copies_max": max(i["copy"] for i in plan),
         "replicated_agreements": sum(1 for i in plan if i["copy"] > 0),
         "seconds": round(total, 2), "wall_s_incl_suspended": round(wall, 2), "suspended_s": round(suspended, 2),
@@ -428,9 +429,10 @@ def step_build(size: int, corpus: Path, cache: Path, manifest: dict, pinned: Seq
         "index_passages_per_s": round(n_pass / index_s, 1),
         "breakdown_s": {
             "load_stored_parse": round(t_load.seconds, 2), "embed_stand_in": round(emb.seconds, 2),
-            "tokenize": round(t_tok.seconds, 2), "sqlite_put": round(t_put.seconds, 2),
-            "vector_append_fsync": round(t_vec.seconds, 2),
-            "rebuild_lexical": round(t_rebuild.seconds, 2),
+            "tokenize": round(t_tok.seconds, 2),
+            "sqlite_put" if backend == "local" else "milvus_insert_and_commit": round(t_put.seconds, 2),
+            "vector_append_fsync" if backend == "local" else "vector_stage": round(t_vec.seconds, 2),
+            "rebuild_lexical" if backend == "local" else "rebuild_lexical (milvus: flush)": round(t_rebuild.seconds, 2),
             "rebuild_lexical.all_tokens": round(t_alltok.seconds, 2),
             "rebuild_lexical.bm25_build_save": round(t_bm25.seconds, 2),
             "rest (sha256, passages, records, definitions, markers)": round(other, 2),
@@ -548,23 +550,32 @@ def step_queries(root: Path, named: Sequence[str], generic: Sequence[str], n_who
             ts.append((time.perf_counter() - s) * 1000)
         return round(statistics.median(ts), 2)
 
-    rows_all = lib.catalogue.rows_of(None)
-    r_d, _ = lib.vectors.scores(q, None)
-
     def uncached_agreements() -> None:
         lib.catalogue._records = None  # the cache every catalogue write clears
         lib.catalogue.agreements()
 
-    out["micro_ms"] = {
-        "catalogue.rows_of(None)": med(lambda: lib.catalogue.rows_of(None)),
-        "np.isin(dense rows, live rows)": med(lambda: np.isin(r_d, rows_all)),
-        "vectors.scores(q, None)": med(lambda: lib.vectors.scores(q, None)),
-        "lexical.passage_scores(tokens, None)": med(lambda: lib.lexical.passage_scores(toks, None)),
+    common = {
         "lexical.profile_scores(tokens)": med(lambda: lib.lexical.profile_scores(toks)),
         "catalogue.agreements() cached": med(lambda: lib.catalogue.agreements()),
         "catalogue.agreements() uncached": med(uncached_agreements, 3),
         "embed_queries (stand-in)": med(lambda: lib.embedder.embed_queries(["governing law"])),
     }
+    if hasattr(lib.lexical, "hybrid"):  # milvus: the engine ranks; reading every vector back is not a query path
+        one = [lib.agreements()[0].doc_id]
+        out["micro_ms"] = {
+            "lexical.hybrid(tokens, q, None, 50)": med(lambda: lib.lexical.hybrid(toks, q, None, 50)),
+            "lexical.hybrid(tokens, q, [one agreement], 50)": med(lambda: lib.lexical.hybrid(toks, q, one, 50)),
+            "lexical.passage_scores(tokens, None) (top 1000)": med(lambda: lib.lexical.passage_scores(toks, None)),
+            **common}
+    else:
+        rows_all = lib.catalogue.rows_of(None)
+        r_d, _ = lib.vectors.scores(q, None)
+        out["micro_ms"] = {
+            "catalogue.rows_of(None)": med(lambda: lib.catalogue.rows_of(None)),
+            "np.isin(dense rows, live rows)": med(lambda: np.isin(r_d, rows_all)),
+            "vectors.scores(q, None)": med(lambda: lib.vectors.scores(q, None)),
+            "lexical.passage_scores(tokens, None)": med(lambda: lib.lexical.passage_scores(toks, None)),
+            **common}
     out["profile"] = {}
     for g in ("named", "whole_library"):
         prof = cProfile.Profile()
@@ -670,7 +681,8 @@ def _run_step(step: str, a: dict) -> dict:
     if step == "parse":
         return step_parse(corpus, cache)
     if step == "build":
-        return step_build(a["size"], corpus, cache, a["manifest"], a["pinned"])
+        return step_build(a["size"], corpus, cache, a["manifest"], a["pinned"], a.get("backend", "local"),
+                          Path(a["root"]) if a.get("root") else None)
     if step == "open":
         return step_open(Path(a["root"]))
     if step == "queries":
@@ -684,27 +696,30 @@ def _run_step(step: str, a: dict) -> dict:
 
 def run_size(size: int, *, corpus: Path, cache: Path, manifest: dict, pinned: Sequence[str], named: Sequence[str],
              generic: Sequence[str], open_trials: int = 3, n_whole: int = 50, profile_n: int = 10,
-             incremental: bool = True) -> dict:
-    """Build (or reuse) the library of ``size`` passages and measure it; every step cached."""
-    root = cache / f"lib_{size}"
+             incremental: bool = True, backend: str = "local", tag: str = "") -> dict:
+    """Build (or reuse) the library of ``size`` passages on ``backend`` and measure it; every
+    step cached (``tag``: a separate set of libraries and steps, e.g. a side-by-side run)."""
+    root = cache / (f"lib_{size}" if not tag else f"{tag}_lib_{backend}_{size}")
+    lbl = f"{size}" if not tag else f"{tag}_{backend}_{size}"
     base = {"corpus": str(corpus), "cache": str(cache)}
-    build = _child("build", {**base, "size": size, "manifest": manifest, "pinned": list(pinned)}, cache, f"{size}_build")
+    build = _child("build", {**base, "size": size, "manifest": manifest, "pinned": list(pinned), "backend": backend,
+                             "root": str(root)}, cache, f"{lbl}_build")
     if not root.exists():
-        raise SystemExit(f"{root} is gone but {cache}/steps/{size}_build.json exists: delete steps/{size}_* to rebuild")
-    disk_path = cache / "steps" / f"{size}_disk.json"
+        raise SystemExit(f"{root} is gone but {cache}/steps/{lbl}_build.json exists: delete steps/{lbl}_* to rebuild")
+    disk_path = cache / "steps" / f"{lbl}_disk.json"
     if not disk_path.exists():
         write_json(disk_path, dir_bytes(root))
     disk = json.loads(disk_path.read_text())
-    opens = [_child("open", {**base, "root": str(root)}, cache, f"{size}_open{i}") for i in range(open_trials)]
+    opens = [_child("open", {**base, "root": str(root)}, cache, f"{lbl}_open{i}") for i in range(open_trials)]
     qs = _child("queries", {**base, "root": str(root), "named": list(named), "generic": list(generic),
-                            "n_whole": n_whole, "profile_n": profile_n}, cache, f"{size}_queries")
+                            "n_whole": n_whole, "profile_n": profile_n}, cache, f"{lbl}_queries")
     inc = _child("incremental", {**base, "root": str(root), "manifest": manifest, "pinned": list(pinned)},
-                 cache, f"{size}_incremental") if incremental else None
+                 cache, f"{lbl}_incremental") if incremental else None
     open_s = [o["open_s"] for o in opens]
     cold = [o["import_s"] + o["open_s"] for o in opens]
     no_rebuild = [o["open_s_without_rebuild"] for o in opens if "open_s_without_rebuild" in o]
     return {
-        "target_passages": size, "passages": build["passages"], "agreements": build["agreements"],
+        "backend": backend, "target_passages": size, "passages": build["passages"], "agreements": build["agreements"],
         "replicated": build["copies_max"] > 0, "copies_max": build["copies_max"],
         "replicated_agreements": build["replicated_agreements"],
         "add": build,
@@ -724,7 +739,8 @@ def run_size(size: int, *, corpus: Path, cache: Path, manifest: dict, pinned: Se
 def table_row(r: dict) -> dict:
     q = r["queries"]["groups"]
     return {
-        "passages": r["passages"], "agreements": r["agreements"], "copies_max": r["copies_max"],
+        "backend": r.get("backend", "local"), "passages": r["passages"], "agreements": r["agreements"],
+        "copies_max": r["copies_max"],
         "add_passages_per_s": r["add"]["passages_per_s"], "add_agreements_per_s": r["add"]["agreements_per_s"],
         "add_s": r["add"]["seconds"], "add_wall_s_incl_suspended": r["add"]["wall_s_incl_suspended"],
         "add_passages_per_wall_s": round(r["passages"] / r["add"]["wall_s_incl_suspended"], 1),
@@ -736,8 +752,10 @@ def table_row(r: dict) -> dict:
         **{f"{g}_p50_ms": q[g]["p50_ms"] for g in q}, **{f"{g}_p95_ms": q[g]["p95_ms"] for g in q},
         "unnamed_status_p95_ms": r["queries"]["by_status"].get("unnamed", {}).get("p95_ms"),
         "resolved_status_p95_ms": r["queries"]["by_status"].get("resolved", {}).get("p95_ms"),
-        "catalogue_rows_of_all_ms": r["queries"]["micro_ms"]["catalogue.rows_of(None)"],
-        "dense_all_ms": r["queries"]["micro_ms"]["vectors.scores(q, None)"],
+        "first_query_ms": r["queries"].get("first_query_ms"),
+        "catalogue_rows_of_all_ms": r["queries"]["micro_ms"].get("catalogue.rows_of(None)"),
+        "dense_all_ms": r["queries"]["micro_ms"].get("vectors.scores(q, None)"),
+        "engine_hybrid_whole_library_ms": r["queries"]["micro_ms"].get("lexical.hybrid(tokens, q, None, 50)"),
         "add_one_s": (r.get("incremental") or {}).get("add_one_s"),
     }
 
@@ -745,7 +763,7 @@ def table_row(r: dict) -> dict:
 def run(sizes: Sequence[int], *, corpus: Path = CORPUS, cache: Path = CACHE, out: Path = OUT,
         questions: Path = QUESTIONS, generic: Sequence[str] = GENERIC_QUESTIONS, open_trials: int = 3,
         n_whole: int = 50, profile_n: int = 10, incremental: bool = True, query_encoding: bool = True,
-        command: str | None = None, notes: Sequence[str] = ()) -> dict:
+        command: str | None = None, notes: Sequence[str] = (), backends: Sequence[str] = ("local",), tag: str = "") -> dict:
     """The whole benchmark (each size resumable); writes ``out`` after every size."""
     from clauselens.provenance import run_provenance
 
@@ -760,7 +778,7 @@ def run(sizes: Sequence[int], *, corpus: Path = CORPUS, cache: Path = CACHE, out
         "benchmark": "library_scale", "issue": 17,
         "command": command or " ".join(["python", "-m", "benchmarks.library_scale", *sys.argv[1:]]),
         "date": now_utc(),
-        "versions": run_provenance(["numpy", "bm25s", "PyStemmer", "pydantic", "psutil"]),
+        "versions": run_provenance(["numpy", "bm25s", "PyStemmer", "pydantic", "psutil", "pymilvus", "milvus-lite"]),
         "machine": {"cpus": os.cpu_count(), "note": "2 cores shared with another heavy job (an embedding run); "
                     "every step run under nice -n 19; page cache warm (libraries were just written)"},
         "targets": {"query_p95_ms": TARGET_P95_MS, "open_s": TARGET_OPEN_S},
@@ -796,11 +814,15 @@ def run(sizes: Sequence[int], *, corpus: Path = CORPUS, cache: Path = CACHE, out
         except subprocess.CalledProcessError as e:
             result["query_encoding"] = {"error": f"MiniLM unavailable ({e})"}
     for size in sizes:
-        r = run_size(size, corpus=corpus, cache=cache, manifest=manifest, pinned=pinned, named=named, generic=generic,
-                     open_trials=open_trials, n_whole=n_whole, profile_n=profile_n, incremental=incremental)
-        result["sizes"][str(size)] = r
-        result["table"] = {k: table_row(v) for k, v in sorted(result["sizes"].items(), key=lambda kv: int(kv[0]))}
-        write_json(out, result)
+        for backend in backends:  # side by side: both backends at one size before the next size
+            r = run_size(size, corpus=corpus, cache=cache, manifest=manifest, pinned=pinned, named=named, generic=generic,
+                         open_trials=open_trials, n_whole=n_whole, profile_n=profile_n, incremental=incremental,
+                         backend=backend, tag=tag)
+            key = str(size) if backends == ("local",) and not tag else f"{backend}:{size}"
+            result["sizes"][key] = r
+            result["table"] = {k: table_row(v) for k, v in sorted(
+                result["sizes"].items(), key=lambda kv: (int(kv[0].split(":")[-1]), kv[0]))}
+            write_json(out, result)
     return result
 
 
@@ -815,6 +837,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--no-incremental", action="store_true", help="skip the add-one / remove-one step")
     ap.add_argument("--no-query-encoding", action="store_true", help="skip timing the real MiniLM query encoder")
     ap.add_argument("--note", action="append", default=[], help="a remark stored in the result JSON (repeatable)")
+    ap.add_argument("--backends", nargs="+", default=["local"], choices=["local", "milvus"],
+                    help="library backends to measure side by side (issue #20)")
+    ap.add_argument("--tag", default="", help="separate libraries/steps for this run (needed with --backends)")
     ap.add_argument("--_step", help=argparse.SUPPRESS)
     ap.add_argument("--_args", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--_out", type=Path, help=argparse.SUPPRESS)
@@ -823,7 +848,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         write_json(a._out, _run_step(a._step, json.loads(a._args.read_text())))
         return
     res = run(a.sizes, corpus=a.corpus, cache=a.cache, out=a.out, questions=a.questions, open_trials=a.open_trials,
-              incremental=not a.no_incremental, query_encoding=not a.no_query_encoding, notes=a.note)
+              incremental=not a.no_incremental, query_encoding=not a.no_query_encoding, notes=a.note,
+              backends=tuple(a.backends), tag=a.tag or ("" if a.backends == ["local"] else "pair"))
     print(json.dumps(res["table"], indent=1))
 
 

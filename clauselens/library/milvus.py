@@ -65,6 +65,8 @@ from clauselens.parsing.types import Chunk, Span
 
 #: Milvus's VARCHAR limit is in bytes; longer values are cut at a character boundary.
 VARCHAR_MAX = 65535
+#: BM25 parameters (as the local backend's bm25s index: Lucene defaults).
+BM25_K1, BM25_B = 1.5, 0.75
 #: Milvus's limit on the rows of one query (offset + limit).
 QUERY_CAP = 16384
 #: Rows per insert / ``in [...]`` query.
@@ -142,6 +144,8 @@ class MilvusStore:
                     "Several processes need a Milvus server, see docs/MILVUS.md)") if is_local_uri(uri) else ""
             raise ConfigError(f"cannot connect to Milvus at {uri}: {e}{hint}") from e
         self.staged: dict[int, np.ndarray] = {}
+        #: Passage rows the last ``hybrid_search`` returned with all their fields (saves a query).
+        self.prefetched: dict[int, dict] = {}
         self.lock = threading.RLock()
         self._ensure()
 
@@ -188,7 +192,7 @@ class MilvusStore:
                                     input_field_names=["tokens"], output_field_names=["sparse"]))
             ip = c.prepare_index_params()
             ip.add_index(field_name="sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25",
-                         params={"bm25_k1": 1.5, "bm25_b": 0.75})
+                         params={"bm25_k1": BM25_K1, "bm25_b": BM25_B})
             if self.dense:
                 ip.add_index(field_name="dense", index_type="FLAT", metric_type="IP")
             for f in ("doc_id", "ref_key", "batch"):
@@ -210,7 +214,7 @@ class MilvusStore:
                                     input_field_names=["profile_tokens"], output_field_names=["profile_sparse"]))
             ip = c.prepare_index_params()
             ip.add_index(field_name="profile_sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25",
-                         params={"bm25_k1": 1.5, "bm25_b": 0.75})
+                         params={"bm25_k1": BM25_K1, "bm25_b": BM25_B})
             ip.add_index(field_name="path", index_type="INVERTED")
             c.create_collection(self.name("agreements"), schema=s, index_params=ip, **strong)
         for what, fields in (("facts", True), ("meta", False)):
@@ -291,9 +295,12 @@ class MilvusStore:
 
 
 def _bm25_score(hit: Any) -> float:
-    """The BM25 score of a search hit: Milvus servers return it as the distance, Milvus Lite
-    3.2 as its negation (its sparse indexes rank by ascending distance); scores are >= 0."""
-    return abs(float(hit["distance"]))
+    """The BM25 score of a search hit on the local backend's scale. Milvus servers return the
+    score as the distance, Milvus Lite 3.2 its negation (its sparse indexes rank by ascending
+    distance); scores are >= 0. Milvus's BM25 keeps the ``(k1 + 1)`` factor of the classic
+    formula, which bm25s' Lucene variant (the local backend, on whose scores the resolver's
+    thresholds were set) drops: dividing by ``k1 + 1`` gives the same numbers."""
+    return abs(float(hit["distance"])) / (BM25_K1 + 1.0)
 
 
 def _year(rec: AgreementRecord) -> int:
@@ -319,6 +326,9 @@ class MilvusCatalogue(CatalogueStorage):
         self._gen: int | None = None
         self._all_rows: np.ndarray | None = None
         self._live: np.ndarray | None = None
+        #: Per-agreement lookups (rows, clause numbers) cached until this catalogue changes
+        #: (a Milvus Lite query costs ~5-50 ms, most of it per returned row).
+        self._per_doc: dict[tuple[str, str], Any] = {}
         self.recover()
 
     # -------------------------------------------------------------- journal
@@ -356,6 +366,8 @@ class MilvusCatalogue(CatalogueStorage):
             s.client.delete(s.name(what), filter=f"doc_id == {_q(doc_id)}")
 
     def _invalidate(self) -> None:
+        self.store.prefetched = {}
+        self._per_doc = {}
         self._records = None
         self._gen = None
         self._all_rows = self._live = None
@@ -414,9 +426,11 @@ class MilvusCatalogue(CatalogueStorage):
 
     def passages(self, rows: Sequence[int]) -> list[Chunk]:
         rows = [int(r) for r in rows]
-        got: dict[int, Chunk] = {}
-        for i in range(0, len(rows), BATCH):
-            batch = rows[i:i + BATCH]
+        pre = self.store.prefetched
+        got: dict[int, Chunk] = self._chunks([pre[r] for r in rows if r in pre])
+        rest = [r for r in rows if r not in pre]
+        for i in range(0, len(rest), BATCH):
+            batch = rest[i:i + BATCH]
             got.update(self._chunks(self.store.query("passages", _in("row", batch), self._PASSAGE_FIELDS,
                                                      limit=len(batch))))
         return [got[r] for r in rows if r in got]
@@ -439,7 +453,9 @@ class MilvusCatalogue(CatalogueStorage):
             return self._all_rows
         out: list[int] = []
         for d in doc_ids:
-            out += sorted(int(r["row"]) for r in self._doc_rows(d, ["row"]))
+            if ("rows", d) not in self._per_doc:
+                self._per_doc[("rows", d)] = sorted(int(r["row"]) for r in self._doc_rows(d, ["row"]))
+            out += self._per_doc[("rows", d)]
         return np.asarray(out, dtype=np.int64)
 
     def live_mask(self) -> np.ndarray:
@@ -468,8 +484,10 @@ class MilvusCatalogue(CatalogueStorage):
         return self.store.query("facts", flt, ["key", "term", "offset", "means"])
 
     def refs_of(self, doc_id: str) -> set[str]:
-        tree = {r["ref_key"] for r in self._doc_rows(doc_id, ["ref_key"]) if r["ref_key"]}
-        return tree | {r["key"] for r in self._facts(doc_id, "mark")}
+        if ("refs", doc_id) not in self._per_doc:
+            tree = {r["ref_key"] for r in self._doc_rows(doc_id, ["ref_key"], ' and ref_key != ""')}
+            self._per_doc[("refs", doc_id)] = tree | {r["key"] for r in self._facts(doc_id, "mark")}
+        return set(self._per_doc[("refs", doc_id)])
 
     def marker_offsets(self, doc_id: str, ref: str) -> list[int]:
         return sorted(int(r["offset"]) for r in self._facts(doc_id, "mark", ref))
@@ -659,16 +677,19 @@ class MilvusLexical(LexicalStorage):
                                          param={"metric_type": "IP"}, limit=k, expr=flt or None))
         if not reqs:
             return []
-        res = s.client.hybrid_search(s.name("passages"), reqs, RRFRanker(RRF_K), limit=k, output_fields=["chunk_id"])
-        hits = [(int(h.id), h["entity"]["chunk_id"], float(h["distance"])) for h in (res[0] if res else [])]
-        if not hits:
-            return []
-        cos: dict[int, float] = {}
-        if s.dense and query_vector is not None:
-            q = np.asarray(query_vector, np.float32)
-            for r in s.query("passages", _in("row", [h[0] for h in hits]), ["row", "dense"], limit=len(hits)):
-                cos[int(r["row"])] = float(np.asarray(r["dense"], np.float32) @ q)
-        return [(r, cid, sc, cos.get(r)) for r, cid, sc in hits]
+        fields = MilvusCatalogue._PASSAGE_FIELDS + (["dense"] if s.dense else [])
+        res = s.client.hybrid_search(s.name("passages"), reqs, RRFRanker(RRF_K), limit=k, output_fields=fields)
+        out = []
+        s.prefetched = {}
+        q = np.asarray(query_vector, np.float32) if s.dense and query_vector is not None else None
+        for h in res[0] if res else []:
+            e = dict(h["entity"])
+            row = int(h.id)
+            e["row"] = row
+            cos = float(np.asarray(e.pop("dense"), np.float32) @ q) if q is not None and "dense" in e else None
+            s.prefetched[row] = e  # the passages of this result need no second query
+            out.append((row, e["chunk_id"], float(h["distance"]), cos))
+        return out
 
 
 # ------------------------------------------------------------------ vectors
