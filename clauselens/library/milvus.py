@@ -12,8 +12,9 @@ Four collections per library (names prefixed with ``clauselens_<library>_``):
 * ``passages`` — one row per passage, primary key the library row number: the text and its
   span, clause number (``clause_ref``, normalised ``ref_key``: the exact scalar field the
   clause-number path filters on), pages, the agreement's ``doc_id``, ``doc_type``, ``year`` and
-  ``parties`` as scalar fields (filters), the ``dense`` passage vector (FLAT index, inner
-  product of L2-normalised vectors = cosine) and ``tokens``: the passage's
+  ``parties`` as scalar fields (filters), the ``dense`` passage vector (inner product of
+  L2-normalised vectors = cosine; exact ``FLAT`` index in Milvus Lite, ``HNSW`` (M = 16) on a
+  server; ``CLAUSELENS_MILVUS_DENSE_INDEX`` chooses) and ``tokens``: the passage's
   :class:`~clauselens.retrieval.analyzer.LegalAnalyzer` tokens, each written with word
   characters only (``14.3(b)`` -> ``14_3_b``), which Milvus's ``standard`` analyzer keeps as
   one term; a Milvus BM25 function turns them into the ``sparse`` field
@@ -72,6 +73,7 @@ QUERY_CAP = 16384
 #: Rows per insert / ``in [...]`` query.
 BATCH = 500
 TOKEN_ENV = "CLAUSELENS_MILVUS_TOKEN"
+INDEX_ENV = "CLAUSELENS_MILVUS_DENSE_INDEX"
 _NON_WORD = re.compile(r"\W+", re.UNICODE)
 
 
@@ -128,6 +130,11 @@ class MilvusStore:
         self.dim = int(dim)
         self.dense = self.dim > 1
         self.prefix = collection_prefix(name)
+        #: Exact FLAT search in Milvus Lite (as the local backend); HNSW on a server, where a
+        #: library may hold tens of millions of passages (CLAUSELENS_MILVUS_DENSE_INDEX overrides).
+        self.dense_index = os.environ.get(INDEX_ENV, "FLAT" if is_local_uri(uri) else "HNSW").upper()
+        if self.dense_index not in ("FLAT", "HNSW"):
+            raise ConfigError(f"{INDEX_ENV} must be FLAT or HNSW, not {self.dense_index!r}")
         import logging
 
         # query_iterator warns on every call that Milvus Lite has no MVCC timestamp (harmless)
@@ -194,7 +201,8 @@ class MilvusStore:
             ip.add_index(field_name="sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25",
                          params={"bm25_k1": BM25_K1, "bm25_b": BM25_B})
             if self.dense:
-                ip.add_index(field_name="dense", index_type="FLAT", metric_type="IP")
+                ip.add_index(field_name="dense", index_type=self.dense_index, metric_type="IP",
+                             params={"M": 16, "efConstruction": 200} if self.dense_index == "HNSW" else {})
             for f in ("doc_id", "ref_key", "batch"):
                 ip.add_index(field_name=f, index_type="INVERTED")
             c.create_collection(self.name("passages"), schema=s, index_params=ip, **strong)
@@ -242,6 +250,8 @@ class MilvusStore:
             c.create_collection(self.name(what), schema=s, index_params=ip, **strong)
         for what in ("passages", "agreements", "facts", "meta"):
             c.load_collection(self.name(what))
+        if self.dense:  # an existing library keeps the index it was built with
+            self.dense_index = str(c.describe_index(self.name("passages"), "dense").get("index_type", self.dense_index)).upper()
 
     # -------------------------------------------------------------- helpers
     def query(self, what: str, flt: str, fields: Sequence[str], limit: int | None = None) -> list[dict]:
@@ -673,8 +683,11 @@ class MilvusLexical(LexicalStorage):
             reqs.append(AnnSearchRequest(data=[text], anns_field="sparse", param={"metric_type": "BM25"}, limit=k,
                                          expr=flt or None))
         if s.dense and query_vector is not None:
+            param: dict[str, Any] = {"metric_type": "IP"}
+            if s.dense_index == "HNSW":
+                param["params"] = {"ef": max(128, 2 * k)}  # ef >= limit; 2k keeps recall near exact
             reqs.append(AnnSearchRequest(data=[np.asarray(query_vector, np.float32).tolist()], anns_field="dense",
-                                         param={"metric_type": "IP"}, limit=k, expr=flt or None))
+                                         param=param, limit=k, expr=flt or None))
         if not reqs:
             return []
         fields = MilvusCatalogue._PASSAGE_FIELDS + (["dense"] if s.dense else [])

@@ -286,9 +286,13 @@ class _HashEmbedder:
 
 
 @needs_cuad
-def test_dense_path_goes_through_hybrid_search(corpus: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("index", ["FLAT", "HNSW"])
+def test_dense_path_goes_through_hybrid_search(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               index: str) -> None:
+    monkeypatch.setenv("CLAUSELENS_MILVUS_DENSE_INDEX", index)
     emb = _HashEmbedder()
     lib = Library.open(tmp_path / "lib", embedder=emb, backend="milvus")
+    assert lib.catalogue.store.dense_index == index
     lib.add([corpus / "a1.txt", corpus / "a3.txt"])
     res = lib.search("Who pays for shipping under the Alfa Aesar / Nanophase distributor agreement?", 5)
     assert res.trace["stage_hits"] == {"engine_rrf": 50} and len(res.passages) == 5
