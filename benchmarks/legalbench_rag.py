@@ -212,12 +212,18 @@ def cached_rows(path: Path) -> dict[tuple[str, int], dict]:
 
 def library_options(kind: str, embedder_name: str) -> tuple[bool, str]:
     """``(use file names, embedder name)`` of a library method: ``library`` with optional
-    flags ``-filenames`` (file names in resolution) and ``-dense`` (``embedder_name``;
-    otherwise lexical only, ``"none"``)."""
+    flags ``-filenames`` (file names in resolution), ``-dense`` (``embedder_name``;
+    otherwise lexical only, ``"none"``) and ``-milvus`` (the milvus backend on a Milvus Lite
+    file, issue #20; see :func:`library_backend`)."""
     base, *flags = kind.split("-")
-    if base != "library" or not set(flags) <= {"filenames", "dense"}:
-        raise SystemExit(f"unknown library method {kind!r}: library[-filenames][-dense]")
+    if base != "library" or not set(flags) <= {"filenames", "dense", "milvus"}:
+        raise SystemExit(f"unknown library method {kind!r}: library[-filenames][-dense][-milvus]")
     return "filenames" in flags, embedder_name if "dense" in flags else "none"
+
+
+def library_backend(kind: str) -> str:
+    """``"milvus"`` for a ``library...-milvus`` method, else ``"local"``."""
+    return "milvus" if "milvus" in kind.split("-")[1:] else "local"
 
 
 def library_dir(selection: str, variant: str, files: dict[str, Path], default_files: bool) -> Path:
@@ -233,7 +239,7 @@ def library_dir(selection: str, variant: str, files: dict[str, Path], default_fi
 
 
 def build_library(root: Path, files: dict[str, Path], *, file_names: bool = False, embedder_name: str = "none",
-                  seed: Path | None = None, log: bool = True):
+                  seed: Path | None = None, log: bool = True, backend: str = "local"):
     """Open the library at ``root``, adding whatever of ``files`` it lacks (unchanged files
     are skipped, so an interrupted build resumes). ``file_names`` turns on file names in
     resolution (and rebuilds the profile index when that changes). ``seed``: an existing
@@ -248,7 +254,7 @@ def build_library(root: Path, files: dict[str, Path], *, file_names: bool = Fals
     seeded = seed is not None and not root.exists() and (seed / "library.json").exists()
     if seeded:
         shutil.copytree(seed, root)
-    lib = Library.open(root, embedder_name=embedder_name, cache_dir=CACHE, abstain_threshold=0.0)
+    lib = Library.open(root, embedder_name=embedder_name, cache_dir=CACHE, abstain_threshold=0.0, backend=backend)
     if bool(lib.meta.get("use_file_names", False)) != file_names:
         lib.meta["use_file_names"] = file_names
         (root / "library.json").write_text(json.dumps(lib.meta, indent=2))
@@ -433,10 +439,11 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
 
     file_names, emb = library_options(kind, a.embedder)
     default_files = corpus == ("selection" if a.selection == "mini" else "all") and a.limit is None and set(tests) == set(SETS)
-    variant = f"{emb}{'-filenames' if file_names else ''}"
+    backend = library_backend(kind)
+    variant = f"{emb}{'-filenames' if file_names else ''}{'-milvus' if backend == 'milvus' else ''}"
     root = library_dir(a.selection, variant, files, default_files)
-    seed = library_dir(a.selection, emb, files, default_files) if file_names else None
-    lib, build_s, rep = build_library(root, files, file_names=file_names, embedder_name=emb, seed=seed)
+    seed = library_dir(a.selection, emb, files, default_files) if file_names and backend == "local" else None
+    lib, build_s, rep = build_library(root, files, file_names=file_names, embedder_name=emb, seed=seed, backend=backend)
     doc_map = library_doc_map(lib, files)
     inv_map = {v: k for k, v in doc_map.items()}
     missing = sorted(set(files) - set(inv_map))

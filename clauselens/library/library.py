@@ -310,6 +310,8 @@ class Library:
                 labels = {h for c in self.catalogue.passages(self.catalogue.rows_of([r.doc_id])) for h in c.heading_path}
                 self.catalogue.update_record(r.model_copy(update={"topics": heading_topics(labels, self.analyzer.tokenize)}))
         if self.lexical.indexes_on_write:  # Milvus computes BM25 on insert: nothing to rebuild
+            if self.meta.get("use_file_names"):
+                raise ConfigError("file names in agreement resolution are not supported on the milvus backend")
             self.lexical.build(np.zeros(0, np.int64), [], [], [], self.catalogue.generation())
             return
         rows, toks = self.catalogue.all_tokens()

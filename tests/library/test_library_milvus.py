@@ -329,3 +329,33 @@ def test_cli_add_with_backend_milvus_then_search(corpus: Path, tmp_path: Path, m
     assert "1. SUPPLY AGREEMENT" in res.output and "exact 1.0000" in res.output  # the passage defining it, first
     res = runner.invoke(app, ["library", "add", str(corpus / "a1.txt"), "--library", "firm", "--backend", "local"])
     assert res.exit_code != 0 and "uses backend 'milvus'" in res.output
+
+
+@pytest.mark.slow
+@needs_cuad
+def test_ask_library_on_milvus(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_model_path: Path) -> None:
+    """``library add --backend milvus`` then ``ask --library`` with the real 0.5B model: the
+    question is resolved and the Researcher's passages come from Milvus."""
+    from typer.testing import CliRunner
+
+    from clauselens.cli import app
+
+    monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CLAUSELENS_RETRIEVAL__EMBEDDER", "none")
+    (tmp_path / "cache" / "models").mkdir(parents=True)
+    for f in small_model_path.parent.glob(small_model_path.stem + "*"):
+        (tmp_path / "cache" / "models" / f.name).symlink_to(f)
+    runner = CliRunner()
+    res = runner.invoke(app, ["library", "add", str(corpus / "a1.txt"), str(corpus / "a2.txt"), "--library", "firm",
+                              "--backend", "milvus", "--uri", str(tmp_path / "firm.db")])
+    assert res.exit_code == 0, res.output
+    out = tmp_path / "out"
+    res = runner.invoke(app, ["ask", "--library", "firm", "How is 'Facility' defined in the MediWound supply agreement?",
+                              "--model", "qwen2.5-coder-0.5b", "--max-turns", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "the question names" in res.output and "SUPPLY AGREEMENT" in res.output
+    transcript = json.loads((out / "report.transcript.json").read_text())
+    texts = [p["text"] for p in transcript["passages"].values()]
+    assert any('"Facility" means' in t for t in texts)
+    assert all(Path(p["source_path"]).name == "a1.txt" for p in transcript["passages"].values())
+    assert (out / "report.md").read_text().strip()
