@@ -476,6 +476,11 @@ class MilvusCatalogue(CatalogueStorage):
             self._live = mask
         return self._live
 
+    def body_start(self, doc_id: str) -> int | None:
+        """Offset of the first numbered clause of one agreement (``None``: it numbers none)."""
+        starts = [int(r["start"]) for r in self._doc_rows(doc_id, ["start"], ' and clause_ref != ""')]
+        return min(starts, default=None)
+
     def rows_with_ref(self, doc_ids: Sequence[str], ref: str) -> list[int]:
         out: list[int] = []
         for d in doc_ids:
