@@ -4,15 +4,21 @@ Every finding's quote is verified with :func:`clauselens.reports.verify.verify_q
 quote that is not verbatim as a whole is checked sentence by sentence
 (:func:`~clauselens.reports.verify.verify_pieces`) and its verbatim sentences are kept.
 Verified quotes become :class:`Citation` s with exact document spans, the others are
-recorded in ``dropped_quotes`` and listed under ``knowledge_gaps``. Passage ids a finding
-names that were never retrieved are removed. When nothing was retrieved, or the model says
+recorded in ``dropped_quotes`` and listed under ``knowledge_gaps``. A verified quote is widened
+to whole words and its enclosing clause (:func:`~clauselens.reports.verify.extend_match`), and
+each finding's claim is checked against its quoted text for negation and party-role mismatches
+(:func:`clauselens.reports.support.check_claim`): a finding that fails is ``contradicted`` and
+never shown as a cited fact. :func:`finalize_support` then sets the report's verification
+status, lists every unsupported or unverified claim and (with several documents) every
+document no cited fact comes from under ``knowledge_gaps``; it is re-run after the model's
+support verdicts. Passage ids a finding names that were never retrieved are removed. When nothing was retrieved, or the model says
 nothing addresses the question and no quote could be verified, the report is marked
 ``documents_silent`` and says so plainly. Pure function.
 """
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
 from clauselens.reports.model import (
     SILENT_ANSWER,
@@ -23,7 +29,8 @@ from clauselens.reports.model import (
     Report,
     ReportDraft,
 )
-from clauselens.reports.verify import QuoteMatch, clean_model_quote, verify_pieces, verify_quote
+from clauselens.reports.support import check_claim
+from clauselens.reports.verify import QuoteMatch, clean_model_quote, extend_match, verify_pieces, verify_quote
 from clauselens.retrieval.types import Passage
 
 #: Shown when the model's draft has no answer, conclusion or finding (never an empty answer).
@@ -51,12 +58,15 @@ def build_report(
     complete: bool = False,
     nli: bool = False,
     label_basis: LabelBasis | None = None,
+    documents: Sequence[Mapping[str, Any]] | None = None,
 ) -> Report:
     """Verify ``draft`` against the retrieved ``passages`` (run-local id -> Passage).
 
     Returns a :class:`Report`; never raises on bad quotes (they are dropped and recorded).
     ``nli`` keeps the draft's ``label`` (ContractNLI mode), or ``label_basis``'s decided label when
     given (precedent vote or abstention, see :class:`LabelBasis`); otherwise ``label`` is None.
+    ``documents`` are the run's document summaries (``doc_id``, ``title``, ``source_path``) for
+    the per-document coverage of :func:`finalize_support` (default: the passages' documents).
     """
     citations: list[Citation] = []
     dropped: list[DroppedQuote] = []
@@ -83,6 +93,9 @@ def build_report(
                         ))
             for m in matches:
                 p = passages[m.passage_id]
+                wide, _ = extend_match(m, p)
+                added = p.text[wide.start:m.start] + p.text[m.end:wide.end]
+                extended, m = any(ch.isalnum() for ch in added), wide
                 key = (p.chunk_id, m.start, m.end)
                 if key in by_span:
                     cid = by_span[key]
@@ -94,15 +107,23 @@ def build_report(
                         node_id=p.node_id, doc_title=p.doc_title, source_path=p.source_path,
                         clause_ref=p.clause_ref, heading_path=p.heading_path,
                         page_start=p.page_start, page_end=p.page_end, spans=m.doc_spans, quote=m.text,
+                        extended=extended,
                     ))
                 if cid not in cids:
                     cids.append(cid)
                 grounded = True
                 if m.passage_id not in pids:
                     pids.append(m.passage_id)
-        if f.statement.strip():
-            findings.append(Finding(statement=f.statement.strip(), passage_ids=pids,
-                                    citation_ids=cids, grounded=grounded))
+        statement = f.statement.strip()
+        if statement:
+            support, note = ("unchecked", "") if grounded else ("unverified", "no quote could be verified in the documents")
+            if grounded:
+                quoted = " ".join(c.quote for c in citations if c.id in cids)
+                issue = check_claim(statement, quoted)
+                if issue is not None:
+                    support, note = "contradicted", f"{issue.kind} mismatch: {issue.detail}"
+            findings.append(Finding(statement=statement, passage_ids=pids, citation_ids=cids, grounded=grounded,
+                                    support=support, support_note=note))
 
     gaps = list(draft.knowledge_gaps)
     for d in dropped:
@@ -127,13 +148,98 @@ def build_report(
     if nli and label_basis is not None and label_basis.decided:
         label = label_basis.decided
     title = draft.title.strip() or question
-    documents = _dedup([p.doc_title or p.source_path or p.doc_id for p in passages.values()])
-    return Report(
+    doc_names = _dedup([p.doc_title or p.source_path or p.doc_id for p in passages.values()])
+    report = Report(
         title=title, question=question, context=context,
         topic_summary=draft.topic_summary.strip(), legal_reasoning=draft.legal_reasoning.strip(),
         key_findings=findings, answer=answer,
         research_directions=_dedup(draft.research_directions), knowledge_gaps=_dedup(gaps),
         follow_up_questions=_dedup(draft.follow_up_questions), citations=citations,
         conclusion=conclusion or answer, documents_silent=silent, dropped_quotes=dropped,
-        label=label, label_basis=label_basis if nli else None, turns=turns, complete=complete, documents=documents,
+        label=label, label_basis=label_basis if nli else None, turns=turns, complete=complete, documents=doc_names,
     )
+    return finalize_support(report, passages, documents)
+
+
+#: Prefixes of the knowledge-gap lines :func:`finalize_support` writes (so a re-run replaces them).
+GAP_UNSUPPORTED = "Unsupported claim"
+GAP_UNVERIFIED = "Unverified claim"
+GAP_UNADDRESSED = "Not addressed:"
+_OWN_GAPS = (GAP_UNSUPPORTED, GAP_UNVERIFIED, GAP_UNADDRESSED)
+#: Per-document coverage is reported for runs of at most this many documents (a question put to a
+#: whole library is not expected to be answered from every agreement in it).
+MAX_COVERAGE_DOCS = 10
+
+
+def _doc_name(d: Mapping[str, Any]) -> str:
+    return str(d.get("title") or d.get("source_path") or d.get("doc_id") or "document")
+
+
+def finalize_support(report: Report, passages: Mapping[str, Passage],
+                     documents: Sequence[Mapping[str, Any]] | None = None) -> Report:
+    """Set ``verification`` / ``verification_note``, list unsupported and unverified claims and
+    unaddressed documents under ``knowledge_gaps`` (replacing lines of an earlier call), from
+    the findings' ``support``. Idempotent; returns a new :class:`Report`.
+
+    A document is *unaddressed* when several documents are in the run and no cited fact
+    (:attr:`Finding.cited_fact`) quotes it; its line says why: nothing was retrieved from it,
+    no finding cites it, or its findings are not supported.
+    """
+    gaps = [g for g in report.knowledge_gaps if not g.startswith(_OWN_GAPS)]
+    facts = [f for f in report.key_findings if f.cited_fact]
+    for f in report.key_findings:
+        if f.cited_fact:
+            continue
+        if f.support == "unverified":
+            gaps.append(f"{GAP_UNVERIFIED} (no verified quote): {f.statement}")
+        else:
+            gaps.append(f"{GAP_UNSUPPORTED} ({f.support}: {f.support_note or 'the quoted text does not support it'}): "
+                        f"{f.statement}")
+    cites = {c.id: c for c in report.citations}
+    docs = [dict(d) for d in documents] if documents else []
+    if not docs:
+        seen: dict[str, dict[str, Any]] = {}
+        for p in passages.values():
+            seen.setdefault(p.doc_id, {"doc_id": p.doc_id, "title": p.doc_title, "source_path": p.source_path})
+        docs = list(seen.values())
+    unaddressed: list[str] = []
+    if 1 < len(docs) <= MAX_COVERAGE_DOCS and not report.documents_silent:
+        fact_docs = {cites[c].doc_id for f in facts for c in f.citation_ids if c in cites}
+        cited_docs = {cites[c].doc_id for f in report.key_findings for c in f.citation_ids if c in cites}
+        retrieved = {p.doc_id for p in passages.values()}
+        for d in docs:
+            did = d.get("doc_id")
+            if did in fact_docs:
+                continue
+            if did not in retrieved:
+                why = "nothing relevant was retrieved from it"
+            elif did in cited_docs:
+                why = "its findings are not supported by the quoted text"
+            else:
+                why = "passages were retrieved but no finding cites it"
+            unaddressed.append(f"{_doc_name(d)}: {why}")
+        gaps += [f"{GAP_UNADDRESSED} {u}" for u in unaddressed]
+    n, k = len(report.key_findings), len(facts)
+    unchecked = sum(1 for f in facts if f.support == "unchecked")
+    if report.documents_silent:
+        status, note = "silent", ""
+    elif k == 0:
+        status = "unverified"
+        note = ("Unverified: no key finding is supported by a verified quote from the documents, so the answer "
+                "rests on the model alone and may be wrong. Check the documents before relying on it.")
+    elif k < n or unaddressed:
+        status = "partial"
+        parts = []
+        if k < n:
+            parts.append(f"{n - k} of {n} key findings are not supported by a verified quote")
+        if unaddressed:
+            parts.append(f"{len(unaddressed)} of {len(docs)} documents are not addressed")
+        note = "Partly unverified: " + " and ".join(parts) + "; see knowledge gaps. The answer may rest on them."
+    else:
+        status, note = "verified", f"Every key finding ({n}) is supported by a verified quote."
+    if unchecked and status != "silent":
+        note += f" ({unchecked} finding(s) checked by the deterministic rules only, not by the model.)"
+    return report.model_copy(update={
+        "knowledge_gaps": _dedup(gaps), "verification": status, "verification_note": note.strip(),
+        "unaddressed_documents": unaddressed,
+    })

@@ -20,6 +20,21 @@ NLILabel = Literal["entailment", "contradiction", "not_mentioned"]
 
 SILENT_ANSWER = "The documents provided do not address this question."
 
+#: Whether a finding's quote supports its claim (issue #19). ``supported``: verified quote,
+#: the deterministic checks pass and the model judged it supporting; ``unchecked``: verified
+#: quote and the deterministic checks pass, but the model's verdict was not asked (disabled)
+#: or failed; ``contradicted`` / ``unrelated``: the quote says otherwise / something else
+#: (deterministic negation or party-role mismatch, or the model's verdict); ``unverified``: no
+#: quote could be verified in the documents. Only ``supported`` and ``unchecked`` findings
+#: are shown as cited facts.
+SupportStatus = Literal["supported", "unchecked", "contradicted", "unrelated", "unverified"]
+#: Statuses shown as cited facts.
+CITED_FACT = ("supported", "unchecked")
+#: The report as a whole: ``verified`` every finding is a cited fact; ``partial`` some are;
+#: ``unverified`` none (the answer rests on the model alone); ``silent`` the documents do not
+#: address the question.
+Verification = Literal["verified", "partial", "unverified", "silent"]
+
 
 class Citation(BaseModel):
     """One verified quote.
@@ -44,6 +59,9 @@ class Citation(BaseModel):
     page_end: int | None = None
     spans: list[Span] = Field(default_factory=list)
     quote: str
+    #: True when the model's quote was widened to whole words / the enclosing clause
+    #: (:func:`clauselens.reports.verify.extend_match`); ``quote`` is then the whole clause.
+    extended: bool = False
 
     @property
     def location(self) -> str:
@@ -63,13 +81,22 @@ class Citation(BaseModel):
 
 class Finding(BaseModel):
     """A key finding. ``passage_ids`` are the passages it relies on (``"P1"``);
-    ``citation_ids`` the verified quotes supporting it. ``grounded`` is False when the
-    model's supporting quote could not be verified (the finding is then the model's claim only)."""
+    ``citation_ids`` the verified quotes it cites. ``grounded`` is False when the
+    model's supporting quote could not be verified (the finding is then the model's claim only).
+    ``support`` says whether the quote supports the claim (:data:`SupportStatus`) and
+    ``support_note`` why not (or how it was decided)."""
 
     statement: str
     passage_ids: list[str] = Field(default_factory=list)
     citation_ids: list[str] = Field(default_factory=list)
     grounded: bool = True
+    support: SupportStatus = "unchecked"
+    support_note: str = ""
+
+    @property
+    def cited_fact(self) -> bool:
+        """True when the finding may be shown as a cited fact (verified quote that supports it)."""
+        return self.grounded and bool(self.citation_ids) and self.support in CITED_FACT
 
 
 class DroppedQuote(BaseModel):
@@ -132,6 +159,16 @@ class Report(BaseModel):
     #: input files that could not be read and were left out of the answer, one message each
     #: ("scan.pdf: the file is empty (0 bytes)").
     left_out: list[str] = Field(default_factory=list)
+    #: see :data:`Verification`; ``verification_note`` says it in one sentence for the reader.
+    verification: Verification = "unverified"
+    verification_note: str = ""
+    #: documents of the run no cited fact comes from, each with the reason ("title: reason").
+    unaddressed_documents: list[str] = Field(default_factory=list)
+
+    @property
+    def unsupported_findings(self) -> list[Finding]:
+        """Findings not shown as cited facts (contradicted, unrelated or unverified)."""
+        return [f for f in self.key_findings if not f.cited_fact]
 
     def citation(self, cid: str) -> Citation:
         """The citation with id ``cid``; raises ``KeyError``."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from clauselens.reports.model import Report
+from clauselens.reports.model import Finding, Report
 
 _TEMPLATES = Path(__file__).parent / "templates"
 
@@ -44,6 +44,26 @@ def label_basis_text(report: Report) -> str:
     return "; ".join(parts) + f"; decided by {b.source}"
 
 
+def verification_banner(report: Report) -> str:
+    """The one-line warning every front end shows above an answer that is not fully backed by
+    supporting quotes (``"⚠ Unverified: ..."``); ``""`` for a verified or silent report."""
+    if report.verification in ("unverified", "partial"):
+        return f"⚠ {report.verification_note}"
+    return ""
+
+
+def finding_markdown(f: Finding) -> str:
+    """One key finding as a Markdown bullet: a cited fact with its citation ids, or marked
+    **Unsupported** / **Unverified** with the reason (never with bare citation ids)."""
+    if f.cited_fact:
+        return f"- {f.statement} " + " ".join(f"[{c}]" for c in f.citation_ids)
+    if not f.grounded or not f.citation_ids:
+        return f"- **Unverified:** {f.statement} _(no verified quote)_"
+    refs = ", ".join(f.citation_ids)
+    return (f"- **Unsupported ({f.support}):** {f.statement} _({f.support_note or 'the quoted text does not support it'}; "
+            f"quoted text: {refs})_")
+
+
 def to_markdown(report: Report) -> str:
     """The report as GitHub-flavoured Markdown (five numbered sections + conclusion)."""
     out: list[str] = [f"# {report.title}", "", f"**Question:** {report.question}"]
@@ -56,13 +76,13 @@ def to_markdown(report: Report) -> str:
     if report.left_out:
         out.append(f"\n**Files left out ({len(report.left_out)}, could not be read; the answer does not cover them):**\n")
         out += [f"- {m}" for m in report.left_out]
+    if verification_banner(report):
+        out.append(f"\n> **{verification_banner(report)}**")
     out += ["", f"## {SECTION_TITLES[0]}", "", report.topic_summary or "-", ""]
     out += [f"## {SECTION_TITLES[1]}", "", report.legal_reasoning or "-", "", "**Key findings**", ""]
     if report.key_findings:
         for f in report.key_findings:
-            refs = " ".join(f"[{c}]" for c in f.citation_ids)
-            flag = "" if f.grounded else " _(no verified quote)_"
-            out.append(f"- {f.statement} {refs}{flag}".rstrip())
+            out.append(finding_markdown(f))
     else:
         out.append("- none")
     out += ["", f"## {SECTION_TITLES[2]}", "", f"**Answer.** {report.answer}", "", "**Research directions**", "",
@@ -80,6 +100,8 @@ def to_markdown(report: Report) -> str:
     out += ["", "## Conclusion", "", report.conclusion or "-", ""]
     status = "complete" if report.complete else "stopped at the turn limit"
     out.append(f"_Research rounds: {report.turns} ({status})._")
+    if report.verification == "verified":
+        out.append(f"\n_Verification: {report.verification_note}_")
     return "\n".join(out) + "\n"
 
 

@@ -1,10 +1,20 @@
-"""Verbatim quote verification.
+"""Verbatim quote verification, and extension of a quote to clause boundaries.
 
-A quote offered by a model is kept only if, after Unicode NFKC normalisation and collapsing
-every run of whitespace to one space (on both sides), it occurs in the text of a retrieved
-passage. The match is mapped back to the passage's original characters and from there to
-exact ``[start, end)`` spans in ``Document.text`` using the chunk invariant of
+A quote offered by a model is kept only if its *comparison form* occurs in the text of a
+retrieved passage. Both sides are put in that form (:func:`normalize_with_map`): Unicode NFKC
+(ligatures such as "ﬁ"/"ﬂ" become "fi"/"fl"), curly quotes and primes to straight quotes,
+every dash and minus to "-", soft hyphens dropped, lower case, whitespace runs (line breaks
+included) to one space, and a hyphen between two letters dropped together with the line break
+after it (PDF hyphenation "termi-\nnation" == "termination"; "self-\nemployed" ==
+"self-employed"). These are the artefacts PDF extraction and models introduce; none of them
+changes which words are quoted. The match is mapped back to the passage's original characters
+and from there to exact ``[start, end)`` spans in ``Document.text`` using the chunk invariant of
 :class:`clauselens.parsing.types.Chunk`: ``text == "\\n".join(doc.text[s.start:s.end] for s in spans)``.
+The cited text is always the source's own characters, never the model's copy.
+
+:func:`extend_to_boundaries` widens a match to whole words and to sentence / clause boundaries
+(a quote cut mid-word or mid-clause, "Consultant may not sell, assign or deleg", becomes the
+whole clause), so the cited text cannot hide a "not" or a condition just outside the quote.
 
 Pure functions; no I/O.
 """
@@ -23,8 +33,18 @@ from clauselens.retrieval.types import Passage
 _QUOTE_WRAPPERS = " \t\r\n\"'“”‘’«»`…."
 
 
+#: Characters mapped before comparison (after NFKC): typographic quotes/primes and dashes.
+_CHAR_MAP = {
+    **{c: '"' for c in "“”„‟«»″〃"},
+    **{c: "'" for c in "‘’‚‛′`"},
+    **{c: "-" for c in "‐‑‒–—―−﹘﹣－"},
+}
+#: Dropped before comparison: soft hyphen, zero-width characters.
+_DROP = frozenset("\u00ad\u200b\u200c\u200d\ufeff")
+
+
 def normalize_with_map(text: str) -> tuple[str, list[int]]:
-    """NFKC-normalise ``text`` and collapse whitespace runs to one space.
+    """The comparison form of ``text`` (see the module docstring) with an index map.
 
     Returns ``(normalised, index_map)`` where ``index_map[i]`` is the index in ``text`` of the
     character that produced ``normalised[i]`` (so a normalised match ``[a, b)`` maps back to
@@ -33,20 +53,42 @@ def normalize_with_map(text: str) -> tuple[str, list[int]]:
     out: list[str] = []
     idx: list[int] = []
     for i, ch in enumerate(text):
-        norm = unicodedata.normalize("NFKC", ch)
-        for c in norm:
+        if ch in _DROP:
+            continue
+        for c in unicodedata.normalize("NFKC", ch):
+            c = _CHAR_MAP.get(c, c)
+            if c in _DROP:
+                continue
             if c.isspace():
                 if not out or out[-1] == " ":
                     continue
                 out.append(" ")
                 idx.append(i)
             else:
-                out.append(c)
-                idx.append(i)
+                for lc in c.lower():
+                    out.append(lc)
+                    idx.append(i)
     if out and out[-1] == " ":
         out.pop()
         idx.pop()
-    return "".join(out), idx
+    # hyphenation: letter "-" [space] letter -> the two letters joined (both sides get the same form)
+    j_out: list[str] = []
+    j_idx: list[int] = []
+    n = len(out)
+    k = 0
+    while k < n:
+        c = out[k]
+        if c == "-" and j_out and j_out[-1].isalpha():
+            nxt = k + 1
+            if nxt < n and out[nxt] == " ":
+                nxt += 1
+            if nxt < n and out[nxt].isalpha():
+                k = nxt
+                continue
+        j_out.append(c)
+        j_idx.append(idx[k])
+        k += 1
+    return "".join(j_out), j_idx
 
 
 def normalize(text: str) -> str:
@@ -123,11 +165,12 @@ def verify_quote(
 
 #: A quote piece shorter than this many words is not cited on its own (too generic to ground).
 MIN_PIECE_WORDS = 5
-_SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+")
+_SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+|\s*(?:\[\.\.\.\]|\[…\]|\.\.\.|…)\s*")
 
 
 def split_quote(quote: str) -> list[str]:
-    """Split a model quote into sentence-like pieces (after ``. ; : ! ?`` + whitespace)."""
+    """Split a model quote into sentence-like pieces (after ``. ; : ! ?`` + whitespace, and at
+    an ellipsis ``...`` / ``…`` / ``[...]`` where the model skipped text)."""
     return [p for p in (x.strip() for x in _SENTENCE_END.split(clean_model_quote(quote))) if p]
 
 
@@ -150,3 +193,66 @@ def verify_pieces(
         elif not any(f.passage_id == m.passage_id and f.start == m.start for f in found):
             found.append(m)
     return found, missing
+
+
+#: Characters that end a sentence or clause when followed by whitespace (or the text's end).
+CLAUSE_END = ".;:!?"
+#: Longest text an extension to clause boundaries may produce; beyond it only whole words are added.
+MAX_EXTENDED_CHARS = 900
+
+
+def _clause_start_at(text: str, a: int) -> bool:
+    j = a - 1
+    while j >= 0 and text[j] in " \t":
+        j -= 1
+    return j < 0 or text[j] in "\n\r" or (text[j] in CLAUSE_END and j < a - 1)
+
+
+def _clause_end_at(text: str, b: int) -> bool:
+    if b >= len(text) or text[b] in "\n\r":
+        return True
+    return text[b - 1] in CLAUSE_END and text[b].isspace()
+
+
+def clause_bounds(text: str, a: int, b: int, max_chars: int = MAX_EXTENDED_CHARS) -> tuple[int, int, bool]:
+    """``[a, b)`` of ``text`` widened to whole words and, when the result stays within
+    ``max_chars``, to the enclosing sentence / clause boundaries (start of text or line, or
+    after ``. ; : ! ?`` + whitespace; end of text or line, or ``. ; : ! ?`` + whitespace).
+
+    Returns ``(start, end, at_clause_boundaries)``; the third value is False when only whole
+    words could be added (the clause is longer than ``max_chars``).
+    """
+    a, b = max(0, a), min(len(text), b)
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    # whole words first
+    wa, wb = a, b
+    while wa > 0 and text[wa - 1].isalnum() and text[wa].isalnum():
+        wa -= 1
+    while wb < len(text) and wb > 0 and text[wb - 1].isalnum() and text[wb].isalnum():
+        wb += 1
+    # then clause boundaries
+    ca = wa
+    while not _clause_start_at(text, ca):
+        ca -= 1
+    while ca < wa and text[ca].isspace():
+        ca += 1
+    cb = wb
+    while not _clause_end_at(text, cb):
+        cb += 1
+    while cb > ca and text[cb - 1].isspace():
+        cb -= 1
+    if cb - ca <= max(max_chars, wb - wa):
+        return ca, cb, True
+    return wa, wb, False
+
+
+def extend_match(m: QuoteMatch, passage: Passage, max_chars: int = MAX_EXTENDED_CHARS) -> tuple[QuoteMatch, bool]:
+    """``m`` widened by :func:`clause_bounds` inside its passage, with fresh document spans.
+    Returns ``(match, at_clause_boundaries)``; ``match is m`` when nothing was added."""
+    a, b, full = clause_bounds(passage.text, m.start, m.end, max_chars)
+    if (a, b) == (m.start, m.end):
+        return m, full
+    return QuoteMatch(m.passage_id, a, b, passage.text[a:b], passage_offsets_to_doc_spans(passage, a, b)), full

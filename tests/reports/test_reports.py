@@ -108,7 +108,7 @@ def test_stitched_quote_keeps_its_verbatim_sentences(doc_text, passages):
     draft = ReportDraft(title="t", findings=[DraftFinding(statement="s", passage_ids=["P1"], quote=stitched)])
     r = build_report(draft, passages, question="q")
     assert [c.passage_id for c in r.citations] == ["P1", "P1"]
-    assert r.citations[0].quote.startswith("Either Party may terminate") and r.citations[0].quote.endswith("Section 12.7 of this Agreement")
+    assert r.citations[0].quote.startswith("Either Party may terminate") and r.citations[0].quote.endswith("Section 12.7 of this Agreement.")
     assert r.citations[1].quote.startswith("The Company may terminate")
     for c in r.citations:
         assert doc_text[c.spans[0].start:c.spans[0].end] == c.quote

@@ -1,0 +1,233 @@
+"""Does a finding's quote support its claim? The cheap deterministic checks (issue #19).
+
+A key finding is a claim ("Either party may assign without consent") and a verified quote.
+Presence of the quote in the contract says nothing about whether it *supports* the claim; the
+checks here catch the two mistakes a small model makes most, before the model's own
+supports / contradicts / unrelated verdict (:mod:`clauselens.agents.interrogator`) is asked:
+
+* **negation**: the claim and the quote give the same action opposite polarity
+  ("may assign" vs "may not ... assign");
+* **party role**: the quote gives the right or duty to another party than the claim, or to
+  one party where the claim says "either party" ("Company may assign" vs "either party may
+  assign").
+
+Both work on *assertions* ``(party, action, negated)`` read from modal phrases ("Consultant
+may not sell, assign or delegate" -> (consultant, sell, True), (consultant, assign, True),
+(consultant, delegate, True)). The action lexicon (:data:`ACTIONS`) holds the rights and duties
+contracts grant or forbid; a claim or quote without a modal phrase over one of them gives no
+deterministic verdict (the model decides). A check only fails a finding when the quote speaks
+about the same action as the claim. Pure functions; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: Action lexicon: canonical action -> regex of its word forms (whole words, lower case).
+ACTIONS: dict[str, str] = {
+    "assign": r"assign(?:s|ed|ing)?", "transfer": r"transfer(?:s|red|ring)?", "sell": r"sell(?:s|ing)?|sold",
+    "delegate": r"delegat(?:e|es|ed|ing)", "sublicense": r"sub-?licen[sc](?:e|es|ed|ing)",
+    "license": r"licen[sc](?:e|es|ed|ing)", "terminate": r"terminat(?:e|es|ed|ing)", "cancel": r"cancel(?:s|led|ling|ed|ing)?",
+    "renew": r"renew(?:s|ed|ing)?", "extend": r"extend(?:s|ed|ing)?", "disclose": r"disclos(?:e|es|ed|ing)",
+    "compete": r"compet(?:e|es|ed|ing)", "solicit": r"solicit(?:s|ed|ing)?", "hire": r"hir(?:e|es|ed|ing)",
+    "employ": r"employ(?:s|ed|ing)?", "engage": r"engag(?:e|es|ed|ing)", "pay": r"pa(?:y|ys|id|ying)",
+    "reimburse": r"reimburs(?:e|es|ed|ing)", "indemnify": r"indemnif(?:y|ies|ied|ying)", "amend": r"amend(?:s|ed|ing)?",
+    "modify": r"modif(?:y|ies|ied|ying)", "waive": r"waiv(?:e|es|ed|ing)", "use": r"us(?:e|es|ed|ing)",
+    "copy": r"cop(?:y|ies|ied|ying)", "reproduce": r"reproduc(?:e|es|ed|ing)", "distribute": r"distribut(?:e|es|ed|ing)",
+    "publish": r"publish(?:es|ed|ing)?", "audit": r"audit(?:s|ed|ing)?", "inspect": r"inspect(?:s|ed|ing)?",
+    "subcontract": r"subcontract(?:s|ed|ing)?", "pledge": r"pledg(?:e|es|ed|ing)", "encumber": r"encumber(?:s|ed|ing)?",
+    "purchase": r"purchas(?:e|es|ed|ing)", "supply": r"suppl(?:y|ies|ied|ying)", "deliver": r"deliver(?:s|ed|ing)?",
+    "withhold": r"withh(?:o|e)ld(?:s|ing)?", "retain": r"retain(?:s|ed|ing)?", "destroy": r"destroy(?:s|ed|ing)?",
+    "circumvent": r"circumvent(?:s|ed|ing)?", "sue": r"su(?:e|es|ed|ing)", "charge": r"charg(?:e|es|ed|ing)",
+    "increase": r"increas(?:e|es|ed|ing)", "lease": r"(?:sub)?leas(?:e|es|ed|ing)", "sublet": r"sublet(?:s|ting)?",
+    "export": r"export(?:s|ed|ing)?", "manufacture": r"manufactur(?:e|es|ed|ing)", "market": r"market(?:s|ed|ing)?",
+    "advertise": r"advertis(?:e|es|ed|ing)", "divert": r"divert(?:s|ed|ing)?",
+}
+_ACTION_RE = [(k, re.compile(rf"^(?:{v})$")) for k, v in ACTIONS.items()]
+
+#: Party role words (lower case, singular). A subject outside this list and not a generic
+#: "either party" is compared only when it is a capitalised name in the quote.
+ROLES = frozenset("""
+consultant company contractor subcontractor client customer supplier vendor seller buyer purchaser licensor licensee
+sublicensee distributor reseller manufacturer provider recipient discloser employee employer executive franchisor
+franchisee landlord tenant lessor lessee agent principal owner developer publisher sponsor investor borrower lender
+guarantor partner member bank trust fund adviser advisor manager operator producer retailer shipper carrier
+""".split())
+_GENERIC_DET = ("either", "each", "both", "any", "all", "neither", "no")
+_PRONOUNS = frozenset("he she it they we you i who which that this".split())
+#: Words before an action word that make it a noun ("its assigns", "the use of", "Consultant's assigns").
+_DETERMINERS = frozenset("the a an its their his her such any this that these those permitted respective".split())
+#: Capitalised words that are never a party ("This Agreement will ...").
+_NOT_NAMES = frozenset("agreement contract section article schedule exhibit annex term notice services products".split())
+
+_MODAL = re.compile(
+    r"\b(?:"
+    r"(?:is|are)\s+(?:not\s+)?(?:allowed|permitted|entitled|free|required|obliged|obligated|authori[sz]ed)\s+to"
+    r"|(?:is|are)\s+(?:prohibited|restricted|barred)\s+from"
+    r"|(?:has|have)\s+(?:no\s+|not\s+)?(?:the\s+|a\s+)?right\s+to"
+    r"|agrees?\s+(?:not\s+)?to"
+    r"|(?:does|do|did|need|is|are)\s+not"
+    r"|cannot|can't|won't|shan't|may|shall|will|must|can|should|could|might"
+    r")\b",
+    re.IGNORECASE,
+)
+_NEG_AFTER = re.compile(r"^\s*(?:,\s*)?(?:not|never|in\s+no\s+event|under\s+no\s+circumstances)\b", re.IGNORECASE)
+_NEG_IN_MODAL = re.compile(r"\b(?:not|no|prohibited|restricted|barred)\b|cannot|n't", re.IGNORECASE)
+#: A clause opened by "Neither ..." / "No ..." / "Nothing ..." negates its modal ("Neither this
+#: Agreement nor any right shall be assigned", "No party may").
+_NEG_OPENING = re.compile(r"^\s*(?:\(?[0-9a-z]{1,4}[.)]\s*)*(?:neither|no|nothing|none)\b", re.IGNORECASE)
+_CLAUSE_SPLIT = re.compile(r"(?<=[.;:!?])\s+|\n+")
+_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_PARTY = re.compile(
+    r"\b(?:(?P<det>either|each|both|any|all|neither|no|the\s+other|other|a|the)\s+)?"
+    r"(?:(?:receiving|disclosing|service|contracting|non-?breaching|breaching|defaulting|terminating)\s+)?"
+    r"(?P<role>part(?:y|ies)|[A-Za-z]+)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Assertion:
+    """``party`` (normalised: ``"either party"``, ``"consultant"``, a quoted name, or None when
+    unknown) may / must / may not do ``action``; ``negated`` for "may not", "shall not", ..."""
+
+    party: str | None
+    action: str
+    negated: bool
+
+
+@dataclass(frozen=True)
+class SupportIssue:
+    """A deterministic reason why a quote does not support a claim. ``kind``: ``negation``,
+    ``party`` or ``boundary``; ``detail`` one sentence for the report."""
+
+    kind: str
+    detail: str
+
+
+def _action(word: str) -> str | None:
+    w = word.lower().strip("'’-")
+    for key, rx in _ACTION_RE:
+        if rx.match(w):
+            return key
+    return None
+
+
+def _singular(w: str) -> str:
+    w = w.lower()
+    if w in ("parties",):
+        return "party"
+    return w[:-1] if w.endswith("s") and w[:-1] in ROLES else w
+
+
+def _subject(before: str) -> str | None:
+    """The party acting in the modal phrase that follows ``before`` (the clause text before
+    the modal): the last party mention (generic "either party", a role word, or a capitalised
+    name right before the modal); pronouns are skipped back to the nearest party."""
+    words = _WORD.findall(before)
+    if words and words[-1][0].isupper() and words[-1].lower() not in _PRONOUNS and _singular(words[-1]) not in ROLES \
+            and words[-1].lower() not in ("party", "parties") and words[-1].lower() not in _GENERIC_DET \
+            and words[-1].lower() not in _NOT_NAMES and not _action(words[-1]) \
+            and (len(words) < 2 or words[-2].lower() not in _DETERMINERS):
+        return words[-1].lower()  # a name: "TruckThat shall"
+    best: str | None = None
+    for m in _PARTY.finditer(before):
+        role = _singular(m.group("role"))
+        det = (m.group("det") or "").lower().split()
+        if role == "party":
+            if det and det[-1] in ("other",):
+                continue  # "the other party" is the object, not the subject
+            if det and det[0] in _GENERIC_DET:
+                best = f"{det[0]} party"
+            elif not det or det[0] in ("the", "a"):
+                best = "party"  # "a party may" / "the party" -- unspecific
+        elif role in ROLES:
+            if det and det[-1] == "other":
+                continue
+            best = role
+    return best
+
+
+def assertions(text: str) -> list[Assertion]:
+    """The ``(party, action, negated)`` assertions in ``text``: for each modal phrase, the
+    actions of :data:`ACTIONS` that follow it in its clause (up to the next modal)."""
+    out: list[Assertion] = []
+    for clause in _CLAUSE_SPLIT.split(text):
+        modals = list(_MODAL.finditer(clause))
+        for i, m in enumerate(modals):
+            end = modals[i + 1].start() if i + 1 < len(modals) else len(clause)
+            tail = clause[m.end():end]
+            negated = bool(_NEG_IN_MODAL.search(m.group(0))) or bool(_NEG_AFTER.match(tail))
+            subj = _subject(clause[:m.start()])
+            if subj in ("neither party", "no party") or (i == 0 and _NEG_OPENING.match(clause[:m.start()])):
+                negated = True
+            actions = []
+            words = _WORD.findall(tail)
+            for j, w in enumerate(words):
+                a = _action(w)
+                prev = words[j - 1].lower() if j else ""
+                if prev in _DETERMINERS or prev.endswith(("'s", "’s")) or (w.lower() == "assigns" and prev in ("and", "or")):
+                    continue  # a noun: "its assigns", "the use of", "successors and assigns"
+                if a and a not in actions:
+                    actions.append(a)
+            out += [Assertion(subj, a, negated) for a in actions]
+    return out
+
+
+def _generic(party: str | None) -> bool:
+    return party is not None and party.endswith("party")
+
+
+def _compatible(claim_party: str | None, quote_party: str | None) -> bool:
+    """Can the quote's party stand for the claim's? Unknown on either side: yes; the quote
+    says "either party" / "each party" / "a party": yes; the claim says "either party" and the
+    quote names one party: no; two named parties: only if the same."""
+    if claim_party is None or quote_party is None:
+        return True
+    if _generic(quote_party):
+        return True
+    if _generic(claim_party):
+        return claim_party == "party"  # "a party may" is satisfied by any one party
+    return claim_party == quote_party
+
+
+def _who(party: str | None) -> str:
+    if party is None:
+        return "a party"
+    if _generic(party):
+        return party
+    return f"the {party.capitalize()}" if party in ROLES else party.capitalize()
+
+
+def _polar(negated: bool) -> str:
+    return "may not / shall not" if negated else "may / shall"
+
+
+def check_claim(claim: str, quote: str) -> SupportIssue | None:
+    """The first deterministic reason why ``quote`` does not support ``claim``, or None.
+
+    For each assertion of the claim whose action the quote also asserts: it passes when some
+    quote assertion of that action has a compatible party and the same polarity; otherwise
+    the issue is ``negation`` (a compatible party with the opposite polarity, or both differ) or
+    ``party`` (the same polarity, but only for another party).
+    """
+    q_all = assertions(quote)
+    for c in assertions(claim):
+        same = [q for q in q_all if q.action == c.action]
+        if not same:
+            continue
+        if any(_compatible(c.party, q.party) and q.negated == c.negated for q in same):
+            continue
+        opposite = [q for q in same if _compatible(c.party, q.party)]  # same party, other polarity
+        if opposite:
+            q = opposite[0]
+            return SupportIssue("negation", f"the claim says {_who(c.party)} {_polar(c.negated)} {c.action}; "
+                                            f"the quoted text says {_who(q.party)} {_polar(q.negated)} {c.action}")
+        q = next((q for q in same if q.negated == c.negated), same[0])
+        if q.negated == c.negated:
+            return SupportIssue("party", f"the claim says {_who(c.party)} {_polar(c.negated)} {c.action}; "
+                                         f"the quoted text says this of {_who(q.party)} only")
+        return SupportIssue("negation", f"the claim says {_who(c.party)} {_polar(c.negated)} {c.action}; "
+                                        f"the quoted text says {_who(q.party)} {_polar(q.negated)} {c.action}")
+    return None
