@@ -169,7 +169,7 @@ def ask(
     """Answer QUESTION about FILE(s) with a grounded, cited report."""
     from clauselens.pipeline import ask as run_ask
     from clauselens.pipeline import save_result, write_run_ledger
-    from clauselens.reports.render import to_markdown
+    from clauselens.reports.render import to_markdown, verification_banner
 
     try:
         if library is None and len(files_and_question) < 2:
@@ -210,6 +210,8 @@ def ask(
         return
     console.print()
     console.print(Markdown(to_markdown(result.report)))
+    if verification_banner(result.report):  # issue #19: say it again below the report, where the eye lands
+        console.print(f"[bold red]{escape(verification_banner(result.report))}[/bold red]")
     tu = dict(result.transcript["token_usage"])
     if result.ledger is not None:  # the ledger also counts the tools' own calls (index scans, graph extraction)
         totals = result.ledger.totals()

@@ -147,6 +147,11 @@ class Settings(BaseSettings):
     # the Archivist model may re-parent nodes (parent/level/path only; text and spans never
     # change), ``clauselens.agents.archivist.repair_tree``. Off by default (``CLAUSELENS_ARCHIVIST_LLM_REPAIR=true``).
     archivist_llm_repair: bool = False
+    # After the report is built, the Interrogator model gives a supports / contradicts / unrelated
+    # verdict on each key finding that passed the deterministic support checks (one short call per
+    # finding; ``clauselens.agents.interrogator.check_support``). ``CLAUSELENS_SUPPORT_CHECK=false``
+    # keeps only the deterministic checks (the report then says which findings the model did not check).
+    support_check: bool = True
 
     @property
     def models_dir(self) -> Path:

@@ -9,7 +9,7 @@ its draft names a knowledge gap"); stop when there is nothing new to ask.
 
 from __future__ import annotations
 
-from typing import ClassVar, Mapping, Sequence
+from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import Field
@@ -18,7 +18,9 @@ from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, budget_passages, call_structured
 from clauselens.config import ModelSettings
 from clauselens.agents.nli import combine
-from clauselens.reports.model import CappedModel, LabelBasis, NLILabel, NLIReportDraft, ReportDraft
+from clauselens.errors import ModelResponseError
+from clauselens.reports.build import GAP_UNADDRESSED, finalize_support
+from clauselens.reports.model import CappedModel, LabelBasis, NLILabel, NLIReportDraft, Report, ReportDraft
 from clauselens.retrieval.types import Passage
 
 #: Most sub-questions kept from the decomposition.
@@ -58,6 +60,23 @@ class StopDecision(CappedModel):
     follow_up_questions: list[str] = Field(default_factory=list, description="0-2 questions aimed at the gaps.")
 
 
+class SupportVerdict(CappedModel):
+    """The model's structured verdict on one (claim, quoted text) pair (issue #19)."""
+
+    str_caps: ClassVar[dict[str, int]] = {"reason": 240}
+    publish_required: ClassVar[tuple[str, ...]] = ("reason",)
+
+    reason: str = Field(default="", description="One short sentence: what the quoted text says about the claim.")
+    verdict: Literal["supports", "contradicts", "unrelated"] = Field(
+        description="supports, contradicts or unrelated")
+
+
+#: Reply budget of one support verdict, in tokens (a 240-character reason is ~60 tokens).
+SUPPORT_MAX_TOKENS = 128
+#: Characters of quoted text shown in a support prompt (extended quotes are whole clauses).
+SUPPORT_QUOTE_CHARS = 1500
+
+
 def _ctx(context: str | None) -> str:
     return P.CONTEXT_BLOCK.format(context=context) if context else P.NO_CONTEXT
 
@@ -81,8 +100,34 @@ def decompose(question: str, *, model: BaseChatModel, context: str | None = None
     return (subs[:MAX_SUB_QUESTIONS] or [question]), rec
 
 
+def _by_document(items: list[tuple[str, Passage]]) -> list[tuple[str, Passage]]:
+    """``items`` round-robin across their documents (order within a document kept), so a
+    budget that cuts the list still shows every document's best passages."""
+    groups: dict[str, list[tuple[str, Passage]]] = {}
+    for it in items:
+        groups.setdefault(it[1].doc_id, []).append(it)
+    if len(groups) < 2:
+        return items
+    out: list[tuple[str, Passage]] = []
+    queues = list(groups.values())
+    while any(queues):
+        for q in queues:
+            if q:
+                out.append(q.pop(0))
+    return out
+
+
+def document_names(passages: Mapping[str, Passage]) -> dict[str, str]:
+    """``doc_id -> name`` (title, else file name) of the documents the passages come from, in order."""
+    out: dict[str, str] = {}
+    for p in passages.values():
+        out.setdefault(p.doc_id, p.doc_title or (p.source_path or p.doc_id).rsplit("/", 1)[-1])
+    return out
+
+
 def passage_order(passages: Mapping[str, Passage], recent: Sequence[str]) -> list[tuple[str, Passage]]:
-    """Passages for a draft: this round's new ones first (retrieval order), then the rest by score."""
+    """Passages for a draft: this round's new ones first (retrieval order), then the rest by score;
+    with several documents, round-robin across the documents."""
     first = [(pid, passages[pid]) for pid in recent if pid in passages]
     seen = {pid for pid, _ in first}
     rest = sorted(((pid, p) for pid, p in passages.items() if pid not in seen), key=lambda x: -x[1].score)
@@ -93,7 +138,7 @@ def passage_order(passages: Mapping[str, Passage], recent: Sequence[str]) -> lis
             out.append(first.pop(0))
         if rest:
             out.append(rest.pop(0))
-    return out
+    return _by_document(out)
 
 
 def precedents_block(precedents: Mapping | None) -> str:
@@ -147,13 +192,86 @@ def draft_report(
     prev = ""
     if previous is not None:
         prev = P.PREVIOUS_DRAFT_BLOCK.format(answer=previous.answer or "-", gaps="; ".join(previous.knowledge_gaps) or "none")
-    user = P.DRAFT_USER.format(context_block=_ctx(context), question=question, earlier_block=earlier,
+    names = document_names(passages)
+    docs_block = P.DOCUMENTS_BLOCK.format(n=len(names), names="; ".join(names.values())) if len(names) > 1 else ""
+    user = P.DRAFT_USER.format(context_block=_ctx(context) + docs_block, question=question, earlier_block=earlier,
                                previous_draft_block=prev, passages=block or P.NO_PASSAGES,
                                precedents_block=precedents_block(precedents))
     system = P.DRAFT_SYSTEM + (P.DRAFT_NLI_RULE if nli else "")
     schema = NLIReportDraft if nli else ReportDraft  # hypothesis questions must carry a label
     draft, rec = call_structured(model, system, user, schema, agent="interrogator", step="draft", model_settings=ms)
-    return draft, rec, shown
+    return mark_unaddressed(draft, passages, question), rec, shown
+
+
+def mark_unaddressed(draft: ReportDraft, passages: Mapping[str, Passage], question: str) -> ReportDraft:
+    """With several documents, a document that no finding of ``draft`` cites gets a knowledge
+    gap (``"Not addressed: <name>"``) and a follow-up question aimed at it, so the stop rule
+    researches it once more (:func:`next_questions` asks at least once when there are gaps).
+    The report's own coverage lines replace these gaps (:func:`clauselens.reports.build.finalize_support`)."""
+    names = document_names(passages)
+    if len(names) < 2:
+        return draft
+    cited = {passages[pid].doc_id for f in draft.findings for pid in f.passage_ids if pid in passages}
+    missing = [(d, n) for d, n in names.items() if d not in cited]
+    if not missing:
+        return draft
+    gaps = [g for g in draft.knowledge_gaps if not g.startswith(GAP_UNADDRESSED)]
+    gaps += [f"{GAP_UNADDRESSED} {n}: no finding cites it" for _, n in missing]
+    asks = [f"{question.rstrip(' ?')} in {n}?" for _, n in missing]
+    return draft.model_copy(update={"knowledge_gaps": gaps, "follow_up_questions": asks + list(draft.follow_up_questions)})
+
+
+def judge_support(claim: str, quote: str, location: str, *, model: BaseChatModel, context: str | None = None,
+                  model_settings: ModelSettings | None = None) -> tuple[SupportVerdict, CallRecord]:
+    """The model's :class:`SupportVerdict` on one (claim, quoted text) pair. Raises ``ModelResponseError``."""
+    q = " ".join(quote.split())
+    if len(q) > SUPPORT_QUOTE_CHARS:
+        q = q[:SUPPORT_QUOTE_CHARS] + " [...]"
+    user = P.SUPPORT_USER.format(context_block=_ctx(context), location=location, quote=q, claim=" ".join(claim.split()))
+    return call_structured(model, P.SUPPORT_SYSTEM, user, SupportVerdict, agent="interrogator", step="support",
+                           model_settings=model_settings, max_tokens=SUPPORT_MAX_TOKENS)
+
+
+_VERDICT_STATUS = {"supports": "supported", "contradicts": "contradicted", "unrelated": "unrelated"}
+
+
+def check_support(
+    report: Report, passages: Mapping[str, Passage], *, model: BaseChatModel, context: str | None = None,
+    model_settings: ModelSettings | None = None, documents: Sequence[Mapping[str, Any]] | None = None,
+) -> tuple[Report, list[CallRecord], list[dict[str, Any]]]:
+    """Ask the model whether each key finding's quoted text supports it (issue #19).
+
+    Only findings that passed the deterministic checks of :func:`clauselens.reports.build.build_report`
+    (``support == "unchecked"``, verified quote) are asked; ``supports`` makes them ``supported``,
+    ``contradicts`` / ``unrelated`` take them off the cited facts. A verdict the model cannot
+    give (``ModelResponseError``) leaves the finding ``unchecked`` and says so. The report is
+    then re-finalised (:func:`clauselens.reports.build.finalize_support`).
+
+    Returns ``(report, calls, verdicts)``; ``verdicts`` is one JSON-ready record per finding
+    (statement, status, note, source: ``rules`` / ``model`` / ``none``) for the transcript.
+    """
+    cites = {c.id: c for c in report.citations}
+    findings = []
+    calls: list[CallRecord] = []
+    log: list[dict[str, Any]] = []
+    for f in report.key_findings:
+        src = "rules" if f.support in ("contradicted", "unverified") else "none"
+        if f.support == "unchecked" and f.citation_ids:
+            cs = [cites[c] for c in f.citation_ids if c in cites]
+            quote = " ".join(c.quote for c in cs)
+            location = "; ".join(dict.fromkeys(c.location for c in cs))
+            try:
+                v, rec = judge_support(f.statement, quote, location, model=model, context=context,
+                                       model_settings=model_settings)
+                calls.append(rec)
+                f = f.model_copy(update={"support": _VERDICT_STATUS[v.verdict], "support_note": f"model: {v.reason.strip()}"})
+                src = "model"
+            except ModelResponseError as e:
+                f = f.model_copy(update={"support_note": f"the model's support check failed: {e}"})
+        findings.append(f)
+        log.append({"statement": f.statement, "support": f.support, "note": f.support_note, "source": src})
+    out = report.model_copy(update={"key_findings": findings})
+    return finalize_support(out, passages, documents), calls, log
 
 
 def decide(question: str, draft: ReportDraft, *, model: BaseChatModel, asked: Sequence[str] = (),

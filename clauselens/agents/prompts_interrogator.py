@@ -74,3 +74,27 @@ DECIDE_USER = (
 )
 
 NO_PASSAGES = "(no passages were found)"
+
+#: Several documents: the draft must address each one (issue #19).
+DOCUMENTS_BLOCK = (
+    "The question concerns {n} documents: {names}. Address each document: give at least one finding for each "
+    "(citing that document's passages), or say in knowledge_gaps why that document does not answer the question.\n"
+)
+
+#: The support check of one key finding (issue #19): does the quoted contract text support the claim?
+SUPPORT_SYSTEM = (
+    "You are the Interrogator checking your own report against the contract. You get a CLAIM and the QUOTED "
+    "contract text cited for it. Decide whether the quoted text supports the claim:\n"
+    "- supports: the quoted text says what the claim says (same party, same right or duty, same conditions, "
+    "same numbers and periods).\n"
+    "- contradicts: the quoted text says the opposite or something incompatible (\"may\" vs \"may not\", another "
+    "party, another period or amount).\n"
+    "- unrelated: the quoted text is about something else, so it neither supports nor contradicts the claim.\n"
+    "Judge only from the quoted text, not from outside knowledge. Give a one-sentence reason first, then the verdict."
+)
+SUPPORT_USER = (
+    "{context_block}Cited clause: {location}\n"
+    "QUOTED text: \"{quote}\"\n"
+    "CLAIM: {claim}\n\n"
+    "Return JSON with reason and verdict (supports, contradicts or unrelated)."
+)

@@ -245,13 +245,19 @@ def build_graph(
         nli = state.get("mode") == "nli"
         draft = ReportDraft.model_validate(state["draft"]) if state.get("draft") else _silent_draft(state["question"], nli)
         basis = LabelBasis.model_validate(state["label_basis"]) if state.get("label_basis") else None
-        r = build_report(draft, _passages(state), question=state["question"], context=state.get("context"),
+        passages, docs = _passages(state), state.get("documents") or None
+        r = build_report(draft, passages, question=state["question"], context=state.get("context"),
                          turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli,
-                         label_basis=basis)
+                         label_basis=basis, documents=docs)
+        calls, support = [], []  # issue #19: the model's verdict on each finding's (claim, quote) pair
+        if settings.support_check and not r.documents_silent:
+            r, calls, support = inter.check_support(r, passages, model=res.model("interrogator"), context=state.get("context"),
+                                                    model_settings=settings.model_for("interrogator"), documents=docs)
         r.left_out = list(state.get("left_out") or [])
-        return {"report": r.model_dump(mode="json"), "events": [{
+        return {"report": r.model_dump(mode="json"), "events": [{"type": ET.LLM_CALL, **c.as_dict()} for c in calls] + [{
             "type": ET.REPORT, "citations": len(r.citations), "dropped_quotes": [d.model_dump() for d in r.dropped_quotes],
             "documents_silent": r.documents_silent, "stop_reason": state.get("stop_reason"),
+            "verification": r.verification, "support": support, "unaddressed_documents": r.unaddressed_documents,
         }]}
 
     def route(state: GraphState) -> str:

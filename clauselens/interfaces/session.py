@@ -50,6 +50,7 @@ from clauselens.interfaces.store import SessionStore, check_session_id, new_sess
 from clauselens.parsing.types import Document
 from clauselens.pipeline import AskResult, save_result
 from clauselens.reports.model import Report
+from clauselens.reports.render import verification_banner
 
 Event = dict[str, Any]
 Emit = Callable[[Event], None]
@@ -109,7 +110,8 @@ class TurnResult:
 
 def answer_text(report: Report) -> str:
     """The chat reply for a report: the answer, then the verified citations' locations."""
-    lines = [report.answer or report.conclusion or "(no answer)"]
+    lines = [b for b in (verification_banner(report),) if b]  # issue #19: unverified answers say so
+    lines.append(report.answer or report.conclusion or "(no answer)")
     if report.citations:
         lines.append("Sources: " + "; ".join(f"[{c.id}] {c.location}" for c in report.citations))
     return "\n".join(lines)

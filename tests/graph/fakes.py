@@ -1,6 +1,8 @@
 """A scripted chat model for fast graph tests: replies are chosen by the JSON schema the
-model layer asks for (``SubQuestions``, ``SearchPlan``, ``ReportDraft``, ``StopDecision``),
-so tests do not depend on call order; every prompt it received is kept for assertions."""
+model layer asks for (``SubQuestions``, ``SearchPlan``, ``ReportDraft``, ``StopDecision``,
+``SupportVerdict``), so tests do not depend on call order; every prompt it received is kept for
+assertions. A script without ``SupportVerdict`` replies ``supports`` to the report's support
+checks (tests of the support check script it)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-SCHEMAS = ("SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "ScanSelection", "TreeRepair")
+SCHEMAS = ("SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "ScanSelection", "TreeRepair", "SupportVerdict")
+DEFAULTS = {"SupportVerdict": [{"reason": "scripted default: the quoted text states the claim", "verdict": "supports"}]}
 
 
 class ScriptedChat(BaseChatModel):
@@ -31,7 +34,7 @@ class ScriptedChat(BaseChatModel):
         user = "\n".join(str(m.content) for m in messages[1:])
         schema = next(s for s in SCHEMAS if f'"title": "{s}"' in system)
         n = sum(1 for c in self.calls if c[0] == schema)
-        replies = self.script[schema]
+        replies = self.script[schema] if schema in self.script or schema not in DEFAULTS else DEFAULTS[schema]
         reply = replies[min(n, len(replies) - 1)]
         self.calls.append((schema, system, user))
         text = reply if isinstance(reply, str) else json.dumps(reply)

@@ -68,13 +68,15 @@ def test_stops_when_complete_without_gaps(doc):
     res = ask([], QUESTION, _settings(), context=CONTEXT, models=model, tools=_tools(doc))
     r = res.report
     assert r.turns == 1 and r.complete
-    assert [c[0] for c in model.calls] == ["SubQuestions", "SearchPlan", "ReportDraft", "StopDecision"]
+    assert [c[0] for c in model.calls] == ["SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "SupportVerdict"]
     assert res.transcript["stop_reason"].startswith("judged complete")
     # the verbatim quote is kept, located in clause 7.2, with an exact span into the document text
     assert len(r.citations) == 1
     c = r.citations[0]
     assert c.clause_ref and c.clause_ref.startswith("7")
-    assert doc.text[c.spans[0].start:c.spans[-1].end] == VERBATIM
+    # widened from the model's phrase to the whole sentence (issue #19: quotes end at clause boundaries)
+    assert doc.text[c.spans[0].start:c.spans[-1].end].startswith(VERBATIM) and c.quote.endswith("of this Agreement.")
+    assert c.extended and r.key_findings[0].support == "supported" and r.verification == "verified"
     # the user's context is in every prompt
     assert all(CONTEXT in user for _, _, user in model.calls)
 
@@ -128,15 +130,15 @@ def test_paraphrase_dropped_and_listed_as_gap(doc, tmp_path):
     t = json.loads(paths["transcript"].read_text())
     kinds = {e["type"] for e in t["events"]}
     assert {"decompose", "retrieval", "draft", "decision", "report", "llm_call"} <= kinds
-    assert t["token_usage"]["llm_calls"] == 4 and t["token_usage"]["output_tokens"] > 0
+    assert t["token_usage"]["llm_calls"] == 5 and t["token_usage"]["output_tokens"] > 0  # + 1 support verdict
     first = next(e for e in t["events"] if e["type"] == "retrieval")
     assert all("score" in p and p["passage_id"] for r_ in first["results"] for p in r_["passages"])
     assert paths["md"].exists() and paths["html"].exists() and paths["json"].exists()
     # the token ledger is written with the report: one entry, every model call, named by graph node
     led = json.loads(paths["ledger"].read_text())
     (entry,) = led["entries"]
-    assert entry["mode"] == "hybrid" and entry["llm_calls"] == 4
-    assert [c["stage"] for c in entry["calls"]] == ["interrogator", "researcher", "interrogator", "interrogator"]
+    assert entry["mode"] == "hybrid" and entry["llm_calls"] == 5
+    assert [c["stage"] for c in entry["calls"]] == ["interrogator", "researcher", "interrogator", "interrogator", "report"]
     assert entry["input_tokens"] == t["token_usage"]["input_tokens"]
     draft_call = next(e for e in t["events"] if e["type"] == "llm_call" and e["step"] == "draft")
     assert entry["answering_context_tokens"] == draft_call["usage"]["input_tokens"] > 0

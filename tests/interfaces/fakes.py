@@ -96,6 +96,7 @@ RESPONDERS = {
     "StopDecision": lambda p: {"complete": True, "reason": "The draft answers the question.", "follow_up_questions": []},
     "SubQuestions": lambda p: {"sub_questions": []},
     "SearchPlan": lambda p: {"queries": []},
+    "SupportVerdict": lambda p: {"reason": "The claim is the quoted sentence itself.", "verdict": "supports"},
 }
 
 

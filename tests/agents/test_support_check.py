@@ -1,0 +1,129 @@
+"""Issue #19: the model's supports / contradicts / unrelated verdict on each key finding, the
+multi-document draft (every document addressed or named as a gap), and both through the graph
+— with a scripted chat model on real CUAD contract text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clauselens.agents.interrogator import check_support, mark_unaddressed, passage_order
+from clauselens.config import Settings
+from clauselens.parsing import load_document
+from clauselens.parsing.types import Span
+from clauselens.pipeline import ask
+from clauselens.reports import ReportDraft, build_report, to_markdown
+from clauselens.reports.model import DraftFinding
+from clauselens.retrieval.hybrid import HybridRetriever
+from clauselens.retrieval.types import Passage
+from tests.graph.fakes import ScriptedChat
+
+CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "cuad" / "full_contract_txt"
+DRIVEN = CUAD / "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"
+NEON = CUAD / "NEONSYSTEMSINC_03_01_1999-EX-10.5-DISTRIBUTOR AGREEMENT_New.txt"
+
+
+def _clause(text: str, start: str, end: str, doc: str, ref: str, score: float = 0.03) -> Passage:
+    s = text.index(start)
+    e = text.index(end, s)
+    return Passage(chunk_id=f"{doc}-{ref}", doc_id=doc, node_id=f"n-{ref}", text=text[s:e], spans=[Span(start=s, end=e)],
+                   clause_ref=ref, doc_title=doc.upper(), score=score)
+
+
+@pytest.fixture(scope="module")
+def passages() -> dict[str, Passage]:
+    d, n = DRIVEN.read_text(encoding="utf-8"), NEON.read_text(encoding="utf-8")
+    return {
+        "P1": _clause(d, "7.2. Termination.", "7.3. Survival.", "dd", "7.2", 0.9),
+        "P2": _clause(d, "4.3 Non-Solicitation.", "4.4 Non-Circumvention", "dd", "4.3", 0.8),
+        "P3": _clause(d, "12.2. Assignability.", "12.3. Entire", "dd", "12.2", 0.7),
+        "P4": _clause(n, "Neither this Agreement nor any", "Subject to the preceding", "neon", "7", 0.1),
+    }
+
+
+def _verdicts(*vs: tuple[str, str]) -> ScriptedChat:
+    return ScriptedChat(script={"SupportVerdict": [{"reason": r, "verdict": v} for v, r in vs]})
+
+
+def test_model_verdicts_decide_which_findings_are_cited_facts(passages):
+    draft = ReportDraft(title="t", answer="a", findings=[
+        DraftFinding(statement="Either party may terminate on thirty days' written notice.", passage_ids=["P1"],
+                     quote="Either Party may terminate this Agreement, with or without cause"),
+        # the chat failure: five years is the non-solicit (4.3), not a non-compete
+        DraftFinding(statement="The non-compete lasts five years.", passage_ids=["P2"], quote="for a period of five (5) years"),
+        DraftFinding(statement="The Consultant may assign its rights.", passage_ids=["P3"],
+                     quote="Consultant may not sell, assign or delegate"),  # caught by the rules: no model call
+    ])
+    r0 = build_report(draft, passages, question="q")
+    assert [f.support for f in r0.key_findings] == ["unchecked", "unchecked", "contradicted"]
+    model = _verdicts(("supports", "7.2 gives either party 30 days' notice."),
+                      ("unrelated", "The five years is the non-solicitation period, not a non-compete."))
+    r, calls, log = check_support(r0, passages, model=model, context="I am the Consultant")
+    assert [f.support for f in r.key_findings] == ["supported", "unrelated", "contradicted"]
+    assert len(calls) == 2 and [c[0] for c in model.calls] == ["SupportVerdict", "SupportVerdict"]
+    assert [e["source"] for e in log] == ["model", "model", "rules"]
+    # the prompt carries the claim, the whole (extended) clause text, its location and the user's context
+    _, _, user = model.calls[1]
+    assert "CLAIM: The non-compete lasts five years." in user and "solicit, divert or hire away" in user
+    assert "clause 4.3" in user and "I am the Consultant" in user
+    assert r.verification == "partial" and "2 of 3 key findings" in r.verification_note
+    md = to_markdown(r)
+    assert "- **Unsupported (unrelated):** The non-compete lasts five years." in md
+    assert "[C1]" in next(x for x in md.splitlines() if x.startswith("- Either party may terminate"))
+    assert sum(g.startswith("Unsupported claim") for g in r.knowledge_gaps) == 2
+
+
+def test_all_findings_rejected_marks_the_answer_unverified(passages):
+    draft = ReportDraft(title="t", answer="The non-compete lasts five years.", findings=[
+        DraftFinding(statement="The non-compete lasts five years.", passage_ids=["P2"], quote="for a period of five (5) years")])
+    r, _, _ = check_support(build_report(draft, passages, question="q"), passages,
+                            model=_verdicts(("unrelated", "It is the non-solicit.")))
+    assert r.verification == "unverified" and to_markdown(r).count("⚠ Unverified") == 1
+
+
+def test_a_failed_verdict_leaves_the_finding_unchecked_and_says_so(passages):
+    draft = ReportDraft(title="t", answer="a", findings=[DraftFinding(
+        statement="Either party may terminate on notice.", passage_ids=["P1"], quote="Either Party may terminate this Agreement")])
+    r, calls, _ = check_support(build_report(draft, passages, question="q"), passages,
+                                model=ScriptedChat(script={"SupportVerdict": ["not json at all"]}))
+    (f,) = r.key_findings
+    assert f.support == "unchecked" and f.cited_fact and "support check failed" in f.support_note
+    assert calls == [] and "not by the model" in r.verification_note
+
+
+def test_draft_passages_alternate_documents_and_unaddressed_documents_get_a_follow_up(passages):
+    order = [pid for pid, _ in passage_order(passages, [])]
+    assert order.index("P4") == 1  # the weak second contract is not crowded out by the first one's clauses
+    draft = ReportDraft(title="t", answer="a", findings=[DraftFinding(statement="s", passage_ids=["P3"], quote="x")])
+    marked = mark_unaddressed(draft, passages, "Who may assign these agreements?")
+    assert marked.knowledge_gaps == ["Not addressed: NEON: no finding cites it"]
+    assert marked.follow_up_questions[0] == "Who may assign these agreements in NEON?"
+    assert mark_unaddressed(draft, {k: passages[k] for k in ("P1", "P3")}, "q") == draft
+
+
+def test_graph_two_contracts_each_addressed_and_verdicts_in_transcript(tmp_path):
+    docs = [load_document(DRIVEN), load_document(NEON)]
+    tools = {"hybrid": HybridRetriever(None)}
+    tools["hybrid"].index(docs)
+    draft = {"title": "Assignment", "topic_summary": "t", "legal_reasoning": "r", "answer": "Either party can assign.",
+             "addressed": True, "conclusion": "c",
+             "findings": [{"statement": "Either party can assign this agreement without consent.", "passage_ids": ["P1"],
+                           "quote": "Consultant may not sell, assign or deleg"}]}
+    model = ScriptedChat(script={
+        "SubQuestions": [{"sub_questions": ["Who may assign the agreement?"]}],
+        "SearchPlan": [{"queries": ["assign agreement consent"], "clause_refs": [], "defined_terms": [],
+                        "agreement_names": [], "tools": ["hybrid"]}],
+        "ReportDraft": [draft], "StopDecision": [{"complete": True, "reason": "", "follow_up_questions": []}],
+    })
+    s = Settings()
+    s.retrieval.top_k = 6
+    res = ask([], "Can either party assign these agreements without consent?", s, models=model, tools=tools, max_turns=2)
+    r = res.report
+    drafts = [c for c in model.calls if c[0] == "ReportDraft"]
+    assert "The question concerns 2 documents" in drafts[0][2]
+    assert len(drafts) == 2  # the unaddressed second contract got a research round of its own
+    assert r.verification == "unverified" and not any(f.cited_fact for f in r.key_findings)
+    ev = next(e for e in res.transcript["events"] if e["type"] == "report")
+    assert ev["verification"] == "unverified" and ev["support"][0]["source"] == "rules"
+    assert "SupportVerdict" not in [c[0] for c in model.calls]  # rules already rejected the only finding
