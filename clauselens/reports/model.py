@@ -10,6 +10,7 @@ spans ``[start, end)`` into ``Document.text``.
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -178,6 +179,24 @@ class Report(BaseModel):
         raise KeyError(cid)
 
 
+_SENTENCE_STOP = re.compile(r"[.!?;](?=[\s\"'’”)]|$)")
+
+
+def whole_sentences(text: str) -> str:
+    """``text`` (cut at a length limit) up to its last full sentence: through the last ``. ! ? ;``
+    that ends a sentence, when that keeps at least a third of it; otherwise up to its last whole
+    word, with " …" to show it was cut. Text that already ends a sentence is returned as is."""
+    t = text.rstrip()
+    if not t or t[-1] in ".!?;" or t.endswith((".\"", ".'", ".”", ".)")):
+        return t
+    ends = [m.end() for m in _SENTENCE_STOP.finditer(t)]
+    if ends and ends[-1] >= len(t) / 3:
+        return t[:ends[-1]].rstrip()
+    room = t[:max(1, len(t) - 2)]  # the result is never longer than the text
+    head = room.rsplit(None, 1)[0] if " " in room.strip() else room
+    return head.rstrip(",;: ") + " …"
+
+
 class CappedModel(BaseModel):
     """A model-facing schema whose list fields have a maximum length.
 
@@ -204,6 +223,11 @@ class CappedModel(BaseModel):
     #: fill the list; other backends are not failed for an empty list).
     mins: ClassVar[dict[str, int]] = {}
 
+    #: prose fields cut by their ``str_caps`` (the grammar ends the string mid-sentence at
+    #: ``maxLength``) are trimmed back to their last full sentence (:func:`whole_sentences`), so
+    #: no section of a report ends mid-sentence (issue #19).
+    sentence_fields: ClassVar[tuple[str, ...]] = ()
+
     @model_validator(mode="before")
     @classmethod
     def _truncate_lists(cls, data: Any) -> Any:
@@ -214,7 +238,10 @@ class CappedModel(BaseModel):
                     data[name] = data[name][:n]
             for name, n in cls.str_caps.items():
                 if isinstance(data.get(name), str):
+                    cut = len(data[name]) >= n
                     data[name] = data[name][:n]
+                    if cut and name in cls.sentence_fields:
+                        data[name] = whole_sentences(data[name])
         return data
 
     @classmethod
@@ -246,6 +273,7 @@ class DraftFinding(CappedModel):
 
     caps: ClassVar[dict[str, int]] = {"passage_ids": 3}
     str_caps: ClassVar[dict[str, int]] = {"statement": 200, "quote": 300}
+    sentence_fields: ClassVar[tuple[str, ...]] = ("statement",)
 
     statement: str = Field(description="One finding, in one or two sentences.")
     passage_ids: list[str] = Field(default_factory=list, description='Ids of supporting passages, e.g. ["P1"].')
@@ -264,6 +292,7 @@ class ReportDraft(CappedModel):
     str_caps: ClassVar[dict[str, int]] = {"title": 100, "topic_summary": 300, "legal_reasoning": 500,
                                           "answer": 500, "conclusion": 300}
     publish_required: ClassVar[tuple[str, ...]] = ("topic_summary", "legal_reasoning", "findings", "answer", "conclusion")
+    sentence_fields: ClassVar[tuple[str, ...]] = ("topic_summary", "legal_reasoning", "answer", "conclusion")
     #: a grammar-constrained model must write at least one finding (seen: the 1.5B model left
     #: ``findings`` empty once the prose fields were required, so nothing was cited).
     mins: ClassVar[dict[str, int]] = {"findings": 1}

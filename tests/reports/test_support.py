@@ -194,3 +194,17 @@ def test_partial_and_unverified_quote_gaps(passages):
     assert any(g.startswith("Unverified claim (no verified quote): The non-compete") for g in r.knowledge_gaps)
     assert any(g.startswith("Quote removed") for g in r.knowledge_gaps)
     assert "**Unverified:** The non-compete lasts five years." in to_markdown(r)
+
+
+def test_prose_cut_at_its_budget_ends_on_a_full_sentence():
+    from clauselens.reports.model import whole_sentences
+
+    # the issue: "The conclusion was cut off mid-sentence" (the grammar ends a string at maxLength)
+    cut = ("Either Party may terminate on thirty (30) days' written notice. The Company may terminate immediately on a "
+           "material breach. The Consultant should therefore plan for a notice per")
+    d = ReportDraft(title="t", conclusion=(cut + " " * 300)[:300])
+    assert d.conclusion.endswith("material breach.") and d.conclusion == whole_sentences(cut)
+    assert ReportDraft(title="t", conclusion="Short and complete.").conclusion == "Short and complete."
+    f = DraftFinding(statement=("The Consultant may not assign. " + "It needs the Company's written consent " * 9)[:200], quote="q")
+    assert f.statement == "The Consultant may not assign." or f.statement.endswith(" …")
+    assert len(f.statement) <= 200
