@@ -125,9 +125,14 @@ class _Progress:
                     self._line(msg)
                 elif upd.get("stop_reason"):
                     self._line(f"[bold]Stop[/bold]: {escape(upd['stop_reason'])}")
-            self.status.update("Researcher: searching..." if upd.get("route") == "research" else "Writing the report...")
+            self.status.update("Researcher: searching..." if upd.get("route") == "research"
+                               else "Writing the report; checking each finding against its quote...")
         elif node == "report":
-            self._line("[bold]Report ready[/bold]")
+            ev = next((e for e in upd.get("events", []) if e.get("type") == "report"), {})
+            sup = ev.get("support") or []
+            ok = sum(1 for x in sup if x.get("support") in ("supported", "unchecked"))
+            self._line(f"[bold]Report ready[/bold]: {ok} of {len(sup)} findings supported by their quotes"
+                       + (f" ({ev['verification']})" if ev.get("verification") else ""))
 
 
 #: ``ask --mode`` values that pin the Researcher to one retrieval tool (issue #4: the

@@ -127,3 +127,34 @@ def test_graph_two_contracts_each_addressed_and_verdicts_in_transcript(tmp_path)
     ev = next(e for e in res.transcript["events"] if e["type"] == "report")
     assert ev["verification"] == "unverified" and ev["support"][0]["source"] == "rules"
     assert "SupportVerdict" not in [c[0] for c in model.calls]  # rules already rejected the only finding
+
+
+def test_cli_ask_prints_the_unverified_banner(monkeypatch, passages):
+    """``clauselens ask``: the report's banner, and the warning again under it, when no finding is
+    supported (the chat failure: "the non-compete lasts five years", 0 verified citations)."""
+    from typer.testing import CliRunner
+
+    import clauselens.pipeline as pipeline
+    from clauselens.cli import app
+
+    doc = load_document(DRIVEN)
+    tools = {"hybrid": HybridRetriever(None)}
+    tools["hybrid"].index([doc])
+    model = ScriptedChat(script={
+        "SubQuestions": [{"sub_questions": ["How long does the non-compete last?"]}],
+        "SearchPlan": [{"queries": ["non-compete period years"], "clause_refs": [], "defined_terms": [],
+                        "agreement_names": [], "tools": ["hybrid"]}],
+        "ReportDraft": [{"title": "Non-compete", "answer": "The non-compete lasts five years.", "addressed": True,
+                         "conclusion": "Five years.", "findings": [{"statement": "The non-compete lasts five years.",
+                                                                     "passage_ids": ["P1"], "quote": "five years"}]}],
+        "StopDecision": [{"complete": True, "reason": "", "follow_up_questions": []}],
+    })
+    real = pipeline.ask
+    monkeypatch.setattr(pipeline, "ask", lambda paths, q, settings, **kw: real(
+        [], q, settings, context=kw.get("context"), models=model, tools=tools, max_turns=1, progress=kw.get("progress")))
+    res = CliRunner().invoke(app, ["ask", str(DRIVEN), "How long does the non-compete last?"])
+    assert res.exit_code == 0, res.output
+    out = " ".join(res.output.split())
+    assert out.count("⚠ Unverified: no key finding is supported") == 2  # in the report and again below it
+    assert "Unverified: The non-compete lasts five years." in out
+    assert "Report ready: 0 of 1 findings supported by their quotes (unverified)" in out
