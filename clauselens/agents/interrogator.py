@@ -19,7 +19,7 @@ from clauselens.agents.common import CallRecord, budget_passages, call_structure
 from clauselens.config import ModelSettings
 from clauselens.agents.nli import combine
 from clauselens.errors import ModelResponseError
-from clauselens.reports.build import GAP_UNADDRESSED, finalize_support
+from clauselens.reports.build import GAP_UNADDRESSED, MAX_COVERAGE_DOCS, finalize_support
 from clauselens.reports.model import CappedModel, LabelBasis, NLILabel, NLIReportDraft, Report, ReportDraft
 from clauselens.retrieval.types import Passage
 
@@ -117,11 +117,13 @@ def _by_document(items: list[tuple[str, Passage]]) -> list[tuple[str, Passage]]:
     return out
 
 
-def document_names(passages: Mapping[str, Passage]) -> dict[str, str]:
-    """``doc_id -> name`` (title, else file name) of the documents the passages come from, in order."""
+def document_names(documents: Sequence[Mapping[str, Any]] | None) -> dict[str, str]:
+    """``doc_id -> name`` (title, else file name) of the run's documents (the Archivist's
+    summaries), in order; empty without summaries (pre-indexed tools, a whole library)."""
     out: dict[str, str] = {}
-    for p in passages.values():
-        out.setdefault(p.doc_id, p.doc_title or (p.source_path or p.doc_id).rsplit("/", 1)[-1])
+    for d in documents or []:
+        if d.get("doc_id"):
+            out.setdefault(str(d["doc_id"]), str(d.get("title") or str(d.get("source_path") or d["doc_id"]).rsplit("/", 1)[-1]))
     return out
 
 
@@ -177,13 +179,16 @@ def draft_report(
     question: str, passages: Mapping[str, Passage], *, model: BaseChatModel, recent: Sequence[str] = (),
     context: str | None = None, asked: Sequence[str] = (), previous: ReportDraft | None = None,
     nli: bool = False, model_settings: ModelSettings | None = None, precedents: Mapping | None = None,
+    documents: Sequence[Mapping[str, Any]] | None = None,
 ) -> tuple[ReportDraft, CallRecord, list[str]]:
     """One draft from the passages that fit the budget. Returns ``(draft, call, shown_ids)``.
 
     Budget: ``min(DRAFT_PASSAGE_TOKENS, n_ctx - max_tokens - PROMPT_OVERHEAD_TOKENS)`` tokens,
     counted with the model's tokenizer where available. ``precedents`` (the ``precedents``
     tool's trace) adds labelled precedents from other contracts after the passages (they are
-    guidance, never citable). Raises ``ModelResponseError``.
+    guidance, never citable). ``documents`` are the run's document summaries: with several, the
+    prompt names them and asks for each to be addressed, and :func:`mark_unaddressed` marks the
+    ones the draft does not cite. Raises ``ModelResponseError``.
     """
     ms = model_settings or ModelSettings()
     budget = max(400, min(DRAFT_PASSAGE_TOKENS, ms.n_ctx - ms.max_tokens - PROMPT_OVERHEAD_TOKENS))
@@ -192,7 +197,7 @@ def draft_report(
     prev = ""
     if previous is not None:
         prev = P.PREVIOUS_DRAFT_BLOCK.format(answer=previous.answer or "-", gaps="; ".join(previous.knowledge_gaps) or "none")
-    names = document_names(passages)
+    names = document_names(documents)
     docs_block = P.DOCUMENTS_BLOCK.format(n=len(names), names="; ".join(names.values())) if len(names) > 1 else ""
     user = P.DRAFT_USER.format(context_block=_ctx(context) + docs_block, question=question, earlier_block=earlier,
                                previous_draft_block=prev, passages=block or P.NO_PASSAGES,
@@ -200,16 +205,17 @@ def draft_report(
     system = P.DRAFT_SYSTEM + (P.DRAFT_NLI_RULE if nli else "")
     schema = NLIReportDraft if nli else ReportDraft  # hypothesis questions must carry a label
     draft, rec = call_structured(model, system, user, schema, agent="interrogator", step="draft", model_settings=ms)
-    return mark_unaddressed(draft, passages, question), rec, shown
+    return mark_unaddressed(draft, passages, question, documents), rec, shown
 
 
-def mark_unaddressed(draft: ReportDraft, passages: Mapping[str, Passage], question: str) -> ReportDraft:
+def mark_unaddressed(draft: ReportDraft, passages: Mapping[str, Passage], question: str,
+                     documents: Sequence[Mapping[str, Any]] | None) -> ReportDraft:
     """With several documents, a document that no finding of ``draft`` cites gets a knowledge
     gap (``"Not addressed: <name>"``) and a follow-up question aimed at it, so the stop rule
     researches it once more (:func:`next_questions` asks at least once when there are gaps).
     The report's own coverage lines replace these gaps (:func:`clauselens.reports.build.finalize_support`)."""
-    names = document_names(passages)
-    if len(names) < 2:
+    names = document_names(documents)
+    if not 1 < len(names) <= MAX_COVERAGE_DOCS:
         return draft
     cited = {passages[pid].doc_id for f in draft.findings for pid in f.passage_ids if pid in passages}
     missing = [(d, n) for d, n in names.items() if d not in cited]

@@ -186,7 +186,7 @@ def build_graph(
             draft, rec, shown = inter.draft_report(
                 question, passages, model=res.model("interrogator"), recent=state.get("last_new_ids") or [],
                 context=context, asked=asked, previous=previous, nli=nli, model_settings=ms,
-                precedents=state.get("precedents"))
+                precedents=state.get("precedents"), documents=state.get("documents"))
         except ModelResponseError as e:
             if previous is None:
                 raise

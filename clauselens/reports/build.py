@@ -66,7 +66,8 @@ def build_report(
     ``nli`` keeps the draft's ``label`` (ContractNLI mode), or ``label_basis``'s decided label when
     given (precedent vote or abstention, see :class:`LabelBasis`); otherwise ``label`` is None.
     ``documents`` are the run's document summaries (``doc_id``, ``title``, ``source_path``) for
-    the per-document coverage of :func:`finalize_support` (default: the passages' documents).
+    the per-document coverage of :func:`finalize_support` (none without them: pre-indexed tools
+    or a question put to a whole library name no documents).
     """
     citations: list[Citation] = []
     dropped: list[DroppedQuote] = []
@@ -196,12 +197,7 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
             gaps.append(f"{GAP_UNSUPPORTED} ({f.support}: {f.support_note or 'the quoted text does not support it'}): "
                         f"{f.statement}")
     cites = {c.id: c for c in report.citations}
-    docs = [dict(d) for d in documents] if documents else []
-    if not docs:
-        seen: dict[str, dict[str, Any]] = {}
-        for p in passages.values():
-            seen.setdefault(p.doc_id, {"doc_id": p.doc_id, "title": p.doc_title, "source_path": p.source_path})
-        docs = list(seen.values())
+    docs = [dict(d) for d in documents or []]
     unaddressed: list[str] = []
     if 1 < len(docs) <= MAX_COVERAGE_DOCS and not report.documents_silent:
         fact_docs = {cites[c].doc_id for f in facts for c in f.citation_ids if c in cites}

@@ -96,16 +96,16 @@ def test_draft_passages_alternate_documents_and_unaddressed_documents_get_a_foll
     order = [pid for pid, _ in passage_order(passages, [])]
     assert order.index("P4") == 1  # the weak second contract is not crowded out by the first one's clauses
     draft = ReportDraft(title="t", answer="a", findings=[DraftFinding(statement="s", passage_ids=["P3"], quote="x")])
-    marked = mark_unaddressed(draft, passages, "Who may assign these agreements?")
+    docs = [{"doc_id": "dd", "title": "DD"}, {"doc_id": "neon", "title": "NEON"}]
+    marked = mark_unaddressed(draft, passages, "Who may assign these agreements?", docs)
     assert marked.knowledge_gaps == ["Not addressed: NEON: no finding cites it"]
     assert marked.follow_up_questions[0] == "Who may assign these agreements in NEON?"
-    assert mark_unaddressed(draft, {k: passages[k] for k in ("P1", "P3")}, "q") == draft
+    assert mark_unaddressed(draft, passages, "q", docs[:1]) == draft  # one document: nothing to mark
+    assert mark_unaddressed(draft, passages, "q", None) == draft  # no named documents (a whole library)
 
 
 def test_graph_two_contracts_each_addressed_and_verdicts_in_transcript(tmp_path):
-    docs = [load_document(DRIVEN), load_document(NEON)]
-    tools = {"hybrid": HybridRetriever(None)}
-    tools["hybrid"].index(docs)
+    tools = {"hybrid": HybridRetriever(None)}  # lexical; the Archivist ingests both files and indexes it
     draft = {"title": "Assignment", "topic_summary": "t", "legal_reasoning": "r", "answer": "Either party can assign.",
              "addressed": True, "conclusion": "c",
              "findings": [{"statement": "Either party can assign this agreement without consent.", "passage_ids": ["P1"],
@@ -118,7 +118,8 @@ def test_graph_two_contracts_each_addressed_and_verdicts_in_transcript(tmp_path)
     })
     s = Settings()
     s.retrieval.top_k = 6
-    res = ask([], "Can either party assign these agreements without consent?", s, models=model, tools=tools, max_turns=2)
+    res = ask([DRIVEN, NEON], "Can either party assign these agreements without consent?", s, models=model, tools=tools,
+              max_turns=2)
     r = res.report
     drafts = [c for c in model.calls if c[0] == "ReportDraft"]
     assert "The question concerns 2 documents" in drafts[0][2]
@@ -127,6 +128,7 @@ def test_graph_two_contracts_each_addressed_and_verdicts_in_transcript(tmp_path)
     ev = next(e for e in res.transcript["events"] if e["type"] == "report")
     assert ev["verification"] == "unverified" and ev["support"][0]["source"] == "rules"
     assert "SupportVerdict" not in [c[0] for c in model.calls]  # rules already rejected the only finding
+    assert len(r.unaddressed_documents) == 2 and any("DISTRIBUTOR" in u.upper() for u in r.unaddressed_documents)
 
 
 def test_cli_ask_prints_the_unverified_banner(monkeypatch, passages):

@@ -43,3 +43,13 @@ def test_whole_graph_real_small_model_quotes_verbatim(small_model_path):
         assert normalize(c.quote) in normalize(res.transcript["passages"][c.passage_id]["text"])
     for d in r.dropped_quotes:
         assert any(d.quote in g for g in r.knowledge_gaps)
+    # issue #19: every finding's (claim, quote) pair was judged -- by the rules or by the model's
+    # structured verdict -- and only supported findings are cited facts
+    ev = next(e for e in events if e["type"] == "report")
+    assert ev["verification"] == r.verification and len(ev["support"]) == len(r.key_findings)
+    verdict_calls = [c for c in calls if c["step"] == "support"]
+    assert len(verdict_calls) == sum(1 for x in ev["support"] if x["source"] == "model")
+    for f in r.key_findings:
+        assert f.cited_fact == (f.grounded and bool(f.citation_ids) and f.support in ("supported", "unchecked"))
+        assert f.support != "unchecked" or not f.citation_ids or "failed" in f.support_note
+    assert (r.verification == "unverified") == (not r.documents_silent and not any(f.cited_fact for f in r.key_findings))
