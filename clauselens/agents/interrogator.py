@@ -265,7 +265,9 @@ def check_support(
         if f.support == "unchecked" and f.citation_ids:
             cs = [cites[c] for c in f.citation_ids if c in cites]
             quote = " ".join(c.quote for c in cs)
-            location = "; ".join(dict.fromkeys(c.location for c in cs))
+            # the clause heading tells the model what the clause is about ("4.3 Non-Solicitation")
+            location = "; ".join(dict.fromkeys(c.location + (f" ({' > '.join(c.heading_path[-2:])})" if c.heading_path else "")
+                                               for c in cs))
             try:
                 v, rec = judge_support(f.statement, quote, location, model=model, context=context,
                                        model_settings=model_settings)

@@ -24,11 +24,11 @@ DRIVEN = CUAD / "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.tx
 NEON = CUAD / "NEONSYSTEMSINC_03_01_1999-EX-10.5-DISTRIBUTOR AGREEMENT_New.txt"
 
 
-def _clause(text: str, start: str, end: str, doc: str, ref: str, score: float = 0.03) -> Passage:
+def _clause(text: str, start: str, end: str, doc: str, ref: str, score: float = 0.03, heading: str = "") -> Passage:
     s = text.index(start)
     e = text.index(end, s)
     return Passage(chunk_id=f"{doc}-{ref}", doc_id=doc, node_id=f"n-{ref}", text=text[s:e], spans=[Span(start=s, end=e)],
-                   clause_ref=ref, doc_title=doc.upper(), score=score)
+                   clause_ref=ref, doc_title=doc.upper(), score=score, heading_path=[f"{ref} {heading}"] if heading else [])
 
 
 @pytest.fixture(scope="module")
@@ -36,7 +36,7 @@ def passages() -> dict[str, Passage]:
     d, n = DRIVEN.read_text(encoding="utf-8"), NEON.read_text(encoding="utf-8")
     return {
         "P1": _clause(d, "7.2. Termination.", "7.3. Survival.", "dd", "7.2", 0.9),
-        "P2": _clause(d, "4.3 Non-Solicitation.", "4.4 Non-Circumvention", "dd", "4.3", 0.8),
+        "P2": _clause(d, "4.3 Non-Solicitation.", "4.4 Non-Circumvention", "dd", "4.3", 0.8, heading="Non-Solicitation"),
         "P3": _clause(d, "12.2. Assignability.", "12.3. Entire", "dd", "12.2", 0.7),
         "P4": _clause(n, "Neither this Agreement nor any", "Subject to the preceding", "neon", "7", 0.1),
     }
@@ -66,7 +66,7 @@ def test_model_verdicts_decide_which_findings_are_cited_facts(passages):
     # the prompt carries the claim, the whole (extended) clause text, its location and the user's context
     _, _, user = model.calls[1]
     assert "CLAIM: The non-compete lasts five years." in user and "solicit, divert or hire away" in user
-    assert "clause 4.3" in user and "I am the Consultant" in user
+    assert "clause 4.3" in user and "Non-Solicitation" in user and "I am the Consultant" in user
     assert r.verification == "partial" and "2 of 3 key findings" in r.verification_note
     md = to_markdown(r)
     assert "- **Unsupported (unrelated):** The non-compete lasts five years." in md
