@@ -240,11 +240,20 @@ def main(argv: list[str] | None = None) -> int:
         "replay": {}, "replay_verdicts": {}, "live": {},
     }
     verdicts = a.verdicts or a.live
+    run = {k: out[k] for k in ("command", "date_utc", "versions")}  # each mode keeps the run that produced it
     if a.out.exists():  # keep the other modes' results when re-running one mode
         prev = json.loads(a.out.read_text())
-        for k in ("live", "replay_verdicts", "live_totals", "replay_verdicts_totals", "model"):
+        prev_run = {k: prev.get(k) for k in ("command", "date_utc", "versions")}
+        for k in ("live", "replay_verdicts", "live_totals", "replay_verdicts_totals", "model", "live_run",
+                  "replay_verdicts_run"):
             if k in prev and not (verdicts if k.startswith("replay_verdicts") or k == "model" else a.live):
                 out[k] = prev[k]
+        for k in ("live", "replay_verdicts"):
+            if out.get(k) and f"{k}_run" not in out:
+                out[f"{k}_run"] = prev_run
+    for k, on in (("live", a.live), ("replay_verdicts", verdicts)):
+        if on:
+            out[f"{k}_run"] = run
     model = None
     if verdicts:
         from clauselens.llm import get_chat_model

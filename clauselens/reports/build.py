@@ -7,8 +7,9 @@ Verified quotes become :class:`Citation` s with exact document spans, the others
 recorded in ``dropped_quotes`` and listed under ``knowledge_gaps``. A verified quote is widened
 to whole words and its enclosing clause (:func:`~clauselens.reports.verify.extend_match`), and
 each finding's claim is checked against its quoted text for negation and party-role mismatches
-(:func:`clauselens.reports.support.check_claim`): a finding that fails is ``contradicted`` and
-never shown as a cited fact. :func:`finalize_support` then sets the report's verification
+(:func:`clauselens.reports.support.check_claim`), and for a claim about another clause topic
+than the cited clause's heading (:func:`~clauselens.reports.support.check_topic`): a finding that
+fails is ``contradicted`` / ``unrelated`` and never shown as a cited fact. :func:`finalize_support` then sets the report's verification
 status, lists every unsupported or unverified claim and (with several documents) every
 document no cited fact comes from under ``knowledge_gaps``; it is re-run after the model's
 support verdicts. Passage ids a finding names that were never retrieved are removed. When nothing was retrieved, or the model says
@@ -29,7 +30,7 @@ from clauselens.reports.model import (
     Report,
     ReportDraft,
 )
-from clauselens.reports.support import check_claim
+from clauselens.reports.support import check_claim, check_topic
 from clauselens.reports.verify import QuoteMatch, clean_model_quote, extend_match, verify_pieces, verify_quote
 from clauselens.retrieval.types import Passage
 
@@ -119,10 +120,13 @@ def build_report(
         if statement:
             support, note = ("unchecked", "") if grounded else ("unverified", "no quote could be verified in the documents")
             if grounded:
-                quoted = " ".join(c.quote for c in citations if c.id in cids)
+                cited = [c for c in citations if c.id in cids]
+                quoted = " ".join(c.quote for c in cited)
                 issue = check_claim(statement, quoted)
                 if issue is not None:
                     support, note = "contradicted", f"{issue.kind} mismatch: {issue.detail}"
+                elif (issue := check_topic(statement, quoted, [c.heading_path[-1] for c in cited if c.heading_path])):
+                    support, note = "unrelated", f"{issue.kind} mismatch: {issue.detail}"
             findings.append(Finding(statement=statement, passage_ids=pids, citation_ids=cids, grounded=grounded,
                                     support=support, support_note=note))
 

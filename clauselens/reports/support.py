@@ -9,7 +9,9 @@ supports / contradicts / unrelated verdict (:mod:`clauselens.agents.interrogator
   ("may assign" vs "may not ... assign");
 * **party role**: the quote gives the right or duty to another party than the claim, or to
   one party where the claim says "either party" ("Company may assign" vs "either party may
-  assign").
+  assign");
+* **topic**: the claim is about one clause topic and cites a clause headed with another ("the
+  non-compete lasts five years" citing "4.3 Non-Solicitation"), :func:`check_topic`.
 
 Both work on *assertions* ``(party, action, negated)`` read from modal phrases ("Consultant
 may not sell, assign or delegate" -> (consultant, sell, True), (consultant, assign, True),
@@ -231,3 +233,46 @@ def check_claim(claim: str, quote: str) -> SupportIssue | None:
         return SupportIssue("negation", f"the claim says {_who(c.party)} {_polar(c.negated)} {c.action}; "
                                         f"the quoted text says {_who(q.party)} {_polar(q.negated)} {c.action}")
     return None
+
+
+#: Clause topics a claim and a clause heading can name: topic -> regex (lower case). Used only to
+#: tell that a claim about one topic cites a clause headed with another ("the non-compete lasts
+#: five years" citing "4.3 Non-Solicitation").
+TOPICS: dict[str, str] = {
+    "non-compete": r"non-?compet|not\s+to\s+compete|competi",
+    "non-solicitation": r"non-?solicit|solicit",
+    "non-circumvention": r"circumvent",
+    "confidentiality": r"confidential|non-?disclos",
+    "indemnification": r"indemn",
+    "termination": r"terminat",
+    "assignment": r"assign",
+    "governing law": r"governing\s+law|choice\s+of\s+law",
+    "limitation of liability": r"limitation\s+of\s+liability|liabilit",
+    "insurance": r"insur",
+    "warranty": r"warrant",
+    "arbitration": r"arbitrat|dispute",
+    "payment": r"payment|compensation|fees?\b|invoice",
+    "intellectual property": r"intellectual\s+property|ownership|inventions?",
+    "survival": r"surviv",
+    "exclusivity": r"exclusiv",
+}
+_TOPIC_RE = {k: re.compile(v, re.IGNORECASE) for k, v in TOPICS.items()}
+
+
+def topics(text: str) -> set[str]:
+    """The :data:`TOPICS` named in ``text``."""
+    return {k for k, rx in _TOPIC_RE.items() if rx.search(text)}
+
+
+def check_topic(claim: str, quote: str, headings: list[str]) -> SupportIssue | None:
+    """``topic`` issue when the claim names clause topics, neither the quoted text nor the cited
+    clauses' headings name any of them, and a heading names another topic. Conservative: a claim
+    without a known topic, or a clause without a heading, is left to the model."""
+    wanted = topics(claim)
+    if not wanted or not headings:
+        return None
+    heading_topics = topics(" ".join(headings))
+    if wanted & (topics(quote) | heading_topics) or not heading_topics:
+        return None
+    return SupportIssue("topic", f"the claim is about {' / '.join(sorted(wanted))}; the cited clause is headed "
+                                 f"\"{headings[-1]}\" ({' / '.join(sorted(heading_topics))})")

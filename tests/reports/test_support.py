@@ -208,3 +208,20 @@ def test_prose_cut_at_its_budget_ends_on_a_full_sentence():
     f = DraftFinding(statement=("The Consultant may not assign. " + "It needs the Company's written consent " * 9)[:200], quote="q")
     assert f.statement == "The Consultant may not assign." or f.statement.endswith(" …")
     assert len(f.statement) <= 200
+
+
+def test_claim_about_another_clause_topic_than_the_cited_heading_is_unrelated(passages):
+    from clauselens.reports.support import check_topic
+
+    # the chat failure: five years is the non-solicit (4.3), not the non-compete (4.2)
+    issue = check_topic("The non-compete lasts five years.", passages["P3"].text, ["4.3 Non-Solicitation"])
+    assert issue is not None and issue.kind == "topic" and "Non-Solicitation" in issue.detail
+    assert check_topic("The Consultant will not solicit employees for five years.", passages["P3"].text,
+                       ["4.3 Non-Solicitation"]) is None
+    assert check_topic("The non-compete lasts five years.", passages["P3"].text, []) is None  # no heading: the model decides
+    assert check_topic("It lasts five years.", passages["P3"].text, ["4.3 Non-Solicitation"]) is None  # no topic named
+    p3 = passages["P3"].model_copy(update={"heading_path": ["4 Consultant Obligations", "4.3 Non-Solicitation"]})
+    draft = ReportDraft(title="t", answer="a", findings=[DraftFinding(
+        statement="The non-compete lasts five years.", passage_ids=["P3"], quote="for a period of five (5) years")])
+    (f,) = build_report(draft, {"P3": p3}, question="q").key_findings
+    assert f.grounded and f.support == "unrelated" and not f.cited_fact and "topic mismatch" in f.support_note
