@@ -251,20 +251,12 @@ def main(argv: list[str] | None = None) -> int:
         "replay": {}, "replay_verdicts": {}, "live": {},
     }
     verdicts = a.verdicts or a.live
-    run = {k: out[k] for k in ("command", "date_utc", "versions")}  # each mode keeps the run that produced it
-    if a.out.exists():  # keep the other modes' results when re-running one mode
+    run = {k: out[k] for k in ("command", "date_utc", "versions")}  # stored with every case result
+    if a.out.exists():  # model results of other cases (or earlier runs) are kept; each carries its own run
         prev = json.loads(a.out.read_text())
-        prev_run = {k: prev.get(k) for k in ("command", "date_utc", "versions")}
-        for k in ("live", "replay_verdicts", "live_totals", "replay_verdicts_totals", "model", "live_run",
-                  "replay_verdicts_run"):
-            if k in prev and not (verdicts if k.startswith("replay_verdicts") or k == "model" else a.live):
-                out[k] = prev[k]
         for k in ("live", "replay_verdicts"):
-            if out.get(k) and f"{k}_run" not in out:
-                out[f"{k}_run"] = prev_run
-    for k, on in (("live", a.live), ("replay_verdicts", verdicts)):
-        if on:
-            out[f"{k}_run"] = run
+            out[k] = dict(prev.get(k) or {})
+        out["model"] = prev.get("model")
     model = None
     if verdicts:
         from clauselens.llm import get_chat_model
@@ -278,11 +270,14 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.perf_counter()
             out[key][c["id"]] = rep = replay(c, settings, m)
             rep["seconds"] = round(time.perf_counter() - t0, 1)
+            if m is not None:
+                rep["run"] = run
             print(f"{key} {c['id']}: unsupported as fact {rep['unsupported_as_fact']}/{rep['false_findings']} "
                   f"(before: {rep['before_unsupported_as_fact']}); supported as fact {rep['supported_as_fact']}/"
                   f"{rep['true_findings']}; verification {rep['verification']}; unaddressed {rep['unaddressed_listed']}")
     for c in cases if a.live else []:
         out["live"][c["id"]] = lv = live(c, settings, a.max_turns)
+        lv["run"] = run
         print(f"live {c['id']}: {lv['wall_seconds']}s, {lv['cited_facts']} cited facts, "
               f"{lv['unsupported_by_check']} shown as unsupported, false claims as fact (patterns) "
               f"{lv['false_claims_as_fact_by_pattern']}, verification {lv['verification']}")
