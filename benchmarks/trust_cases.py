@@ -3,6 +3,7 @@
 Usage::
 
     .venv/bin/python benchmarks/trust_cases.py                 # replay: no model, a few seconds
+    .venv/bin/python benchmarks/trust_cases.py --verdicts      # + the default model's support verdicts on the replay
     .venv/bin/python benchmarks/trust_cases.py --live          # + end-to-end runs with the default model
         [--cases two_contracts_assign,...] [--max-turns 2] [--out benchmarks/results/trust_cases.json]
 
@@ -236,7 +237,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--live", action="store_true", help="also run each case end to end with the configured model")
     ap.add_argument("--verdicts", action="store_true",
-                    help="also replay with the configured model's support verdicts (implied by --live)")
+                    help="also replay with the configured model's support verdicts")
     ap.add_argument("--cases", default="", help="comma-separated case ids (default: all)")
     ap.add_argument("--max-turns", type=int, default=2)
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results" / "trust_cases.json")
@@ -250,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         "model": settings.model_for("interrogator").model if a.live else None,
         "replay": {}, "replay_verdicts": {}, "live": {},
     }
-    verdicts = a.verdicts or a.live
+    verdicts = a.verdicts
     run = {k: out[k] for k in ("command", "date_utc", "versions")}  # stored with every case result
     if a.out.exists():  # model results of other cases (or earlier runs) are kept; each carries its own run
         prev = json.loads(a.out.read_text())
