@@ -248,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         "command": " ".join(["benchmarks/trust_cases.py", *(argv if argv is not None else sys.argv[1:])]),
         "date_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "versions": run_provenance(["pdfplumber", "llama-cpp-python", "langgraph"]),
-        "model": settings.model_for("interrogator").model if a.live else None,
+        "model": settings.model_for("interrogator").model if (a.live or a.verdicts) else None,
         "replay": {}, "replay_verdicts": {}, "live": {},
     }
     verdicts = a.verdicts
@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         prev = json.loads(a.out.read_text())
         for k in ("live", "replay_verdicts"):
             out[k] = dict(prev.get(k) or {})
-        out["model"] = prev.get("model")
+        out["model"] = out["model"] or prev.get("model")
     model = None
     if verdicts:
         from clauselens.llm import get_chat_model
