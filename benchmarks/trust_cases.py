@@ -31,6 +31,10 @@ model's verdict (``support_check`` needs a model). Every finding carries a hand 
   this issue: a verified quote made a finding a cited fact);
 * ``unaddressed_listed``: documents with no cited fact, listed under knowledge gaps.
 
+One false finding (``needs_model``) has the quote's own party, action and polarity and is wrong
+only in its condition ("immediately, without any notice" for "upon thirty days' notice"): the
+deterministic checks pass it by design; only the model's verdict (``--verdicts``) can catch it.
+
 **Live** (``--live``): ``pipeline.ask`` end to end with the default model (in-process 1.5B
 GGUF; run with ``nice`` and ``CLAUSELENS_INTERROGATOR_MODEL__N_THREADS=1`` etc. on a shared
 machine). Every finding is written out with its support status, and cited facts are matched
@@ -124,7 +128,7 @@ CASES: list[dict[str, Any]] = [
              "quote": "The Company may terminate this Agreement immediately and without prior notice", "true": False},
             # same party, action and polarity as the quote: only a reader of the condition sees it is wrong
             {"statement": "Either party may terminate the agreement immediately, without any notice.",
-             "quote": "Either Party may terminate this Agreement, with or without cause", "true": False},
+             "quote": "Either Party may terminate this Agreement, with or without cause", "true": False, "needs_model": True},
         ],
         "false_claim_patterns": [r"consultant may terminate[^.]*immediately"],
         "key_fact_patterns": {"30 days' notice, either party": r"(?:thirty|30)[^.]*notice|notice[^.]*(?:thirty|30)",
@@ -169,7 +173,8 @@ def replay(case: dict[str, Any], settings: Settings, model: Any = None) -> dict[
         calls = len(recs)
     rows = []
     for spec, f in zip(case["findings"], r.key_findings):
-        rows.append({"statement": f.statement, "hand_label_true": spec["true"], "support": f.support,
+        rows.append({"statement": f.statement, "hand_label_true": spec["true"], "needs_model": bool(spec.get("needs_model")),
+                     "support": f.support,
                      "note": f.support_note, "cited_fact": f.cited_fact, "had_verified_quote": f.grounded,
                      "cited_text": [r.citation(c).quote for c in f.citation_ids]})
     return {
