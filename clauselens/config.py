@@ -44,7 +44,9 @@ class ModelSettings(BaseModel):
     n_threads: int | None = None
     n_threads_batch: int | None = None
     temperature: float = 0.0
-    max_tokens: int = 1024
+    # reply budget; 1,536 holds a report draft with every field at its cap (~1,000 tokens, see
+    # clauselens.reports.model.ReportDraft.str_caps); short calls bind their own smaller budgets
+    max_tokens: int = 1536
     request_timeout_s: float = 300.0
     structured_method: Literal["auto", "json_schema", "function_calling", "llamacpp_schema"] = "auto"
     max_retries: int = 2

@@ -178,11 +178,11 @@ def test_draft_schema_bounds_strings_and_requires_an_answer_for_grammar_backends
     from clauselens.reports.model import ReportDraft
 
     js = ReportDraft.model_json_schema()
-    assert js["properties"]["legal_reasoning"]["maxLength"] == 500
+    assert js["properties"]["legal_reasoning"]["maxLength"] == 700
     assert "answer" in js["required"] and js["properties"]["answer"]["minLength"] == 1
     assert js["$defs"]["DraftFinding"]["properties"]["quote"]["maxLength"] == 300
     d = ReportDraft(title="t" * 500, legal_reasoning="r" * 5000)  # other backends: truncated, not failed
-    assert len(d.title) == 100 and len(d.legal_reasoning) == 500 and d.legal_reasoning.endswith(" …") and d.answer == ""
+    assert len(d.title) == 100 and len(d.legal_reasoning) == 700 and d.legal_reasoning.endswith(" …") and d.answer == ""
 
 
 def test_empty_model_answer_is_never_shown_as_an_empty_answer():

@@ -202,12 +202,14 @@ def test_prose_cut_at_its_budget_ends_on_a_full_sentence():
     # the issue: "The conclusion was cut off mid-sentence" (the grammar ends a string at maxLength)
     cut = ("Either Party may terminate on thirty (30) days' written notice. The Company may terminate immediately on a "
            "material breach. The Consultant should therefore plan for a notice per")
-    d = ReportDraft(title="t", conclusion=(cut + " " * 300)[:300])
-    assert d.conclusion.endswith("material breach.") and d.conclusion == whole_sentences(cut)
+    long = (cut + " " + cut * 3)[:450]
+    d = ReportDraft(title="t", conclusion=long)
+    assert d.conclusion.endswith(".") and long.startswith(d.conclusion) and len(d.conclusion) > 300
+    assert whole_sentences(cut).endswith("material breach.")
     assert ReportDraft(title="t", conclusion="Short and complete.").conclusion == "Short and complete."
-    f = DraftFinding(statement=("The Consultant may not assign. " + "It needs the Company's written consent " * 9)[:200], quote="q")
+    f = DraftFinding(statement=("The Consultant may not assign. " + "It needs the Company's written consent " * 9)[:280], quote="q")
     assert f.statement == "The Consultant may not assign." or f.statement.endswith(" …")
-    assert len(f.statement) <= 200
+    assert len(f.statement) <= 280
 
 
 def test_claim_about_another_clause_topic_than_the_cited_heading_is_unrelated(passages):
