@@ -216,9 +216,10 @@ def live(case: dict[str, Any], settings: Settings, max_turns: int) -> dict[str, 
                 cap = RD.str_caps.get(k)
                 n = len(d.get(k) or "")
                 budget.append({"field": k, "chars": n, "cap": cap, "at_cap": bool(cap and n >= cap)})
-            for i, fd in enumerate(d.get("findings") or []):
-                budget.append({"field": "findings.statement", "chars": len(fd.get("statement") or ""), "cap": 200,
-                               "at_cap": len(fd.get("statement") or "") >= 200})
+            for fd in d.get("findings") or []:
+                for k, cap in DraftFinding.str_caps.items():
+                    n = len(fd.get(k) or "")
+                    budget.append({"field": f"findings.{k}", "chars": n, "cap": cap, "at_cap": n >= cap})
     drafts = [e for e in events if e.get("type") == "llm_call" and e.get("step") == "draft"]
     return {
         "wall_seconds": round(wall, 1), "verification": r.verification, "verification_note": r.verification_note,
