@@ -41,7 +41,8 @@ machine). Every finding is written out with its support status, and cited facts 
 against each case's hand-written patterns of the known false claims (``false_claim_patterns``)
 and key facts (``key_fact_patterns``); ``cited_facts_for_review`` lists every cited fact for a
 hand check (the README reports that check). The draft fields' lengths are recorded against
-their caps (``budget``) to size the output budgets.
+their caps (``budget``; ``near_cap``: at least 90% of the cap, since a field the grammar cut is
+trimmed to its last full sentence before it is recorded) to size the output budgets.
 """
 
 from __future__ import annotations
@@ -215,11 +216,11 @@ def live(case: dict[str, Any], settings: Settings, max_turns: int) -> dict[str, 
             for k in CAPPED_FIELDS:
                 cap = RD.str_caps.get(k)
                 n = len(d.get(k) or "")
-                budget.append({"field": k, "chars": n, "cap": cap, "at_cap": bool(cap and n >= cap)})
+                budget.append({"field": k, "chars": n, "cap": cap, "near_cap": bool(cap and n >= 0.9 * cap)})
             for fd in d.get("findings") or []:
                 for k, cap in DraftFinding.str_caps.items():
                     n = len(fd.get(k) or "")
-                    budget.append({"field": f"findings.{k}", "chars": n, "cap": cap, "at_cap": n >= cap})
+                    budget.append({"field": f"findings.{k}", "chars": n, "cap": cap, "near_cap": n >= 0.9 * cap})
     drafts = [e for e in events if e.get("type") == "llm_call" and e.get("step") == "draft"]
     return {
         "wall_seconds": round(wall, 1), "verification": r.verification, "verification_note": r.verification_note,
