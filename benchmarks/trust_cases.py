@@ -89,6 +89,15 @@ CASES: list[dict[str, Any]] = [
              "quote": "Company may assign this Agreement without Consultant’s consent", "true": False},
             {"statement": "Under the distributor agreement the Licensor may assign it to a subsidiary.",
              "quote": "Licensor may assign this Agreement to a subsidiary", "true": True},
+            # the 1.5B model's two findings in the live run of this case (both judged "supports" by it)
+            {"statement": "The distributor agreement provides that the distributor may assign the agreement to a subsidiary "
+                          "or entity controlling, controlled by, or under common control with the distributor.",
+             "quote": "This Agreement will be binding upon Consultant’s assigns, administrators, and other legal representatives",
+             "true": False},
+            {"statement": "The consulting agreement provides that neither party may assign the agreement without the other "
+                          "party's consent.",
+             "quote": "This Agreement will be binding upon Consultant’s assigns, administrators, and other legal representatives",
+             "true": False, "needs_model": True},
         ],
         "false_claim_patterns": [r"\beither party\b[^.]*\b(?:can|may)\b(?![^.]*\bnot\b)[^.]*\bassign", r"\bconsultant\b[^.]*\b(?:can|may)\s+assign"],
         "key_fact_patterns": {"consultant may not assign": r"consultant[^.]*\b(?:may not|cannot|can ?not)\b[^.]*assign",

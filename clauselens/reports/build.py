@@ -30,7 +30,7 @@ from clauselens.reports.model import (
     Report,
     ReportDraft,
 )
-from clauselens.reports.support import check_claim, check_topic
+from clauselens.reports.support import check_claim, check_document, check_topic
 from clauselens.reports.verify import QuoteMatch, clean_model_quote, extend_match, verify_pieces, verify_quote
 from clauselens.retrieval.types import Passage
 
@@ -125,7 +125,10 @@ def build_report(
                 issue = check_claim(statement, quoted)
                 if issue is not None:
                     support, note = "contradicted", f"{issue.kind} mismatch: {issue.detail}"
-                elif (issue := check_topic(statement, quoted, [c.heading_path[-1] for c in cited if c.heading_path])):
+                elif (issue := check_topic(statement, quoted, [c.heading_path[-1] for c in cited if c.heading_path])
+                      or check_document(statement, [c.doc_title or "" for c in cited],
+                                        [str(d.get("title") or "") for d in documents or []
+                                         if d.get("doc_id") not in {c.doc_id for c in cited}])):
                     support, note = "unrelated", f"{issue.kind} mismatch: {issue.detail}"
             findings.append(Finding(statement=statement, passage_ids=pids, citation_ids=cids, grounded=grounded,
                                     support=support, support_note=note))

@@ -276,3 +276,28 @@ def check_topic(claim: str, quote: str, headings: list[str]) -> SupportIssue | N
         return None
     return SupportIssue("topic", f"the claim is about {' / '.join(sorted(wanted))}; the cited clause is headed "
                                  f"\"{headings[-1]}\" ({' / '.join(sorted(heading_topics))})")
+
+
+#: Title words that do not tell one agreement from another.
+_GENERIC_TITLE_WORDS = frozenset("""agreement agreements contract contracts the a an of and for to in on with by this that
+amendment amended restated exhibit ex inc llc ltd corp co company""".split())
+
+
+def _title_words(title: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]{4,}", title.lower()) if w not in _GENERIC_TITLE_WORDS}
+
+
+def check_document(claim: str, cited_titles: list[str], other_titles: list[str]) -> SupportIssue | None:
+    """``document`` issue when the claim names another document of the run than the one it cites:
+    it uses a distinctive title word of another document ("the distributor agreement") and none of
+    the cited document's ("Consulting Agreement")."""
+    words = set(re.findall(r"[a-z]{4,}", claim.lower()))
+    cited = set().union(*(_title_words(t) for t in cited_titles)) if cited_titles else set()
+    if not cited or words & cited:
+        return None
+    for t in other_titles:
+        own = _title_words(t) - cited
+        if words & own:
+            return SupportIssue("document", f"the claim is about the {t}; the quoted text is from the "
+                                            f"{' / '.join(dict.fromkeys(cited_titles))}")
+    return None

@@ -227,3 +227,17 @@ def test_claim_about_another_clause_topic_than_the_cited_heading_is_unrelated(pa
         statement="The non-compete lasts five years.", passage_ids=["P3"], quote="for a period of five (5) years")])
     (f,) = build_report(draft, {"P3": p3}, question="q").key_findings
     assert f.grounded and f.support == "unrelated" and not f.cited_fact and "topic mismatch" in f.support_note
+
+
+def test_claim_about_the_other_document_citing_this_one_is_unrelated(passages):
+    """Seen live (benchmarks/trust_cases.py, two contracts): "The distributor agreement provides that the
+    distributor may assign ..." citing clause 12.2 of the consulting agreement; the model judged it supported."""
+    draft = ReportDraft(title="t", answer="a", findings=[
+        DraftFinding(statement="The distributor agreement provides that the distributor may assign the agreement to a subsidiary.",
+                     passage_ids=["P1"], quote="This Agreement will be binding upon Consultant's assigns"),
+        DraftFinding(statement="Under the consulting agreement the Company may assign without consent.", passage_ids=["P1"],
+                     quote="Company may assign this Agreement without Consultant’s consent")])
+    r = build_report(draft, passages, question="q", documents=DOCS)
+    assert [f.support for f in r.key_findings] == ["unrelated", "unchecked"]
+    assert "document mismatch: the claim is about the Distributor Agreement" in r.key_findings[0].support_note
+    assert build_report(draft, passages, question="q").key_findings[0].support == "unchecked"  # one document: no check
