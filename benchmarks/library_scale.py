@@ -779,8 +779,9 @@ def run(sizes: Sequence[int], *, corpus: Path = CORPUS, cache: Path = CACHE, out
         "command": command or " ".join(["python", "-m", "benchmarks.library_scale", *sys.argv[1:]]),
         "date": now_utc(),
         "versions": run_provenance(["numpy", "bm25s", "PyStemmer", "pydantic", "psutil", "pymilvus", "milvus-lite"]),
-        "machine": {"cpus": os.cpu_count(), "note": "2 cores shared with another heavy job (an embedding run); "
-                    "every step run under nice -n 19; page cache warm (libraries were just written)"},
+        "machine": {"cpus": os.cpu_count(), "load_average_1_5_15_at_write": [round(x, 2) for x in os.getloadavg()],
+                    "note": "shared cores (other developers' jobs; see each step's load_avg_1min_start_end); page cache "
+                            "warm (libraries were just written); compare backends only within one size, side by side"},
         "targets": {"query_p95_ms": TARGET_P95_MS, "open_s": TARGET_OPEN_S},
         "corpus": {k: v for k, v in manifest.items() if k != "docs"},
         "method": {
