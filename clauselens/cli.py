@@ -56,9 +56,13 @@ def _print_failures(failures: list[tuple[Path | None, str]], total: int, verb: s
 
 
 def _settings(*, model: str | None, base_url: str | None, api_key: str | None, max_turns: int | None,
-              password: str | None, tools: str | None, ocr: bool) -> Settings:
+              password: str | None, tools: str | None, ocr: bool, timeout: float | None = None) -> Settings:
     s = Settings()
     upd: dict[str, Any] = {}
+    if timeout is not None:
+        if timeout <= 0:
+            raise ConfigError(f"--timeout must be a positive number of seconds (got {timeout:g})")
+        upd["request_timeout_s"] = float(timeout)
     if base_url:
         upd.update(backend="openai", base_url=base_url)
         if model:
@@ -161,6 +165,7 @@ def ask(
     model: Annotated[Optional[str], typer.Option("--model", help="Bundled model name or .gguf path; with --base-url the server's model name.")] = None,
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://localhost:8000/v1.")] = None,
     api_key: Annotated[Optional[str], typer.Option("--api-key", help="API key for --base-url (default 'none').")] = None,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds to wait for each model server reply before reporting it timed out (default 300; setting request_timeout_s).")] = None,
     context: Annotated[Optional[str], typer.Option("--context", help='Your situation/instructions, e.g. "I am the receiving party".')] = None,
     password: Annotated[Optional[str], typer.Option("--password", help="Password of an encrypted PDF.")] = None,
     tools: Annotated[Optional[str], typer.Option("--tools", help="Comma-separated retrieval tools (default: hybrid).")] = None,
@@ -185,7 +190,7 @@ def ask(
             raise ConfigError("give either files or --library, not both (add the files first: clauselens library add FILES)")
         tools = _tools_for_mode(mode, tools)
         settings = _settings(model=model, base_url=base_url, api_key=api_key, max_turns=max_turns,
-                             password=password, tools=tools, ocr=ocr)
+                             password=password, tools=tools, ocr=ocr, timeout=timeout)
         if no_cache:
             settings = settings.model_copy(update={"use_store": False})
         if precedents is not None:

@@ -51,6 +51,16 @@ class ModelUnavailableError(ClauselensError):
     exit_code = 4
 
 
+class ModelTimeoutError(ModelUnavailableError):
+    """A model server accepted the connection but did not answer within the request timeout
+    (``ModelSettings.request_timeout_s``, CLI ``--timeout``)."""
+
+
+class ModelBusyError(ModelUnavailableError):
+    """A model server answered "busy" (HTTP 429 Too Many Requests / 503 Service Unavailable)
+    after the client's retries."""
+
+
 class ModelResponseError(ClauselensError):
     """A model kept returning output that does not validate against the requested schema,
     after the bounded number of retries."""

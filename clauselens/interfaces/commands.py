@@ -52,18 +52,21 @@ def _service_or_exit(settings: Settings, db_path: Path | None, library: str | No
         raise typer.Exit(e.exit_code) from None
 
 
-def _settings(model: str | None, base_url: str | None) -> Settings:
+def _settings(model: str | None, base_url: str | None, timeout: float | None = None) -> Settings:
     s = Settings()
     if base_url:  # same convention as `clauselens ask --base-url`: model name "local" unless given
         s = s.with_model(backend="openai", base_url=base_url, model=model or "local")
     elif model:
         s = s.with_model(model=model)
+    if timeout is not None:
+        s = s.with_model(request_timeout_s=float(timeout))
     return s
 
 
 ModelOpt = Annotated[Optional[str], typer.Option("--model", help="Bundled model name (qwen2.5-coder-1.5b / -0.5b), a .gguf path, or the server's model name.")]
 BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (default: in-process GGUF).")]
 DbOpt = Annotated[Optional[Path], typer.Option("--sessions-db", help="Session store (default ~/.cache/clauselens/sessions.sqlite).")]
+TimeoutOpt = Annotated[Optional[float], typer.Option("--timeout", min=0.1, help="Seconds to wait for each model server reply before reporting it timed out (default 300; setting request_timeout_s).")]
 LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Answer from this library (see `clauselens library add`) instead of files: the agreement is resolved from each question.")]
 
 
@@ -74,6 +77,7 @@ def chat_cmd(
     base_url: BaseUrlOpt = None,
     sessions_db: DbOpt = None,
     library: LibraryOpt = None,
+    timeout: TimeoutOpt = None,
 ) -> None:
     """Chat about contracts in the terminal; the session is saved and can be resumed."""
     from rich.console import Console
@@ -81,7 +85,7 @@ def chat_cmd(
     from clauselens.interfaces.chat import run_chat, setup_readline
 
     console = Console()
-    settings = _settings(model, base_url)
+    settings = _settings(model, base_url, timeout)
     try:
         if library is not None and files:
             raise ConfigError("give either files or --library, not both (add the files first: clauselens library add FILES)")

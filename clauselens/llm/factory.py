@@ -22,25 +22,50 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_openai import ChatOpenAI
 
 from clauselens.config import ModelSettings
-from clauselens.errors import ConfigError, ModelResponseError, ModelUnavailableError
+from clauselens.errors import (
+    ConfigError,
+    ModelBusyError,
+    ModelResponseError,
+    ModelTimeoutError,
+    ModelUnavailableError,
+)
 from clauselens.llm.llamacpp_chat import ChatLlamaCppInProcess
 from clauselens.llm.provision import ensure_model
 
 
-def map_openai_error(e: Exception, base_url: str | None, model: str) -> Exception:
+def map_openai_error(e: Exception, base_url: str | None, model: str, timeout_s: float | None = None) -> Exception:
     """Our exception for an openai SDK error (returns ``e`` unchanged if it is not one).
 
-    ``APIConnectionError``/``APITimeoutError`` → ``ModelUnavailableError("cannot reach model
-    server at <url>: ...")``; 401/403/404 → ``ModelUnavailableError``; any other HTTP status →
-    ``ModelResponseError``.
+    Three different "server" problems get three different messages (issue #22, item 9):
+
+    * ``APITimeoutError`` → :class:`ModelTimeoutError` ("did not answer within N s", with how to
+      raise the limit: ``--timeout`` / ``CLAUSELENS_<AGENT>_MODEL__REQUEST_TIMEOUT_S``);
+    * HTTP 429 / 503 → :class:`ModelBusyError` ("is busy", try again or lower the load);
+    * ``APIConnectionError`` (refused, DNS, reset) → ``ModelUnavailableError("cannot reach model
+      server at <url>")``.
+
+    401/403/404 → ``ModelUnavailableError``; any other HTTP status → ``ModelResponseError``.
     """
     url = base_url or "the default OpenAI endpoint"
-    if isinstance(e, openai.APIConnectionError):  # includes APITimeoutError
-        return ModelUnavailableError(f"cannot reach model server at {url}: {e}")
+    if isinstance(e, openai.APITimeoutError):  # subclass of APIConnectionError: test it first
+        within = f" within {timeout_s:g} s" if timeout_s else ""
+        return ModelTimeoutError(
+            f"model server at {url} timed out: it accepted the connection but did not answer{within}. "
+            "It may be overloaded or the request too long; raise the limit with --timeout SECONDS "
+            "(or CLAUSELENS_<AGENT>_MODEL__REQUEST_TIMEOUT_S)"
+        )
+    if isinstance(e, openai.APIConnectionError):
+        return ModelUnavailableError(f"cannot reach model server at {url} (is it running?): {e}")
     if isinstance(e, openai.NotFoundError):
         return ModelUnavailableError(f"model server at {url} does not serve model {model!r}: {e}")
     if isinstance(e, (openai.AuthenticationError, openai.PermissionDeniedError)):
         return ModelUnavailableError(f"model server at {url} refused the API key: {e}")
+    if isinstance(e, openai.APIStatusError) and e.status_code in (429, 503):
+        what = "too many requests" if e.status_code == 429 else "service unavailable"
+        return ModelBusyError(
+            f"model server at {url} is busy (HTTP {e.status_code} {what}) and stayed busy after retries; "
+            "try again later or send fewer requests at once"
+        )
     if isinstance(e, openai.APIStatusError):
         return ModelResponseError(f"model server at {url} answered with an error (HTTP {e.status_code}): {e}")
     return e
@@ -50,7 +75,8 @@ class ServerChatModel(ChatOpenAI):
     """``ChatOpenAI`` whose transport/HTTP errors become clauselens errors (see :func:`map_openai_error`)."""
 
     def _raise(self, e: Exception) -> None:
-        mapped = map_openai_error(e, self.openai_api_base, self.model_name)
+        timeout = self.request_timeout if isinstance(self.request_timeout, (int, float)) else None
+        mapped = map_openai_error(e, self.openai_api_base, self.model_name, timeout)
         if mapped is e:
             raise e
         raise mapped from e

@@ -45,7 +45,7 @@ from langchain_core.runnables import Runnable, RunnableBinding, RunnableLambda
 from langchain_core.utils.json import parse_json_markdown
 from pydantic import BaseModel, ValidationError
 
-from clauselens.errors import ModelResponseError, ModelUnavailableError
+from clauselens.errors import ModelResponseError, ModelTimeoutError, ModelUnavailableError
 from clauselens.llm.llamacpp_chat import ChatLlamaCppInProcess
 
 T = TypeVar("T", bound=BaseModel)
@@ -105,8 +105,13 @@ def server_method(
     try:
         get = client.get if client is not None else httpx.get
         r = get(f"{url}/models", headers={"Authorization": f"Bearer {api_key}"}, timeout=timeout_s)
+    except httpx.TimeoutException as e:
+        raise ModelTimeoutError(
+            f"model server at {base_url} timed out: it did not answer within {timeout_s:g} s. It may be "
+            "overloaded; raise the limit with --timeout SECONDS (or CLAUSELENS_<AGENT>_MODEL__REQUEST_TIMEOUT_S)"
+        ) from e
     except httpx.HTTPError as e:
-        raise ModelUnavailableError(f"cannot reach model server at {base_url}: {e}") from e
+        raise ModelUnavailableError(f"cannot reach model server at {base_url} (is it running?): {e}") from e
     owners: set[str] = set()
     if r.status_code == 200:
         try:
@@ -140,7 +145,10 @@ def resolve_method(model: Runnable, method: str = "auto") -> str:
     if isinstance(base, ChatOpenAI):
         key = base.openai_api_key.get_secret_value() if base.openai_api_key else "none"
         client = base.http_client if isinstance(base.http_client, httpx.Client) else None
-        return server_method(base.openai_api_base or "https://api.openai.com/v1", key, client=client)
+        rt = base.request_timeout
+        timeout_s = float(rt) if isinstance(rt, (int, float)) and rt > 0 else 10.0
+        return server_method(base.openai_api_base or "https://api.openai.com/v1", key,
+                             timeout_s=min(timeout_s, 30.0), client=client)
     return "text"
 
 
