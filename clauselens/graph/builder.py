@@ -106,6 +106,21 @@ def _silent_draft(question: str, nli: bool) -> ReportDraft:
     )
 
 
+def retrieval_warnings(events: list[dict[str, Any]]) -> list[str]:
+    """Distinct "graph retrieval unavailable ..." messages from the run's retrieval events (a
+    tool's ``reason``, or the ``graph`` entry of a fused tool's trace), for the report."""
+    out: list[str] = []
+    for ev in events:
+        if ev.get("type") != ET.RETRIEVAL:
+            continue
+        for res in ev.get("results") or []:
+            graph = (res.get("trace") or {}).get("graph")
+            for msg in (res.get("reason"), graph if isinstance(graph, str) else None):
+                if isinstance(msg, str) and msg.startswith("graph retrieval unavailable") and msg not in out:
+                    out.append(msg)
+    return out
+
+
 def build_graph(
     settings: Settings,
     *,
@@ -254,6 +269,7 @@ def build_graph(
             r, calls, support = inter.check_support(r, passages, model=res.model("interrogator"), context=state.get("context"),
                                                     model_settings=settings.model_for("interrogator"), documents=docs)
         r.left_out = list(state.get("left_out") or [])
+        r.retrieval_warnings = retrieval_warnings(state.get("events") or [])
         return {"report": r.model_dump(mode="json"), "events": [{"type": ET.LLM_CALL, **c.as_dict()} for c in calls] + [{
             "type": ET.REPORT, "citations": len(r.citations), "dropped_quotes": [d.model_dump() for d in r.dropped_quotes],
             "documents_silent": r.documents_silent, "stop_reason": state.get("stop_reason"),

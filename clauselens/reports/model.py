@@ -170,6 +170,9 @@ class Report(BaseModel):
     def unsupported_findings(self) -> list[Finding]:
         """Findings not shown as cited facts (contradicted, unrelated or unverified)."""
         return [f for f in self.key_findings if not f.cited_fact]
+    #: retrieval that could not run as asked, one message each ("graph retrieval unavailable:
+    #: extraction produced 0 entities ...; graph-only mode ... no passages were retrieved").
+    retrieval_warnings: list[str] = Field(default_factory=list)
 
     def citation(self, cid: str) -> Citation:
         """The citation with id ``cid``; raises ``KeyError``."""

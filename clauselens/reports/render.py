@@ -78,6 +78,9 @@ def to_markdown(report: Report) -> str:
         out += [f"- {m}" for m in report.left_out]
     if verification_banner(report):
         out.append(f"\n> **{verification_banner(report)}**")
+    if report.retrieval_warnings:
+        out.append("\n**Retrieval warnings (the answer may miss what these tools would have found):**\n")
+        out += [f"- {m}" for m in report.retrieval_warnings]
     out += ["", f"## {SECTION_TITLES[0]}", "", report.topic_summary or "-", ""]
     out += [f"## {SECTION_TITLES[1]}", "", report.legal_reasoning or "-", "", "**Key findings**", ""]
     if report.key_findings:

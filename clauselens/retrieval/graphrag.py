@@ -33,7 +33,8 @@ How this adapter uses it:
 * **Zero entities is loud.** Small local models often extract nothing; then
   :class:`GraphUnavailableError` is raised (a :class:`RetrievalError`) and
   :class:`HybridPlusGraph` falls back to hybrid retrieval, writing
-  ``"graph unavailable: extraction produced 0 entities ..."`` into the trace.
+  ``"graph retrieval unavailable: extraction produced 0 entities ...; hybrid results only"``
+  into the trace; the graph-only ``lightrag`` tool (no fallback) retrieves nothing and says so.
 
 Cost on CPU: with the bundled 1.5B model extraction takes about a minute per chunk on
 two cores, so graph indexing is only practical here for a few dozen chunks; for real
@@ -496,9 +497,11 @@ class LightRAGRetriever:
         })
 
     def _zero_entities_message(self) -> str:
-        return (f"graph unavailable: extraction produced 0 entities from {self.stats.chunks} chunks "
+        # what is used instead is said by the tool that wraps the graph (GraphTool, HybridPlusGraph):
+        # only it knows whether there is another retriever (issue #22 item 8)
+        return (f"graph retrieval unavailable: extraction produced 0 entities from {self.stats.chunks} chunks "
                 f"(model {self.llm_name}); small local models often extract none - use a larger or "
-                "GPU-served model; hybrid retrieval is used instead")
+                "GPU-served model")
 
     # ---------------------------------------------------------------- async core
 
@@ -707,7 +710,7 @@ class HybridPlusGraph:
                 raise GraphUnavailableError(self.graph_error)
             gr = self.graph.search(query, max(k, self.candidates))
         except GraphUnavailableError as e:
-            trace["graph"] = str(e)
+            trace["graph"] = f"{e}; hybrid results only"
             return SearchResult(query=query, passages=hyb.passages[:k], abstained=hyb.abstained,
                                 reason=hyb.reason, trace=trace)
         trace["graph"] = gr.trace
@@ -719,13 +722,22 @@ class HybridPlusGraph:
         return SearchResult(query=query, passages=fused, trace=trace)
 
 
+#: What a graph-only run (``--mode lightrag``, ``--tools lightrag``) retrieves when the graph is
+#: unavailable: nothing, and the message says so (it used to claim hybrid retrieval took over).
+GRAPH_ONLY_NOTHING = ("graph-only mode has no other retrieval tool, so no passages were retrieved "
+                      "(use --mode hybrid, or --tools hybrid,lightrag)")
+
+#: The prefix of every "graph unavailable" message; the report lists the messages that start with it.
+GRAPH_UNAVAILABLE_PREFIX = "graph retrieval unavailable"
+
+
 class GraphTool:
     """The Researcher's ``lightrag`` tool: a :class:`LightRAGRetriever` that never ends a
     run because the graph is unavailable.
 
     ``index`` keeps a :class:`GraphUnavailableError` (0 entities extracted) in
     ``unavailable`` instead of raising. ``search`` then answers from ``fallback`` (the
-    hybrid retriever, indexed by its owner) with ``reason = "graph unavailable: extraction
+    hybrid retriever, indexed by its owner) with ``reason = "graph retrieval unavailable: extraction
     produced 0 entities ...; hybrid results instead"``, which the Researcher records in the
     run's trace; without a fallback it returns an abstained result with that reason. Other
     errors (embedder changed, every chunk failed, model unreachable) propagate: they need
@@ -761,7 +773,7 @@ class GraphTool:
         except GraphUnavailableError as e:
             trace = {"tool": self.name, "graph": "unavailable", "warning": str(e)}
             if self.fallback is None:
-                return SearchResult(query=query, abstained=True, reason=str(e), trace=trace)
+                return SearchResult(query=query, abstained=True, reason=f"{e}; {GRAPH_ONLY_NOTHING}", trace=trace)
             res = self.fallback.search(query, k)
             trace["fallback"] = res.trace
             return SearchResult(query=query, passages=res.passages, abstained=res.abstained,

@@ -169,7 +169,7 @@ def test_zero_entities_is_loud_and_hybrid_takes_over(tmp_path, doc):
         both = HybridPlusGraph(HybridRetriever(None), r)
         both.index([doc])
         res = both.search("indemnify", k=2)
-        assert res.trace["graph"].startswith("graph unavailable: extraction produced 0 entities")
+        assert res.trace["graph"].startswith("graph retrieval unavailable: extraction produced 0 entities")
         assert res.passages and all("indemnify" in p.text for p in res.passages)
     finally:
         r.close()
@@ -245,7 +245,7 @@ def test_researcher_tool_abstains_with_reason_when_graph_is_unavailable(tmp_path
     tool.index([doc])  # does not raise: the run goes on with the other tools
     res = tool.search("indemnify", k=3)
     assert res.abstained and not res.passages
-    assert res.reason.startswith("graph unavailable: extraction produced 0 entities from 5 chunks")
+    assert res.reason.startswith("graph retrieval unavailable: extraction produced 0 entities from 5 chunks")
     # with the hybrid retriever as fallback the Researcher still gets passages, and the reason
     hybrid = HybridRetriever(None)
     hybrid.index([doc])
