@@ -17,6 +17,7 @@ from pathlib import Path
 
 from clauselens.errors import IngestError, NoTextError
 from clauselens.parsing.docx_loader import extract_docx
+from clauselens.parsing.injection import flag_instructions
 from clauselens.parsing.layout import long_tokens
 from clauselens.parsing.metadata import guess_amends, guess_doc_type, guess_effective_date, guess_parties, guess_title
 from clauselens.parsing.pdf import extract_image, extract_pdf
@@ -69,6 +70,7 @@ def _assemble(doc: Document) -> Document:
         )
     if not structured:
         doc.warnings.append("no clause numbering found: split into paragraph-sized nodes instead")
+    doc.warnings.extend(flag_instructions(doc))
     return doc
 
 

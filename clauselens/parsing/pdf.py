@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from clauselens.errors import EncryptedDocumentError, IngestError, NoTextError
 from clauselens.parsing.layout import Line, find_furniture, find_gutter, lines_to_text, normalize_extracted
@@ -155,9 +156,92 @@ def _as_lines(rows: list[dict], column: int = 0) -> list[Line]:
     return [Line(r["text"], r["x0"], r["x1"], r["top"], r["bottom"], column) for r in rows]
 
 
+#: Characters smaller than this (points) are invisible on the page (issue #22 item 10).
+MIN_VISIBLE_SIZE = 2.0
+#: Colour distance (RGB, 0..1 per channel, max over channels) under which a character's fill is
+#: taken to be the background's.
+SAME_COLOUR = 0.08
+
+
+def _rgb(color) -> tuple[float, float, float] | None:
+    """A pdfplumber colour (gray, RGB or CMYK tuple of 0..1 floats) as RGB; None if unknown (pattern)."""
+    if color is None:
+        return (0.0, 0.0, 0.0)  # the PDF default fill is black
+    if isinstance(color, (int, float)):
+        color = (color,)
+    try:
+        v = tuple(float(x) for x in color)
+    except (TypeError, ValueError):
+        return None
+    if len(v) == 1:
+        return (v[0],) * 3  # type: ignore[return-value]
+    if len(v) == 3:
+        return v  # type: ignore[return-value]
+    if len(v) == 4:
+        c, m, y, k = v
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    return None
+
+
+def _background(c: dict, fills: list[dict]) -> tuple[float, float, float]:
+    """The colour under a character's centre: the last filled rectangle drawn there, else white paper."""
+    x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
+    for r in reversed(fills):
+        if r["x0"] <= x <= r["x1"] and r["top"] <= y <= r["bottom"]:
+            rgb = _rgb(r.get("non_stroking_color"))
+            if rgb is not None:
+                return rgb
+    return (1.0, 1.0, 1.0)
+
+
+def _hidden_reason(c: dict, box: tuple[float, float, float, float], fills: list[dict]) -> str | None:
+    """Why a character cannot be seen on the page (None if it can): outside the page box, under
+    :data:`MIN_VISIBLE_SIZE` points, or filled in the background's colour."""
+    x0, top, x1, bottom = box
+    if c["x1"] <= x0 or c["x0"] >= x1 or c["bottom"] <= top or c["top"] >= bottom:
+        return "outside the page"
+    if float(c.get("size") or 0) < MIN_VISIBLE_SIZE:
+        return f"{float(c.get('size') or 0):.1f} pt text"
+    rgb = _rgb(c.get("non_stroking_color"))
+    if rgb is not None and max(abs(a - b) for a, b in zip(rgb, _background(c, fills))) < SAME_COLOUR:
+        return "text in the background colour"
+    return None
+
+
+def _drop_invisible(page) -> tuple[Any, list[str]]:
+    """``page`` without characters nobody can see (see :func:`_hidden_reason`) and one warning
+    per hidden line, naming page, position and the start of the text. Hidden text is a known
+    way to slip instructions to AI tools (prompt injection): it must not reach retrieval or a
+    prompt, and the user should know it was there."""
+    chars = page.chars
+    if not chars:
+        return page, []
+    box = tuple(getattr(page, "cropbox", None) or page.bbox)
+    fills = [r for r in page.rects if r.get("fill")]
+    hidden = [(c, why) for c in chars if (why := _hidden_reason(c, box, fills))]  # type: ignore[arg-type]
+    if not any(c["text"].strip() for c, _ in hidden):
+        return page, []
+    lines: dict[tuple[int, str], list[dict]] = {}
+    for c, why in hidden:
+        lines.setdefault((round(c["top"] / 3), why), []).append(c)
+    warnings = []
+    for (_, why), cs in sorted(lines.items(), key=lambda kv: kv[1][0]["top"]):
+        cs.sort(key=lambda c: c["x0"])
+        text = " ".join("".join(c["text"] for c in cs).split())
+        if not text:
+            continue
+        preview = text if len(text) <= 120 else text[:117] + "..."
+        warnings.append(f"page {page.page_number}: invisible text left out ({why}, at x={cs[0]['x0']:.0f}, "
+                        f"y={cs[0]['top']:.0f}): \"{preview}\" - hidden text can carry instructions to AI tools; "
+                        "check the original")
+    visible = page.filter(lambda o: o.get("object_type") != "char" or not _hidden_reason(o, box, fills))  # type: ignore[arg-type]
+    return visible, warnings
+
+
 def _text_lines(page) -> tuple[list[Line], str | None]:
     """Lines of a pdfplumber page in reading order (upright coordinates), and a warning when
-    the column layout is uncertain.
+    the column layout is uncertain. Invisible characters must be dropped first
+    (:func:`_drop_invisible`).
 
     A two-column page (:func:`~clauselens.parsing.layout.find_gutter`) is read band by
     band: rows that run across the gutter (a full-width title) as they are, and between
@@ -381,7 +465,9 @@ def extract_pdf(
         sideways: list[int] = []
         for i, page in enumerate(pdf.pages[:max_pages] if max_pages else pdf.pages):
             try:
-                lines, col_warning = _text_lines(page)
+                visible, hidden = _drop_invisible(page)
+                warnings.extend(hidden)
+                lines, col_warning = _text_lines(visible)
                 if page.rotation % 360 and page.chars and _upright_share(page) < 0.5:
                     sideways.append(i)
                 elif col_warning:
@@ -407,7 +493,8 @@ def extract_pdf(
             for i in sideways:
                 page = copy.pages[i]
                 if _upright_share(page) >= 0.5:
-                    page_lines[i], col_warning = _text_lines(page)
+                    visible, _ = _drop_invisible(page)  # already reported from the original page
+                    page_lines[i], col_warning = _text_lines(visible)
                     if col_warning:
                         warnings.append(col_warning)
                 page.close()

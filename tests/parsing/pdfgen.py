@@ -8,8 +8,9 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-#: One text run: (x, y from the page bottom, font size, text).
-Run = tuple[float, float, float, str]
+#: One text run: (x, y from the page bottom, font size, text), optionally followed by an RGB fill
+#: colour (0..1 each; default black).
+Run = tuple
 
 
 def _esc(text: str) -> str:
@@ -22,7 +23,10 @@ def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (6
     objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")  # 3
     kids = []
     for runs in pages:
-        stream = "".join(f"BT /F1 {s:g} Tf {x:.2f} {y:.2f} Td ({_esc(t)}) Tj ET\n" for x, y, s, t in runs).encode("latin-1")
+        stream = "".join(
+            f"BT {' '.join(f'{v:g}' for v in (r[4] if len(r) > 4 else (0, 0, 0)))} rg "
+            f"/F1 {r[2]:g} Tf {r[0]:.2f} {r[1]:.2f} Td ({_esc(r[3])}) Tj ET\n" for r in runs
+        ).encode("latin-1")
         objs.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"endstream")
         content = len(objs)
         objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Resources << /Font << /F1 3 0 R >> >> "
