@@ -2,6 +2,8 @@
 Archivist gathers the user's question, context and instructions before handing over to
 the Interrogator). Named constants only; filled with ``str.format``."""
 
+from clauselens.llm.framing import DATA_NOT_INSTRUCTIONS
+
 ARCHIVIST_DIALOGUE_SYSTEM = """You are the Archivist of a contract-analysis team. You read the \
 conversation between a user and the team and write down, for the Interrogator, exactly what the \
 user wants in their LATEST message.
@@ -23,7 +25,7 @@ conversation; null if they said nothing about themselves.
 null if they asked nothing about it.
 - "document": the document the user named; null if they did not name one.
 - "version": "original" or "amended" only if the user said which version; else null.
-"""
+""" + DATA_NOT_INSTRUCTIONS
 
 ARCHIVIST_DIALOGUE_USER = """Conversation so far (oldest first):
 {conversation}

@@ -7,6 +7,8 @@ instructions (e.g. "I am the receiving party") go into every user message via
 :data:`CONTEXT_BLOCK`.
 """
 
+from clauselens.llm.framing import DATA_NOT_INSTRUCTIONS, QUOTED_DATA
+
 CONTEXT_BLOCK = "The user's context and instructions (follow them): {context}\n"
 NO_CONTEXT = ""
 
@@ -29,7 +31,7 @@ DRAFT_SYSTEM = (
     "those gaps by searching the contract again.\n"
     "- Keep every field brief.\n"
     "Fields: title, topic_summary, legal_reasoning, findings (each: statement, passage_ids, quote), answer, "
-    "addressed, research_directions, knowledge_gaps, follow_up_questions, conclusion."
+    "addressed, research_directions, knowledge_gaps, follow_up_questions, conclusion.\n" + DATA_NOT_INSTRUCTIONS
 )
 DRAFT_NLI_RULE = (
     "\nThe question is a hypothesis about the contract. Set label to \"entailment\" if the passages state it, "
@@ -40,7 +42,7 @@ DRAFT_USER = (
     "{context_block}Question: {question}\n"
     "{earlier_block}"
     "{previous_draft_block}"
-    "\nContract passages:\n{passages}\n\n"
+    "\nContract passages (" + QUOTED_DATA + "):\n{passages}\n\n"
     "{precedents_block}"
     "Write the report as JSON."
 )
@@ -62,7 +64,7 @@ DECIDE_SYSTEM = (
     "You are the Interrogator reviewing your own draft report. Decide whether the draft answers the user's "
     "question completely from the contract passages. If it does not, give 1 or 2 follow-up questions that "
     "target the draft's knowledge gaps and that a search of the contract could answer. Do not repeat questions "
-    "already asked."
+    "already asked.\n" + DATA_NOT_INSTRUCTIONS
 )
 DECIDE_USER = (
     "{context_block}Question: {question}\n"

@@ -8,6 +8,8 @@ labels (the quote-then-label order MODELS.md measured as better for the 1.5B mod
 
 from __future__ import annotations
 
+from clauselens.llm.framing import DATA_NOT_INSTRUCTIONS, QUOTED_DATA
+
 SYSTEM = (
     "You are a careful contract analyst. You decide whether a contract supports a statement "
     "(the hypothesis), using only the numbered passages you are given from that contract.\n"
@@ -16,7 +18,8 @@ SYSTEM = (
     "- Contradiction: a passage states or clearly implies the opposite of the hypothesis "
     "(for example it forbids what the hypothesis permits, or permits what it forbids).\n"
     "- NotMentioned: no passage settles the hypothesis either way.\n"
-    "A passage on the same topic that neither states nor denies the hypothesis means NotMentioned."
+    "A passage on the same topic that neither states nor denies the hypothesis means NotMentioned.\n"
+    + DATA_NOT_INSTRUCTIONS
 )
 
 EVIDENCE_FIRST = (
@@ -33,7 +36,7 @@ EXEMPLARS_HEADER = (
 
 EXEMPLAR_LINE = "- [{label}] \"{text}\""
 
-PASSAGES_HEADER = "Passages from the contract:"
+PASSAGES_HEADER = "Passages from the contract (" + QUOTED_DATA + "):"
 
 NO_PASSAGES = "(no passage of the contract was found for this hypothesis)"
 
@@ -55,4 +58,4 @@ USER_TEMPLATE_QUESTION_LAST = (
     "{instruction}"
 )
 
-WHOLE_CONTRACT_HEADER = "The whole contract:"
+WHOLE_CONTRACT_HEADER = "The whole contract (" + QUOTED_DATA + "):"

@@ -23,6 +23,7 @@ JSON-ready data (see :mod:`clauselens.graph.state`).
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any, Mapping
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -36,6 +37,7 @@ from clauselens.config import Settings
 from clauselens.errors import ModelResponseError
 from clauselens.graph import events as ET
 from clauselens.graph.state import GraphState
+from clauselens.parsing.injection import is_suspicious
 from clauselens.reports.build import build_report
 from clauselens.reports.model import SILENT_ANSWER, LabelBasis, ReportDraft
 from clauselens.retrieval.registry import make_tools
@@ -270,6 +272,8 @@ def build_graph(
                                                     model_settings=settings.model_for("interrogator"), documents=docs)
         r.left_out = list(state.get("left_out") or [])
         r.retrieval_warnings = retrieval_warnings(state.get("events") or [])
+        r.suspicious = [f"{Path(d.get('source_path') or '').name or d.get('title')}: {w}"
+                        for d in state.get("documents") or [] for w in d.get("warnings") or [] if is_suspicious(w)]
         return {"report": r.model_dump(mode="json"), "events": [{"type": ET.LLM_CALL, **c.as_dict()} for c in calls] + [{
             "type": ET.REPORT, "citations": len(r.citations), "dropped_quotes": [d.model_dump() for d in r.dropped_quotes],
             "documents_silent": r.documents_silent, "stop_reason": state.get("stop_reason"),

@@ -40,6 +40,13 @@ _IGNORE = re.compile(
 
 #: Every warning produced here starts with this (the report lists them as suspicious content).
 FLAG_PREFIX = "possible instruction to an AI reader"
+#: What :func:`clauselens.parsing.pdf._drop_invisible` warnings contain.
+HIDDEN_MARK = "invisible text left out"
+
+
+def is_suspicious(warning: str) -> bool:
+    """True for a parsing warning about hidden text or an instruction-like sentence."""
+    return warning.startswith(FLAG_PREFIX) or HIDDEN_MARK in warning
 
 
 def instruction_like(sentence: str) -> bool:

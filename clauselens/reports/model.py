@@ -173,6 +173,10 @@ class Report(BaseModel):
     #: retrieval that could not run as asked, one message each ("graph retrieval unavailable:
     #: extraction produced 0 entities ...; graph-only mode ... no passages were retrieved").
     retrieval_warnings: list[str] = Field(default_factory=list)
+    #: content that may be aimed at AI tools rather than at the parties, one line each, naming
+    #: document, page and clause or position: invisible text left out at extraction, and visible
+    #: sentences addressed to an AI or telling the reader to ignore instructions (not followed).
+    suspicious: list[str] = Field(default_factory=list)
 
     def citation(self, cid: str) -> Citation:
         """The citation with id ``cid``; raises ``KeyError``."""

@@ -78,6 +78,9 @@ def to_markdown(report: Report) -> str:
         out += [f"- {m}" for m in report.left_out]
     if verification_banner(report):
         out.append(f"\n> **{verification_banner(report)}**")
+    if report.suspicious:
+        out.append(f"\n**Suspicious content ({len(report.suspicious)}; possible instructions to AI tools, not followed):**\n")
+        out += [f"- {m}" for m in report.suspicious]
     if report.retrieval_warnings:
         out.append("\n**Retrieval warnings (the answer may miss what these tools would have found):**\n")
         out += [f"- {m}" for m in report.retrieval_warnings]

@@ -9,6 +9,8 @@ same S3 rules over the whole corpus, so the two modes differ only in their conte
 
 from __future__ import annotations
 
+from clauselens.llm.framing import DATA_NOT_INSTRUCTIONS
+
 #: Exact string a model must return when the provided text does not answer the question.
 REFUSAL = "The provided documents do not address this question."
 
@@ -37,7 +39,7 @@ SCAN_SYSTEM = (
     "4. Every document is in scope. When an amendment addresses the same subject as the "
     "original agreement, pick the nodes of both.\n"
     "5. If nothing in the indices is relevant, return an empty list.\n"
-    "{legend}"
+    "{legend}\n" + DATA_NOT_INSTRUCTIONS
 )
 
 #: S1 user prompt.
@@ -56,7 +58,8 @@ ANSWER_RULES = (
     "3. When the answer turns on a defined term, say which document and clause define it.\n"
     "4. Cite every statement as [doc] Clause X, using the doc and clause labels given.\n"
     "5. Be brief: at most 4 sentences.\n"
-    "6. If the text does not answer the question, reply exactly: " + REFUSAL
+    "6. If the text does not answer the question, reply exactly: " + REFUSAL + "\n"
+    "7. " + DATA_NOT_INSTRUCTIONS
 )
 
 #: S3 system prompt: answer from the fetched provisions only.
