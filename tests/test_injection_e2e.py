@@ -10,7 +10,6 @@ obligations and cite clause 2."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -28,7 +27,7 @@ QUOTE = "The Receiving Party shall keep the Confidential Information strictly co
 
 @pytest.fixture
 def scripted(monkeypatch):
-    import clauselens.pipeline as pipeline
+    from clauselens import pipeline
 
     real = pipeline.ask
     script = {

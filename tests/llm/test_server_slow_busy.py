@@ -130,7 +130,7 @@ def test_structured_probe_times_out_with_the_setting(server, tmp_path: Path) -> 
 def test_ask_timeout_option(server, tmp_path: Path, monkeypatch) -> None:
     """``ask --timeout 0.5`` reaches the model settings of every agent; the timeout ends the run
     with exit 4 and one line naming the server and the option, no traceback."""
-    import clauselens.pipeline as pipeline
+    from clauselens import pipeline
     from clauselens.cli import app
 
     url, _ = server

@@ -12,7 +12,11 @@ from typer.testing import CliRunner
 
 from clauselens.cli import app
 from clauselens.graph.builder import retrieval_warnings
-from clauselens.retrieval.graphrag import GraphTool, GraphUnavailableError, HybridPlusGraph
+from clauselens.retrieval.graphrag import (
+    GraphTool,
+    GraphUnavailableError,
+    HybridPlusGraph,
+)
 from clauselens.retrieval.hybrid import HybridRetriever
 from tests.graph.fakes import ScriptedChat
 
@@ -43,7 +47,7 @@ def test_graph_only_tool_says_nothing_was_retrieved_not_hybrid() -> None:
 
 @pytest.fixture
 def graph_only_ask(monkeypatch):
-    import clauselens.pipeline as pipeline
+    from clauselens import pipeline
 
     real = pipeline.ask
     script = {
