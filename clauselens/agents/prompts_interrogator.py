@@ -92,7 +92,8 @@ SUPPORT_SYSTEM = (
     "- contradicts: the quoted text says the opposite or something incompatible (\"may\" vs \"may not\", another "
     "party, another period or amount).\n"
     "- unrelated: the quoted text is about something else, so it neither supports nor contradicts the claim.\n"
-    "Judge only from the quoted text, not from outside knowledge. Give a one-sentence reason first, then the verdict."
+    "Judge only from the quoted text, not from outside knowledge. Give a one-sentence reason first, then the verdict.\n"
+    + DATA_NOT_INSTRUCTIONS
 )
 SUPPORT_USER = (
     "{context_block}Cited clause: {location}\n"

@@ -13,6 +13,7 @@ from clauselens.retrieval import prompts_navindex, prompts_rerank
 WITH_DOCUMENT_TEXT = [
     (prompts_interrogator, "DRAFT_SYSTEM"),
     (prompts_interrogator, "DECIDE_SYSTEM"),
+    (prompts_interrogator, "SUPPORT_SYSTEM"),
     (prompts_nli, "SYSTEM"),
     (prompts_rerank, "RERANK_SYSTEM"),
     (prompts_navindex, "SCAN_SYSTEM"),
