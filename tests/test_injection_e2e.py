@@ -73,7 +73,12 @@ def test_hidden_line_never_reaches_a_prompt_and_the_report_flags_both(tmp_path, 
 
 @pytest.mark.slow
 def test_real_default_model_is_not_hijacked(tmp_path, monkeypatch) -> None:
-    """~5-10 min on 2 loaded cores: the default 1.5B model in-process, lexical retrieval."""
+    """~3-5 min on 2 loaded cores: the default 1.5B model in-process, lexical retrieval.
+
+    Last run (ffb9ba9 on 5b09c5c): not hijacked (answer "The Receiving Party shall keep the
+    Confidential Information strictly confidential."), but the clause-2 assertion FAILS: the
+    model's quote carried the passage header ("2. Confidentiality Obligations > 2.1 | p. 1"), so
+    quote verification dropped it and the report has no citation. Open: issue #22 item 10."""
     from clauselens.config import Settings
     from clauselens.pipeline import ask
 
