@@ -96,9 +96,17 @@ def normalize(text: str) -> str:
     return normalize_with_map(text)[0]
 
 
+#: A passage header the model copied in front of its quote: the prompt labels passages
+#: ``[P3] Consulting Agreement | clause 7.2 | Term and Termination | p. 3``, and small models
+#: echo it ("2. Confidentiality Obligations > 2.1 | p. 1 The Receiving Party shall ...").
+_HEADER_ECHO = re.compile(r"^\s*(?:\[P\d+\]\s*)?(?:[^\n|]{0,160}\|){1,5}\s*p(?:p)?\.\s*\d+(?:\s*[-–]\s*\d+)?\s*[:\-–—]?\s*")
+
+
 def clean_model_quote(quote: str) -> str:
-    """Strip wrapping quotation marks, ellipses and whitespace a model adds around a quote."""
-    return quote.strip(_QUOTE_WRAPPERS)
+    """Strip wrapping quotation marks, ellipses and whitespace a model adds around a quote,
+    and a passage header it copied in front of it (:data:`_HEADER_ECHO`)."""
+    q = quote.strip(_QUOTE_WRAPPERS)
+    return _HEADER_ECHO.sub("", q, count=1).strip(_QUOTE_WRAPPERS) or q
 
 
 def passage_offsets_to_doc_spans(passage: Passage, start: int, end: int) -> list[Span]:

@@ -217,3 +217,12 @@ def test_nli_draft_schema_requires_a_label_last():
     with pytest.raises(pydantic.ValidationError):
         NLIReportDraft.model_validate(base)
     assert NLIReportDraft.model_validate({**base, "label": "contradiction"}).label == "contradiction"
+
+
+def test_a_passage_header_the_model_copied_before_its_quote_is_not_part_of_the_quote() -> None:
+    text = "2.1 The Receiving Party shall keep the Confidential Information strictly confidential."
+    p = Passage(chunk_id="c-2.1", doc_id="nda", node_id="n-2.1", text=text, spans=[Span(start=0, end=len(text))])
+    echoed = "2. Confidentiality Obligations > 2.1 | p. 1 The Receiving Party shall keep the Confidential Information"
+    m = verify_quote(echoed, {"P1": p})
+    assert m is not None and m.text == "The Receiving Party shall keep the Confidential Information"
+    assert verify_quote("[P1] NDA | clause 2.1 | p. 1: The Receiving Party shall disclose", {"P1": p}) is None
