@@ -290,12 +290,14 @@ def ingest(
 
 # Interactive interfaces (issue #5): terminal chat, MCP server, web UI.
 from clauselens.interfaces.commands import chat_cmd, mcp_cmd, serve_cmd  # noqa: E402
+from clauselens.interfaces.grid_commands import grid_cmd  # noqa: E402
 from clauselens.interfaces.library_commands import library_app  # noqa: E402
 
 app.add_typer(library_app, name="library")
 app.command("chat")(chat_cmd)
 app.command("mcp")(mcp_cmd)
 app.command("serve")(serve_cmd)
+app.command("grid")(grid_cmd)
 
 
 def main() -> None:  # pragma: no cover - console entry point alias

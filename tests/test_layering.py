@@ -1,5 +1,6 @@
 """The module map in docs/DESIGN.md, enforced: data flows parsing -> retrieval -> library -> agents ->
-graph -> pipeline -> interfaces/cli, never backwards through imports."""
+graph -> pipeline -> interfaces/cli (and library + llm + reports -> grid -> interfaces/cli), never
+backwards through imports."""
 
 from __future__ import annotations
 
@@ -12,14 +13,15 @@ PKG = Path(__file__).resolve().parents[1] / "clauselens"
 
 #: package area -> areas it must not import (docs/DESIGN.md, "Module map").
 FORBIDDEN: dict[str, set[str]] = {
-    "parsing": {"retrieval", "library", "agents", "graph", "llm", "reports", "pipeline", "interfaces", "cli"},
-    "llm": {"parsing", "retrieval", "library", "agents", "graph", "reports", "pipeline", "interfaces", "cli"},
-    "retrieval": {"library", "agents", "graph", "reports", "pipeline", "interfaces", "cli"},
-    "library": {"llm", "agents", "graph", "reports", "pipeline", "interfaces", "cli"},
-    "reports": {"agents", "graph", "pipeline", "interfaces", "cli"},
-    "agents": {"graph", "pipeline", "interfaces", "cli"},
-    "graph": {"pipeline", "interfaces", "cli"},
-    "pipeline": {"interfaces", "cli"},
+    "parsing": {"retrieval", "library", "agents", "graph", "llm", "reports", "grid", "pipeline", "interfaces", "cli"},
+    "llm": {"parsing", "retrieval", "library", "agents", "graph", "reports", "grid", "pipeline", "interfaces", "cli"},
+    "retrieval": {"library", "agents", "graph", "reports", "grid", "pipeline", "interfaces", "cli"},
+    "library": {"llm", "agents", "graph", "reports", "grid", "pipeline", "interfaces", "cli"},
+    "reports": {"agents", "graph", "grid", "pipeline", "interfaces", "cli"},
+    "agents": {"graph", "grid", "pipeline", "interfaces", "cli"},
+    "grid": {"agents", "graph", "pipeline", "interfaces", "cli"},
+    "graph": {"grid", "pipeline", "interfaces", "cli"},
+    "pipeline": {"grid", "interfaces", "cli"},
     "interfaces": set(),
 }
 

@@ -361,9 +361,13 @@ class Library:
         return res
 
     def search(self, question: str, k: int = 5, *, doc_ids: Sequence[str] | None = None, party: str | None = None,
-               doc_type: str | None = None, year: int | None = None, resolve: bool = True) -> SearchResult:
+               doc_type: str | None = None, year: int | None = None, resolve: bool = True,
+               absent_topics: bool = True) -> SearchResult:
         """The top ``k`` passages for ``question`` (see the module docstring), or an
-        abstaining result whose ``reason`` starts with "no matching clause found"."""
+        abstaining result whose ``reason`` starts with "no matching clause found".
+        ``absent_topics=False`` skips the absent-topic abstention (the clause grid searches with
+        long texts in contract wording, any word of which may be a topic an agreement lacks,
+        and lets its answer step decide "not found")."""
         t0 = time.perf_counter()
         trace: dict[str, Any] = {}
         if not self.agreements():
@@ -393,7 +397,8 @@ class Library:
                 first += found[r]
         if term and docs:
             first += self._definition_rows(docs, term)
-        if not first and docs is not None and res.status in ("resolved", "ambiguous", "filtered") and len(docs) <= 3:
+        if absent_topics and not first and docs is not None and res.status in ("resolved", "ambiguous", "filtered") \
+                and len(docs) <= 3:
             absent = self._absent_topic(question, docs)
             if absent is not None:
                 word, share = absent

@@ -1,0 +1,166 @@
+"""One grid cell: retrieval through the library pinned to the agreement, a short typed answer
+from the model, and the same verbatim support check as the report
+(:mod:`clauselens.reports.verify`).
+
+The three steps are separate functions so that the runner can retrieve and verify in its own
+thread (the library's SQLite catalogue) and send only the model call to worker threads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any, Sequence
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from clauselens.grid.cells import Cell
+from clauselens.grid.questions import GridQuestion
+from clauselens.reports.verify import verify_pieces, verify_quote
+from clauselens.retrieval.types import Passage, SearchResult
+
+#: Bumped when the prompt or the answer schema changes (part of every cell's fingerprint).
+PROMPT_VERSION = "grid-1"
+#: Passages the model reads per cell.
+DEFAULT_K = 4
+#: Characters of each passage shown to the model.
+PASSAGE_CHARS = 1200
+
+TYPE_HINTS: dict[str, str] = {
+    "yes_no": 'The answer is "Yes" if a passage contains such a clause, otherwise "No".',
+    "date": "The answer is the date as the contract states it (e.g. \"May 8, 2014\"), or a short phrase when it is "
+            "not a calendar date (e.g. \"upon execution\", \"perpetual\").",
+    "duration": "The answer is the period, e.g. \"30 days\", \"2 years\", \"successive 1-year periods\".",
+    "amount": "The answer is the amount with its currency, e.g. \"$50,000\".",
+    "party": "The answer is the names of the parties, separated by \"; \".",
+    "text": "The answer is a few words.",
+}
+
+SYSTEM = (
+    "You review one contract. Answer the question only from the numbered passages of that contract. "
+    "Set found to true only if a passage states what the question asks about; then give that passage's number, "
+    "copy the words that answer the question exactly as they appear in it (at most two sentences, no changes), "
+    "and give the short answer. If no passage answers it, set found to false and leave the other fields empty."
+)
+
+
+class CellAnswer(BaseModel):
+    """The model's reply for one cell (quote before answer: it answers from what it copied)."""
+
+    found: bool = Field(description="true if a passage answers the question")
+    passage: int = Field(0, description="number of the passage that answers it, 0 if none")
+    quote: str = Field("", description="the words of that passage that answer the question, copied exactly")
+    answer: str = Field("", description="the short answer")
+
+
+def fingerprint(q: GridQuestion, model_id: str, k: int = DEFAULT_K) -> str:
+    """What a stored cell was computed from: question wording, type, search text, model, k, prompt."""
+    blob = json.dumps([q.question, q.type, q.search_text, model_id, k, PROMPT_VERSION])
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def retrieve(library: Any, doc_id: str, q: GridQuestion, k: int = DEFAULT_K) -> SearchResult:
+    """The top ``k`` passages of agreement ``doc_id`` for ``q`` (the library pinned to it; no
+    resolution step; the absent-topic shortcut is off, the model decides "not found")."""
+    return library.search(q.search_text, k, doc_ids=[doc_id], absent_topics=False)
+
+
+def format_passages(passages: Sequence[Passage]) -> str:
+    out = []
+    for i, p in enumerate(passages, start=1):
+        where = ", ".join(x for x in (f"clause {p.clause_ref}" if p.clause_ref else "",
+                                      f"page {p.page_start}" if p.page_start else "") if x)
+        head = " / ".join(h for h in p.heading_path if h)
+        out.append(f"[P{i}] {where}{' | ' + head if head else ''}\n{p.text[:PASSAGE_CHARS]}")
+    return "\n\n".join(out)
+
+
+def messages_for(q: GridQuestion, passages: Sequence[Passage]) -> list:
+    """The chat messages of one cell."""
+    user = (f"Passages:\n\n{format_passages(passages)}\n\nQuestion: {q.question}\n{TYPE_HINTS[q.type]}")
+    return [SystemMessage(content=SYSTEM), HumanMessage(content=user)]
+
+
+def ask_model(model: Any, q: GridQuestion, passages: Sequence[Passage], *, method: str = "auto",
+              max_retries: int = 2) -> CellAnswer:
+    """The model's :class:`CellAnswer` (``invoke_structured``: per-backend JSON, bounded retries).
+    Raises the :mod:`clauselens.errors` of the model call."""
+    from clauselens.llm import invoke_structured
+
+    return invoke_structured(model, messages_for(q, passages), CellAnswer, method=method, max_retries=max_retries)
+
+
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+#: One calendar date: "May 8, 2014", "8 May 2014", "5/8/2014", "2014-05-08".
+_ONE_DATE = re.compile(rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?{_MONTHS},?\s+\d{{4}}"
+                       r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2})", re.IGNORECASE)
+
+
+def normalise(q: GridQuestion, answer: str) -> str:
+    """The typed form of a short answer: ``Yes``/``No``; an ISO date when the text is one
+    calendar date; otherwise the text, trimmed."""
+    a = " ".join(answer.split()).strip(" .;")
+    if q.type == "yes_no":
+        low = a.lower()
+        if low.startswith("y") or low in ("true",):
+            return "Yes"
+        if low.startswith("n") or low in ("false",):
+            return "No"
+        return a
+    if q.type == "date" and _ONE_DATE.fullmatch(a):
+        from dateutil import parser as dparser
+
+        try:
+            return dparser.parse(re.sub(r"\bday\s+of\b", " ", a, flags=re.IGNORECASE)).date().isoformat()
+        except (ValueError, OverflowError):
+            return a
+    return a
+
+
+def source_link(path: str, page: int | None) -> str:
+    """A link into the agreement: its file URI, at the page for PDFs."""
+    if not path:
+        return ""
+    try:
+        uri = Path(path).resolve().as_uri()
+    except ValueError:
+        return ""
+    return f"{uri}#page={page}" if page and path.lower().endswith(".pdf") else uri
+
+
+def _spans(p: Passage | None) -> list[list[int]]:
+    return [[s.start, s.end] for s in p.spans] if p is not None else []
+
+
+def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: CellAnswer | None) -> Cell:
+    """The cell from the retrieval result and the model's reply (``None``: retrieval abstained).
+
+    The quote is checked verbatim against the retrieved passages (the cited one first), as a
+    whole and then sentence by sentence (:func:`clauselens.reports.verify.verify_pieces`)."""
+    top = result.passages[0] if result.passages else None
+    base = {**base, "top_spans": _spans(top), "passages": len(result.passages)}
+    no = "No" if q.type == "yes_no" else ""
+    if reply is None:
+        return Cell(**base, status="not found", answer=no, reason=result.reason or "no matching clause found")
+    if not reply.found or not (reply.quote.strip() or reply.answer.strip()):
+        return Cell(**base, status="not found", answer=no, reason="the retrieved passages do not answer it")
+    answer = normalise(q, reply.answer) or ("Yes" if q.type == "yes_no" else "")
+    by_id = {p.chunk_id: p for p in result.passages}
+    prefer = [result.passages[reply.passage - 1].chunk_id] if 1 <= reply.passage <= len(result.passages) else []
+    m = verify_quote(reply.quote, by_id, prefer) if reply.quote.strip() else None
+    matches = [m] if m is not None else (verify_pieces(reply.quote, by_id, prefer)[0] if reply.quote.strip() else [])
+    if not matches:
+        return Cell(**base, status="unverified", answer=answer,
+                    reason="the model's quote is not verbatim in the retrieved passages; quote withheld")
+    src = by_id[matches[0].passage_id]
+    quote = " … ".join(x.text for x in matches)
+    return Cell(**base, status="answered", answer=answer, quote=" ".join(quote.split()), clause=src.clause_ref or "",
+                page=src.page_start, link=source_link(src.source_path or base.get("source_path", ""), src.page_start),
+                quote_spans=[[s.start, s.end] for x in matches for s in x.doc_spans])
+
+
+__all__ = ["CellAnswer", "DEFAULT_K", "PROMPT_VERSION", "ask_model", "finish", "fingerprint", "messages_for",
+           "normalise", "retrieve", "source_link"]

@@ -1,0 +1,134 @@
+"""Fill a grid: agreements × questions, resumable, with N parallel model calls.
+
+:func:`run_grid` walks the cells row by row. Cells already in the :class:`~clauselens.grid.cells.CellStore`
+with the same fingerprint are skipped (a rerun does only the missing ones; ``error`` cells are
+retried). For each missing cell the runner retrieves in its own thread (the library's
+catalogue is one SQLite connection), sends the model call to a ``ThreadPoolExecutor`` of
+``concurrency`` workers (1 for the in-process model, which runs one call at a time), and
+verifies and stores the reply as it comes back. A contract that failed to load, or any cell
+whose retrieval or model call fails, becomes an ``error`` cell with the reason; the grid goes on.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from clauselens.errors import ClauselensError
+from clauselens.grid.answer import DEFAULT_K, ask_model, finish, fingerprint, retrieve
+from clauselens.grid.cells import Cell, CellStore
+from clauselens.grid.questions import GridQuestion
+
+
+@dataclass
+class GridRow:
+    """One agreement of the grid: its library doc id, or the reason it could not be added."""
+
+    row_key: str
+    agreement: str
+    source_path: str = ""
+    doc_id: str = ""
+    error: str = ""
+
+
+@dataclass
+class GridStats:
+    """What one run did."""
+
+    total: int = 0
+    reused: int = 0
+    computed: int = 0
+    seconds: float = 0.0
+    model_seconds: float = 0.0
+    by_status: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def cells_per_minute(self) -> float:
+        """Cells computed by this run per wall-clock minute (reused cells do not count)."""
+        return 60.0 * self.computed / self.seconds if self.seconds > 0 else 0.0
+
+
+#: ``on_cell(cell, done, total, reused)`` after each cell (stored or reused).
+CellCallback = Callable[[Cell, int, int, bool], None]
+
+
+def _error_text(e: BaseException) -> str:
+    if isinstance(e, ClauselensError):
+        return str(e)
+    return f"{type(e).__name__}: {e}"
+
+
+def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQuestion], store: CellStore, *,
+             model: Any = None, model_id: str = "", concurrency: int = 1, k: int = DEFAULT_K, method: str = "auto",
+             on_cell: CellCallback | None = None, answer: Callable[..., Any] = ask_model) -> GridStats:
+    """Fill every missing cell of ``rows`` × ``questions`` into ``store`` (see the module
+    docstring). ``model``: a langchain chat model (``None``: retrieval only is not allowed;
+    every question needs the answer step). Returns :class:`GridStats`."""
+    t0 = time.perf_counter()
+    stats = GridStats(total=len(rows) * len(questions))
+    fps = {q.id: fingerprint(q, model_id, k) for q in questions}
+    done = 0
+    pending: dict[Future, tuple[dict[str, Any], GridQuestion, Any, float]] = {}
+
+    def record(cell: Cell, reused: bool) -> None:
+        nonlocal done
+        done += 1
+        stats.by_status[cell.status] = stats.by_status.get(cell.status, 0) + 1
+        if reused:
+            stats.reused += 1
+        else:
+            store.put(cell)
+            stats.computed += 1
+        if on_cell:
+            on_cell(cell, done, stats.total, reused)
+
+    def collect(block: bool) -> None:
+        if not pending:
+            return
+        finished, _ = wait(list(pending), timeout=None if block else 0, return_when=FIRST_COMPLETED)
+        for fut in finished:
+            base, q, result, started = pending.pop(fut)
+            secs = time.perf_counter() - started
+            stats.model_seconds += secs
+            try:
+                cell = finish({**base, "seconds": round(secs, 2)}, q, result, fut.result())
+            except Exception as e:  # noqa: BLE001 - one cell's failure never stops the grid
+                cell = Cell(**base, status="error", reason=_error_text(e), seconds=round(secs, 2))
+            record(cell, False)
+
+    workers = max(1, int(concurrency))
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grid") as pool:
+        for row in rows:
+            for q in questions:
+                base = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fps[q.id], "agreement": row.agreement,
+                        "doc_id": row.doc_id, "source_path": row.source_path, "model": model_id}
+                old = store.get(row.row_key, q.id, fps[q.id])
+                if old is not None and old.status != "error":
+                    record(old, True)
+                    continue
+                if row.error:
+                    record(Cell(**base, status="error", reason=row.error), False)
+                    continue
+                started = time.perf_counter()
+                try:
+                    result = retrieve(library, row.doc_id, q, k)
+                except Exception as e:  # noqa: BLE001
+                    record(Cell(**base, status="error", reason=_error_text(e)), False)
+                    continue
+                if result.abstained or not result.passages:
+                    record(finish({**base, "seconds": round(time.perf_counter() - started, 2)}, q, result, None), False)
+                    continue
+                while len(pending) >= workers:
+                    collect(block=True)
+                fut = pool.submit(answer, model, q, result.passages, method=method)
+                pending[fut] = (base, q, result, started)
+                collect(block=False)
+        while pending:
+            collect(block=True)
+    stats.seconds = time.perf_counter() - t0
+    return stats
+
+
+__all__ = ["GridRow", "GridStats", "run_grid"]

@@ -1,0 +1,210 @@
+"""``clauselens grid LIBRARY_OR_FOLDER --questions q.yaml|csv | --preset cuad --out review.xlsx``.
+
+A folder (or files) is first added to a library (incremental, as ``library add``; the library
+is named after the folder unless ``--library`` says otherwise), then every agreement × question
+cell is filled by :func:`clauselens.grid.run_grid`: retrieval through the library pinned to the
+agreement, a short typed answer from the model with a verified quote, clause and page. Cells
+are stored as they are computed (``<out>.cells.sqlite`` beside the output), so an interrupted
+or repeated run does only the missing cells. ``--concurrency N`` sends N model calls at once to
+an OpenAI-compatible server (``--base-url``); the in-process model answers one cell at a time.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from clauselens.config import Settings
+from clauselens.errors import ClauselensError, ConfigError, IngestError
+
+console = Console()
+err_console = Console(stderr=True, soft_wrap=True)
+
+
+def _fail(e: ClauselensError) -> None:
+    err_console.print(f"[bold red]Error:[/bold red] [red]{escape(str(e))}[/red]")
+    raise typer.Exit(code=e.exit_code)
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    TextColumn("ETA"), TimeRemainingColumn(), TextColumn("[cyan]{task.fields[rate]}"),
+                    TextColumn("[dim]{task.fields[detail]}"), console=err_console, transient=False)
+
+
+def grid_model_settings(settings: Settings, *, model: str | None, base_url: str | None, api_key: str | None) -> Any:
+    """The answer model's settings: the Interrogator's (``CLAUSELENS_INTERROGATOR_MODEL__*``),
+    overridden by ``--base-url`` / ``--model`` / ``--api-key``."""
+    ms = settings.interrogator_model
+    upd: dict[str, Any] = {}
+    if base_url:
+        upd.update(backend="openai", base_url=base_url, model=model or ("local" if ms.model.startswith("qwen2.5-coder") else ms.model))
+        if api_key:
+            upd["api_key"] = api_key
+    elif model:
+        upd.update(backend="llamacpp", model=model)
+    return ms.model_copy(update=upd)
+
+
+def grid_rows(settings: Settings, source: str, library_name: str | None, *, ocr: bool = True) -> tuple[Any, list[Any]]:
+    """The library and the grid's rows for ``source``: a library name/path (every agreement),
+    or contract files/folders (added to the library first; files that fail become error rows)."""
+    from clauselens.grid import GridRow
+    from clauselens.interfaces.library_commands import open_library
+
+    p = Path(source).expanduser()
+    is_contracts = p.is_file() or (p.is_dir() and not (p / "library.json").exists())
+    if not is_contracts:
+        lib = open_library(settings, library_name or source)
+        return lib, [GridRow(row_key=r.sha256, agreement=r.label, source_path=r.path, doc_id=r.doc_id)
+                     for r in lib.agreements()]
+    from clauselens.agents.archivist import load_one
+    from clauselens.parsing import DocumentStore
+
+    settings = settings.model_copy(update={"ocr": ocr})
+    lib = open_library(settings, library_name or (p.stem if p.is_file() else p.resolve().name), create=True)
+    store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
+    tasks: dict[str, Any] = {}
+    with _progress() as bar:
+        def progress(stage: str, i: int, n: int, detail: str) -> None:
+            label = {"add": "Adding agreements", "index": "Building the BM25 index"}.get(stage, stage)
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(label, total=n, detail="", rate="")
+            bar.update(tasks[stage], completed=i, total=n, detail=escape(detail[:50]))
+
+        rep = lib.add([p], load=lambda f: load_one(f, settings, store=store), progress=progress)
+    from clauselens.library import collect_files
+    from clauselens.parsing.loader import file_sha256
+
+    files, _ = collect_files([p])
+    by_path = {r.path: r for r in lib.agreements()}
+    failed = dict(rep.failed)
+    rows = []
+    for f in files:
+        r = by_path.get(str(f))
+        if r is not None and str(f) not in failed:
+            rows.append(GridRow(row_key=r.sha256, agreement=r.label, source_path=r.path, doc_id=r.doc_id))
+            continue
+        try:
+            key = file_sha256(f)
+        except OSError:
+            key = str(f)
+        msg = failed.get(str(f), "not added to the library")
+        rows.append(GridRow(row_key=key, agreement=f.name, source_path=str(f), error=f"could not read this contract: {msg}"))
+    if not files:
+        raise ConfigError(f"no contracts (.pdf .docx .txt .md) in {source}")
+    return lib, rows
+
+
+def grid_cmd(
+    source: Annotated[str, typer.Argument(metavar="LIBRARY_OR_FOLDER", help="A library name or path, or contract files/folder (added to a library first).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output: .xlsx, .csv, .html or .json.")],
+    questions: Annotated[Optional[Path], typer.Option("--questions", "-q", help="Questions: .yaml or .csv with id, question, type (yes_no, date, duration, amount, party, text) and optional search.")] = None,
+    preset: Annotated[Optional[str], typer.Option("--preset", help="Built-in questions: 'cuad' (CUAD's 41 clause categories).")] = None,
+    library: Annotated[Optional[str], typer.Option("--library", "-l", help="Library to add a folder to (default: named after the folder).")] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1, max=64, help="Parallel model calls (OpenAI-compatible server only).")] = 1,
+    model: Annotated[Optional[str], typer.Option("--model", help="Bundled model name or .gguf path; with --base-url the server's model name.")] = None,
+    base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1.")] = None,
+    api_key: Annotated[Optional[str], typer.Option("--api-key", help="API key for --base-url.")] = None,
+    k: Annotated[int, typer.Option("--k", min=1, max=20, help="Passages the model reads per cell.")] = 4,
+    store: Annotated[Optional[Path], typer.Option("--store", help="Cell store (default: OUT with suffix .cells.sqlite).")] = None,
+    limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N agreements.")] = None,
+    only: Annotated[Optional[str], typer.Option("--only", help="Only these question ids (comma-separated).")] = None,
+    ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages when adding files.")] = True,
+) -> None:
+    """Fill a review grid: one row per agreement, one column per question; each cell a short
+    answer with its verified quote, clause, page, link and status. Resumable."""
+    from clauselens.grid import CellStore, check_out_path, load_questions, run_grid, status_counts, write_grid
+    from clauselens.grid import preset as get_preset
+
+    try:
+        out = check_out_path(out)
+        if (questions is None) == (preset is None):
+            raise ConfigError("give exactly one of --questions FILE or --preset cuad")
+        qs = load_questions(questions) if questions is not None else get_preset(preset or "")
+        if only:
+            want = [x.strip() for x in only.split(",") if x.strip()]
+            unknown = [x for x in want if x not in {q.id for q in qs}]
+            if unknown:
+                raise ConfigError(f"--only: unknown question id(s) {', '.join(unknown)}; ids: {', '.join(q.id for q in qs)}")
+            qs = [q for q in qs if q.id in want]
+        settings = Settings()
+        ms = grid_model_settings(settings, model=model, base_url=base_url, api_key=api_key)
+        if ms.backend == "llamacpp" and concurrency > 1:
+            err_console.print("[yellow]--concurrency applies to an OpenAI-compatible server (--base-url); "
+                              "the in-process model answers one cell at a time.[/yellow]")
+            concurrency = 1
+        lib, rows = grid_rows(settings, source, library, ocr=ocr)
+        if limit:
+            rows = rows[:limit]
+        from clauselens.llm import get_chat_model
+
+        chat = get_chat_model(ms, settings.models_dir)
+        model_id = f"{ms.backend}:{ms.model}"
+        cell_store = CellStore(store or out.with_suffix(".cells.sqlite"))
+    except ClauselensError as e:
+        _fail(e)
+        return
+    n_cells = len(rows) * len(qs)
+    console.print(f"Grid: {len(rows)} agreements × {len(qs)} questions = {n_cells} cells; model {escape(model_id)}, "
+                  f"concurrency {concurrency}; cells stored in {escape(str(cell_store.path))}")
+    stats = None
+    interrupted = False
+    with _progress() as bar:
+        task = bar.add_task("Filling the grid", total=n_cells, detail="", rate="")
+        import time as _time
+
+        t0 = _time.perf_counter()
+        computed = 0
+
+        def on_cell(cell: Any, done: int, total: int, reused: bool) -> None:
+            nonlocal computed
+            computed += 0 if reused else 1
+            mins = (_time.perf_counter() - t0) / 60
+            rate = f"{computed / mins:.1f} cells/min" if computed and mins > 0 else ""
+            bar.update(task, completed=done, rate=rate, detail=escape(f"{cell.status}: {cell.question_id} · {cell.agreement[:40]}"))
+
+        try:
+            stats = run_grid(lib, rows, qs, cell_store, model=chat, model_id=model_id, concurrency=concurrency,
+                             k=k, method=ms.structured_method, on_cell=on_cell)
+        except KeyboardInterrupt:
+            interrupted = True
+    cells = [c for c in cell_store.cells() if c.question_id in {q.id for q in qs}]
+    info: dict[str, Any] = {"agreements": len(rows), "questions": len(qs), "cells": n_cells, "model": model_id,
+                            "concurrency": concurrency, "written_utc": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    if stats is not None:
+        info.update(computed=stats.computed, reused=stats.reused, seconds=round(stats.seconds, 1),
+                    cells_per_minute=round(stats.cells_per_minute, 2))
+    keys = {r.row_key for r in rows}
+    info["by_status"] = status_counts(c for c in cells if c.row_key in keys)
+    try:
+        path = write_grid(out, rows, qs, cells, info)
+    except (OSError, ClauselensError) as e:
+        _fail(e if isinstance(e, ClauselensError) else ConfigError(f"cannot write {out}: {e}"))
+        return
+    finally:
+        cell_store.close()
+    counts = ", ".join(f"{v} {k}" for k, v in info["by_status"].items())
+    if interrupted:
+        console.print(f"[yellow]Interrupted.[/yellow] Wrote what is done to {escape(str(path))}; run the same command again to finish.")
+        raise typer.Exit(code=130)
+    assert stats is not None
+    console.print(f"Wrote {escape(str(path))}: {counts}. This run computed {stats.computed} cells "
+                  f"(reused {stats.reused}) in {stats.seconds:.1f}s = {stats.cells_per_minute:.1f} cells/minute.")
+    bad_rows = [r for r in rows if r.error]
+    if bad_rows:
+        err_console.print(f"[bold red]{len(bad_rows)} contract(s) could not be read (their cells say error):[/bold red]")
+        for r in bad_rows:
+            err_console.print(f"  [red]- {escape(r.error)}[/red]")
+        raise typer.Exit(code=IngestError.exit_code)
+    if info["by_status"].get("error"):
+        err_console.print(f"[yellow]{info['by_status']['error']} cell(s) failed (see their reason); a rerun retries them.[/yellow]")
+
+
+__all__ = ["grid_cmd", "grid_model_settings", "grid_rows"]
