@@ -23,9 +23,11 @@ from clauselens.reports.verify import verify_pieces, verify_quote
 from clauselens.retrieval.types import Passage, SearchResult
 
 #: Bumped when the prompt or the answer schema changes (part of every cell's fingerprint).
-PROMPT_VERSION = "grid-1"
+PROMPT_VERSION = "grid-2"
 #: Passages the model reads per cell.
 DEFAULT_K = 4
+#: What the embedder reads: the question ("question") or the search text ("search"); see :func:`retrieve`.
+DENSE_QUERY = "question"
 #: Characters of each passage shown to the model.
 PASSAGE_CHARS = 1200
 
@@ -62,10 +64,15 @@ def fingerprint(q: GridQuestion, model_id: str, k: int = DEFAULT_K) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def retrieve(library: Any, doc_id: str, q: GridQuestion, k: int = DEFAULT_K) -> SearchResult:
-    """The top ``k`` passages of agreement ``doc_id`` for ``q`` (the library pinned to it; no
-    resolution step; the absent-topic shortcut is off, the model decides "not found")."""
-    return library.search(q.search_text, k, doc_ids=[doc_id], absent_topics=False)
+def retrieve(library: Any, doc_id: str, q: GridQuestion, k: int = DEFAULT_K, *, dense: str = "") -> SearchResult:
+    """The top ``k`` passages of agreement ``doc_id`` for ``q``: the library pinned to it (no
+    resolution step), BM25 on the question's ``search`` text, the embedder on its ``question``
+    (``dense="search"``: on the search text too; chosen on the tune split by
+    ``benchmarks/cuad_grid.py``), front matter kept in place for preamble questions; the
+    absent-topic shortcut is off (the model decides "not found")."""
+    dense = dense or DENSE_QUERY
+    return library.search(q.search_text, k, doc_ids=[doc_id], absent_topics=False, front_matter=True if q.front_matter else None,
+                          dense_query=q.question if dense == "question" else None, lexical_only=dense == "none")
 
 
 def format_passages(passages: Sequence[Passage]) -> str:

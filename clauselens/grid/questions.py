@@ -40,6 +40,9 @@ class GridQuestion(BaseModel):
     search: str = ""
     #: Where the question comes from (e.g. the CUAD category name); shown in exports.
     category: str = ""
+    #: The answer usually sits in the preamble (parties, the agreement's date): keep the front
+    #: matter in its ranked place instead of after the operative clauses.
+    front_matter: bool = False
 
     @field_validator("type", mode="before")
     @classmethod
@@ -115,16 +118,17 @@ def load_questions(path: str | Path) -> list[GridQuestion]:
     return parse_questions(text, "csv" if suffix == ".csv" else "yaml", p.name)
 
 
-def _q(cat: str, type_: str, question: str, search: str) -> GridQuestion:
-    return GridQuestion(id=_slug(cat), category=cat, type=type_, question=question, search=search)  # type: ignore[arg-type]
+def _q(cat: str, type_: str, question: str, search: str, front_matter: bool = False) -> GridQuestion:
+    return GridQuestion(id=_slug(cat), category=cat, type=type_, question=question, search=search,  # type: ignore[arg-type]
+                        front_matter=front_matter)
 
 
 #: CUAD v1's 41 categories (names as in ``master_clauses.csv``), questions from CUAD_v1_README.txt's descriptions.
 CUAD: list[GridQuestion] = [
-    _q("Document Name", "text", "What is the name (title) of this contract?", "agreement title name of this agreement"),
-    _q("Parties", "party", "Which parties signed this contract?", "by and between parties entered into agreement"),
-    _q("Agreement Date", "date", "What is the date of this contract?", "agreement dated as of made and entered into this day of"),
-    _q("Effective Date", "date", "On what date does this contract become effective?", "effective date shall become effective commence"),
+    _q("Document Name", "text", "What is the name (title) of this contract?", "agreement title name of this agreement", front_matter=True),
+    _q("Parties", "party", "Which parties signed this contract?", "by and between parties entered into agreement", front_matter=True),
+    _q("Agreement Date", "date", "What is the date of this contract?", "agreement dated as of made and entered into this day of", front_matter=True),
+    _q("Effective Date", "date", "On what date does this contract become effective?", "effective date shall become effective commence", front_matter=True),
     _q("Expiration Date", "date", "On what date does the contract's initial term expire?",
        "initial term shall expire continue in effect until years from the effective date term of this agreement"),
     _q("Renewal Term", "duration", "What is the renewal term after the initial term expires, including automatic extensions?",

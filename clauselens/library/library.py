@@ -362,12 +362,18 @@ class Library:
 
     def search(self, question: str, k: int = 5, *, doc_ids: Sequence[str] | None = None, party: str | None = None,
                doc_type: str | None = None, year: int | None = None, resolve: bool = True,
-               absent_topics: bool = True) -> SearchResult:
+               absent_topics: bool = True, front_matter: bool | None = None,
+               dense_query: str | None = None, lexical_only: bool = False) -> SearchResult:
         """The top ``k`` passages for ``question`` (see the module docstring), or an
         abstaining result whose ``reason`` starts with "no matching clause found".
         ``absent_topics=False`` skips the absent-topic abstention (the clause grid searches with
         long texts in contract wording, any word of which may be a topic an agreement lacks,
-        and lets its answer step decide "not found")."""
+        and lets its answer step decide "not found"). ``front_matter=True`` keeps the preamble and
+        recitals in their ranked place (questions whose answer lives there: the parties, the
+        agreement's date), ``False`` always demotes them, ``None`` decides from the question.
+        ``dense_query`` embeds that text instead of ``question`` for the dense ranker (BM25 still
+        ranks with ``question``: the grid gives BM25 contract wording and the embedder the question);
+        ``lexical_only`` ranks by BM25 alone (and skips the dense abstention threshold)."""
         t0 = time.perf_counter()
         trace: dict[str, Any] = {}
         if not self.agreements():
@@ -413,8 +419,9 @@ class Library:
             words = set().union(*(naming_words(recs[d]) for d in docs if d in recs))
             rank_q = strip_naming_words(question, words)
         trace["ranking_query"] = rank_q
-        ranked = self._rank(rank_q, docs, trace)
-        if self.demote_front_matter and not FRONT_MATTER_QUESTION.search(question):
+        ranked = self._rank(rank_q, docs, trace, dense_query=dense_query, lexical_only=lexical_only)
+        keep_front = bool(FRONT_MATTER_QUESTION.search(question)) if front_matter is None else front_matter
+        if self.demote_front_matter and not keep_front:
             ranked = self._demote_front_matter(ranked, trace)
         if not ranked and not first:
             return SearchResult(query=question, abstained=True, reason=NO_MATCH, trace=trace)
@@ -426,7 +433,8 @@ class Library:
                                            f"< {self.rerank_abstain:.2f})")
         best = max((p.scores.get("dense", 0.0) for p in ranked[:k]), default=0.0)
         trace["best_dense"] = round(float(best), 4)
-        if not first and self.abstain_threshold > 0 and self.embedder is not None and best < self.abstain_threshold:
+        if not first and self.abstain_threshold > 0 and self.embedder is not None and not lexical_only \
+                and best < self.abstain_threshold:
             return SearchResult(query=question, abstained=True, trace=trace,
                                 reason=f"{NO_MATCH} (best passage similarity {best:.3f} < {self.abstain_threshold:.3f})")
         exact = self._as_passages(list(dict.fromkeys(first)), "exact")
@@ -526,9 +534,10 @@ class Library:
                         break
         return out
 
-    def _rank(self, question: str, docs: Sequence[str] | None, trace: dict[str, Any]) -> list[Passage]:
+    def _rank(self, question: str, docs: Sequence[str] | None, trace: dict[str, Any], *,
+              dense_query: str | None = None, lexical_only: bool = False) -> list[Passage]:
         if hasattr(self.lexical, "hybrid"):
-            return self._rank_in_engine(question, docs, trace)
+            return self._rank_in_engine(question, docs, trace, dense_query=dense_query, lexical_only=lexical_only)
         rows = self.catalogue.rows_of(docs) if docs is not None else None
         lists: dict[str, list[tuple[int, float]]] = {}
         q_tokens = self.analyzer.tokenize(question)
@@ -537,8 +546,8 @@ class Library:
         else:
             r_l, s_l = self.lexical.passage_scores(q_tokens, rows)
         lists["bm25"] = _top(r_l, s_l, CANDIDATES, positive=True)
-        if self.embedder is not None:
-            q = self.embedder.embed_queries([question])[0]
+        if self.embedder is not None and not lexical_only:
+            q = self.embedder.embed_queries([dense_query or question])[0]
             r_d, s_d = self.vectors.scores(q, rows)
             if rows is None:  # vectors of removed agreements stay on disk: keep live rows only
                 mask = self.catalogue.live_mask()
@@ -596,10 +605,12 @@ class Library:
                            "seconds": round(time.perf_counter() - t0, 2)}
         return [head[i] for i in order] + tail, max(probs, default=0.0)
 
-    def _rank_in_engine(self, question: str, docs: Sequence[str] | None, trace: dict[str, Any]) -> list[Passage]:
+    def _rank_in_engine(self, question: str, docs: Sequence[str] | None, trace: dict[str, Any], *,
+                        dense_query: str | None = None, lexical_only: bool = False) -> list[Passage]:
         """:meth:`_rank` by the storage engine itself (Milvus ``hybrid_search``: BM25 + dense,
         ``RRFRanker(60)``); each passage keeps its RRF score and its dense cosine."""
-        q = self.embedder.embed_queries([question])[0] if self.embedder is not None else None
+        use_dense = self.embedder is not None and not lexical_only
+        q = self.embedder.embed_queries([dense_query or question])[0] if use_dense else None
         hits = self.lexical.hybrid(self.analyzer.tokenize(question), q, docs, CANDIDATES)
         trace["stage_hits"] = {"engine_rrf": len(hits)}
         by_id = {p.chunk_id: p for p in self._as_passages([h[0] for h in hits], "")}  # committed passages only

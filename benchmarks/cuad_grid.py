@@ -1,0 +1,283 @@
+"""The clause grid on CUAD (issue #21): does the grid cite the clause CUAD's annotators marked?
+
+Data: CUAD v1's annotations (``../shared/data/cuad/master_clauses.csv``: 510 contracts × 41
+categories, the annotated clause texts and the Yes/No or value answers; see its SOURCE.md) on
+the 462 CUAD contracts of the LegalBench-RAG corpus (``../shared/data/legalbench-rag/corpus/cuad/``,
+byte-identical to CUAD's TXT files, so annotated clause texts are found in them verbatim, up to
+whitespace).
+
+**Retrieval level (no LLM; ``--part retrieval``).** For each category and each contract whose
+annotation for it is non-empty and found in the text, the grid's retrieval step
+(:func:`clauselens.grid.retrieve`: the library pinned to that agreement, searched with the
+category's ``search`` text) is run and we record whether its top passage -- the passage a cell
+cites when the model quotes the best-ranked one -- overlaps an annotated clause span (top-1), and
+whether any of the ``k`` passages the model reads does (top-k). ``grid`` is the grid's retrieval
+as shipped (BM25 on the search text, the embedder on the question); ``library_search`` embeds the
+search text too. Baselines run here on the same
+contracts: BM25 (bm25s, Lucene, English stop words) over the same library passages, and BM25 over
+fixed 500-character chunks of the raw text; and the library searched with the category's
+``question`` instead of its ``search`` text.
+
+**Split.** Questions are tuned on the *tune* contracts: those whose sha256(file stem) starts with
+``0``, ``1`` or ``2`` (about 3/16 of them; listed in the result JSON); numbers for the *report*
+contracts (all the others) are the ones in the README.
+
+**Yes/no accuracy (with the model; ``--part yesno``).** Read from a grid's cell store
+(``clauselens grid ... --out X.xlsx`` writes ``X.cells.sqlite``): each yes/no cell's answer
+against the CSV's ``<category>-Answer``, per category and overall, with the sample named.
+
+    .venv/bin/python -m benchmarks.cuad_grid --part retrieval
+    .venv/bin/python -m benchmarks.cuad_grid --part yesno --store out/cuad21.cells.sqlite --tag cuad21
+
+Anchors, for context only (different task and protocol): CUAD's paper (Hendrycks et al. 2021)
+reports DeBERTa-xlarge at 47.8 AUPR and 44.0 precision at 80 % recall on span extraction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import csv
+import datetime as dt
+import hashlib
+import json
+import re
+import shutil
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from clauselens.grid import CUAD, retrieve
+from clauselens.library import Library
+from clauselens.provenance import run_provenance
+from clauselens.reports.verify import normalize_with_map
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared" / "data"
+MASTER = SHARED / "cuad" / "master_clauses.csv"
+CORPUS = SHARED / "legalbench-rag" / "corpus" / "cuad"
+CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "cuad_grid"
+CLAUSE_QA_LIB = Path.home() / ".cache" / "clauselens" / "bench" / "clause_qa" / "cuad462-minilm"
+RESULTS = REPO / "benchmarks" / "results"
+K = 4
+
+
+def split_of(stem: str) -> str:
+    """``tune`` for about 3/16 of the contracts (sha256 of the file stem starts with 0-2), else ``report``."""
+    return "tune" if hashlib.sha256(stem.encode()).hexdigest()[0] in "012" else "report"
+
+
+def load_master() -> dict[str, dict[str, str]]:
+    """``file stem -> row`` of master_clauses.csv."""
+    csv.field_size_limit(10**9)
+    with open(MASTER, encoding="utf-8") as f:
+        return {Path(r["Filename"]).stem: r for r in csv.DictReader(f)}
+
+
+def answer_column(row: dict[str, str], cat: str) -> str:
+    for key in (f"{cat}-Answer", f"{cat}- Answer"):
+        if key in row:
+            return row[key].strip()
+    raise KeyError(cat)
+
+
+def gold_spans(text: str, clauses: list[str]) -> list[tuple[int, int]]:
+    """``[start, end)`` in ``text`` of each annotated clause found (whitespace-normalised match)."""
+    norm, idx = normalize_with_map(text)
+    out = []
+    for c in clauses:
+        q = normalize_with_map(c)[0]
+        if len(q) < 3:
+            continue
+        pos = norm.find(q)
+        if pos >= 0:
+            out.append((idx[pos], idx[pos + len(q) - 1] + 1))
+    return out
+
+
+def overlaps(spans: list[list[int]] | list[tuple[int, int]], gold: list[tuple[int, int]]) -> bool:
+    return any(s < ge and gs < e for s, e in spans for gs, ge in gold)
+
+
+def open_library(build: bool) -> Library:
+    """The 462-contract library (MiniLM): a copy of ``benchmarks/clause_qa.py``'s cuad462 library when
+    it exists (same corpus, same code path), else built here with ``Library.add`` (~45 min on 2 cores)."""
+    root = CACHE / "cuad462-minilm"
+    if not (root / "library.json").exists() and (CLAUSE_QA_LIB / "library.json").exists():
+        shutil.copytree(CLAUSE_QA_LIB, root)
+    lib = Library.open(root, embedder_name="minilm", abstain_threshold=0.0)
+    if build or len(lib) == 0:
+        lib.add([CORPUS])
+    return lib
+
+
+def _bm25(corpus_tokens: list[list[str]], query: str):
+    import bm25s
+
+    ix = bm25s.BM25(method="lucene", k1=1.5, b=0.75)
+    ix.index(corpus_tokens, show_progress=False)
+    q = bm25s.tokenize([query], stopwords="en", show_progress=False, return_ids=False)[0]
+    q = [t for t in q if t in ix.vocab_dict]
+    if not q:
+        return np.zeros(len(corpus_tokens))
+    return np.asarray(ix.get_scores([ix.vocab_dict[t] for t in q]))
+
+
+def _tok(texts: list[str]) -> list[list[str]]:
+    import bm25s
+
+    return bm25s.tokenize(texts, stopwords="en", show_progress=False, return_ids=False)
+
+
+def run_retrieval(args: argparse.Namespace) -> dict:
+    master = load_master()
+    lib = open_library(args.build)
+    recs = {Path(r.path).stem: r for r in lib.agreements()}
+    cats = [q for q in CUAD if not args.only or q.id in args.only.split(",")]
+    methods = ("grid", "library_bm25", "library_search", "library_question", "bm25_passages", "bm25_chunks500")
+    stats: dict = {}
+    per_contract = []
+    t0 = time.perf_counter()
+    stems = sorted(s for s in recs if s in master)
+    if args.limit:
+        stems = stems[: args.limit]
+    splits = {s: split_of(s) for s in stems}
+    if args.split != "all":
+        stems = [s for s in stems if splits[s] == args.split]
+    for n, stem in enumerate(stems, 1):
+        rec, row = recs[stem], master[stem]
+        text = (CORPUS / f"{stem}.txt").read_text(encoding="utf-8")
+        chunks = lib.catalogue.passages(lib.catalogue.rows_of([rec.doc_id]))
+        ch_tokens = _tok([c.text for c in chunks])
+        raw = [(i, min(i + 500, len(text))) for i in range(0, len(text), 500)]
+        raw_tokens = _tok([text[a:b] for a, b in raw])
+        for q in cats:
+            try:
+                clauses = [c for c in ast.literal_eval(row[q.category]) if c.strip()]
+            except (ValueError, SyntaxError):
+                clauses = []
+            if not clauses:
+                continue
+            gold = gold_spans(text, clauses)
+            if not gold:
+                continue
+            got: dict[str, list[list[list[int]]]] = {}
+            res = retrieve(lib, rec.doc_id, q, K, dense="question")
+            got["grid"] = [[[s.start, s.end] for s in p.spans] for p in res.passages]
+            res = retrieve(lib, rec.doc_id, q, K, dense="none")
+            got["library_bm25"] = [[[s.start, s.end] for s in p.spans] for p in res.passages]
+            res = retrieve(lib, rec.doc_id, q, K, dense="search")
+            got["library_search"] = [[[s.start, s.end] for s in p.spans] for p in res.passages]
+            res_q = lib.search(q.question, K, doc_ids=[rec.doc_id], absent_topics=False,
+                               front_matter=True if q.front_matter else None)
+            got["library_question"] = [[[s.start, s.end] for s in p.spans] for p in res_q.passages]
+            sc = _bm25(ch_tokens, q.search_text)
+            order = [i for i in np.argsort(-sc, kind="stable")[:K] if sc[i] > 0]
+            got["bm25_passages"] = [[[s.start, s.end] for s in chunks[i].spans] for i in order]
+            sc = _bm25(raw_tokens, q.search_text)
+            order = [i for i in np.argsort(-sc, kind="stable")[:K] if sc[i] > 0]
+            got["bm25_chunks500"] = [[list(raw[i])] for i in order]
+            line = {"contract": stem, "split": splits[stem], "category": q.category}
+            for m in methods:
+                top1 = bool(got[m]) and overlaps(got[m][0], gold)
+                topk = any(overlaps(sp, gold) for sp in got[m])
+                line[m] = [int(top1), int(topk)]
+                st = stats.setdefault(splits[stem], {}).setdefault(q.category, {}).setdefault(m, [0, 0, 0])
+                st[0] += int(top1)
+                st[1] += int(topk)
+                st[2] += 1
+            per_contract.append(line)
+        if n % 25 == 0 or n == len(stems):
+            print(f"[cuad_grid] {n}/{len(stems)} contracts, {time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
+    summary = {}
+    for split, by_cat in stats.items():
+        tot = {m: [0, 0, 0] for m in methods}
+        macro = {m: [] for m in methods}
+        for cat, ms in by_cat.items():
+            for m, (a, b, c) in ms.items():
+                tot[m] = [tot[m][0] + a, tot[m][1] + b, tot[m][2] + c]
+                macro[m].append((a / c, b / c))
+        summary[split] = {m: {"top1_micro": round(tot[m][0] / tot[m][2], 4), f"top{K}_micro": round(tot[m][1] / tot[m][2], 4),
+                              "top1_macro": round(float(np.mean([x[0] for x in macro[m]])), 4),
+                              f"top{K}_macro": round(float(np.mean([x[1] for x in macro[m]])), 4), "pairs": tot[m][2],
+                              "categories": len(macro[m])} for m in methods}
+    return {"part": "retrieval", "k": K, "methods": methods, "summary": summary,
+            "per_category": {s: {c: {m: {"top1": v[0], f"top{K}": v[1], "n": v[2]} for m, v in ms.items()}
+                                 for c, ms in by.items()} for s, by in stats.items()},
+            "contracts": {"tune": sorted(s for s in stems if splits[s] == "tune"),
+                          "tune_rule": "sha256(file stem) starts with 0, 1 or 2",
+                          "report_n": sum(1 for s in stems if splits[s] == "report")},
+            "seconds": round(time.perf_counter() - t0, 1), "rows": per_contract}
+
+
+def run_yesno(args: argparse.Namespace) -> dict:
+    """Yes/no accuracy of a grid's cells against CUAD's answers."""
+    from clauselens.grid import CellStore
+
+    master = load_master()
+    store = CellStore(args.store)
+    cats = {q.id: q for q in CUAD}
+    out: dict = {}
+    rows = []
+    for c in store.cells():
+        q = cats.get(c.question_id)
+        if q is None or q.type != "yes_no" or c.status == "error":
+            continue
+        stem = Path(c.source_path).stem
+        row = master.get(stem)
+        if row is None:
+            continue
+        gold = answer_column(row, q.category)
+        if gold not in ("Yes", "No"):
+            continue
+        pred = c.answer if c.answer in ("Yes", "No") else "No"
+        ok = pred == gold
+        rows.append({"contract": stem, "split": split_of(stem), "category": q.category, "gold": gold, "pred": pred,
+                     "status": c.status, "ok": ok})
+    store.close()
+    for split in ("tune", "report", "all"):
+        sel = [r for r in rows if split == "all" or r["split"] == split]
+        if not sel:
+            continue
+        by_cat = {}
+        for r in sel:
+            by_cat.setdefault(r["category"], []).append(r["ok"])
+        gold_yes = [r for r in sel if r["gold"] == "Yes"]
+        pred_yes = [r for r in sel if r["pred"] == "Yes"]
+        out[split] = {"n": len(sel), "contracts": len({r["contract"] for r in sel}),
+                      "accuracy": round(sum(r["ok"] for r in sel) / len(sel), 4),
+                      "always_no_accuracy": round(sum(r["gold"] == "No" for r in sel) / len(sel), 4),
+                      "recall_yes": round(sum(r["pred"] == "Yes" for r in gold_yes) / len(gold_yes), 4) if gold_yes else None,
+                      "precision_yes": round(sum(r["gold"] == "Yes" for r in pred_yes) / len(pred_yes), 4) if pred_yes else None,
+                      "per_category": {c: {"n": len(v), "accuracy": round(sum(v) / len(v), 4)} for c, v in sorted(by_cat.items())}}
+    return {"part": "yesno", "store": str(args.store), "summary": out, "rows": rows}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--part", choices=("retrieval", "yesno"), default="retrieval")
+    ap.add_argument("--only", default="", help="comma-separated question ids")
+    ap.add_argument("--limit", type=int, default=0, help="first N contracts only (smoke runs)")
+    ap.add_argument("--split", choices=("all", "tune", "report"), default="all", help="which contracts (tuning: tune)")
+    ap.add_argument("--build", action="store_true", help="(re)add the corpus to the library first")
+    ap.add_argument("--store", type=Path, help="--part yesno: a grid's .cells.sqlite")
+    ap.add_argument("--tag", default="", help="suffix of the result file name")
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    res = run_retrieval(args) if args.part == "retrieval" else run_yesno(args)
+    res.update(command=" ".join(["python -m benchmarks.cuad_grid", *(argv if argv is not None else sys.argv[1:])]),
+               date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+               load_average=list(map(float, Path("/proc/loadavg").read_text().split()[:3])),
+               provenance=run_provenance(["bm25s", "numpy", "sentence-transformers", "llama-cpp-python"]),
+               wall_seconds=round(time.time() - t0, 1))
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    name = f"cuad_grid_{res['part']}{'_' + args.tag if args.tag else ''}.json"
+    (RESULTS / name).write_text(json.dumps(res, indent=1))
+    print(json.dumps(res["summary"], indent=1))
+    print(f"wrote benchmarks/results/{name}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
