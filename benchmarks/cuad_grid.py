@@ -12,8 +12,10 @@ annotation for it is non-empty and found in the text, the grid's retrieval step
 category's ``search`` text) is run and we record whether its top passage -- the passage a cell
 cites when the model quotes the best-ranked one -- overlaps an annotated clause span (top-1), and
 whether any of the ``k`` passages the model reads does (top-k). ``grid`` is the grid's retrieval
-as shipped (BM25 on the search text, the embedder on the question); ``library_search`` embeds the
-search text too. Baselines run here on the same
+as shipped (:func:`clauselens.grid.answer.retrieve`: the library's BM25 on the search text;
+preamble questions read the first passages first); ``library_hybrid_question`` adds the embedder
+on the question (RRF), ``library_search`` the embedder on the search text, ``library_question``
+searches the library (hybrid) with the question alone. Baselines run here on the same
 contracts: BM25 (bm25s, Lucene, English stop words) over the same library passages, and BM25 over
 fixed 500-character chunks of the raw text; and the library searched with the category's
 ``question`` instead of its ``search`` text.
@@ -136,7 +138,7 @@ def run_retrieval(args: argparse.Namespace) -> dict:
     lib = open_library(args.build)
     recs = {Path(r.path).stem: r for r in lib.agreements()}
     cats = [q for q in CUAD if not args.only or q.id in args.only.split(",")]
-    methods = ("grid", "library_bm25", "library_search", "library_question", "bm25_passages", "bm25_chunks500")
+    methods = ("grid", "library_hybrid_question", "library_search", "library_question", "bm25_passages", "bm25_chunks500")
     stats: dict = {}
     per_contract = []
     t0 = time.perf_counter()
@@ -164,10 +166,10 @@ def run_retrieval(args: argparse.Namespace) -> dict:
             if not gold:
                 continue
             got: dict[str, list[list[list[int]]]] = {}
-            res = retrieve(lib, rec.doc_id, q, K, dense="question")
+            res = retrieve(lib, rec.doc_id, q, K)
             got["grid"] = [[[s.start, s.end] for s in p.spans] for p in res.passages]
-            res = retrieve(lib, rec.doc_id, q, K, dense="none")
-            got["library_bm25"] = [[[s.start, s.end] for s in p.spans] for p in res.passages]
+            res = retrieve(lib, rec.doc_id, q, K, dense="question")
+            got["library_hybrid_question"] = [[[s.start, s.end] for s in p.spans] for p in res.passages]
             res = retrieve(lib, rec.doc_id, q, K, dense="search")
             got["library_search"] = [[[s.start, s.end] for s in p.spans] for p in res.passages]
             res_q = lib.search(q.question, K, doc_ids=[rec.doc_id], absent_topics=False,

@@ -40,8 +40,8 @@ class GridQuestion(BaseModel):
     search: str = ""
     #: Where the question comes from (e.g. the CUAD category name); shown in exports.
     category: str = ""
-    #: The answer usually sits in the preamble (parties, the agreement's date): keep the front
-    #: matter in its ranked place instead of after the operative clauses.
+    #: The answer usually sits in the preamble (title, parties, the agreement's date): the
+    #: agreement's first passages are read first (:func:`clauselens.grid.answer.retrieve`).
     front_matter: bool = False
 
     @field_validator("type", mode="before")
@@ -128,7 +128,7 @@ CUAD: list[GridQuestion] = [
     _q("Document Name", "text", "What is the name (title) of this contract?", "agreement title name of this agreement", front_matter=True),
     _q("Parties", "party", "Which parties signed this contract?", "by and between parties entered into agreement", front_matter=True),
     _q("Agreement Date", "date", "What is the date of this contract?", "agreement dated as of made and entered into this day of", front_matter=True),
-    _q("Effective Date", "date", "On what date does this contract become effective?", "effective date shall become effective commence", front_matter=True),
+    _q("Effective Date", "date", "On what date does this contract become effective?", "effective date shall become effective commence"),
     _q("Expiration Date", "date", "On what date does the contract's initial term expire?",
        "initial term shall expire continue in effect until years from the effective date term of this agreement"),
     _q("Renewal Term", "duration", "What is the renewal term after the initial term expires, including automatic extensions?",
@@ -178,7 +178,7 @@ CUAD: list[GridQuestion] = [
        "minimum purchase order quantity commitment shall purchase at least minimum annual"),
     _q("Volume Restriction", "yes_no",
        "Is there a fee increase or consent requirement if a party's use of the products or services exceeds a threshold?",
-       "exceed maximum number of users units volume additional fees threshold limit"),
+       "in excess of exceeds the maximum number of users units volume additional fees charges overage usage limit"),
     _q("Ip Ownership Assignment", "yes_no",
        "Does intellectual property created by one party become the property of the counterparty?",
        "hereby assigns all right title and interest in intellectual property shall be the sole property of work product inventions"),
