@@ -52,6 +52,7 @@ from pathlib import Path
 import numpy as np
 
 from clauselens.grid import CUAD, retrieve
+from clauselens.grid.answer import DEFAULT_K
 from clauselens.library import Library
 from clauselens.provenance import run_provenance
 from clauselens.reports.verify import normalize_with_map
@@ -63,7 +64,7 @@ CORPUS = SHARED / "legalbench-rag" / "corpus" / "cuad"
 CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "cuad_grid"
 CLAUSE_QA_LIB = Path.home() / ".cache" / "clauselens" / "bench" / "clause_qa" / "cuad462-minilm"
 RESULTS = REPO / "benchmarks" / "results"
-K = 4
+K = DEFAULT_K  # the passages a grid cell's model reads
 
 
 def split_of(stem: str) -> str:

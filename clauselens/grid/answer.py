@@ -23,9 +23,9 @@ from clauselens.reports.verify import verify_pieces, verify_quote
 from clauselens.retrieval.types import Passage, SearchResult
 
 #: Bumped when the prompt or the answer schema changes (part of every cell's fingerprint).
-PROMPT_VERSION = "grid-3"
+PROMPT_VERSION = "grid-4"
 #: Passages the model reads per cell.
-DEFAULT_K = 4
+DEFAULT_K = 3
 #: What the embedder reads: nothing ("none": BM25 alone), the question ("question") or the search
 #: text ("search"); see :func:`retrieve`. On the tune split BM25 alone cited the annotated clause
 #: in its top passage for 50.5 % of pairs against 45.9 % (question) and 47.9 % (search text).
@@ -33,7 +33,7 @@ DENSE_QUERY = "none"
 #: Passages from the start of the agreement a preamble question reads first.
 FRONT_PASSAGES = 2
 #: Characters of each passage shown to the model.
-PASSAGE_CHARS = 1200
+PASSAGE_CHARS = 900
 
 TYPE_HINTS: dict[str, str] = {
     "yes_no": 'The answer is "Yes" if a passage contains such a clause, otherwise "No".',
@@ -46,10 +46,12 @@ TYPE_HINTS: dict[str, str] = {
 }
 
 SYSTEM = (
-    "You review one contract. Answer the question only from the numbered passages of that contract. "
-    "Set found to true only if a passage states what the question asks about; then give that passage's number, "
-    "copy the words that answer the question exactly as they appear in it (at most two sentences, no changes), "
-    "and give the short answer. If no passage answers it, set found to false and leave the other fields empty."
+    "You review one contract. Answer the question only from the numbered passages of that contract, and reply "
+    'with a JSON object {"found": ..., "passage": ..., "quote": ..., "answer": ...}: found is true only if a '
+    "passage states what the question asks about; passage is that passage's number (P1 = 1); quote is the words "
+    "of that passage that answer the question, copied exactly as they appear (one sentence, never empty when "
+    "found is true); answer is the short answer. If no passage answers it: found false, passage 0, quote and "
+    "answer empty."
 )
 
 
@@ -172,7 +174,7 @@ def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: C
     m = verify_quote(reply.quote, by_id, prefer) if reply.quote.strip() else None
     matches = [m] if m is not None else (verify_pieces(reply.quote, by_id, prefer)[0] if reply.quote.strip() else [])
     if not matches:
-        return Cell(**base, status="unverified", answer=answer,
+        return Cell(**base, status="unverified", answer=answer, model_quote=reply.quote[:1000],
                     reason="the model's quote is not verbatim in the retrieved passages; quote withheld")
     src = by_id[matches[0].passage_id]
     quote = " … ".join(x.text for x in matches)

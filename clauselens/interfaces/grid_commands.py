@@ -112,7 +112,7 @@ def grid_cmd(
     model: Annotated[Optional[str], typer.Option("--model", help="Bundled model name or .gguf path; with --base-url the server's model name.")] = None,
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1.")] = None,
     api_key: Annotated[Optional[str], typer.Option("--api-key", help="API key for --base-url.")] = None,
-    k: Annotated[int, typer.Option("--k", min=1, max=20, help="Passages the model reads per cell.")] = 4,
+    k: Annotated[int, typer.Option("--k", min=1, max=20, help="Passages the model reads per cell.")] = 3,
     store: Annotated[Optional[Path], typer.Option("--store", help="Cell store (default: OUT with suffix .cells.sqlite).")] = None,
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N agreements.")] = None,
     only: Annotated[Optional[str], typer.Option("--only", help="Only these question ids (comma-separated).")] = None,
