@@ -285,3 +285,15 @@ def test_short_names_stop_at_the_recitals_and_old_records_are_reindexed(corpus: 
     rep = lib2.add([corpus / "a1.txt"])
     assert rep.updated == [str(corpus / "a1.txt")] and lib2.agreements()[0].record_format >= 2
     assert lib2.add([corpus / "a1.txt"]).unchanged == [str(corpus / "a1.txt")]
+
+
+def test_search_switches_used_by_the_clause_grid(lib: Library) -> None:
+    q = "What does the MediWound supply agreement say about the License Agreement of September 27, 2000?"
+
+    def front(res) -> list[int]:
+        start = lib.catalogue.body_start(res.passages[0].doc_id)
+        return [i for i, p in enumerate(res.passages) if not p.clause_ref and p.spans[0].start < start]
+
+    assert not front(lib.search(q, 5))  # demoted by default (the question does not ask about recitals)
+    kept = lib.search(q, 5, front_matter=True)
+    assert front(kept) and "front_matter_demoted" not in kept.trace
