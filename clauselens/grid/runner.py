@@ -62,10 +62,11 @@ def _error_text(e: BaseException) -> str:
 
 def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQuestion], store: CellStore, *,
              model: Any = None, model_id: str = "", concurrency: int = 1, k: int = DEFAULT_K, method: str = "auto",
-             on_cell: CellCallback | None = None, answer: Callable[..., Any] = ask_model) -> GridStats:
+             on_cell: CellCallback | None = None, answer: Callable[..., Any] = ask_model, compute: bool = True) -> GridStats:
     """Fill every missing cell of ``rows`` × ``questions`` into ``store`` (see the module
     docstring). ``model``: a langchain chat model (``None``: retrieval only is not allowed;
-    every question needs the answer step). Returns :class:`GridStats`."""
+    every question needs the answer step). ``compute=False`` only counts the stored cells (an
+    export of a partial grid). Returns :class:`GridStats`."""
     t0 = time.perf_counter()
     stats = GridStats(total=len(rows) * len(questions))
     fps = {q.id: fingerprint(q, model_id, k) for q in questions}
@@ -105,8 +106,10 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                 base = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fps[q.id], "agreement": row.agreement,
                         "doc_id": row.doc_id, "source_path": row.source_path, "model": model_id}
                 old = store.get(row.row_key, q.id, fps[q.id])
-                if old is not None and old.status != "error":
+                if old is not None and (old.status != "error" or not compute):
                     record(old, True)
+                    continue
+                if not compute:
                     continue
                 if row.error:
                     record(Cell(**base, status="error", reason=row.error), False)

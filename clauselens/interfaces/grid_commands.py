@@ -117,6 +117,7 @@ def grid_cmd(
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N agreements.")] = None,
     only: Annotated[Optional[str], typer.Option("--only", help="Only these question ids (comma-separated).")] = None,
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages when adding files.")] = True,
+    export_only: Annotated[bool, typer.Option("--export-only", help="Write OUT from the stored cells; compute nothing (missing cells show as pending).")] = False,
 ) -> None:
     """Fill a review grid: one row per agreement, one column per question; each cell a short
     answer with its verified quote, clause, page, link and status. Resumable."""
@@ -172,7 +173,7 @@ def grid_cmd(
 
         try:
             stats = run_grid(lib, rows, qs, cell_store, model=chat, model_id=model_id, concurrency=concurrency,
-                             k=k, method=ms.structured_method, on_cell=on_cell)
+                             k=k, method=ms.structured_method, on_cell=on_cell, compute=not export_only)
         except KeyboardInterrupt:
             interrupted = True
     cells = [c for c in cell_store.cells() if c.question_id in {q.id for q in qs}]

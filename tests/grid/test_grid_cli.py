@@ -113,6 +113,16 @@ def test_grid_xlsx_failing_contract_resume_and_concurrency(env: Path) -> None:
         assert server.requests - first_requests <= 2
         assert len(list(load_workbook(env / "review.xlsx")["Cells"].iter_rows(min_row=2))) == 12
 
+        # a question nobody computed yet: --export-only writes the table with it pending, asking nothing
+        (env / "q.yaml").write_text((env / "q.yaml").read_text() + "  - id: later\n    question: Is there a later clause?\n")
+        before = server.requests
+        _grid(env, server, "partial.xlsx", "--export-only", "--store", str(env / "review.cells.sqlite"))
+        assert server.requests == before
+        part = [dict(zip(CELL_COLUMNS, (c.value for c in r))) for r in load_workbook(env / "partial.xlsx")["Cells"].iter_rows(min_row=2)]
+        assert {c["status"] for c in part if c["question_id"] == "later"} == {"pending"}
+        full = [dict(zip(CELL_COLUMNS, (c.value for c in r))) for r in load_workbook(env / "review.xlsx")["Cells"].iter_rows(min_row=2)]
+        assert [c for c in part if c["question_id"] != "later"] == full
+
 
 def test_concurrency_one_sends_one_request_at_a_time(env: Path) -> None:
     with FakeOpenAI(delay=0.1) as server:
