@@ -141,7 +141,9 @@ def _csv(path: Path, grid: list, questions: Sequence[GridQuestion], stats: dict[
 def _json(path: Path, grid: list, questions: Sequence[GridQuestion], stats: dict[str, Any]) -> None:
     data = {"questions": [q.model_dump() for q in questions], "stats": stats,
             "rows": [{"agreement": r.agreement, "file": _file(r), "source_path": r.source_path, "doc_id": r.doc_id,
-                      "error": r.error, "cells": {q.id: _line(r, q, c) for q, c in zip(questions, row_cells)}}
+                      "error": r.error, "cells": {q.id: {**_line(r, q, c), "model_quote": c.model_quote if c else "",
+                                                         "quote_spans": c.quote_spans if c else []}
+                                                  for q, c in zip(questions, row_cells)}}
                      for r, row_cells in grid]}
     path.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
 
