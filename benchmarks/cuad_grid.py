@@ -24,9 +24,11 @@ fixed 500-character chunks of the raw text; and the library searched with the ca
 ``0``, ``1`` or ``2`` (about 3/16 of them; listed in the result JSON); numbers for the *report*
 contracts (all the others) are the ones in the README.
 
-**Yes/no accuracy (with the model; ``--part yesno``).** Read from a grid's cell store
+**Answer accuracy (with the model; ``--part yesno``).** Read from a grid's cell store
 (``clauselens grid ... --out X.xlsx`` writes ``X.cells.sqlite``): each yes/no cell's answer
-against the CSV's ``<category>-Answer``, per category and overall, with the sample named.
+against the CSV's ``<category>-Answer`` (a "not found" cell counts as "No"), and typed answers by a
+lenient value match (dates as dates; other values by containment), per category and overall,
+with the sample named; also the mean seconds per cell of that (sequential) run.
 
     .venv/bin/python -m benchmarks.cuad_grid --part retrieval
     .venv/bin/python -m benchmarks.cuad_grid --part yesno --store out/cuad21.cells.sqlite --tag cuad21
@@ -215,8 +217,28 @@ def run_retrieval(args: argparse.Namespace) -> dict:
             "seconds": round(time.perf_counter() - t0, 1), "rows": per_contract}
 
 
+def value_match(q, gold: str, answer: str) -> bool | None:
+    """Lenient match of a typed answer with CUAD's ``-Answer`` value: dates compared as dates
+    (CUAD writes m/d/yy), other values when the words of one (minus "and", "the", "of", "state", "law(s)") are all in the other. ``None``
+    when CUAD gives no value."""
+    gold, answer = gold.strip(), answer.strip()
+    if not gold:
+        return None
+    if q.type == "date":
+        from dateutil import parser as dparser
+
+        try:
+            return dparser.parse(gold).date().isoformat() == answer
+        except (ValueError, OverflowError):
+            return gold.lower() == answer.lower()
+    stop = {"and", "the", "of", "state", "laws", "law", "a", "an"}
+    g, a = (set(re.findall(r"\w+", x.lower())) - stop for x in (gold, answer))
+    return bool(a) and bool(g) and (g <= a or a <= g)
+
+
 def run_yesno(args: argparse.Namespace) -> dict:
-    """Yes/no accuracy of a grid's cells against CUAD's answers."""
+    """Accuracy of a grid's cells against CUAD's answers: yes/no categories exactly, other
+    categories by :func:`value_match`. Error cells are excluded and counted."""
     from clauselens.grid import CellStore
 
     master = load_master()
@@ -224,38 +246,52 @@ def run_yesno(args: argparse.Namespace) -> dict:
     cats = {q.id: q for q in CUAD}
     out: dict = {}
     rows = []
+    errors = 0
+    seconds = []
     for c in store.cells():
         q = cats.get(c.question_id)
-        if q is None or q.type != "yes_no" or c.status == "error":
+        if q is None:
             continue
-        stem = Path(c.source_path).stem
-        row = master.get(stem)
+        if c.status == "error":
+            errors += 1
+            continue
+        seconds.append(c.seconds)
+        row = master.get(Path(c.source_path).stem)
         if row is None:
             continue
         gold = answer_column(row, q.category)
-        if gold not in ("Yes", "No"):
-            continue
-        pred = c.answer if c.answer in ("Yes", "No") else "No"
-        ok = pred == gold
-        rows.append({"contract": stem, "split": split_of(stem), "category": q.category, "gold": gold, "pred": pred,
-                     "status": c.status, "ok": ok})
+        if q.type == "yes_no":
+            if gold not in ("Yes", "No"):
+                continue
+            pred = c.answer if c.answer in ("Yes", "No") else "No"
+            ok: bool | None = pred == gold
+        else:
+            pred = c.answer
+            ok = value_match(q, gold, c.answer)
+            if ok is None:
+                continue
+        rows.append({"contract": Path(c.source_path).stem, "split": split_of(Path(c.source_path).stem), "category": q.category,
+                     "type": q.type, "gold": gold, "pred": pred, "status": c.status, "ok": ok})
     store.close()
     for split in ("tune", "report", "all"):
         sel = [r for r in rows if split == "all" or r["split"] == split]
         if not sel:
             continue
-        by_cat = {}
+        by_cat: dict = {}
         for r in sel:
             by_cat.setdefault(r["category"], []).append(r["ok"])
-        gold_yes = [r for r in sel if r["gold"] == "Yes"]
-        pred_yes = [r for r in sel if r["pred"] == "Yes"]
+        yn = [r for r in sel if r["type"] == "yes_no"]
+        gold_yes = [r for r in yn if r["gold"] == "Yes"]
+        pred_yes = [r for r in yn if r["pred"] == "Yes"]
         out[split] = {"n": len(sel), "contracts": len({r["contract"] for r in sel}),
-                      "accuracy": round(sum(r["ok"] for r in sel) / len(sel), 4),
-                      "always_no_accuracy": round(sum(r["gold"] == "No" for r in sel) / len(sel), 4),
+                      "yes_no_n": len(yn), "yes_no_accuracy": round(sum(r["ok"] for r in yn) / len(yn), 4) if yn else None,
+                      "yes_no_always_no_accuracy": round(sum(r["gold"] == "No" for r in yn) / len(yn), 4) if yn else None,
                       "recall_yes": round(sum(r["pred"] == "Yes" for r in gold_yes) / len(gold_yes), 4) if gold_yes else None,
                       "precision_yes": round(sum(r["gold"] == "Yes" for r in pred_yes) / len(pred_yes), 4) if pred_yes else None,
                       "per_category": {c: {"n": len(v), "accuracy": round(sum(v) / len(v), 4)} for c, v in sorted(by_cat.items())}}
-    return {"part": "yesno", "store": str(args.store), "summary": out, "rows": rows}
+    return {"part": "yesno", "store": str(args.store), "summary": out, "error_cells": errors,
+            "cells_per_minute_sequential": round(60 * len(seconds) / sum(seconds), 3) if seconds else None,
+            "mean_seconds_per_cell": round(sum(seconds) / len(seconds), 1) if seconds else None, "rows": rows}
 
 
 def main(argv: list[str] | None = None) -> None:
