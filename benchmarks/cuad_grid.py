@@ -290,8 +290,10 @@ def run_yesno(args: argparse.Namespace) -> dict:
                       "precision_yes": round(sum(r["gold"] == "Yes" for r in pred_yes) / len(pred_yes), 4) if pred_yes else None,
                       "per_category": {c: {"n": len(v), "accuracy": round(sum(v) / len(v), 4)} for c, v in sorted(by_cat.items())}}
     return {"part": "yesno", "store": str(args.store), "summary": out, "error_cells": errors,
-            "cells_per_minute_sequential": round(60 * len(seconds) / sum(seconds), 3) if seconds else None,
-            "mean_seconds_per_cell": round(sum(seconds) / len(seconds), 1) if seconds else None, "rows": rows}
+            # median, not mean: a cell's seconds include any time the process was paused
+            "median_seconds_per_cell": round(float(np.median(seconds)), 1) if seconds else None,
+            "cells_per_minute_at_median": round(60 / float(np.median(seconds)), 2) if seconds else None,
+            "cells": len(seconds), "rows": rows}
 
 
 def main(argv: list[str] | None = None) -> None:
