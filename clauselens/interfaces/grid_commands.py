@@ -59,6 +59,8 @@ def grid_rows(settings: Settings, source: str, library_name: str | None, *, ocr:
     from clauselens.interfaces.library_commands import open_library
 
     p = Path(source).expanduser()
+    if ("/" in source or p.suffix) and not p.exists():
+        raise ConfigError(f"no such folder, file or library: {source}")
     is_contracts = p.is_file() or (p.is_dir() and not (p / "library.json").exists())
     if not is_contracts:
         lib = open_library(settings, library_name or source)

@@ -147,5 +147,7 @@ def test_other_formats_and_bad_arguments(env: Path) -> None:
     assert "<table>" in (env / "r.html").read_text()
     bad = runner.invoke(app, ["grid", str(env / "contracts"), "--out", str(env / "r.docx"), "--preset", "cuad"])
     assert bad.exit_code == 3 and "--out must end in" in bad.output and "Traceback" not in bad.output
+    missing = runner.invoke(app, ["grid", str(env / "nope"), "--out", str(env / "r.xlsx"), "--preset", "cuad"])
+    assert missing.exit_code == 3 and "no such folder, file or library" in missing.output
     both = runner.invoke(app, ["grid", str(env / "contracts"), "--out", str(env / "r.xlsx")])
     assert both.exit_code == 3 and "exactly one of --questions" in both.output
