@@ -123,10 +123,12 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                 if result.abstained or not result.passages:
                     record(finish({**base, "seconds": round(time.perf_counter() - started, 2)}, q, result, None), False)
                     continue
+                retrieval_s = time.perf_counter() - started
                 while len(pending) >= workers:
                     collect(block=True)
+                # a cell's seconds: its retrieval + its model call, not the wait for a free worker
                 fut = pool.submit(answer, model, q, result.passages, method=method)
-                pending[fut] = (base, q, result, started)
+                pending[fut] = (base, q, result, time.perf_counter() - retrieval_s)
                 collect(block=False)
         while pending:
             collect(block=True)
