@@ -22,14 +22,10 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, ConfigError, IngestError
+from clauselens.interfaces.library_commands import _fail  # one error printer for the library and grid commands
 
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
-
-
-def _fail(e: ClauselensError) -> None:
-    err_console.print(f"[bold red]Error:[/bold red] [red]{escape(str(e))}[/red]")
-    raise typer.Exit(code=e.exit_code)
 
 
 def _progress() -> Progress:
