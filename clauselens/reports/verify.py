@@ -173,12 +173,13 @@ def verify_quote(
 
 #: A quote piece shorter than this many words is not cited on its own (too generic to ground).
 MIN_PIECE_WORDS = 5
-_SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+|\s*(?:\[\.\.\.\]|\[…\]|\.\.\.|…)\s*")
+_SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+|\s*\n\s*|\s*(?:\[\.\.\.\]|\[…\]|\.\.\.|…)\s*")
 
 
 def split_quote(quote: str) -> list[str]:
-    """Split a model quote into sentence-like pieces (after ``. ; : ! ?`` + whitespace, and at
-    an ellipsis ``...`` / ``…`` / ``[...]`` where the model skipped text)."""
+    """Split a model quote into sentence-like pieces (after ``. ; : ! ?`` + whitespace, at a
+    line break -- a model may glue a passage header onto a quote on a new line -- and at an
+    ellipsis ``...`` / ``…`` / ``[...]`` where the model skipped text)."""
     return [p for p in (x.strip() for x in _SENTENCE_END.split(clean_model_quote(quote))) if p]
 
 

@@ -226,3 +226,14 @@ def test_a_passage_header_the_model_copied_before_its_quote_is_not_part_of_the_q
     m = verify_quote(echoed, {"P1": p})
     assert m is not None and m.text == "The Receiving Party shall keep the Confidential Information"
     assert verify_quote("[P1] NDA | clause 2.1 | p. 1: The Receiving Party shall disclose", {"P1": p}) is None
+
+
+def test_a_header_glued_after_a_quote_on_a_new_line_leaves_the_quote_verified() -> None:
+    text = "2.1 The Receiving Party shall keep the Confidential Information strictly confidential."
+    p = Passage(chunk_id="c-2.1", doc_id="nda", node_id="n-2.1", text=text, spans=[Span(start=0, end=len(text))])
+    from clauselens.reports.verify import verify_pieces
+
+    quote = "The Receiving Party shall keep the Confidential Information strictly confidential\n2. Confidentiality Obligations > 2.1 | p. 1"
+    found, missing = verify_pieces(quote, {"P1": p})
+    assert [m.text for m in found] == ["The Receiving Party shall keep the Confidential Information strictly confidential"]
+    assert "Confidentiality Obligations > 2.1 | p." in missing  # the header is never cited
