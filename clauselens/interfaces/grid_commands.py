@@ -22,7 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, ConfigError, IngestError
-from clauselens.interfaces.library_commands import _fail  # one error printer for the library and grid commands
+from clauselens.interfaces.library_commands import _fail, add_progress  # one error printer for the library and grid commands
 
 console = Console()
 err_console = Console(stderr=True, soft_wrap=True)
@@ -68,14 +68,8 @@ def grid_rows(settings: Settings, source: str, library_name: str | None, *, ocr:
     settings = settings.model_copy(update={"ocr": ocr})
     lib = open_library(settings, library_name or (p.stem if p.is_file() else p.resolve().name), create=True)
     store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
-    tasks: dict[str, Any] = {}
     with _progress() as bar:
-        def progress(stage: str, i: int, n: int, detail: str) -> None:
-            label = {"add": "Adding agreements", "index": "Building the BM25 index"}.get(stage, stage)
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(label, total=n, detail="", rate="")
-            bar.update(tasks[stage], completed=i, total=n, detail=escape(detail[:50]))
-
+        progress = add_progress(bar, rate="")
         rep = lib.add([p], load=lambda f: load_one(f, settings, store=store), progress=progress)
     from clauselens.library import collect_files
     from clauselens.parsing.loader import file_sha256

@@ -84,6 +84,20 @@ def _fail(e: ClauselensError) -> None:
     raise typer.Exit(code=e.exit_code)
 
 
+def add_progress(bar: Progress, **fields: Any) -> Any:
+    """A ``Library.add`` progress callback drawing one bar per stage on ``bar`` (``fields``:
+    extra task fields the bar's columns read, e.g. ``rate=""``)."""
+    tasks: dict[str, Any] = {}
+
+    def progress(stage: str, i: int, n: int, detail: str) -> None:
+        label = {"add": "Adding agreements", "index": "Building the BM25 index"}.get(stage, stage)
+        if stage not in tasks:
+            tasks[stage] = bar.add_task(label, total=n, detail="", **fields)
+        bar.update(tasks[stage], completed=i, total=n, detail=escape(detail[:50]))
+
+    return progress
+
+
 def _progress() -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     TextColumn("ETA"), TimeRemainingColumn(), TextColumn("[dim]{task.fields[detail]}"),
@@ -112,13 +126,8 @@ def add_cmd(
         _fail(e)
         return
     store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
-    tasks: dict[str, Any] = {}
     with _progress() as bar:
-        def progress(stage: str, i: int, n: int, detail: str) -> None:
-            label = {"add": "Adding agreements", "index": "Building the BM25 index"}.get(stage, stage)
-            if stage not in tasks:
-                tasks[stage] = bar.add_task(label, total=n, detail="")
-            bar.update(tasks[stage], completed=i, total=n, detail=escape(detail[:50]))
+        progress = add_progress(bar)
 
         try:
             rep = lib.add(paths, load=lambda p: load_one(p, settings, store=store), prune=prune, progress=progress)
