@@ -267,7 +267,7 @@ def build_graph(
                          turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli,
                          label_basis=basis, documents=docs)
         calls, support = [], []  # issue #19: the model's verdict on each finding's (claim, quote) pair
-        if settings.support_check and not r.documents_silent:
+        if settings.support_check:  # a silent report's findings have no verified quote: logged, never asked
             r, calls, support = inter.check_support(r, passages, model=res.model("interrogator"), context=state.get("context"),
                                                     model_settings=settings.model_for("interrogator"), documents=docs)
         r.left_out = list(state.get("left_out") or [])

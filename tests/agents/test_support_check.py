@@ -165,3 +165,27 @@ def test_cli_ask_prints_the_unverified_banner(monkeypatch, passages):
     assert out.count("⚠ Unverified: no key finding is supported") == 2  # in the report and again below it
     assert "Unverified: The non-compete lasts five years." in out
     assert "Report ready: 0 of 1 findings supported by their quotes (unverified)" in out
+
+
+def test_graph_silent_report_still_logs_a_verdict_per_finding():
+    """The CI failure of 2026-12-01: the model said nothing addresses the question, yet listed
+    findings with quotes that are not in the documents; the report is silent and the transcript's
+    report event must still judge every finding (by the rules), without asking the model."""
+    tools = {"hybrid": HybridRetriever(None)}
+    draft = {"title": "Termination", "answer": "", "addressed": False, "conclusion": "",
+             "findings": [{"statement": "The agreement ends when the Trust pays the Company.", "passage_ids": ["P1"],
+                           "quote": "this sentence is not in the contract"},
+                          {"statement": "Either party may end it on notice.", "passage_ids": ["P1"], "quote": ""}]}
+    model = ScriptedChat(script={
+        "SubQuestions": [{"sub_questions": ["When does the agreement terminate?"]}],
+        "SearchPlan": [{"queries": ["termination"], "clause_refs": [], "defined_terms": [], "agreement_names": [],
+                        "tools": ["hybrid"]}],
+        "ReportDraft": [draft], "StopDecision": [{"complete": True, "reason": "", "follow_up_questions": []}],
+    })
+    res = ask([DRIVEN], "When does this agreement terminate?", Settings(), models=model, tools=tools, max_turns=1)
+    r = res.report
+    assert r.documents_silent and r.verification == "silent" and len(r.key_findings) == 2
+    ev = next(e for e in res.transcript["events"] if e["type"] == "report")
+    assert ev["verification"] == "silent" and [x["source"] for x in ev["support"]] == ["rules", "rules"]
+    assert all(x["support"] == "unverified" for x in ev["support"])
+    assert "SupportVerdict" not in [c[0] for c in model.calls]
