@@ -78,6 +78,32 @@ def test_defined_term_goes_to_its_definition(lib: Library) -> None:
     assert '"Facility" means' in first.text
 
 
+@pytest.mark.parametrize("q", [
+    "How does the MediWound supply agreement define Facility?",
+    "What is meant by Facility in the MediWound / Challenge Bioproducts supply agreement?",
+    "In the MediWound supply agreement, what counts as the 'Facility'?",
+    "What does the MediWound supply agreement mean by Sub-Contractors?",  # plural of the defined "Sub-Contractor"
+])
+def test_defined_term_phrasings_without_quotes_or_in_other_words(lib: Library, q: str) -> None:
+    res = lib.search(q, 5)
+    first = res.passages[0]
+    assert first.method == "exact" and _file(lib, first.doc_id) == "a1.txt", (q, res.trace)
+    assert res.trace["defined_term"] in ("Facility", "Sub-Contractor")
+    assert f'"{res.trace["defined_term"]}"' in first.text
+
+
+def test_defined_term_candidates() -> None:
+    from clauselens.library.library import defined_term_candidates as cands
+
+    assert cands("How is 'Territory' defined in the Acme licence?") == ["Territory"]
+    assert cands("What is the definition of Force Majeure under the Purolator agreement?") == ["Force Majeure"]
+    assert cands("Under the Acme licence, what is the definition of Change of Control in Section 1?")[:2] == \
+        ["Change of Control in Section", "Change of Control"]
+    assert cands("What does the Dexcel agreement say about recalls?") == []
+    assert cands("When can the Buyer terminate the Acme licence?") == []
+    assert cands("What does Section 4.4 of the Acme licence provide?") == []
+
+
 def test_definition_with_alternative_name_is_found() -> None:
     doc = parse_file(CUAD / "GarrettMotionInc_20181001_8-K_EX-2.4_11364532_EX-2.4_Intellectual Property Agreement.txt")
     defs = [d for d in definitions(doc) if d.term == "Intellectual Property Rights" and d.means]
