@@ -39,11 +39,11 @@ import numpy as np
 from clauselens.errors import ClauselensError, ConfigError, IngestError, RetrievalError
 from clauselens.library.catalogue import (RECORD_FORMAT, AgreementRecord, heading_topics, make_record, naming_words, resolution_profile,
                                          strip_naming_words)
-from clauselens.library.passages import clause_markers, definitions, embed_text, library_passages, ref_key
+from clauselens.library.passages import clause_markers, definitions, embed_text, library_passages, ref_key_groups
 from clauselens.library.resolver import _QUESTION_WORDS, AgreementResolver, Resolution, resolution_tokens
 from clauselens.library.storage import open_storages
 from clauselens.parsing.types import Chunk, Document
-from clauselens.retrieval.analyzer import LegalAnalyzer, clause_refs_in
+from clauselens.retrieval.analyzer import LegalAnalyzer
 from clauselens.retrieval.fusion import RRF_K, reciprocal_rank_fusion
 from clauselens.retrieval.lexical import NO_MATCH
 from clauselens.retrieval.types import Passage, SearchResult
@@ -105,6 +105,19 @@ class AddReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     passages: int = 0
     seconds: float = 0.0
+
+
+#: An exact-field key of a top-level part (:func:`clauselens.library.passages.ref_key_groups`).
+_PART_KEY = re.compile(r"^(schedule|exhibit|annex|appendix|article)([a-z0-9.]+(?:\([a-z0-9]{1,4}\))*)$")
+
+
+def _show_ref(key: str) -> str:
+    """A key as a reader writes it: ``schedule2`` -> ``Schedule 2``, ``articleiv`` -> ``Article IV``."""
+    m = _PART_KEY.match(key)
+    if not m:
+        return key
+    ident = m.group(2)
+    return f"{m.group(1).title()} {ident.upper() if ident.isalpha() else ident}"
 
 
 def defined_term_candidates(question: str) -> list[str]:
@@ -436,7 +449,8 @@ class Library:
             Resolution(chosen=list(allowed or []), status="filtered" if allowed else "unnamed")
         trace["resolution"] = res.trace()
         docs = res.chosen or None
-        refs = list(dict.fromkeys(k for k in (ref_key(r) for r in clause_refs_in(question)) if k))
+        groups = ref_key_groups(question)
+        refs = [g[0] for g in groups]
         terms = defined_term_candidates(question)
         term = terms[0] if terms else None
         if terms and docs:  # the first candidate (or inflection) the agreements define
@@ -444,14 +458,15 @@ class Library:
         trace.update(clause_refs=refs, defined_term=term)
         first: list[int] = []
         if refs and docs:
-            found = {r: self._clause_rows(docs, r) for r in refs}
+            # each reference's rows under the first of its spellings the agreements have
+            found = {g[0]: next((rows for k in g if (rows := self._clause_rows(docs, k))), []) for g in groups}
             missing = [r for r, rows in found.items() if not rows]
             structured = any(self.catalogue.refs_of(d) for d in docs)
             if structured and len(missing) == len(refs):
                 trace["missing_refs"] = missing
                 names = ", ".join(self._label(d) for d in docs)
                 return SearchResult(query=question, abstained=True, trace=trace,
-                                    reason=f"{NO_MATCH}: clause {', '.join(missing)} is not in {names}")
+                                    reason=f"{NO_MATCH}: clause {', '.join(_show_ref(r) for r in missing)} is not in {names}")
             for r in refs:
                 first += found[r]
         if term and docs:
@@ -549,6 +564,16 @@ class Library:
         from clauselens.library.passages import bare_number_re
 
         rows = self.catalogue.rows_with_ref(docs, ref)
+        part = _PART_KEY.match(ref)
+        if part:  # "schedule2": the tree's node, else the passage printing the label at a line start
+            if not rows and fallback:
+                label = re.compile(rf"(?im)^[ \t]*{part.group(1)}[ \t]+{re.escape(part.group(2))}\b")
+                for d in docs:
+                    hit = next((r for r, text in self.catalogue.rows_containing(d, f"{part.group(1)} {part.group(2)}")
+                                if label.search(text)), None)
+                    if hit is not None:
+                        rows.append(hit)
+            return rows
         for d in docs if not rows else ():
             for off in self.catalogue.marker_offsets(d, ref):
                 r = self.catalogue.row_at(d, off)

@@ -84,6 +84,59 @@ def ref_key(ref: str | None) -> str | None:
     return ".".join(str(int(x)) for x in m.group(1).split(".")) + m.group(2)
 
 
+#: A top-level part a question names by its label: ``Schedule 2``, ``Exhibit B``, ``Annex A``,
+#: ``Appendix I``, ``Article IV`` / ``Article 4`` (the tree's refs for these nodes keep the
+#: word: ``"Exhibit B"`` -> key ``exhibitb``; see :class:`clauselens.parsing.types.Node`).
+_PART_REF = re.compile(
+    r"\b((?i:schedule|exhibit|annex|appendix|article))(?i:s)?\s+(\d{1,3}(?:\.\d{1,3})*|[IVXLC]{1,6}\b|[A-Z]{1,2}\b)"
+    r"((?i:\s?\([a-z0-9]{1,4}\))*)")  # the label's word in any case, its letters as printed (capitals)
+
+
+def _int_to_roman(n: int) -> str:
+    out = ""
+    for v, r in ((100, "c"), (90, "xc"), (50, "l"), (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")):
+        while n >= v:
+            out, n = out + r, n - v
+    return out
+
+
+def ref_key_groups(question: str) -> list[list[str]]:
+    """The clause references ``question`` names, as groups of exact-field keys, each group
+    one reference in the spellings a tree may have recorded for it: ``Section 7.2(d)`` ->
+    ``[["7.2(d)"]]``; ``Schedule 2`` -> ``[["schedule2", "scheduleii"]]`` (never clause 2);
+    ``Article IV`` -> ``[["articleiv", "article4", "4"]]``; ``Exhibit B`` -> ``[["exhibitb"]]``.
+    A dotted number after "Article" (``Article 6.1(c)``) is an ordinary clause number."""
+    from clauselens.parsing.numbering import roman_to_int
+    from clauselens.retrieval.analyzer import clause_refs_in
+
+    groups: list[list[str]] = []
+    rest = question
+    for m in _PART_REF.finditer(question):
+        word, ident, tail = m.group(1).lower(), m.group(2), normalize_ref(m.group(3) or "")
+        if "." in ident:
+            if word == "article":
+                continue  # "Article 6.1(c)": the clause number 6.1(c)
+            keys = [f"{word}{ident}{tail}"]
+        else:
+            n = int(ident) if ident.isdigit() else roman_to_int(ident)
+            if ident.isalpha() and (n is None or len(ident) > 1 and not ident.isupper()):
+                n = None  # "Exhibit B", "Schedule AA": letters, not a Roman numeral
+            keys = [f"{word}{ident.lower()}{tail}"]
+            if n is not None and ident.isdigit():
+                keys.append(f"{word}{_int_to_roman(n)}{tail}")
+            elif n is not None:
+                keys.append(f"{word}{n}{tail}")
+            if word == "article" and n is not None:
+                keys.append(f"{n}{tail}")
+        groups.append(list(dict.fromkeys(keys)))
+        rest = rest.replace(m.group(0), " " * len(m.group(0)), 1)
+    for r in clause_refs_in(rest):
+        k = ref_key(r)
+        if k and [k] not in groups:
+            groups.append([k])
+    return groups
+
+
 #: A clause number printed as a marker: at a line start, after a run of spaces (flattened
 #: layouts) or after a sentence end, optionally after "Section"/"Article"/..., followed by
 #: a capital, a parenthesis or a bracket (``16.4   If the JVC``, ``Section 8.02. Divested``).
@@ -164,5 +217,5 @@ def definitions(doc: Document) -> list[Definition]:
     return out
 
 
-__all__ = ["CONTEXT_CHARS", "PASSAGE_CHARS", "Definition", "bare_number_re", "clause_markers", "context_line", "definitions", "embed_text",
+__all__ = ["CONTEXT_CHARS", "PASSAGE_CHARS", "Definition", "bare_number_re", "clause_markers", "context_line", "definitions", "embed_text", "ref_key_groups",
            "library_passages", "ref_key"]

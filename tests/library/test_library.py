@@ -323,3 +323,49 @@ def test_search_switches_used_by_the_clause_grid(lib: Library) -> None:
     assert not front(lib.search(q, 5))  # demoted by default (the question does not ask about recitals)
     kept = lib.search(q, 5, front_matter=True)
     assert front(kept) and "front_matter_demoted" not in kept.trace
+
+
+ATMOS = "ATMOSENERGYCORP_11_22_2002-EX-10.17-TRANSPORTATION SERVICE AGREEMENT.txt"
+
+
+@pytest.fixture(scope="module")
+def parts_lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    """A gas transportation agreement with ARTICLE I..IX and SCHEDULE 2, and MediWound's supply
+    agreement with its "Exhibit 4.2" price list (real CUAD text)."""
+    src = next(CUAD.glob("ATMOSENERGYCORP_11_22_2002-EX-10.17-*"), None)
+    if src is None:
+        pytest.skip(f"needs {ATMOS}")
+    d = tmp_path_factory.mktemp("parts")
+    shutil.copy(src, d / "b1.txt")
+    shutil.copy(CUAD / FILES["a1.txt"], d / "b2.txt")
+    lib = Library.open(d / "lib", embedder_name="none")
+    assert not lib.add([d / "b1.txt", d / "b2.txt"]).failed
+    return lib
+
+
+@pytest.mark.parametrize("q, ref", [
+    ("What does Article IV of the Atmos Energy transportation service agreement provide?", "Article IV"),
+    ("What does Article 4 of the Atmos Energy transportation service agreement provide?", "Article IV"),
+    ("What is in Schedule 2 of the Atmos Energy transportation service agreement?", "Schedule 2"),
+    ("What does Exhibit 4.2 of the MediWound supply agreement list?", "Exhibit 4.2"),
+])
+def test_schedules_exhibits_and_roman_articles_are_exact_fields(parts_lib: Library, q: str, ref: str) -> None:
+    """"Schedule 2" is the schedule, never clause 2; "Article 4" finds the tree's "Article IV"."""
+    res = parts_lib.search(q, 3)
+    assert not res.abstained, res.reason
+    assert res.passages[0].method == "exact" and res.passages[0].clause_ref == ref, res.trace
+
+
+def test_a_schedule_the_agreement_lacks_gets_no_matching_clause(parts_lib: Library) -> None:
+    res = parts_lib.search("What does Schedule 9 of the Atmos Energy transportation service agreement say?", 3)
+    assert res.abstained and "Schedule 9 is not in" in res.reason
+
+
+def test_ref_key_groups() -> None:
+    from clauselens.library.passages import ref_key_groups
+
+    assert ref_key_groups("What does Section 12.04(b) provide?") == [["12.4(b)"]]
+    assert ref_key_groups("What is in Schedule 2?") == [["schedule2", "scheduleii"]]
+    assert ref_key_groups("Article IV and Section 5.2") == [["articleiv", "article4", "4"], ["5.2"]]
+    assert ref_key_groups("Article 6.1(c) of the JV agreement") == [["6.1(c)"]]
+    assert ref_key_groups("which article of the agreement covers it?") == []
