@@ -186,7 +186,7 @@ def search_cmd(
     library: LibraryOpt = None,
     k: Annotated[int, typer.Option("--k", help="Passages to show.")] = 5,
     party: Annotated[Optional[str], typer.Option("--party", help="Only agreements with this party (or short name).")] = None,
-    doc_type: Annotated[Optional[str], typer.Option("--type", help="Only this type: agreement, amendment, side_letter, schedule, other.")] = None,
+    doc_type: Annotated[Optional[str], typer.Option("--type", help="Only this type: agreement, amendment, side_letter, schedule, other, or words of the title (supply, 'joint venture').")] = None,
     year: Annotated[Optional[int], typer.Option("--year", help="Only agreements dated in this year.")] = None,
 ) -> None:
     """Top passages for a question (no model call): agreement, clause, page, score, quote."""

@@ -392,7 +392,9 @@ class Library:
     def candidates(self, *, doc_ids: Sequence[str] | None = None, party: str | None = None,
                    doc_type: str | None = None, year: int | None = None) -> list[str] | None:
         """Doc ids passing the filters (``None``: no filter given). ``party`` matches a party
-        name or short name (case-insensitive substring)."""
+        name or short name (case-insensitive substring); ``doc_type`` the coarse type
+        (``agreement``, ``amendment``, ...) or words of the title ("supply", "joint venture",
+        "licence" for "LICENSE AGREEMENT": compared as analysed tokens)."""
         if doc_ids is None and party is None and doc_type is None and year is None:
             return None
         out = []
@@ -401,12 +403,18 @@ class Library:
                 continue
             if party and not any(party.lower() in n.lower() for n in [*r.parties, *r.short_names]):
                 continue
-            if doc_type and r.doc_type != doc_type:
+            if doc_type and r.doc_type != doc_type.lower() and not self._title_has(r, doc_type):
                 continue
             if year is not None and r.year != year:
                 continue
             out.append(r.doc_id)
         return out
+
+    def _title_has(self, record: AgreementRecord, words: str) -> bool:
+        want = set(self.analyzer.tokenize(words.replace("licence", "license").replace("Licence", "License")))
+        title = record.title or ""
+        have = set(self.analyzer.tokenize(title.replace("licence", "license").replace("LICENCE", "LICENSE")))
+        return bool(want) and want <= have
 
     def resolve(self, question: str, allowed: Sequence[str] | None = None) -> Resolution:
         """Which agreements ``question`` names (see :mod:`clauselens.library.resolver`)."""

@@ -206,6 +206,11 @@ def test_filters_restrict_the_agreements(lib: Library) -> None:
     assert res.passages and {_file(lib, p.doc_id) for p in res.passages} == {"a2.txt"}
     res = lib.search("Who pays for shipping?", 10, doc_type="amendment")
     assert res.abstained and "filters" in (res.reason or "")
+    # a type is also words of the title: MediWound's SUPPLY AGREEMENT, IMPCO's JOINT VENTURE AGREEMENT
+    assert {_file(lib, d) for d in lib.candidates(doc_type="supply")} == {"a1.txt"}
+    assert {_file(lib, d) for d in lib.candidates(doc_type="Joint Venture")} == {"a4.txt"}
+    assert {_file(lib, d) for d in lib.candidates(doc_type="agreement")} == {"a1.txt", "a2.txt", "a3.txt", "a4.txt"}
+    assert lib.candidates(doc_type="lease") == []
 
 
 def test_open_does_not_rebuild_an_up_to_date_library(corpus: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
