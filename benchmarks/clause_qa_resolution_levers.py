@@ -7,8 +7,9 @@ for 83 questions and among the searched ones for 98, and the questions it leaves
 adopted unless they lift "right alone" without choosing a wrong agreement alone:
 
 * ``names xW`` -- the query tokens of capitalised words inside the question (proper names:
-  "E.piphany", "Consensi") counted W times in the BM25 profile query, the resolver's
-  thresholds unchanged;
+  "E.piphany", "Consensi"; not quoted terms nor "Section"/"Agreement") counted W times in the
+  BM25 profile query (:func:`clauselens.library.resolver.resolution_tokens`), the resolver's
+  thresholds unchanged (``x3`` is the default, :data:`~clauselens.library.resolver.NAME_WEIGHT`);
 * ``dense`` -- each agreement's title, parties, short names and first three passages (cut to
   1,000 characters, MiniLM's window) embedded once; the gold agreement's rank by cosine with
   the question (question words removed), reported as a rank histogram beside the BM25
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from collections import Counter
 from pathlib import Path
 
@@ -30,14 +30,6 @@ import numpy as np
 from benchmarks.clause_qa import RESULTS, library_for, load_questions
 from clauselens.library.resolver import _QUESTION_WORDS, resolution_tokens
 from clauselens.provenance import run_provenance
-
-#: Capitalised words that are not the question's first word (proper names, defined products).
-_NAME = re.compile(r"(?<![.?!]\s)(?<!^)\b([A-Z][\w.&'-]*|[a-z]+[A-Z][\w.&'-]*)")
-
-
-def name_tokens(question: str, analyzer) -> set[str]:
-    """Analysed tokens of the capitalised words inside ``question``."""
-    return {t for m in _NAME.finditer(question) for t in analyzer.tokenize(m.group(1))}
 
 
 def profile_text(lib, rec) -> str:
@@ -60,10 +52,7 @@ def main() -> None:
         alone = among = wrong_alone = 0
         status: Counter = Counter()
         for q in questions:
-            toks = resolution_tokens(q["question"], lib.analyzer)
-            if weight > 1:
-                names = name_tokens(q["question"], lib.analyzer)
-                toks = toks + [t for t in toks if t in names] * (weight - 1)
+            toks = resolution_tokens(q["question"], lib.analyzer, name_weight=weight)
             res = lib.resolver.decide(lib.lexical.profile_scores(toks), None, n_docs=n_docs)
             g = gold_of[q["id"]]
             alone += res.chosen == [g]

@@ -290,16 +290,21 @@ def test_one_rare_name_resolves_in_a_small_library(tmp_path: Path) -> None:
     """Five agreements (a new user's first library): a party name the question repeats scores
     about one unit IDF, below MIN_SCORE, but several times the runner-up -- chosen alone, not
     'uncertain' over all five (found by a fresh-clone check: the README's own example)."""
-    from clauselens.library.resolver import DOMINANT, MIN_SCORE
+    from clauselens.library.resolver import DOMINANT, MIN_SCORE, resolution_tokens
 
     for i, name in enumerate(SMALL):
         shutil.copy(CUAD / name, tmp_path / f"s{i}.txt")
     small = Library.open(tmp_path / "lib", embedder_name="none")
     assert len(small.add([tmp_path]).added) == 5
     q = "How is 'Product' defined in the MediWound supply agreement?"
+    # unweighted, the one rare name is below MIN_SCORE but dominant; counted as a proper name
+    # (NAME_WEIGHT) it clears MIN_SCORE by itself -- both choose MediWound alone
+    flat = small.resolver.decide(small.lexical.profile_scores(resolution_tokens(q, small.analyzer, name_weight=1)),
+                                 n_docs=5)
+    assert flat.ranked[0][1] < MIN_SCORE and flat.ranked[0][1] >= DOMINANT * flat.ranked[1][1]
+    assert flat.status == "resolved" and _file(small, flat.chosen[0]) == "s4.txt"
     res = small.resolve(q)
-    assert res.ranked[0][1] < MIN_SCORE and res.ranked[0][1] >= DOMINANT * res.ranked[1][1]
-    assert res.status == "resolved" and _file(small, res.chosen[0]) == "s4.txt"
+    assert res.ranked[0][1] >= MIN_SCORE and res.status == "resolved" and _file(small, res.chosen[0]) == "s4.txt"
     out = small.search(q, 3)
     assert out.passages[0].method == "exact" and '"Product"' in out.passages[0].text
     assert small.resolve("What insurance must Cool Technologies maintain?").status == "resolved"
@@ -374,3 +379,17 @@ def test_ref_key_groups() -> None:
     assert ref_key_groups("Article IV and Section 5.2") == [["articleiv", "article4", "4"], ["5.2"]]
     assert ref_key_groups("Article 6.1(c) of the JV agreement") == [["6.1(c)"]]
     assert ref_key_groups("which article of the agreement covers it?") == []
+
+
+def test_resolution_query_counts_proper_names_not_quoted_terms() -> None:
+    from clauselens.library.resolver import NAME_WEIGHT, resolution_tokens
+    from clauselens.retrieval.analyzer import LegalAnalyzer
+
+    a = LegalAnalyzer()
+    toks = resolution_tokens("How long does the duty of secrecy last between E.piphany and its hosting partner?", a)
+    assert NAME_WEIGHT > 1 and toks.count(a.tokenize("E.piphany")[0]) == NAME_WEIGHT
+    assert toks.count(a.tokenize("secrecy")[0]) == 1
+    toks = resolution_tokens("How is 'Territory' defined under Section 2 of the Alfa Aesar Agreement?", a)
+    assert toks.count(a.tokenize("Territory")[0]) == 1 and toks.count(a.tokenize("Aesar")[0]) == NAME_WEIGHT
+    assert toks.count(a.tokenize("Agreement")[0]) <= 1
+    assert resolution_tokens("Who keeps the records?", a, name_weight=1) == resolution_tokens("Who keeps the records?", a)
