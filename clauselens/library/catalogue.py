@@ -35,8 +35,9 @@ NAMES_CHARS = 20000
 #: Agreement"") are the deal's subject matter, not names of the parties.
 _RECITALS = re.compile(r"\b(?:RECITALS|Recitals|WHEREAS|Whereas|BACKGROUND|Background:|NOW,? THEREFORE)\b")
 #: Version of how records are derived from a parse; ``Library.add`` re-indexes an unchanged
-#: file whose record is older (2: short names stop at the recitals).
-RECORD_FORMAT = 2
+#: file whose record is older (2: short names stop at the recitals; 3: party names from long
+#: defining parentheses, lower-case brands, a second party after "and").
+RECORD_FORMAT = 3
 _CAP_WORD = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*)")
 
 

@@ -115,20 +115,34 @@ def guess_doc_type(title: str | None, head: str) -> str:
 #: A defining parenthesis: ``(the "Seller")``, ``("FASC")``, ``(hereinafter referred to as "Vendor")``,
 #: ``(hereinafter IntriCon)``, ``("Rio Royal", and together with ..., the "MG Capital Parties")``.
 _DEF_PAREN = re.compile(
-    r"\(\s*(?:(?:the|collectively|together)\s+|hereinafter[^\"“'”)]*?)?[\"“'][^\"”')]+[\"”'][^)]{0,120}\)"
+    r"\(\s*(?:(?:the|collectively|together),?\s+|hereinafter[^\"“'”)]*?"
+    # "(on behalf of itself and its Affiliates, ... referred to as "Bellicum")",
+    # "(together with its successors and assigns, if any, "Lessor")"
+    r"|[^()\"“”]{0,150}?(?:\bas|\bcalled|\bif\s+any,?)\s+)?[\"“'][^\"”')]+[\"”'][^)]{0,120}\)"
     r"|\(\s*hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?[A-Z][^)\"“]{0,40}\)"
 )
-_SUFFIX = (r"(?:Inc|INC|LLC|L\.L\.C|Ltd|LTD|Limited|LIMITED|Corp|CORP|Corporation|CORPORATION|Company|COMPANY"
-           r"|LP|L\.P|N\.A|S\.A|plc|PLC|GmbH|AG|B\.V|Trust|TRUST|FSB)")
+_SUFFIX = (r"(?:Inc|INC|inc|LLC|L\.L\.C|Ltd|LTD|Limited|LIMITED|Corp|CORP|Corporation|CORPORATION|Company|COMPANY"
+           r"|LP|L\.P|N\.A|S\.A|plc|PLC|GmbH|AG|B\.V|N\.V|Trust|TRUST|FSB|S\.R\.L|S\.r\.l|SRL|S\.p\.A|SpA|S\.A\.S"
+           r"|K\.K|AB|SE)")
+#: A name's first word: a capital or digit, or a lower-case brand with a capital or ".com" in it
+#: ("iVillage, Inc.", "ebix.com, Inc.", "drkoop.com, inc.").
+_LEAD = r"(?:[A-Z0-9]|[a-z][a-z0-9]*(?=[A-Z]|\.com\b))"
 _NAME = re.compile(
-    r"^([A-Z0-9][\w&.'’/\- ]*?(?:,?\s*" + _SUFFIX + r"\.?)?)(?=\s*,|\s*$|\s+\(|\s+a\s|\s+an\s|\s+having\s|\s+with\s)"
+    r"^(" + _LEAD + r"[\w&.'’/\- ]*?(?:,?\s*" + _SUFFIX + r"\.?)?)(?=\s*,|\s*$|\s+\(|\s+a\s|\s+an\s|\s+having\s|\s+with\s)"
 )
 #: A capitalised name ending in a company suffix, anywhere in a text run.
 _CORP_NAME = re.compile(
-    r"(?<![\w&])((?:[A-Z][\w&'’./-]*|&)(?:\s+(?:[A-Z0-9][\w&'’./-]*|&|of|de|the))*?,?\s+" + _SUFFIX + r"\b\.?)"
+    r"(?<![\w&])(?<!\ba\s)(?<!\ban\s)((?:" + _LEAD + r"[\w&'’./-]*|&)(?:\s+(?:[A-Z0-9][\w&'’./-]*|&|of|de|the))*?,?\s+"
+    + _SUFFIX + r"\b\.?)"  # not "a Delaware Company" (a description)
 )
+#: The capitalised words ending a text run ("... between professional golfer, TOM WATSON,").
+_TRAILING_NAME = re.compile(r"(?:^|[,:]\s*|\b(?:between|and|with|by|retain|engage|employ)\s+)"
+                            r"((?:[A-Z][\w&'’.-]*\s+(?:(?:of|de|the|&)\s+)?){1,5}[A-Z][\w&'’.-]*)[\s,]*$")
+#: Words of an address, not of a name ("202 South Wheeler Street", "Toronto Ont.").
+_ADDRESS_WORDS = {"street", "avenue", "road", "suite", "floor", "boulevard", "drive", "ont.", "st.", "blvd", "blvd.",
+                  "lane", "building", "tower", "plaza"}
 _CONNECTORS = {"of", "de", "du", "la", "the", "for", "&", "und", "et", "plc", "von", "van", "der"}
-_NOT_IN_NAME = {"agreement", "amendment", "section", "article", "schedule", "exhibit", "hereinafter", "dated"}
+_NOT_IN_NAME = {"agreement", "amendment", "section", "article", "schedule", "exhibit", "hereinafter", "dated", "this"}
 _STOP_FIRST = {"this", "the", "each", "party", "parties", "agreement", "exhibit", "whereas", "dear", "and",
                "between", "among", "recitals", "in", "for", "as", "section", "article", "schedule", "by"}
 
@@ -137,19 +151,44 @@ def _plausible_name(name: str) -> bool:
     words = name.split()
     if not (2 <= len(name) <= 80) or not words or len(words) > 10:
         return False
-    if words[0].lower().strip(",") in _STOP_FIRST or not words[0][0].isupper():
+    if words[0].lower().strip(",") in _STOP_FIRST or not re.match(_LEAD, words[0]):
         return False
-    if any(w.lower().strip(",.") in _NOT_IN_NAME for w in words):
+    if words[0][0].isdigit() and not re.search(r"[\s,]" + _SUFFIX + r"\.?$", name):
+        return False  # "695014 B.C. Ltd." is a company; "1 Year Ingram Micro" is a table cell run on
+    if any(w.lower().strip(",.") in _NOT_IN_NAME for w in words) or not any(sum(c.isalpha() for c in w) >= 2 for w in words):
+        return False
+    if _ADDRESS_WORDS & {w.lower().strip(",") for w in words}:
         return False
     return all(w[0].isupper() or w[0].isdigit() or w.lower().strip(",") in _CONNECTORS or not w[0].isalnum()
-               for w in words)
+               or re.fullmatch(_SUFFIX + r"\.?,?", w) or (i == 0 and re.match(_LEAD, w)) for i, w in enumerate(words))
 
 
 def _tidy(name: str) -> str:
-    name = name.strip(" ,;:")
+    name = re.sub(r"^\d{1,2}\.\s+", "", name.strip(" ,;:"))  # "1. HealthGate Data Corp." (a numbered party)
     if name.endswith(".."):
         name = name[:-1]
     return name
+
+
+def _names_from_piece(piece: str) -> list[str]:
+    """The party names in the text run before one defining parenthesis: the name it starts
+    with and, when a second party follows "and" without a parenthesis of its own before it
+    (``iBio Inc., a Public corporation, ... and Beijing CC-Pharming Ltd. ("CC-Pharming")``),
+    that one too."""
+    first = _name_from_piece(piece)
+    if first is None:
+        return []
+    at = piece.find(first)
+    rest = piece[at + len(first):] if at >= 0 else ""
+    parts = re.split(r"\s+(?:and|AND)\s+", rest)  # an "and" after the first name, not inside it
+    if len(parts) < 2:
+        return [first]
+    last = re.sub(r"^[Tt]he\s+(?=[A-Z])", "", parts[-1].strip())
+    m = _NAME.match(last)
+    second = _tidy(m.group(1)) if m else ""
+    # a company (suffixed), not a place ("incorporated in England and Wales")
+    ok = second and _plausible_name(second) and re.search(r"[\s,]" + _SUFFIX + r"\b", second)
+    return [first] + ([second] if ok and second.lower() != first.lower() else [])
 
 
 def _name_from_piece(piece: str) -> str | None:
@@ -158,7 +197,7 @@ def _name_from_piece(piece: str) -> str | None:
         piece = piece.rsplit(":", 1)[1]
     lead = r"^[\s,;]*(?:(?:and|AND|And|&|together\s+with|WHEREAS,?)\s+)?(?:\(\s*(?:\d|[a-z])\s*\)\s*)?"
     piece = re.sub(lead, "", piece)
-    piece = re.sub(r"^the\s+(?=[A-Z])", "", piece).strip()
+    piece = re.sub(r"^[Tt]he\s+(?=[A-Z])", "", piece).strip()  # "The ARC Group, Inc." -> "ARC Group, Inc."
     m = _NAME.match(piece)
     if m and _plausible_name(_tidy(m.group(1))):
         return _tidy(m.group(1))
@@ -168,9 +207,14 @@ def _name_from_piece(piece: str) -> str | None:
         m = _NAME.match(last)
         if m and _plausible_name(_tidy(m.group(1))):
             return _tidy(m.group(1))
-    found = [_tidy(re.sub(r"^(?:And|AND)\s+", "", c)) for c in _CORP_NAME.findall(piece)]
+    found = [_tidy(re.split(r"\s+(?:and|And|AND)\s+", c)[-1]) for c in _CORP_NAME.findall(piece)]
     found = [f for f in found if _plausible_name(f)]
-    return found[-1] if found else None
+    if found:
+        return found[-1]
+    m = _TRAILING_NAME.search(piece)  # a person or firm named just before its defining parenthesis
+    if m and len(m.group(1).split()) >= 2 and _plausible_name(_tidy(m.group(1))):
+        return _tidy(m.group(1))
+    return None
 
 
 def _add(out: list[str], name: str | None) -> None:
@@ -182,7 +226,8 @@ def _parties_in(seg: str) -> list[str]:
     """Names before the defining parentheses of one (whitespace-normalised) preamble run."""
     out: list[str] = []
     for piece in _DEF_PAREN.split(seg)[:-1]:
-        _add(out, _name_from_piece(piece))
+        for name in _names_from_piece(piece):
+            _add(out, name)
     return out[:6]
 
 
