@@ -67,12 +67,15 @@ def ask(
     checkpointer: Any | None = None,
     thread_id: str | None = None,
     documents: Sequence[dict[str, Any]] | None = None,
+    left_out: Sequence[str] = (),
 ) -> AskResult:
     """Answer ``question`` about the files in ``paths``.
 
     ``paths`` may be empty only when ``tools`` are passed already indexed; ``documents`` are
     then the summaries (``doc_id``, ``title``, ``source_path``, ...) of what they index, for the
-    Researcher (several documents: agreement-prefixed queries) and the transcript. ``max_turns``
+    Researcher (several documents: agreement-prefixed queries) and the transcript, and
+    ``left_out`` one message per file the caller could not read (listed in the report as
+    files left out, as the Archivist's own failures are when it reads ``paths``). ``max_turns``
     overrides ``settings.max_turns``; ``models``/``tools``/``checkpointer`` are passed to
     :func:`clauselens.graph.build_graph`. Raises the project's ``ClauselensError`` s
     (``IngestError``, ``ModelUnavailableError``, ``ModelResponseError``, ``ConfigError``,
@@ -92,6 +95,8 @@ def ask(
                               "mode": mode, "max_turns": turns}
     if documents:
         inputs["documents"] = [dict(d) for d in documents]
+    if left_out:
+        inputs["left_out"] = list(left_out)
     config: dict[str, Any] = {"recursion_limit": 4 * turns + 10}
     tid = thread_id or uuid.uuid4().hex
     if checkpointer is not None:

@@ -10,7 +10,7 @@ encrypted, image-only without OCR, ...), raised unchanged so the CLI prints thei
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from clauselens.config import Settings
 from clauselens.errors import IngestError, NoTextError
@@ -56,20 +56,25 @@ def ingest(paths: Sequence[str | Path], settings: Settings) -> list[Document]:
     return [load_one(p, settings, store=store) for p in paths]
 
 
-def ingest_all(paths: Sequence[str | Path], settings: Settings) -> tuple[list[Document], list[IngestError]]:
-    """Parse every path, in order, through one store, continuing past files that cannot be read.
+def ingest_all(paths: Sequence[str | Path], settings: Settings, *,
+               load: Callable[[Path], Document] | None = None) -> tuple[list[Document], list[IngestError]]:
+    """Parse every path, in order, through one store, continuing past files that cannot be read
+    (``ask``'s Archivist node and the chat sessions' ``ingest``).
 
-    Returns (documents, one :class:`IngestError` per file left out). Raises when no file could
-    be read at all: that file's own error when there was one, else an :class:`IngestError`
-    naming every file and its problem (and ``"no files given"`` for an empty list)."""
+    ``load`` parses one path (default: :func:`load_one` with ``settings`` and one store for all
+    files; a chat session passes its own loader). Returns (documents, one :class:`IngestError`
+    per file left out). Raises when no file could be read at all: that file's own error when
+    there was one, else an :class:`IngestError` naming every file and its problem (and
+    ``"no files given"`` for an empty list)."""
     if not paths:
         raise IngestError("(none)", "no files given")
-    store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
+    store = DocumentStore(settings.store_dir / "documents") if load is None and settings.use_store else None
+    read = load or (lambda p: load_one(p, settings, store=store))
     docs: list[Document] = []
     failed: list[IngestError] = []
     for p in paths:
         try:
-            docs.append(load_one(p, settings, store=store))
+            docs.append(read(Path(p)))
         except IngestError as e:
             failed.append(e)
     if not docs:

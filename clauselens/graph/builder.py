@@ -157,7 +157,8 @@ def build_graph(
     def archivist(state: GraphState) -> dict[str, Any]:
         paths = list(state.get("paths") or [])
         if not paths:
-            return {"events": [{"type": ET.INGEST, "skipped": True, "reason": "no paths: tools indexed by the caller"}]}
+            return {"events": [{"type": ET.INGEST, "skipped": True, "reason": "no paths: tools indexed by the caller",
+                                "left_out": list(state.get("left_out") or [])}]}
         t0 = time.perf_counter()
         docs, failed = arch.ingest_all(paths, settings)  # a bad file is left out (and named in the report), not fatal
         left_out = [str(e) for e in failed]

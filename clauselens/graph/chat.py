@@ -14,7 +14,8 @@ The node bodies are passed in by the front end (:class:`clauselens.interfaces.se
 which owns the session's documents, library and files; this module is the wiring only.
 
 State (all JSON-serialisable, so sessions survive restarts): ``messages`` (the chat),
-``documents`` (what was ingested, with source paths), ``reports`` (every report of the
+``documents`` (what was ingested, with source paths), ``left_out`` (one message per file
+that could not be read; every report lists them, as ``ask``'s does), ``reports`` (every report of the
 session, ``Report.model_dump``), ``request`` (the last structured request).
 """
 
@@ -34,6 +35,7 @@ class ChatState(TypedDict, total=False):
 
     messages: Annotated[list[AnyMessage], add_messages]
     documents: list[dict]
+    left_out: list[str]
     reports: Annotated[list[dict], operator.add]
     request: dict | None
 

@@ -30,7 +30,9 @@ class GraphInput(TypedDict, total=False):
     ``paths``: files for the Archivist (empty when the caller indexed the tools itself);
     ``context``: the user's situation/instructions, carried into every prompt;
     ``mode``: ``"report"`` (default) or ``"nli"`` (also asks for an entailment label);
-    ``max_turns``: research rounds at most (default ``Settings.max_turns``).
+    ``max_turns``: research rounds at most (default ``Settings.max_turns``);
+    ``left_out``: one message per file that could not be read (set by the Archivist from
+    ``paths``, or passed by a caller that read the files itself, e.g. a chat session).
     """
 
     question: str
@@ -38,6 +40,7 @@ class GraphInput(TypedDict, total=False):
     context: str | None
     mode: Literal["report", "nli"]
     max_turns: int
+    left_out: list[str]
 
 
 class GraphState(GraphInput, total=False):
@@ -47,7 +50,6 @@ class GraphState(GraphInput, total=False):
     ``label_basis`` how an NLI label was decided (a ``LabelBasis`` dump)."""
 
     documents: list[dict[str, Any]]
-    left_out: list[str]  # one message per input file the Archivist could not read
     sub_questions: list[str]
     pending: list[str]
     asked: Annotated[list[str], operator.add]

@@ -106,6 +106,8 @@ def run_chat(service: ChatSessions, session_id: str, *, console: Console | None 
                       "question, or ask across all of them")
     else:
         console.print("Documents: " + (", ".join(f"{d['file_name']} ({d.get('title') or 'untitled'})" for d in docs) or "none"))
+        for m in service.left_out(session_id):  # as `clauselens ask`: named here and in every report
+            console.print(f"[bold red]Left out[/] (cannot be read): [red]{escape(m)}[/]")
     if resumed:
         n = print_history(service, session_id, console)
         console.print(f"[dim]— resumed: {n} earlier message(s) —[/]")

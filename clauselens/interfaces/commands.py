@@ -100,7 +100,7 @@ def chat_cmd(
             sid = service.new_session()
         if files:
             with console.status("Archivist: reading the documents…"):
-                service.ingest(sid, files)
+                service.add_files(sid, files)  # as `ask`: a bad file is left out and named, the others are read
     except ClauselensError as e:
         console.print(f"[red]Error:[/] {e}")
         raise typer.Exit(e.exit_code) from None

@@ -90,9 +90,10 @@ class GraphInterrogate:
             return self._indexed[key]
 
     def run(self, request: ArchivistRequest, tools: Mapping[str, RetrievalMethod],
-            documents: Sequence[dict[str, Any]], emit: Emit) -> AskResult:
+            documents: Sequence[dict[str, Any]], emit: Emit, left_out: Sequence[str] = ()) -> AskResult:
         """:func:`clauselens.pipeline.ask` on pre-indexed ``tools``; ``emit`` gets
-        ``{"type": ET.ROUND, "node", "text"}`` events as graph nodes finish."""
+        ``{"type": ET.ROUND, "node", "text"}`` events as graph nodes finish; ``left_out`` (the
+        files the session could not read) go into the report as ``ask``'s do."""
         from clauselens.pipeline import ask
 
         def progress(node: str, update: dict[str, Any]) -> None:
@@ -101,16 +102,17 @@ class GraphInterrogate:
                 emit({"type": ET.ROUND, "node": node, "text": text})
 
         return ask([], request.question, self.settings, context=request.context, progress=progress,
-                   models=self.models, tools=tools, documents=documents)
+                   models=self.models, tools=tools, documents=documents, left_out=left_out)
 
-    def __call__(self, request: ArchivistRequest, documents: Sequence[Document], emit: Emit) -> AskResult:
+    def __call__(self, request: ArchivistRequest, documents: Sequence[Document], emit: Emit,
+                 left_out: Sequence[str] = ()) -> AskResult:
         """Index ``documents`` (once per set) in the configured tools and run the agents.
 
         Raises what :func:`clauselens.pipeline.ask` raises (``ModelUnavailableError``,
         ``ModelResponseError``, ``RetrievalError``, ``ConfigError`` for a tool that cannot be made)."""
         emit({"type": ET.STATUS, "agent": "researcher", "text": f"Researcher: indexing {len(documents)} document(s)"})
         tools = self.tools_for(documents)
-        return self.run(request, tools, [document_summary(d) for d in documents], emit)
+        return self.run(request, tools, [document_summary(d) for d in documents], emit, left_out)
 
     def from_library(self, request: ArchivistRequest, library: Any, emit: Emit) -> AskResult:
         """Run the agents on ``library`` (already indexed), its retriever pinned to

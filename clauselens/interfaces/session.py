@@ -43,7 +43,7 @@ from clauselens.agents.archivist_dialogue import (
     last_ai_was_clarification,
 )
 from clauselens.config import Settings
-from clauselens.errors import ClauselensError
+from clauselens.errors import ClauselensError, IngestError
 from clauselens.graph import events as ET
 from clauselens.graph.chat import ChatState, build_chat_graph
 from clauselens.interfaces.store import SessionStore, check_session_id, new_session_id
@@ -61,9 +61,11 @@ SessionState = ChatState
 class Interrogate(Protocol):
     """The runner: answers one structured request over parsed documents, or over a library,
     calling ``emit`` with progress events (``{"type": ET.ROUND, "node": name, "text": ...}``)
-    as rounds finish, and returns the run (report, transcript, ledger)."""
+    as rounds finish, and returns the run (report, transcript, ledger); ``left_out`` (files the
+    session could not read) are listed in the report."""
 
-    def __call__(self, request: ArchivistRequest, documents: Sequence[Document], emit: Emit) -> AskResult: ...
+    def __call__(self, request: ArchivistRequest, documents: Sequence[Document], emit: Emit,
+                 left_out: Sequence[str] = ()) -> AskResult: ...
 
     def from_library(self, request: ArchivistRequest, library: Any, emit: Emit) -> AskResult: ...
 
@@ -248,7 +250,7 @@ class ChatSessions:
                 docs = [d for d in docs if d.id in req.doc_ids] or docs
             if not docs:
                 raise ClauselensError("no documents in this session yet: add a contract first (upload, or `chat FILE`)")
-            result = self.interrogate(req, docs, writer)
+            result = self.interrogate(req, docs, writer, list(state.get("left_out") or []))
         report = result.report
         n = len(state.get("reports", []))
         files = {k: str(v) for k, v in save_result(result, self.runs_dir(sid), stem=f"report{n}").items()}
@@ -323,6 +325,7 @@ class ChatSessions:
         values = dict(self.graph.get_state(self.config(session_id)).values or {})
         values.setdefault("messages", [])
         values.setdefault("documents", [])
+        values.setdefault("left_out", [])
         values.setdefault("reports", [])
         return values  # type: ignore[return-value]
 
@@ -343,16 +346,28 @@ class ChatSessions:
         return [Report.model_validate(r) for r in self.state(session_id)["reports"]]
 
     def ingest(self, session_id: str, paths: Sequence[Path]) -> list[dict]:
-        """Parse ``paths`` and add them to the session (a document already there by sha256 is
-        not added twice). All files are parsed before anything is recorded, so a bad file
-        leaves the session unchanged.
+        """:meth:`add_files`, returning only the session's documents (the files left out are
+        kept in the session state and listed in every report)."""
+        return self.add_files(session_id, paths)[0]
 
-        Returns the session's documents. Raises :class:`~clauselens.errors.IngestError`
-        (the Archivist's specific error for the first bad file)."""
+    def add_files(self, session_id: str, paths: Sequence[Path]) -> tuple[list[dict], list[IngestError]]:
+        """Parse ``paths`` and add them to the session (a document already there by sha256 is
+        not added twice), continuing past files that cannot be read, as ``clauselens ask``
+        does (the same :func:`clauselens.agents.archivist.ingest_all`). All files are parsed
+        before anything is recorded; the files left out are recorded in the session's
+        ``left_out`` (replacing an earlier entry for a file now read) and listed in the
+        reports.
+
+        Returns (the session's documents, one :class:`~clauselens.errors.IngestError` per file
+        left out). Raises :class:`~clauselens.errors.IngestError` when no file could be read
+        (the Archivist's specific error for a single file); the session is then unchanged."""
+        from clauselens.agents.archivist import ingest_all
+
         self.check_can_ingest()
         with self._lock(session_id):
-            parsed = [self.load_document(Path(p)) for p in paths]
-            current = self.documents(session_id)
+            parsed, failed = ingest_all(paths, self.settings, load=self.load_document)
+            state = self.state(session_id)
+            current = list(state["documents"])
             have = {d["sha256"] for d in current}
             added = []
             for doc in parsed:
@@ -361,9 +376,17 @@ class ChatSessions:
                 have.add(doc.sha256)
                 self._docs[(session_id, doc.id)] = doc
                 added.append(document_info(doc))
-            if added or not self.exists(session_id):
-                self.graph.update_state(self.config(session_id), {"documents": current + added}, as_node="answer")
-            return current + added
+            read_now = [re.compile(rf"(^|[\s/\\]){re.escape(Path(d.source_path).name)}\b") for d in parsed]
+            left_out = [m for m in state["left_out"] if not any(r.search(m) for r in read_now)]
+            left_out += [m for m in (str(e) for e in failed) if m not in left_out]
+            if added or left_out != state["left_out"] or not self.exists(session_id):
+                self.graph.update_state(self.config(session_id), {"documents": current + added, "left_out": left_out},
+                                        as_node="answer")
+            return current + added, failed
+
+    def left_out(self, session_id: str) -> list[str]:
+        """One message per file the session could not read (see :meth:`add_files`)."""
+        return list(self.state(session_id)["left_out"])
 
     def stream_turn(self, session_id: str, message: str) -> Iterator[Event]:
         """Run one user message; yield progress events as they happen, ending with a

@@ -1,6 +1,6 @@
 """A scripted chat model for fast graph tests: replies are chosen by the JSON schema the
 model layer asks for (``SubQuestions``, ``SearchPlan``, ``ReportDraft``, ``StopDecision``,
-``SupportVerdict``), so tests do not depend on call order; every prompt it received is kept for
+``SupportVerdict``; ``DialogueExtraction`` for the chat Archivist), so tests do not depend on call order; every prompt it received is kept for
 assertions. A script without ``SupportVerdict`` replies ``supports`` to the report's support
 checks (tests of the support check script it)."""
 
@@ -14,7 +14,8 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
-SCHEMAS = ("SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "ScanSelection", "TreeRepair", "SupportVerdict")
+SCHEMAS = ("SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "ScanSelection", "TreeRepair", "SupportVerdict",
+           "DialogueExtraction")
 DEFAULTS = {"SupportVerdict": [{"reason": "scripted default: the quoted text states the claim", "verdict": "supports"}]}
 
 

@@ -183,3 +183,17 @@ def test_follow_up_not_rewritten_by_model_still_carries_finding_and_naming_a_par
     req = out.request
     assert req is not None and req.user_party is None
     assert "30 days' notice" in req.context and "The user is the Consultant" not in req.context
+
+
+def test_add_files_continues_past_a_bad_file_and_forgets_it_once_read(service, tmp_path):
+    """Issue #22: a session reads the good files, records the bad one for the reports, and drops
+    that record when the file is added again and read."""
+    bad = tmp_path / "later.txt"
+    bad.write_text("   \n")
+    sid = service.new_session()
+    docs, failed = service.add_files(sid, [bad, CONTRACT])
+    assert [d["file_name"] for d in docs] == [CONTRACT.name] and [str(e) for e in failed] == ["no text found in later.txt"]
+    assert service.left_out(sid) == ["no text found in later.txt"]
+    bad.write_text((ROBUST / "two_clause_contract.txt").read_text())
+    docs, failed = service.add_files(sid, [bad])
+    assert len(docs) == 2 and failed == [] and service.left_out(sid) == []
