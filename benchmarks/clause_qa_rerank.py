@@ -43,7 +43,7 @@ import time
 
 import numpy as np
 
-from benchmarks.clause_qa import CACHE, K, RESULTS, hit, library_for, load_questions, rate, rel
+from benchmarks.clause_qa import CACHE, RESULTS, K, hit, library_for, load_questions, rate, rel
 from clauselens.library.library import rerank_order, rerank_text
 from clauselens.provenance import run_provenance
 from clauselens.retrieval.prompts_rerank import RERANK_SYSTEM, RERANK_USER

@@ -68,8 +68,8 @@ if str(REPO) not in sys.path:  # run as a script: make ``benchmarks`` importable
     sys.path.insert(0, str(REPO))
 
 from benchmarks.contractnli_metrics import LABELS, SHORT, score  # noqa: E402
-from clauselens.agents.nli import NLIConfig, build_messages, classify  # noqa: E402
 from clauselens.agents import prompts_nli  # noqa: E402
+from clauselens.agents.nli import NLIConfig, build_messages, classify  # noqa: E402
 from clauselens.config import Settings  # noqa: E402
 from clauselens.errors import ContextOverflowError, ModelResponseError  # noqa: E402
 from clauselens.retrieval.exemplars import (  # noqa: E402

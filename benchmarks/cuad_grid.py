@@ -200,7 +200,7 @@ def run_retrieval(args: argparse.Namespace) -> dict:
     for split, by_cat in stats.items():
         tot = {m: [0, 0, 0] for m in methods}
         macro = {m: [] for m in methods}
-        for cat, ms in by_cat.items():
+        for ms in by_cat.values():
             for m, (a, b, c) in ms.items():
                 tot[m] = [tot[m][0] + a, tot[m][1] + b, tot[m][2] + c]
                 macro[m].append((a / c, b / c))

@@ -56,7 +56,7 @@ def main() -> None:
                 {"role": "user", "content": f"Contract passages:\n{passage}\n\nHypothesis: the distributor may sell "
                                             "competing products. Write the report as JSON with a label."}]
 
-        def call(max_tokens: int, constrained: bool) -> tuple[str, int, float]:
+        def call(max_tokens: int, constrained: bool, msgs: list[dict] = msgs) -> tuple[str, int, float]:
             llm.reset()
             kw = {"response_format": {"type": "json_object", "schema": schema}} if constrained else {}
             t0 = time.perf_counter()
@@ -72,7 +72,7 @@ def main() -> None:
         llm._init_sampler = stock_llm_sampler  # next run starts from the stock chain again
         del llm._clauselens_greedy_grammar
 
-        def rate(r: tuple[str, int, float]) -> float:
+        def rate(r: tuple[str, int, float], prompt_s: float = prompt_s) -> float:
             return round(r[1] / max(1e-9, r[2] - prompt_s), 2)
         runs.append({"prompt_tokens": len(llm.tokenize(json.dumps(msgs).encode())), "prompt_only_s": round(prompt_s, 2),
                      "unconstrained": {"tokens": free[1], "wall_s": round(free[2], 2), "gen_tok_s": rate(free)},

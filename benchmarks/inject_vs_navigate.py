@@ -32,7 +32,6 @@ import typer
 from pydantic import BaseModel
 from scipy.stats import beta
 
-from clauselens.retrieval.prompts_navindex import JUDGE_SYSTEM, JUDGE_USER, REFUSAL
 from clauselens.config import ModelSettings, Settings
 from clauselens.errors import ContextOverflowError
 from clauselens.llm import get_chat_model, invoke_structured
@@ -42,6 +41,7 @@ from clauselens.retrieval.inject import InjectRetriever, answer_inject
 from clauselens.retrieval.ledger import CallUsage, Ledger, LedgerEntry, PriceCard, caching_crossover
 from clauselens.retrieval.navembed import CANDIDATES, KEEP, NavEmbedRetriever
 from clauselens.retrieval.navindex_tool import NavIndexRetriever, answer_from_passages, is_refusal
+from clauselens.retrieval.prompts_navindex import JUDGE_SYSTEM, JUDGE_USER, REFUSAL
 from clauselens.retrieval.types import Passage
 
 REPO = Path(__file__).resolve().parents[1]
@@ -343,7 +343,8 @@ def main(
     out.write_text(json.dumps(summary, indent=1), encoding="utf-8")
     print(summary["readme_table"])
     ledger.write(out.with_name(out.stem + ".ledger.json"))
-    print(json.dumps({"ratios_vs_inject": ratios, **{m: {k: per_mode[m][k] for k in ("input_tokens", "answering_context_tokens", "correct_clause_fetched", "key_facts")} for m in MODES}}, indent=1))
+    keys = ("input_tokens", "answering_context_tokens", "correct_clause_fetched", "key_facts")
+    print(json.dumps({"ratios_vs_inject": ratios, **{m: {k: per_mode[m][k] for k in keys} for m in MODES}}, indent=1))
 
 
 if __name__ == "__main__":

@@ -28,12 +28,11 @@ from importlib.metadata import version
 from pathlib import Path
 
 import typer
-from langchain_core.messages import HumanMessage, SystemMessage
 
-from clauselens.retrieval import prompts_navindex as P
 from clauselens.config import ModelSettings, Settings
 from clauselens.llm import get_chat_model
 from clauselens.parsing import load_document
+from clauselens.retrieval import prompts_navindex as P
 from clauselens.retrieval.embedders import get_embedder
 from clauselens.retrieval.inject import InjectRetriever, corpus_block, inject_messages
 from clauselens.retrieval.ledger import PriceCard, caching_crossover

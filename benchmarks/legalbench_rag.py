@@ -59,8 +59,8 @@ from typing import Iterable
 import numpy as np
 
 from clauselens.parsing.types import Chunk, Span
-from clauselens.retrieval.eval_metrics import document_mismatch, precision_recall
 from clauselens.provenance import run_provenance
+from clauselens.retrieval.eval_metrics import document_mismatch, precision_recall
 from clauselens.retrieval.hybrid import HybridRetriever
 
 REPO = Path(__file__).resolve().parents[1]
@@ -139,7 +139,7 @@ def chunk_structure(doc_id: str, text: str, kinds: set[str] | None = None, max_c
 def build_chunks_for(chunker: str, files: dict[str, Path], texts: dict[str, str]) -> list[Chunk]:
     """All chunks of the corpus with ``chunker`` (``structure``/``fixed500``/``recursive``)."""
     out: list[Chunk] = []
-    for d, p in files.items():
+    for d in files:
         t = texts[d]
         if chunker == "fixed500":
             out += chunk_fixed(d, t)
@@ -401,7 +401,8 @@ def aggregate(tests: dict[str, list[tuple[int, dict]]], done: dict[tuple[str, in
 
 
 def _versions() -> dict:
-    return run_provenance(("bm25s", "sentence-transformers", "torch", "langchain-text-splitters", "PyStemmer", "numpy"), ("clauselens", "benchmarks/legalbench_rag.py"))
+    return run_provenance(("bm25s", "sentence-transformers", "torch", "langchain-text-splitters", "PyStemmer", "numpy"),
+                          ("clauselens", "benchmarks/legalbench_rag.py"))
 
 
 def markdown_table(paths: list[Path]) -> str:
@@ -545,7 +546,10 @@ def main(argv: list[str] | None = None) -> int:
     results: dict[str, dict] = {s: {} for s in settings}
     def write_results() -> None:
         for setting in settings:
-            out = (Path(a.out).with_name(f"{Path(a.out).stem}_{setting}.json") if len(settings) > 1 else Path(a.out)) if a.out else REPO / "benchmarks" / "results" / f"legalbench_rag_{a.selection}_{setting}.json"
+            if a.out:
+                out = Path(a.out).with_name(f"{Path(a.out).stem}_{setting}.json") if len(settings) > 1 else Path(a.out)
+            else:
+                out = REPO / "benchmarks" / "results" / f"legalbench_rag_{a.selection}_{setting}.json"
             out.parent.mkdir(parents=True, exist_ok=True)
             old = json.loads(out.read_text()) if out.exists() else {}
             methods = old.get("methods", {})

@@ -480,7 +480,7 @@ def step_open(root: Path) -> dict:
 def _top_functions(prof: cProfile.Profile, n: int = 12) -> list[dict]:
     st = pstats.Stats(prof)
     rows = []
-    for (file, line, fn), (cc, nc, tt, ct, _) in st.stats.items():  # type: ignore[attr-defined]
+    for (file, line, fn), (_cc, nc, tt, ct, _) in st.stats.items():  # type: ignore[attr-defined]
         rows.append({"function": f"{'/'.join(Path(file).parts[-2:])}:{line}:{fn}", "calls": nc, "tottime_s": round(tt, 4),
                      "cumtime_s": round(ct, 4)})
     rows.sort(key=lambda r: -r["cumtime_s"])

@@ -46,11 +46,11 @@ import numpy as np
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError
 from clauselens.parsing import build_chunks, load_text_document
+from clauselens.provenance import run_provenance
 from clauselens.retrieval.embedders import get_embedder
 from clauselens.retrieval.eval_metrics import precision_recall
 from clauselens.retrieval.fusion import reciprocal_rank_fusion
 from clauselens.retrieval.graphrag import GraphUnavailableError, LightRAGRetriever, graph_chunks
-from clauselens.provenance import run_provenance
 from clauselens.retrieval.hybrid import HybridRetriever
 
 REPO = Path(__file__).resolve().parents[1]
@@ -59,7 +59,8 @@ KS = (1, 2, 4, 8)
 
 
 def _versions() -> dict:
-    return run_provenance(("lightrag-hku", "llama-cpp-python", "sentence-transformers", "torch", "bm25s", "numpy"), ("clauselens/retrieval", "benchmarks/lightrag_recall.py"))
+    return run_provenance(("lightrag-hku", "llama-cpp-python", "sentence-transformers", "torch", "bm25s", "numpy"),
+                          ("clauselens/retrieval", "benchmarks/lightrag_recall.py"))
 
 
 def covered(chunks, doc_id: str) -> list[tuple[int, int]]:

@@ -85,7 +85,8 @@ def main(argv: list[str]) -> int:
                 "gen_prompt_tokens": gu["input_tokens"], "gen_tokens": gu["output_tokens"],
                 "gen_wall_s": round(g_wall, 3), "gen_tok_s": round(gen_tok_s, 1),
             })
-            print(f"{name} run {r}: prompt {p_tok} tok {prompt_tok_s:.1f} tok/s; gen {gu['output_tokens']} tok {gen_tok_s:.1f} tok/s", file=sys.stderr)
+            print(f"{name} run {r}: prompt {p_tok} tok {prompt_tok_s:.1f} tok/s; "
+                  f"gen {gu['output_tokens']} tok {gen_tok_s:.1f} tok/s", file=sys.stderr)
         results.append({
             "model": name, "file": path.name, "assemble_or_verify_s": round(assemble_s, 2), "load_s": round(load_s, 2),
             "median_prompt_tok_s": round(statistics.median(x["prompt_tok_s"] for x in runs), 1),

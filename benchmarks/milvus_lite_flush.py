@@ -103,10 +103,10 @@ def main(argv: list[str] | None = None) -> None:
         cases: dict[str, list[float]] = {}
         for flt_name, flt in (("whole", ""), ("one_agreement", f'doc_id == "{one_doc}"')):
             cases[f"bm25_{flt_name}"] = [ms for q in QUERIES for ms in timed(
-                lambda q=q, flt=flt: client.search(name, data=[q], anns_field="sparse", limit=50, filter=flt, output_fields=["row"]))]
+                lambda q=q, flt=flt, name=name: client.search(name, data=[q], anns_field="sparse", limit=50, filter=flt, output_fields=["row"]))]
             cases[f"dense_{flt_name}"] = timed(
-                lambda flt=flt: client.search(name, data=[qv], anns_field="dense", limit=50, filter=flt, output_fields=["row"]))
-            cases[f"hybrid_{flt_name}"] = timed(lambda flt=flt: client.hybrid_search(name, [
+                lambda flt=flt, name=name: client.search(name, data=[qv], anns_field="dense", limit=50, filter=flt, output_fields=["row"]))
+            cases[f"hybrid_{flt_name}"] = timed(lambda flt=flt, name=name: client.hybrid_search(name, [
                 AnnSearchRequest(data=[QUERIES[0]], anns_field="sparse", param={}, limit=50, expr=flt or None),
                 AnnSearchRequest(data=[qv], anns_field="dense", param={}, limit=50, expr=flt or None)],
                 RRFRanker(60), limit=50, output_fields=["row"]))

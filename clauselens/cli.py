@@ -162,19 +162,26 @@ def ask(
                                                             help="Contract files, then the question (only the question with --library).")],
     out: Annotated[Optional[Path], typer.Option("--out", help="Write report.md/.html/.json and the transcript here.")] = None,
     max_turns: Annotated[Optional[int], typer.Option("--max-turns", help="Research rounds at most (default 3).")] = None,
-    model: Annotated[Optional[str], typer.Option("--model", help="Bundled model name or .gguf path; with --base-url the server's model name.")] = None,
+    model: Annotated[Optional[str], typer.Option("--model", help="Bundled model name or .gguf path; with --base-url the server's model "
+                                                                 "name.")] = None,
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://localhost:8000/v1.")] = None,
     api_key: Annotated[Optional[str], typer.Option("--api-key", help="API key for --base-url (default 'none').")] = None,
-    timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds to wait for each model server reply before reporting it timed out (default 300; setting request_timeout_s).")] = None,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", help="Seconds to wait for each model server reply before reporting it "
+                                                                       "timed out (default 300; setting request_timeout_s).")] = None,
     context: Annotated[Optional[str], typer.Option("--context", help='Your situation/instructions, e.g. "I am the receiving party".')] = None,
     password: Annotated[Optional[str], typer.Option("--password", help="Password of an encrypted PDF.")] = None,
     tools: Annotated[Optional[str], typer.Option("--tools", help="Comma-separated retrieval tools (default: hybrid).")] = None,
-    mode: Annotated[str, typer.Option("--mode", help="How the Researcher reads the documents: 'hybrid', 'navindex', 'navembed', 'inject' or 'lightrag' pins that one tool (same as --tools NAME); 'report' (default) uses --tools or the configured tools; 'nli' is --nli.")] = "report",
+    mode: Annotated[str, typer.Option("--mode", help="How the Researcher reads the documents: 'hybrid', 'navindex', 'navembed', 'inject' "
+                                                     "or 'lightrag' pins that one tool (same as --tools NAME); 'report' (default) uses "
+                                                     "--tools or the configured tools; 'nli' is --nli.")] = "report",
     nli: Annotated[bool, typer.Option("--nli", help="Also answer entailment / contradiction / not_mentioned.")] = False,
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Parse every file afresh (don't use or fill the document store).")] = False,
-    precedents: Annotated[Optional[Path], typer.Option("--precedents", help="Labelled precedent bank (ContractNLI-format JSON, e.g. ../shared/data/contractnli/dev.json): adds the 'precedents' tool; with --nli its vote joins the label.")] = None,
-    library: Annotated[Optional[str], typer.Option("--library", "-l", help="Answer from this library (see `clauselens library add`) instead of files: the agreement is resolved from the question.")] = None,
+    precedents: Annotated[Optional[Path], typer.Option("--precedents", help="Labelled precedent bank (ContractNLI-format JSON, e.g. "
+                                                                            "../shared/data/contractnli/dev.json): adds the 'precedents' "
+                                                                            "tool; with --nli its vote joins the label.")] = None,
+    library: Annotated[Optional[str], typer.Option("--library", "-l", help="Answer from this library (see `clauselens library add`) "
+                                                                           "instead of files: the agreement is resolved from the question.")] = None,
 ) -> None:
     """Answer QUESTION about FILE(s) with a grounded, cited report."""
     from clauselens.pipeline import ask as run_ask

@@ -59,7 +59,7 @@ def test_hidden_line_never_reaches_a_prompt_and_the_report_flags_both(tmp_path, 
     assert "Traceback" not in res.output and res.exit_code == 0, res.output
     assert "page 2: invisible text left out" in res.output.replace("\n", " ")  # progress warning
     assert scripted.calls
-    for schema, system, user in scripted.calls:
+    for _schema, _system, user in scripted.calls:
         assert "clause 2 was deleted" not in user and "no confidentiality obligations" not in user
     drafts = [(s, u) for schema, s, u in scripted.calls if schema == "ReportDraft"]
     assert drafts and all(DATA_NOT_INSTRUCTIONS in s and QUOTED_DATA in u for s, u in drafts)

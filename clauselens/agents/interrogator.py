@@ -16,8 +16,8 @@ from pydantic import Field
 
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, budget_passages, call_structured
-from clauselens.config import ModelSettings
 from clauselens.agents.nli import combine
+from clauselens.config import ModelSettings
 from clauselens.errors import ModelResponseError
 from clauselens.reports.build import GAP_UNADDRESSED, MAX_COVERAGE_DOCS, finalize_support
 from clauselens.reports.model import CappedModel, LabelBasis, NLILabel, NLIReportDraft, Report, ReportDraft

@@ -2,7 +2,7 @@
 review table out (``clauselens grid``). Retrieval goes through the library pinned to each
 agreement; the model gives a short typed answer with a quote that is checked verbatim."""
 
-from clauselens.grid.answer import CellAnswer, ask_model, finish, fingerprint, retrieve
+from clauselens.grid.answer import CellAnswer, ask_model, fingerprint, finish, retrieve
 from clauselens.grid.cells import Cell, CellStore, status_counts
 from clauselens.grid.export import check_out_path, write_grid
 from clauselens.grid.questions import CUAD, GridQuestion, load_questions, preset

@@ -138,7 +138,8 @@ CUAD: list[GridQuestion] = [
     _q("Governing Law", "text", "Which state's or country's law governs the interpretation of this contract?",
        "governed by and construed in accordance with the laws of the state governing law"),
     _q("Most Favored Nation", "yes_no",
-       "If a third party gets better terms on the licensing or sale of the technology, goods or services, is the buyer under this contract entitled to those better terms?",
+       "If a third party gets better terms on the licensing or sale of the technology, goods or services, is the buyer under this contract "
+       "entitled to those better terms?",
        "more favorable terms prices than those offered to any other customer most favored"),
     _q("Competitive Restriction Exception", "yes_no",
        "Are there exceptions or carve-outs to a non-compete, exclusivity or no-solicit of customers restriction?",
@@ -147,7 +148,8 @@ CUAD: list[GridQuestion] = [
        "Is a party restricted from competing with the counterparty or from operating in a certain geography, business or technology sector?",
        "shall not directly or indirectly compete engage in any business competitive with non-competition"),
     _q("Exclusivity", "yes_no",
-       "Is there an exclusive dealing commitment: buying all requirements from one party, or a prohibition on selling or licensing to, or working with, third parties?",
+       "Is there an exclusive dealing commitment: buying all requirements from one party, or a prohibition on selling or licensing to, or "
+       "working with, third parties?",
        "exclusive exclusively shall not sell distribute license to any third party sole supplier all requirements"),
     _q("No-Solicit Of Customers", "yes_no",
        "Is a party restricted from soliciting or contracting with the counterparty's customers or partners?",
@@ -161,10 +163,12 @@ CUAD: list[GridQuestion] = [
        "Can a party terminate this contract without cause, solely by giving notice?",
        "may terminate this agreement at any time without cause for convenience upon days prior written notice"),
     _q("Rofr/Rofo/Rofn", "yes_no",
-       "Does a party have a right of first refusal, first offer or first negotiation to buy, license or distribute equity, technology, assets, products or services?",
+       "Does a party have a right of first refusal, first offer or first negotiation to buy, license or distribute equity, technology, "
+       "assets, products or services?",
        "right of first refusal right of first offer first negotiation"),
     _q("Change Of Control", "yes_no",
-       "Can a party terminate, or is consent or notice required, if the other party undergoes a change of control (merger, sale of stock or of substantially all assets)?",
+       "Can a party terminate, or is consent or notice required, if the other party undergoes a change of control (merger, sale of stock "
+       "or of substantially all assets)?",
        "change of control merger acquisition sale of all or substantially all of its assets controlling interest"),
     _q("Anti-Assignment", "yes_no", "Is consent or notice required for a party to assign this contract to a third party?",
        "may not assign transfer this agreement without the prior written consent assignment"),

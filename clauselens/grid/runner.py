@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from clauselens.errors import ClauselensError
-from clauselens.grid.answer import DEFAULT_K, ask_model, finish, fingerprint, retrieve
+from clauselens.grid.answer import DEFAULT_K, ask_model, fingerprint, finish, retrieve
 from clauselens.grid.cells import Cell, CellStore
 from clauselens.grid.questions import GridQuestion
 

@@ -63,11 +63,15 @@ def _settings(model: str | None, base_url: str | None, timeout: float | None = N
     return s
 
 
-ModelOpt = Annotated[Optional[str], typer.Option("--model", help="Bundled model name (qwen2.5-coder-1.5b / -0.5b), a .gguf path, or the server's model name.")]
-BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (default: in-process GGUF).")]
+ModelOpt = Annotated[Optional[str], typer.Option("--model", help="Bundled model name (qwen2.5-coder-1.5b / -0.5b), a .gguf path, or the "
+                                                                 "server's model name.")]
+BaseUrlOpt = Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1 (default: "
+                                                                      "in-process GGUF).")]
 DbOpt = Annotated[Optional[Path], typer.Option("--sessions-db", help="Session store (default ~/.cache/clauselens/sessions.sqlite).")]
-TimeoutOpt = Annotated[Optional[float], typer.Option("--timeout", min=0.1, help="Seconds to wait for each model server reply before reporting it timed out (default 300; setting request_timeout_s).")]
-LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Answer from this library (see `clauselens library add`) instead of files: the agreement is resolved from each question.")]
+TimeoutOpt = Annotated[Optional[float], typer.Option("--timeout", min=0.1, help="Seconds to wait for each model server reply before "
+                                                                                "reporting it timed out (default 300; setting request_timeout_s).")]
+LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Answer from this library (see `clauselens library add`) "
+                                                                           "instead of files: the agreement is resolved from each question.")]
 
 
 def chat_cmd(
@@ -120,7 +124,8 @@ def _echoing_input(prompt: str) -> str:
 
 
 def mcp_cmd(
-    root: Annotated[Optional[list[Path]], typer.Option("--root", help="Folder the server may read documents from (repeatable; default: the current folder).")] = None,
+    root: Annotated[Optional[list[Path]], typer.Option("--root", help="Folder the server may read documents from (repeatable; default: the "
+                                                                      "current folder).")] = None,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,
     sessions_db: DbOpt = None,
@@ -137,7 +142,8 @@ def mcp_cmd(
 def serve_cmd(
     host: Annotated[str, typer.Option(help="Address to bind (loopback by default; nothing is exposed unless you change it).")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port.")] = 8765,
-    docs_dir: Annotated[Optional[list[Path]], typer.Option("--docs-dir", help="Folder whose contracts can be picked without uploading (repeatable).")] = None,
+    docs_dir: Annotated[Optional[list[Path]], typer.Option("--docs-dir", help="Folder whose contracts can be picked without uploading "
+                                                                              "(repeatable).")] = None,
     max_upload_mb: Annotated[int, typer.Option(help="Upload size limit in MiB.")] = 20,
     model: ModelOpt = None,
     base_url: BaseUrlOpt = None,

@@ -95,13 +95,16 @@ def grid_rows(settings: Settings, source: str, library_name: str | None, *, ocr:
 
 
 def grid_cmd(
-    source: Annotated[str, typer.Argument(metavar="LIBRARY_OR_FOLDER", help="A library name or path, or contract files/folder (added to a library first).")],
+    source: Annotated[str, typer.Argument(metavar="LIBRARY_OR_FOLDER", help="A library name or path, or contract files/folder (added to a "
+                                                                            "library first).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output: .xlsx, .csv, .html or .json.")],
-    questions: Annotated[Optional[Path], typer.Option("--questions", "-q", help="Questions: .yaml or .csv with id, question, type (yes_no, date, duration, amount, party, text) and optional search.")] = None,
+    questions: Annotated[Optional[Path], typer.Option("--questions", "-q", help="Questions: .yaml or .csv with id, question, type (yes_no, "
+                                                                                "date, duration, amount, party, text) and optional search.")] = None,
     preset: Annotated[Optional[str], typer.Option("--preset", help="Built-in questions: 'cuad' (CUAD's 41 clause categories).")] = None,
     library: Annotated[Optional[str], typer.Option("--library", "-l", help="Library to add a folder to (default: named after the folder).")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1, max=64, help="Parallel model calls (OpenAI-compatible server only).")] = 1,
-    model: Annotated[Optional[str], typer.Option("--model", help="Bundled model name or .gguf path; with --base-url the server's model name.")] = None,
+    model: Annotated[Optional[str], typer.Option("--model", help="Bundled model name or .gguf path; with --base-url the server's model "
+                                                                 "name.")] = None,
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1.")] = None,
     api_key: Annotated[Optional[str], typer.Option("--api-key", help="API key for --base-url.")] = None,
     k: Annotated[int, typer.Option("--k", min=1, max=20, help="Passages the model reads per cell.")] = 3,
@@ -109,7 +112,8 @@ def grid_cmd(
     limit: Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N agreements.")] = None,
     only: Annotated[Optional[str], typer.Option("--only", help="Only these question ids (comma-separated).")] = None,
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages when adding files.")] = True,
-    export_only: Annotated[bool, typer.Option("--export-only", help="Write OUT from the stored cells; compute nothing (missing cells show as pending).")] = False,
+    export_only: Annotated[bool, typer.Option("--export-only", help="Write OUT from the stored cells; compute nothing (missing cells show "
+                                                                    "as pending).")] = False,
 ) -> None:
     """Fill a review grid: one row per agreement, one column per question; each cell a short
     answer with its verified quote, clause, page, link and status. Resumable."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import sys
-
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -32,7 +31,8 @@ library_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exc
 console = Console(width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160)
 err_console = Console(stderr=True, soft_wrap=True)
 
-LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Library name (under ~/.cache/clauselens/libraries/) or a folder path; default 'default'.")]
+LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Library name (under ~/.cache/clauselens/libraries/) or a "
+                                                                           "folder path; default 'default'.")]
 
 
 def open_library(settings: Settings, name: str | None, *, create: bool = False, backend: str | None = None,
@@ -110,8 +110,11 @@ def add_cmd(
     library: LibraryOpt = None,
     prune: Annotated[bool, typer.Option("--prune", help="Also drop agreements whose files no longer exist.")] = False,
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
-    backend: Annotated[Optional[str], typer.Option("--backend", help="Storage of a new library: 'local' (default: SQLite + bm25s + NumPy) or 'milvus'.")] = None,
-    uri: Annotated[Optional[str], typer.Option("--uri", help="Milvus: a Milvus Lite file (./library.db, the default is inside the library folder) or a server, http://host:19530 (credentials: CLAUSELENS_MILVUS_TOKEN).")] = None,
+    backend: Annotated[Optional[str], typer.Option("--backend", help="Storage of a new library: 'local' (default: SQLite + bm25s + NumPy) "
+                                                                     "or 'milvus'.")] = None,
+    uri: Annotated[Optional[str], typer.Option("--uri", help="Milvus: a Milvus Lite file (./library.db, the default is inside the library "
+                                                             "folder) or a server, http://host:19530 (credentials: "
+                                                             "CLAUSELENS_MILVUS_TOKEN).")] = None,
 ) -> None:
     """Add agreements to a library (incremental: unchanged files are skipped by sha256,
     changed ones re-indexed). Bad files are listed at the end; the others are added.
@@ -186,7 +189,8 @@ def search_cmd(
     library: LibraryOpt = None,
     k: Annotated[int, typer.Option("--k", help="Passages to show.")] = 5,
     party: Annotated[Optional[str], typer.Option("--party", help="Only agreements with this party (or short name).")] = None,
-    doc_type: Annotated[Optional[str], typer.Option("--type", help="Only this type: agreement, amendment, side_letter, schedule, other, or words of the title (supply, 'joint venture').")] = None,
+    doc_type: Annotated[Optional[str], typer.Option("--type", help="Only this type: agreement, amendment, side_letter, schedule, other, or "
+                                                                   "words of the title (supply, 'joint venture').")] = None,
     year: Annotated[Optional[int], typer.Option("--year", help="Only agreements dated in this year.")] = None,
 ) -> None:
     """Top passages for a question (no model call): agreement, clause, page, score, quote."""

@@ -188,4 +188,5 @@ def resolution_profile(doc: Document, record: AgreementRecord, *, with_file_name
     return "\n".join(f for f in fields if f)
 
 
-__all__ = ["AgreementRecord", "heading_topics", "make_record", "name_vocabulary", "naming_words", "strip_naming_words", "preamble_end", "resolution_profile", "short_names"]
+__all__ = ["AgreementRecord", "heading_topics", "make_record", "name_vocabulary", "naming_words", "strip_naming_words", "preamble_end",
+           "resolution_profile", "short_names"]

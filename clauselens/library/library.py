@@ -37,8 +37,15 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from clauselens.errors import ClauselensError, ConfigError, IngestError, RetrievalError
-from clauselens.library.catalogue import (RECORD_FORMAT, AgreementRecord, heading_topics, make_record, naming_words, resolution_profile,
-                                         strip_naming_words)
+from clauselens.library.catalogue import (
+    RECORD_FORMAT,
+    AgreementRecord,
+    heading_topics,
+    make_record,
+    naming_words,
+    resolution_profile,
+    strip_naming_words,
+)
 from clauselens.library.passages import clause_markers, definitions, embed_text, library_passages, ref_key_groups
 from clauselens.library.resolver import _QUESTION_WORDS, AgreementResolver, Resolution, resolution_tokens
 from clauselens.library.storage import open_storages

@@ -217,5 +217,5 @@ def definitions(doc: Document) -> list[Definition]:
     return out
 
 
-__all__ = ["CONTEXT_CHARS", "PASSAGE_CHARS", "Definition", "bare_number_re", "clause_markers", "context_line", "definitions", "embed_text", "ref_key_groups",
-           "library_passages", "ref_key"]
+__all__ = ["CONTEXT_CHARS", "PASSAGE_CHARS", "Definition", "bare_number_re", "clause_markers", "context_line", "definitions", "embed_text",
+           "ref_key_groups", "library_passages", "ref_key"]

@@ -144,4 +144,5 @@ class AgreementResolver:
         return Resolution(ranked=ranked, chosen=tied, status="ambiguous")
 
 
-__all__ = ["DOMINANT", "DOMINANT_MIN", "LOW_SCORE", "MARGIN", "MAX_AMBIGUOUS", "MIN_SCORE", "UNCERTAIN_TOP", "AgreementResolver", "Resolution", "resolution_tokens", "unit_idf"]
+__all__ = ["DOMINANT", "DOMINANT_MIN", "LOW_SCORE", "MARGIN", "MAX_AMBIGUOUS", "MIN_SCORE", "UNCERTAIN_TOP", "AgreementResolver",
+           "Resolution", "resolution_tokens", "unit_idf"]

@@ -429,7 +429,7 @@ def build_index(library: "Library") -> VersionIndex:
         idx.links[amd.doc_id] = link
         idx.by_base.setdefault(link.base, []).append(link)
     for links in idx.by_base.values():
-        links.sort(key=lambda l: (l.when is not None, l.when or date.min), reverse=True)
+        links.sort(key=lambda lk: (lk.when is not None, lk.when or date.min), reverse=True)
     return idx
 
 
@@ -614,10 +614,10 @@ def apply_versions(library: "Library", passages: list[Passage], trace: dict[str,
 
 def _trace_links(idx: VersionIndex, docs: set[str]) -> list[dict[str, Any]]:
     out = []
-    for l in idx.links.values():
-        if l.amendment in docs or l.base in docs:
-            out.append({"amendment": l.amendment, "base": l.base, "date": l.date, "score": l.score,
-                        "evidence": list(l.evidence), "clauses": [w for w, _ in l.clauses]})
+    for lk in idx.links.values():
+        if lk.amendment in docs or lk.base in docs:
+            out.append({"amendment": lk.amendment, "base": lk.base, "date": lk.date, "score": lk.score,
+                        "evidence": list(lk.evidence), "clauses": [w for w, _ in lk.clauses]})
     for a, why in idx.unlinked.items():
         if a in docs:
             out.append({"amendment": a, "base": None, "reason": why})

@@ -9,7 +9,6 @@ same spans are emitted once.
 
 from __future__ import annotations
 
-
 from clauselens.parsing.types import Chunk, Document, Node, Span
 
 #: Upper bound on one chunk's characters (≈ 500 tokens of English legal text at ~4 chars/token).

@@ -17,7 +17,8 @@ from clauselens.parsing.numbering import roman_to_int
 from clauselens.parsing.types import CrossReference, DefinedTerm, Document, Node, Span
 
 _TERM = r"[\"“]([A-Z0-9][^\"”\n]{0,80}?)[\"”]"
-MEANS_RE = re.compile(_TERM + r"\s*(?:,\s*)?(?:shall\s+mean|means|mean|shall\s+have\s+the\s+meaning|has\s+the\s+meaning|shall\s+include|includes|refers\s+to|is\s+defined)\b")
+MEANS_RE = re.compile(_TERM + r"\s*(?:,\s*)?(?:shall\s+mean|means|mean|shall\s+have\s+the\s+meaning|has\s+the\s+meaning"
+                               r"|shall\s+include|includes|refers\s+to|is\s+defined)\b")
 PAREN_DEF_RE = re.compile(
     r"\((?:[^()\"“”]{0,60}?\b)?(?:the\s+|each\s+(?:a|an)\s+|each,?\s+(?:a|an)\s+|collectively,?\s+(?:the\s+)?|individually,?\s+(?:a|an)\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?|referred\s+to\s+as\s+(?:the\s+)?|an?\s+)?"
     + _TERM + r"(?:\s*(?:or|and|,)\s*(?:the\s+)?" + _TERM + r")?\s*\)"

@@ -49,7 +49,8 @@ class _Draft:
 #: Inside a line, a run of 3+ spaces before a marker acts as a line break: CUAD/EDGAR text
 #: often packs "4. Reserved.   5. Certain Agreements …" or "…Entities.   (a) …" on one line.
 _SOFT_BREAK = re.compile(
-    r"(?<=\S)[ \t]{3,}(?=(?:\((?:[a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7}|\d{1,3})\)|\d{1,3}(?:\.\d{1,3})*\.?\s|\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]?)*\.?\s+[A-Z]|(?:ARTICLE|Article|SECTION|Section)\s+[\dIVXL]|WHEREAS\b|IN\s+WITNESS\b)\S*)"
+    r"(?<=\S)[ \t]{3,}(?=(?:\((?:[a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7}|\d{1,3})\)|\d{1,3}(?:\.\d{1,3})*\.?\s"
+    r"|\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]?)*\.?\s+[A-Z]|(?:ARTICLE|Article|SECTION|Section)\s+[\dIVXL]|WHEREAS\b|IN\s+WITNESS\b)\S*)"
 )
 
 

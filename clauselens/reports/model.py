@@ -111,8 +111,9 @@ class DroppedQuote(BaseModel):
 class LabelBasis(BaseModel):
     """How an NLI label was reached, for the audit trail.
 
-    ``decided``: the label this basis gives (the report's ``label``); ``llm_label``: the Interrogator model's label; ``vote``: the precedents' similarity-weighted
-    kNN vote ({"Entailment", "Contradiction", "NotMentioned"} -> share, sums to 1; empty without
+    ``decided``: the label this basis gives (the report's ``label``); ``llm_label``: the
+    Interrogator model's label; ``vote``: the precedents' similarity-weighted kNN vote
+    ({"Entailment", "Contradiction", "NotMentioned"} -> share, sums to 1; empty without
     precedents); ``vote_weight`` w in ``argmax (1 - w) * onehot(llm) + w * vote``
     (:func:`clauselens.agents.nli.combine`); ``source``: ``model`` (no usable vote),
     ``model+vote``, or ``abstain`` (the best precedent relevance ``max_relevance`` was below the

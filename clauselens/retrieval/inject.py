@@ -16,9 +16,9 @@ from typing import Sequence
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
-from clauselens.retrieval import prompts_navindex as P
 from clauselens.errors import ContextOverflowError, RetrievalError
 from clauselens.parsing.types import Document, Span
+from clauselens.retrieval import prompts_navindex as P
 from clauselens.retrieval.ledger import Ledger, LedgerEntry
 from clauselens.retrieval.navindex_llm import context_window, count_tokens, invoke_text
 from clauselens.retrieval.navindex_tool import Answer, doc_label, is_refusal

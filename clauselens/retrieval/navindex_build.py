@@ -29,7 +29,8 @@ N_KEYWORDS = 4
 
 # --- deterministic detectors (pure functions) ---------------------------------------------
 
-_MONTHS = r"(?:January|February|March|April|May|June|July|August|September|October|November|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?"
+_MONTHS = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
+           r"|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?")
 _MONEY_RE = re.compile(
     r"(?:[$€£¥]\s?(?:\d|\[\*+\]))"                      # $5, $ 5, $[***] (CUAD redactions)
     r"|(?:\b(?:USD|EUR|GBP|US\$)\s?\d)"                  # USD 5

@@ -26,9 +26,9 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
-from clauselens.retrieval import prompts_navindex as P
 from clauselens.errors import RetrievalError
 from clauselens.parsing.types import Document, Node, Span
+from clauselens.retrieval import prompts_navindex as P
 from clauselens.retrieval.ledger import Ledger, LedgerEntry
 from clauselens.retrieval.navindex_build import (
     NavIndex,

@@ -15,7 +15,7 @@ on first use, so asking for ``hybrid`` never imports LightRAG.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 

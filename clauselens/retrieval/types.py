@@ -6,7 +6,7 @@ from typing import Protocol, Sequence, runtime_checkable
 
 from pydantic import BaseModel, Field
 
-from clauselens.parsing.types import Chunk, Document, SourcedText, Span
+from clauselens.parsing.types import Chunk, Document, SourcedText
 
 
 class Passage(SourcedText):

@@ -3,7 +3,6 @@ budgeting, capped schemas."""
 
 from __future__ import annotations
 
-
 from clauselens.agents.common import budget_passages
 from clauselens.agents.interrogator import StopDecision, SubQuestions, next_questions, passage_order
 from clauselens.agents.researcher import SearchPlan, build_queries, grounded_plan

@@ -159,10 +159,10 @@ def test_levers_re_decide_stored_records_and_keep_failures():
 def test_report_labels_map_to_the_dataset_labels():
     """The interrogator mode reads the report's label (``entailment`` ...) and must hand the
     scorer the dataset's (``Entailment`` ...); unmapped values count as no label."""
-    from benchmarks.contractnli import REPORT_LABELS
-    from benchmarks.contractnli_metrics import LABELS
     from typing import get_args
 
+    from benchmarks.contractnli import REPORT_LABELS
+    from benchmarks.contractnli_metrics import LABELS
     from clauselens.reports.model import NLILabel
 
     assert set(REPORT_LABELS) == set(get_args(NLILabel))
@@ -205,7 +205,7 @@ def test_question_last_puts_the_contract_in_the_prefix_two_hypotheses_share():
     for question_last in (True, False):
         users = []
 
-        def ask(msgs, schema):
+        def ask(msgs, schema, users=users):
             users.append(msgs[-1].content)
             return invoke_structured(chat, msgs, schema, max_retries=0)
         clf = make_whole_contract_classifier(ctx, chat, ask, question_last=question_last)

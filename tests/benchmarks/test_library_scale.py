@@ -12,7 +12,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.library_scale import RandomUnitEmbedder, plan_size, run
+from benchmarks.library_scale import RandomUnitEmbedder, plan_size, run  # noqa: E402
 
 TOPICS = ["Definitions", "Term", "Payment", "Confidentiality", "Termination", "Insurance", "Indemnification",
           "Governing Law", "Assignment", "Notices", "Warranties", "Audit", "Exclusivity", "Force Majeure"]

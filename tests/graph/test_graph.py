@@ -228,10 +228,10 @@ def test_nli_with_precedents_tool_shows_labelled_precedents_and_records_the_vote
     (dev bank, hashing encoder) answers the user's own question once; the draft prompt carries
     the labelled precedents; the model's label and the precedents' vote are both recorded and
     combined (weight 0.7), and the report explains how the label was decided."""
-    from tests.retrieval.test_precedents import DATA, HashingEmbedder
+    from clauselens.reports.render import to_html, to_markdown
     from clauselens.retrieval.exemplars import ExemplarBank, load_contractnli
     from clauselens.retrieval.precedents import PrecedentRetriever
-    from clauselens.reports.render import to_html, to_markdown
+    from tests.retrieval.test_precedents import DATA, HashingEmbedder
 
     dev, test = load_contractnli(DATA / "dev.json"), load_contractnli(DATA / "test.json")
     d = next(x for x in test.documents if x.id == "21")

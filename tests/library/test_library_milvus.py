@@ -24,7 +24,7 @@ pytest.importorskip("pymilvus")
 pytest.importorskip("milvus_lite")
 
 from clauselens.library import Library  # noqa: E402
-from clauselens.library.milvus import milvus_term, milvus_text  # noqa: E402
+from clauselens.library.milvus import milvus_term  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 CUAD = REPO.parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"

@@ -17,8 +17,19 @@ from typer.testing import CliRunner
 from clauselens.library import Library
 from clauselens.library.catalogue import make_record
 from clauselens.library.passages import ref_key
-from clauselens.library.versions import (MAX_INSERTED, ancestors, apply_versions, clause_keys, links, norm_party,
-                                         passage_keys, ref_pattern, same_party, split_base, version_index)
+from clauselens.library.versions import (
+    MAX_INSERTED,
+    ancestors,
+    apply_versions,
+    clause_keys,
+    links,
+    norm_party,
+    passage_keys,
+    ref_pattern,
+    same_party,
+    split_base,
+    version_index,
+)
 from clauselens.parsing.store import parse_file
 from clauselens.retrieval.types import Passage
 
@@ -113,7 +124,7 @@ def test_amended_clauses_of_each_link(lib: Library, ids: dict[str, str]) -> None
     assert clauses["glu4"] == ["Section 4", "Section 17(a)"]
     assert clauses["fed_amd1"] == clauses["fed_amd2"] == ["Exhibit A"]
     assert clauses["bell2"] == ["Section 2(c)"]
-    assert [l.amendment for l in idx.by_base[ids["glu1"]]] == [ids["glu4"], ids["glu3"], ids["glu2"]]  # latest first
+    assert [lk.amendment for lk in idx.by_base[ids["glu1"]]] == [ids["glu4"], ids["glu3"], ids["glu2"]]  # latest first
 
 
 def test_links_are_cached_per_catalogue_generation(lib: Library, ids: dict[str, str]) -> None:
@@ -124,7 +135,7 @@ def test_links_are_cached_per_catalogue_generation(lib: Library, ids: dict[str, 
     try:
         again = version_index(lib)
         assert again is not first and again.generation > first.generation
-        assert {a: l.base for a, l in again.links.items()} == {a: l.base for a, l in first.links.items()}
+        assert {a: lk.base for a, lk in again.links.items()} == {a: lk.base for a, lk in first.links.items()}
     finally:
         lib.rebuild_lexical()
 
@@ -145,7 +156,7 @@ def test_amended_clause_shows_operative_text_first(lib: Library, ids: dict[str, 
     assert any(a["amendment"] == ids["glu4"] and a["clause"] == "Section 4" and a["amendment_date"] == "February 19, 2007"
                for a in applied)
     assert {"amendment": ids["glu4"], "base": ids["glu1"]}.items() <= next(
-        l for l in res.trace["versions"]["links"] if l["amendment"] == ids["glu4"]).items()
+        lk for lk in res.trace["versions"]["links"] if lk["amendment"] == ids["glu4"]).items()
 
 
 def test_question_naming_the_parties(lib: Library, ids: dict[str, str]) -> None:
@@ -182,7 +193,8 @@ def test_exhibit_amended_twice(lib: Library, ids: dict[str, str]) -> None:
     assert [p.doc_id for p in ops][:1] == [ids["fed_amd2"]] and ids["fed_amd1"] in [p.doc_id for p in ops]
     assert "shall be, and here by is, supplemented" in " ".join(ops[0].text.split())  # the operative clause, not a recital
     assert not any(p.text.lstrip().startswith("WHEREAS") for p in ops)
-    assert out[first_base].notes[0].startswith("superseded in part: Exhibit A was amended by SECOND AMENDMENT TO SERVICES AGREEMENT (dated March 1, 2016)")
+    assert out[first_base].notes[0].startswith("superseded in part: Exhibit A was amended by SECOND AMENDMENT TO SERVICES AGREEMENT (dated "
+                                               "March 1, 2016)")
     assert "AMENDMENT TO SERVICES AGREEMENT (dated March 30, 2009)" in out[first_base].notes[1]
 
 

@@ -9,8 +9,7 @@ import llama_cpp
 import pytest
 
 from clauselens.config import ModelSettings, Settings
-from clauselens.llm import get_chat_model
-from clauselens.llm import llamacpp_chat
+from clauselens.llm import get_chat_model, llamacpp_chat
 from clauselens.llm.llamacpp_chat import default_threads, resolve_threads, shared_llama
 
 

@@ -186,10 +186,10 @@ def test_draft_schema_bounds_strings_and_requires_an_answer_for_grammar_backends
 
 
 def test_empty_model_answer_is_never_shown_as_an_empty_answer():
+    from clauselens.parsing.types import Span
     from clauselens.reports.build import NO_ANSWER, build_report
     from clauselens.reports.model import ReportDraft
     from clauselens.retrieval.types import Passage
-    from clauselens.parsing.types import Span
 
     p = Passage(chunk_id="c1", doc_id="d", node_id="n", text="Either party may terminate on 30 days' notice.",
                 spans=[Span(start=0, end=46)], clause_ref="7.2")

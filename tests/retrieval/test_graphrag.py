@@ -14,11 +14,17 @@ import pytest
 
 pytest.importorskip("lightrag")
 
+from clauselens.config import Settings  # noqa: E402
 from clauselens.errors import ConfigError, RetrievalError  # noqa: E402
 from clauselens.parsing import build_chunks, load_document  # noqa: E402
-from clauselens.config import Settings  # noqa: E402
 from clauselens.retrieval.graphrag import (  # noqa: E402
-    META_FILE, GraphTool, GraphUnavailableError, HybridPlusGraph, LightRAGRetriever, build_graph_tool, graph_chunks,
+    META_FILE,
+    GraphTool,
+    GraphUnavailableError,
+    HybridPlusGraph,
+    LightRAGRetriever,
+    build_graph_tool,
+    graph_chunks,
 )
 from clauselens.retrieval.hybrid import HybridRetriever  # noqa: E402
 

@@ -3,10 +3,10 @@
 from pathlib import Path
 
 import pytest
+from retrieval_testutil import DATA, ROBUST
 
 from clauselens.parsing import load_document
 from clauselens.retrieval.hybrid import HybridRetriever, split_query
-from retrieval_testutil import DATA, ROBUST
 
 CUAD = DATA / "cuad" / "full_contract_txt"
 COPPER = CUAD / "WESTERN COPPER - NON-COMPETITION AGREEMENT.txt"

@@ -1,10 +1,9 @@
 """BM25 robustness: positive IDF on tiny contracts, empty corpora, clause numbers."""
 
 import pytest
+from retrieval_testutil import ROBUST, paragraph_chunks
 
 from clauselens.retrieval.lexical import BM25Index, BM25Retriever
-
-from retrieval_testutil import ROBUST, paragraph_chunks
 
 
 def test_term_in_half_the_clauses_still_ranks_first():

@@ -3,10 +3,9 @@
 import json
 
 import pytest
+from retrieval_testutil import DATA
 
 from clauselens.retrieval.eval_metrics import document_mismatch, merge_spans, precision_recall
-
-from retrieval_testutil import DATA
 
 CASES = json.loads((DATA / "legalbench-rag" / "metric_vectors.json").read_text())["cases"]
 

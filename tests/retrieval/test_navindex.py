@@ -12,8 +12,8 @@ import pytest
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import ValidationError
 
-from clauselens.retrieval.prompts_navindex import REFUSAL
 from clauselens.parsing import load_document
 from clauselens.retrieval.ledger import Ledger
 from clauselens.retrieval.navindex import (
@@ -40,6 +40,7 @@ from clauselens.retrieval.navindex import (
     validate_picks,
     write_nav_files,
 )
+from clauselens.retrieval.prompts_navindex import REFUSAL
 from clauselens.retrieval.types import RetrievalMethod
 
 CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
@@ -227,5 +228,5 @@ def test_build_nav_tool_by_name(tmp_path):
 def test_scan_schema_caps_the_list_for_grammar_backends():
     schema = ScanSelection.model_json_schema()
     assert schema["properties"]["nodes"]["maxItems"] == 10
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         ScanSelection.model_validate({"nodes": [{"doc": "D1", "node": f"n{i}"} for i in range(11)]})

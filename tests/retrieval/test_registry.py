@@ -8,6 +8,7 @@ import typing
 
 import pytest
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
+from pydantic import ValidationError
 
 from clauselens.config import TOOL_NAMES, RetrievalSettings, Settings, ToolName
 from clauselens.errors import ConfigError
@@ -71,5 +72,5 @@ def test_hybrid_knobs_come_from_settings(tmp_path):
     assert (h.route, h.route_top, h.dedupe) == ("never", 3, None)
     h = make_tools(_settings(tmp_path))["hybrid"]
     assert (h.route, h.route_top, h.dedupe) == ("auto", 1, 0.5)
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         RetrievalSettings(route="sometimes")

@@ -1,0 +1,30 @@
+"""Static checks run from the README's test command (`make test`), so CI runs them (issue #18):
+ruff on the package, the benchmarks and the tests, with the rules of ``[tool.ruff]`` in
+pyproject.toml. ``scripts/setup.sh test`` installs ruff (the ``dev`` extra), so in CI this is
+never skipped."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _tool(name: str) -> str | None:
+    """The tool installed beside this Python (the venv's), else one on PATH."""
+    here = Path(sys.executable).parent / name
+    return str(here) if here.exists() else shutil.which(name)
+
+
+def test_ruff_passes() -> None:
+    ruff = _tool("ruff")
+    if ruff is None:
+        pytest.skip("ruff is not installed (scripts/setup.sh test installs it: pip install -e '.[dev]')")
+    res = subprocess.run([ruff, "check", "--no-cache", "clauselens", "benchmarks", "tests"], cwd=REPO,
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, f"ruff found problems (fix them, or `ruff check --fix`):\n{res.stdout}{res.stderr}"
