@@ -38,9 +38,11 @@ if [ ! -f "$stamp" ]; then
   echo "[setup] installing Python dependencies (first time: llama-cpp-python builds from source, a few minutes)"
   .venv/bin/python -m pip install -q --upgrade "pip>=24"
   .venv/bin/python -m pip install -q torch==2.13.0
-  llama_pin=$(grep -o 'llama-cpp-python\[server\]==[0-9.]*' pyproject.toml | sed 's/\[server\]//')
+  llama_pin=$(grep -o '"llama-cpp-python==[0-9.]*' pyproject.toml | head -1 | tr -d '"')
   CMAKE_ARGS="$LLAMA_CMAKE_ARGS" .venv/bin/python -m pip install -q --no-cache-dir --force-reinstall --no-deps "$llama_pin"
-  .venv/bin/python -m pip install -q -e '.[models,dev]'
+  # every extra (issue #18: web, mcp, lightrag, rerank, milvus, bench are optional for a bare
+  # `pip install clauselens`): the demo, the benchmarks and the whole test suite need them here
+  .venv/bin/python -m pip install -q -e '.[models,dev,web,mcp,lightrag,rerank,milvus,bench]'
   rm -f .venv/.clauselens-installed-*
   touch "$stamp"
 fi

@@ -52,6 +52,16 @@ def _service_or_exit(settings: Settings, db_path: Path | None, library: str | No
         raise typer.Exit(e.exit_code) from None
 
 
+def _require_or_exit(extra: str, what: str) -> None:
+    from clauselens.extras import require_extra
+
+    try:
+        require_extra(extra, what)
+    except ClauselensError as e:
+        typer.echo(f"Error: {e}", err=True)
+        raise typer.Exit(e.exit_code) from None
+
+
 def _settings(model: str | None, base_url: str | None, timeout: float | None = None) -> Settings:
     s = Settings()
     if base_url:  # same convention as `clauselens ask --base-url`: model name "local" unless given
@@ -132,6 +142,7 @@ def mcp_cmd(
     library: LibraryOpt = None,
 ) -> None:
     """Run the MCP server over stdio (tools: ingest, search_clauses, ask, fetch_clause)."""
+    _require_or_exit("mcp", "clauselens mcp")
     from clauselens.interfaces.mcp_server import create_mcp_server
 
     settings = _settings(model, base_url)
@@ -151,6 +162,7 @@ def serve_cmd(
     library: LibraryOpt = None,
 ) -> None:
     """Serve the web UI (upload, ask, watch the rounds, read the cited report)."""
+    _require_or_exit("web", "clauselens serve")
     import uvicorn
 
     from clauselens.interfaces.web.app import create_app

@@ -528,6 +528,9 @@ def open_storages(backend: str, root: Path, dim: int, *, uri: str | None = None,
     if backend == "local":
         return SqliteCatalogue(root / "catalogue.sqlite"), Bm25sLexical(root / "lexical"), NumpyVectors(root / "vectors.f32", dim)
     if backend == "milvus":
+        from clauselens.extras import require_extra
+
+        require_extra("milvus", "the milvus library backend")
         from clauselens.library.milvus import open_milvus
 
         return open_milvus(uri or str(root / "milvus.db"), name or root.name, dim)

@@ -58,6 +58,9 @@ def _nav(name: str) -> ToolFactory:
 
 
 def _lightrag(ctx: ToolContext) -> RetrievalMethod:
+    from clauselens.extras import require_extra
+
+    require_extra("lightrag", "the lightrag retrieval tool")
     from clauselens.retrieval.graphrag import build_graph_tool
 
     # the hybrid retriever (when configured) answers while the graph is unavailable

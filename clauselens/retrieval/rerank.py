@@ -74,6 +74,9 @@ class CrossEncoderReranker:
         p = Path(path).expanduser()
         if not p.is_dir():
             raise ModelUnavailableError(f"reranker model directory not found: {p}")
+        from clauselens.extras import require_extra
+
+        require_extra("rerank", "the cross-encoder reranker")
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         try:
