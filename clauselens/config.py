@@ -73,7 +73,7 @@ class RetrievalSettings(BaseModel):
     reranker: str = "none"  # none | llm | path to a bge cross-encoder directory
     rerank_top: int = 20
     abstain_threshold: float = 0.0
-    tools: list[ToolName] = Field(default_factory=lambda: ["hybrid"])
+    tools: list[ToolName] = Field(default_factory=lambda: list[ToolName](["hybrid"]))
     # hybrid tool (clauselens.retrieval.hybrid.HybridRetriever): document routing ("auto" routes
     # when the query carries a "Consider <agreement>;" description, "always" routes every query,
     # "never" searches all documents), documents kept by routing, and the overlap filter (drop a

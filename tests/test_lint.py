@@ -1,7 +1,7 @@
 """Static checks run from the README's test command (`make test`), so CI runs them (issue #18):
-ruff on the package, the benchmarks and the tests, with the rules of ``[tool.ruff]`` in
-pyproject.toml. ``scripts/setup.sh test`` installs ruff (the ``dev`` extra), so in CI this is
-never skipped."""
+ruff on the package, the benchmarks and the tests (rules: ``[tool.ruff]`` in pyproject.toml), and
+mypy on the package (``[tool.mypy]``: the modules it does not check yet are listed there).
+``scripts/setup.sh test`` installs both (the ``dev`` extra), so in CI neither is skipped."""
 
 from __future__ import annotations
 
@@ -28,3 +28,13 @@ def test_ruff_passes() -> None:
     res = subprocess.run([ruff, "check", "--no-cache", "clauselens", "benchmarks", "tests"], cwd=REPO,
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, f"ruff found problems (fix them, or `ruff check --fix`):\n{res.stdout}{res.stderr}"
+
+
+def test_mypy_passes() -> None:
+    mypy = _tool("mypy")
+    if mypy is None:
+        pytest.skip("mypy is not installed (scripts/setup.sh test installs it: pip install -e '.[dev]')")
+    # this Python's packages (the venv's), also when the mypy found is another install's
+    res = subprocess.run([mypy, "--python-executable", sys.executable, "clauselens"], cwd=REPO,
+                         capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0, f"mypy found problems:\n{res.stdout}{res.stderr}"

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.runnables import Runnable
@@ -43,7 +43,7 @@ from clauselens.reports.model import SILENT_ANSWER, LabelBasis, ReportDraft
 from clauselens.retrieval.registry import make_tools
 from clauselens.retrieval.types import Passage, RetrievalMethod
 
-Agent = str  # "archivist" | "researcher" | "interrogator"
+Agent = Literal["archivist", "researcher", "interrogator"]
 ModelsArg = BaseChatModel | Runnable | Mapping[str, BaseChatModel | Runnable] | None
 ToolsArg = Mapping[str, RetrievalMethod] | None
 
@@ -267,7 +267,8 @@ def build_graph(
         r = build_report(draft, passages, question=state["question"], context=state.get("context"),
                          turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli,
                          label_basis=basis, documents=docs)
-        calls, support = [], []  # issue #19: the model's verdict on each finding's (claim, quote) pair
+        calls: list[Any] = []  # issue #19: the model's verdict on each finding's (claim, quote) pair
+        support: list[dict[str, Any]] = []  # issue #19: the model's verdict on each finding's (claim, quote) pair
         if settings.support_check:  # a silent report's findings have no verified quote: logged, never asked
             r, calls, support = inter.check_support(r, passages, model=res.model("interrogator"), context=state.get("context"),
                                                     model_settings=settings.model_for("interrogator"), documents=docs)

@@ -45,7 +45,7 @@ Node = Callable[..., dict[str, Any]]
 
 def after_clarify(state: ChatState) -> Literal["answer", "__end__"]:
     """``answer`` when ``clarify`` wrote a request, else the turn ends on its question."""
-    return "answer" if state.get("request") else END
+    return "answer" if state.get("request") else "__end__"  # END
 
 
 def build_chat_graph(clarify: Node, answer: Node) -> StateGraph:

@@ -174,9 +174,9 @@ def _rgb(color) -> tuple[float, float, float] | None:
     except (TypeError, ValueError):
         return None
     if len(v) == 1:
-        return (v[0],) * 3  # type: ignore[return-value]
+        return (v[0],) * 3
     if len(v) == 3:
-        return v  # type: ignore[return-value]
+        return v
     if len(v) == 4:
         c, m, y, k = v
         return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
@@ -218,7 +218,7 @@ def _drop_invisible(page) -> tuple[Any, list[str]]:
         return page, []
     box = tuple(getattr(page, "cropbox", None) or page.bbox)
     fills = [r for r in page.rects if r.get("fill")]
-    hidden = [(c, why) for c in chars if (why := _hidden_reason(c, box, fills))]  # type: ignore[arg-type]
+    hidden = [(c, why) for c in chars if (why := _hidden_reason(c, box, fills))]
     if not any(c["text"].strip() for c, _ in hidden):
         return page, []
     lines: dict[tuple[int, str], list[dict]] = {}
@@ -234,7 +234,7 @@ def _drop_invisible(page) -> tuple[Any, list[str]]:
         warnings.append(f"page {page.page_number}: invisible text left out ({why}, at x={cs[0]['x0']:.0f}, "
                         f"y={cs[0]['top']:.0f}): \"{preview}\" - hidden text can carry instructions to AI tools; "
                         "check the original")
-    visible = page.filter(lambda o: o.get("object_type") != "char" or not _hidden_reason(o, box, fills))  # type: ignore[arg-type]
+    visible = page.filter(lambda o: o.get("object_type") != "char" or not _hidden_reason(o, box, fills))
     return visible, warnings
 
 
@@ -512,8 +512,9 @@ def extract_pdf(
                     warnings.append(f"page {i + 1}: the scan is turned; rotated {turned}° clockwise before OCR "
                                     "(Tesseract orientation detection)")
     for i in image_only if ocr else []:
-        if confs[i] is not None and confs[i] < LOW_OCR_CONFIDENCE:
-            warnings.append(f"page {i + 1}: OCR confidence {confs[i]:.0f}/100 is low; check the text against the scan")
+        conf = confs[i]
+        if conf is not None and conf < LOW_OCR_CONFIDENCE:
+            warnings.append(f"page {i + 1}: OCR confidence {conf:.0f}/100 is low; check the text against the scan")
     drops = find_furniture(page_lines)
     pages: list[PageText] = []
     for i, (lines, drop) in enumerate(zip(page_lines, drops)):

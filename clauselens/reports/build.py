@@ -29,6 +29,7 @@ from clauselens.reports.model import (
     LabelBasis,
     Report,
     ReportDraft,
+    SupportStatus,
 )
 from clauselens.reports.support import check_claim, check_document, check_topic
 from clauselens.reports.verify import QuoteMatch, clean_model_quote, extend_match, verify_pieces, verify_quote
@@ -118,6 +119,7 @@ def build_report(
                     pids.append(m.passage_id)
         statement = f.statement.strip()
         if statement:
+            support: SupportStatus
             support, note = ("unchecked", "") if grounded else ("unverified", "no quote could be verified in the documents")
             if grounded:
                 cited = [c for c in citations if c.id in cids]

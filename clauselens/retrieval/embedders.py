@@ -215,7 +215,7 @@ class CachedEmbedder:
                 for sha, blob in self._db.execute(q, [kind, *batch]):
                     found[sha] = np.frombuffer(blob, dtype=np.float32)
         todo = [i for i, s in enumerate(shas) if s not in found]
-        first = {}
+        first: dict[str, int] = {}
         for i in todo:
             first.setdefault(shas[i], i)
         self.hits += len(texts) - len(todo)

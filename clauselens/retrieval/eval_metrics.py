@@ -32,16 +32,16 @@ def merge_spans(snippets: Iterable[Snippet]) -> list[Snippet]:
             by_file[f].append((s, e))
     out: list[Snippet] = []
     for f in sorted(by_file):
-        cur_s = cur_e = None
+        cur: tuple[int, int] | None = None  # the open merged (start, end)
         for s, e in sorted(by_file[f]):
-            if cur_e is not None and s <= cur_e:
-                cur_e = max(cur_e, e)
+            if cur is not None and s <= cur[1]:
+                cur = (cur[0], max(cur[1], e))
             else:
-                if cur_e is not None:
-                    out.append((f, cur_s, cur_e))
-                cur_s, cur_e = s, e
-        if cur_e is not None:
-            out.append((f, cur_s, cur_e))
+                if cur is not None:
+                    out.append((f, *cur))
+                cur = (s, e)
+        if cur is not None:
+            out.append((f, *cur))
     return out
 
 

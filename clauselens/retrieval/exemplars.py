@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Literal, Sequence
+from typing import Callable, Iterable, Literal, Sequence, cast
 
 import numpy as np
 from pydantic import BaseModel
@@ -189,7 +189,7 @@ class ExemplarBank:
                     continue
                 for si in d.evidence.get(h, []):
                     s, e = d.spans[si]
-                    evid.append(Exemplar(hypothesis_id=h, doc_id=d.id, label=lab, kind="evidence",
+                    evid.append(Exemplar(hypothesis_id=h, doc_id=d.id, label=cast(NLILabel, lab), kind="evidence",
                                          text=d.text[s:e], span=Span(start=s, end=e)))
                     evid_vecs.append(vecs[d.id][si])
         dim = vecs[split.documents[0].id].shape[1] if split.documents else 0

@@ -55,7 +55,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Iterable, Literal, Mapping, Sequence
+from typing import Any, Awaitable, Callable, Coroutine, Iterable, Literal, Mapping, Sequence
 
 import numpy as np
 
@@ -294,7 +294,7 @@ class _LoopThread:
     _loop: asyncio.AbstractEventLoop | None = None
 
     @classmethod
-    def run(cls, coro: Awaitable[Any]) -> Any:
+    def run(cls, coro: Coroutine[Any, Any, Any]) -> Any:
         with cls._lock:
             if cls._loop is None or cls._loop.is_closed():
                 loop = asyncio.new_event_loop()

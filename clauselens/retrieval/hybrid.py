@@ -221,7 +221,7 @@ class HybridRetriever:
         trace["ranking_query"] = rank_q
         lists: dict[str, list[Passage]] = {}
         n_cand = max(self.candidates, 2 * k) if self.dedupe else self.candidates
-        if self.lexical:
+        if self.lexical and self._bm25 is not None:  # indexed: self.chunks is not empty
             lists["bm25"] = self._bm25.search(rank_q, n_cand, docs)
         if self._dense is not None:
             lists["dense"] = self._dense.search(rank_q, n_cand, docs)
@@ -233,7 +233,7 @@ class HybridRetriever:
             return SearchResult(query=query, abstained=True, reason=NO_MATCH, trace=trace)
         if not isinstance(self.reranker, NoReranker):
             fused = self.reranker.rerank(parts.question, fused, self.rerank_top)
-            best = fused[0].score
+            best: float | None = fused[0].score
         else:
             best = max((p.scores.get("dense", 0.0) for p in fused), default=0.0) if self._dense is not None else None
         if self.abstain_threshold > 0 and best is not None and best < self.abstain_threshold:

@@ -129,7 +129,7 @@ def keywords(text: str, n: int = N_KEYWORDS) -> list[str]:
     ties broken by first occurrence."""
     words = [w.lower() for w in _WORD_RE.findall(text)]
     counts = Counter(w for w in words if w not in _STOP)
-    first = {}
+    first: dict[str, int] = {}
     for i, w in enumerate(words):
         first.setdefault(w, i)
     return [w for w, _ in sorted(counts.items(), key=lambda kv: (-kv[1], first[kv[0]]))[:n]]

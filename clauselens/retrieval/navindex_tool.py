@@ -120,7 +120,7 @@ def validate_picks(selection: ScanSelection, corpus: NavCorpus, max_nodes: int =
         doc_id = corpus.resolve_doc(p.doc)
         idx = corpus.indices.get(doc_id) if doc_id else None
         node = next((n for n in idx.nodes if n.id == p.node.strip()), None) if idx else None
-        if node is None or node.is_toc_entry:
+        if doc_id is None or node is None or node.is_toc_entry:
             rejected.append({"doc": p.doc, "node": p.node})
             continue
         pair = (doc_id, node.id)
