@@ -27,7 +27,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -216,6 +216,7 @@ class ChatSessions:
         """Library sessions: pin ``req.doc_ids`` to the agreements the question names (resolved
         once), or return the state update asking which agreement when the resolver finds a tie
         (not after a clarifying question: one is asked at most; then all tied ones are searched)."""
+        assert self.library is not None  # only called in a library session
         labels = {a.doc_id: a.label for a in self.library.agreements()}
         cands = pending_candidates(messages)
         if cands:  # the user answered "which agreement?"
@@ -241,7 +242,9 @@ class ChatSessions:
     def _answer_node(self, state: SessionState, config: RunnableConfig) -> dict:
         writer = get_stream_writer()
         sid = config["configurable"]["thread_id"]
-        req = ArchivistRequest(**state["request"])
+        request = state.get("request")
+        assert request is not None  # clarify routes here only when it wrote a request
+        req = ArchivistRequest(**request)
         if self.library is not None:
             result = self.interrogate.from_library(req, self.library, writer)
         else:
@@ -298,7 +301,7 @@ class ChatSessions:
             return self._locks.setdefault(session_id, threading.RLock())
 
     @staticmethod
-    def config(session_id: str) -> dict:
+    def config(session_id: str) -> RunnableConfig:
         """The LangGraph run config of a session."""
         return {"configurable": {"thread_id": check_session_id(session_id)}}
 
@@ -402,7 +405,7 @@ class ChatSessions:
             for mode, chunk in self.graph.stream({"messages": [HumanMessage(content=message)]}, self.config(session_id),
                                                  stream_mode=["custom", "updates"]):
                 if mode == "custom":
-                    yield chunk
+                    yield cast(Event, chunk)
         finally:
             lock.release()
 
@@ -412,7 +415,7 @@ class ChatSessions:
         with self._lock(session_id):
             for mode, chunk in self.graph.stream(None, self.config(session_id), stream_mode=["custom", "updates"]):
                 if mode == "custom":
-                    yield chunk
+                    yield cast(Event, chunk)
 
     def pending(self, session_id: str) -> bool:
         """True if the last turn stopped before finishing (so :meth:`retry` would resume it)."""

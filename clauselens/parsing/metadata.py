@@ -85,8 +85,8 @@ def guess_title(text: str) -> str | None:
             c2 = _clean_title(c)
             if _title_ok(c2):
                 return c2
-        for m in _INLINE_TITLE.finditer(ln):
-            c2 = _clean_title(m.group(1))
+        for mt in _INLINE_TITLE.finditer(ln):
+            c2 = _clean_title(mt.group(1))
             if len(c2) <= 120 and not _SEC_LABEL.match(c2):
                 return c2
     m = re.search(r"\b(?:This|THIS)\s+((?:[A-Z][\w-]*\s+){0,6}(?:Agreement|AGREEMENT|Amendment|AMENDMENT))\s*[(,]", text[:3000])
@@ -387,11 +387,11 @@ def _base_agreement(doc: Document, head: str) -> str | None:
     name_pat = re.escape(name).replace(r"\ ", r"\s+") if name else r"(?:[A-Z][\w&-]*\s+){0,8}?Agreement"
     flags = re.IGNORECASE if name else 0
     dated = re.compile(rf"({name_pat})\s*,?\s*(?:dated|effective)(?:\s+and\s+effective)?(?:\s+as\s+of)?\s+({DATE_RE.pattern})", flags)
-    for m in dated.finditer(head):
+    for md in dated.finditer(head):
         # "This AMENDMENT TO SERVICES AGREEMENT, dated ... " dates the amendment itself
-        if "amendment" in head[max(0, m.start() - 30):m.start()].lower() and "," in head[m.end(1):m.start(2)]:
+        if "amendment" in head[max(0, md.start() - 30):md.start()].lower() and "," in head[md.end(1):md.start(2)]:
             continue
-        return " ".join(f"{m.group(1)} dated {m.group(2)}".split())
+        return " ".join(f"{md.group(1)} dated {md.group(2)}".split())
     if name:
         m = re.search(name_pat, head[200:], re.IGNORECASE) or re.search(name_pat, head, re.IGNORECASE)
         return " ".join(m.group(0).split()) if m else name

@@ -201,7 +201,7 @@ def is_external(text: str, end: int, *, amendment: bool = False) -> bool:
 def _resolve(target_ref: str, src: Node, by_key: dict[str, list[Node]], by_id: dict[str, Node]) -> Node | None:
     keys = [_ref_key(target_ref)]
     if target_ref.startswith("("):
-        p = src.id
+        p: str | None = src.id
         while p:
             n = by_id[p]
             if n.ref and not n.ref.startswith("("):
