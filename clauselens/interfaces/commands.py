@@ -120,6 +120,8 @@ def chat_cmd(
         raise typer.Exit(e.exit_code) from None
     setup_readline(settings.cache_dir / "chat_history")
     run_chat(service, sid, console=console, resumed=bool(resume), input_fn=_echoing_input)
+    if files and service.left_out(sid):  # as `ask`: bad input ends in a non-zero exit, after the session it did not stop
+        raise typer.Exit(2)
 
 
 def _echoing_input(prompt: str) -> str:
