@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from clauselens.cli import app
 from clauselens.retrieval.hybrid import HybridRetriever
-from tests.graph.fakes import ScriptedChat
+from tests.graph.fakes import ScriptedChat, termination_script
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 ROBUST = SHARED / "robustness"
@@ -44,17 +44,7 @@ def scripted_ask(monkeypatch):
     import clauselens.pipeline as pipeline
 
     real = pipeline.ask
-    script = {
-        "SubQuestions": [{"sub_questions": ["How can the agreement be terminated?"]}],
-        "SearchPlan": [{"queries": ["terminate written notice days"], "clause_refs": [], "defined_terms": [],
-                        "agreement_names": [], "tools": ["hybrid"]}],
-        "ReportDraft": [{"title": "Termination", "topic_summary": "Termination.", "legal_reasoning": "Clause 7.2.",
-                         "findings": [{"statement": "30 days' notice.", "passage_ids": ["P1"], "quote": QUOTE}],
-                         "answer": "Either party, on 30 days' written notice.", "addressed": True,
-                         "research_directions": [], "knowledge_gaps": [], "follow_up_questions": [],
-                         "conclusion": "30 days."}],
-        "StopDecision": [{"complete": True}],
-    }
+    script = termination_script(QUOTE)
 
     def fake_ask(paths, question, settings, **kw):
         kw.update(models=ScriptedChat(script=script), tools={"hybrid": HybridRetriever(None)})

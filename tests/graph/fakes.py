@@ -17,6 +17,24 @@ from pydantic import Field
 SCHEMAS = ("SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "ScanSelection", "TreeRepair", "SupportVerdict",
            "DialogueExtraction")
 DEFAULTS = {"SupportVerdict": [{"reason": "scripted default: the quoted text states the claim", "verdict": "supports"}]}
+#: Clause 7.2 of the DRIVEN DELIVERIES consulting agreement (CUAD), the termination answer's quote.
+TERMINATION_QUOTE = ("Either Party may terminate this Agreement, with or without cause, upon giving the other party thirty (30) "
+                     "days prior written notice")
+
+
+def termination_script(quote: str = TERMINATION_QUOTE) -> dict[str, list[dict[str, Any]]]:
+    """One research round answering "How can the agreement be terminated?" with ``quote``."""
+    return {
+        "SubQuestions": [{"sub_questions": ["How can the agreement be terminated?"]}],
+        "SearchPlan": [{"queries": ["terminate written notice days"], "clause_refs": [], "defined_terms": [],
+                        "agreement_names": [], "tools": ["hybrid"]}],
+        "ReportDraft": [{"title": "Termination", "topic_summary": "Termination.", "legal_reasoning": "Clause 7.2.",
+                         "findings": [{"statement": "30 days' notice.", "passage_ids": ["P1"], "quote": quote}],
+                         "answer": "Either party, on 30 days' written notice.", "addressed": True,
+                         "research_directions": [], "knowledge_gaps": [], "follow_up_questions": [],
+                         "conclusion": "30 days."}],
+        "StopDecision": [{"complete": True}],
+    }
 
 
 class ScriptedChat(BaseChatModel):

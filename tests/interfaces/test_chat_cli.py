@@ -6,6 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from clauselens.cli import app
+from tests.graph.fakes import termination_script
 
 from .conftest import ROBUST, SHARED
 
@@ -45,18 +46,7 @@ def test_chat_start_quit_resume_and_errors(tmp_path):
 CONTRACT = SHARED / "data/cuad/full_contract_txt/DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"
 QUOTE = ("Either Party may terminate this Agreement, with or without cause, upon giving the other party thirty (30) "
          "days prior written notice")
-SCRIPT = {
-    "DialogueExtraction": [{"question": "How can the agreement be terminated?"}],
-    "SubQuestions": [{"sub_questions": ["How can the agreement be terminated?"]}],
-    "SearchPlan": [{"queries": ["terminate written notice days"], "clause_refs": [], "defined_terms": [],
-                    "agreement_names": [], "tools": ["hybrid"]}],
-    "ReportDraft": [{"title": "Termination", "topic_summary": "Termination.", "legal_reasoning": "Clause 7.2.",
-                     "findings": [{"statement": "30 days' notice.", "passage_ids": ["P1"], "quote": QUOTE}],
-                     "answer": "Either party, on 30 days' written notice.", "addressed": True,
-                     "research_directions": [], "knowledge_gaps": [], "follow_up_questions": [],
-                     "conclusion": "30 days."}],
-    "StopDecision": [{"complete": True}],
-}
+SCRIPT = {"DialogueExtraction": [{"question": "How can the agreement be terminated?"}], **termination_script(QUOTE)}
 
 
 @pytest.fixture
