@@ -128,6 +128,11 @@ class Settings(BaseSettings):
     max_turns: int = 3
     ocr: bool = True
     ocr_dpi: int = 300
+    # What reads a PDF's text layer (clauselens.parsing.pdf): "pdfium" (pypdfium2; pages it cannot
+    # vouch for go to pdfplumber), "pdfplumber" (pdfminer, the only engine before issue #17), or
+    # "auto" = the one chosen by benchmarks/pdf_text_engines.py (README "Parsing": pdfium, same text
+    # and clause trees on the 21 CUAD PDFs at ~1/10 of the CPU). ``CLAUSELENS_PDF_ENGINE=pdfplumber``.
+    pdf_engine: Literal["auto", "pdfium", "pdfplumber"] = "auto"
     pdf_password: str | None = None
     # Re-use parsed documents from ``store_dir / "documents"`` when a file's sha256 and the
     # parse options (OCR on/off, OCR dpi, schema and parser version) are unchanged

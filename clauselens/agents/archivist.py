@@ -38,9 +38,11 @@ def load_one(path: str | Path, settings: Settings, *, store: DocumentStore | Non
     pw, ocr, dpi, limit = settings.pdf_password, settings.ocr, settings.ocr_dpi, settings.max_pages
     if settings.use_store:
         store = store if store is not None else DocumentStore(settings.store_dir / "documents")
-        doc = store.load(p, password=pw, ocr=ocr, ocr_dpi=dpi, max_pages=limit, max_text_mb=settings.max_text_mb)
+        doc = store.load(p, password=pw, ocr=ocr, ocr_dpi=dpi, max_pages=limit, max_text_mb=settings.max_text_mb,
+                         pdf_engine=settings.pdf_engine)
     else:
-        doc = parse_file(p, password=pw, ocr=ocr, ocr_dpi=dpi, max_pages=limit, max_text_mb=settings.max_text_mb)
+        doc = parse_file(p, password=pw, ocr=ocr, ocr_dpi=dpi, max_pages=limit, max_text_mb=settings.max_text_mb,
+                         pdf_engine=settings.pdf_engine)
     if not doc.text.strip():  # the parser should already refuse this; never index an empty document
         raise NoTextError(p.name, f"no text found in {p.name}")
     return doc

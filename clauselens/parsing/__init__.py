@@ -3,7 +3,7 @@
 
 Public API::
 
-    load_document(path, *, password=None, ocr=True, ocr_dpi=300) -> Document
+    load_document(path, *, password=None, ocr=True, ocr_dpi=300, pdf_engine="auto") -> Document
     load_text_document(text, *, doc_id, source_path="<memory>") -> Document
     load_documents(paths, *, store=None, ...) -> (list[Document], list[IngestError])
     build_chunks(doc) -> list[Chunk]

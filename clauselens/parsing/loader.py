@@ -20,7 +20,7 @@ from clauselens.parsing.docx_loader import extract_docx
 from clauselens.parsing.injection import flag_instructions
 from clauselens.parsing.layout import long_tokens
 from clauselens.parsing.metadata import guess_amends, guess_doc_type, guess_effective_date, guess_parties, guess_title
-from clauselens.parsing.pdf import extract_image, extract_pdf
+from clauselens.parsing.pdf import PdfEngine, extract_image, extract_pdf
 from clauselens.parsing.sniff import Sniffed, extension_warning, sniff_file
 from clauselens.parsing.terms import find_cross_references, find_defined_terms
 from clauselens.parsing.textfile import decode_text_bytes
@@ -105,7 +105,8 @@ def sniff(path: Path) -> Sniffed:
         raise IngestError(str(path), f"cannot read file ({exc.strerror or exc})") from None
 
 
-def load_document(path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300) -> Document:
+def load_document(path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
+                  pdf_engine: PdfEngine = "auto") -> Document:
     """Parse one file into a :class:`Document`.
 
     Args:
@@ -113,6 +114,8 @@ def load_document(path: str | Path, *, password: str | None = None, ocr: bool = 
         password: user password for an encrypted PDF.
         ocr: OCR PDF pages that have no text layer (Tesseract).
         ocr_dpi: render resolution for OCR (>= 300 keeps digits and clause numbers exact).
+        pdf_engine: what reads a PDF's text layer (``auto``, ``pdfium``, ``pdfplumber``;
+            :mod:`clauselens.parsing.pdf`).
 
     Raises (all :class:`~clauselens.errors.IngestError`, message naming the file):
         IngestError: missing / not a file / unreadable / corrupt / truncated / binary / a
@@ -137,7 +140,7 @@ def load_document(path: str | Path, *, password: str | None = None, ocr: bool = 
     warnings: list[str] = []
     if kind.kind in ("pdf", "image"):
         if kind.kind == "pdf":
-            page_texts, warnings = extract_pdf(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi)
+            page_texts, warnings = extract_pdf(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi, engine=pdf_engine)
         else:
             page_texts, warnings = extract_image(p, what=kind.what, ocr=ocr, ocr_dpi=ocr_dpi)
         parts: list[str] = []

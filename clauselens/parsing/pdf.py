@@ -1,5 +1,19 @@
-"""PDF text extraction: pdfplumber text layer per page, OCR (pypdfium2 + Tesseract) for pages
-without real text, furniture removal, line joins and NFKC normalisation.
+"""PDF text extraction: the text layer per page (PDFium via pypdfium2, or pdfplumber), OCR
+(pypdfium2 + Tesseract) for pages without real text, furniture removal, line joins and NFKC
+normalisation.
+
+Two engines read the text layer; both give the same kind of positioned characters to the same
+line, column, invisible-text and furniture code (:mod:`clauselens.parsing.pdfium_page`):
+
+* ``pdfium``: PDFium's characters (pypdfium2), ~10x less CPU per page than pdfplumber on the 21
+  CUAD PDFs (``benchmarks/pdf_text_engines.py`` -> ``benchmarks/results/pdf_text_engines.json``).
+  A page is read with pdfplumber instead when PDFium cannot vouch for it (:func:`_pdfium_pages`):
+  the page draws Form XObjects (their shapes are not checked as backgrounds for hidden text),
+  most characters are not upright, too little text, or PDFium fails on it. A file PDFium cannot
+  open at all goes to pdfplumber whole (which also words the errors: encrypted, corrupt).
+* ``pdfplumber``: pdfminer's characters (the only engine before issue #17).
+
+``auto`` (the default, :data:`AUTO_PDF_ENGINE`) is the engine chosen by that benchmark.
 
 Side effects: reads the file; runs the ``tesseract`` binary for OCR pages.
 """
@@ -9,10 +23,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from clauselens.errors import EncryptedDocumentError, IngestError, NoTextError
 from clauselens.parsing.layout import Line, find_furniture, find_gutter, lines_to_text, normalize_extracted
+
+PdfEngine = Literal["auto", "pdfium", "pdfplumber"]
+#: What ``auto`` means: the engine whose output matched pdfplumber's on the 21 CUAD PDFs at a
+#: fraction of the CPU (benchmarks/pdf_text_engines.py, README "Parsing").
+AUTO_PDF_ENGINE: Literal["pdfium", "pdfplumber"] = "pdfium"
+
+
+def resolve_pdf_engine(engine: str) -> Literal["pdfium", "pdfplumber"]:
+    """``auto`` -> :data:`AUTO_PDF_ENGINE`; ``pdfium``/``pdfplumber`` as given; anything else is a ValueError."""
+    if engine == "auto":
+        return AUTO_PDF_ENGINE
+    if engine in ("pdfium", "pdfplumber"):
+        return engine  # type: ignore[return-value]
+    raise ValueError(f"unknown PDF engine {engine!r}: use auto, pdfium or pdfplumber")
+
 
 #: A page whose text layer has fewer alphanumeric characters than this is treated as image-only.
 MIN_TEXT_CHARS = 20
@@ -65,16 +94,20 @@ def backend_detail(exc: BaseException) -> str:
     return ""
 
 
+def _check_header(path: Path) -> None:
+    with open(path, "rb") as fh:
+        head = fh.read(1024)
+    if b"%PDF-" not in head:
+        raise IngestError(path.name, "not a PDF file (no %PDF header); is the extension wrong?")
+
+
 def _open_pdf(path: Path, password: str | None):
     import pdfplumber
     from pdfminer.pdfdocument import PDFPasswordIncorrect
     from pdfminer.pdfparser import PDFSyntaxError
 
     name = path.name
-    with open(path, "rb") as fh:
-        head = fh.read(1024)
-    if b"%PDF-" not in head:
-        raise IngestError(name, "not a PDF file (no %PDF header); is the extension wrong?")
+    _check_header(path)
     try:
         return pdfplumber.open(path, password=password or "")
     except PDFPasswordIncorrect:
@@ -194,16 +227,27 @@ def _background(c: dict, fills: list[dict]) -> tuple[float, float, float]:
     return (1.0, 1.0, 1.0)
 
 
-def _hidden_reason(c: dict, box: tuple[float, float, float, float], fills: list[dict]) -> str | None:
+def _hidden_reason(c: dict, box: tuple[float, float, float, float], fills: list[dict],
+                   colours: dict | None = None) -> str | None:
     """Why a character cannot be seen on the page (None if it can): outside the page box, under
-    :data:`MIN_VISIBLE_SIZE` points, or filled in the background's colour."""
+    :data:`MIN_VISIBLE_SIZE` points, or filled in the background's colour. ``colours`` caches
+    :func:`_rgb` per colour value across the characters of a page."""
     x0, top, x1, bottom = box
     if c["x1"] <= x0 or c["x0"] >= x1 or c["bottom"] <= top or c["top"] >= bottom:
         return "outside the page"
     if float(c.get("size") or 0) < MIN_VISIBLE_SIZE:
         return f"{float(c.get('size') or 0):.1f} pt text"
-    rgb = _rgb(c.get("non_stroking_color"))
-    if rgb is not None and max(abs(a - b) for a, b in zip(rgb, _background(c, fills))) < SAME_COLOUR:
+    col = c.get("non_stroking_color")
+    try:
+        rgb = colours[col] if colours is not None else _rgb(col)
+    except KeyError:
+        rgb = colours[col] = _rgb(col)  # type: ignore[index]
+    except TypeError:  # an unhashable colour value
+        rgb = _rgb(col)
+    if rgb is None:
+        return None
+    bg = _background(c, fills) if fills else (1.0, 1.0, 1.0)
+    if max(abs(rgb[0] - bg[0]), abs(rgb[1] - bg[1]), abs(rgb[2] - bg[2])) < SAME_COLOUR:
         return "text in the background colour"
     return None
 
@@ -218,7 +262,8 @@ def _drop_invisible(page) -> tuple[Any, list[str]]:
         return page, []
     box = tuple(getattr(page, "cropbox", None) or page.bbox)
     fills = [r for r in page.rects if r.get("fill")]
-    hidden = [(c, why) for c in chars if (why := _hidden_reason(c, box, fills))]
+    colours: dict = {}
+    hidden = [(c, why) for c in chars if (why := _hidden_reason(c, box, fills, colours))]
     if not any(c["text"].strip() for c, _ in hidden):
         return page, []
     lines: dict[tuple[int, str], list[dict]] = {}
@@ -435,13 +480,86 @@ def _real_text(lines: list[Line]) -> bool:
     return sum(len(re.findall(r"[A-Za-z0-9]", ln.text)) for ln in lines) >= MIN_TEXT_CHARS
 
 
+#: One page's text layer as read by an engine: (lines in reading order, warnings, whether the text
+#: runs sideways under ``/Rotate`` and needs the de-rotated copy).
+_PageRead = tuple[list[Line], list[str], bool]
+
+
+def _plumber_page(page, i: int) -> _PageRead:
+    """Read one pdfplumber page: invisible text dropped, columns, warnings."""
+    warnings: list[str] = []
+    sideways = False
+    try:
+        visible, hidden = _drop_invisible(page)
+        warnings.extend(hidden)
+        lines, col_warning = _text_lines(visible)
+        if page.rotation % 360 and page.chars and _upright_share(page) < 0.5:
+            sideways = True
+        elif col_warning:
+            warnings.append(col_warning)
+    except Exception:  # a broken page must not sink the document
+        warnings.append(f"page {i + 1}: the text layer is damaged and cannot be read; trying OCR")
+        lines = []
+    page.close()
+    return lines, warnings, sideways
+
+
+def _pdfium_pages(path: Path, password: str | None, max_pages: int | None) -> list[_PageRead | None] | None:
+    """Read every page's text layer with PDFium (:class:`~clauselens.parsing.pdfium_page.PdfiumPage`),
+    through the same invisible-text and column code as pdfplumber pages.
+
+    Returns one entry per page, ``None`` for a page pdfplumber must read: it draws Form XObjects
+    (shapes inside them are not checked as backgrounds of hidden text), fewer than half of its
+    characters are upright, it has less than :data:`MIN_TEXT_CHARS` alphanumerics of visible text
+    (pdfplumber decides, then OCR), or PDFium fails on it. ``None`` instead of a list when PDFium
+    cannot open the file (pdfplumber then reads it, or words the error: encrypted, corrupt).
+    """
+    import pypdfium2 as pdfium
+
+    from clauselens.parsing.pdfium_page import PdfiumPage
+
+    try:
+        pdf = pdfium.PdfDocument(str(path), password=password or None)
+    except Exception:
+        return None
+    out: list[_PageRead | None] = []
+    try:
+        n = len(pdf)
+        for i in range(min(n, max_pages) if max_pages else n):
+            try:
+                page = pdf[i]
+            except Exception:
+                out.append(None)
+                continue
+            try:
+                pp = PdfiumPage(page, i + 1)
+                if pp.has_forms or (pp.chars and sum(1 for c in pp.chars if c["upright"]) < 0.5 * len(pp.chars)):
+                    out.append(None)
+                    continue
+                visible, hidden = _drop_invisible(pp)
+                lines, col_warning = _text_lines(visible)
+                if not _real_text(lines):
+                    out.append(None)
+                    continue
+                out.append((lines, hidden + ([col_warning] if col_warning else []), False))
+            except Exception:  # pdfplumber gets the page (and says if it is damaged)
+                out.append(None)
+            finally:
+                page.close()
+    finally:
+        pdf.close()
+    return out
+
+
 def extract_pdf(
     path: Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300, max_pages: int | None = None,
+    engine: PdfEngine = "auto",
 ) -> tuple[list[PageText], list[str]]:
     """Extract every page of a PDF.
 
     Per page: the text layer when it holds at least :data:`MIN_TEXT_CHARS` alphanumerics,
     else OCR at ``ocr_dpi`` (>= 300 recommended; Tesseract is told the DPI) when ``ocr``.
+    ``engine`` reads the text layer (module docstring; ``auto`` = :data:`AUTO_PDF_ENGINE`).
     Running headers/footers are removed per :func:`find_furniture` and kept in
     ``PageText.furniture``. ``max_pages`` reads only the first pages (previews, tests).
 
@@ -451,42 +569,54 @@ def extract_pdf(
     Raises:
         IngestError: not a PDF / corrupt; EncryptedDocumentError: user password needed;
         NoTextError: zero pages, or no page has text (and OCR disabled or found nothing).
+        ValueError: an unknown ``engine``.
     """
     name = path.name
     warnings: list[str] = []
-    pdf = _open_pdf(path, password)
+    reads: list[_PageRead | None] | None = None
+    if resolve_pdf_engine(engine) == "pdfium":
+        _check_header(path)
+        reads = _pdfium_pages(path, password, max_pages) or None  # zero pages: pdfplumber says so
+    if reads is None or None in reads:
+        try:
+            pdf = _open_pdf(path, password)
+        except IngestError:
+            if reads is None or not any(reads):
+                raise
+            pdf = None  # PDFium read the file but pdfminer cannot: the pages left to it count as image-only
+        if pdf is None:
+            reads = [r if r is not None else ([], [], False) for r in reads]  # type: ignore[union-attr]
+        else:
+            try:
+                if len(pdf.pages) == 0:
+                    raise NoTextError(name, "the PDF has zero pages")
+                todo = pdf.pages[:max_pages] if max_pages else pdf.pages
+                if reads is None or len(reads) != len(todo):
+                    reads = [None] * len(todo)
+                for i, page in enumerate(todo):
+                    if reads[i] is None:
+                        reads[i] = _plumber_page(page, i)
+            finally:
+                pdf.close()
     page_lines: list[list[Line]] = []
     methods: list[str] = []
     confs: list[float | None] = []
-    try:
-        if len(pdf.pages) == 0:
-            raise NoTextError(name, "the PDF has zero pages")
-        image_only: list[int] = []
-        sideways: list[int] = []
-        for i, page in enumerate(pdf.pages[:max_pages] if max_pages else pdf.pages):
-            try:
-                visible, hidden = _drop_invisible(page)
-                warnings.extend(hidden)
-                lines, col_warning = _text_lines(visible)
-                if page.rotation % 360 and page.chars and _upright_share(page) < 0.5:
-                    sideways.append(i)
-                elif col_warning:
-                    warnings.append(col_warning)
-            except Exception:  # a broken page must not sink the document
-                warnings.append(f"page {i + 1}: the text layer is damaged and cannot be read; trying OCR")
-                lines = []
-            page.close()
-            if _real_text(lines):
-                page_lines.append(lines)
-                methods.append("text")
-                confs.append(None)
-            else:
-                image_only.append(i)
-                page_lines.append([])
-                methods.append("ocr" if ocr else "text")
-                confs.append(None)
-    finally:
-        pdf.close()
+    image_only: list[int] = []
+    sideways: list[int] = []
+    for i, read in enumerate(reads):
+        lines, page_warnings, turned_page = read  # type: ignore[misc]
+        warnings.extend(page_warnings)
+        if turned_page:
+            sideways.append(i)
+        if _real_text(lines):
+            page_lines.append(lines)
+            methods.append("text")
+            confs.append(None)
+        else:
+            image_only.append(i)
+            page_lines.append([])
+            methods.append("ocr" if ocr else "text")
+            confs.append(None)
     if sideways:
         copy = _derotated_copy(path, password, sideways)
         try:

@@ -2,12 +2,13 @@
 
 :class:`DocumentStore` keeps one JSON file per (file sha256, parse options) under its root,
 so an unchanged file is never re-parsed. The options that change a parse are part of the key:
-OCR on/off, the OCR dpi (when OCR is on), :data:`~clauselens.parsing.types.SCHEMA_VERSION`
+OCR on/off, the OCR dpi (when OCR is on), the PDF text engine (``auto`` resolved, so switching
+engines re-parses), :data:`~clauselens.parsing.types.SCHEMA_VERSION`
 and :func:`parser_fingerprint` (a hash of the parsing code and the PDF library versions, so a
 parser change re-parses instead of serving a stale tree). Each file is an envelope::
 
     {"store_format": 1, "schema_version": 1, "parser": "<16 hex>",
-     "options": {"ocr": true, "ocr_dpi": 300}, "file_sha256": "<64 hex>", "document": {...}}
+     "options": {"ocr": true, "ocr_dpi": 300, "pdf_engine": "pdfium"}, "file_sha256": "<64 hex>", "document": {...}}
 
 Writes are atomic (temp file in the same directory, fsync, then ``os.replace``; POSIX rename
 is atomic), a parse that fails writes nothing, and temp files are never read back. An entry
@@ -39,7 +40,7 @@ from pydantic import ValidationError
 
 from clauselens.errors import IngestError
 from clauselens.parsing.loader import _doc_id, file_sha256, load_document, sniff
-from clauselens.parsing.pdf import pdf_page_count
+from clauselens.parsing.pdf import PdfEngine, pdf_page_count, resolve_pdf_engine
 from clauselens.parsing.sniff import extension_warning
 from clauselens.parsing.types import SCHEMA_VERSION, Document
 
@@ -119,7 +120,7 @@ def check_limits(p: Path, *, password: str | None, max_pages: int | None, max_te
 
 def parse_file(
     path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
-    max_pages: int | None = None, max_text_mb: float | None = None,
+    max_pages: int | None = None, max_text_mb: float | None = None, pdf_engine: PdfEngine = "auto",
 ) -> Document:
     """:func:`~clauselens.parsing.load_document` with the input limits checked first.
 
@@ -134,7 +135,7 @@ def parse_file(
     p = Path(path)
     if p.is_file():
         check_limits(p, password=password, max_pages=max_pages, max_text_mb=max_text_mb)
-    doc = load_document(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi)
+    doc = load_document(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi, pdf_engine=pdf_engine)
     if not doc.pages:
         check_text_size(p, len(doc.text.encode("utf-8")), max_text_mb, what="text")
     return doc
@@ -160,14 +161,16 @@ class DocumentStore:
         self.writes = 0
 
     @staticmethod
-    def options(ocr: bool, ocr_dpi: int) -> dict[str, object]:
-        """The parse options that change a document (the dpi only matters with OCR on)."""
-        return {"ocr": bool(ocr), "ocr_dpi": int(ocr_dpi) if ocr else None}
+    def options(ocr: bool, ocr_dpi: int, pdf_engine: PdfEngine = "auto") -> dict[str, object]:
+        """The parse options that change a document (the dpi only matters with OCR on; the PDF
+        engine as resolved, so ``auto`` and the engine it stands for share entries)."""
+        return {"ocr": bool(ocr), "ocr_dpi": int(ocr_dpi) if ocr else None,
+                "pdf_engine": resolve_pdf_engine(pdf_engine)}
 
-    def key(self, sha256: str, *, ocr: bool = True, ocr_dpi: int = 300) -> str:
+    def key(self, sha256: str, *, ocr: bool = True, ocr_dpi: int = 300, pdf_engine: PdfEngine = "auto") -> str:
         """``<file sha256>-<16 hex of schema, parser fingerprint and options>``."""
-        opts = json.dumps({"schema": SCHEMA_VERSION, "parser": parser_fingerprint(), **self.options(ocr, ocr_dpi)},
-                          sort_keys=True)
+        opts = json.dumps({"schema": SCHEMA_VERSION, "parser": parser_fingerprint(),
+                           **self.options(ocr, ocr_dpi, pdf_engine)}, sort_keys=True)
         return f"{sha256}-{hashlib.sha256(opts.encode()).hexdigest()[:16]}"
 
     def path_for(self, key: str) -> Path:
@@ -223,7 +226,7 @@ class DocumentStore:
 
     def load_status(
         self, path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
-        max_pages: int | None = None, max_text_mb: float | None = None,
+        max_pages: int | None = None, max_text_mb: float | None = None, pdf_engine: PdfEngine = "auto",
     ) -> tuple[Document, bool]:
         """Parse ``path`` or return the stored parse of identical bytes and options.
 
@@ -240,9 +243,9 @@ class DocumentStore:
         if not p.is_file() or (password and _is_pdf(p)):
             self.misses += 1
             return parse_file(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages,
-                              max_text_mb=max_text_mb), False
+                              max_text_mb=max_text_mb, pdf_engine=pdf_engine), False
         sha = file_sha256(p)
-        key = self.key(sha, ocr=ocr, ocr_dpi=ocr_dpi)
+        key = self.key(sha, ocr=ocr, ocr_dpi=ocr_dpi, pdf_engine=pdf_engine)
         doc = self.get(key)
         named = extension_warning(p, sniff(p))
         if doc is not None:
@@ -257,25 +260,26 @@ class DocumentStore:
             self.hits += 1
             return doc, True
         self.misses += 1
-        doc = parse_file(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages, max_text_mb=max_text_mb)
+        doc = parse_file(p, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages, max_text_mb=max_text_mb,
+                         pdf_engine=pdf_engine)
         if doc.sha256 == sha:  # the file did not change while it was parsed
             stored = doc.model_copy(update={"warnings": [w for w in doc.warnings if w != named]})
-            self.put(key, stored, options=self.options(ocr, ocr_dpi))
+            self.put(key, stored, options=self.options(ocr, ocr_dpi, pdf_engine))
         return doc, False
 
     def load(
         self, path: str | Path, *, password: str | None = None, ocr: bool = True, ocr_dpi: int = 300,
-        max_pages: int | None = None, max_text_mb: float | None = None,
+        max_pages: int | None = None, max_text_mb: float | None = None, pdf_engine: PdfEngine = "auto",
     ) -> Document:
         """:meth:`load_status` without the flag."""
         return self.load_status(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages,
-                                max_text_mb=max_text_mb)[0]
+                                max_text_mb=max_text_mb, pdf_engine=pdf_engine)[0]
 
 
 def load_documents(
     paths: Iterable[str | Path], *, store: DocumentStore | None = None,
     password: str | None = None, ocr: bool = True, ocr_dpi: int = 300, max_pages: int | None = None,
-    max_text_mb: float | None = None,
+    max_text_mb: float | None = None, pdf_engine: PdfEngine = "auto",
 ) -> tuple[list[Document], list[IngestError]]:
     """Parse many files, continuing past bad ones.
 
@@ -289,10 +293,10 @@ def load_documents(
         try:
             if store is not None:
                 docs.append(store.load(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages,
-                                       max_text_mb=max_text_mb))
+                                       max_text_mb=max_text_mb, pdf_engine=pdf_engine))
             else:
                 docs.append(parse_file(path, password=password, ocr=ocr, ocr_dpi=ocr_dpi, max_pages=max_pages,
-                                       max_text_mb=max_text_mb))
+                                       max_text_mb=max_text_mb, pdf_engine=pdf_engine))
         except IngestError as exc:
             errors.append(exc)
     return docs, errors

@@ -1,0 +1,210 @@
+"""A PDF page read by pypdfium2 (PDFium), shaped like the part of a pdfplumber page that
+:mod:`clauselens.parsing.pdf` uses: ``chars`` and ``rects`` as pdfplumber-style dicts (top-left
+origin, points), ``bbox``/``cropbox``, ``crop``, ``filter`` and ``extract_text_lines``. Line and
+word grouping is pdfplumber's own (``pdfplumber.utils.text.chars_to_textmap``) run on PDFium's
+characters, so the layout code (columns, furniture, line joins, invisible text) is shared and
+only the character source differs (issue #17: pdfminer's per-character parsing was 99.5 % of the
+CPU of a text PDF; ``benchmarks/pdf_text_engines.py``).
+
+Per character, from PDFium's text page (``fpdf_text.h``): the Unicode value
+(``FPDFText_GetUnicode``), the loose box (``FPDFText_GetLooseCharBox``: the font's ascent to
+descent, like pdfminer's box), the font size (``FPDFText_GetFontSize``) times the vertical scale
+of the character's matrix (``FPDFText_GetMatrix``; pdfminer's ``size`` is the same product), and
+the fill colour (``FPDFText_GetFillColor``, RGB); size, matrix and colour are read once per text
+object (``FPDFText_GetTextObject``), as PDFium takes them from the object. The text render mode is not read: the
+pdfplumber path does not act on it either (render mode 3 text is kept, as in OCR'd PDFs).
+Characters PDFium generates (``FPDFText_IsGenerated``: the spaces and line breaks it infers) are
+left out; pdfplumber infers spaces from gaps instead. ``top`` is ``bottom + size`` (pdfminer's
+box height is the font size); ``upright`` follows pdfminer's rule on the matrix
+(``a*d > 0 and b*c <= 0``). Coordinates are PDFium's: the page's user space before ``/Rotate``
+(text drawn upright and turned by ``/Rotate`` reads upright here, with no de-rotation step).
+
+``rects`` are the page's filled paths that are axis-aligned rectangles (PDFium path objects:
+``FPDFPath_GetDrawMode`` fill mode set, at most 5 segments all on the bounding box's corners),
+the shapes pdfplumber reports as filled ``rects`` and :func:`~clauselens.parsing.pdf._hidden_reason`
+looks under a character for its background. Text in Form XObjects is read, but shapes inside
+forms are not collected (their bounds are in the form's space): ``has_forms`` tells the caller,
+which reads such a page with pdfplumber instead.
+
+Side effects: none (reads an already open PDFium page).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+from typing import Any, Callable
+
+#: A fill colour PDFium cannot give as RGB (a pattern): pdfplumber's ``_rgb`` reads an empty tuple as unknown.
+UNKNOWN_COLOUR: tuple = ()
+
+
+def _rgb255(r: int, g: int, b: int) -> tuple[float, float, float]:
+    return (r / 255.0, g / 255.0, b / 255.0)
+
+
+@functools.cache
+def _text_object_address() -> Callable[[Any, int], int | None]:
+    """``FPDFText_GetTextObject`` returning the object's address as an int (a dict key; pypdfium2's
+    binding returns a ctypes pointer, whose address costs a ``ctypes.cast`` per character)."""
+    import pypdfium2.raw as pr
+
+    proto = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+    return proto(ctypes.cast(pr.FPDFText_GetTextObject, ctypes.c_void_p).value)
+
+
+def _object_info(tp: Any, index: int) -> tuple[float, bool, tuple]:
+    """(size, upright, fill colour) shared by every character of one text object: PDFium's
+    per-character font size, matrix and fill colour are the object's (``CPDF_TextPage``)."""
+    import pypdfium2.raw as pr
+
+    m = pr.FS_MATRIX()
+    pr.FPDFText_GetMatrix(tp, index, m)
+    size = pr.FPDFText_GetFontSize(tp, index) * (m.c * m.c + m.d * m.d) ** 0.5
+    upright = m.a * m.d > 0 and m.b * m.c <= 0
+    r, g, b, a = (ctypes.c_uint() for _ in range(4))
+    colour = _rgb255(r.value, g.value, b.value) if pr.FPDFText_GetFillColor(tp, index, r, g, b, a) else UNKNOWN_COLOUR
+    return size, upright, colour
+
+
+class PdfiumPage:
+    """One page's characters and filled rectangles (see the module docstring).
+
+    Args:
+        page: an open ``pypdfium2.PdfPage``; ``number``: its 1-based page number.
+    """
+
+    def __init__(self, page: Any, number: int, *, chars: list[dict] | None = None,
+                 rects: list[dict] | None = None, bbox: tuple[float, float, float, float] | None = None,
+                 cropbox: tuple[float, float, float, float] | None = None, has_forms: bool = False) -> None:
+        self.page_number = number
+        self.rotation = 0
+        if page is None:  # a crop or filter of another PdfiumPage
+            self.chars, self.rects = chars or [], rects or []
+            self.bbox, self.cropbox, self.has_forms = bbox, cropbox, has_forms  # type: ignore[assignment]
+            return
+        mx0, my0, mx1, my1 = page.get_mediabox()
+        self._ox, self._top = mx0, my1
+        self.bbox = (0.0, 0.0, mx1 - mx0, my1 - my0)
+        cx0, cy0, cx1, cy1 = page.get_cropbox()
+        self.cropbox = (cx0 - mx0, my1 - cy1, cx1 - mx0, my1 - cy0)
+        self.has_forms = False
+        self.rects = self._filled_rects(page)
+        self.chars = self._chars(page)
+
+    # ------------------------------------------------------------ reading
+    def _chars(self, page: Any) -> list[dict]:
+        import pypdfium2.raw as pr
+
+        tp = page.get_textpage()
+        try:
+            n = pr.FPDFText_CountChars(tp)
+            box = pr.FS_RECTF()
+            get_unicode, is_generated, get_box = pr.FPDFText_GetUnicode, pr.FPDFText_IsGenerated, pr.FPDFText_GetLooseCharBox
+            text_object = _text_object_address()
+            objs: dict[int, tuple[float, bool, tuple]] = {}
+            out: list[dict] = []
+            ox, top, raw = self._ox, self._top, tp.raw
+            pending_high = 0
+            for i in range(n):
+                u = get_unicode(tp, i)
+                if u <= 0x20 and is_generated(tp, i):  # PDFium's inferred spaces and line breaks
+                    continue
+                if 0xD800 <= u < 0xDC00:  # high surrogate: joined to the low one that follows
+                    pending_high = u
+                    continue
+                if 0xDC00 <= u < 0xE000:
+                    if not pending_high:
+                        continue
+                    u = 0x10000 + ((pending_high - 0xD800) << 10) + (u - 0xDC00)
+                pending_high = 0
+                if u == 0:
+                    continue
+                addr = text_object(raw, i)
+                info = objs.get(addr) if addr else None
+                if info is None:
+                    info = _object_info(tp, i)
+                    if addr:
+                        objs[addr] = info
+                size, upright, colour = info
+                get_box(tp, i, box)
+                bottom = top - box.bottom
+                ctop = bottom - size if upright else top - box.top
+                out.append({
+                    "text": chr(u), "x0": box.left - ox, "x1": box.right - ox, "top": ctop, "bottom": bottom,
+                    "doctop": ctop, "size": size, "upright": upright, "non_stroking_color": colour,
+                    "object_type": "char",
+                })
+            return out
+        finally:
+            tp.close()
+
+    def _filled_rects(self, page: Any) -> list[dict]:
+        import pypdfium2.raw as pr
+
+        out: list[dict] = []
+        fill, stroke = ctypes.c_int(), ctypes.c_int()
+        l_, b_, r_, t_ = (ctypes.c_float() for _ in range(4))
+        px, py = ctypes.c_float(), ctypes.c_float()
+        r, g, b, a = (ctypes.c_uint() for _ in range(4))
+        for k in range(pr.FPDFPage_CountObjects(page)):
+            obj = pr.FPDFPage_GetObject(page, k)
+            kind = pr.FPDFPageObj_GetType(obj)
+            if kind == pr.FPDF_PAGEOBJ_FORM:
+                self.has_forms = True
+                continue
+            if kind != pr.FPDF_PAGEOBJ_PATH:
+                continue
+            if not pr.FPDFPath_GetDrawMode(obj, fill, stroke) or fill.value == pr.FPDF_FILLMODE_NONE:
+                continue
+            nseg = pr.FPDFPath_CountSegments(obj)
+            if not 4 <= nseg <= 5 or not pr.FPDFPageObj_GetBounds(obj, l_, b_, r_, t_):
+                continue
+            xs, ys = (l_.value, r_.value), (b_.value, t_.value)
+            corners = True
+            for s in range(nseg):
+                seg = pr.FPDFPath_GetPathSegment(obj, s)
+                if not pr.FPDFPathSegment_GetPoint(seg, px, py):
+                    corners = False
+                    break
+                if min(abs(px.value - x) for x in xs) > 0.5 or min(abs(py.value - y) for y in ys) > 0.5:
+                    corners = False
+                    break
+            if not corners:
+                continue
+            colour = _rgb255(r.value, g.value, b.value) if pr.FPDFPageObj_GetFillColor(obj, r, g, b, a) else UNKNOWN_COLOUR
+            out.append({"x0": l_.value - self._ox, "x1": r_.value - self._ox, "top": self._top - t_.value,
+                        "bottom": self._top - b_.value, "fill": True, "non_stroking_color": colour,
+                        "object_type": "rect"})
+        return out
+
+    # ------------------------------------------------------------ the pdfplumber subset
+    def _copy(self, chars: list[dict], rects: list[dict], bbox: tuple[float, float, float, float]) -> "PdfiumPage":
+        return PdfiumPage(None, self.page_number, chars=chars, rects=rects, bbox=bbox, cropbox=self.cropbox,
+                          has_forms=self.has_forms)
+
+    def filter(self, keep: Callable[[dict], bool]) -> "PdfiumPage":
+        """The page with only the characters and rects for which ``keep`` is true (pdfplumber ``Page.filter``)."""
+        return self._copy([c for c in self.chars if keep(c)], [r for r in self.rects if keep(r)], self.bbox)
+
+    def crop(self, bbox: tuple[float, float, float, float], strict: bool = False) -> "PdfiumPage":
+        """The part of the page inside ``bbox``, characters clipped to it as pdfplumber's ``crop`` does
+        (``pdfplumber.utils.crop_to_bbox``)."""
+        from pdfplumber.utils import crop_to_bbox
+
+        return self._copy(crop_to_bbox(self.chars, bbox), crop_to_bbox(self.rects, bbox), bbox)
+
+    def extract_text_lines(self, *, layout: bool = False, strip: bool = True, return_chars: bool = True,
+                           **kwargs: Any) -> list[dict]:
+        """pdfplumber's ``Page.extract_text_lines`` over these characters (same text map)."""
+        from pdfplumber.utils.text import chars_to_textmap
+
+        if not self.chars:
+            return []
+        x0, top, x1, bottom = self.bbox
+        tm = chars_to_textmap(self.chars, layout=layout, layout_bbox=self.bbox, layout_width=x1 - x0,
+                              layout_height=bottom - top, **kwargs)
+        return tm.extract_text_lines(strip=strip, return_chars=return_chars)
+
+    def close(self) -> None:
+        """Nothing to release (the PDFium page is closed by its reader)."""
