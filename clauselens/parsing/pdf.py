@@ -8,8 +8,8 @@ line, column, invisible-text and furniture code (:mod:`clauselens.parsing.pdfium
 * ``pdfium``: PDFium's characters (pypdfium2), ~10x less CPU per page than pdfplumber on the 21
   CUAD PDFs (``benchmarks/pdf_text_engines.py`` -> ``benchmarks/results/pdf_text_engines.json``).
   A page is read with pdfplumber instead when PDFium cannot vouch for it (:func:`_pdfium_pages`):
-  the page draws Form XObjects (their shapes are not checked as backgrounds for hidden text),
-  most characters are not upright, too little text, or PDFium fails on it. A file PDFium cannot
+  Form XObjects nested too deep to check for hidden text, most characters not upright, too
+  little text, or PDFium fails on it. A file PDFium cannot
   open at all goes to pdfplumber whole (which also words the errors: encrypted, corrupt).
 * ``pdfplumber``: pdfminer's characters (the only engine before issue #17).
 
@@ -504,12 +504,12 @@ def _plumber_page(page, i: int) -> _PageRead:
     return lines, warnings, sideways
 
 
-def _pdfium_pages(path: Path, password: str | None, max_pages: int | None) -> list[_PageRead | None] | None:
+def _pdfium_pages(path: Path, password: str | None, max_pages: int | None) -> list[_PageRead | str] | None:
     """Read every page's text layer with PDFium (:class:`~clauselens.parsing.pdfium_page.PdfiumPage`),
     through the same invisible-text and column code as pdfplumber pages.
 
-    Returns one entry per page, ``None`` for a page pdfplumber must read: it draws Form XObjects
-    (shapes inside them are not checked as backgrounds of hidden text), fewer than half of its
+    Returns one entry per page, a reason (str) for a page pdfplumber must read: it nests Form
+    XObjects deeper than PDFium's reader searches for backgrounds of hidden text, fewer than half of its
     characters are upright, it has less than :data:`MIN_TEXT_CHARS` alphanumerics of visible text
     (pdfplumber decides, then OCR), or PDFium fails on it. ``None`` instead of a list when PDFium
     cannot open the file (pdfplumber then reads it, or words the error: encrypted, corrupt).
@@ -522,33 +522,46 @@ def _pdfium_pages(path: Path, password: str | None, max_pages: int | None) -> li
         pdf = pdfium.PdfDocument(str(path), password=password or None)
     except Exception:
         return None
-    out: list[_PageRead | None] = []
+    out: list[_PageRead | str] = []
     try:
         n = len(pdf)
         for i in range(min(n, max_pages) if max_pages else n):
             try:
                 page = pdf[i]
-            except Exception:
-                out.append(None)
+            except Exception as exc:
+                out.append(f"PDFium cannot load the page: {exc}")
                 continue
             try:
                 pp = PdfiumPage(page, i + 1)
-                if pp.has_forms or (pp.chars and sum(1 for c in pp.chars if c["upright"]) < 0.5 * len(pp.chars)):
-                    out.append(None)
+                if pp.unchecked_forms:
+                    out.append("form XObjects nested too deep")
+                    continue
+                if pp.chars and sum(1 for c in pp.chars if c["upright"]) < 0.5 * len(pp.chars):
+                    out.append("text not upright")
                     continue
                 visible, hidden = _drop_invisible(pp)
                 lines, col_warning = _text_lines(visible)
                 if not _real_text(lines):
-                    out.append(None)
+                    out.append("no text")
                     continue
                 out.append((lines, hidden + ([col_warning] if col_warning else []), False))
-            except Exception:  # pdfplumber gets the page (and says if it is damaged)
-                out.append(None)
+            except Exception as exc:  # pdfplumber gets the page (and says if it is damaged)
+                out.append(f"PDFium error: {exc}")
             finally:
                 page.close()
     finally:
         pdf.close()
     return out
+
+
+def pdfium_routes(path: Path, password: str | None = None) -> list[str | None]:
+    """Diagnostics: per page, why the ``pdfium`` engine hands it to pdfplumber (``"text not upright"``,
+    ``"no text"``, deeply nested forms, a PDFium error), or ``None`` when PDFium reads it; every
+    page gets ``"PDFium cannot open the file"`` when that is the case."""
+    got = _pdfium_pages(path, password, None)
+    if got is None:
+        return ["PDFium cannot open the file"] * max(pdf_page_count(path, password), 1)
+    return [None if isinstance(r, tuple) else r for r in got]
 
 
 def extract_pdf(
@@ -576,7 +589,8 @@ def extract_pdf(
     reads: list[_PageRead | None] | None = None
     if resolve_pdf_engine(engine) == "pdfium":
         _check_header(path)
-        reads = _pdfium_pages(path, password, max_pages) or None  # zero pages: pdfplumber says so
+        got = _pdfium_pages(path, password, max_pages)
+        reads = [r if isinstance(r, tuple) else None for r in got] if got else None  # zero pages: pdfplumber says so
     if reads is None or None in reads:
         try:
             pdf = _open_pdf(path, password)

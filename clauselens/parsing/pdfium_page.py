@@ -20,11 +20,12 @@ box height is the font size); ``upright`` follows pdfminer's rule on the matrix
 (text drawn upright and turned by ``/Rotate`` reads upright here, with no de-rotation step).
 
 ``rects`` are the page's filled paths that are axis-aligned rectangles (PDFium path objects:
-``FPDFPath_GetDrawMode`` fill mode set, at most 5 segments all on the bounding box's corners),
-the shapes pdfplumber reports as filled ``rects`` and :func:`~clauselens.parsing.pdf._hidden_reason`
-looks under a character for its background. Text in Form XObjects is read, but shapes inside
-forms are not collected (their bounds are in the form's space): ``has_forms`` tells the caller,
-which reads such a page with pdfplumber instead.
+``FPDFPath_GetDrawMode`` fill mode set, 4-5 segments whose points are the corners of a box), the
+shapes pdfplumber reports as filled ``rects`` and :func:`~clauselens.parsing.pdf._hidden_reason`
+looks under a character for its background; they are collected inside Form XObjects too (most
+SEC filings draw each page through one), mapped to page space by the path's and the forms'
+matrices (``FPDFPageObj_GetMatrix``). Forms nested deeper than :data:`MAX_FORM_DEPTH` set
+``unchecked_forms``, and the caller reads that page with pdfplumber instead.
 
 Side effects: none (reads an already open PDFium page).
 """
@@ -67,6 +68,33 @@ def _object_info(tp: Any, index: int) -> tuple[float, bool, tuple]:
     return size, upright, colour
 
 
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+#: Form XObjects nested deeper than this are not searched for background shapes (pypdfium2's
+#: ``PdfPage.get_objects`` stops at the same depth); the caller then reads the page with pdfplumber.
+MAX_FORM_DEPTH = 15
+
+
+def _mul(m1: Matrix, m2: Matrix) -> Matrix:
+    """``m1`` then ``m2`` (PDF row-vector convention, ISO 32000-1 §8.3.4)."""
+    a1, b1, c1, d1, e1, f1 = m1
+    a2, b2, c2, d2, e2, f2 = m2
+    return (a1 * a2 + b1 * c2, a1 * b2 + b1 * d2, c1 * a2 + d1 * c2, c1 * b2 + d1 * d2,
+            e1 * a2 + f1 * c2 + e2, e1 * b2 + f1 * d2 + f2)
+
+
+def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
+    return (x * m[0] + y * m[2] + m[4], x * m[1] + y * m[3] + m[5])
+
+
+def _is_box(pts: list[tuple[float, float]], tol: float = 0.5) -> bool:
+    """The path's points are the corners of an axis-aligned rectangle (at most two distinct x and y)."""
+    xs = sorted(p[0] for p in pts)
+    ys = sorted(p[1] for p in pts)
+    return all(min(abs(x - xs[0]), abs(x - xs[-1])) <= tol for x in xs) and \
+        all(min(abs(y - ys[0]), abs(y - ys[-1])) <= tol for y in ys) and xs[-1] - xs[0] > tol and ys[-1] - ys[0] > tol
+
+
 class PdfiumPage:
     """One page's characters and filled rectangles (see the module docstring).
 
@@ -76,19 +104,19 @@ class PdfiumPage:
 
     def __init__(self, page: Any, number: int, *, chars: list[dict] | None = None,
                  rects: list[dict] | None = None, bbox: tuple[float, float, float, float] | None = None,
-                 cropbox: tuple[float, float, float, float] | None = None, has_forms: bool = False) -> None:
+                 cropbox: tuple[float, float, float, float] | None = None, unchecked_forms: bool = False) -> None:
         self.page_number = number
         self.rotation = 0
         if page is None:  # a crop or filter of another PdfiumPage
             self.chars, self.rects = chars or [], rects or []
-            self.bbox, self.cropbox, self.has_forms = bbox, cropbox, has_forms  # type: ignore[assignment]
+            self.bbox, self.cropbox, self.unchecked_forms = bbox, cropbox, unchecked_forms  # type: ignore[assignment]
             return
         mx0, my0, mx1, my1 = page.get_mediabox()
         self._ox, self._top = mx0, my1
         self.bbox = (0.0, 0.0, mx1 - mx0, my1 - my0)
         cx0, cy0, cx1, cy1 = page.get_cropbox()
         self.cropbox = (cx0 - mx0, my1 - cy1, cx1 - mx0, my1 - cy0)
-        self.has_forms = False
+        self.unchecked_forms = False
         self.rects = self._filled_rects(page)
         self.chars = self._chars(page)
 
@@ -144,44 +172,57 @@ class PdfiumPage:
 
         out: list[dict] = []
         fill, stroke = ctypes.c_int(), ctypes.c_int()
-        l_, b_, r_, t_ = (ctypes.c_float() for _ in range(4))
         px, py = ctypes.c_float(), ctypes.c_float()
         r, g, b, a = (ctypes.c_uint() for _ in range(4))
-        for k in range(pr.FPDFPage_CountObjects(page)):
-            obj = pr.FPDFPage_GetObject(page, k)
-            kind = pr.FPDFPageObj_GetType(obj)
-            if kind == pr.FPDF_PAGEOBJ_FORM:
-                self.has_forms = True
-                continue
-            if kind != pr.FPDF_PAGEOBJ_PATH:
-                continue
-            if not pr.FPDFPath_GetDrawMode(obj, fill, stroke) or fill.value == pr.FPDF_FILLMODE_NONE:
-                continue
-            nseg = pr.FPDFPath_CountSegments(obj)
-            if not 4 <= nseg <= 5 or not pr.FPDFPageObj_GetBounds(obj, l_, b_, r_, t_):
-                continue
-            xs, ys = (l_.value, r_.value), (b_.value, t_.value)
-            corners = True
-            for s in range(nseg):
-                seg = pr.FPDFPath_GetPathSegment(obj, s)
-                if not pr.FPDFPathSegment_GetPoint(seg, px, py):
-                    corners = False
-                    break
-                if min(abs(px.value - x) for x in xs) > 0.5 or min(abs(py.value - y) for y in ys) > 0.5:
-                    corners = False
-                    break
-            if not corners:
-                continue
-            colour = _rgb255(r.value, g.value, b.value) if pr.FPDFPageObj_GetFillColor(obj, r, g, b, a) else UNKNOWN_COLOUR
-            out.append({"x0": l_.value - self._ox, "x1": r_.value - self._ox, "top": self._top - t_.value,
-                        "bottom": self._top - b_.value, "fill": True, "non_stroking_color": colour,
-                        "object_type": "rect"})
+        fm = pr.FS_MATRIX()
+
+        def matrix(obj: Any) -> Matrix:
+            if not pr.FPDFPageObj_GetMatrix(obj, fm):
+                return IDENTITY
+            return (fm.a, fm.b, fm.c, fm.d, fm.e, fm.f)
+
+        def walk(count: int, get: Callable[[int], Any], outer: Matrix, depth: int) -> None:
+            for k in range(count):
+                obj = get(k)
+                kind = pr.FPDFPageObj_GetType(obj)
+                if kind == pr.FPDF_PAGEOBJ_FORM:
+                    if depth >= MAX_FORM_DEPTH:
+                        self.unchecked_forms = True
+                        continue
+                    inner = _mul(matrix(obj), outer)
+                    walk(pr.FPDFFormObj_CountObjects(obj), lambda j, o=obj: pr.FPDFFormObj_GetObject(o, j),
+                         inner, depth + 1)
+                    continue
+                if kind != pr.FPDF_PAGEOBJ_PATH:
+                    continue
+                if not pr.FPDFPath_GetDrawMode(obj, fill, stroke) or fill.value == pr.FPDF_FILLMODE_NONE:
+                    continue
+                nseg = pr.FPDFPath_CountSegments(obj)
+                if not 4 <= nseg <= 5:
+                    continue
+                pts = []
+                for j in range(nseg):
+                    if not pr.FPDFPathSegment_GetPoint(pr.FPDFPath_GetPathSegment(obj, j), px, py):
+                        break
+                    pts.append((px.value, py.value))
+                if len(pts) != nseg or not _is_box(pts):
+                    continue
+                m = _mul(matrix(obj), outer)
+                corners = [_apply(m, x, y) for x in (min(p[0] for p in pts), max(p[0] for p in pts))
+                           for y in (min(p[1] for p in pts), max(p[1] for p in pts))]
+                xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+                colour = _rgb255(r.value, g.value, b.value) if pr.FPDFPageObj_GetFillColor(obj, r, g, b, a) else UNKNOWN_COLOUR
+                out.append({"x0": min(xs) - self._ox, "x1": max(xs) - self._ox, "top": self._top - max(ys),
+                            "bottom": self._top - min(ys), "fill": True, "non_stroking_color": colour,
+                            "object_type": "rect"})
+
+        walk(pr.FPDFPage_CountObjects(page), lambda k: pr.FPDFPage_GetObject(page, k), IDENTITY, 0)
         return out
 
     # ------------------------------------------------------------ the pdfplumber subset
     def _copy(self, chars: list[dict], rects: list[dict], bbox: tuple[float, float, float, float]) -> "PdfiumPage":
         return PdfiumPage(None, self.page_number, chars=chars, rects=rects, bbox=bbox, cropbox=self.cropbox,
-                          has_forms=self.has_forms)
+                          unchecked_forms=self.unchecked_forms)
 
     def filter(self, keep: Callable[[dict], bool]) -> "PdfiumPage":
         """The page with only the characters and rects for which ``keep`` is true (pdfplumber ``Page.filter``)."""
