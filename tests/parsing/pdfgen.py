@@ -1,7 +1,8 @@
 """Tiny PDF writer for test inputs: text runs placed at given positions in Helvetica (a standard-14
 font, so no font file is embedded and pdfminer knows its widths). Enough for layout tests
-(columns, furniture) without reportlab. PDF syntax per ISO 32000-1 §7 (objects, xref table,
-trailer) and §9.4 (text objects: BT, Tf, Td, Tj, ET)."""
+(columns, furniture, hidden text) without reportlab. PDF syntax per ISO 32000-1 §7 (objects, xref
+table, trailer), §9.4 (text objects: BT, Tf, Td, Tj, ET), §8.5.3 (filled rectangles) and §8.10
+(Form XObjects)."""
 
 from __future__ import annotations
 
@@ -17,20 +18,33 @@ def _esc(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (612, 792)) -> Path:
-    """Write a PDF with one page per list of runs; returns ``path``."""
+def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (612, 792), *,
+              fills: list[list[tuple]] | None = None, in_form: bool = False) -> Path:
+    """Write a PDF with one page per list of runs; returns ``path``.
+
+    ``fills``: per page, filled rectangles ``(x, y, width, height, (r, g, b))`` drawn before the
+    text (``re f``, §8.5.3). ``in_form``: each page's content is drawn through one Form XObject
+    (``/Fm1 Do``, §8.10, placed with a 0.8 scale and an offset) instead of directly."""
     objs: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b""]  # 2: pages, filled in below
     objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")  # 3
     kids = []
-    for runs in pages:
-        stream = "".join(
+    for n, runs in enumerate(pages):
+        rects = "".join(f"{' '.join(f'{v:g}' for v in f[4])} rg {f[0]:g} {f[1]:g} {f[2]:g} {f[3]:g} re f\n"
+                        for f in (fills[n] if fills and n < len(fills) else []))
+        stream = (rects + "".join(
             f"BT {' '.join(f'{v:g}' for v in (r[4] if len(r) > 4 else (0, 0, 0)))} rg "
             f"/F1 {r[2]:g} Tf {r[0]:.2f} {r[1]:.2f} Td ({_esc(r[3])}) Tj ET\n" for r in runs
-        ).encode("latin-1")
+        )).encode("latin-1")
+        resources = b"<< /Font << /F1 3 0 R >> >>"
+        if in_form:
+            objs.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 %g %g] /Resources %s /Length %d >>\nstream\n"
+                        % (size[0], size[1], resources, len(stream)) + stream + b"endstream")
+            resources = b"<< /XObject << /Fm1 %d 0 R >> >>" % len(objs)
+            stream = b"q 0.8 0 0 0.8 40 60 cm /Fm1 Do Q\n"  # scaled, so the form's placement matters
         objs.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"endstream")
         content = len(objs)
-        objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Resources << /Font << /F1 3 0 R >> >> "
-                    b"/Contents %d 0 R >>" % (size[0], size[1], content))
+        objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Resources %s "
+                    b"/Contents %d 0 R >>" % (size[0], size[1], resources, content))
         kids.append(len(objs))
     objs[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % k for k in kids), len(kids))
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
