@@ -227,11 +227,25 @@ def _background(c: dict, fills: list[dict]) -> tuple[float, float, float]:
     return (1.0, 1.0, 1.0)
 
 
+def _near(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]), abs(a[2] - b[2])) < SAME_COLOUR
+
+
+def _colour_entry(col, fills: list[dict]) -> tuple[tuple[float, float, float] | None, bool]:
+    """(RGB of a character colour, whether any possible background - white paper or a fill - is near it)."""
+    rgb = _rgb(col)
+    if rgb is None:
+        return None, False
+    grounds = [(1.0, 1.0, 1.0)] + [g for f in fills if (g := _rgb(f.get("non_stroking_color"))) is not None]
+    return rgb, any(_near(rgb, g) for g in grounds)
+
+
 def _hidden_reason(c: dict, box: tuple[float, float, float, float], fills: list[dict],
                    colours: dict | None = None) -> str | None:
     """Why a character cannot be seen on the page (None if it can): outside the page box, under
-    :data:`MIN_VISIBLE_SIZE` points, or filled in the background's colour. ``colours`` caches
-    :func:`_rgb` per colour value across the characters of a page."""
+    :data:`MIN_VISIBLE_SIZE` points, or filled in the background's colour. ``colours`` caches,
+    per colour value across the characters of one page (same ``fills``), :func:`_colour_entry`:
+    a colour no background comes near needs no look under the character."""
     x0, top, x1, bottom = box
     if c["x1"] <= x0 or c["x0"] >= x1 or c["bottom"] <= top or c["top"] >= bottom:
         return "outside the page"
@@ -239,15 +253,14 @@ def _hidden_reason(c: dict, box: tuple[float, float, float, float], fills: list[
         return f"{float(c.get('size') or 0):.1f} pt text"
     col = c.get("non_stroking_color")
     try:
-        rgb = colours[col] if colours is not None else _rgb(col)
+        rgb, maybe = colours[col] if colours is not None else _colour_entry(col, fills)
     except KeyError:
-        rgb = colours[col] = _rgb(col)  # type: ignore[index]
+        rgb, maybe = colours[col] = _colour_entry(col, fills)  # type: ignore[index]
     except TypeError:  # an unhashable colour value
-        rgb = _rgb(col)
-    if rgb is None:
+        rgb, maybe = _colour_entry(col, fills)
+    if rgb is None or not maybe:
         return None
-    bg = _background(c, fills) if fills else (1.0, 1.0, 1.0)
-    if max(abs(rgb[0] - bg[0]), abs(rgb[1] - bg[1]), abs(rgb[2] - bg[2])) < SAME_COLOUR:
+    if _near(rgb, _background(c, fills) if fills else (1.0, 1.0, 1.0)):
         return "text in the background colour"
     return None
 

@@ -14,7 +14,9 @@ the fill colour (``FPDFText_GetFillColor``, RGB); size, matrix and colour are re
 object (``FPDFText_GetTextObject``), as PDFium takes them from the object. The text render mode is not read: the
 pdfplumber path does not act on it either (render mode 3 text is kept, as in OCR'd PDFs).
 Characters PDFium generates (``FPDFText_IsGenerated``: the spaces and line breaks it infers) are
-left out; pdfplumber infers spaces from gaps instead. ``top`` is ``bottom + size`` (pdfminer's
+left out; pdfplumber infers spaces from gaps instead. PDFium reports a hyphen that ends a line as
+U+0002; it is given back as "-" (what the page shows, and what pdfminer reads), so the line-join
+rules treat it like any other hyphen. ``top`` is ``bottom + size`` (pdfminer's
 box height is the font size); ``upright`` follows pdfminer's rule on the matrix
 (``a*d > 0 and b*c <= 0``). Coordinates are PDFium's: the page's user space before ``/Rotate``
 (text drawn upright and turned by ``/Rotate`` reads upright here, with no de-rotation step).
@@ -134,8 +136,14 @@ class PdfiumPage:
             out: list[dict] = []
             ox, top, raw = self._ox, self._top, tp.raw
             pending_high = 0
+            # the page's text in one call; it lines up with the character list when the lengths
+            # agree (PDFium can leave characters out of it: then one call per character)
+            whole = tp.get_text_range(0, n) if n else ""
+            codes = [ord(ch) for ch in whole] if len(whole) == n else None
             for i in range(n):
-                u = get_unicode(tp, i)
+                u = codes[i] if codes is not None else 0xFFFE
+                if u == 0xFFFE:  # not in the bulk text (PDFium's page text shows U+0002 as U+FFFE)
+                    u = get_unicode(tp, i)
                 if u <= 0x20 and is_generated(tp, i):  # PDFium's inferred spaces and line breaks
                     continue
                 if 0xD800 <= u < 0xDC00:  # high surrogate: joined to the low one that follows
@@ -148,6 +156,8 @@ class PdfiumPage:
                 pending_high = 0
                 if u == 0:
                     continue
+                if u == 2:  # PDFium's mark for a hyphen that ends a line (FPDFText_IsHyphen): the glyph is "-"
+                    u = 0x2D
                 addr = text_object(raw, i)
                 info = objs.get(addr) if addr else None
                 if info is None:
