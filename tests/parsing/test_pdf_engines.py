@@ -186,3 +186,22 @@ def test_engine_is_part_of_the_store_key(tmp_path):
     assert (store.hits, store.misses) == (1, 1)
     store.load(pdf, pdf_engine="pdfplumber")
     assert (store.hits, store.misses) == (1, 2)
+
+
+@pytest.mark.parametrize("use_store", [False, True])
+def test_archivist_parses_with_the_configured_engine(tmp_path, monkeypatch, use_store):
+    from clauselens.agents.archivist import load_one
+    from clauselens.parsing import loader
+
+    seen: list[str] = []
+    real = loader.extract_pdf
+
+    def spy(path, **kw):
+        seen.append(kw["engine"])
+        return real(path, **kw)
+
+    monkeypatch.setattr(loader, "extract_pdf", spy)
+    pdf = make_nda(tmp_path / "nda.pdf")
+    settings = Settings(pdf_engine="pdfplumber", use_store=use_store, cache_dir=tmp_path / "cache")
+    doc = load_one(pdf, settings, store=DocumentStore(tmp_path / "store") if use_store else None)
+    assert seen == ["pdfplumber"] and "Confidential Information" in doc.text
