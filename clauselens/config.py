@@ -130,8 +130,8 @@ class Settings(BaseSettings):
     ocr_dpi: int = 300
     # What reads a PDF's text layer (clauselens.parsing.pdf): "pdfium" (pypdfium2; pages it cannot
     # vouch for go to pdfplumber), "pdfplumber" (pdfminer, the only engine before issue #17), or
-    # "auto" = the one chosen by benchmarks/pdf_text_engines.py (README "Parsing": pdfium, same text
-    # and clause trees on the 21 CUAD PDFs at ~1/10 of the CPU). ``CLAUSELENS_PDF_ENGINE=pdfplumber``.
+    # "auto" = the one chosen by benchmarks/pdf_engines_e2e.py (README "PDF text engines": pdfium, the
+    # same clause trees on the 21 CUAD PDFs at ~1/4 of the CPU). ``CLAUSELENS_PDF_ENGINE=pdfplumber``.
     pdf_engine: Literal["auto", "pdfium", "pdfplumber"] = "auto"
     pdf_password: str | None = None
     # Re-use parsed documents from ``store_dir / "documents"`` when a file's sha256 and the

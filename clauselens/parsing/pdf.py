@@ -5,8 +5,9 @@ normalisation.
 Two engines read the text layer; both give the same kind of positioned characters to the same
 line, column, invisible-text and furniture code (:mod:`clauselens.parsing.pdfium_page`):
 
-* ``pdfium``: PDFium's characters (pypdfium2), ~10x less CPU per page than pdfplumber on the 21
-  CUAD PDFs (``benchmarks/pdf_text_engines.py`` -> ``benchmarks/results/pdf_text_engines.json``).
+* ``pdfium``: PDFium's characters (pypdfium2). On the 21 CUAD PDFs ``load_document`` takes ~1/4
+  of pdfplumber's CPU, with the same clause trees and 19 of 21 texts identical
+  (``benchmarks/pdf_engines_e2e.py`` -> ``benchmarks/results/pdf_engines_e2e.json``).
   A page is read with pdfplumber instead when PDFium cannot vouch for it (:func:`_pdfium_pages`):
   Form XObjects nested too deep to check for hidden text, most characters not upright, too
   little text, or PDFium fails on it. A file PDFium cannot
@@ -29,8 +30,9 @@ from clauselens.errors import EncryptedDocumentError, IngestError, NoTextError
 from clauselens.parsing.layout import Line, find_furniture, find_gutter, lines_to_text, normalize_extracted
 
 PdfEngine = Literal["auto", "pdfium", "pdfplumber"]
-#: What ``auto`` means: the engine whose output matched pdfplumber's on the 21 CUAD PDFs at a
-#: fraction of the CPU (benchmarks/pdf_text_engines.py, README "Parsing").
+#: What ``auto`` means: the engine whose output matched pdfplumber's on the 21 CUAD PDFs (same
+#: clause numbers in all 21, page texts >= 0.994 similar) at ~1/4 of the CPU
+#: (benchmarks/pdf_engines_e2e.py, README "PDF text engines").
 AUTO_PDF_ENGINE: Literal["pdfium", "pdfplumber"] = "pdfium"
 
 

@@ -53,7 +53,8 @@ def test_second_parse_of_real_pdf_comes_from_store_and_is_equal(pdf, settings, m
     assert len(first.pages) == 12 and any(n.ref for n in first.nodes)
     (entry,) = _entries(settings.store_dir / "documents")
     env = json.loads(entry.read_text(encoding="utf-8"))
-    assert env["file_sha256"] == first.sha256 and env["options"] == {"ocr": False, "ocr_dpi": None}
+    assert env["file_sha256"] == first.sha256
+    assert env["options"] == {"ocr": False, "ocr_dpi": None, "pdf_engine": "pdfium"}  # "auto", resolved
     assert env["schema_version"] == first.schema_version and env["document"]["id"] == first.id
 
     monkeypatch.setattr(store_mod, "load_document", _no_parse)
