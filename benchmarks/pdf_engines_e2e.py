@@ -102,8 +102,9 @@ def main(argv: list[str]) -> int:
             "same_text": a.text == b.text,
             "min_page_ratio": round(min(sims), 4) if sims else None,
         })
-        print(f"{f.name[:60]:60} pages {len(b.pages):3} nodes {rows[-1]['nodes']} same text {rows[-1]['same_text']} min page {rows[-1]['min_page_ratio']}",
-              file=sys.stderr)
+        r = rows[-1]
+        print(f"{f.name[:60]:60} pages {len(b.pages):3} nodes {r['nodes']} same text {r['same_text']} "
+              f"min page {r['min_page_ratio']}", file=sys.stderr)
     load_after = os.getloadavg()[0]
     ex = sorted(s for s, _ in page_sims)
     ws = sorted(s for _, s in page_sims)

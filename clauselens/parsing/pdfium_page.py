@@ -53,7 +53,10 @@ def _text_object_address() -> Callable[[Any, int], int | None]:
     import pypdfium2.raw as pr
 
     proto = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
-    return proto(ctypes.cast(pr.FPDFText_GetTextObject, ctypes.c_void_p).value)
+    address = ctypes.cast(pr.FPDFText_GetTextObject, ctypes.c_void_p).value
+    if address is None:
+        raise RuntimeError("pypdfium2 has no FPDFText_GetTextObject")
+    return proto(address)
 
 
 def _object_info(tp: Any, index: int) -> tuple[float, bool, tuple]:
@@ -111,7 +114,9 @@ class PdfiumPage:
         self.rotation = 0
         if page is None:  # a crop or filter of another PdfiumPage
             self.chars, self.rects = chars or [], rects or []
-            self.bbox, self.cropbox, self.unchecked_forms = bbox, cropbox, unchecked_forms  # type: ignore[assignment]
+            self.bbox: tuple[float, float, float, float] = bbox or (0.0, 0.0, 0.0, 0.0)
+            self.cropbox: tuple[float, float, float, float] = cropbox or self.bbox
+            self.unchecked_forms = unchecked_forms
             return
         mx0, my0, mx1, my1 = page.get_mediabox()
         self._ox, self._top = mx0, my1
@@ -200,7 +205,7 @@ class PdfiumPage:
                         self.unchecked_forms = True
                         continue
                     inner = _mul(matrix(obj), outer)
-                    walk(pr.FPDFFormObj_CountObjects(obj), lambda j, o=obj: pr.FPDFFormObj_GetObject(o, j),
+                    walk(pr.FPDFFormObj_CountObjects(obj), functools.partial(pr.FPDFFormObj_GetObject, obj),
                          inner, depth + 1)
                     continue
                 if kind != pr.FPDF_PAGEOBJ_PATH:
