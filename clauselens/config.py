@@ -141,8 +141,8 @@ class Settings(BaseSettings):
     use_store: bool = True
     # Ingest refuses a PDF with more pages than this before parsing any page (IngestError naming
     # the file, its page count and the limit); 0 = no limit. ``CLAUSELENS_MAX_PAGES=5000`` raises
-    # it. A text PDF parses at ~14 pages per CPU second with the pdfium engine (8 pages/s wall under
-    # load ~5 on 2 cores, benchmarks/results/pdf_engines_e2e.json), OCR pages at ~4 s each.
+    # it. A text PDF parses at ~16 pages per CPU second with the pdfium engine (15 pages/s wall at
+    # load ~1-2 on 2 cores, benchmarks/results/pdf_engines_e2e.json), OCR pages at ~4 s each.
     max_pages: int = 2000
     # Ingest refuses a text file over this many MB (10^6 bytes) before reading it, and a Word file
     # whose extracted text is over it (IngestError naming the file, its size and the limit); 0 = no
