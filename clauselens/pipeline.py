@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Sequence
 
 from clauselens import __version__
-from clauselens.config import Settings
+from clauselens.config import ModelSettings, Settings
 from clauselens.graph import events as ET
 from clauselens.graph.builder import ModelPool, ModelsArg, ToolsArg, build_graph
-from clauselens.reports.model import Report
+from clauselens.reports.model import Report, RunInfo, SourceDocument
 from clauselens.reports.render import write_json, write_report
 from clauselens.retrieval.ledger import GRAPH_NODE_STAGE, Ledger
 
@@ -51,6 +51,73 @@ def token_totals(events: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "output_tokens_per_s": round(out / secs, 2) if secs and out else None,
         "total_tokens_per_s": round((inp + out) / secs, 2) if secs and (inp + out) else None,
     }
+
+
+#: Agents in the order a report's header lists their models.
+AGENTS = ("archivist", "researcher", "interrogator")
+
+
+def describe_settings(ms: ModelSettings) -> str:
+    """A model as a report's reader should see it: ``"qwen2.5-coder-1.5b (in-process
+    llama.cpp)"`` or ``"Qwen/Qwen2.5-7B-Instruct (OpenAI-compatible server at http://...)"``."""
+    if ms.backend == "openai":
+        return f"{ms.model} (OpenAI-compatible server at {ms.base_url})"
+    return f"{Path(ms.model).name} (in-process llama.cpp)"
+
+
+def describe_model(model: Any) -> str:
+    """A chat model passed in by the caller (not built from the settings): its model name
+    where it has one (``model_name`` / ``model`` / ``model_path``), else its LangChain type."""
+    for attr in ("model_name", "model", "model_path"):
+        v = getattr(model, attr, None)
+        if isinstance(v, str) and v:
+            return Path(v).name if attr == "model_path" else v
+    kind = getattr(model, "_llm_type", None)
+    return f"{kind if isinstance(kind, str) else type(model).__name__} (supplied by the caller)"
+
+
+def run_models(settings: Settings, models: ModelsArg | ModelPool, events: Sequence[dict[str, Any]]) -> dict[str, str]:
+    """Agent -> description of the model it used, for the agents that called a model in the
+    run (the Researcher and Interrogator when none did): the caller's model when one was passed
+    in (:class:`ModelPool` or ``models``), else the agent's :class:`ModelSettings`."""
+    pool = models if isinstance(models, ModelPool) else ModelPool(settings, models)
+    called = {e.get("agent") for e in events if e.get("type") == ET.LLM_CALL}
+    out: dict[str, str] = {}
+    for agent in AGENTS:
+        if agent not in called and (called or agent == "archivist"):
+            continue
+        given = pool.supplied(agent)
+        out[agent] = describe_model(given) if given is not None else describe_settings(settings.model_for(agent))
+    return out
+
+
+def clauselens_version() -> str:
+    """``"0.1.0"``, with the git commit when run from a checkout (``"0.1.0 (commit 11b835c)"``,
+    ``+ local changes`` when ``clauselens/`` has uncommitted changes)."""
+    from clauselens.provenance import run_provenance
+
+    prov = run_provenance([], dirty_paths=("clauselens",))
+    sha = str(prov.get("clauselens_commit") or "")
+    if not sha:
+        return __version__
+    return f"{__version__} (commit {sha[:7]}{' + local changes' if prov.get('dirty') else ''})"
+
+
+def source_documents(summaries: Sequence[dict[str, Any]], report: Report) -> list[SourceDocument]:
+    """The run's documents for the report's header (the Archivist's summaries, or the pinned
+    library agreements); when the run had none listed (a search over a whole library), the
+    documents the citations come from."""
+    out = [SourceDocument(doc_id=str(d.get("doc_id") or ""), title=d.get("title"),
+                          file_name=Path(str(d["source_path"])).name if d.get("source_path") else None,
+                          effective_date=d.get("effective_date"), parties=list(d.get("parties") or []),
+                          pages=d.get("pages") or None) for d in summaries]
+    if not out:
+        seen: dict[str, SourceDocument] = {}
+        for c in report.citations:
+            seen.setdefault(c.doc_id, SourceDocument(doc_id=c.doc_id, title=c.doc_title,
+                                                     file_name=Path(c.source_path).name if c.source_path else None))
+        out = list(seen.values())
+    return out
 
 
 def ask(
@@ -119,6 +186,9 @@ def ask(
     wall = time.perf_counter() - t0
     report = Report.model_validate(final["report"])
     events = list(final.get("events") or [])
+    report.run = RunInfo(generated_utc=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                         clauselens_version=clauselens_version(), models=run_models(settings, models, events),
+                         documents=source_documents(final.get("documents") or [], report))
     drafts = [e for e in events if e.get("type") == ET.LLM_CALL and e.get("step") == "draft"]
     if drafts:  # the answering context: what the call that wrote the final draft read
         entry.answering_context_tokens = int(drafts[-1].get("usage", {}).get("input_tokens", 0))
@@ -127,6 +197,7 @@ def ask(
         "wall_seconds": round(wall, 2), "python": platform.python_version(),
         "question": question, "context": context, "mode": mode, "max_turns": turns,
         "models": {a: settings.model_for(a).model_dump(mode="json") for a in ("researcher", "interrogator")},
+        "models_used": report.run.models,
         "retrieval": settings.retrieval.model_dump(mode="json"),
         "documents": final.get("documents") or [], "sub_questions": final.get("sub_questions") or [],
         "asked": final.get("asked") or [], "turns": final.get("turn"), "stop_reason": final.get("stop_reason"),

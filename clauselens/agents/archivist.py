@@ -91,6 +91,7 @@ def document_summary(doc: Document) -> dict[str, Any]:
     refs = [n.ref for n in doc.nodes if n.ref]
     return {
         "doc_id": doc.id, "title": doc.title, "source_path": doc.source_path, "chars": len(doc.text),
+        "effective_date": doc.effective_date, "parties": list(doc.parties), "doc_type": doc.doc_type,
         "pages": len(doc.pages), "nodes": len(doc.nodes), "numbered_clauses": len(refs),
         "first_clauses": refs[:12], "defined_terms": len(doc.defined_terms), "structured": doc.structured,
         "ocr_pages": sum(1 for p in doc.pages if p.method == "ocr"), "warnings": list(doc.warnings),

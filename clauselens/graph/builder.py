@@ -74,6 +74,13 @@ class ModelPool:
             self._models[agent] = get_chat_model(self.settings.model_for(agent), self.settings.models_dir)
         return self._models[agent]
 
+    def supplied(self, agent: Agent) -> Any | None:
+        """The model the caller passed in for ``agent``; ``None`` when it is built from the settings."""
+        m = self._models_arg
+        if m is not None and not isinstance(m, Mapping):
+            return m
+        return m.get(agent) if isinstance(m, Mapping) else None
+
     def researcher(self) -> Any:
         """The Researcher's model (the getter the tool registry takes)."""
         return self.model("researcher")

@@ -76,7 +76,7 @@ def library_documents(library: Any, doc_ids: list[str]) -> list[dict[str, Any]]:
     the transcript lists them)."""
     records = {r.doc_id: r for r in library.agreements()}
     return [{"doc_id": r.doc_id, "title": r.title, "source_path": r.path, "parties": list(r.parties),
-             "doc_type": r.doc_type, "pages": r.pages} for r in (records.get(d) for d in doc_ids) if r is not None]
+             "doc_type": r.doc_type, "pages": r.pages, "effective_date": r.date} for r in (records.get(d) for d in doc_ids) if r is not None]
 
 
 def _fail(e: ClauselensError) -> None:

@@ -7,11 +7,12 @@ each citation shows the quoted source text with its document, clause, page and s
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from clauselens.reports.model import Finding, Report
+from clauselens.reports.model import Citation, Finding, Report, SourceDocument
 
 _TEMPLATES = Path(__file__).parent / "templates"
 
@@ -24,8 +25,79 @@ SECTION_TITLES = (
 )
 
 
-def _bullets(items: list[str]) -> str:
-    return "\n".join(f"- {i}" for i in items) if items else "- none"
+def format_utc(iso: str) -> str:
+    """``"2026-12-02T03:30:12+00:00"`` -> ``"2026-12-02 03:30 UTC"`` (the text as is if not ISO 8601)."""
+    try:
+        dt = datetime.fromisoformat(iso).astimezone(timezone.utc)
+    except ValueError:
+        return iso
+    return dt.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def models_text(models: dict[str, str]) -> str:
+    """The run's models in one line: ``"qwen2.5-coder-1.5b (in-process llama.cpp), for the
+    researcher and interrogator"`` when the agents share one, else ``"researcher: A; interrogator: B"``."""
+    if not models:
+        return "not recorded"
+    names = list(models)
+    if len(set(models.values())) == 1:
+        who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"
+        return f"{next(iter(models.values()))}, for the {who}"
+    return "; ".join(f"{a}: {m}" for a, m in models.items())
+
+
+def document_text(d: SourceDocument) -> str:
+    """One document of the header: ``"Consulting Agreement (consulting.pdf), dated May 18, 2020, 7 pages"``."""
+    out = d.label + (f", dated {d.effective_date}" if d.effective_date else ", no date found in its opening text")
+    return out + (f", {d.pages} page{'s' if d.pages != 1 else ''}" if d.pages else "")
+
+
+def header_fields(report: Report) -> list[tuple[str, list[str]]]:
+    """The report's header block (issue #19 item 4) as ``(label, lines)`` pairs, shared by the
+    Markdown, HTML, DOCX and web renderings: date (UTC), model(s), clauselens version and the
+    documents with their dates. A report made outside :func:`clauselens.pipeline.ask` (no
+    ``run``) lists only the documents its passages came from."""
+    run = report.run
+    if run is None:
+        return [("Documents", list(report.documents))] if report.documents else []
+    out = [("Generated", [format_utc(run.generated_utc)]),
+           ("Model" if len(set(run.models.values())) <= 1 else "Models", [models_text(run.models)]),
+           ("clauselens", [run.clauselens_version])]
+    if run.documents:
+        out.append(("Document" if len(run.documents) == 1 else "Documents", [document_text(d) for d in run.documents]))
+    return out
+
+
+def citation_title(c: Citation) -> str:
+    """Where a quote is, in the source document's own terms (for a link's tooltip): its
+    character offsets into the document text, never shown as text (issue #19 item 4)."""
+    spans = ", ".join(f"{s.start}-{s.end}" for s in c.spans)
+    return f"{c.doc_title or c.source_path or c.doc_id}: characters {spans} of the document text" if spans else c.location
+
+
+def gaps_note(report: Report) -> str:
+    """The one sentence section 4 shows when it lists nothing: only said of a verified report
+    (``""`` otherwise: the section is left out rather than filled with "none")."""
+    if report.verification == "verified" and not report.unaddressed_documents:
+        return ("No knowledge gaps recorded: every key finding rests on a verified quote that supports it, "
+                "and every document was addressed.")
+    return ""
+
+
+def no_findings_note(report: Report) -> str:
+    """What section 2 says when the draft listed no key findings."""
+    if report.documents_silent:
+        return "No key findings: nothing retrieved from the documents addresses the question."
+    return "The model listed no key findings; the answer below is not backed by a cited finding."
+
+
+NO_CITATIONS = "No quote could be verified against the documents: nothing in this report is backed by a quotation."
+
+
+def show_conclusion(report: Report) -> bool:
+    """False when the conclusion is empty or repeats the answer word for word (no filler line)."""
+    c = " ".join(report.conclusion.split())
+    return bool(c) and c != " ".join(report.answer.split())
 
 
 def label_basis_text(report: Report) -> str:
@@ -35,7 +107,7 @@ def label_basis_text(report: Report) -> str:
     b = report.label_basis
     if b is None:
         return ""
-    parts = [f"model: {b.llm_label or 'none'}"]
+    parts = [f"model: {b.llm_label or 'no label'}"]
     if b.vote:
         v = " / ".join(f"{k[0]} {b.vote.get(k, 0.0):.2f}" for k in ("Entailment", "Contradiction", "NotMentioned"))
         parts.append(f"precedent vote {v} (weight {b.vote_weight:g}, hypothesis {b.hypothesis_id})")
@@ -65,7 +137,11 @@ def finding_markdown(f: Finding) -> str:
 
 
 def to_markdown(report: Report) -> str:
-    """The report as GitHub-flavoured Markdown (five numbered sections + conclusion)."""
+    """The report as GitHub-flavoured Markdown: title, question, header block (date, models,
+    version, documents), the not-legal-advice notice, the verification banner, then the five
+    numbered sections and the conclusion. Sections with nothing to say are left out (no "none"
+    lines); citations give document, clause and page, not character offsets (those are in the
+    JSON)."""
     out: list[str] = [f"# {report.title}", "", f"**Question:** {report.question}"]
     if report.context:
         out.append(f"\n**Context given:** {report.context}")
@@ -73,6 +149,16 @@ def to_markdown(report: Report) -> str:
         out.append(f"\n**Label:** {report.label}")
         if report.label_basis is not None:
             out.append(f"\n**How the label was decided:** {label_basis_text(report)}")
+    header = header_fields(report)
+    if header:
+        out.append("")
+        for name, lines in header:
+            if len(lines) == 1:
+                out.append(f"- **{name}:** {lines[0]}")
+            else:
+                out.append(f"- **{name}:**")
+                out += [f"  - {x}" for x in lines]
+    out.append(f"\n> _{report.notice}_")
     if report.left_out:
         out.append(f"\n**Files left out ({len(report.left_out)}, could not be read; the answer does not cover them):**\n")
         out += [f"- {m}" for m in report.left_out]
@@ -84,26 +170,37 @@ def to_markdown(report: Report) -> str:
     if report.retrieval_warnings:
         out.append("\n**Retrieval warnings (the answer may miss what these tools would have found):**\n")
         out += [f"- {m}" for m in report.retrieval_warnings]
-    out += ["", f"## {SECTION_TITLES[0]}", "", report.topic_summary or "-", ""]
-    out += [f"## {SECTION_TITLES[1]}", "", report.legal_reasoning or "-", "", "**Key findings**", ""]
+    out.append("")
+    if report.topic_summary:
+        out += [f"## {SECTION_TITLES[0]}", "", report.topic_summary, ""]
+    out += [f"## {SECTION_TITLES[1]}", ""]
+    if report.legal_reasoning:
+        out += [report.legal_reasoning, ""]
     if report.key_findings:
-        for f in report.key_findings:
-            out.append(finding_markdown(f))
+        out += ["**Key findings**", ""] + [finding_markdown(f) for f in report.key_findings]
     else:
-        out.append("- none")
-    out += ["", f"## {SECTION_TITLES[2]}", "", f"**Answer.** {report.answer}", "", "**Research directions**", "",
-            _bullets(report.research_directions), ""]
-    out += [f"## {SECTION_TITLES[3]}", "", "**Knowledge gaps**", "", _bullets(report.knowledge_gaps), "",
-            "**Follow-up questions**", "", _bullets(report.follow_up_questions), ""]
+        out.append(no_findings_note(report))
+    out += ["", f"## {SECTION_TITLES[2]}", "", f"**Answer.** {report.answer}", ""]
+    if report.research_directions:
+        out += ["**Research directions**", ""] + [f"- {d}" for d in report.research_directions] + [""]
+    if report.knowledge_gaps or report.follow_up_questions or gaps_note(report):
+        out += [f"## {SECTION_TITLES[3]}", ""]
+        if report.knowledge_gaps:
+            out += ["**Knowledge gaps**", ""] + [f"- {g}" for g in report.knowledge_gaps] + [""]
+        elif gaps_note(report):
+            out += [gaps_note(report), ""]
+        if report.follow_up_questions:
+            out += ["**Follow-up questions**", ""] + [f"- {q}" for q in report.follow_up_questions] + [""]
     out += [f"## {SECTION_TITLES[4]}", ""]
     if report.citations:
         for c in report.citations:
-            spans = ", ".join(f"[{s.start}, {s.end})" for s in c.spans) or "n/a"
             quote = " ".join(c.quote.split())
-            out.append(f"- **[{c.id}]** {c.location} (chars {spans}): \"{quote}\"")
+            out.append(f"- **[{c.id}]** {c.location}: \"{quote}\"")
     else:
-        out.append("- no verified quotes")
-    out += ["", "## Conclusion", "", report.conclusion or "-", ""]
+        out.append(NO_CITATIONS)
+    if show_conclusion(report):
+        out += ["", "## Conclusion", "", report.conclusion]
+    out.append("")
     status = "complete" if report.complete else "stopped at the turn limit"
     out.append(f"_Research rounds: {report.turns} ({status})._")
     if report.verification == "verified":
@@ -112,9 +209,14 @@ def to_markdown(report: Report) -> str:
 
 
 def to_html(report: Report) -> str:
-    """A self-contained HTML page (inline CSS, no scripts or external links)."""
+    """A self-contained HTML page (inline CSS, no scripts or external links), with the same
+    header block, notice and sections as :func:`to_markdown`; a citation's character offsets
+    are only in its source link's ``title`` and ``data-spans`` attributes, never in the text."""
     env = Environment(loader=FileSystemLoader(str(_TEMPLATES)), autoescape=select_autoescape(["html", "j2"]))
-    return env.get_template("report.html.j2").render(r=report, titles=SECTION_TITLES, basis=label_basis_text(report))
+    return env.get_template("report.html.j2").render(
+        r=report, titles=SECTION_TITLES, basis=label_basis_text(report), header=header_fields(report),
+        gaps_note=gaps_note(report), no_findings=no_findings_note(report), no_citations=NO_CITATIONS,
+        show_conclusion=show_conclusion(report), cite_title=citation_title)
 
 
 def to_json(report: Report) -> str:
