@@ -160,7 +160,7 @@ def _tools_for_mode(mode: str, tools: str | None) -> str | None:
 def ask(
     files_and_question: Annotated[list[str], typer.Argument(metavar="[FILE...] QUESTION",
                                                             help="Contract files, then the question (only the question with --library).")],
-    out: Annotated[Optional[Path], typer.Option("--out", help="Write report.md/.html/.json and the transcript here.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write report.md/.html/.json/.docx and the transcript here.")] = None,
     max_turns: Annotated[Optional[int], typer.Option("--max-turns", help="Research rounds at most (default 3).")] = None,
     model: Annotated[Optional[str], typer.Option("--model", help="Bundled model name or .gguf path; with --base-url the server's model "
                                                                  "name.")] = None,

@@ -208,7 +208,7 @@ def ask(
 
 
 def save_result(result: AskResult, out_dir: Path, stem: str = "report") -> dict[str, Path]:
-    """Write ``<stem>.md/.html/.json``, ``<stem>.transcript.json`` and (when the result has
+    """Write ``<stem>.md/.html/.json/.docx``, ``<stem>.transcript.json`` and (when the result has
     one) the token ledger ``<stem>.ledger.json`` into ``out_dir``."""
     paths = write_report(result.report, out_dir, stem)
     paths["transcript"] = write_json(result.transcript, out_dir / f"{stem}.transcript.json")

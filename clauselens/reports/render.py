@@ -1,7 +1,9 @@
-"""Render a :class:`Report` as Markdown, self-contained HTML (jinja2) or JSON.
+"""Render a :class:`Report` as Markdown, self-contained HTML (jinja2) or JSON; Word documents are
+:mod:`clauselens.reports.render_docx`.
 
 The HTML has no external assets; each finding links to its citations (``#cite-C1``) and
-each citation shows the quoted source text with its document, clause, page and spans.
+each citation shows the quoted source text with its document, clause and page (its character
+spans only in the source link's attributes; the JSON keeps them).
 """
 
 from __future__ import annotations
@@ -225,13 +227,16 @@ def to_json(report: Report) -> str:
 
 
 def write_report(report: Report, out_dir: Path, stem: str = "report") -> dict[str, Path]:
-    """Write ``<stem>.md``, ``<stem>.html`` and ``<stem>.json`` into ``out_dir`` (created).
-    Returns ``{"md": path, "html": path, "json": path}``."""
+    """Write ``<stem>.md``, ``<stem>.html``, ``<stem>.json`` and ``<stem>.docx`` into ``out_dir``
+    (created). Returns ``{"md": path, "html": path, "json": path, "docx": path}``."""
+    from clauselens.reports.render_docx import write_docx  # it imports this module's helpers
+
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {"md": out_dir / f"{stem}.md", "html": out_dir / f"{stem}.html", "json": out_dir / f"{stem}.json"}
     paths["md"].write_text(to_markdown(report), encoding="utf-8")
     paths["html"].write_text(to_html(report), encoding="utf-8")
     paths["json"].write_text(to_json(report), encoding="utf-8")
+    paths["docx"] = write_docx(report, out_dir / f"{stem}.docx")
     return paths
 
 

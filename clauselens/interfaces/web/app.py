@@ -20,7 +20,7 @@ Routes (``{sid}`` is a session id):
 ``GET /s/{sid}/jobs/{job}/events``     SSE stream of the turn's events
 ``GET /s/{sid}/state``                 history, documents, reports (JSON)
 ``GET /s/{sid}/reports/{n}/fragment``  the report as an HTML fragment with clickable citations
-``GET /s/{sid}/reports/{n}.{md|html|json}``  downloads
+``GET /s/{sid}/reports/{n}.{md|html|json|docx}``  downloads (Markdown, HTML, JSON, Word)
 ``GET /s/{sid}/documents/{doc_id}``    a document's text (JSON) for the document view
 =====================================  ===================================================
 """
@@ -47,7 +47,11 @@ from clauselens.errors import ClauselensError, IngestError, ModelUnavailableErro
 from clauselens.graph import events as ET
 from clauselens.interfaces.session import ChatSessions, Event
 from clauselens.interfaces.store import DEFAULT_MAX_UPLOAD_BYTES, StoreError, check_session_id
-from clauselens.reports.render import to_html, to_json, to_markdown
+from clauselens.reports.render import (
+    NO_CITATIONS, gaps_note, header_fields, no_findings_note, show_conclusion, to_html, to_json, to_markdown,
+    verification_banner,
+)
+from clauselens.reports.render_docx import to_docx
 
 log = logging.getLogger(__name__)
 _HERE = Path(__file__).parent
@@ -252,7 +256,10 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
     @app.get("/s/{sid}/reports/{n}/fragment", response_class=HTMLResponse)
     def report_fragment(request: Request, sid: str, n: int) -> HTMLResponse:
         rep = report_or_404(sid_ok(sid), n)
-        return templates.TemplateResponse(request, "report_fragment.html", {"r": rep, "n": n, "sid": sid})
+        return templates.TemplateResponse(request, "report_fragment.html", {
+            "r": rep, "n": n, "sid": sid, "header": header_fields(rep), "banner": verification_banner(rep),
+            "gaps_note": gaps_note(rep), "no_findings": no_findings_note(rep), "no_citations": NO_CITATIONS,
+            "show_conclusion": show_conclusion(rep)})
 
     @app.get("/s/{sid}/reports/{n}.{fmt}")
     def report_download(sid: str, n: int, fmt: str) -> Response:
@@ -265,7 +272,10 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
             return HTMLResponse(to_html(rep), headers=disp)
         if fmt == "json":
             return Response(to_json(rep), media_type="application/json", headers=disp)
-        raise HTTPException(404, "formats: md, html, json")
+        if fmt == "docx":
+            return Response(to_docx(rep), headers=disp,
+                            media_type="application/vnd.openxmlformats-officedocument.wordprocessingml.document")
+        raise HTTPException(404, "formats: md, html, json, docx")
 
     @app.get("/s/{sid}/documents/{doc_id}")
     def document(sid: str, doc_id: str) -> dict:
