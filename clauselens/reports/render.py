@@ -27,6 +27,28 @@ SECTION_TITLES = (
 )
 
 
+def section_titles(report: Report) -> tuple[str, ...]:
+    """:data:`SECTION_TITLES` for this report: sections 3 and 4 are named for what they hold
+    (``"Answer"`` when there are no research directions, ``"Knowledge gaps"`` when there are no
+    follow-up questions), so no heading promises a list that is not there; a section with nothing
+    to say (no topic summary; no gaps, follow-ups or :func:`gaps_note`) gets ``""`` and is left
+    out, and the sections shown are numbered 1, 2, 3... without holes."""
+    names = [t.split(". ", 1)[1] for t in SECTION_TITLES]
+    if not report.research_directions:
+        names[2] = "Answer"
+    if not report.follow_up_questions:
+        names[3] = "Knowledge gaps"
+    elif not report.knowledge_gaps:
+        names[3] = "Follow-up questions"
+    shown = [bool(report.topic_summary), True, True,
+             bool(report.knowledge_gaps or report.follow_up_questions or gaps_note(report)), True]
+    out, n = [], 0
+    for name, show in zip(names, shown):
+        n += show
+        out.append(f"{n}. {name}" if show else "")
+    return tuple(out)
+
+
 def format_utc(iso: str) -> str:
     """``"2026-12-02T03:30:12+00:00"`` -> ``"2026-12-02 03:30 UTC"`` (the text as is if not ISO 8601)."""
     try:
@@ -173,27 +195,28 @@ def to_markdown(report: Report) -> str:
         out.append("\n**Retrieval warnings (the answer may miss what these tools would have found):**\n")
         out += [f"- {m}" for m in report.retrieval_warnings]
     out.append("")
+    titles = section_titles(report)
     if report.topic_summary:
-        out += [f"## {SECTION_TITLES[0]}", "", report.topic_summary, ""]
-    out += [f"## {SECTION_TITLES[1]}", ""]
+        out += [f"## {titles[0]}", "", report.topic_summary, ""]
+    out += [f"## {titles[1]}", ""]
     if report.legal_reasoning:
         out += [report.legal_reasoning, ""]
     if report.key_findings:
         out += ["**Key findings**", ""] + [finding_markdown(f) for f in report.key_findings]
     else:
         out.append(no_findings_note(report))
-    out += ["", f"## {SECTION_TITLES[2]}", "", f"**Answer.** {report.answer}", ""]
+    out += ["", f"## {titles[2]}", "", f"**Answer.** {report.answer}", ""]
     if report.research_directions:
         out += ["**Research directions**", ""] + [f"- {d}" for d in report.research_directions] + [""]
     if report.knowledge_gaps or report.follow_up_questions or gaps_note(report):
-        out += [f"## {SECTION_TITLES[3]}", ""]
+        out += [f"## {titles[3]}", ""]
         if report.knowledge_gaps:
             out += ["**Knowledge gaps**", ""] + [f"- {g}" for g in report.knowledge_gaps] + [""]
         elif gaps_note(report):
             out += [gaps_note(report), ""]
         if report.follow_up_questions:
             out += ["**Follow-up questions**", ""] + [f"- {q}" for q in report.follow_up_questions] + [""]
-    out += [f"## {SECTION_TITLES[4]}", ""]
+    out += [f"## {titles[4]}", ""]
     if report.citations:
         for c in report.citations:
             quote = " ".join(c.quote.split())
@@ -216,7 +239,7 @@ def to_html(report: Report) -> str:
     are only in its source link's ``title`` and ``data-spans`` attributes, never in the text."""
     env = Environment(loader=FileSystemLoader(str(_TEMPLATES)), autoescape=select_autoescape(["html", "j2"]))
     return env.get_template("report.html.j2").render(
-        r=report, titles=SECTION_TITLES, basis=label_basis_text(report), header=header_fields(report),
+        r=report, titles=section_titles(report), basis=label_basis_text(report), header=header_fields(report),
         gaps_note=gaps_note(report), no_findings=no_findings_note(report), no_citations=NO_CITATIONS,
         show_conclusion=show_conclusion(report), cite_title=citation_title)
 

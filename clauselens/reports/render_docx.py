@@ -19,7 +19,7 @@ from docx.shared import Pt, RGBColor
 
 from clauselens.reports.model import Finding, Report
 from clauselens.reports.render import (
-    NO_CITATIONS, SECTION_TITLES, gaps_note, header_fields, label_basis_text, no_findings_note, show_conclusion,
+    NO_CITATIONS, gaps_note, header_fields, label_basis_text, no_findings_note, section_titles, show_conclusion,
     verification_banner,
 )
 
@@ -91,10 +91,11 @@ def build_docx(report: Report) -> DocxDocument:
         doc.add_paragraph().add_run("Retrieval warnings (the answer may miss what these tools would have found):").bold = True
         _bullets(doc, report.retrieval_warnings)
 
+    titles = section_titles(report)
     if report.topic_summary:
-        doc.add_heading(SECTION_TITLES[0], level=1)
+        doc.add_heading(titles[0], level=1)
         doc.add_paragraph(report.topic_summary)
-    doc.add_heading(SECTION_TITLES[1], level=1)
+    doc.add_heading(titles[1], level=1)
     if report.legal_reasoning:
         doc.add_paragraph(report.legal_reasoning)
     if report.key_findings:
@@ -103,13 +104,13 @@ def build_docx(report: Report) -> DocxDocument:
             _finding(doc, f)
     else:
         doc.add_paragraph(no_findings_note(report))
-    doc.add_heading(SECTION_TITLES[2], level=1)
+    doc.add_heading(titles[2], level=1)
     _labelled(doc, "Answer", report.answer)
     if report.research_directions:
         doc.add_heading("Research directions", level=2)
         _bullets(doc, report.research_directions)
     if report.knowledge_gaps or report.follow_up_questions or gaps_note(report):
-        doc.add_heading(SECTION_TITLES[3], level=1)
+        doc.add_heading(titles[3], level=1)
         if report.knowledge_gaps:
             doc.add_heading("Knowledge gaps", level=2)
             _bullets(doc, report.knowledge_gaps)
@@ -118,7 +119,7 @@ def build_docx(report: Report) -> DocxDocument:
         if report.follow_up_questions:
             doc.add_heading("Follow-up questions", level=2)
             _bullets(doc, report.follow_up_questions)
-    doc.add_heading(SECTION_TITLES[4], level=1)
+    doc.add_heading(titles[4], level=1)
     for c in report.citations:
         p = doc.add_paragraph()
         p.add_run(f"[{c.id}] ").bold = True

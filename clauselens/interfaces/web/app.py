@@ -48,8 +48,8 @@ from clauselens.graph import events as ET
 from clauselens.interfaces.session import ChatSessions, Event
 from clauselens.interfaces.store import DEFAULT_MAX_UPLOAD_BYTES, StoreError, check_session_id
 from clauselens.reports.render import (
-    NO_CITATIONS, gaps_note, header_fields, no_findings_note, show_conclusion, to_html, to_json, to_markdown,
-    verification_banner,
+    NO_CITATIONS, gaps_note, header_fields, no_findings_note, section_titles, show_conclusion, to_html, to_json,
+    to_markdown, verification_banner,
 )
 from clauselens.reports.render_docx import to_docx
 
@@ -259,7 +259,7 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
         return templates.TemplateResponse(request, "report_fragment.html", {
             "r": rep, "n": n, "sid": sid, "header": header_fields(rep), "banner": verification_banner(rep),
             "gaps_note": gaps_note(rep), "no_findings": no_findings_note(rep), "no_citations": NO_CITATIONS,
-            "show_conclusion": show_conclusion(rep)})
+            "show_conclusion": show_conclusion(rep), "titles": section_titles(rep)})
 
     @app.get("/s/{sid}/reports/{n}.{fmt}")
     def report_download(sid: str, n: int, fmt: str) -> Response:
