@@ -2,8 +2,10 @@
 
 Stack: FastAPI (Starlette) routes, jinja2 templates, one static script, and server-sent
 events (``text/event-stream``, WHATWG HTML Living Standard §9.2) for the interrogation
-rounds of a running turn. Nothing is fetched from or sent to another host; the page has
-no external assets.
+rounds of a running turn. A turn runs in a server thread, not in the request: closing or
+reloading the page does not stop it, and the reloaded page finds it in ``/state`` and
+re-opens its event stream (issue #19 item 3). Nothing is fetched from or sent to another
+host; the page has no external assets.
 
 Routes (``{sid}`` is a session id):
 
@@ -17,8 +19,12 @@ Routes (``{sid}`` is a session id):
                                        for a path outside the store/those folders
 ``POST /s/{sid}/ask``                  form ``message``: starts a turn, returns ``{"job"}``
 ``POST /s/{sid}/retry``                re-runs the failed step of the last turn
-``GET /s/{sid}/jobs/{job}/events``     SSE stream of the turn's events
-``GET /s/{sid}/state``                 history, documents, reports (JSON)
+``GET /s/{sid}/jobs/{job}/events``     SSE stream of the turn's events: the whole history so far,
+                                       then new events as they happen (``id`` = position;
+                                       ``Last-Event-ID`` resumes after it)
+``GET /s/{sid}/state``                 history, documents, reports and the session's latest job
+                                       (``{"id", "done", "events"}``; a reloaded page re-attaches
+                                       to it while it runs) (JSON)
 ``GET /s/{sid}/reports/{n}/fragment``  the report as an HTML fragment with clickable citations
 ``GET /s/{sid}/reports/{n}.{md|html|json|docx}``  downloads (Markdown, HTML, JSON, Word)
 ``GET /s/{sid}/documents/{doc_id}``    a document's text (JSON) for the document view
@@ -114,6 +120,12 @@ class JobRunner:
         threading.Thread(target=run, name=f"turn-{job.id}", daemon=True).start()
         return job
 
+    def latest(self, session_id: str) -> Job | None:
+        """The session's most recent job (running or finished), for a reloaded page to re-attach to."""
+        with self._guard:
+            mine = [j for j in self.jobs.values() if j.session_id == session_id]
+        return mine[-1] if mine else None
+
     def get(self, session_id: str, job_id: str) -> Job:
         """The job; 404 if unknown or of another session."""
         job = self.jobs.get(job_id)
@@ -186,10 +198,12 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
     @app.get("/s/{sid}/state")
     def state(sid: str) -> dict:
         st = service.state(sid_ok(sid))
+        job = runner.latest(sid)
         return {"session": sid, "messages": [_message_json(m) for m in st["messages"]],
                 "documents": st["documents"],
                 "reports": [{"index": i, "title": r["title"], "question": r["question"]} for i, r in enumerate(st["reports"])],
-                "pending": service.pending(sid), "library": service.library_info()}
+                "pending": service.pending(sid), "library": service.library_info(),
+                "job": None if job is None else {"id": job.id, "done": job.done, "events": len(job.events)}}
 
     @app.post("/s/{sid}/upload")
     async def upload(sid: str, file: UploadFile = File(...)) -> dict:
@@ -231,16 +245,22 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
         return {"job": job.id}
 
     @app.get("/s/{sid}/jobs/{job_id}/events")
-    async def events(sid: str, job_id: str) -> StreamingResponse:
+    async def events(request: Request, sid: str, job_id: str) -> StreamingResponse:
         job = runner.get(sid_ok(sid), job_id)
+        # Each event's id is its 1-based position in the job's history. A new EventSource (a
+        # reloaded page) gets the whole history, then the new events; the browser's own
+        # reconnect sends Last-Event-ID and gets only what it missed.
+        last = request.headers.get("last-event-id", "")
+        start = int(last) if last.isdigit() else 0
 
         async def gen():
-            i, idle = 0, 0.0
+            i, idle = min(start, len(job.events)), 0.0
+            yield "retry: 2000\n\n"
             while True:
                 while i < len(job.events):
                     ev = job.events[i]
                     i += 1
-                    yield f"event: {ev['type']}\ndata: {json.dumps(ev, default=str)}\n\n"
+                    yield f"id: {i}\nevent: {ev['type']}\ndata: {json.dumps(ev, default=str)}\n\n"
                     idle = 0.0
                 if job.done and i >= len(job.events):
                     return

@@ -82,6 +82,8 @@ function follow(job) {
   for (const [name, fn] of Object.entries(handlers)) {
     es.addEventListener(name, (e) => fn(JSON.parse(e.data)));
   }
+  // a dropped connection is re-opened by the browser with Last-Event-ID (only missed events are
+  // sent); a closed one (the server forgot the job, e.g. after a restart) frees the Ask button
   es.onerror = () => { if (es.readyState === EventSource.CLOSED) $("ask").disabled = false; };
 }
 
@@ -178,4 +180,15 @@ $("report").addEventListener("click", (e) => {
   if (fu) { e.preventDefault(); $("question").value = fu.textContent; }
 });
 
-refresh().then(() => { document.body.dataset.idle = "1"; });
+// A turn runs on the server, not in the page: after a reload (or on a second tab) the page asks
+// /state for the session's latest job and, while it runs, re-opens its event stream, which
+// replays the progress so far and then continues; the report appears when it is done.
+refresh().then((st) => {
+  if (st.job && !st.job.done) {
+    $("progress").innerHTML = "";
+    progress("Re-attached to the question still running on the server");
+    follow(st.job.id);
+  } else {
+    document.body.dataset.idle = "1";
+  }
+});
