@@ -205,17 +205,18 @@ def to_markdown(report: Report) -> str:
         out += ["**Key findings**", ""] + [finding_markdown(f) for f in report.key_findings]
     else:
         out.append(no_findings_note(report))
-    out += ["", f"## {titles[2]}", "", f"**Answer.** {report.answer}", ""]
+    both = bool(report.knowledge_gaps and report.follow_up_questions)  # section 4 holds two lists: name each
+    out += ["", f"## {titles[2]}", "", f"**Answer.** {report.answer}" if report.research_directions else report.answer, ""]
     if report.research_directions:
         out += ["**Research directions**", ""] + [f"- {d}" for d in report.research_directions] + [""]
     if report.knowledge_gaps or report.follow_up_questions or gaps_note(report):
         out += [f"## {titles[3]}", ""]
         if report.knowledge_gaps:
-            out += ["**Knowledge gaps**", ""] + [f"- {g}" for g in report.knowledge_gaps] + [""]
+            out += (["**Knowledge gaps**", ""] if both else []) + [f"- {g}" for g in report.knowledge_gaps] + [""]
         elif gaps_note(report):
             out += [gaps_note(report), ""]
         if report.follow_up_questions:
-            out += ["**Follow-up questions**", ""] + [f"- {q}" for q in report.follow_up_questions] + [""]
+            out += (["**Follow-up questions**", ""] if both else []) + [f"- {q}" for q in report.follow_up_questions] + [""]
     out += [f"## {titles[4]}", ""]
     if report.citations:
         for c in report.citations:

@@ -105,19 +105,24 @@ def build_docx(report: Report) -> DocxDocument:
     else:
         doc.add_paragraph(no_findings_note(report))
     doc.add_heading(titles[2], level=1)
-    _labelled(doc, "Answer", report.answer)
+    if report.research_directions:
+        _labelled(doc, "Answer", report.answer)
+    else:
+        doc.add_paragraph(report.answer)
     if report.research_directions:
         doc.add_heading("Research directions", level=2)
         _bullets(doc, report.research_directions)
     if report.knowledge_gaps or report.follow_up_questions or gaps_note(report):
         doc.add_heading(titles[3], level=1)
         if report.knowledge_gaps:
-            doc.add_heading("Knowledge gaps", level=2)
+            if report.follow_up_questions:  # section 4 holds two lists: name each
+                doc.add_heading("Knowledge gaps", level=2)
             _bullets(doc, report.knowledge_gaps)
         elif gaps_note(report):
             doc.add_paragraph(gaps_note(report))
         if report.follow_up_questions:
-            doc.add_heading("Follow-up questions", level=2)
+            if report.knowledge_gaps:
+                doc.add_heading("Follow-up questions", level=2)
             _bullets(doc, report.follow_up_questions)
     doc.add_heading(titles[4], level=1)
     for c in report.citations:

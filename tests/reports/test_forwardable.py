@@ -206,3 +206,16 @@ def test_describe_model_names_a_gguf_or_server_model():
 
     assert describe_model(Local()) == "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
     assert describe_model(Server()) == "Qwen/Qwen2.5-7B-Instruct"
+
+
+def test_section_titles_follow_what_the_sections_hold(partial):
+    full = partial.report.model_copy(update={"research_directions": ["Check Section 12.7 on notices."],
+                                             "follow_up_questions": ["Does termination affect accrued fees?"]})
+    for fmt, text in renderings(full).items():
+        for t in ("3. Answer and research directions", "4. Knowledge gaps and follow-up questions", "Research directions",
+                  "Check Section 12.7 on notices.", "Does termination affect accrued fees?"):
+            assert t in text, (fmt, t)
+        assert text.count("Follow-up questions") == 1 and text.count("Knowledge gaps") >= 1, fmt
+    only_gaps = renderings(partial.report)
+    for fmt, text in only_gaps.items():  # one list in section 4: its heading names it, no sub-heading
+        assert "4. Knowledge gaps" in text and text.count("Knowledge gaps") == 1, fmt
