@@ -19,7 +19,13 @@ from docx.shared import Pt, RGBColor
 
 from clauselens.reports.model import Finding, Report
 from clauselens.reports.render import (
-    NO_CITATIONS, gaps_note, header_fields, label_basis_text, no_findings_note, section_titles, show_conclusion,
+    NO_CITATIONS,
+    gaps_note,
+    header_fields,
+    label_basis_text,
+    no_findings_note,
+    section_titles,
+    show_conclusion,
     verification_banner,
 )
 

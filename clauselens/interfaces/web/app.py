@@ -54,8 +54,16 @@ from clauselens.graph import events as ET
 from clauselens.interfaces.session import ChatSessions, Event
 from clauselens.interfaces.store import DEFAULT_MAX_UPLOAD_BYTES, StoreError, check_session_id
 from clauselens.reports.render import (
-    NO_CITATIONS, gaps_note, header_fields, no_findings_note, section_titles, show_conclusion, to_html, to_json,
-    to_markdown, verification_banner,
+    NO_CITATIONS,
+    gaps_note,
+    header_fields,
+    no_findings_note,
+    section_titles,
+    show_conclusion,
+    to_html,
+    to_json,
+    to_markdown,
+    verification_banner,
 )
 from clauselens.reports.render_docx import to_docx
 
