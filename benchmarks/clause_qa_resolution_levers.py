@@ -9,7 +9,8 @@ adopted unless they lift "right alone" without choosing a wrong agreement alone:
 * ``names xW`` -- the query tokens of capitalised words inside the question (proper names:
   "E.piphany", "Consensi"; not quoted terms nor "Section"/"Agreement") counted W times in the
   BM25 profile query (:func:`clauselens.library.resolver.resolution_tokens`), the resolver's
-  thresholds unchanged (``x3`` is the default, :data:`~clauselens.library.resolver.NAME_WEIGHT`);
+  thresholds unchanged; "rare names only" weights only names used by at most 1 % of the
+  library's agreements (:data:`clauselens.library.library.NAME_RARE_SHARE`; the default, x3);
 * ``dense`` -- each agreement's title, parties, short names and first three passages (cut to
   1,000 characters, MiniLM's window) embedded once; the gold agreement's rank by cosine with
   the question (question words removed), reported as a rank histogram beside the BM25
@@ -28,7 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from benchmarks.clause_qa import RESULTS, library_for, load_questions
-from clauselens.library.resolver import _QUESTION_WORDS, resolution_tokens
+from clauselens.library.resolver import _QUESTION_WORDS
 from clauselens.provenance import run_provenance
 
 
@@ -48,19 +49,20 @@ def main() -> None:
                for q in questions}
     n_docs = len(recs)
     table = {}
-    for weight in (1, 2, 3):
+    for weight, rare_only in ((1, False), (2, False), (3, False), (2, True), (3, True)):
         alone = among = wrong_alone = 0
         status: Counter = Counter()
         for q in questions:
-            toks = resolution_tokens(q["question"], lib.analyzer, name_weight=weight)
+            toks = lib.resolution_query(q["question"], name_weight=weight, rare_only=rare_only)
             res = lib.resolver.decide(lib.lexical.profile_scores(toks), None, n_docs=n_docs)
             g = gold_of[q["id"]]
             alone += res.chosen == [g]
             wrong_alone += len(res.chosen) == 1 and res.chosen != [g]
             among += g in res.chosen
             status[res.status] += 1
-        table[f"bm25 profile, names x{weight}"] = {"right_alone": alone, "right_among_searched": among,
-                                                   "wrong_alone": wrong_alone, "status": dict(status)}
+        name = f"bm25 profile, names x{weight}" + (" (rare names only)" if rare_only and weight > 1 else "")
+        table[name] = {"right_alone": alone, "right_among_searched": among, "wrong_alone": wrong_alone,
+                       "status": dict(status)}
     vectors = np.asarray(lib.embedder.embed_passages([profile_text(lib, r) for r in recs]))
     ranks = []
     for q in questions:

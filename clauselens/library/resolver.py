@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 
 from clauselens.retrieval.analyzer import LegalAnalyzer
@@ -96,10 +96,12 @@ class Resolution:
                 "ranked": [[d, round(s, 3)] for d, s in self.ranked[:5]]}
 
 
-def resolution_tokens(question: str, analyzer: LegalAnalyzer, name_weight: int | None = None) -> list[str]:
+def resolution_tokens(question: str, analyzer: LegalAnalyzer, name_weight: int | None = None,
+                      rare: Callable[[str], bool] | None = None) -> list[str]:
     """The analysed tokens of ``question`` that can name an agreement: clause numbers and
     question words left out; the tokens of proper names (capitalised words inside the
-    question) counted :data:`NAME_WEIGHT` times."""
+    question) counted :data:`NAME_WEIGHT` times -- only those ``rare`` accepts, when given
+    (a capitalised word most agreements share, "Confidential", is no name)."""
     from clauselens.retrieval.analyzer import clause_refs_in
 
     weight = NAME_WEIGHT if name_weight is None else name_weight
@@ -108,6 +110,8 @@ def resolution_tokens(question: str, analyzer: LegalAnalyzer, name_weight: int |
     unquoted = _QUOTED_SPAN.sub(" ", question)  # a quoted term is what is asked about, not a name
     names = {t for m in _NAME.finditer(unquoted) if not _PART_WORD.fullmatch(m.group(1))
              for t in analyzer.tokenize(m.group(1))} if weight > 1 else set()
+    if rare is not None:
+        names = {t for t in names if rare(t)}
     out: list[str] = []
     for t in analyzer.tokenize(q):
         if t in refs or (any(c.isdigit() for c in t) and not re.fullmatch(r"(?:19|20)\d\d", t)):

@@ -393,3 +393,17 @@ def test_resolution_query_counts_proper_names_not_quoted_terms() -> None:
     assert toks.count(a.tokenize("Territory")[0]) == 1 and toks.count(a.tokenize("Aesar")[0]) == NAME_WEIGHT
     assert toks.count(a.tokenize("Agreement")[0]) <= 1
     assert resolution_tokens("Who keeps the records?", a, name_weight=1) == resolution_tokens("Who keeps the records?", a)
+
+
+def test_resolution_weights_only_names_rare_in_the_library(lib: Library) -> None:
+    """A capitalised word most agreements use ("Company", "Products") is no name: only rare
+    ones count NAME_WEIGHT times (a LegalBench-RAG run found NDA boilerplate words weighted
+    choosing a wrong NDA alone)."""
+    from clauselens.library.resolver import NAME_WEIGHT
+
+    q = "What must the Company deliver under the MediWound supply agreement?"
+    toks = lib.resolution_query(q)
+    mw, co = lib.analyzer.tokenize("MediWound")[0], lib.analyzer.tokenize("Company")[0]
+    assert len(lib.lexical.profile_scores([co])) > 2  # "Company" is in most of the four profiles
+    assert toks.count(mw) == NAME_WEIGHT and toks.count(co) == 1
+    assert lib.resolution_query(q, rare_only=False).count(co) == NAME_WEIGHT
