@@ -42,7 +42,9 @@ Example (the README table)::
     nice -n 10 .venv/bin/python benchmarks/legalbench_rag.py --selection mini --setting whole \
         --methods bm25:fixed500,bm25:recursive,bm25:structure,bm25-route:structure
     nice -n 19 .venv/bin/python benchmarks/legalbench_rag.py --selection mini --setting whole \
-        --methods library,library-filenames
+        --methods library,library-filenames --out benchmarks/results/legalbench_rag_mini_library_whole.json
+    nice -n 19 .venv/bin/python benchmarks/legalbench_rag.py --selection full --setting whole \
+        --methods library,library-filenames --out benchmarks/results/legalbench_rag_full_library_whole.json
 """
 
 from __future__ import annotations
@@ -268,14 +270,30 @@ def build_library(root: Path, files: dict[str, Path], *, file_names: bool = Fals
     if rep.failed:
         print(f"[library] {len(rep.failed)} files failed: {rep.failed[:3]}", file=sys.stderr)
     seconds = time.perf_counter() - t0
-    if rep.added or rep.updated or seeded:  # build time summed over (resumed) builds, next to the library
-        side = root.with_name(root.name + ".build.json")
-        seed_side = seed.with_name(seed.name + ".build.json") if seeded else None
-        start = json.loads(seed_side.read_text())["seconds"] if seed_side is not None and seed_side.exists() else 0.0
-        old = json.loads(side.read_text()) if side.exists() else {"seconds": start, "runs": 0}
-        side.write_text(json.dumps({"seconds": round(old["seconds"] + seconds, 1), "runs": old["runs"] + 1,
-                                    "seeded_from": str(seed) if seeded else old.get("seeded_from")}))
+    if rep.added or rep.updated or seeded:
+        record_build_time(root.with_name(root.name + ".build.json"), seconds, carried=bool(rep.unchanged),
+                          seed_side=seed.with_name(seed.name + ".build.json") if seeded else None,
+                          seed=seed if seeded else None)
     return lib, seconds, rep
+
+
+def record_build_time(side: Path, seconds: float, *, carried: bool, seed_side: Path | None = None,
+                      seed: Path | None = None) -> dict:
+    """Write the library's build time next to it (``side``): summed over resumed builds
+    (and the seed's build when it was copied from one), but when this run kept nothing of
+    the library as it found it (``carried`` False: every file added or re-indexed, e.g. after
+    a record-format change), earlier runs' time no longer describes its contents and is
+    dropped. Returns what was written."""
+    old = {"seconds": 0.0, "runs": 0}
+    if carried and seed is not None:
+        if seed_side is not None and seed_side.exists():
+            old["seconds"] = json.loads(seed_side.read_text())["seconds"]
+    elif carried and side.exists():
+        old = json.loads(side.read_text())
+    out = {"seconds": round(old["seconds"] + seconds, 1), "runs": old["runs"] + 1,
+           "seeded_from": str(seed) if seed is not None else (old.get("seeded_from") if carried else None)}
+    side.write_text(json.dumps(out))
+    return out
 
 
 def library_doc_map(lib, files: dict[str, Path]) -> dict[str, str]:
@@ -452,7 +470,8 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
         print(f"[library] {len(missing)} corpus documents are not in the library: {missing[:3]}", file=sys.stderr)
     n_passages = sum(r.passages for r in lib.agreements())
     print(f"[{kind}] library {root}: {len(lib)} agreements, {n_passages:,} passages "
-          f"(added {len(rep.added)}, unchanged {len(rep.unchanged)}) in {build_s:.1f}s", file=sys.stderr)
+          f"(added {len(rep.added)}, re-indexed {len(rep.updated)}, unchanged {len(rep.unchanged)}) in {build_s:.1f}s",
+          file=sys.stderr)
     side = root.with_name(root.name + ".build.json")
     build_info = json.loads(side.read_text()) if side.exists() else None
     emb_tag = f"@{emb}" if emb != "none" else ""
@@ -497,6 +516,7 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
                 "file_names_in_resolution": file_names, "candidates_per_ranker": candidates,
                 "library": {"root": str(root), "agreements": len(lib), "passages": n_passages,
                             "build_or_open_s_this_run": round(build_s, 1), "added_this_run": len(rep.added),
+                            "reindexed_this_run": len(rep.updated),
                             "build": build_info,
                             "failed": [list(f) for f in rep.failed]},
                 "chunks": n_passages, "index_time_s": round(build_info["seconds"] if build_info else build_s, 2),

@@ -12,6 +12,9 @@ R=benchmarks/results
 # full query sets (2,847 queries), whole corpus (714 documents) and gold document, BM25 rows
 $B --selection full --setting whole,gold --methods bm25-route-dedup:structure,bm25:fixed500,bm25-route:fixed500,bm25:structure
 $B --selection full --setting whole --methods bm25-route:fixed500 --out $R/legalbench_rag_full_fixed500_whole.json
+# through the library (issue #17), lexical only, file names off / on: full query sets over all 714 documents, then mini
+$B --selection full --setting whole --methods library,library-filenames --out $R/legalbench_rag_full_library_whole.json
+$B --selection mini --setting whole --methods library,library-filenames --out $R/legalbench_rag_mini_library_whole.json
 # mini selection (194 queries per set): chunking baselines with BM25
 $B --selection mini --setting whole,gold --methods bm25:fixed500,bm25:recursive,bm25:structure,bm25-route:fixed500,bm25-route-dedup:structure
 # ContractNLI + PrivacyQA mini: dense and hybrid with each chunker (MiniLM), then the other embedders

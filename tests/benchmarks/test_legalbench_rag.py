@@ -22,6 +22,7 @@ from benchmarks.legalbench_rag import (  # noqa: E402
     library_query,
     library_ranked,
     load_tests,
+    record_build_time,
     resolution_summary,
     score_query,
 )
@@ -110,3 +111,44 @@ def test_a_passage_with_several_spans_is_refused():
                 score=0.0, method="library")
     with pytest.raises(ValueError):
         library_ranked([p], {"x": "contractnli/x.txt"})
+
+
+def test_build_time_sums_resumed_builds_but_not_a_full_reindex(tmp_path):
+    """A resumed build adds to the recorded build time; a run that re-indexed every file (the
+    library it found was stale, e.g. an older record format) starts the count again; a
+    file-name variant copied from a seed starts from the seed's time."""
+    src = [DATA / "corpus" / DISTRACTOR, DATA / "corpus" / "contractnli" / "ceii-and-nda.txt"]
+    files = {}
+    for p in src:
+        (tmp_path / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+        files[p.name] = tmp_path / p.name
+    root = tmp_path / "t-none"
+    side = tmp_path / "t-none.build.json"
+    first = dict(list(files.items())[:1])
+    _, s1, rep = build_library(root, first, log=False)
+    assert rep.added and json.loads(side.read_text()) == {"seconds": round(s1, 1), "runs": 1, "seeded_from": None}
+    side.write_text(json.dumps({"seconds": 1000.0, "runs": 1, "seeded_from": None}))
+    _, s2, rep = build_library(root, files, log=False)  # resumed: one file kept, one added
+    assert len(rep.unchanged) == 1 and len(rep.added) == 1
+    assert json.loads(side.read_text()) == {"seconds": round(1000.0 + s2, 1), "runs": 2, "seeded_from": None}
+    seeded = tmp_path / "t-none-filenames"
+    _, s3, rep = build_library(seeded, files, file_names=True, seed=root, log=False)
+    assert not rep.added and not rep.updated and len(rep.unchanged) == 2
+    assert json.loads((tmp_path / "t-none-filenames.build.json").read_text()) == {
+        "seconds": round(round(1000.0 + s2, 1) + s3, 1), "runs": 1, "seeded_from": str(root)}
+    for p in files.values():  # every file changes: the next run re-indexes all of them
+        p.write_text(p.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    _, s4, rep = build_library(root, files, log=False)
+    assert len(rep.updated) == 2 and not rep.unchanged
+    assert json.loads(side.read_text()) == {"seconds": round(s4, 1), "runs": 1, "seeded_from": None}
+
+
+def test_build_time_of_a_stale_seed_is_not_carried(tmp_path):
+    seed_side = tmp_path / "s.build.json"
+    seed_side.write_text(json.dumps({"seconds": 50.0, "runs": 1, "seeded_from": None}))
+    side = tmp_path / "v.build.json"
+    side.write_text(json.dumps({"seconds": 7.0, "runs": 3, "seeded_from": "old"}))  # a deleted library's leftover
+    assert record_build_time(side, 2.0, carried=True, seed_side=seed_side, seed=tmp_path / "s") == {
+        "seconds": 52.0, "runs": 1, "seeded_from": str(tmp_path / "s")}
+    assert record_build_time(side, 2.0, carried=False, seed_side=seed_side, seed=tmp_path / "s") == {
+        "seconds": 2.0, "runs": 1, "seeded_from": str(tmp_path / "s")}
