@@ -62,11 +62,11 @@ CANDIDATES = 50
 #: Questions about the front matter itself keep it in place (see :meth:`Library._demote_front_matter`).
 FRONT_MATTER_QUESTION = re.compile(r"\b(?:recitals?|whereas|preamble|background|purpose of|effective date|"
                                    r"who are the parties|parties to)\b", re.IGNORECASE)
-#: A question's proper name counts :data:`~clauselens.library.resolver.NAME_WEIGHT` times in
-#: agreement resolution only when at most this share of the library's agreements (and at least
-#: NAME_RARE_MIN of them) use it: a party's name, not a capitalised word many agreements share
-#: ("Confidential Information" in every NDA). Without the rarity check the weighting chose a
-#: wrong NDA alone for 37 LegalBench-RAG ContractNLI queries (README, "through the library").
+#: When proper names are weighted in resolution (:data:`~clauselens.library.resolver.NAME_WEIGHT`
+#: > 1; off by default), only those at most this share of the library's agreements (and at least
+#: NAME_RARE_MIN of them) use: a party's name, not a capitalised word many agreements share
+#: ("Confidential Information" in every NDA). Unconditional weighting chose a wrong agreement
+#: alone for 37 LegalBench-RAG queries, this check for 25 (README, "Proper names in resolution").
 NAME_RARE_SHARE = 0.01
 NAME_RARE_MIN = 2
 #: Passages of the fused list a reranker scores (``retrieval.library_rerank_top``; the

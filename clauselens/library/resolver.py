@@ -51,13 +51,12 @@ UNCERTAIN_TOP = 5
 MARGIN = 1.15
 #: At most this many agreements are searched together when the top ones are tied.
 MAX_AMBIGUOUS = 3
-#: Proper names identify an agreement; the words describing what is asked ("duty of secrecy",
-#: "hosting partner") also match other agreements' preambles. A question's capitalised words
-#: (not its first word) count this many times in the resolution query
-#: (``benchmarks/clause_qa_resolution_levers.py``).
-#: 3 lifted "right agreement alone" from 83 to 85 of 100 development questions with no wrong
-#: agreement chosen alone (2 did that once), and paraphrase top 5 from 19 to 21 of 30.
-NAME_WEIGHT = 3
+#: How many times a question's proper names (capitalised words, not its first word) count in
+#: the resolution query. 1 (off) by default: weighting them 3x lifted "right agreement alone"
+#: on the 100 development questions (83 -> 85-86, none wrong) but on LegalBench-RAG's 2,847
+#: queries it chose a wrong agreement alone 25-37 times where 1 chose none
+#: (``benchmarks/clause_qa_resolution_levers.py``; README, "Proper names in resolution").
+NAME_WEIGHT = 1
 _NAME = re.compile(r"(?<![.?!]\s)(?<!^)\b([A-Z][\w.&'-]*|[a-z]+[A-Z][\w.&'-]*)")
 _QUOTED_SPAN = re.compile(r"[\"“'‘][^\"”'’]{1,80}[\"”'’]")
 _PART_WORD = re.compile(r"(?i:section|sections|article|clause|paragraph|schedule|exhibit|annex|appendix|agreement)")

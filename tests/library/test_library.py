@@ -297,14 +297,14 @@ def test_one_rare_name_resolves_in_a_small_library(tmp_path: Path) -> None:
     small = Library.open(tmp_path / "lib", embedder_name="none")
     assert len(small.add([tmp_path]).added) == 5
     q = "How is 'Product' defined in the MediWound supply agreement?"
-    # unweighted, the one rare name is below MIN_SCORE but dominant; counted as a proper name
-    # (NAME_WEIGHT) it clears MIN_SCORE by itself -- both choose MediWound alone
-    flat = small.resolver.decide(small.lexical.profile_scores(resolution_tokens(q, small.analyzer, name_weight=1)),
-                                 n_docs=5)
-    assert flat.ranked[0][1] < MIN_SCORE and flat.ranked[0][1] >= DOMINANT * flat.ranked[1][1]
-    assert flat.status == "resolved" and _file(small, flat.chosen[0]) == "s4.txt"
+    # the one rare name is below MIN_SCORE but dominant: MediWound alone
     res = small.resolve(q)
-    assert res.ranked[0][1] >= MIN_SCORE and res.status == "resolved" and _file(small, res.chosen[0]) == "s4.txt"
+    assert res.ranked[0][1] < MIN_SCORE and res.ranked[0][1] >= DOMINANT * res.ranked[1][1]
+    assert res.status == "resolved" and _file(small, res.chosen[0]) == "s4.txt"
+    # counted 3x as a proper name (off by default) it clears MIN_SCORE by itself
+    heavy = small.resolver.decide(small.lexical.profile_scores(resolution_tokens(q, small.analyzer, name_weight=3)),
+                                  n_docs=5)
+    assert heavy.ranked[0][1] >= MIN_SCORE and heavy.chosen == res.chosen
     out = small.search(q, 3)
     assert out.passages[0].method == "exact" and '"Product"' in out.passages[0].text
     assert small.resolve("What insurance must Cool Technologies maintain?").status == "resolved"
@@ -382,15 +382,14 @@ def test_ref_key_groups() -> None:
 
 
 def test_resolution_query_counts_proper_names_not_quoted_terms() -> None:
-    from clauselens.library.resolver import NAME_WEIGHT, resolution_tokens
+    from clauselens.library.resolver import resolution_tokens
     from clauselens.retrieval.analyzer import LegalAnalyzer
 
     a = LegalAnalyzer()
-    toks = resolution_tokens("How long does the duty of secrecy last between E.piphany and its hosting partner?", a)
-    assert NAME_WEIGHT > 1 and toks.count(a.tokenize("E.piphany")[0]) == NAME_WEIGHT
-    assert toks.count(a.tokenize("secrecy")[0]) == 1
-    toks = resolution_tokens("How is 'Territory' defined under Section 2 of the Alfa Aesar Agreement?", a)
-    assert toks.count(a.tokenize("Territory")[0]) == 1 and toks.count(a.tokenize("Aesar")[0]) == NAME_WEIGHT
+    toks = resolution_tokens("How long does the duty of secrecy last between E.piphany and its hosting partner?", a, name_weight=3)
+    assert toks.count(a.tokenize("E.piphany")[0]) == 3 and toks.count(a.tokenize("secrecy")[0]) == 1
+    toks = resolution_tokens("How is 'Territory' defined under Section 2 of the Alfa Aesar Agreement?", a, name_weight=3)
+    assert toks.count(a.tokenize("Territory")[0]) == 1 and toks.count(a.tokenize("Aesar")[0]) == 3
     assert toks.count(a.tokenize("Agreement")[0]) <= 1
     assert resolution_tokens("Who keeps the records?", a, name_weight=1) == resolution_tokens("Who keeps the records?", a)
 
@@ -399,11 +398,10 @@ def test_resolution_weights_only_names_rare_in_the_library(lib: Library) -> None
     """A capitalised word most agreements use ("Company", "Products") is no name: only rare
     ones count NAME_WEIGHT times (a LegalBench-RAG run found NDA boilerplate words weighted
     choosing a wrong NDA alone)."""
-    from clauselens.library.resolver import NAME_WEIGHT
-
     q = "What must the Company deliver under the MediWound supply agreement?"
-    toks = lib.resolution_query(q)
+    toks = lib.resolution_query(q, name_weight=3)
     mw, co = lib.analyzer.tokenize("MediWound")[0], lib.analyzer.tokenize("Company")[0]
     assert len(lib.lexical.profile_scores([co])) > 2  # "Company" is in most of the four profiles
-    assert toks.count(mw) == NAME_WEIGHT and toks.count(co) == 1
-    assert lib.resolution_query(q, rare_only=False).count(co) == NAME_WEIGHT
+    assert toks.count(mw) == 3 and toks.count(co) == 1
+    assert lib.resolution_query(q, name_weight=3, rare_only=False).count(co) == 3
+    assert lib.resolution_query(q).count(mw) == 1  # off by default (NAME_WEIGHT = 1)
