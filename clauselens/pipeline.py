@@ -17,7 +17,7 @@ from typing import Any, Callable, Literal, Sequence
 from clauselens import __version__
 from clauselens.config import ModelSettings, Settings
 from clauselens.graph import events as ET
-from clauselens.graph.builder import ModelPool, ModelsArg, ToolsArg, build_graph
+from clauselens.graph.builder import Agent, ModelPool, ModelsArg, ToolsArg, build_graph
 from clauselens.reports.model import Report, RunInfo, SourceDocument
 from clauselens.reports.render import write_json, write_report
 from clauselens.retrieval.ledger import GRAPH_NODE_STAGE, Ledger
@@ -54,7 +54,7 @@ def token_totals(events: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 #: Agents in the order a report's header lists their models.
-AGENTS = ("archivist", "researcher", "interrogator")
+AGENTS: tuple[Agent, ...] = ("archivist", "researcher", "interrogator")
 
 
 def describe_settings(ms: ModelSettings) -> str:
