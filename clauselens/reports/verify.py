@@ -102,10 +102,18 @@ def normalize(text: str) -> str:
 _HEADER_ECHO = re.compile(r"^\s*(?:\[P\d+\]\s*)?(?:[^\n|]{0,160}\|){1,5}\s*p(?:p)?\.\s*\d+(?:\s*[-–]\s*\d+)?\s*[:\-–—]?\s*")
 
 
+#: A "quote" that is only passage ids ("P10", "[P3], P4"): the model named its source instead
+#: of quoting it; seen in a fresh-clone run, where "P10" then showed under knowledge gaps.
+_IDS_ONLY = re.compile(r"^\W*(?:P\d{1,4}\W*)+$")
+
+
 def clean_model_quote(quote: str) -> str:
     """Strip wrapping quotation marks, ellipses and whitespace a model adds around a quote,
-    and a passage header it copied in front of it (:data:`_HEADER_ECHO`)."""
+    and a passage header it copied in front of it (:data:`_HEADER_ECHO`); a quote that is only
+    passage ids (:data:`_IDS_ONLY`) becomes empty (no quote: the finding is unverified)."""
     q = quote.strip(_QUOTE_WRAPPERS)
+    if _IDS_ONLY.match(q):
+        return ""
     return _HEADER_ECHO.sub("", q, count=1).strip(_QUOTE_WRAPPERS) or q
 
 

@@ -237,3 +237,17 @@ def test_a_header_glued_after_a_quote_on_a_new_line_leaves_the_quote_verified() 
     found, missing = verify_pieces(quote, {"P1": p})
     assert [m.text for m in found] == ["The Receiving Party shall keep the Confidential Information strictly confidential"]
     assert "Confidentiality Obligations > 2.1 | p." in missing  # the header is never cited
+
+
+def test_a_quote_that_is_only_passage_ids_is_no_quote(passages) -> None:
+    """Fresh-clone run: the model "quoted" P10; the report listed 'Quote removed: "P10"' under
+    knowledge gaps, meaningless to a lawyer. Only ids is no quote: the finding is unverified."""
+    from clauselens.reports.verify import clean_model_quote
+
+    assert clean_model_quote("P10") == "" and clean_model_quote("[P3], P4") == ""
+    assert clean_model_quote("P10 applies to the Products") == "P10 applies to the Products"
+    draft = ReportDraft(title="t", answer="a", addressed=True,
+                        findings=[DraftFinding(statement="Either party may terminate.", passage_ids=["P1"], quote="P1")])
+    r = build_report(draft, passages, question="q")
+    assert not r.dropped_quotes and not any('"P1"' in g for g in r.knowledge_gaps)
+    assert r.key_findings[0].support == "unverified" and not r.key_findings[0].cited_fact
