@@ -162,7 +162,7 @@ def list_cmd(library: LibraryOpt = None) -> None:
     for i, r in enumerate(lib.agreements(), start=1):
         parties = " / ".join(r.parties[:3]) + (f" ({', '.join(r.short_names[:4])})" if r.short_names else "")
         table.add_row(str(i), escape(r.title or ""), escape(parties), escape(r.date or (str(r.year) if r.year else "")),
-                      r.doc_type, str(r.pages or ""), str(r.passages), escape(Path(r.path).name))
+                      escape(r.kind), str(r.pages or ""), str(r.passages), escape(Path(r.path).name))
     console.print(table)
     console.print(f"{len(lib)} agreements in {escape(str(lib.root))}")
 

@@ -67,6 +67,24 @@ class AgreementRecord(BaseModel):
     record_format: int = 1  # records written before RECORD_FORMAT existed read as 1
 
     @property
+    def kind(self) -> str:
+        """What kind of agreement, from its title: the up to three words before its first
+        "agreement" ("TRANSPORTATION SERVICE AGREEMENT UNDER RATE SCHEDULE FTS" -> "transportation
+        service agreement"); the coarse :attr:`doc_type` for amendments and other instruments, or
+        when the title names no kind."""
+        m = re.search(r"((?:[\w&'-]+\s+){0,3})agreement\b", self.title or "", re.IGNORECASE)
+        if self.doc_type != "agreement" or not m or not m.group(1).strip():
+            return self.doc_type
+        words = m.group(1).split()
+        while words and (words[0].lower() in {"and", "of", "the", "this", "a", "an", "to", "for"}
+                         or not words[0][0].isalpha() or words[0].endswith(",")):
+            words = words[1:]  # "... LLC and PREMIER NUTRITION CORPORATION MANUFACTURING AGREEMENT" keeps the kind only
+        cut = max((i + 1 for i, w in enumerate(words) if w.endswith(",") or w.lower() in {"llc", "inc", "inc.", "ltd", "corporation"}),
+                  default=0)
+        words = words[cut:]
+        return " ".join([*(w.lower() for w in words), "agreement"])
+
+    @property
     def label(self) -> str:
         """``"Supply Agreement — MediWound Ltd. / Challenge Bioproducts Corporation Ltd. (2010)"``."""
         who = " / ".join(self.parties[:3])

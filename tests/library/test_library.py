@@ -405,3 +405,10 @@ def test_resolution_weights_only_names_rare_in_the_library(lib: Library) -> None
     assert toks.count(mw) == 3 and toks.count(co) == 1
     assert lib.resolution_query(q, name_weight=3, rare_only=False).count(co) == 3
     assert lib.resolution_query(q).count(mw) == 1  # off by default (NAME_WEIGHT = 1)
+
+
+def test_agreement_kind_from_the_title(lib: Library) -> None:
+    """`library list` shows what kind of agreement each is, not "agreement" for all (fresh-clone finding)."""
+    kinds = {_file(lib, r.doc_id): r.kind for r in lib.agreements()}
+    assert kinds == {"a1.txt": "supply agreement", "a2.txt": "product manufacturing agreement",
+                     "a3.txt": "distributor agreement", "a4.txt": "joint venture agreement"}
