@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
@@ -22,11 +21,13 @@ from rich.table import Table
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, ConfigError, IngestError
 from clauselens.graph import events as ET
+from clauselens.interfaces.consoles import err_console as make_err_console
+from clauselens.interfaces.consoles import out_console
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                   help="clauselens: grounded, cited answers about contracts, from local open models.")
-console = Console()
-err_console = Console(stderr=True, soft_wrap=True)
+console = out_console()  # piped output is not wrapped at 80 columns (interfaces/consoles.py)
+err_console = make_err_console()
 
 
 def _fail(e: ClauselensError) -> None:

@@ -135,3 +135,15 @@ def test_ingest_page_limit_is_a_clear_error(tmp_path, monkeypatch):
     assert res.exit_code == 2
     assert "rotated_pages.pdf: 5 pages is over the page limit of 3; raise it with CLAUSELENS_MAX_PAGES=5" in res.output
     assert "1 of 2 file(s) could not be read" in res.output
+
+
+def test_piped_output_is_not_wrapped_at_80_columns(monkeypatch) -> None:
+    """Piped CLI output (a log file) kept rich's 80-column default and broke progress lines
+    mid-sentence (fresh-clone finding): a non-terminal stdout gets PIPED_WIDTH, COLUMNS still wins."""
+    from clauselens.interfaces.consoles import PIPED_WIDTH, out_console
+
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: False, raising=False)
+    assert out_console().width == PIPED_WIDTH
+    monkeypatch.setenv("COLUMNS", "100")
+    assert out_console().width == 100

@@ -22,6 +22,7 @@ from rich.markup import escape
 
 from clauselens.errors import ClauselensError, ModelUnavailableError
 from clauselens.graph import events as ET
+from clauselens.interfaces.consoles import out_console
 from clauselens.interfaces.session import ChatSessions, Event, collect
 from clauselens.reports.render import to_markdown
 
@@ -96,7 +97,7 @@ def run_chat(service: ChatSessions, session_id: str, *, console: Console | None 
 
     User errors (a failed turn, a model that is down) are printed and the loop continues;
     the session stays usable."""
-    console = console or Console()
+    console = console or out_console()
     docs = service.documents(session_id)
     lib = service.library_info()
     resume = f"clauselens chat --resume {session_id}" + (f" --library {lib['ref']}" if lib else "")

@@ -13,6 +13,7 @@ import typer
 
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, ConfigError
+from clauselens.interfaces.consoles import out_console
 from clauselens.interfaces.session import ChatSessions, default_sessions_db
 
 
@@ -94,11 +95,10 @@ def chat_cmd(
     timeout: TimeoutOpt = None,
 ) -> None:
     """Chat about contracts in the terminal; the session is saved and can be resumed."""
-    from rich.console import Console
 
     from clauselens.interfaces.chat import run_chat, setup_readline
 
-    console = Console()
+    console = out_console()
     settings = _settings(model, base_url, timeout)
     try:
         if library is not None and files:

@@ -16,16 +16,17 @@ from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, ConfigError, IngestError
+from clauselens.interfaces.consoles import err_console as make_err_console
+from clauselens.interfaces.consoles import out_console
 from clauselens.interfaces.library_commands import _fail, add_progress  # one error printer for the library and grid commands
 
-console = Console()
-err_console = Console(stderr=True, soft_wrap=True)
+console = out_console()
+err_console = make_err_console()
 
 
 def _progress() -> Progress:

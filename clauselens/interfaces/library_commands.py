@@ -10,26 +10,23 @@ when any file failed.
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, IngestError
+from clauselens.interfaces.consoles import err_console as make_err_console
+from clauselens.interfaces.consoles import out_console
 
 library_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                           help="A persistent library of agreements: add once, ask across all of them.")
-# Piped or redirected output gets no terminal width; rich would squeeze tables to 80 columns and
-# wrap titles letter by letter, so a non-terminal gets room for a full row (COLUMNS still wins).
-console = Console(width=None if sys.stdout.isatty() or os.environ.get("COLUMNS") else 160)
-err_console = Console(stderr=True, soft_wrap=True)
+console = out_console()  # piped output gets a full row's width (interfaces/consoles.py)
+err_console = make_err_console()
 
 LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Library name (under ~/.cache/clauselens/libraries/) or a "
                                                                            "folder path; default 'default'.")]
