@@ -9,11 +9,13 @@ when CLAUSELENS_SAVE_SCREENSHOTS=1 (so a routine test run does not rewrite the c
 images), otherwise to pytest's tmp_path.
 """
 
+import contextlib
 import os
 import socket
 import threading
 import time
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -38,12 +40,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def server(service):
+@contextlib.contextmanager
+def serving(app) -> Iterator[str]:
+    """``app`` served by uvicorn in a thread on a free local port; yields its base URL."""
     import uvicorn
 
     port = _free_port()
-    app = create_app(service, pick_dirs=(ROBUST,))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     t = threading.Thread(target=srv.run, daemon=True)
     t.start()
@@ -51,9 +53,17 @@ def server(service):
     while not srv.started and time.time() < deadline:
         time.sleep(0.05)
     assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    t.join(10)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        t.join(10)
+
+
+@pytest.fixture
+def server(service):
+    with serving(create_app(service, pick_dirs=(ROBUST,))) as url:
+        yield url
 
 
 @pytest.fixture
@@ -141,7 +151,6 @@ def test_upload_ask_report_click_citation(server, browser, fake_model, tmp_path)
 def test_library_session_asks_which_agreement_then_cites_it(library_root, browser, tmp_path):
     """``serve --library``: no upload form; a question two agreements tie on gets one clarifying
     question listing them; the answer "1" picks the first; its citation opens that agreement."""
-    import uvicorn
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
     from selenium.webdriver.support.ui import WebDriverWait
@@ -153,15 +162,9 @@ def test_library_session_asks_which_agreement_then_cites_it(library_root, browse
 
     service = build_service(Settings(cache_dir=tmp_path, retrieval=RetrievalSettings(embedder="none")),
                             models=ContractFakeChatModel(calls=[]), library=str(library_root))
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning"))
-    threading.Thread(target=srv.run, daemon=True).start()
-    try:
-        deadline = time.time() + 20
-        while not srv.started and time.time() < deadline:
-            time.sleep(0.05)
+    with serving(create_app(service)) as url:
         wait = WebDriverWait(browser, 30)
-        browser.get(f"http://127.0.0.1:{port}/")
+        browser.get(f"{url}/")
         wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-idle") == "1")
         assert "5 agreements" in browser.find_element(By.ID, "library").text
         assert not browser.find_elements(By.ID, "upload-form")
@@ -181,5 +184,3 @@ def test_library_session_asks_which_agreement_then_cites_it(library_root, browse
         cite.click()
         mark = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#doctext mark.hl")))
         assert mark.text == quote
-    finally:
-        srv.should_exit = True

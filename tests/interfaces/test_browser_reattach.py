@@ -6,9 +6,6 @@ at its draft call by a gate so the reload happens mid-run."""
 
 from __future__ import annotations
 
-import threading
-import time
-
 import pytest
 
 from clauselens.interfaces.commands import build_service
@@ -16,7 +13,7 @@ from clauselens.interfaces.web.app import create_app
 from clauselens.reports.model import NOTICE
 
 from .conftest import make_settings
-from .test_browser import CHROMEDRIVER, CHROMIUM, _free_port, browser  # noqa: F401 - the browser fixture
+from .test_browser import CHROMEDRIVER, CHROMIUM, browser, serving  # noqa: F401 - the browser fixture
 from .test_web_reattach import DRIVEN, GATE, GatedChat
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
@@ -25,22 +22,11 @@ pytestmark = pytest.mark.skipif(not (CHROMIUM.exists() and CHROMEDRIVER.exists()
 
 @pytest.fixture
 def gated_server(tmp_path):
-    import uvicorn
-
     GATE.clear()
     service = build_service(make_settings(tmp_path), models=GatedChat(calls=[]))
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(service), host="127.0.0.1", port=port, log_level="warning"))
-    t = threading.Thread(target=srv.run, daemon=True)
-    t.start()
-    deadline = time.time() + 20
-    while not srv.started and time.time() < deadline:
-        time.sleep(0.05)
-    assert srv.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
-    GATE.set()
-    srv.should_exit = True
-    t.join(10)
+    with serving(create_app(service)) as url:
+        yield url
+        GATE.set()  # let a held turn finish before the server stops
 
 
 def test_reload_mid_run_reattaches_and_shows_the_report(gated_server, browser, tmp_path):  # noqa: F811
