@@ -173,10 +173,22 @@ def naming_words(record: AgreementRecord) -> set[str]:
     return out
 
 
+_COMPOUND_SPLIT = re.compile(r"[-‐–—/]")
+
+
 def strip_naming_words(question: str, words: set[str]) -> str:
     """``question`` without the words in ``words`` (compared lower-cased, punctuation
-    trimmed); the question unchanged when nothing would be left."""
-    kept = [w for w in question.split() if w.strip(",.?;:!'\"()/").lower().removesuffix("'s").removesuffix("’s") not in words]
+    trimmed; a compound of naming words joined by hyphens, dashes or slashes --
+    "Purolator-Dynamex", "IMPCO/Minda" -- goes too); the question unchanged when nothing would
+    be left."""
+    def naming(w: str) -> bool:
+        w = w.strip(",.?;:!'\"()/").lower().removesuffix("'s").removesuffix("’s")
+        if w in words:
+            return True
+        parts = [x.strip(".'") for x in _COMPOUND_SPLIT.split(w)]
+        return len(parts) > 1 and all(x in words for x in parts if x) and any(parts)
+
+    kept = [w for w in question.split() if not naming(w)]
     return " ".join(kept) if kept else question
 
 

@@ -62,6 +62,11 @@ CANDIDATES = 50
 #: Questions about the front matter itself keep it in place (see :meth:`Library._demote_front_matter`).
 FRONT_MATTER_QUESTION = re.compile(r"\b(?:recitals?|whereas|preamble|background|purpose of|effective date|"
                                    r"who are the parties|parties to)\b", re.IGNORECASE)
+#: An unnumbered passage that opens as a recital ("WHEREAS, ...", "RECITALS", "W I T N E S S E T H",
+#: "NOW, THEREFORE"): front matter wherever it sits -- a table of contents printed before it numbers
+#: clauses first, so the offset of the first numbered clause alone misses these recitals.
+RECITAL_START = re.compile(r"^\s*(?:WHEREAS\b|Whereas,|RECITALS?\b|Recitals\b|W\s?I\s?T\s?N\s?E\s?S\s?S\s?E\s?T\s?H\b|"
+                           r"NOW,?\s+THEREFORE\b)")
 #: When proper names are weighted in resolution (:data:`~clauselens.library.resolver.NAME_WEIGHT`
 #: > 1; off by default), only those at most this share of the library's agreements (and at least
 #: NAME_RARE_MIN of them) use: a party's name, not a capitalised word many agreements share
@@ -518,6 +523,8 @@ class Library:
             rank_q = strip_naming_words(question, words)
         trace["ranking_query"] = rank_q
         ranked = self._rank(rank_q, docs, trace, dense_query=dense_query, lexical_only=lexical_only)
+        if res.status in ("uncertain", "ambiguous") and docs is not None and len(docs) > 1:
+            ranked = self._weight_by_resolution(ranked, res, trace)
         keep_front = bool(FRONT_MATTER_QUESTION.search(question)) if front_matter is None else front_matter
         if self.demote_front_matter and not keep_front:
             ranked = self._demote_front_matter(ranked, trace)
@@ -679,6 +686,34 @@ class Library:
                 rankings[name] = ps
         return reciprocal_rank_fusion(rankings, k=RRF_K)
 
+    @staticmethod
+    def _weight_by_resolution(ranked: list[Passage], res: Resolution, trace: dict[str, Any]) -> list[Passage]:
+        """``ranked`` re-ordered by fused score x the passage's agreement resolution score
+        relative to the top agreement's, when several agreements are searched because the
+        question named none clearly ("uncertain") or several equally ("ambiguous"): a document
+        prior, P(passage | q) ~ P(agreement | q) x relevance (the query-likelihood view of
+        document priors, Kraaij, Westerveld & Hiemstra 2002, "The Importance of Prior
+        Probabilities for Entry Page Search"). Without it a clause of the fifth-likeliest
+        agreement outranks the likeliest one's on relevance alone. Dev set, 462 contracts:
+        paraphrase top 5 +3 of 30, nothing lost (README, "Agreement prior")."""
+        scores = dict(res.ranked)
+        top = max(scores.values(), default=0.0)
+        if top <= 0:
+            return ranked
+        weighted = []
+        for i, p in enumerate(ranked):
+            w = scores.get(p.doc_id or "", 0.0) / top
+            weighted.append((p.score * w, i, p))
+        weighted.sort(key=lambda x: (-x[0], x[1]))
+        out = []
+        for s, _, p in weighted:
+            q = p.model_copy()
+            q.scores = {**p.scores, "agreement_prior": round(scores.get(p.doc_id or "", 0.0) / top, 4)}
+            q.score = s
+            out.append(q)
+        trace["agreement_prior"] = True
+        return out
+
     def _demote_front_matter(self, ranked: list[Passage], trace: dict[str, Any]) -> list[Passage]:
         """``ranked`` with front-matter passages -- unnumbered text before the agreement's
         first numbered clause: the preamble and recitals ("WHEREAS ...") -- moved after the
@@ -686,7 +721,8 @@ class Library:
         bind no one (e.g. Adams, *A Manual of Style for Contract Drafting*, ch. 2 "The
         Front of the Contract"), yet they repeat the words a question uses to *describe* the
         agreement ("the pineapple-enzyme purchasing deal"), so they outrank the clause asked
-        about. Agreements that number no clause are left as they are."""
+        about. Agreements that number no clause keep their order, except passages that open as a
+        recital (:data:`RECITAL_START`), which are front matter wherever they sit."""
         gen = self.catalogue.generation()
         if gen != self._body_start_gen:
             self._body_start, self._body_start_gen = {}, gen
@@ -695,7 +731,8 @@ class Library:
             if p.doc_id not in self._body_start:
                 self._body_start[p.doc_id] = self.catalogue.body_start(p.doc_id)
             start = self._body_start[p.doc_id]
-            is_front = not p.clause_ref and start is not None and p.spans[0].start < start
+            is_front = not p.clause_ref and ((start is not None and p.spans[0].start < start)
+                                             or bool(RECITAL_START.match(p.text)))
             (front if is_front else body).append(p)
         trace["front_matter_demoted"] = len(front)
         return body + front

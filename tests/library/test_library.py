@@ -412,3 +412,58 @@ def test_agreement_kind_from_the_title(lib: Library) -> None:
     kinds = {_file(lib, r.doc_id): r.kind for r in lib.agreements()}
     assert kinds == {"a1.txt": "supply agreement", "a2.txt": "product manufacturing agreement",
                      "a3.txt": "distributor agreement", "a4.txt": "joint venture agreement"}
+
+
+GARRETT = "GarrettMotionInc_20181001_8-K_EX-2.4_11364532_EX-2.4_Intellectual Property Agreement.txt"
+
+
+def test_recitals_after_a_table_of_contents_are_front_matter(tmp_path: Path) -> None:
+    """The Honeywell-Garrett IP agreement prints a table of contents (numbered clause lines)
+    before its recitals, so "before the first numbered clause" misses the WHEREAS passages;
+    they open as recitals and rank after the operative clauses all the same."""
+    from clauselens.library.library import RECITAL_START
+
+    shutil.copy(CUAD / GARRETT, tmp_path / "g.txt")
+    g = Library.open(tmp_path / "lib", embedder_name="none")
+    g.add([tmp_path / "g.txt"])
+    doc = g.agreements()[0].doc_id
+    q = "What does the Honeywell IP agreement say about the Spin-Off and the Separation Agreement?"
+
+    def recitals(res) -> list[int]:
+        return [i for i, p in enumerate(res.passages) if RECITAL_START.match(p.text)]
+
+    g.demote_front_matter = False
+    plain = g.search(q, 5)
+    hits = recitals(plain)
+    assert hits, "the recitals rank in the top 5 without the step"
+    assert all(plain.passages[i].spans[0].start > g.catalogue.body_start(doc) for i in hits)  # after the contents' numbers
+    g.demote_front_matter = True
+    demoted = g.search(q, 5)
+    assert not recitals(demoted) and demoted.trace["front_matter_demoted"] >= 2
+
+
+def test_compound_party_names_leave_the_ranking_query() -> None:
+    from clauselens.library.catalogue import strip_naming_words
+
+    words = {"purolator", "dynamex", "impco", "minda"}
+    assert strip_naming_words("fees under the Purolator-Dynamex arrangement, IMPCO/Minda's venture and e-mail notice?",
+                              words) == "fees under the arrangement, venture and e-mail notice?"
+    assert strip_naming_words("Purolator–Dynamex", words) == "Purolator–Dynamex"  # nothing would be left
+
+
+def test_agreement_prior_orders_passages_of_several_searched_agreements() -> None:
+    """Searching several agreements (uncertain or ambiguous resolution), a passage's fused score
+    is weighted by its agreement's resolution score relative to the top one."""
+    from clauselens.library.resolver import Resolution
+    from clauselens.parsing.types import Span
+    from clauselens.retrieval.types import Passage
+
+    def p(cid: str, doc: str, score: float) -> Passage:
+        return Passage(chunk_id=cid, doc_id=doc, node_id=cid, text=cid, spans=[Span(start=0, end=2)], score=score)
+
+    res = Resolution(ranked=[("likely", 1.2), ("other", 0.6)], chosen=["likely", "other"], status="uncertain")
+    trace: dict = {}
+    out = Library._weight_by_resolution([p("o1", "other", 0.030), p("l1", "likely", 0.020), p("o2", "other", 0.010)],
+                                        res, trace)
+    assert [x.chunk_id for x in out] == ["l1", "o1", "o2"]  # 0.020 x 1 > 0.030 x 0.5
+    assert out[1].scores["agreement_prior"] == 0.5 and trace["agreement_prior"]
