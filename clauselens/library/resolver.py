@@ -14,7 +14,9 @@ Decision (:meth:`AgreementResolver.decide`): the top agreement is *chosen* when 
 is at least :data:`MIN_SCORE` and :data:`MARGIN` times the runner-up's; agreements within
 that margin of the top are *ambiguous* (searched together, and listed so an interface can
 ask which one was meant); a best score between :data:`LOW_SCORE` and :data:`MIN_SCORE` is
-*uncertain* (the best :data:`UNCERTAIN_TOP` agreements are searched together) unless the
+*uncertain* (the best :data:`UNCERTAIN_TOP` agreements are searched together, less those
+scoring under 1/:data:`DOMINANT` of the top one's -- "the MediWound supply agreement" means
+the two MediWound agreements, not three others at a quarter of their score) unless the
 top one reaches :data:`DOMINANT_MIN` and :data:`DOMINANT` times the runner-up's (then it is
 chosen alone); below
 :data:`LOW_SCORE` the question names no agreement and the whole library is searched. Both constants were set on the
@@ -139,7 +141,11 @@ class AgreementResolver:
         if ranked[0][1] < self.min_score:
             if ranked[0][1] >= DOMINANT_MIN and (len(ranked) == 1 or ranked[0][1] >= DOMINANT * ranked[1][1]):
                 return Resolution(ranked=ranked, chosen=[ranked[0][0]], status="resolved")
-            return Resolution(ranked=ranked, chosen=[d for d, _ in ranked[: self.uncertain_top]], status="uncertain")
+            top = ranked[0][1]
+            plausible = [d for d, s in ranked[: self.uncertain_top] if s * DOMINANT >= top]
+            if len(plausible) < 2 and top < DOMINANT_MIN:  # one weak match is no evidence: keep the best few
+                plausible = [d for d, _ in ranked[: self.uncertain_top]]
+            return Resolution(ranked=ranked, chosen=plausible, status="uncertain")
         top = ranked[0][1]
         tied = [d for d, s in ranked if s * self.margin > top][: self.max_ambiguous]
         if len(tied) == 1:

@@ -467,3 +467,17 @@ def test_agreement_prior_orders_passages_of_several_searched_agreements() -> Non
                                         res, trace)
     assert [x.chunk_id for x in out] == ["l1", "o1", "o2"]  # 0.020 x 1 > 0.030 x 0.5
     assert out[1].scores["agreement_prior"] == 0.5 and trace["agreement_prior"]
+
+
+def test_uncertain_resolution_drops_agreements_far_below_the_top() -> None:
+    """"The MediWound supply agreement" in the 462-contract library: the two MediWound supply
+    agreements score 1.08 and 0.94 units, three other supply agreements 0.28-0.30. Only the two
+    are searched; one weak match alone still searches the best few."""
+    from clauselens.library.resolver import AgreementResolver, unit_idf
+
+    u = unit_idf(462)
+    scores = {"mw-cbc": 1.084 * u, "mw-vericel": 0.941 * u, "neurobo": 0.298 * u, "ultragenyx": 0.286 * u, "gridiron": 0.283 * u}
+    res = AgreementResolver().decide(scores, n_docs=462)
+    assert res.status == "uncertain" and res.chosen == ["mw-cbc", "mw-vericel"]
+    weak = AgreementResolver().decide({"a": 0.7 * u, "b": 0.3 * u, "c": 0.2 * u}, n_docs=462)
+    assert weak.status == "uncertain" and weak.chosen == ["a", "b", "c"]
