@@ -70,6 +70,14 @@ class Interrogate(Protocol):
     def from_library(self, request: ArchivistRequest, library: Any, emit: Emit) -> AskResult: ...
 
 
+class UnknownDocumentError(ClauselensError):
+    """A document id that is not (or no longer) in the session."""
+
+
+#: Sessions listed by :meth:`ChatSessions.list_sessions` at most (the most recent ones).
+MAX_LISTED_SESSIONS = 50
+
+
 def default_sessions_db(settings: Settings) -> Path:
     """``<cache_dir>/sessions.sqlite``."""
     return settings.cache_dir / "sessions.sqlite"
@@ -91,6 +99,7 @@ def document_info(doc: Document) -> dict:
         "doc_id": doc.id, "title": doc.title, "file_name": Path(doc.source_path).name,
         "source_path": doc.source_path, "parties": list(doc.parties), "doc_type": doc.doc_type,
         "amends": list(doc.amends), "sha256": doc.sha256, "chars": len(doc.text),
+        "pages": sum(1 for p in doc.pages if p.method != "plain") or None,
         "warnings": list(doc.warnings),
     }
 
@@ -386,6 +395,66 @@ class ChatSessions:
                 self.graph.update_state(self.config(session_id), {"documents": current + added, "left_out": left_out},
                                         as_node="answer")
             return current + added, failed
+
+    def remove_document(self, session_id: str, doc_id: str) -> list[dict]:
+        """Take document ``doc_id`` out of the session: later questions no longer search it (the
+        reports already written keep their text). Its uploaded file, if it was uploaded to this
+        session, is deleted; a file picked from a folder is left alone. Returns the session's
+        remaining documents.
+
+        Raises :class:`UnknownDocumentError` for an id that is not in the session, and
+        :class:`ClauselensError` in a library session (its agreements are removed with
+        ``clauselens library remove``). Waits for a turn running in the session to finish."""
+        if self.library is not None:
+            name = self.library.root.name
+            raise ClauselensError(f"this session answers from the library {name!r}; remove agreements from it with: "
+                                  f"clauselens library remove ID --library {name}")
+        with self._lock(session_id):
+            current = self.documents(session_id)
+            gone = [d for d in current if d["doc_id"] == doc_id]
+            if not gone:
+                have = ", ".join(f"{d['doc_id']} ({d['file_name']})" for d in current) or "none"
+                raise UnknownDocumentError(f"no document {doc_id!r} in this session (its documents: {have})")
+            keep = [d for d in current if d["doc_id"] != doc_id]
+            self.graph.update_state(self.config(session_id), {"documents": keep}, as_node="answer")
+            self._docs.pop((session_id, doc_id), None)
+            src = Path(gone[0]["source_path"])
+            if src.parent.resolve() == self.store.uploads_dir(session_id).resolve():
+                src.unlink(missing_ok=True)
+            return keep
+
+    def list_sessions(self, limit: int = MAX_LISTED_SESSIONS) -> list[dict]:
+        """The sessions this service's checkpoint database holds, most recently updated first
+        (at most ``limit``): ``{"session", "first_question", "questions", "documents",
+        "updated"}`` (``updated``: ISO 8601, UTC, of the last checkpoint; ``first_question``:
+        None before the first question). Read through a separate read-only connection (the
+        checkpointer's documented table ``checkpoints``; its newest ``checkpoint_id`` per thread
+        is a time-ordered UUID v6)."""
+        if not self.db_path.exists():
+            return []
+        conn = sqlite3.connect(f"file:{self.db_path}?mode=ro", uri=True)
+        try:
+            rows = conn.execute("SELECT thread_id, MAX(checkpoint_id) AS last FROM checkpoints WHERE checkpoint_ns = '' "
+                                "GROUP BY thread_id ORDER BY last DESC LIMIT ?", (max(0, limit),)).fetchall()
+        except sqlite3.DatabaseError:  # no checkpoint written yet
+            rows = []
+        finally:
+            conn.close()
+        out = []
+        for thread_id, _last in rows:
+            try:
+                snap = self.graph.get_state(self.config(thread_id))
+            except ClauselensError:  # a thread id that is no session id (written by another tool)
+                continue
+            values = snap.values or {}
+            questions = [str(m.content) for m in values.get("messages", []) if isinstance(m, HumanMessage)]
+            docs = values.get("documents") or []
+            if not questions and not docs:
+                continue
+            out.append({"session": thread_id, "first_question": questions[0] if questions else None,
+                        "questions": len(questions), "documents": [d.get("file_name") for d in docs],
+                        "updated": snap.created_at})
+        return out
 
     def left_out(self, session_id: str) -> list[str]:
         """One message per file the session could not read (see :meth:`add_files`)."""

@@ -27,8 +27,21 @@ Routes (``{sid}`` is a session id):
                                        to it while it runs) (JSON)
 ``GET /s/{sid}/reports/{n}/fragment``  the report as an HTML fragment with clickable citations
 ``GET /s/{sid}/reports/{n}.{md|html|json|docx}``  downloads (Markdown, HTML, JSON, Word)
-``GET /s/{sid}/documents/{doc_id}``    a document's text (JSON) for the document view
+``GET /s/{sid}/documents/{doc_id}``    a document's text, whether it is a PDF, and its pages
+                                       (JSON) for the document view
+``DELETE /s/{sid}/documents/{doc_id}`` takes the document out of the session (later questions
+                                       do not search it); 404 for an id not in the session
+``GET /s/{sid}/documents/{doc_id}/highlight?spans=S-E,...``  for a PDF: the pages the
+                                       ``[S, E)`` ranges of its text fall on, each with its image
+                                       URL and the ranges' highlight boxes (fractions of the page)
+``GET /s/{sid}/documents/{doc_id}/pages/{n}.png``  page ``n`` of a PDF rendered by pypdfium2
+                                       (rendered pages are kept in a bounded in-memory cache)
+``GET /sessions``                      the sessions this server's database holds, newest first,
+                                       with their first question and time (JSON)
 =====================================  ===================================================
+
+A citation of a PDF opens the cited page's image with the quoted words boxed
+(:mod:`clauselens.parsing.page_image`); other documents open as text with the quote marked.
 """
 
 from __future__ import annotations
@@ -38,10 +51,12 @@ import json
 import logging
 import threading
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import FastAPI, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
@@ -51,8 +66,11 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from clauselens.errors import ClauselensError, IngestError, ModelUnavailableError
 from clauselens.graph import events as ET
-from clauselens.interfaces.session import ChatSessions, Event
+from clauselens.interfaces.session import ChatSessions, Event, UnknownDocumentError
 from clauselens.interfaces.store import DEFAULT_MAX_UPLOAD_BYTES, StoreError, check_session_id
+from clauselens.parsing.page_image import render_page_png, span_boxes
+from clauselens.parsing.sniff import sniff_file
+from clauselens.parsing.types import Document
 from clauselens.reports.render import (
     NO_CITATIONS,
     gaps_note,
@@ -74,6 +92,82 @@ POLL_S = 0.1
 KEEPALIVE_S = 15.0
 #: Jobs kept in memory for their event streams; the oldest finished ones are dropped beyond this.
 MAX_JOBS = 200
+#: Rendered PDF pages kept in memory (about 100-250 KB each); the least recently used go first.
+MAX_PAGE_IMAGES = 48
+#: Width (pixels) pages are rendered at for the document view.
+PAGE_WIDTH_PX = 1100
+#: Ranges one highlight request may ask for.
+MAX_HIGHLIGHT_SPANS = 32
+
+
+class PageImages:
+    """A bounded, thread-safe LRU of rendered pages: (file sha256, page) -> PNG bytes."""
+
+    def __init__(self, limit: int = MAX_PAGE_IMAGES) -> None:
+        self.limit = limit
+        self._png: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._guard = threading.Lock()
+
+    def get(self, doc: Document, number: int) -> bytes:
+        """Page ``number`` of ``doc`` (a PDF) as PNG, rendered on the first request."""
+        key = (doc.sha256, number)
+        with self._guard:
+            if key in self._png:
+                self._png.move_to_end(key)
+                return self._png[key]
+        png = render_page_png(doc.source_path, number, width_px=PAGE_WIDTH_PX)
+        with self._guard:
+            self._png[key] = png
+            while len(self._png) > self.limit:
+                self._png.popitem(last=False)
+        return png
+
+
+def parse_spans(spans: str, text_len: int) -> list[tuple[int, int]]:
+    """``"S-E,S-E"`` -> ``[(S, E), ...]``; raises :class:`ClauselensError` for anything else, an
+    empty or reversed range, one past the end of the text, or more than :data:`MAX_HIGHLIGHT_SPANS`."""
+    out = []
+    for part in (p.strip() for p in spans.split(",") if p.strip()):
+        a, sep, b = part.partition("-")
+        if not (sep and a.isdigit() and b.isdigit()):
+            raise ClauselensError(f"spans: {part!r} is not START-END (two character offsets, e.g. 120-180)")
+        lo, hi = int(a), int(b)
+        if not lo < hi <= text_len:
+            raise ClauselensError(f"spans: {part!r} is not a range inside the document's {text_len} characters")
+        out.append((lo, hi))
+    if not out:
+        raise ClauselensError("spans: give at least one START-END range")
+    if len(out) > MAX_HIGHLIGHT_SPANS:
+        raise ClauselensError(f"spans: at most {MAX_HIGHLIGHT_SPANS} ranges")
+    return out
+
+
+def is_pdf(doc: Document) -> bool:
+    """True if the document's file is a PDF (by its first bytes) that is still there."""
+    try:
+        return sniff_file(doc.source_path).kind == "pdf"
+    except (OSError, ClauselensError):
+        return False
+
+
+def highlight(doc: Document, spans: list[tuple[int, int]], image_url: Callable[[int], str]) -> dict:
+    """The pages of PDF ``doc`` that ``spans`` (offsets into ``doc.text``) fall on, in order,
+    each ``{"number", "image", "method", "boxes": [[x0, y0, x1, y1], ...]}`` (fractions of the
+    page, top-left origin); ``found`` is False when no box could be placed (a page without a
+    text layer, e.g. one read by OCR)."""
+    by_page: dict[int, list[tuple[int, int]]] = {}
+    for lo, hi in spans:
+        for p in doc.pages:
+            if p.start < hi and lo < p.end:
+                by_page.setdefault(p.number, []).append((max(lo, p.start) - p.start, min(hi, p.end) - p.start))
+    pages = []
+    for p in doc.pages:
+        if p.number not in by_page:
+            continue
+        boxes = span_boxes(doc.source_path, p.number, doc.text[p.start:p.end], by_page[p.number]) if p.method == "text" else []
+        pages.append({"number": p.number, "image": image_url(p.number), "method": p.method,
+                      "boxes": [b.as_list() for b in boxes]})
+    return {"doc_id": doc.id, "pages": pages, "found": any(pg["boxes"] for pg in pages)}
 
 
 @dataclass
@@ -164,6 +258,8 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
     app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
     runner = JobRunner(service)
     app.state.runner = runner
+    images = PageImages()
+    app.state.page_images = images
     roots = tuple(Path(d).resolve() for d in pick_dirs)
 
     def sid_ok(sid: str) -> str:
@@ -187,9 +283,26 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
             raise HTTPException(404, f"no report {n} in this session")
         return reps[n]
 
+    def find_document(sid: str, doc_id: str) -> Document:
+        """A document of the session (or of its library); raises UnknownDocumentError."""
+        if service.library is not None:  # citations of a library session point into its agreements
+            return service.library_document(doc_id)
+        for d in service.parsed_documents(sid_ok(sid)):
+            if d.id == doc_id:
+                return d
+        raise UnknownDocumentError(f"no document {doc_id!r} in this session (was it removed?)")
+
+    def pdf_document(sid: str, doc_id: str) -> Document:
+        d = find_document(sid, doc_id)
+        if not is_pdf(d):
+            raise ClauselensError(f"{Path(d.source_path).name} is not a PDF: it has no page images; open it as text")
+        return d
+
     @app.exception_handler(ClauselensError)
     async def _clauselens_error(request: Request, exc: ClauselensError) -> JSONResponse:
         status = 403 if isinstance(exc, StoreError) and "outside" in str(exc) else 400
+        if isinstance(exc, UnknownDocumentError):
+            status = 404
         return JSONResponse({"error": str(exc), "kind": type(exc).__name__}, status_code=status)
 
     @app.get("/", include_in_schema=False)
@@ -209,7 +322,9 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
         job = runner.latest(sid)
         return {"session": sid, "messages": [_message_json(m) for m in st["messages"]],
                 "documents": st["documents"],
-                "reports": [{"index": i, "title": r["title"], "question": r["question"]} for i, r in enumerate(st["reports"])],
+                "reports": [{"index": i, "title": r["title"], "question": r["question"],
+                             "generated": (r.get("run") or {}).get("generated_utc"), "verification": r.get("verification")}
+                            for i, r in enumerate(st["reports"])],
                 "pending": service.pending(sid), "library": service.library_info(),
                 "job": None if job is None else {"id": job.id, "done": job.done, "events": len(job.events)}}
 
@@ -307,12 +422,33 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
 
     @app.get("/s/{sid}/documents/{doc_id}")
     def document(sid: str, doc_id: str) -> dict:
-        if service.library is not None:  # citations of a library session point into its agreements
-            d = service.library_document(doc_id)
-            return {"doc_id": d.id, "title": d.title or Path(d.source_path).name, "text": d.text}
-        for d in service.parsed_documents(sid_ok(sid)):
-            if d.id == doc_id:
-                return {"doc_id": d.id, "title": d.title or Path(d.source_path).name, "text": d.text}
-        raise HTTPException(404, "no such document in this session")
+        d = find_document(sid, doc_id)
+        return {"doc_id": d.id, "title": d.title or Path(d.source_path).name, "file_name": Path(d.source_path).name,
+                "text": d.text, "pdf": is_pdf(d),
+                "pages": [{"number": p.number, "start": p.start, "end": p.end, "method": p.method} for p in d.pages]}
+
+    @app.delete("/s/{sid}/documents/{doc_id}")
+    async def remove_document(sid: str, doc_id: str) -> dict:
+        sid_ok(sid)
+        return {"documents": await asyncio.to_thread(service.remove_document, sid, doc_id)}
+
+    @app.get("/s/{sid}/documents/{doc_id}/highlight")
+    async def document_highlight(sid: str, doc_id: str, spans: str = "") -> dict:
+        d = pdf_document(sid, doc_id)
+        ranges = parse_spans(spans, len(d.text))
+        url = f"/s/{sid}/documents/{quote(doc_id, safe='')}/pages/{{}}.png"
+        return await asyncio.to_thread(highlight, d, ranges, url.format)
+
+    @app.get("/s/{sid}/documents/{doc_id}/pages/{number}.png")
+    async def page_image(sid: str, doc_id: str, number: int) -> Response:
+        d = pdf_document(sid, doc_id)
+        if not any(p.number == number for p in d.pages):
+            raise UnknownDocumentError(f"no page {number} in {Path(d.source_path).name} ({len(d.pages)} page(s))")
+        png = await asyncio.to_thread(images.get, d, number)
+        return Response(png, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
+
+    @app.get("/sessions")
+    def sessions() -> dict:
+        return {"sessions": service.list_sessions()}
 
     return app
