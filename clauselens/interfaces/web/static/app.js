@@ -20,15 +20,96 @@ async function postForm(url, body) {
   return data;
 }
 
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+function when(iso) {  // "2 Dec 2026, 05:43" in the browser's time zone
+  if (!iso) return "";
+  const d = new Date(iso);
+  return isNaN(d) ? iso : d.toLocaleString(undefined, { day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
 function renderDocuments(docs) {
   const ul = $("documents");
   ul.innerHTML = "";
-  if (!docs.length) { ul.innerHTML = '<li class="muted">none yet</li>'; return; }
+  if (!docs.length) { ul.appendChild(el("li", "muted empty", "No documents yet: upload a contract or pick one.")); return; }
   for (const d of docs) {
-    const li = document.createElement("li");
-    li.className = "document";
+    const li = el("li", "document");
     li.dataset.doc = d.doc_id;
-    li.textContent = `${d.file_name}${d.title ? " — " + d.title : ""} (${d.chars} chars)`;
+    const main = el("div", "doc-main");
+    const name = el("div", "doc-name");
+    const ext = (d.file_name.split(".").pop() || "").toUpperCase();
+    name.appendChild(el("span", "kind", ext));
+    name.appendChild(document.createTextNode(d.file_name));
+    main.appendChild(name);
+    if (d.title) main.appendChild(el("div", "doc-title", d.title));
+    const meta = [];
+    if (d.pages) meta.push(`${d.pages} page${d.pages === 1 ? "" : "s"}`);
+    meta.push(`${Number(d.chars).toLocaleString()} characters`);
+    main.appendChild(el("div", "doc-meta", meta.join(" · ")));
+    li.appendChild(main);
+    const rm = el("button", "btn btn-small btn-danger remove", "Remove");
+    rm.type = "button";
+    rm.setAttribute("aria-label", `Remove ${d.file_name} from this session`);
+    rm.onclick = () => run(async () => {
+      const r = await fetch(`/s/${sid}/documents/${encodeURIComponent(d.doc_id)}`, { method: "DELETE" });
+      const data = await r.json().catch(() => ({ error: r.statusText }));
+      if (!r.ok) throw new Error(data.error || data.detail || r.statusText);
+      renderDocuments(data.documents);
+      document.body.dataset.idle = "1";
+    });
+    li.appendChild(rm);
+    ul.appendChild(li);
+  }
+}
+
+// The questions of this session: each opens its report.
+let currentReport = null;
+function renderQuestions(reports) {
+  const ol = $("questions");
+  ol.innerHTML = "";
+  if (!reports.length) { ol.appendChild(el("li", "muted empty", "No questions yet.")); return; }
+  for (const r of reports) {
+    const li = el("li");
+    const a = el("a", "report-link");
+    a.href = "#";
+    a.dataset.index = r.index;
+    const q = el("span", "q", r.question);
+    if (r.verification) q.appendChild(el("span", `badge ${r.verification}`, r.verification));
+    a.appendChild(q);
+    a.appendChild(el("span", "when", [when(r.generated), r.title].filter(Boolean).join(" · ")));
+    a.onclick = (e) => { e.preventDefault(); showReport(r.index); };
+    li.appendChild(a);
+    ol.appendChild(li);
+  }
+  markActive();
+}
+function markActive() {
+  for (const a of document.querySelectorAll("#questions a.report-link")) {
+    a.classList.toggle("active", Number(a.dataset.index) === currentReport);
+  }
+}
+
+// The sessions this server holds: each reopens it (the page rebuilds from /state).
+async function refreshSessions() {
+  const ul = $("sessions");
+  let list = [];
+  try { list = (await (await fetch("/sessions")).json()).sessions || []; } catch (e) { list = []; }
+  ul.innerHTML = "";
+  if (!list.length) { ul.appendChild(el("li", "muted empty", "No earlier sessions.")); return; }
+  for (const s of list) {
+    const li = el("li");
+    const a = el("a", "session-link" + (s.session === sid ? " active" : ""));
+    a.href = `/s/${encodeURIComponent(s.session)}`;
+    a.dataset.session = s.session;
+    a.appendChild(el("span", "q", s.first_question || `(no question yet) ${s.documents.join(", ")}`));
+    const n = s.questions === 1 ? "1 question" : `${s.questions} questions`;
+    a.appendChild(el("span", "when", `${when(s.updated)} · ${n}${s.session === sid ? " · this session" : ""}`));
+    li.appendChild(a);
     ul.appendChild(li);
   }
 }
@@ -37,9 +118,9 @@ function renderChat(messages) {
   const chat = $("chat");
   chat.innerHTML = "";
   for (const m of messages) {
-    const div = document.createElement("div");
-    div.className = `msg ${m.role}${m.clarify ? " clarify" : ""}`;
-    div.textContent = (m.role === "user" ? "You: " : "clauselens: ") + m.content;
+    const div = el("div", `msg ${m.role}${m.clarify ? " clarify" : ""}`);
+    div.appendChild(el("span", "who", m.role === "user" ? "You" : "clauselens"));
+    div.appendChild(document.createTextNode(m.content));
     chat.appendChild(div);
   }
   chat.scrollTop = chat.scrollHeight;
@@ -47,15 +128,20 @@ function renderChat(messages) {
 
 async function refresh() {
   const st = await (await fetch(`/s/${sid}/state`)).json();
-  renderDocuments(st.documents);
+  if (!st.library) renderDocuments(st.documents);
   renderChat(st.messages);
+  renderQuestions(st.reports);
   if (st.reports.length) await showReport(st.reports.length - 1);
+  refreshSessions();
   return st;
 }
 
 async function showReport(n) {
   const r = await fetch(`/s/${sid}/reports/${n}/fragment`);
-  if (r.ok) $("report").innerHTML = await r.text();
+  if (!r.ok) return;
+  $("report").innerHTML = await r.text();
+  currentReport = n;
+  markActive();
 }
 
 function progress(text) {
@@ -102,6 +188,7 @@ if ($("upload-form")) $("upload-form").onsubmit = (e) => {  // absent in a libra
   body.append("file", f);
   run(async () => {
     const data = await postForm(`/s/${sid}/upload`, body);
+    $("file").value = "";
     renderDocuments(data.documents);
     document.body.dataset.idle = "1";
   });
@@ -136,34 +223,97 @@ $("retry").onclick = () => {
   run(async () => { const { job } = await postForm(`/s/${sid}/retry`, new FormData()); follow(job); });
 };
 
-// Open the cited document and highlight the quoted span(s).
+// Open the cited document and highlight the quoted span(s): a PDF shows the cited page(s) as
+// images with the quoted words boxed (the server finds their character boxes); any other
+// document (and a PDF's "Text" tab) shows its text with the quote marked.
+function showTab(which) {
+  $("tab-page").setAttribute("aria-pressed", String(which === "page"));
+  $("tab-text").setAttribute("aria-pressed", String(which === "text"));
+  $("pageview").hidden = which !== "page";
+  $("doctext").hidden = which !== "text";
+  $("zoom").hidden = which !== "page";
+  const target = document.querySelector(which === "page" ? "#pageview .hl-box" : "#doctext mark.hl");
+  if (target) target.scrollIntoView({ block: "center", inline: "center" });
+}
+$("tab-page").onclick = () => showTab("page");
+$("tab-text").onclick = () => showTab("text");
+$("zoom").onclick = () => {
+  const on = !$("pageview").classList.contains("zoomed");
+  $("pageview").classList.toggle("zoomed", on);
+  $("zoom").setAttribute("aria-pressed", String(on));
+  showTab("page");
+};
+
+function showText(d, starts, ends, cid) {
+  const pre = $("doctext");
+  pre.classList.remove("muted");
+  pre.innerHTML = "";
+  let pos = 0;
+  const spans = starts.map((s, i) => [s, ends[i]]).sort((x, y) => x[0] - y[0]);
+  for (const [s, e] of spans) {
+    if (s < pos) continue;
+    pre.appendChild(document.createTextNode(d.text.slice(pos, s)));
+    const mark = el("mark", "hl", d.text.slice(s, e));
+    mark.dataset.cid = cid;
+    pre.appendChild(mark);
+    pos = e;
+  }
+  pre.appendChild(document.createTextNode(d.text.slice(pos)));
+}
+
+async function showPages(d, starts, ends) {
+  const spans = starts.map((s, i) => `${s}-${ends[i]}`).join(",");
+  const r = await fetch(`/s/${sid}/documents/${encodeURIComponent(d.doc_id)}/highlight?spans=${spans}`);
+  const h = await r.json().catch(() => ({ error: r.statusText }));
+  if (!r.ok) throw new Error(h.error || r.statusText);
+  const view = $("pageview");
+  view.innerHTML = "";
+  const loads = [];
+  for (const p of h.pages) {
+    const fig = el("figure", "page");
+    fig.dataset.page = p.number;
+    const img = el("img");
+    img.alt = `${d.file_name}, page ${p.number}`;
+    loads.push(new Promise((ok) => { img.onload = ok; img.onerror = ok; }));
+    img.src = p.image;
+    fig.appendChild(img);
+    for (const [x0, y0, x1, y1] of p.boxes) {
+      const b = el("div", "hl-box");
+      Object.assign(b.style, { left: `${x0 * 100}%`, top: `${y0 * 100}%`, width: `${(x1 - x0) * 100}%`, height: `${(y1 - y0) * 100}%` });
+      fig.appendChild(b);
+    }
+    fig.appendChild(el("figcaption", "", `page ${p.number} of ${d.pages.length}`));
+    view.appendChild(fig);
+  }
+  await Promise.all(loads);
+  return h;
+}
+
 async function openCitation(a) {
   const doc = a.dataset.doc;
   const starts = JSON.parse(a.dataset.spans || "[]");
   const ends = JSON.parse(a.dataset.ends || "[]");
   const r = await fetch(`/s/${sid}/documents/${encodeURIComponent(doc)}`);
-  if (!r.ok) { showError(`Cannot open the document: ${r.statusText}`, false); return; }
-  const d = await r.json();
+  const d = await r.json().catch(() => ({ error: r.statusText }));
+  if (!r.ok) { showError(`Cannot open the document: ${d.error || r.statusText}`, false); return; }
   $("doc-title").textContent = d.title;
-  const pre = $("doctext");
-  pre.classList.remove("muted");
-  pre.innerHTML = "";
-  let pos = 0;
-  let first = null;
-  const spans = starts.map((s, i) => [s, ends[i]]).sort((x, y) => x[0] - y[0]);
-  for (const [s, e] of spans) {
-    if (s < pos) continue;
-    pre.appendChild(document.createTextNode(d.text.slice(pos, s)));
-    const mark = document.createElement("mark");
-    mark.className = "hl";
-    mark.dataset.cid = a.dataset.cid;
-    mark.textContent = d.text.slice(s, e);
-    pre.appendChild(mark);
-    first = first || mark;
-    pos = e;
+  showText(d, starts, ends, a.dataset.cid);
+  const note = $("doc-note");
+  note.hidden = true;
+  $("view-tabs").hidden = !d.pdf;
+  if (!d.pdf) { $("pageview").innerHTML = ""; showTab("text"); return; }
+  try {
+    const h = await showPages(d, starts, ends);
+    const pages = h.pages.map((p) => p.number);
+    note.textContent = h.found
+      ? `${d.file_name}, page${pages.length > 1 ? "s" : ""} ${pages.join(", ")}: the quoted words are boxed.`
+      : `${d.file_name}, page ${pages.join(", ")}: the quoted words could not be placed on the page image (no text layer); the Text tab marks them.`;
+    note.hidden = false;
+    showTab("page");
+  } catch (e) {
+    showError(`Cannot show the page image: ${e.message}`, false);
+    showTab("text");
   }
-  pre.appendChild(document.createTextNode(d.text.slice(pos)));
-  if (first) first.scrollIntoView({ block: "center" });
 }
 
 $("report").addEventListener("click", (e) => {
