@@ -44,7 +44,8 @@ function renderDocuments(docs) {
     const name = el("div", "doc-name");
     const ext = (d.file_name.split(".").pop() || "").toUpperCase();
     name.appendChild(el("span", "kind", ext));
-    name.appendChild(document.createTextNode(d.file_name));
+    name.appendChild(el("span", "fname", d.file_name));
+    name.title = d.file_name;
     main.appendChild(name);
     if (d.title) main.appendChild(el("div", "doc-title", d.title));
     const meta = [];
@@ -82,7 +83,7 @@ function renderQuestions(reports) {
     if (r.verification) q.appendChild(el("span", `badge ${r.verification}`, r.verification));
     a.appendChild(q);
     a.appendChild(el("span", "when", [when(r.generated), r.title].filter(Boolean).join(" · ")));
-    a.onclick = (e) => { e.preventDefault(); showReport(r.index); };
+    a.onclick = async (e) => { e.preventDefault(); await showReport(r.index); revealReport(); };
     li.appendChild(a);
     ol.appendChild(li);
   }
@@ -150,7 +151,11 @@ function progress(text) {
   $("progress").appendChild(li);
 }
 
+// Bring a report that was just written (or picked from the list) into view.
+function revealReport() { $("report-card").scrollIntoView({ block: "start" }); }
+
 function follow(job) {
+  let gotReport = false;
   $("ask").disabled = true;
   const es = new EventSource(`/s/${sid}/jobs/${job}/events`);
   const handlers = {
@@ -161,9 +166,13 @@ function follow(job) {
     resolution: (ev) => progress(ev.labels.length === 0 ? "Library: no agreement named; searching the whole library"
       : `Library: ${ev.status === "clarified" ? "searching your choice:" : ev.labels.length === 1 ? "the question names"
         : "searching"} ${ev.labels.join("; ")}`),
-    report: async (ev) => { progress(`Report ready: ${ev.report.title}`); },
+    report: async (ev) => { progress(`Report ready: ${ev.report.title}`); gotReport = true; },
     error: (ev) => showError(ev.message, ev.retry),
-    done: async () => { es.close(); $("ask").disabled = false; await refresh(); document.body.dataset.idle = "1"; },
+    done: async () => {
+      es.close(); $("ask").disabled = false; await refresh();
+      if (gotReport) revealReport();
+      document.body.dataset.idle = "1";
+    },
   };
   for (const [name, fn] of Object.entries(handlers)) {
     es.addEventListener(name, (e) => fn(JSON.parse(e.data)));
@@ -180,6 +189,12 @@ async function run(action) {
   try { await action(); } catch (e) { showError(e.message, false); document.body.dataset.idle = "1"; }
 }
 
+if ($("file")) $("file").onchange = () => {
+  const f = $("file").files[0];
+  $("file-name").textContent = f ? f.name : "no file chosen";
+  $("file-name").title = f ? f.name : "";
+};
+
 if ($("upload-form")) $("upload-form").onsubmit = (e) => {  // absent in a library session
   e.preventDefault();
   const f = $("file").files[0];
@@ -189,6 +204,7 @@ if ($("upload-form")) $("upload-form").onsubmit = (e) => {  // absent in a libra
   run(async () => {
     const data = await postForm(`/s/${sid}/upload`, body);
     $("file").value = "";
+    $("file-name").textContent = "no file chosen";
     renderDocuments(data.documents);
     document.body.dataset.idle = "1";
   });
@@ -232,8 +248,16 @@ function showTab(which) {
   $("pageview").hidden = which !== "page";
   $("doctext").hidden = which !== "text";
   $("zoom").hidden = which !== "page";
-  const target = document.querySelector(which === "page" ? "#pageview .hl-box" : "#doctext mark.hl");
-  if (target) target.scrollIntoView({ block: "center", inline: "center" });
+  const box = $(which === "page" ? "pageview" : "doctext");
+  const target = box.querySelector(which === "page" ? ".hl-box" : "mark.hl");
+  if (target) {  // scroll the view (not the page) to the quote: a third down, its left edge in sight
+    const b = box.getBoundingClientRect(), t = target.getBoundingClientRect();
+    box.scrollTop += t.top - b.top - b.height / 3;
+    // the left edge of the quote's lines (a quote starting mid-line keeps its line start in sight)
+    const left = Math.min(...Array.from(box.querySelectorAll(which === "page" ? ".hl-box" : "mark.hl"),
+      (e) => e.getBoundingClientRect().left));
+    box.scrollLeft += left - b.left - 16;
+  }
 }
 $("tab-page").onclick = () => showTab("page");
 $("tab-text").onclick = () => showTab("text");
@@ -301,7 +325,12 @@ async function openCitation(a) {
   const note = $("doc-note");
   note.hidden = true;
   $("view-tabs").hidden = !d.pdf;
-  if (!d.pdf) { $("pageview").innerHTML = ""; showTab("text"); return; }
+  if (!d.pdf) {
+    $("pageview").innerHTML = "";
+    showTab("text");
+    if (window.matchMedia("(max-width: 1100px)").matches) $("viewer").scrollIntoView({ block: "start" });
+    return;
+  }
   try {
     const h = await showPages(d, starts, ends);
     const pages = h.pages.map((p) => p.number);
@@ -314,6 +343,8 @@ async function openCitation(a) {
     showError(`Cannot show the page image: ${e.message}`, false);
     showTab("text");
   }
+  // one column (narrow window): bring the document view to the reader
+  if (window.matchMedia("(max-width: 1100px)").matches) $("viewer").scrollIntoView({ block: "start" });
 }
 
 $("report").addEventListener("click", (e) => {
