@@ -169,6 +169,7 @@ def _merge_lines(rects: Sequence[tuple[float, float, float, float]]) -> list[tup
     to its left (a horizontal line), or by half its width and is not far above it (text drawn
     sideways, on a page turned by its content rather than by ``/Rotate``)."""
     out: list[list[float]] = []
+    runs: list[str] = []  # per rectangle: "" (one character), "across" or "down"
     for x0, y0, x1, y1 in rects:
         if out:
             cx0, cy0, cx1, cy1 = out[-1]
@@ -176,10 +177,13 @@ def _merge_lines(rects: Sequence[tuple[float, float, float, float]]) -> list[tup
             across = min(cy1, y1) - max(cy0, y0) >= 0.5 * min(cy1 - cy0, h) and x0 >= cx0 - 2 * h
             down = (cx1 - cx0 <= 1.5 * w and min(cx1, x1) - max(cx0, x0) >= 0.5 * w
                     and max(y0 - cy1, cy0 - y1) <= 2 * w)
-            if across or down:
+            way = "across" if across and runs[-1] != "down" else "down" if down and runs[-1] != "across" else None
+            if way:
                 out[-1] = [min(cx0, x0), min(cy0, y0), max(cx1, x1), max(cy1, y1)]
+                runs[-1] = way
                 continue
         out.append([x0, y0, x1, y1])
+        runs.append("")
     return [(a, b, c, d) for a, b, c, d in out]
 
 
