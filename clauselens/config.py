@@ -160,6 +160,10 @@ class Settings(BaseSettings):
     # finding; ``clauselens.agents.interrogator.check_support``). ``CLAUSELENS_SUPPORT_CHECK=false``
     # keeps only the deterministic checks (the report then says which findings the model did not check).
     support_check: bool = True
+    # "How is 'X' defined" with X's definition among the passages: the draft quotes the definition
+    # (one finding per agreement) without a model call (``clauselens.agents.definitions``).
+    # ``CLAUSELENS_EXTRACTIVE_DEFINITIONS=false`` lets the model draft it like any question.
+    extractive_definitions: bool = True
 
     @property
     def models_dir(self) -> Path:

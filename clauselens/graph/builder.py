@@ -32,6 +32,7 @@ from langgraph.graph import END, START, StateGraph
 
 from clauselens.agents import archivist as arch
 from clauselens.agents import interrogator as inter
+from clauselens.agents.definitions import definition_draft
 from clauselens.agents.researcher import research_round
 from clauselens.config import Settings
 from clauselens.errors import ModelResponseError
@@ -207,6 +208,15 @@ def build_graph(
                            "note": "no passages retrieved; no model call"})
             return {"draft": draft.model_dump(mode="json"), "route": "report", "complete": True,
                     "stop_reason": "nothing relevant found", "events": events}
+        if not nli and settings.extractive_definitions:
+            ddraft = definition_draft(question, passages, sub_questions=state.get("sub_questions") or [],
+                                      documents=state.get("documents"))
+            if ddraft is not None:  # a definition is quoted, not paraphrased: no model call
+                events.append({"type": ET.DRAFT, "turn": turn, "draft": ddraft.model_dump(mode="json"),
+                               "shown": [pid for f in ddraft.findings for pid in f.passage_ids],
+                               "note": "definition quoted from the passages (extractive); no model call"})
+                return {"draft": ddraft.model_dump(mode="json"), "route": "report", "complete": True,
+                        "stop_reason": "definition found in the documents", "events": events}
         try:
             draft, rec, shown = inter.draft_report(
                 question, passages, model=res.model("interrogator"), recent=state.get("last_new_ids") or [],

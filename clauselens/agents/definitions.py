@@ -1,0 +1,157 @@
+"""The Interrogator's extractive answer to "how is 'X' defined" (issue #17, "Done when").
+
+A definition is text to be quoted, not paraphrased: when every sub-question asks what a
+defined term means and the Researcher's passages hold that term's definition -- the term in
+quotation marks followed by a defining verb (``"Product" means ...``, ``"Territory" shall
+have the meaning ...``) or closing the parenthesis that introduces it (``... bromelain-based
+debridement products (the "Product")``) -- the draft is built from those sentences without a
+model call: one finding per agreement (at most :data:`MAX_DEFINITIONS`), each quoting the
+definition verbatim, so the report's quote verification and support check see the source's
+own words. Seen before: the default 1.5B model, given the definition of "Product" in the
+MediWound supply agreement, summarised it as "an Intermediate Drug Product ... in the first
+paragraph" (wrong) and spent three research rounds (16 minutes on 2 cores) judging its own
+draft incomplete. Questions that ask anything more than a definition go to the model as before.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, Sequence
+
+from clauselens.library.library import defined_term_candidates, term_variants
+from clauselens.reports.build import GAP_UNADDRESSED
+from clauselens.reports.model import DraftFinding, ReportDraft
+from clauselens.retrieval.types import Passage
+
+#: Most agreements whose definition one report quotes (the draft's finding cap).
+MAX_DEFINITIONS = 3
+#: Longest quote taken from a definition (the draft's quote cap); longer definitions are cut at
+#: a word boundary and the report's verification extends the quote to its clause boundary.
+QUOTE_CHARS = 300
+_OPEN, _CLOSE = "\"“'‘", "\"”'’"
+#: After the quoted term: other names for it (``or "Exploitation"``, ``("IPR")``), then a defining verb.
+_ALIASES = r"(?:\s*(?:or|and)\s*[\"“'‘][^\"”'’]{1,60}[\"”'’]|\s*\([^()]{1,40}\))*"
+_DEFINES = r"\s*[,:]?\s*(?:shall\s+|will\s+)?(?:mean|means|has\s+the\s+meaning|have\s+the\s+meaning|refers?\s+to|" \
+           r"includes?|is|are|shall\s+be|is\s+defined|shall\s+have)\b"
+#: A clause number or list marker just before a definition ("1.27 ", "c)     ", "(iv) ").
+_MARKER_BEFORE = re.compile(r"(?:\d+(?:\.\d+)*\.?|\(?[a-z]{1,4}\)|\([0-9]{1,3}\))\s*$", re.IGNORECASE)
+#: The next definition in a list of them: a line or a number opening with a quoted capitalised term.
+_NEXT_DEFINITION = re.compile(r"(?:\n\s*|\s\d+(?:\.\d+)+\s+|\n\s*\(?[a-z0-9]{1,4}\)\s*)[\"“][A-Z]")
+
+
+def _definition_at(text: str, term: str) -> tuple[int, int, bool] | None:
+    """``(start, end, parenthetical)`` in ``text`` of the definition of ``term``, or ``None``:
+    from the term (with its clause number) to the sentence end or the next definition for
+    ``"X" means ...``; the sentence up to the closing parenthesis for ``... (the "X")``."""
+    t = re.escape(term)
+    quoted = rf"[{_OPEN}]{t}[{_CLOSE}]"
+    m = re.search(quoted + _ALIASES + _DEFINES, text, re.IGNORECASE)  # "Product" means ...
+    if m is not None:
+        start = m.start()
+        marker = _MARKER_BEFORE.search(text, max(0, start - 12), start)
+        if marker is not None:
+            start = marker.start()
+        ends = [i + 1 for i in (text.find(". ", m.end()), text.find(".\n", m.end())) if i >= 0]
+        nxt = _NEXT_DEFINITION.search(text, m.end())
+        if nxt is not None:
+            ends.append(nxt.start())
+        if text.endswith("."):
+            ends.append(len(text))
+        return start, min(ends, default=len(text)), False
+    m = re.search(r"\((?:[^()]{0,60}?)" + quoted + r"\s*\)", text, re.IGNORECASE)  # ... (the "Product")
+    if m is None:
+        return None
+    starts = [i + len(sep) for sep in (". ", "; ", "\n") if (i := text.rfind(sep, 0, m.start())) >= 0]
+    return max(starts, default=0), m.end(), True
+
+
+#: Words that ask what a term means (a narrower cue than the library's: "count as" in a sentence
+#: naming a clause asks what the clause provides).
+_ASKS_MEANING = re.compile(r"\b(?:defin\w*|mean(?:s|t|ing)?|stands?\s+for|refers?\s+to)\b|^\s*what\s+counts\s+as\b",
+                           re.IGNORECASE)
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word boundary."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    return cut[: cut.rfind(" ")] if " " in cut else cut
+
+
+def asked_term(question: str, sub_questions: Sequence[str] = ()) -> str | None:
+    """The defined term when the question, and every sub-question, asks only what it means."""
+    from clauselens.retrieval.analyzer import clause_refs_in
+
+    terms = defined_term_candidates(question)
+    if not terms or clause_refs_in(question) or not _ASKS_MEANING.search(question):
+        return None  # "Under paragraph 11.3(f) ..., when does incapacity count as Cause?" asks about a clause
+    for s in sub_questions:
+        if s.strip() and not defined_term_candidates(s):
+            return None
+    if re.search(r"\b(?:and|also)\s+(?:what|how|when|who|whether|which|can|does|is|are|must)\b", question, re.IGNORECASE):
+        return None  # "How is 'X' defined and what must the buyer do?": more than a definition
+    return terms[0]
+
+
+def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_questions: Sequence[str] = (),
+                     documents: Sequence[Mapping[str, Any]] | None = None) -> ReportDraft | None:
+    """An extractive :class:`ReportDraft` quoting the definition of the term ``question`` asks
+    about, one finding per agreement; ``None`` when the question asks more than a definition or
+    no passage defines the term (the model drafts then)."""
+    term = asked_term(question, sub_questions)
+    if term is None:
+        return None
+    variants = [v for c in defined_term_candidates(question) for v in term_variants(c)]
+    names = {str(d.get("doc_id")): str(d.get("title") or d.get("doc_id")) for d in documents or [] if d.get("doc_id")}
+
+    def order(pid: str) -> tuple[int, str]:
+        return (int(pid[1:]) if pid[1:].isdigit() else 10**6, pid)
+
+    found: dict[str, tuple[str, str, str, Passage]] = {}  # doc id -> (pid, variant, quote, passage)
+    for pid in sorted(passages, key=order):
+        p = passages[pid]
+        if p.doc_id in found:
+            continue
+        for v in variants:
+            at = _definition_at(p.text, v)
+            if at is not None:
+                start, end, parenthetical = at
+                if parenthetical and end - start > QUOTE_CHARS:  # keep the end, where the term is introduced
+                    head = p.text[end - QUOTE_CHARS:end]
+                    quote = head[head.find(" ") + 1:] if " " in head else head
+                else:
+                    quote = _cut(p.text[start:end], QUOTE_CHARS)
+                found[p.doc_id] = (pid, v, quote.strip(), p)
+                break
+        if len(found) >= MAX_DEFINITIONS:
+            break
+    if not found:
+        return None
+    findings, answers = [], []
+    label = {d: names.get(d) or p.doc_title or d for d, (_, _, _, p) in found.items()}
+    dup = {n for n in label.values() if list(label.values()).count(n) > 1}
+    for d, (_, _, _, p) in found.items():  # two agreements titled "SUPPLY AGREEMENT": add the file name
+        if label[d] in dup and p.source_path:
+            label[d] = f"{label[d]} ({p.source_path.replace(chr(92), '/').rsplit('/', 1)[-1]})"
+    for doc_id, (pid, v, quote, p) in found.items():
+        name = label[doc_id]
+        where = f"clause {p.clause_ref}" if p.clause_ref else (f"page {p.page_start}" if p.page_start else "its text")
+        findings.append(DraftFinding(statement=_cut(f'{name} defines "{v}" in {where}.', 280), passage_ids=[pid],
+                                     quote=quote))
+        answers.append(f'{name} ({where}): {quote}')
+    several = len(found) > 1
+    gaps = [f'{GAP_UNADDRESSED} {n}: no definition of "{term}" among its retrieved passages'
+            for d, n in names.items() if d not in found] if several or len(names) > 1 else []
+    answer = _cut(" | ".join(answers), 500)
+    return ReportDraft(
+        title=_cut(f'Definition of "{term}"', 100),
+        topic_summary=_cut(f'How the agreement{"s" if several else ""} define{"" if several else "s"} "{term}".', 300),
+        legal_reasoning=_cut("The definition is quoted from the agreement's own text (found by the defined-term field; "
+                             "no model paraphrase)" + (", once per agreement that defines it." if several else "."), 700),
+        findings=findings, answer=answer, addressed=True, knowledge_gaps=gaps[:3],
+        conclusion=_cut(f'"{term}" is defined as quoted above' + (f" in {len(found)} agreements." if several else "."), 450),
+    )
+
+
+__all__ = ["MAX_DEFINITIONS", "asked_term", "definition_draft"]

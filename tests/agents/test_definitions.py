@@ -1,0 +1,93 @@
+"""The extractive definition draft (clauselens.agents.definitions) on real CUAD definitions,
+and through the graph: a definition question gets no model draft."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from clauselens.agents.definitions import asked_term, definition_draft
+from clauselens.config import Settings
+from clauselens.parsing.types import Span
+from clauselens.pipeline import ask
+from clauselens.reports.verify import find_quote
+from clauselens.retrieval.hybrid import HybridRetriever
+from clauselens.retrieval.types import Passage
+from tests.graph.fakes import ScriptedChat
+
+CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
+DEV = CUAD.parent.parent.parent / "clause-qa-dev" / "questions.jsonl"
+pytestmark = pytest.mark.skipif(not DEV.exists(), reason="needs ../shared/data (CUAD and the clause-QA dev set)")
+
+
+def _passage(pid: str, file: str, start: int, end: int, doc: str | None = None) -> Passage:
+    text = (CUAD / file).read_text(encoding="utf-8")[start:end]
+    return Passage(chunk_id=pid, doc_id=doc or file, node_id=pid, text=text, spans=[Span(start=start, end=end)],
+                   source_path=str(CUAD / file), doc_title="AGREEMENT")
+
+
+def _dev(kind: str) -> list[dict]:
+    return [q for q in map(json.loads, DEV.read_text().splitlines()) if q["type"] == kind]
+
+
+def test_every_dev_definition_is_quoted_verbatim_from_its_gold_span() -> None:
+    """Each of the 20 dev definitions, in a window of text around it (the definition list it
+    sits in): one finding, its quote found verbatim in the passage and inside the gold span."""
+    for q in _dev("defined_term"):
+        g = q["gold"][0]
+        lo, hi = max(0, g["span"][0] - 300), g["span"][1] + 300
+        p = _passage("P1", g["file_path"].split("/", 1)[1], lo, hi)
+        d = definition_draft(q["question"], {"P1": p})
+        assert d is not None, q["id"]
+        f = d.findings[0]
+        m = find_quote(f.quote, "P1", p)
+        assert m is not None, (q["id"], f.quote)
+        at = lo + p.text.find(f.quote[:40])
+        assert g["span"][0] - 20 <= at < g["span"][1], (q["id"], f.quote[:80])
+
+
+def test_questions_that_ask_more_than_a_definition_go_to_the_model() -> None:
+    assert asked_term("How is 'Territory' defined in the Nanophase agreement?") == "Territory"
+    assert asked_term("What does 'Territory' mean in the Nanophase agreement and who may sell there?") is None
+    assert asked_term("How is 'Territory' defined?", ["How is 'Territory' defined?", "Who may sell in it?"]) is None
+    for q in _dev("paraphrase") + _dev("exact"):
+        assert asked_term(q["question"]) is None, q["id"]
+
+
+def test_two_agreements_defining_the_term_get_one_finding_each_named_apart() -> None:
+    mw = "MEDIWOUNDLTD_01_15_2014-EX-10.6-SUPPLY AGREEMENT.txt"
+    text = (CUAD / mw).read_text(encoding="utf-8")
+    i = text.index('(the "Product")')
+    a = _passage("P1", mw, text.rfind("Whereas", 0, i), i + 16, doc="mw")
+    ver = "VERICELCORP_08_06_2019-EX-10.10-SUPPLY AGREEMENT.txt"
+    vt = (CUAD / ver).read_text(encoding="utf-8")
+    j = vt.index('"Product" means')
+    b = _passage("P2", ver, j - 5, j + 200, doc="vericel")
+    d = definition_draft("How is 'Product' defined in the MediWound supply agreement?", {"P1": a, "P2": b})
+    assert d is not None and len(d.findings) == 2
+    assert d.findings[0].quote.endswith('(the "Product")') and '"Product" means' in d.findings[1].quote
+    assert "MEDIWOUNDLTD" in d.findings[0].statement and "VERICELCORP" in d.findings[1].statement
+    assert all(find_quote(f.quote, pid, p) for f, (pid, p) in zip(d.findings, [("P1", a), ("P2", b)]))
+    assert definition_draft("How is 'Facility' defined in the MediWound supply agreement?", {"P1": a}) is None
+
+
+def test_graph_answers_a_definition_question_without_a_draft_call() -> None:
+    """Through the whole graph (pipeline.ask) on a real CUAD agreement: decomposition and search
+    run, the draft is the definition quoted verbatim, and the model is never asked to draft."""
+    dxk = CUAD / "KitovPharmaLtd_20190326_20-F_EX-4.15_11584449_EX-4.15_Manufacturing Agreement.txt"
+    model = ScriptedChat(script={
+        "SubQuestions": [{"sub_questions": ["How is 'Working Day' defined?"]}],
+        "SearchPlan": [{"queries": ["Working Day"], "clause_refs": [], "defined_terms": ["Working Day"],
+                        "agreement_names": [], "tools": ["hybrid"]}],
+        "SupportVerdict": [{"verdict": "supports", "reason": "the quote is the definition"}],
+    })
+    res = ask([dxk], "How is 'Working Day' defined in the Dexcel manufacturing agreement?", Settings(),
+              models=model, tools={"hybrid": HybridRetriever(None)}, max_turns=2)
+    assert "ReportDraft" not in [c[0] for c in model.calls] and "StopDecision" not in [c[0] for c in model.calls]
+    r = res.report
+    assert len(r.citations) == 1 and '"Working Day" shall mean a day excluding Friday and Saturday' in r.citations[0].quote
+    assert r.key_findings[0].cited_fact
+    ev = [e for e in res.transcript["events"] if e["type"] == "draft"]
+    assert ev and "no model call" in ev[0]["note"]
