@@ -109,6 +109,7 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
         return (int(pid[1:]) if pid[1:].isdigit() else 10**6, pid)
 
     found: dict[str, tuple[str, str, str, Passage]] = {}  # doc id -> (pid, variant, quote, passage)
+    tail_first: dict[str, bool] = {}  # the definition ends the quote: ... (the "Product")
     for pid in sorted(passages, key=order):
         p = passages[pid]
         if p.doc_id in found:
@@ -123,6 +124,7 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
                 else:
                     quote = _cut(p.text[start:end], QUOTE_CHARS)
                 found[p.doc_id] = (pid, v, quote.strip(), p)
+                tail_first[p.doc_id] = parenthetical
                 break
         if len(found) >= MAX_DEFINITIONS:
             break
@@ -136,14 +138,27 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
             label[d] = f"{label[d]} ({p.source_path.replace(chr(92), '/').rsplit('/', 1)[-1]})"
     for doc_id, (pid, v, quote, p) in found.items():
         name = label[doc_id]
-        where = f"clause {p.clause_ref}" if p.clause_ref else (f"page {p.page_start}" if p.page_start else "its text")
+        where = f"clause {p.clause_ref}" if p.clause_ref else (
+            "a recital" if re.match(r"\W*(?:and\s+)?whereas\b", quote, re.IGNORECASE)
+            else f"page {p.page_start}" if p.page_start else "its text")
         findings.append(DraftFinding(statement=_cut(f'{name} defines "{v}" in {where}.', 280), passage_ids=[pid],
                                      quote=quote))
-        answers.append(f'{name} ({where}): {quote}')
+        answers.append((f"{name} ({where})", quote, tail_first[doc_id]))
     several = len(found) > 1
     gaps = [f'{GAP_UNADDRESSED} {n}: no definition of "{term}" among its retrieved passages'
             for d, n in names.items() if d not in found] if several or len(names) > 1 else []
-    answer = _cut(" | ".join(answers), 500)
+    # each agreement's quote gets an equal share of the answer's 500 characters, cut at a word with "…"
+    room = max(60, (480 - sum(len(h) + 6 for h, _, _ in answers)) // len(answers))
+
+    def short(q: str, tail: bool) -> str:
+        if len(q) <= room:
+            return q
+        if tail:
+            end = q[-room:]
+            return "… " + end[end.find(" ") + 1:]
+        return _cut(q, room) + " …"
+
+    answer = " ".join(f'{h}: "{short(q, t)}"' for h, q, t in answers)
     return ReportDraft(
         title=_cut(f'Definition of "{term}"', 100),
         topic_summary=_cut(f'How the agreement{"s" if several else ""} define{"" if several else "s"} "{term}".', 300),
