@@ -22,7 +22,8 @@ page without them and says so). Character boxes are PDFium's loose boxes
 character boxes), mapped to the rendered bitmap with ``FPDF_PageToDevice``, the transform the
 renderer uses.
 
-PDFium is not thread-safe: every call here holds :data:`PDFIUM_LOCK`.
+PDFium is not thread-safe: every call here holds the package's one PDFium lock
+(:data:`clauselens.parsing.pdfium_lock.PDFIUM_LOCK`, which the parser holds too).
 
 Side effects: reads the PDF file; nothing is written.
 """
@@ -32,7 +33,6 @@ from __future__ import annotations
 import ctypes
 import difflib
 import io
-import threading
 import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -41,9 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from clauselens.errors import IngestError
+from clauselens.parsing.pdfium_lock import PDFIUM_LOCK
 
-#: Serialises this module's PDFium calls (PDFium keeps global state and is not thread-safe).
-PDFIUM_LOCK = threading.Lock()
 #: Widest rendering served (pixels), to bound memory for a huge page.
 MAX_WIDTH_PX = 2400
 #: The shortest common run (key characters) that anchors an approximate highlight.
@@ -100,7 +99,9 @@ def render_page_png(path: str | Path, number: int, *, width_px: int = 1100, pass
     width_px = max(100, min(int(width_px), MAX_WIDTH_PX))
     with _open_page(p, number, password) as (_pdf, page):
         w, _h = page.get_size()
-        image = page.render(scale=width_px / w if w > 0 else 1.0, grayscale=True, may_draw_forms=True).to_pil()
+        bitmap = page.render(scale=width_px / w if w > 0 else 1.0, grayscale=True, may_draw_forms=True)
+        image = bitmap.to_pil()
+        bitmap.close()  # under the lock (not by a finalizer in another thread); the pixel buffer stays the image's
     buf = io.BytesIO()
     image.convert("L").save(buf, format="PNG", optimize=True)
     return buf.getvalue()

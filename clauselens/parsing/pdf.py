@@ -16,6 +16,9 @@ line, column, invisible-text and furniture code (:mod:`clauselens.parsing.pdfium
 
 ``auto`` (the default, :data:`AUTO_PDF_ENGINE`) is the engine chosen by that benchmark.
 
+PDFium is not thread-safe: its calls here (the ``pdfium`` engine, OCR page renders) hold
+:data:`clauselens.parsing.pdfium_lock.PDFIUM_LOCK`, as the web UI's page images do.
+
 Side effects: reads the file; runs the ``tesseract`` binary for OCR pages.
 """
 
@@ -414,16 +417,24 @@ def ocr_image(image, dpi: int) -> tuple[list[Line], float | None, int]:
 
 
 def _ocr_lines(pdf_path: Path, index: int, dpi: int, password: str | None) -> tuple[list[Line], float | None, int]:
-    """OCR one PDF page: render with pypdfium2 at ``dpi``, then :func:`ocr_image`."""
+    """OCR one PDF page: render with pypdfium2 at ``dpi`` (under the PDFium lock), then
+    :func:`ocr_image` (outside it)."""
     import pypdfium2 as pdfium
 
-    pdf = pdfium.PdfDocument(str(pdf_path), password=password)
-    try:
-        page = pdf[index]
-        image = page.render(scale=dpi / 72.0).to_pil()
-        page.close()
-    finally:
-        pdf.close()
+    from clauselens.parsing.pdfium_lock import PDFIUM_LOCK
+
+    with PDFIUM_LOCK:
+        pdf = pdfium.PdfDocument(str(pdf_path), password=password)
+        try:
+            page = pdf[index]
+            try:
+                bitmap = page.render(scale=dpi / 72.0)
+                image = bitmap.to_pil()
+                bitmap.close()  # native bitmap: the pixel buffer stays the image's
+            finally:
+                page.close()
+        finally:
+            pdf.close()
     return ocr_image(image, dpi)
 
 
@@ -528,26 +539,40 @@ def _pdfium_pages(path: Path, password: str | None, max_pages: int | None) -> li
     characters are upright, it has less than :data:`MIN_TEXT_CHARS` alphanumerics of visible text
     (pdfplumber decides, then OCR), or PDFium fails on it. ``None`` instead of a list when PDFium
     cannot open the file (pdfplumber then reads it, or words the error: encrypted, corrupt).
+
+    PDFium runs under :data:`~clauselens.parsing.pdfium_lock.PDFIUM_LOCK`, taken per step (the
+    open, each page's read, the close) so a page image rendered in another thread waits for one
+    page, not the whole document; the layout work on a page's characters runs outside it.
     """
     import pypdfium2 as pdfium
 
+    from clauselens.parsing.pdfium_lock import PDFIUM_LOCK
     from clauselens.parsing.pdfium_page import PdfiumPage
 
-    try:
-        pdf = pdfium.PdfDocument(str(path), password=password or None)
-    except Exception:
-        return None
+    with PDFIUM_LOCK:
+        try:
+            pdf = pdfium.PdfDocument(str(path), password=password or None)
+        except Exception:
+            return None
     out: list[_PageRead | str] = []
     try:
-        n = len(pdf)
+        with PDFIUM_LOCK:
+            n = len(pdf)
         for i in range(min(n, max_pages) if max_pages else n):
+            with PDFIUM_LOCK:
+                try:
+                    page = pdf[i]
+                except Exception as exc:
+                    out.append(f"PDFium cannot load the page: {exc}")
+                    continue
+                try:
+                    pp = PdfiumPage(page, i + 1)  # reads every character and rectangle now
+                except Exception as exc:  # pdfplumber gets the page (and says if it is damaged)
+                    out.append(f"PDFium error: {exc}")
+                    continue
+                finally:
+                    page.close()
             try:
-                page = pdf[i]
-            except Exception as exc:
-                out.append(f"PDFium cannot load the page: {exc}")
-                continue
-            try:
-                pp = PdfiumPage(page, i + 1)
                 if pp.unchecked_forms:
                     out.append("form XObjects nested too deep")
                     continue
@@ -562,10 +587,9 @@ def _pdfium_pages(path: Path, password: str | None, max_pages: int | None) -> li
                 out.append((lines, hidden + ([col_warning] if col_warning else []), False))
             except Exception as exc:  # pdfplumber gets the page (and says if it is damaged)
                 out.append(f"PDFium error: {exc}")
-            finally:
-                page.close()
     finally:
-        pdf.close()
+        with PDFIUM_LOCK:
+            pdf.close()
     return out
 
 
