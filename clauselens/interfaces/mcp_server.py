@@ -4,7 +4,9 @@ Tools (every result is structured JSON; a :class:`~clauselens.errors.ClauselensE
 back as an MCP tool error, ``is_error`` set, carrying its user-facing message — the SDK turns
 exceptions raised by a tool into such results, never a traceback):
 
-* ``ingest(paths, session_id=None)`` — parse contracts into a session (created if needed).
+* ``ingest(paths, session_id=None)`` — parse contracts into a session (created if needed); a
+  file that cannot be read is left out and named (``left_out``), the others are added, and the
+  session's later reports list the files left out (as ``clauselens chat`` and ``ask`` do).
 * ``search_clauses(query, k=5, session_id=None)`` — ranked passages with clause references,
   pages and character spans ``[start, end)`` into the parsed text.
 * ``ask(question, session_id=None)`` — one chat turn: the Archivist may return a clarifying
@@ -30,8 +32,9 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from clauselens.errors import ClauselensError
+from clauselens.errors import ClauselensError, IngestError
 from clauselens.interfaces.session import ChatSessions
+from clauselens.interfaces.store import StoreError
 from clauselens.reports.render import to_markdown
 
 try:  # mcp >= 2: FastMCP was renamed MCPServer
@@ -62,12 +65,14 @@ class DocumentOut(BaseModel):
 
 
 class IngestOut(BaseModel):
-    """Result of ``ingest``: the session and all its documents, and one message per file that
-    could not be read (``left_out``; the other files were added)."""
+    """Result of ``ingest``: the session and all its documents, one message per file that could
+    not be read (``left_out``, naming the file and its problem; the other files were added, and
+    the session records these for its reports), and ``message`` saying both in one line."""
 
     session_id: str
     documents: list[DocumentOut]
     left_out: list[str] = Field(default_factory=list)
+    message: str = ""
 
 
 class PassageOut(BaseModel):
@@ -171,26 +176,32 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
     def sid_of(session_id: str | None) -> str:
         return session_id or default_sid
 
+    def admit(path: Path) -> Path:
+        """The file at ``path`` if it lies under the server's roots; else an IngestError naming it
+        (so the path is left out and named like a file that cannot be read)."""
+        try:
+            return service.store.resolve(path, allowed_roots=allowed)
+        except StoreError as e:
+            raise IngestError(str(path), str(e)) from None
+
     @server.tool()
     def ingest(paths: list[str], session_id: str | None = None) -> IngestOut:
-        """Parse contract files (.pdf .docx .txt .md) into the session. Returns the session id and its documents."""
+        """Parse contract files (.pdf .docx .txt .md) into the session. Returns the session id, its documents, and
+        one message per file left out (cannot be read: empty, damaged, encrypted, not a contract format); the
+        readable files are added, and later reports of the session name the files left out."""
         with user_errors():
             service.check_can_ingest()
             sid = sid_of(session_id)
-            docs, failed = None, []
-            for p in paths:  # one file at a time: a bad file is left out and named, the others are added
-                try:
-                    docs = service.ingest(sid, [service.store.resolve(p, allowed_roots=allowed)])
-                except ClauselensError as e:
-                    failed.append(e)
+            if not paths:
+                raise ClauselensError("no paths given")
+            # as chat: a bad file is left out, named and recorded in the session (its reports list it)
+            docs, failed = service.add_files(sid, paths, admit=admit)
             left_out = [str(e) for e in failed]
-            if docs is None:
-                if len(failed) == 1:
-                    raise failed[0]
-                raise ClauselensError(f"none of the {len(failed)} files could be read: " + "; ".join(left_out)
-                                      if failed else "no paths given")
+            added = len(paths) - len(failed)
+            message = f"read {added} of {len(paths)} file(s)" + (
+                f"; left out (cannot be read): {'; '.join(left_out)}" if left_out else "")
             return IngestOut(session_id=sid, documents=[DocumentOut(**{k: d[k] for k in DocumentOut.model_fields}) for d in docs],
-                             left_out=left_out)
+                             left_out=left_out, message=message)
 
     @server.tool()
     def search_clauses(query: str, k: int = 5, session_id: str | None = None) -> SearchOut:

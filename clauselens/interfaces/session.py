@@ -362,7 +362,8 @@ class ChatSessions:
         kept in the session state and listed in every report)."""
         return self.add_files(session_id, paths)[0]
 
-    def add_files(self, session_id: str, paths: Sequence[Path]) -> tuple[list[dict], list[IngestError]]:
+    def add_files(self, session_id: str, paths: Sequence[str | Path], *,
+                  admit: Callable[[Path], Path] | None = None) -> tuple[list[dict], list[IngestError]]:
         """Parse ``paths`` and add them to the session (a document already there by sha256 is
         not added twice), continuing past files that cannot be read, as ``clauselens ask``
         does (the same :func:`clauselens.agents.archivist.ingest_all`). All files are parsed
@@ -370,14 +371,19 @@ class ChatSessions:
         ``left_out`` (replacing an earlier entry for a file now read) and listed in the
         reports.
 
+        ``admit`` (the MCP server: only files under its roots) maps each path to the file to
+        read, or raises :class:`~clauselens.errors.IngestError` for a path the caller refuses;
+        such a path is left out, recorded and named like a file that cannot be read.
+
         Returns (the session's documents, one :class:`~clauselens.errors.IngestError` per file
         left out). Raises :class:`~clauselens.errors.IngestError` when no file could be read
         (the Archivist's specific error for a single file); the session is then unchanged."""
         from clauselens.agents.archivist import ingest_all
 
         self.check_can_ingest()
+        load = self.load_document if admit is None else (lambda p: self.load_document(admit(p)))
         with self._lock(session_id):
-            parsed, failed = ingest_all(paths, self.settings, load=self.load_document)
+            parsed, failed = ingest_all(paths, self.settings, load=load)
             state = self.state(session_id)
             current = list(state["documents"])
             have = {d["sha256"] for d in current}

@@ -1,11 +1,15 @@
 """The MCP server, driven over stdio by the official SDK's own client."""
 
+import gzip
 import sys
 from pathlib import Path
 
 import anyio
+import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
+
+from clauselens.interfaces.mcp_server import create_mcp_server
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 ROBUST = SHARED / "robustness"
@@ -67,3 +71,49 @@ def test_mcp_tools_over_stdio(tmp_path):
     assert not mixed.is_error
     assert "two_clause_contract.txt" in [d["file_name"] for d in mixed.structured_content["documents"]]
     assert mixed.structured_content["left_out"] == ["no text found in whitespace_only.txt"]
+
+
+def test_mcp_ingest_records_files_left_out_in_the_session(service, tmp_path):
+    """Issue #22: ingest with good and bad files adds the good one, names each bad file and its
+    problem (no traceback), and records them in the session, so the session's reports list them
+    as chat's do. Bad inputs: robustness files (whitespace only, password-protected) and ones
+    made from them (0 bytes, a truncated .docx, a gzip archive named .pdf), a missing file and a
+    path outside the server's roots."""
+    empty = tmp_path / "empty.pdf"
+    empty.write_bytes(b"")
+    truncated = tmp_path / "tables.docx"
+    truncated.write_bytes((ROBUST / "contract_with_tables.docx").read_bytes()[:5000])
+    archive = tmp_path / "rent.pdf"
+    archive.write_bytes(gzip.compress((ROBUST / "two_clause_contract.txt").read_bytes()))
+    good = ROBUST / "four_clause_contract.txt"
+    paths = [str(ROBUST / "whitespace_only.txt"), str(empty), str(good), str(ROBUST / "encrypted_user_pw.pdf"),
+             str(truncated), str(archive), str(tmp_path / "missing.txt"), "/etc/hostname"]
+    sid = service.new_session()
+    server = create_mcp_server(service, roots=(ROBUST, tmp_path), session_id=sid)
+
+    def call(name: str, args: dict):
+        return anyio.run(server.call_tool, name, args)
+
+    ing = call("ingest", {"paths": paths})
+    assert not ing.is_error
+    out = ing.structured_content
+    assert [d["file_name"] for d in out["documents"]] == [good.name]
+    left = out["left_out"]
+    assert len(left) == 7 and "Traceback" not in out["message"]
+    expect = [("whitespace_only.txt", "no text found"), ("empty.pdf", "empty (0 bytes)"),
+              ("encrypted_user_pw.pdf", "password"), ("tables.docx", "truncated or damaged Word document"),
+              ("rent.pdf", "gzip archive"), ("missing.txt", "no such file"), ("/etc/hostname", "outside")]
+    for msg, (name, problem) in zip(left, expect):  # one message per file, in order: the file and its problem
+        assert name in msg and problem in msg, (name, problem, msg)
+    assert out["message"].startswith("read 1 of 8 file(s); left out (cannot be read): ")
+    assert service.left_out(sid) == left  # recorded in the session
+
+    rep = call("ask", {"question": "How can this agreement be terminated?"}).structured_content
+    assert rep["kind"] == "report" and rep["report"]["left_out"] == left  # the report names them, as chat's does
+    assert "Files left out (7" in rep["markdown"] and "empty.pdf" in rep["markdown"]
+
+    # a second session given only bad files: one clear error naming each, nothing recorded
+    sid2 = service.new_session()
+    with pytest.raises(Exception, match=r"none of the 2 files could be read: .*whitespace_only.txt.*empty.pdf"):
+        call("ingest", {"paths": paths[:2], "session_id": sid2})
+    assert service.left_out(sid2) == [] and service.documents(sid2) == []
