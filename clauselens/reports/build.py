@@ -244,7 +244,21 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
         status, note = "verified", f"Every key finding ({n}) is supported by a verified quote."
     if unchecked and status != "silent":
         note += f" ({unchecked} finding(s) checked by the deterministic rules only, not by the model.)"
+    answer, conclusion = report.answer, report.conclusion
+    if status == "unverified":  # the model's prose must not read as settled under an "Unverified" banner
+        answer, conclusion = _mark_unverified(answer), _mark_unverified(conclusion)
     return report.model_copy(update={
         "knowledge_gaps": _dedup(gaps), "verification": status, "verification_note": note.strip(),
-        "unaddressed_documents": unaddressed,
+        "unaddressed_documents": unaddressed, "answer": answer, "conclusion": conclusion,
     })
+
+
+#: Put before the answer and conclusion of a report with no supported finding (issue #19: a
+#: conclusion read "the definition is clear and unambiguous" under the "Unverified" banner).
+UNVERIFIED_PREFIX = "Unverified (the model's reading, not backed by a supporting quote): "
+
+
+def _mark_unverified(text: str) -> str:
+    """``text`` prefixed with :data:`UNVERIFIED_PREFIX` once (``""`` stays empty)."""
+    t = text.strip()
+    return t if not t or t.startswith(UNVERIFIED_PREFIX) else UNVERIFIED_PREFIX + t

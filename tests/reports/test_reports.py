@@ -187,16 +187,45 @@ def test_draft_schema_bounds_strings_and_requires_an_answer_for_grammar_backends
 
 def test_empty_model_answer_is_never_shown_as_an_empty_answer():
     from clauselens.parsing.types import Span
-    from clauselens.reports.build import NO_ANSWER, build_report
+    from clauselens.reports.build import NO_ANSWER, UNVERIFIED_PREFIX, build_report
     from clauselens.reports.model import ReportDraft
     from clauselens.retrieval.types import Passage
 
     p = Passage(chunk_id="c1", doc_id="d", node_id="n", text="Either party may terminate on 30 days' notice.",
                 spans=[Span(start=0, end=46)], clause_ref="7.2")
     r = build_report(ReportDraft(title="T", conclusion="Thirty days' notice."), {"P1": p}, question="How to terminate?")
-    assert r.answer == "Thirty days' notice." and any("no direct answer" in g for g in r.knowledge_gaps)
+    # no finding backs it: the conclusion stands in for the answer, marked unverified
+    assert r.verification == "unverified" and r.answer == UNVERIFIED_PREFIX + "Thirty days' notice."
+    assert any("no direct answer" in g for g in r.knowledge_gaps)
     r2 = build_report(ReportDraft(title="T"), {"P1": p}, question="How to terminate?")
-    assert r2.answer == NO_ANSWER
+    assert r2.answer.endswith(NO_ANSWER)
+
+
+def test_unverified_report_marks_its_answer_and_conclusion_once():
+    """Issue #19: a conclusion read "the definition is clear and unambiguous" under the
+    Unverified banner. With no supported finding, answer and conclusion say they are the
+    model's reading; a verified report's are untouched; finalising twice adds nothing."""
+    from clauselens.parsing.types import Span
+    from clauselens.reports.build import UNVERIFIED_PREFIX, build_report, finalize_support
+    from clauselens.reports.model import DraftFinding, ReportDraft
+    from clauselens.retrieval.types import Passage
+
+    p = Passage(chunk_id="c1", doc_id="d", node_id="n", text="Either party may terminate on 30 days' notice.",
+                spans=[Span(start=0, end=46)], clause_ref="7.2")
+    wrong = ReportDraft(title="T", answer="Only the buyer may terminate.", conclusion="The clause is clear.",
+                        findings=[DraftFinding(statement="Only the buyer may terminate.", passage_ids=["P1"],
+                                               quote="the buyer alone may end it")])
+    r = build_report(wrong, {"P1": p}, question="Who may terminate?")
+    assert r.verification == "unverified"
+    assert r.answer == UNVERIFIED_PREFIX + "Only the buyer may terminate."
+    assert r.conclusion == UNVERIFIED_PREFIX + "The clause is clear."
+    again = finalize_support(r, {"P1": p})
+    assert again.answer == r.answer and again.conclusion == r.conclusion
+    right = ReportDraft(title="T", answer="Either party, on 30 days' notice.", conclusion="Thirty days.",
+                        findings=[DraftFinding(statement="Either party may terminate on 30 days' notice.",
+                                               passage_ids=["P1"], quote="Either party may terminate on 30 days' notice.")])
+    v = build_report(right, {"P1": p}, question="Who may terminate?")
+    assert v.verification != "unverified" and v.answer == "Either party, on 30 days' notice."
 
 
 def test_nli_draft_schema_requires_a_label_last():
