@@ -564,6 +564,23 @@ class Library:
             self._topics_key = key
         return self._topics
 
+    def party_name_tokens(self) -> set[str]:
+        """Analysed single-word short names the library's agreements give their parties ("Parent",
+        "Purchaser", "Licensee"): a party, not a clause topic, even where headings start with it
+        ("Parent Representations"); the absent-topic check skips them (LegalBench-RAG: 9 MAUD
+        questions about "Parent" abstained because an agreement calls its buyer otherwise)."""
+        recs = self.agreements()
+        key = (self.catalogue.generation(), len(recs))
+        if getattr(self, "_roles_key", None) != key:
+            roles: set[str] = set()
+            for r in recs:
+                for name in r.short_names:
+                    toks = self.analyzer.tokenize(name)
+                    if len(toks) == 1:
+                        roles.add(toks[0])
+            self._roles, self._roles_key = roles, key
+        return self._roles
+
     def _absent_topic(self, question: str, doc_ids: Sequence[str]) -> tuple[str, float] | None:
         """``(word, share)`` when ``question`` asks about a standard clause topic (see
         :data:`TOPIC_MIN_SHARE`) that none of the agreements ``doc_ids`` mentions; else ``None``."""
@@ -575,10 +592,11 @@ class Library:
         shares = self.topic_shares()
         text = _QUESTION_WORDS.sub(" ", strip_naming_words(question, set().union(*(naming_words(r) for r in recs))))
         words = re.findall(r"[^\W\d_][\w'-]*", text)
+        roles = self.party_name_tokens()
         candidates = []
         for w in words:
             toks = self.analyzer.tokenize(w)
-            if len(toks) == 1 and shares.get(toks[0], 0.0) >= TOPIC_MIN_SHARE:
+            if len(toks) == 1 and shares.get(toks[0], 0.0) >= TOPIC_MIN_SHARE and toks[0] not in roles:
                 candidates.append((w, toks[0]))
         if not candidates:
             return None

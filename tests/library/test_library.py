@@ -481,3 +481,33 @@ def test_uncertain_resolution_drops_agreements_far_below_the_top() -> None:
     assert res.status == "uncertain" and res.chosen == ["mw-cbc", "mw-vericel"]
     weak = AgreementResolver().decide({"a": 0.7 * u, "b": 0.3 * u, "c": 0.2 * u}, n_docs=462)
     assert weak.status == "uncertain" and weak.chosen == ["a", "b", "c"]
+
+
+def test_a_standard_topic_the_agreement_never_mentions_abstains(lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Absent-topic abstention on real contracts: "insurance" starts a clause heading in one of
+    the four agreements (25% >= TOPIC_MIN_SHARE) and the IMPCO-Minda joint venture agreement
+    never uses the word, so a question about its insurance gets "no matching clause found". The
+    rule needs a library of TOPIC_MIN_AGREEMENTS (50) to say what is standard; lowered to 4 here.
+    A party's short name is no topic, and a topic the agreement does use is searched."""
+    import clauselens.library.library as L
+
+    monkeypatch.setattr(L, "TOPIC_MIN_AGREEMENTS", 4)
+    assert lib.topic_shares()["insur"] >= L.TOPIC_MIN_SHARE
+    res = lib.search("Which insurance policies does the IMPCO / Minda joint venture agreement require?", 5)
+    assert res.abstained and res.reason.startswith("no matching clause found") and "never mentions 'insurance'" in res.reason
+    assert res.trace["absent_topic"]["word"] == "insurance"
+    used = lib.search("Which insurance must CBC carry under the MediWound supply agreement?", 5)  # MediWound uses it
+    assert not used.abstained and used.passages
+    monkeypatch.setattr(L, "TOPIC_MIN_AGREEMENTS", 50)  # a 4-agreement library says nothing about what is standard
+    assert not lib.search("Which insurance policies does the IMPCO / Minda joint venture agreement require?", 5).abstained
+
+
+def test_party_short_names_are_not_clause_topics(lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
+    import clauselens.library.library as L
+
+    roles = lib.party_name_tokens()
+    assert {"mediwound", "cbc"} <= roles
+    monkeypatch.setattr(lib, "topic_shares", lambda: {"cbc": 1.0, "insur": 0.25})
+    monkeypatch.setattr(L, "TOPIC_MIN_AGREEMENTS", 4)
+    res = lib.search("What must CBC do under the IMPCO / Minda joint venture agreement?", 5)
+    assert "absent_topic" not in res.trace
