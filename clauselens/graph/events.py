@@ -15,6 +15,10 @@ doing), ``round`` (a graph node finished: one line of progress), ``clarify`` (a 
 question, with ``candidates`` for a library tie), ``resolution`` (the library agreements a
 question names), ``request`` (the structured request), ``report`` (the finished report and its
 files), ``error`` and ``done`` (the web UI's job stream).
+
+Grid events (a clause grid started from the web UI or the MCP server,
+:mod:`clauselens.interfaces.grids`): ``grid`` (its rows and questions), ``cell`` (one filled
+cell and the progress) and ``grid_done``.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ EventType = Literal[
     "ingest", "llm_call", "note", "decompose", "retrieval", "draft", "decision", "label", "report",
     # turn events (``report`` is shared: the run's last event, and the turn's answer)
     "status", "round", "clarify", "resolution", "request", "error", "done",
+    # grid events
+    "grid", "cell", "grid_done",
 ]
 EVENT_TYPES: Final[tuple[str, ...]] = get_args(EventType)
 
@@ -46,6 +52,9 @@ RESOLUTION: Final = "resolution"
 REQUEST: Final = "request"
 ERROR: Final = "error"
 DONE: Final = "done"
+GRID: Final = "grid"
+CELL: Final = "cell"
+GRID_DONE: Final = "grid_done"
 
 Event = dict[str, Any]
 

@@ -353,6 +353,14 @@ class ChatSessions:
         """The session's documents, parsed (cached in memory; re-parsed after a restart)."""
         return self._parsed_documents(session_id, self.documents(session_id))
 
+    def parsed_document(self, session_id: str, doc_id: str) -> Document:
+        """One of the session's documents, parsed (cached as :meth:`parsed_documents`). Raises
+        :class:`UnknownDocumentError` for an id that is not in the session."""
+        info = [d for d in self.documents(session_id) if d["doc_id"] == doc_id]
+        if not info:
+            raise UnknownDocumentError(f"no document {doc_id!r} in this session (was it removed?)")
+        return self._parsed_documents(session_id, info)[0]
+
     def reports(self, session_id: str) -> list[Report]:
         """Every report of the session, oldest first."""
         return [Report.model_validate(r) for r in self.state(session_id)["reports"]]

@@ -90,7 +90,33 @@ def _draft(prompt: str) -> dict:
     }
 
 
+_GRID_PASSAGE = re.compile(r"^\[P(\d+)\][^\n]*\n(.*?)(?=\n\n\[P\d+\]|\n\nQuestion:)", re.MULTILINE | re.DOTALL)
+
+
+def _grid_cell(prompt: str) -> dict:
+    """A grid cell (``CellAnswer``): the sentence of the shown passages sharing most words with
+    the question, quoted verbatim, "Yes" for a yes/no question, else the quote's last capitalised
+    name (e.g. "Scotland" in "... governed by the laws of Scotland") or its first words. No
+    shared word, or a question about a zebra: not found."""
+    m = re.search(r"^Question: (.*)$", prompt, re.MULTILINE)
+    question = m.group(1) if m else ""
+    q = _stems(question)
+    best = None
+    for n, text in _GRID_PASSAGE.findall(prompt):
+        for i, sent in enumerate(_sentences(text) or [_first_sentence(text)]):
+            key = (-len(q & _stems(sent)), int(n), i)
+            if best is None or key < best[0]:
+                best = (key, int(n), " ".join(sent.split()))
+    if best is None or best[0][0] == 0 or "zebra" in question.lower():
+        return {"found": False, "passage": 0, "quote": "", "answer": ""}
+    _, n, quote = best
+    names = re.findall(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)*", quote[1:])
+    answer = "Yes" if 'The answer is "Yes"' in prompt else names[-1] if names else " ".join(quote.split()[:6])
+    return {"found": True, "passage": n, "quote": quote, "answer": answer}
+
+
 RESPONDERS = {
+    "CellAnswer": _grid_cell,
     "DialogueExtraction": _dialogue,
     "ReportDraft": _draft,
     "StopDecision": lambda p: {"complete": True, "reason": "The draft answers the question.", "follow_up_questions": []},

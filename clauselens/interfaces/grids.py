@@ -1,0 +1,402 @@
+"""Clause grids started from the web UI and the MCP server (issue #21): a session's agreements ×
+a list of questions, filled in a server thread by :func:`clauselens.grid.run_grid` (the same
+engine as ``clauselens grid``), watched cell by cell, exported as XLSX/CSV/HTML/JSON.
+
+* **Agreements**: the session's documents, or, when the server runs with ``--library``, the
+  library's agreements (all, or the ones chosen by doc id). A session's documents are indexed
+  for the grid in a lexical-only library of the session (``<session>/grid/library``; the grid
+  reads BM25 alone, :data:`clauselens.grid.answer.DENSE_QUERY`), so a cell is retrieved through
+  a library pinned to the agreement exactly as the CLI does. A document that cannot be indexed
+  (its file has gone since it was added) becomes a row of ``error`` cells; the grid goes on.
+* **Questions**: a preset (``cuad``) or questions typed one per line (:func:`questions_from_text`).
+* **Cells** are stored per session (``<session>/grid/cells.sqlite``, a
+  :class:`~clauselens.grid.CellStore`): starting the same grid again reuses the finished cells.
+* **Events** (``emit``): ``grid`` (the grid's rows and questions, again when its rows are
+  known), ``status``, ``cell`` (one filled cell and the progress: done / total, ETA, cells per
+  minute) and ``grid_done``; a failure before the first cell is an ``error`` event.
+
+One grid runs per session at a time; :class:`GridRuns` keeps the last :data:`MAX_GRIDS` in memory
+(their cells stay in the session's cell store).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from clauselens.errors import ClauselensError, ConfigError
+from clauselens.graph import events as ET
+from clauselens.grid import Cell, GridQuestion, GridRow
+from clauselens.interfaces.session import ChatSessions
+
+log = logging.getLogger(__name__)
+Emit = Callable[[dict[str, Any]], None]
+
+#: Grids kept in memory (finished ones beyond this are forgotten, oldest first).
+MAX_GRIDS = 50
+#: Questions one grid may ask, and characters per typed question.
+MAX_QUESTIONS = 100
+MAX_QUESTION_CHARS = 500
+#: A typed question starting with one of these words gets a yes/no answer.
+_YES_NO_START = {"is", "are", "does", "do", "did", "can", "could", "must", "may", "has", "have", "will", "shall", "should", "was",
+                 "were"}
+GRID_STATES = ("preparing", "running", "done", "failed")
+EXPORT_TYPES = {"xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "csv": "text/csv; charset=utf-8",
+                "html": "text/html; charset=utf-8", "json": "application/json"}
+
+
+class UnknownGridError(ClauselensError):
+    """A grid id (or a cell of a grid) this server does not know."""
+
+
+def questions_from_text(text: str) -> list[GridQuestion]:
+    """Questions typed one per line. A line may end with ``| TYPE`` (``yes_no``, ``date``,
+    ``duration``, ``amount``, ``party`` or ``text``); otherwise a question that starts like
+    "Is/Does/Can/Must ..." is ``yes_no`` and any other ``text``. Empty lines and lines starting
+    with ``#`` are skipped. Raises :class:`ConfigError` for no question, too many, or a bad type."""
+    from pydantic import ValidationError
+
+    from clauselens.grid.questions import ANSWER_TYPES
+
+    out: list[GridQuestion] = []
+    ids: set[str] = set()
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        q, sep, typ = line.rpartition("|") if "|" in line else (line, "", "")
+        q = " ".join(q.split())
+        if len(q) > MAX_QUESTION_CHARS:
+            raise ConfigError(f"question on line {n} is longer than {MAX_QUESTION_CHARS} characters")
+        first = (re.findall(r"[a-z]+", q.lower()) or [""])[0]
+        base = re.sub(r"[^a-z0-9]+", "_", q.lower()).strip("_")[:40] or "q"
+        qid, i = base, 2
+        while qid in ids:
+            qid, i = f"{base}_{i}", i + 1
+        ids.add(qid)
+        try:
+            out.append(GridQuestion(id=qid, question=q, category=q if len(q) <= 60 else q[:59] + "…",
+                                    type=typ.strip() or ("yes_no" if first in _YES_NO_START else "text")))  # type: ignore[arg-type]
+        except ValidationError:
+            raise ConfigError(f"line {n}: {line[:80]!r} is not a question with a type "
+                              f"({', '.join(ANSWER_TYPES)}), e.g. 'Which law governs this agreement? | text'") from None
+        if len(out) > MAX_QUESTIONS:
+            raise ConfigError(f"at most {MAX_QUESTIONS} questions per grid")
+    if not out:
+        raise ConfigError("no questions: type one question per line, or choose a preset")
+    return out
+
+
+def cell_json(cell: Cell, row: int) -> dict[str, Any]:
+    """What the web UI and the MCP tools show of one cell (``row``: its row's index)."""
+    return {"row": row, "question_id": cell.question_id, "status": cell.status, "answer": cell.answer, "quote": cell.quote,
+            "clause": cell.clause, "page": cell.page, "reason": cell.reason, "agreement": cell.agreement, "doc_id": cell.doc_id,
+            "quote_spans": cell.quote_spans, "top_spans": cell.top_spans, "seconds": cell.seconds}
+
+
+@dataclass
+class GridRun:
+    """One grid of a session: its rows, questions and the cells filled so far."""
+
+    id: str
+    session_id: str
+    rows: list[GridRow]
+    questions: list[GridQuestion]
+    model_id: str = ""
+    state: str = "preparing"
+    error: str = ""
+    created_utc: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
+    done: int = 0
+    computed: int = 0
+    reused: int = 0
+    started: float = 0.0  # perf_counter when the first cell began
+    seconds: float = 0.0
+    cells: dict[tuple[int, str], Cell] = field(default_factory=dict)
+    _guard: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def total(self) -> int:
+        return len(self.rows) * len(self.questions)
+
+    @property
+    def finished(self) -> bool:
+        return self.state in ("done", "failed")
+
+    def add(self, row: int, cell: Cell, reused: bool) -> None:
+        with self._guard:
+            self.cells[(row, cell.question_id)] = cell
+            self.done = len(self.cells)
+            self.computed += 0 if reused else 1
+            self.reused += 1 if reused else 0
+
+    def progress(self) -> dict[str, Any]:
+        """``{"state", "done", "total", "counts", "eta_s", "cells_per_minute", "seconds"}``; ETA from this
+        run's computed cells (reused ones come at once), None before the first one."""
+        with self._guard:
+            cells = list(self.cells.values())
+        counts = {s: 0 for s in ("answered", "not found", "unverified", "error")}
+        for c in cells:
+            counts[c.status] = counts.get(c.status, 0) + 1
+        elapsed = self.seconds if self.finished else (time.perf_counter() - self.started if self.started else 0.0)
+        rate = 60.0 * self.computed / elapsed if self.computed and elapsed > 0 else 0.0
+        eta = (self.total - self.done) * elapsed / self.computed if self.computed and not self.finished else None
+        return {"state": self.state, "done": self.done, "total": self.total, "counts": counts,
+                "eta_s": None if eta is None else round(eta, 1), "cells_per_minute": round(rate, 2),
+                "seconds": round(elapsed, 1), "computed": self.computed, "reused": self.reused, "error": self.error}
+
+    def row_json(self) -> list[dict[str, Any]]:
+        return [{"row": i, "agreement": r.agreement, "file": Path(r.source_path).name if r.source_path else "", "doc_id": r.doc_id,
+                 "error": r.error} for i, r in enumerate(self.rows)]
+
+    def snapshot(self, *, cells: bool = True) -> dict[str, Any]:
+        """The grid as JSON: id, rows, questions, progress and (``cells``) every filled cell."""
+        out: dict[str, Any] = {"grid_id": self.id, "session_id": self.session_id, "created_utc": self.created_utc,
+                               "model": self.model_id, "rows": self.row_json(),
+                               "questions": [{"id": q.id, "question": q.question, "type": q.type, "label": q.category or q.id}
+                                             for q in self.questions],
+                               "progress": self.progress()}
+        if cells:
+            with self._guard:
+                out["cells"] = [cell_json(c, r) for (r, _), c in sorted(self.cells.items(), key=lambda kv: kv[0])]
+        return out
+
+    def find_row(self, agreement: str | int) -> int:
+        """A row by index, doc id, file name or agreement label; raises :class:`UnknownGridError`."""
+        if isinstance(agreement, int) or str(agreement).isdigit():
+            i = int(agreement)
+            if 0 <= i < len(self.rows):
+                return i
+        for i, r in enumerate(self.rows):
+            if agreement in (r.doc_id, r.agreement, Path(r.source_path).name if r.source_path else None):
+                return i
+        have = "; ".join(f"{i}: {r.doc_id or '-'} ({Path(r.source_path).name if r.source_path else r.agreement})"
+                         for i, r in enumerate(self.rows))
+        raise UnknownGridError(f"no agreement {agreement!r} in grid {self.id} (its rows: {have})")
+
+    def cell(self, agreement: str | int, question_id: str) -> tuple[int, Cell | None]:
+        """The row and the cell (None while pending); raises :class:`UnknownGridError` for an unknown
+        agreement or question id."""
+        row = self.find_row(agreement)
+        if question_id not in {q.id for q in self.questions}:
+            raise UnknownGridError(f"no question {question_id!r} in grid {self.id} (its questions: "
+                                   f"{', '.join(q.id for q in self.questions)})")
+        with self._guard:
+            return row, self.cells.get((row, question_id))
+
+
+class GridRuns:
+    """Starts, runs and keeps the grids of a :class:`ChatSessions` service (see the module docstring).
+
+    Args:
+        service: the chat-session service (its documents, library, settings and store).
+        model: the answer model; default: the Interrogator's model of the service's model pool
+            (the model the chat answers with), created on first use.
+        concurrency: parallel model calls (an OpenAI-compatible server only; the in-process model
+            answers one cell at a time).
+    """
+
+    def __init__(self, service: ChatSessions, *, model: Any = None, concurrency: int = 1) -> None:
+        self.service = service
+        self._model = model
+        self.concurrency = max(1, int(concurrency))
+        self.grids: dict[str, GridRun] = {}
+        self._guard = threading.Lock()
+        self._build = threading.Lock()  # one session grid library built at a time
+
+    # ------------------------------------------------------------- model
+    def model_and_id(self) -> tuple[Any, str, str]:
+        """(the answer model, its id for the cells' fingerprints, the structured-output method)."""
+        ms = self.service.settings.interrogator_model
+        if self._model is not None:
+            return self._model, f"supplied:{type(self._model).__name__}", ms.structured_method
+        pool = getattr(self.service.interrogate, "models", None)
+        supplied = pool.supplied("interrogator") if pool is not None else None
+        if supplied is not None:
+            return supplied, f"supplied:{type(supplied).__name__}", ms.structured_method
+        if pool is not None:
+            return pool.model("interrogator"), f"{ms.backend}:{ms.model}", ms.structured_method
+        from clauselens.llm import get_chat_model
+
+        self._model = get_chat_model(ms, self.service.settings.models_dir)
+        return self._model, f"{ms.backend}:{ms.model}", ms.structured_method
+
+    # ------------------------------------------------------------- registry
+    def get(self, grid_id: str, session_id: str | None = None) -> GridRun:
+        """The grid; :class:`UnknownGridError` for an unknown id (or one of another session)."""
+        g = self.grids.get(grid_id)
+        if g is None or (session_id is not None and g.session_id != session_id):
+            known = ", ".join(k for k, v in self.grids.items() if session_id is None or v.session_id == session_id)
+            raise UnknownGridError(f"no grid {grid_id!r}" + (f" (grids: {known})" if known else " (no grid started yet)"))
+        return g
+
+    def latest(self, session_id: str) -> GridRun | None:
+        with self._guard:
+            mine = [g for g in self.grids.values() if g.session_id == session_id]
+        return mine[-1] if mine else None
+
+    def agreements(self, session_id: str) -> list[dict[str, Any]]:
+        """What a grid can be started on: ``{"doc_id", "label", "file_name"}`` per agreement."""
+        lib = self.service.library
+        if lib is not None:
+            return [{"doc_id": r.doc_id, "label": r.label, "file_name": Path(r.path).name} for r in lib.agreements()]
+        return [{"doc_id": d["doc_id"], "label": d.get("title") or d["file_name"], "file_name": d["file_name"]}
+                for d in self.service.documents(session_id)]
+
+    # ------------------------------------------------------------- start
+    def prepare(self, session_id: str, *, doc_ids: Sequence[str] | None = None, preset: str | None = None,
+                questions: str | Sequence[str] | None = None) -> GridRun:
+        """A new grid (not started): the chosen agreements (all when ``doc_ids`` is empty) × the
+        preset's or the typed questions. Raises :class:`ClauselensError` for no agreements, an
+        unknown doc id or preset, no questions or both, or a grid already running in the session."""
+        from clauselens.grid import preset as get_preset
+
+        running = self.latest(session_id)
+        if running is not None and not running.finished:
+            raise ClauselensError(f"a grid is already running in this session ({running.id}, {running.done} of "
+                                  f"{running.total} cells): wait for it to finish")
+        text = questions if isinstance(questions, str) else "\n".join(questions or [])
+        if bool(preset) == bool(text.strip()):
+            raise ConfigError("give a question preset (cuad) or questions, one per line (not both)")
+        qs = get_preset(preset) if preset else questions_from_text(text)
+        have = self.agreements(session_id)
+        if not have:
+            raise ClauselensError("no documents in this session yet: add contracts first" if self.service.library is None
+                                  else "the library has no agreements")
+        want = [d for d in dict.fromkeys(doc_ids or []) if d]
+        by_id = {a["doc_id"]: a for a in have}
+        unknown = [d for d in want if d not in by_id]
+        if unknown:
+            raise ClauselensError(f"unknown agreement(s) {', '.join(unknown)}; this session's: "
+                                  + ", ".join(f"{a['doc_id']} ({a['file_name']})" for a in have[:20]))
+        chosen = [by_id[d] for d in want] if want else have
+        rows = self._rows(session_id, [a["doc_id"] for a in chosen])
+        grid = GridRun(id=uuid.uuid4().hex[:12], session_id=session_id, rows=rows, questions=qs)
+        with self._guard:
+            done = [k for k, g in self.grids.items() if g.finished]
+            for k in done[: max(0, len(self.grids) - MAX_GRIDS + 1)]:
+                del self.grids[k]
+            self.grids[grid.id] = grid
+        return grid
+
+    def _rows(self, session_id: str, doc_ids: list[str]) -> list[GridRow]:
+        lib = self.service.library
+        if lib is not None:
+            recs = {r.doc_id: r for r in lib.agreements()}
+            return [GridRow(row_key=recs[d].sha256, agreement=recs[d].label, source_path=recs[d].path, doc_id=d) for d in doc_ids]
+        docs = {d["doc_id"]: d for d in self.service.documents(session_id)}
+        return [GridRow(row_key=docs[d]["sha256"], agreement=docs[d].get("title") or docs[d]["file_name"],
+                        source_path=docs[d]["source_path"], doc_id=d) for d in doc_ids]
+
+    def start(self, grid: GridRun, emit: Emit | None = None) -> threading.Thread:
+        """Run ``grid`` in a daemon thread (the MCP server; the web UI runs it as a job)."""
+        t = threading.Thread(target=self.run, args=(grid, emit), name=f"grid-{grid.id}", daemon=True)
+        t.start()
+        return t
+
+    # ------------------------------------------------------------- run
+    def _session_library(self, session_id: str, rows: list[GridRow]) -> Any:
+        """The session's lexical grid library with ``rows``' documents added; a row whose document
+        cannot be added gets its ``error``."""
+        from clauselens.interfaces.library_commands import open_library
+
+        settings = self.service.settings
+        lexical = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"embedder": "none"})})
+        root = self.service.store.session_dir(session_id) / "grid" / "library"
+        by_path = {d["source_path"]: d["doc_id"] for d in self.service.documents(session_id)}
+
+        def load(p: Path) -> Any:
+            doc_id = by_path.get(str(p))
+            return self.service.parsed_document(session_id, doc_id) if doc_id else self.service.load_document(p)
+
+        with self._build:
+            lib = open_library(lexical, str(root), create=True)
+            rep = lib.add([Path(r.source_path) for r in rows], load=load)
+        failed = dict(rep.failed)
+        added = {r.path for r in lib.agreements()}
+        for r in rows:
+            if r.source_path in failed or r.source_path not in added:
+                r.error = f"could not read this contract: {failed.get(r.source_path, 'not added to the grid index')}"
+        return lib
+
+    def _library(self, grid: GridRun) -> Any:
+        lib = self.service.library
+        if lib is None:
+            return self._session_library(grid.session_id, grid.rows)
+        if lib.meta.get("backend", "local") != "local":
+            return lib
+        from clauselens.interfaces.library_commands import open_library
+
+        return open_library(self.service.settings, str(lib.root))  # its own SQLite connection for this thread
+
+    def run(self, grid: GridRun, emit: Emit | None = None) -> None:
+        """Fill ``grid`` (in the calling thread), calling ``emit`` with its events (see the module
+        docstring). Never raises: a failure before the cells is recorded (``state="failed"``,
+        ``error``) and emitted as an ``error`` event; a failing cell or contract is an ``error`` cell."""
+        from clauselens.grid import CellStore, run_grid
+
+        send: Emit = emit or (lambda ev: None)
+        send({"type": ET.GRID, "grid": grid.snapshot(cells=False)})
+        t0 = time.perf_counter()
+        store = None
+        try:
+            model, grid.model_id, method = self.model_and_id()
+            n = len(grid.rows)
+            send({"type": ET.STATUS, "agent": "grid", "text": f"Indexing {n} agreement{'s' if n != 1 else ''} for the grid"})
+            lib = self._library(grid)
+            store = CellStore(self.service.store.session_dir(grid.session_id) / "grid" / "cells.sqlite")
+            grid.state, grid.started = "running", time.perf_counter()
+            send({"type": ET.GRID, "grid": grid.snapshot(cells=False)})
+            rows = {r.row_key: i for i, r in enumerate(grid.rows)}
+
+            def on_cell(cell: Cell, done: int, total: int, reused: bool) -> None:
+                i = rows[cell.row_key]
+                grid.add(i, cell, reused)
+                send({"type": ET.CELL, "cell": cell_json(cell, i), "progress": grid.progress()})
+
+            run_grid(lib, grid.rows, grid.questions, store, model=model, model_id=grid.model_id,
+                     concurrency=self.concurrency if self.service.settings.interrogator_model.backend != "llamacpp" else 1,
+                     method=method, on_cell=on_cell)
+            grid.state = "done"
+        except Exception as e:  # noqa: BLE001 - reported to the user, never a traceback
+            grid.state = "failed"
+            if isinstance(e, ClauselensError):
+                grid.error = str(e)
+            else:
+                log.exception("internal error in grid %s", grid.id)
+                grid.error = f"Internal error ({type(e).__name__}); see the server log."
+            send({"type": ET.ERROR, "kind": type(e).__name__, "retry": False, "message": f"The grid stopped: {grid.error}"})
+        finally:
+            if store is not None:
+                store.close()
+            grid.seconds = time.perf_counter() - (grid.started or t0)
+        send({"type": ET.GRID_DONE, "grid": grid.snapshot(cells=False)})
+
+    # ------------------------------------------------------------- export
+    def export(self, grid: GridRun, fmt: str) -> tuple[bytes, str, str]:
+        """The grid (as filled so far; missing cells read ``pending``) as ``fmt`` (xlsx, csv,
+        html, json): (bytes, media type, file name). Raises :class:`ConfigError` for another format."""
+        from clauselens.grid import write_grid
+
+        if fmt not in EXPORT_TYPES:
+            raise ConfigError(f"grid downloads: {', '.join(EXPORT_TYPES)} (not {fmt!r})")
+        p = grid.progress()
+        info = {"grid": grid.id, "agreements": len(grid.rows), "questions": len(grid.questions), "cells": grid.total,
+                "done": p["done"], "state": p["state"], "model": grid.model_id, "computed": p["computed"], "reused": p["reused"],
+                "seconds": p["seconds"], "cells_per_minute": p["cells_per_minute"], "by_status": p["counts"],
+                "written_utc": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+        with grid._guard:
+            cells = list(grid.cells.values())
+        with tempfile.TemporaryDirectory(prefix="clauselens-grid-") as tmp:
+            path = write_grid(Path(tmp) / f"grid.{fmt}", grid.rows, grid.questions, cells, info)
+            return path.read_bytes(), EXPORT_TYPES[fmt], f"clauselens-grid-{grid.id}.{fmt}"
+
+
+__all__ = ["EXPORT_TYPES", "GridRun", "GridRuns", "MAX_GRIDS", "UnknownGridError", "cell_json", "questions_from_text"]
