@@ -38,10 +38,24 @@ Routes (``{sid}`` is a session id):
                                        (rendered pages are kept in a bounded in-memory cache)
 ``GET /sessions``                      the sessions this server's database holds, newest first,
                                        with their first question and time (JSON)
+``GET /s/{sid}/grid/options``          what a review grid can be started on: the session's
+                                       documents (or the library's agreements) and the presets
+``POST /s/{sid}/grids``                form ``agreements`` (doc ids, repeatable; none = all), and
+                                       ``preset`` (``cuad``) or ``questions`` (one per line):
+                                       starts a clause grid as a job, returns ``{"grid", "job"}``
+                                       (the same id); its events (``grid``, ``cell``, ``grid_done``)
+                                       stream from ``/s/{sid}/jobs/{job}/events``
+``GET /s/{sid}/grids/{gid}``           the grid: rows, questions, progress and filled cells (JSON)
+``GET /s/{sid}/grids/{gid}/cells/{row}/{qid}``  one cell (row index, question id) with its
+                                       document's id and the quote's spans, for the document view
+``GET /s/{sid}/grids/{gid}/export.{xlsx|csv|html|json}``  the grid as filled so far
 =====================================  ===================================================
 
 A citation of a PDF opens the cited page's image with the quoted words boxed
 (:mod:`clauselens.parsing.page_image`); other documents open as text with the quote marked.
+A grid cell opens the same way (its verified quote; for a cell without one, the passage the
+grid read first). Grids run through :class:`clauselens.interfaces.grids.GridRuns`, shared with
+the MCP server; ``/state`` names the session's latest grid so a reloaded page re-attaches to it.
 """
 
 from __future__ import annotations
@@ -66,6 +80,7 @@ from langchain_core.messages import AIMessage, HumanMessage
 
 from clauselens.errors import ClauselensError, IngestError, ModelUnavailableError
 from clauselens.graph import events as ET
+from clauselens.interfaces.grids import EXPORT_TYPES, GridRuns, UnknownGridError
 from clauselens.interfaces.session import ChatSessions, Event, UnknownDocumentError
 from clauselens.interfaces.store import DEFAULT_MAX_UPLOAD_BYTES, StoreError, check_session_id
 from clauselens.parsing.page_image import render_page_png, span_boxes
@@ -172,12 +187,13 @@ def highlight(doc: Document, spans: list[tuple[int, int]], image_url: Callable[[
 
 @dataclass
 class Job:
-    """A turn running in a worker thread; ``events`` grows as it runs."""
+    """A turn (or a grid: ``kind="grid"``) running in a worker thread; ``events`` grows as it runs."""
 
     id: str
     session_id: str
     events: list[Event] = field(default_factory=list)
     done: bool = False
+    kind: str = "turn"
 
 
 def error_event(e: BaseException, *, retry: bool) -> Event:
@@ -201,8 +217,18 @@ class JobRunner:
         self._guard = threading.Lock()
 
     def start(self, session_id: str, events: Callable[[], Iterator[Event]]) -> Job:
-        """Start a job that drains ``events()`` (a zero-argument callable returning an iterator)."""
-        job = Job(id=uuid.uuid4().hex[:12], session_id=session_id)
+        """Start a turn: a job that drains ``events()`` (a zero-argument callable returning an iterator)."""
+
+        def drain(emit: Callable[[Event], None]) -> None:
+            for ev in events():
+                emit(ev)
+
+        return self.start_work(session_id, drain)
+
+    def start_work(self, session_id: str, work: Callable[[Callable[[Event], None]], None], *, kind: str = "turn",
+                   job_id: str | None = None) -> Job:
+        """Start a job running ``work(emit)``; each event it emits is kept for the SSE stream."""
+        job = Job(id=job_id or uuid.uuid4().hex[:12], session_id=session_id, kind=kind)
         with self._guard:
             done = [k for k, j in self.jobs.items() if j.done]
             for k in done[: max(0, len(self.jobs) - MAX_JOBS + 1)]:  # oldest finished first (dicts keep order)
@@ -211,21 +237,20 @@ class JobRunner:
 
         def run() -> None:
             try:
-                for ev in events():
-                    job.events.append(ev)
+                work(job.events.append)
             except BaseException as e:  # noqa: BLE001 - reported to the UI, never swallowed
-                job.events.append(error_event(e, retry=self.service.pending(session_id)))
+                job.events.append(error_event(e, retry=kind == "turn" and self.service.pending(session_id)))
             finally:
                 job.events.append({"type": ET.DONE})
                 job.done = True
 
-        threading.Thread(target=run, name=f"turn-{job.id}", daemon=True).start()
+        threading.Thread(target=run, name=f"{kind}-{job.id}", daemon=True).start()
         return job
 
-    def latest(self, session_id: str) -> Job | None:
-        """The session's most recent job (running or finished), for a reloaded page to re-attach to."""
+    def latest(self, session_id: str, kind: str = "turn") -> Job | None:
+        """The session's most recent job of ``kind`` (running or finished), for a reloaded page to re-attach to."""
         with self._guard:
-            mine = [j for j in self.jobs.values() if j.session_id == session_id]
+            mine = [j for j in self.jobs.values() if j.session_id == session_id and j.kind == kind]
         return mine[-1] if mine else None
 
     def get(self, session_id: str, job_id: str) -> Job:
@@ -244,7 +269,7 @@ def _message_json(m: Any) -> dict:
 
 
 def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
-               max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES) -> FastAPI:
+               max_upload_bytes: int = DEFAULT_MAX_UPLOAD_BYTES, grids: GridRuns | None = None) -> FastAPI:
     """The FastAPI application.
 
     Args:
@@ -252,6 +277,8 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
         pick_dirs: folders whose ``.txt/.md/.pdf/.docx`` files the user may pick without
             uploading (e.g. the bundled ``examples/contracts``). Any other path is refused.
         max_upload_bytes: upload limit (default 20 MiB).
+        grids: the review grids' runner (default: one on ``service``, answering with its
+            Interrogator's model, one cell at a time).
     """
     app = FastAPI(title="clauselens", docs_url=None, redoc_url=None, openapi_url=None)
     templates = Jinja2Templates(directory=str(_HERE / "templates"))
@@ -260,6 +287,8 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
     app.state.runner = runner
     images = PageImages()
     app.state.page_images = images
+    grid_runs = grids or GridRuns(service)
+    app.state.grids = grid_runs
     roots = tuple(Path(d).resolve() for d in pick_dirs)
 
     def sid_ok(sid: str) -> str:
@@ -301,7 +330,7 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
     @app.exception_handler(ClauselensError)
     async def _clauselens_error(request: Request, exc: ClauselensError) -> JSONResponse:
         status = 403 if isinstance(exc, StoreError) and "outside" in str(exc) else 400
-        if isinstance(exc, UnknownDocumentError):
+        if isinstance(exc, (UnknownDocumentError, UnknownGridError)):
             status = 404
         return JSONResponse({"error": str(exc), "kind": type(exc).__name__}, status_code=status)
 
@@ -320,13 +349,15 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
     def state(sid: str) -> dict:
         st = service.state(sid_ok(sid))
         job = runner.latest(sid)
+        grid = grid_runs.latest(sid)
         return {"session": sid, "messages": [_message_json(m) for m in st["messages"]],
                 "documents": st["documents"],
                 "reports": [{"index": i, "title": r["title"], "question": r["question"],
                              "generated": (r.get("run") or {}).get("generated_utc"), "verification": r.get("verification")}
                             for i, r in enumerate(st["reports"])],
                 "pending": service.pending(sid), "library": service.library_info(),
-                "job": None if job is None else {"id": job.id, "done": job.done, "events": len(job.events)}}
+                "job": None if job is None else {"id": job.id, "done": job.done, "events": len(job.events)},
+                "grid": None if grid is None else {"id": grid.id, "state": grid.state, "done": grid.finished}}
 
     @app.post("/s/{sid}/upload")
     async def upload(sid: str, file: UploadFile = File(...)) -> dict:
@@ -450,5 +481,41 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
     @app.get("/sessions")
     def sessions() -> dict:
         return {"sessions": service.list_sessions()}
+
+    @app.get("/s/{sid}/grid/options")
+    def grid_options(sid: str) -> dict:
+        from clauselens.grid.questions import PRESETS
+
+        return {"agreements": grid_runs.agreements(sid_ok(sid)), "library": service.library_info(),
+                "presets": [{"name": k, "questions": len(v)} for k, v in PRESETS.items()]}
+
+    @app.post("/s/{sid}/grids")
+    def start_grid(sid: str, agreements: list[str] = Form(default=[]), preset: str = Form(default=""),
+                   questions: str = Form(default="")) -> dict:
+        grid = grid_runs.prepare(sid_ok(sid), doc_ids=agreements, preset=preset.strip() or None, questions=questions)
+        runner.start_work(sid, lambda emit: grid_runs.run(grid, emit), kind="grid", job_id=grid.id)
+        return {"grid": grid.id, "job": grid.id}
+
+    @app.get("/s/{sid}/grids/{gid}")
+    def grid_state(sid: str, gid: str) -> dict:
+        return grid_runs.get(gid, sid_ok(sid)).snapshot()
+
+    @app.get("/s/{sid}/grids/{gid}/cells/{row}/{qid}")
+    def grid_cell(sid: str, gid: str, row: int, qid: str) -> dict:
+        from clauselens.interfaces.grids import cell_json
+
+        grid = grid_runs.get(gid, sid_ok(sid))
+        i, cell = grid.cell(row, qid)
+        if cell is None:
+            raise UnknownGridError(f"cell {row}/{qid} of grid {gid} is not filled yet")
+        return cell_json(cell, i)
+
+    @app.get("/s/{sid}/grids/{gid}/export.{fmt}")
+    def grid_export(sid: str, gid: str, fmt: str) -> Response:
+        grid = grid_runs.get(gid, sid_ok(sid))
+        if fmt not in EXPORT_TYPES:
+            raise HTTPException(404, f"formats: {', '.join(EXPORT_TYPES)}")
+        data, media, name = grid_runs.export(grid, fmt)
+        return Response(data, media_type=media, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     return app

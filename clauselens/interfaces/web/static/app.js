@@ -66,6 +66,7 @@ function renderDocuments(docs) {
     li.appendChild(rm);
     ul.appendChild(li);
   }
+  if (document.body.classList.contains("mode-grid")) loadGridOptions();  // the grid's agreement list follows
 }
 
 // The questions of this session: each opens its report.
@@ -314,16 +315,20 @@ async function showPages(d, starts, ends) {
 }
 
 async function openCitation(a) {
-  const doc = a.dataset.doc;
-  const starts = JSON.parse(a.dataset.spans || "[]");
-  const ends = JSON.parse(a.dataset.ends || "[]");
+  return openDocument(a.dataset.doc, JSON.parse(a.dataset.spans || "[]"), JSON.parse(a.dataset.ends || "[]"), a.dataset.cid);
+}
+
+// Open document `doc` with the [starts[i], ends[i]) ranges of its text highlighted; `caption`
+// (a grid cell: its agreement, question and status) leads the note above the view.
+async function openDocument(doc, starts, ends, cid, caption) {
   const r = await fetch(`/s/${sid}/documents/${encodeURIComponent(doc)}`);
   const d = await r.json().catch(() => ({ error: r.statusText }));
   if (!r.ok) { showError(`Cannot open the document: ${d.error || r.statusText}`, false); return; }
   $("doc-title").textContent = d.title;
-  showText(d, starts, ends, a.dataset.cid);
+  showText(d, starts, ends, cid || "");
   const note = $("doc-note");
-  note.hidden = true;
+  note.textContent = caption || "";
+  note.hidden = !caption;
   $("view-tabs").hidden = !d.pdf;
   if (!d.pdf) {
     $("pageview").innerHTML = "";
@@ -334,9 +339,9 @@ async function openCitation(a) {
   try {
     const h = await showPages(d, starts, ends);
     const pages = h.pages.map((p) => p.number);
-    note.textContent = h.found
+    note.textContent = (caption ? caption + " — " : "") + (h.found
       ? `${d.file_name}, page${pages.length > 1 ? "s" : ""} ${pages.join(", ")}: the quoted words are boxed.`
-      : `${d.file_name}, page ${pages.join(", ")}: the quoted words could not be placed on the page image (no text layer); the Text tab marks them.`;
+      : `${d.file_name}, page ${pages.join(", ")}: the quoted words could not be placed on the page image (no text layer); the Text tab marks them.`);
     note.hidden = false;
     showTab("page");
   } catch (e) {
@@ -361,10 +366,218 @@ $("report").addEventListener("click", (e) => {
   if (fu) { e.preventDefault(); $("question").value = fu.textContent; }
 });
 
+// ---------------------------------------------------------------- review grid
+// A grid (agreements × questions) runs on the server as a job; its events fill the table cell
+// by cell: "grid" (rows and questions), "cell" (one cell and the progress), "grid_done".
+const STATUS_CLASS = { "answered": "s-answered", "not found": "s-not-found", "unverified": "s-unverified", "error": "s-error" };
+let grid = null;       // {id, rows, questions}
+let gridSource = null; // the EventSource of the grid being followed
+let lastGridId = null; // the session's latest grid (from /state), shown when the grid view opens
+
+function setMode(mode) {
+  const isGrid = mode === "grid";
+  document.body.classList.toggle("mode-grid", isGrid);
+  $("mode-ask").setAttribute("aria-pressed", String(!isGrid));
+  $("mode-grid").setAttribute("aria-pressed", String(isGrid));
+  history.replaceState(null, "", isGrid ? "#grid" : location.pathname);
+  if (isGrid) {
+    loadGridOptions();
+    if (lastGridId && (!grid || grid.id !== lastGridId)) followGrid(lastGridId);
+  }
+}
+$("mode-ask").onclick = () => setMode("ask");
+$("mode-grid").onclick = () => setMode("grid");
+
+async function loadGridOptions() {
+  const r = await fetch(`/s/${sid}/grid/options`);
+  const o = await r.json().catch(() => ({ agreements: [], presets: [] }));
+  const ul = $("grid-agreements");
+  const was = new Set(Array.from(ul.querySelectorAll("input:not(:checked)"), (i) => i.value));
+  ul.innerHTML = "";
+  if (!o.agreements.length) ul.appendChild(el("li", "muted empty", "No documents yet: upload a contract or pick one."));
+  for (const a of o.agreements) {
+    const li = el("li");
+    const lab = el("label", "check");
+    const box = el("input");
+    box.type = "checkbox";
+    box.value = a.doc_id;
+    box.checked = $("grid-all").checked || !was.has(a.doc_id);
+    box.onchange = () => { $("grid-all").checked = !ul.querySelector("input:not(:checked)"); };
+    lab.appendChild(box);
+    lab.appendChild(el("span", "fname", a.file_name));
+    if (a.label && a.label !== a.file_name) lab.appendChild(el("span", "muted", a.label));
+    lab.title = a.label || a.file_name;
+    li.appendChild(lab);
+    ul.appendChild(li);
+  }
+  $("grid-all-count").textContent = `(${o.agreements.length})`;
+  const sel = $("grid-preset");
+  if (sel.options.length === 1) {
+    for (const p of o.presets) {
+      const opt = el("option", "", `${p.name.toUpperCase()} preset: ${p.questions} clause categories`);
+      opt.value = p.name;
+      sel.appendChild(opt);
+    }
+  }
+}
+$("grid-all").onchange = () => {
+  for (const b of $("grid-agreements").querySelectorAll("input")) b.checked = $("grid-all").checked;
+};
+$("grid-preset").onchange = () => { $("grid-questions").disabled = Boolean($("grid-preset").value); };
+
+$("grid-form").onsubmit = (e) => {
+  e.preventDefault();
+  const body = new FormData();
+  const boxes = Array.from($("grid-agreements").querySelectorAll("input"));
+  const chosen = boxes.filter((b) => b.checked).map((b) => b.value);
+  if (!chosen.length) { showError("Choose at least one agreement.", false); return; }
+  if (chosen.length < boxes.length) for (const d of chosen) body.append("agreements", d);
+  const preset = $("grid-preset").value;
+  if (preset) body.append("preset", preset);
+  else {
+    const q = $("grid-questions").value.trim();
+    if (!q) { showError("Type the questions, one per line, or choose a preset.", false); return; }
+    body.append("questions", q);
+  }
+  run(async () => {
+    const { grid: gid } = await postForm(`/s/${sid}/grids`, body);
+    lastGridId = gid;
+    followGrid(gid);
+  });
+};
+
+function fmtSeconds(s) {
+  if (s === null || s === undefined) return "";
+  s = Math.round(s);
+  return s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, "0")} s`
+    : `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, "0")} min`;
+}
+
+function renderGrid(g) {  // the table's frame: one row per agreement, one column per question
+  const keep = grid && grid.id === g.grid_id ? grid.cells : {};
+  grid = { id: g.grid_id, rows: g.rows, questions: g.questions, cells: keep };
+  $("grid-status").hidden = false;
+  for (const a of $("grid-downloads").querySelectorAll("a")) a.href = `/s/${sid}/grids/${g.grid_id}/export.${a.dataset.fmt}`;
+  const t = $("grid-table");
+  t.innerHTML = "";
+  const head = el("tr");
+  head.appendChild(el("th", "corner", "Agreement"));
+  for (const q of g.questions) {
+    const th = el("th", "", q.label);
+    th.title = `${q.question} (${q.type.replace("_", "/")})`;
+    head.appendChild(th);
+  }
+  const thead = el("thead");
+  thead.appendChild(head);
+  t.appendChild(thead);
+  const tbody = el("tbody");
+  for (const r of g.rows) {
+    const tr = el("tr");
+    const th = el("th", "agr");
+    th.appendChild(el("span", "agr-name", r.agreement));
+    if (r.file && r.file !== r.agreement) th.appendChild(el("span", "agr-file", r.file));
+    th.title = r.file || r.agreement;
+    tr.appendChild(th);
+    for (const q of g.questions) {
+      const td = el("td");
+      const b = el("button", "gcell pending");
+      b.type = "button";
+      b.dataset.row = r.row;
+      b.dataset.q = q.id;
+      b.appendChild(el("span", "ans", "…"));
+      b.appendChild(el("span", "st", "pending"));
+      b.onclick = () => openGridCell(r.row, q.id);
+      td.appendChild(b);
+      tr.appendChild(td);
+    }
+    tbody.appendChild(tr);
+  }
+  t.appendChild(tbody);
+  for (const c of Object.values(keep)) fillCell(c);
+  updateGridProgress(g.progress);
+}
+
+function fillCell(c) {
+  grid.cells[`${c.row}/${c.question_id}`] = c;
+  const b = $("grid-table").querySelector(`button.gcell[data-row="${c.row}"][data-q="${CSS.escape(c.question_id)}"]`);
+  if (!b) return;
+  b.className = `gcell ${STATUS_CLASS[c.status] || ""}`;
+  b.querySelector(".ans").textContent = c.answer || (c.status === "error" ? "error" : "—");
+  const where = [c.clause ? `cl. ${c.clause}` : "", c.page ? `p. ${c.page}` : ""].filter(Boolean).join(" · ");
+  b.querySelector(".st").textContent = c.status === "error" ? c.reason : [c.status, where].filter(Boolean).join(" · ");
+  b.title = c.quote ? `“${c.quote}”` : c.reason || c.status;
+}
+
+function updateGridProgress(p) {
+  if (!p) return;
+  const pct = p.total ? Math.round((100 * p.done) / p.total) : 0;
+  $("grid-bar").style.width = `${pct}%`;
+  let text = `${p.done} of ${p.total} cells`;
+  if (p.state === "preparing") text += " · indexing the agreements";
+  else if (p.state === "running") text += p.eta_s !== null ? ` · ETA ${fmtSeconds(p.eta_s)}` : " · estimating the time left";
+  else if (p.state === "done") text += ` · done in ${fmtSeconds(p.seconds)}`;
+  else if (p.state === "failed") text += " · stopped";
+  if (p.cells_per_minute) text += ` · ${p.cells_per_minute.toFixed(1)} cells/min`;
+  if (p.reused) text += ` · ${p.reused} reused`;
+  $("grid-progress-text").textContent = text;
+  const counts = $("grid-counts");
+  counts.innerHTML = "";
+  for (const [k, v] of Object.entries(p.counts || {})) {
+    const chip = el("span", `chip ${STATUS_CLASS[k]}`, `${k} ${v}`);
+    counts.appendChild(chip);
+  }
+  $("grid-start").disabled = p.state === "preparing" || p.state === "running";
+}
+
+function followGrid(gid) {
+  if (gridSource) gridSource.close();
+  document.body.dataset.gridIdle = "0";
+  $("grid-start").disabled = true;
+  const es = new EventSource(`/s/${sid}/jobs/${gid}/events`);
+  gridSource = es;
+  const handlers = {
+    grid: (ev) => renderGrid(ev.grid),
+    status: (ev) => { $("grid-progress-text").textContent = ev.text; },
+    cell: (ev) => { if (grid && grid.id === gid) { fillCell(ev.cell); updateGridProgress(ev.progress); } },
+    grid_done: (ev) => updateGridProgress(ev.grid.progress),
+    error: (ev) => showError(ev.message, false),
+    done: () => { es.close(); $("grid-start").disabled = false; document.body.dataset.gridIdle = "1"; },
+  };
+  for (const [name, fn] of Object.entries(handlers)) es.addEventListener(name, (e) => fn(JSON.parse(e.data)));
+  // the server forgot the grid (a restart): free the Start button
+  es.onerror = () => { if (es.readyState === EventSource.CLOSED) { $("grid-start").disabled = false; document.body.dataset.gridIdle = "1"; } };
+}
+
+// A cell opens its verified quote in the document view; a cell without one (not found,
+// unverified) opens the passage the grid read first, and says so; an error cell shows its reason.
+function openGridCell(row, qid) {
+  const c = grid && grid.cells[`${row}/${qid}`];
+  if (!c) return;
+  for (const b of document.querySelectorAll("button.gcell.selected")) b.classList.remove("selected");
+  const b = $("grid-table").querySelector(`button.gcell[data-row="${row}"][data-q="${CSS.escape(qid)}"]`);
+  if (b) b.classList.add("selected");
+  const q = grid.questions.find((x) => x.id === qid);
+  const r = grid.rows[row];
+  const head = `Grid cell “${q ? q.question : qid}”: ${c.answer || c.status}`;
+  if (c.status === "error" || !c.doc_id || !(c.quote_spans.length || c.top_spans.length)) {
+    $("doc-title").textContent = r.agreement;
+    $("doc-note").textContent = `${head} (${r.file || r.agreement}) — ${c.status}: ${c.reason}`;
+    $("doc-note").hidden = false;
+    return;
+  }
+  const spans = c.quote_spans.length ? c.quote_spans : c.top_spans;
+  const what = c.quote_spans.length ? `answered${c.clause ? `, clause ${c.clause}` : ""}`
+    : `${c.status}, no verified quote: marked is the passage the grid read first`;
+  openDocument(c.doc_id, spans.map((s) => s[0]), spans.map((s) => s[1]), `grid-${row}-${qid}`, `${head} (${what})`);
+}
+
 // A turn runs on the server, not in the page: after a reload (or on a second tab) the page asks
 // /state for the session's latest job and, while it runs, re-opens its event stream, which
-// replays the progress so far and then continues; the report appears when it is done.
+// replays the progress so far and then continues; the report appears when it is done. The
+// session's latest grid is re-attached the same way (its events replay the cells so far).
 refresh().then((st) => {
+  if (st.grid) lastGridId = st.grid.id;
+  if (location.hash === "#grid" || (st.grid && !st.grid.done)) setMode("grid");
   if (st.job && !st.job.done) {
     $("progress").innerHTML = "";
     progress("Re-attached to the question still running on the server");
