@@ -143,7 +143,7 @@ def mcp_cmd(
     sessions_db: DbOpt = None,
     library: LibraryOpt = None,
 ) -> None:
-    """Run the MCP server over stdio (tools: ingest, search_clauses, ask, fetch_clause)."""
+    """Run the MCP server over stdio (tools: ingest, search_clauses, ask, fetch_clause, start_grid, grid_progress, grid_cell)."""
     _require_or_exit("mcp", "clauselens mcp")
     from clauselens.interfaces.mcp_server import create_mcp_server
 

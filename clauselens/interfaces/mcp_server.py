@@ -12,6 +12,15 @@ exceptions raised by a tool into such results, never a traceback):
 * ``ask(question, session_id=None)`` — one chat turn: the Archivist may return a clarifying
   question (``kind="clarify"``); otherwise the report as JSON plus its Markdown.
 * ``fetch_clause(ref, doc_id=None, session_id=None)`` — the text and span of clause ``ref``.
+* ``start_grid(questions=None, preset=None, agreements=None, session_id=None)`` — a clause grid
+  (issue #21): the session's agreements (all, or the ones named by doc id or file name) × the
+  questions (one per item, optionally ending ``| TYPE``) or a preset (``cuad``), filled in the
+  background by :class:`~clauselens.interfaces.grids.GridRuns` (the web UI's grid runner); returns
+  the ``grid_id`` at once.
+* ``grid_progress(grid_id, include_cells=True)`` — done / total, ETA, counts per status, and the
+  cells filled so far.
+* ``grid_cell(grid_id, agreement, question_id)`` — one cell: answer, verified quote, clause, page,
+  status (``pending`` while not filled) and the quote's character spans.
 
 With a library (``clauselens mcp --library NAME``) the tools answer from the library: ``ingest``
 is refused (use ``clauselens library add``), ``search_clauses`` and ``ask`` resolve the agreement
@@ -33,6 +42,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from clauselens.errors import ClauselensError, IngestError
+from clauselens.interfaces.grids import GridRun, GridRuns
 from clauselens.interfaces.session import ChatSessions
 from clauselens.interfaces.store import StoreError
 from clauselens.reports.render import to_markdown
@@ -146,10 +156,102 @@ class ClauseOut(BaseModel):
     text: str
 
 
+class GridRowOut(BaseModel):
+    """One agreement (row) of a grid; ``error`` when its contract could not be read."""
+
+    row: int
+    agreement: str
+    file: str = ""
+    doc_id: str = ""
+    error: str = ""
+
+
+class GridQuestionOut(BaseModel):
+    """One question (column) of a grid."""
+
+    id: str
+    question: str
+    type: str
+    label: str
+
+
+class GridProgressOut(BaseModel):
+    """How far a grid is: ``state`` preparing / running / done / failed (``error`` says why),
+    cells ``done`` of ``total``, ``counts`` per status, ``eta_s`` (seconds left; None before the first
+    computed cell and once finished), ``cells_per_minute``, and cells ``computed`` / ``reused``
+    (from an earlier grid of the session)."""
+
+    state: str
+    done: int
+    total: int
+    counts: dict[str, int]
+    eta_s: float | None = None
+    cells_per_minute: float = 0.0
+    seconds: float = 0.0
+    computed: int = 0
+    reused: int = 0
+    error: str = ""
+
+
+class GridCellOut(BaseModel):
+    """One grid cell: ``status`` answered / not found / unverified / error (``pending`` while not
+    filled); ``quote`` is verbatim in the agreement (``quote_spans``: ``[start, end)`` into its parsed
+    text), with its ``clause`` and ``page``; ``reason`` explains a cell without a quote."""
+
+    grid_id: str
+    row: int
+    agreement: str
+    question_id: str
+    question: str
+    status: str
+    answer: str = ""
+    quote: str = ""
+    clause: str = ""
+    page: int | None = None
+    reason: str = ""
+    doc_id: str = ""
+    quote_spans: list[list[int]] = Field(default_factory=list)
+
+
+class GridOut(BaseModel):
+    """Result of ``start_grid`` and ``grid_progress``: the grid's rows, questions, progress and
+    (``grid_progress`` with ``include_cells``) its filled cells; ``message`` says it in one line."""
+
+    session_id: str
+    grid_id: str
+    rows: list[GridRowOut]
+    questions: list[GridQuestionOut]
+    progress: GridProgressOut
+    cells: list[GridCellOut] = Field(default_factory=list)
+    message: str = ""
+
+
+def _cell_out(grid: GridRun, row: int, question_id: str, c: Any) -> GridCellOut:
+    q = next(x for x in grid.questions if x.id == question_id)
+    base: dict[str, Any] = {"grid_id": grid.id, "row": row, "agreement": grid.rows[row].agreement, "question_id": question_id,
+                            "question": q.question, "doc_id": grid.rows[row].doc_id}
+    if c is None:
+        return GridCellOut(**base, status="pending")
+    return GridCellOut(**base, status=c.status, answer=c.answer, quote=c.quote, clause=c.clause, page=c.page,
+                       reason=c.reason, quote_spans=c.quote_spans)
+
+
+def _grid_out(grid: GridRun, *, cells: bool) -> GridOut:
+    snap = grid.snapshot(cells=False)
+    p = snap["progress"]
+    with grid._guard:
+        filled = sorted(grid.cells.items(), key=lambda kv: kv[0])
+    msg = f"grid {grid.id}: {p['done']} of {p['total']} cells, {p['state']}" + (f"; {p['error']}" if p["error"] else "")
+    return GridOut(session_id=grid.session_id, grid_id=grid.id, rows=[GridRowOut(**r) for r in snap["rows"]],
+                   questions=[GridQuestionOut(**q) for q in snap["questions"]], progress=GridProgressOut(**p),
+                   cells=[_cell_out(grid, r, qid, c) for (r, qid), c in filled] if cells else [], message=msg)
+
+
 INSTRUCTIONS = (
     "clauselens answers questions about contracts with grounded, cited reports, using local models only. "
     "Call ingest with contract file paths first, then ask questions (ask) or search clauses (search_clauses); "
-    "fetch_clause returns a clause's exact text by reference (e.g. '14.3(b)')."
+    "fetch_clause returns a clause's exact text by reference (e.g. '14.3(b)'). For a review table of many "
+    "agreements × questions, start_grid, then poll grid_progress and read cells with grid_cell."
 )
 
 
@@ -160,7 +262,8 @@ def _norm_ref(ref: str) -> str:
     return normalize_ref(r)
 
 
-def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), session_id: str | None = None) -> Any:
+def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), session_id: str | None = None,
+                      grids: GridRuns | None = None) -> Any:
     """The MCP server object (call ``.run()`` for stdio).
 
     Args:
@@ -168,8 +271,10 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
             :class:`~clauselens.interfaces.engine.GraphInterrogate` for ``search_clauses``).
         roots: folders documents may be read from.
         session_id: the default session (a new one if None).
+        grids: the grid runner (default: one on ``service``, answering with its Interrogator's model).
     """
     server = _Server("clauselens", instructions=INSTRUCTIONS)
+    grid_runs = grids or GridRuns(service)
     default_sid = session_id or service.new_session()
     allowed = tuple(Path(r).resolve() for r in roots)
 
@@ -264,5 +369,44 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
                                          page_start=n.page_start, page_end=n.page_end,
                                          text=d.text[n.span.start:n.span.end])
             raise ClauselensError(f"clause {ref} not found in {', '.join(d.title or d.id for d in docs)}")
+
+    @server.tool()
+    def start_grid(questions: list[str] | None = None, preset: str | None = None, agreements: list[str] | None = None,
+                   session_id: str | None = None) -> GridOut:
+        """Start a review grid: one row per agreement of the session (all, or those named by doc id or file name),
+        one column per question (each may end with "| yes_no", "| date", "| duration", "| amount", "| party" or
+        "| text") or per question of a preset ("cuad": CUAD's 41 clause categories). Each cell gets a short answer
+        with a verified quote, clause and page. Runs in the background: returns the grid_id at once; poll
+        grid_progress, read cells with grid_cell."""
+        with user_errors():
+            sid = sid_of(session_id)
+            ids = None
+            if agreements:
+                have = grid_runs.agreements(sid)
+                named = {k: a["doc_id"] for a in have for k in (a["doc_id"], a["file_name"])}
+                unknown = [a for a in agreements if a not in named]
+                if unknown:
+                    raise ClauselensError(f"unknown agreement(s) {', '.join(unknown)}; the session's: "
+                                          + (", ".join(f"{a['doc_id']} ({a['file_name']})" for a in have[:20]) or "none (call ingest)"))
+                ids = [named[a] for a in agreements]
+            grid = grid_runs.prepare(sid, doc_ids=ids, preset=preset, questions=list(questions or []))
+            grid_runs.start(grid)
+            return _grid_out(grid, cells=False)
+
+    @server.tool()
+    def grid_progress(grid_id: str, include_cells: bool = True) -> GridOut:
+        """A grid's progress (cells done of total, ETA, counts per status, state) and, with include_cells, the cells
+        filled so far (answer, quote, clause, page, status)."""
+        with user_errors():
+            return _grid_out(grid_runs.get(grid_id.strip()), cells=include_cells)
+
+    @server.tool()
+    def grid_cell(grid_id: str, agreement: str, question_id: str) -> GridCellOut:
+        """One cell of a grid: agreement by row number, doc id or file name; question by id (from start_grid).
+        Returns its answer, verified quote, clause, page, status (pending while not filled) and the quote's spans."""
+        with user_errors():
+            grid = grid_runs.get(grid_id.strip())
+            row, cell = grid.cell(agreement.strip(), question_id.strip())
+            return _cell_out(grid, row, question_id.strip(), cell)
 
     return server

@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[2]))  # this checkout's clauselens, not another install's
 
 from fakes import ContractFakeChatModel  # noqa: E402
 

@@ -38,7 +38,7 @@ async def _session_calls(cache: Path) -> dict:
 
 def test_mcp_tools_over_stdio(tmp_path):
     r = anyio.run(_session_calls, tmp_path)
-    assert r["tools"] == ["ask", "fetch_clause", "ingest", "search_clauses"]
+    assert r["tools"] == ["ask", "fetch_clause", "grid_cell", "grid_progress", "ingest", "search_clauses", "start_grid"]
     text = (ROBUST / "clause_number_lookup.txt").read_text(encoding="utf-8")
 
     ing = r["ingest"]
@@ -117,3 +117,64 @@ def test_mcp_ingest_records_files_left_out_in_the_session(service, tmp_path):
     with pytest.raises(Exception, match=r"none of the 2 files could be read: .*whitespace_only.txt.*empty.pdf"):
         call("ingest", {"paths": paths[:2], "session_id": sid2})
     assert service.left_out(sid2) == [] and service.documents(sid2) == []
+
+
+def test_mcp_grid_start_poll_and_cells(service, tmp_path):
+    """Issue #21 (MCP part): start a grid over the session's contracts (one named by file name),
+    poll its progress until done, fetch one cell (answer, verified quote, clause, page, status); a
+    contract whose file has gone is a row of error cells; unknown grid ids, agreements, questions
+    and bad input are clear tool errors, never tracebacks."""
+    import time
+
+    gone = tmp_path / "gone.txt"
+    gone.write_text("LEASE\n\n1. This Lease is governed by the laws of Wales.\n", encoding="utf-8")
+    sid = service.new_session()
+    server = create_mcp_server(service, roots=(ROBUST, tmp_path), session_id=sid)
+
+    def call(name: str, args: dict):
+        return anyio.run(server.call_tool, name, args)
+
+    def error_text(name: str, args: dict) -> str:
+        with pytest.raises(Exception) as e:
+            res = call(name, args)
+            if getattr(res, "is_error", False):  # an SDK that returns the error instead of raising it
+                raise RuntimeError(res.content[0].text)
+        assert "Traceback" not in str(e.value)
+        return str(e.value)
+
+    assert "no documents in this session" in error_text("start_grid", {"questions": ["Which law governs?"]})
+    call("ingest", {"paths": [str(ROBUST / "four_clause_contract.txt"), str(ROBUST / "two_clause_contract.txt"), str(gone)]})
+    gone.unlink()
+    assert "give a question preset" in error_text("start_grid", {})
+    assert "unknown question preset 'nope'" in error_text("start_grid", {"preset": "nope"})
+    assert "unknown agreement(s) x.txt" in error_text("start_grid", {"questions": ["Which law governs?"], "agreements": ["x.txt"]})
+
+    out = call("start_grid", {"questions": ["Which law governs this agreement? | text", "Is there a zebra?"]}).structured_content
+    gid = out["grid_id"]
+    assert [r["file"] for r in out["rows"]] == ["four_clause_contract.txt", "two_clause_contract.txt", "gone.txt"]
+    assert [q["type"] for q in out["questions"]] == ["text", "yes_no"]
+    law = out["questions"][0]["id"]
+    deadline = time.time() + 60
+    while True:
+        prog = call("grid_progress", {"grid_id": gid}).structured_content
+        if prog["progress"]["state"] in ("done", "failed") or time.time() > deadline:
+            break
+        time.sleep(0.1)
+    p = prog["progress"]
+    assert p["state"] == "done" and p["done"] == p["total"] == 6, prog
+    assert p["counts"] == {"answered": 2, "not found": 2, "unverified": 0, "error": 2}
+    assert len(prog["cells"]) == 6 and prog["message"].startswith(f"grid {gid}: 6 of 6 cells, done")
+
+    cell = call("grid_cell", {"grid_id": gid, "agreement": "four_clause_contract.txt", "question_id": law}).structured_content
+    text = (ROBUST / "four_clause_contract.txt").read_text(encoding="utf-8")
+    assert cell["status"] == "answered" and cell["answer"] == "Scotland" and cell["clause"] == "4"
+    assert cell["quote"] == "This Agreement is governed by the laws of Scotland"
+    assert [text[s:e] for s, e in cell["quote_spans"]] == [cell["quote"]]
+    by_row = call("grid_cell", {"grid_id": gid, "agreement": "1", "question_id": law}).structured_content
+    assert by_row["answer"] == "Ireland" and by_row["agreement"] == "LETTER OF INTENT"
+    bad = call("grid_cell", {"grid_id": gid, "agreement": "gone.txt", "question_id": law}).structured_content
+    assert bad["status"] == "error" and "could not read this contract" in bad["reason"]
+
+    assert "no grid 'nope'" in error_text("grid_progress", {"grid_id": "nope"})
+    assert "no agreement 'x.pdf'" in error_text("grid_cell", {"grid_id": gid, "agreement": "x.pdf", "question_id": law})
+    assert "no question 'q9'" in error_text("grid_cell", {"grid_id": gid, "agreement": "0", "question_id": "q9"})
