@@ -83,6 +83,8 @@ TimeoutOpt = Annotated[Optional[float], typer.Option("--timeout", min=0.1, help=
                                                                                 "reporting it timed out (default 300; setting request_timeout_s).")]
 LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Answer from this library (see `clauselens library add`) "
                                                                            "instead of files: the agreement is resolved from each question.")]
+GridConcurrencyOpt = Annotated[int, typer.Option("--grid-concurrency", min=1, max=64, help="Parallel model calls of a review grid "
+                                                                                          "(an OpenAI-compatible server only).")]
 
 
 def chat_cmd(
@@ -142,6 +144,7 @@ def mcp_cmd(
     base_url: BaseUrlOpt = None,
     sessions_db: DbOpt = None,
     library: LibraryOpt = None,
+    grid_concurrency: GridConcurrencyOpt = 1,
 ) -> None:
     """Run the MCP server over stdio (tools: ingest, search_clauses, ask, fetch_clause, start_grid, grid_progress, grid_cell)."""
     _require_or_exit("mcp", "clauselens mcp")
@@ -149,7 +152,9 @@ def mcp_cmd(
 
     settings = _settings(model, base_url)
     service = _service_or_exit(settings, sessions_db, library)
-    create_mcp_server(service, roots=tuple(root or [Path.cwd()])).run()
+    from clauselens.interfaces.grids import GridRuns
+
+    create_mcp_server(service, roots=tuple(root or [Path.cwd()]), grids=GridRuns(service, concurrency=grid_concurrency)).run()
 
 
 def serve_cmd(
@@ -162,8 +167,9 @@ def serve_cmd(
     base_url: BaseUrlOpt = None,
     sessions_db: DbOpt = None,
     library: LibraryOpt = None,
+    grid_concurrency: GridConcurrencyOpt = 1,
 ) -> None:
-    """Serve the web UI (upload, ask, watch the rounds, read the cited report)."""
+    """Serve the web UI (upload, ask, watch the rounds, read the cited report; review grids of agreements × questions)."""
     _require_or_exit("web", "clauselens serve")
     import uvicorn
 
@@ -172,6 +178,9 @@ def serve_cmd(
     settings = _settings(model, base_url)
     service = _service_or_exit(settings, sessions_db, library)
     dirs = tuple(docs_dir or ([Path("examples/contracts")] if Path("examples/contracts").is_dir() else []))
-    app = create_app(service, pick_dirs=dirs, max_upload_bytes=max_upload_mb * 1024 * 1024)
+    from clauselens.interfaces.grids import GridRuns
+
+    app = create_app(service, pick_dirs=dirs, max_upload_bytes=max_upload_mb * 1024 * 1024,
+                     grids=GridRuns(service, concurrency=grid_concurrency))
     typer.echo(f"clauselens web UI on http://{host}:{port}/  (Ctrl+C to stop)")
     uvicorn.run(app, host=host, port=port, log_level="warning")
