@@ -86,7 +86,7 @@ class Marker:
     """
 
     scheme: str
-    value: tuple[int, ...] | int
+    value: tuple[float, ...] | int  # ``num``: :func:`num_value` (2A -> (2.01,)); others: an int
     label: str
     rest: str
     word: str = ""
@@ -133,7 +133,7 @@ def match_marker(line: str) -> Marker | None:
             return Marker("article", v, ident.upper(), m.group(4).strip(), m.group(1).capitalize(), True)
     m = SECTION_RE.match(line)
     if m:
-        t = tuple(int(x) for x in m.group(1).split("."))
+        t: tuple[float, ...] = tuple(int(x) for x in m.group(1).split("."))
         return Marker("num", t, m.group(1), m.group(2).strip(), "Section", True)
     m = TOP_RE.match(line)
     if m:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 
 from clauselens.parsing.numbering import Marker, is_caps_heading, match_marker, num_ref, paren_candidates, split_heading
-from clauselens.parsing.types import Node, Span
+from clauselens.parsing.types import Node, NodeKind, Span
 
 #: Fewer numbered nodes than this → paragraph fallback (unless they cover >= 80 % of the text).
 MIN_STRUCTURE = 3
@@ -31,14 +31,14 @@ class _Open:
 
     idx: int  # index in the draft list
     scheme: str  # article | num | top | recital | signature | caps | alpha | roman | ...
-    value: tuple[int, ...] | int
+    value: tuple[float, ...] | int
     ref: str | None
 
 
 @dataclass
 class _Draft:
     start: int
-    kind: str
+    kind: NodeKind
     ref: str | None
     heading: str | None
     parent: int  # draft index, -1 = root
@@ -94,8 +94,14 @@ def _lines(text: str):
         pos += len(raw) + 1
 
 
-def _num_kind(depth: int) -> str:
-    return {1: "section", 2: "clause"}.get(depth, "subclause")
+_NUM_KIND: dict[int, NodeKind] = {1: "section", 2: "clause"}
+
+#: The node kind of a ``top`` marker's word.
+_TOP_KIND: dict[str, NodeKind] = {"Schedule": "schedule", "Exhibit": "exhibit", "Annex": "annex", "Appendix": "annex"}
+
+
+def _num_kind(depth: int) -> NodeKind:
+    return _NUM_KIND.get(depth, "subclause")
 
 
 def _ref_of(drafts: list[_Draft], parent: int) -> str | None:
@@ -113,8 +119,8 @@ class _Builder:
         self.drafts: list[_Draft] = []
         self.stack: list[_Open] = []
         self.seen_numbered = False
-        self.last_num: tuple[int, ...] | None = None
-        self.last_article: int | tuple[int, ...] | None = None
+        self.last_num: tuple[float, ...] | None = None
+        self.last_article: int | tuple[float, ...] | None = None
 
     # -- helpers -----------------------------------------------------------------
     def _find(self, scheme: str) -> int | None:
@@ -126,13 +132,14 @@ class _Builder:
     def _parent_idx(self) -> int:
         return self.stack[-1].idx if self.stack else -1
 
-    def _open(self, start: int, end: int, kind: str, ref: str | None, heading: str | None, scheme: str, value) -> None:
+    def _open(self, start: int, end: int, kind: NodeKind, ref: str | None, heading: str | None, scheme: str,
+              value: tuple[float, ...] | int) -> None:
         d = _Draft(start, kind, ref, heading, self._parent_idx(), end)
         self.drafts.append(d)
         self.stack.append(_Open(len(self.drafts) - 1, scheme, value, ref))
 
     # -- continuity --------------------------------------------------------------
-    def _num_continuous(self, t: tuple[int, ...]) -> bool:
+    def _num_continuous(self, t: tuple[float, ...]) -> bool:
         """Is ``t`` a plausible next number after the last accepted one (next sibling, first
         child, next item of an ancestor level, a gap of up to 3 allowed), or a restart at 1?"""
         last = self.last_num
@@ -146,7 +153,8 @@ class _Builder:
         return t == (1,) or t == (1, 1)
 
     # -- placement ---------------------------------------------------------------
-    def add_root_level(self, start: int, end: int, kind: str, ref: str | None, heading: str | None, scheme: str, value) -> None:
+    def add_root_level(self, start: int, end: int, kind: NodeKind, ref: str | None, heading: str | None, scheme: str,
+                       value: tuple[float, ...] | int) -> None:
         self.stack.clear()
         self._open(start, end, kind, ref, heading, scheme, value)
 
@@ -195,7 +203,10 @@ class _Builder:
                 return scheme, v
         for scheme, v in cands:  # skips an item of an open list
             i = self._find(scheme)
-            if i is not None and isinstance(self.stack[i].value, int) and self.stack[i].value < v <= self.stack[i].value + 3:
+            if i is None:
+                continue
+            cur = self.stack[i].value
+            if isinstance(cur, int) and cur < v <= cur + 3:
                 return scheme, v
         return None
 
@@ -313,7 +324,7 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
     if m.scheme == "top":
         if not b.seen_numbered or not block or (m.rest[:1].islower()) or len(m.rest) > 100:
             return False
-        kind = {"Schedule": "schedule", "Exhibit": "exhibit", "Annex": "annex", "Appendix": "annex"}[m.word]
+        kind = _TOP_KIND[m.word]
         heading = split_heading(m.rest) or _take_next_heading(m, lines, li, consumed)
         b.add_root_level(start, end, kind, f"{m.word} {m.label}", heading, "top", 0)
         return True
