@@ -20,6 +20,7 @@ from typing import Any
 import openai
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_openai import ChatOpenAI
+from pydantic import SecretStr
 
 from clauselens.config import ModelSettings
 from clauselens.errors import (
@@ -144,12 +145,12 @@ def get_chat_model(model_settings: ModelSettings, models_dir: Path) -> BaseChatM
             )
         return ServerChatModel(
             base_url=ms.base_url,
-            api_key=ms.api_key,
+            api_key=SecretStr(ms.api_key),
             model=ms.model,
             timeout=ms.request_timeout_s,
             max_retries=ms.max_retries,
             temperature=ms.temperature,
-            max_tokens=ms.max_tokens,
+            max_completion_tokens=ms.max_tokens,  # ChatOpenAI's max_tokens field, by its alias (the __init__ name)
             seed=ms.seed,
         )
     raise ConfigError(f"unknown model backend {ms.backend!r}: use 'llamacpp' or 'openai'")

@@ -68,7 +68,8 @@ class GreedyGrammarSampler:
         ptr = lc.llama_get_logits_ith(ctx.ctx, idx)
         logits = np.ctypeslib.as_array(ptr, shape=(self.n_vocab,))
         tok = int(np.argmax(logits))
-        self._one[0].id, self._one[0].logit, self._one[0].p = tok, float(logits[tok]), 0.0
+        # llama-cpp's stub declares the ctypes field ``id`` as c_int32; ctypes stores a Python int into it
+        self._one[0].id, self._one[0].logit, self._one[0].p = tok, float(logits[tok]), 0.0  # type: ignore[assignment]
         self._allowed(self._one, 1)
         self.sampled += 1
         if math.isinf(self._one[0].logit) and self._one[0].logit < 0:

@@ -27,7 +27,7 @@ import json
 import os
 import threading
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -44,6 +44,9 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from clauselens.errors import ContextOverflowError, ModelUnavailableError
 from clauselens.llm.greedy_grammar import install as install_greedy_grammar
+
+if TYPE_CHECKING:
+    from llama_cpp.llama_types import ChatCompletionRequestMessage
 
 _CACHE_LOCK = threading.Lock()
 # (path, n_ctx, n_threads, n_threads_batch) -> (Llama, lock serialising calls on it)
@@ -252,7 +255,8 @@ class ChatLlamaCppInProcess(BaseChatModel):
         eos_id, bos_id = llm.token_eos(), llm.token_bos()
         fmt = Jinja2ChatFormatter(template=template, eos_token=llm._model.token_get_text(eos_id) if eos_id != -1 else "",
                                   bos_token=llm._model.token_get_text(bos_id) if bos_id != -1 else "")
-        res = fmt(messages=[_role_and_content(m) for m in messages])
+        # the dicts have the OpenAI message shapes llama-cpp's TypedDicts describe (built untyped)
+        res = fmt(messages=cast("list[ChatCompletionRequestMessage]", [_role_and_content(m) for m in messages]))
         with lock:
             toks = llm.tokenize(res.prompt.encode("utf-8"), add_bos=not res.added_special, special=True)
             if len(toks) >= self.n_ctx:

@@ -32,6 +32,7 @@ to the model so a deterministic (temperature 0) model does not repeat itself; af
 
 from __future__ import annotations
 
+import inspect
 import json
 import threading
 from collections.abc import Sequence
@@ -43,7 +44,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import Runnable, RunnableBinding, RunnableLambda
 from langchain_core.utils.json import parse_json_markdown
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, SecretStr, ValidationError
 
 from clauselens.errors import ModelResponseError, ModelTimeoutError, ModelUnavailableError
 from clauselens.llm.llamacpp_chat import ChatLlamaCppInProcess
@@ -129,6 +130,17 @@ def server_method(
     return method
 
 
+def _api_key_text(key: object) -> str:
+    """The bearer key of a ``ChatOpenAI``'s ``openai_api_key`` for the ``/models`` probe: a
+    ``SecretStr``'s value; a plain (sync) key function's result, as the openai client would send;
+    ``"none"`` when the key is empty, absent or comes from an async function (not awaited here)."""
+    if isinstance(key, SecretStr):
+        return key.get_secret_value() or "none"
+    if callable(key) and not inspect.iscoroutinefunction(key):
+        return str(key()) or "none"
+    return "none"
+
+
 def resolve_method(model: Runnable, method: str = "auto") -> str:
     """The concrete method :func:`invoke_structured` will use for ``model`` (see module docs).
 
@@ -143,7 +155,7 @@ def resolve_method(model: Runnable, method: str = "auto") -> str:
     from langchain_openai import ChatOpenAI
 
     if isinstance(base, ChatOpenAI):
-        key = base.openai_api_key.get_secret_value() if base.openai_api_key else "none"
+        key = _api_key_text(base.openai_api_key)
         client = base.http_client if isinstance(base.http_client, httpx.Client) else None
         rt = base.request_timeout
         timeout_s = float(rt) if isinstance(rt, (int, float)) and rt > 0 else 10.0

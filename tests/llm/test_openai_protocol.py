@@ -78,3 +78,25 @@ def test_server_http_error_is_model_response_error_not_retried() -> None:
     with pytest.raises(ModelResponseError, match="HTTP 500"):
         invoke_structured(model, [HumanMessage(content="x")], Term, max_retries=2)
     assert len(seen) == 1
+
+
+def test_resolve_method_with_a_key_function_probes_with_its_key() -> None:
+    """ChatOpenAI takes the key as a function too; the /models probe sends what it returns (it raised
+    AttributeError: the probe called .get_secret_value() on any key). An async key function is not
+    awaited here: the probe goes without a key."""
+    auth: list[str | None] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        auth.append(request.headers.get("Authorization"))
+        return httpx.Response(200, json={"object": "list", "data": [{"id": "m", "object": "model", "owned_by": "vllm"}]})
+
+    async def async_key() -> str:
+        return "async-key"
+
+    for key, expected in [(lambda: "sync-key", "Bearer sync-key"), (async_key, "Bearer none")]:
+        model = ServerChatModel(
+            base_url=f"http://keyfn-{uuid.uuid4().hex[:6]}.test/v1", api_key=key, model="m", max_retries=0,
+            http_client=httpx.Client(transport=httpx.MockTransport(handler)),
+        )
+        assert resolve_method(model) == "json_schema"
+        assert auth[-1] == expected
