@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Literal, Optional
 
 import typer
 from rich.markdown import Markdown
@@ -112,7 +112,7 @@ class _Progress:
                 self._line(f"[bold red]Left out[/bold red] (cannot be read): [red]{escape(m)}[/red]")
             self.status.update("Interrogator: breaking the question down...")
         elif node == "researcher":
-            ev = next((e for e in upd.get("events", []) if e.get("type") == ET.RETRIEVAL), {})
+            ev: dict[str, Any] = next((e for e in upd.get("events", []) if e.get("type") == ET.RETRIEVAL), {})
             n_q = len(ev.get("results", []))
             self._line(f"[bold]Research round {upd.get('turn')}[/bold]: {n_q} searches, "
                        f"{len(ev.get('new_passage_ids', []))} new passages")
@@ -203,7 +203,7 @@ def ask(
             settings = settings.model_copy(update={"use_store": False})
         if precedents is not None:
             settings = settings.with_precedent_bank(precedents)
-        answer_form = "nli" if (nli or mode == "nli") else "report"
+        answer_form: Literal["report", "nli"] = "nli" if (nli or mode == "nli") else "report"
         lib_tools, lib_docs = None, None
         if library is not None:
             from clauselens.interfaces.library_commands import library_documents, library_tools, open_library
