@@ -48,7 +48,7 @@ from clauselens.library.catalogue import (
 )
 from clauselens.library.passages import clause_markers, definitions, embed_text, library_passages, ref_key_groups
 from clauselens.library.resolver import _QUESTION_WORDS, AgreementResolver, Resolution, resolution_tokens
-from clauselens.library.storage import open_storages
+from clauselens.library.storage import EngineRanking, open_storages
 from clauselens.parsing.types import Chunk, Document
 from clauselens.retrieval.analyzer import LegalAnalyzer
 from clauselens.retrieval.fusion import RRF_K, reciprocal_rank_fusion
@@ -669,8 +669,8 @@ class Library:
 
     def _rank(self, question: str, docs: Sequence[str] | None, trace: dict[str, Any], *,
               dense_query: str | None = None, lexical_only: bool = False) -> list[Passage]:
-        if hasattr(self.lexical, "hybrid"):
-            return self._rank_in_engine(question, docs, trace, dense_query=dense_query, lexical_only=lexical_only)
+        if isinstance(self.lexical, EngineRanking):
+            return self._rank_in_engine(self.lexical, question, docs, trace, dense_query=dense_query, lexical_only=lexical_only)
         rows = self.catalogue.rows_of(docs) if docs is not None else None
         lists: dict[str, list[tuple[int, float]]] = {}
         q_tokens = self.analyzer.tokenize(question)
@@ -744,7 +744,8 @@ class Library:
         gen = self.catalogue.generation()
         if gen != self._body_start_gen:
             self._body_start, self._body_start_gen = {}, gen
-        front, body = [], []
+        front: list[Passage] = []
+        body: list[Passage] = []
         for p in ranked:
             if p.doc_id not in self._body_start:
                 self._body_start[p.doc_id] = self.catalogue.body_start(p.doc_id)
@@ -768,13 +769,13 @@ class Library:
                            "seconds": round(time.perf_counter() - t0, 2)}
         return [head[i] for i in order] + tail, max(probs, default=0.0)
 
-    def _rank_in_engine(self, question: str, docs: Sequence[str] | None, trace: dict[str, Any], *,
+    def _rank_in_engine(self, engine: EngineRanking, question: str, docs: Sequence[str] | None, trace: dict[str, Any], *,
                         dense_query: str | None = None, lexical_only: bool = False) -> list[Passage]:
         """:meth:`_rank` by the storage engine itself (Milvus ``hybrid_search``: BM25 + dense,
         ``RRFRanker(60)``); each passage keeps its RRF score and its dense cosine."""
         use_dense = self.embedder is not None and not lexical_only
         q = self.embedder.embed_queries([dense_query or question])[0] if use_dense else None
-        hits = self.lexical.hybrid(self.analyzer.tokenize(question), q, docs, CANDIDATES)
+        hits = engine.hybrid(self.analyzer.tokenize(question), q, docs, CANDIDATES)
         trace["stage_hits"] = {"engine_rrf": len(hits)}
         by_id = {p.chunk_id: p for p in self._as_passages([h[0] for h in hits], "")}  # committed passages only
         out = []

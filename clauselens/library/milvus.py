@@ -55,14 +55,17 @@ import re
 import threading
 import time
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
 
 from clauselens.errors import ConfigError, RetrievalError
 from clauselens.library.catalogue import AgreementRecord
-from clauselens.library.storage import CatalogueStorage, LexicalStorage, VectorStorage
+from clauselens.library.storage import CatalogueStorage, LexicalStorage, Rows, VectorStorage
 from clauselens.parsing.types import Chunk, Span
+
+if TYPE_CHECKING:
+    from pymilvus.client.search_result import Hit
 
 #: Milvus's VARCHAR limit is in bytes; longer values are cut at a character boundary.
 VARCHAR_MAX = 65535
@@ -434,7 +437,7 @@ class MilvusCatalogue(CatalogueStorage):
                 doc_title=rec.title if rec else None, source_path=rec.path if rec else None)
         return out
 
-    def passages(self, rows: Sequence[int]) -> list[Chunk]:
+    def passages(self, rows: Rows) -> list[Chunk]:
         rows = [int(r) for r in rows]
         pre = self.store.prefetched
         got: dict[int, Chunk] = self._chunks([pre[r] for r in rows if r in pre])
@@ -527,7 +530,7 @@ class MilvusCatalogue(CatalogueStorage):
                       if self._committed(r["doc_id"], int(r["batch"])))
         return np.asarray([r for r, _ in rows], dtype=np.int64), [t.split() if t else [] for _, t in rows]
 
-    def tokens_of(self, rows: Sequence[int]) -> list[list[str]]:
+    def tokens_of(self, rows: Rows) -> list[list[str]]:
         """Tokens of the passages at ``rows`` as stored for Milvus (:func:`milvus_term`: words
         are the analyser's; clause numbers are written ``14_3_b``)."""
         rows = [int(r) for r in rows]
@@ -645,12 +648,13 @@ class MilvusLexical(LexicalStorage):
         return int(v) if v else None
 
     def _bm25(self, collection: str, field: str, tokens: list[str], flt: str, limit: int,
-              fields: Sequence[str]) -> list[dict]:
+              fields: Sequence[str]) -> list[Hit]:
         text = milvus_text(tokens)
         if not text:
             return []
         res = self.store.client.search(self.store.name(collection), data=[text], anns_field=field, filter=flt,
                                        limit=limit, output_fields=list(fields), search_params={"metric_type": "BM25"})
+        # MilvusClient.search declares list[list[dict]]; the hits are Hit (a dict with .id, .distance)
         return list(res[0]) if res else []
 
     def passage_scores(self, tokens: list[str], rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:

@@ -28,13 +28,16 @@ import sqlite3
 import tempfile
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Protocol, Sequence, TypeAlias, runtime_checkable
 
 import numpy as np
 
 from clauselens.errors import ConfigError, RetrievalError
 from clauselens.library.catalogue import AgreementRecord
 from clauselens.parsing.types import Chunk, Span
+
+#: Passage rows as the read methods take them: a list, or an int array as ``rows_of`` returns.
+Rows: TypeAlias = "Sequence[int] | np.ndarray"
 
 
 # ------------------------------------------------------------------ interfaces
@@ -78,7 +81,7 @@ class CatalogueStorage(ABC):
         """Delete one agreement and its passages; ``False`` if it was not there."""
 
     @abstractmethod
-    def passages(self, rows: Sequence[int]) -> list[Chunk]:
+    def passages(self, rows: Rows) -> list[Chunk]:
         """The passages at ``rows``, in that order."""
 
     @abstractmethod
@@ -118,7 +121,7 @@ class CatalogueStorage(ABC):
         """Rows and analysed tokens of every live passage (to rebuild the BM25 index)."""
 
     @abstractmethod
-    def tokens_of(self, rows: Sequence[int]) -> list[list[str]]:
+    def tokens_of(self, rows: Rows) -> list[list[str]]:
         """Analysed tokens of the passages at ``rows``, in that order."""
 
     @abstractmethod
@@ -153,6 +156,17 @@ class LexicalStorage(ABC):
     @abstractmethod
     def profile_scores(self, tokens: list[str]) -> dict[str, float]:
         """BM25 score of every agreement profile (doc id -> score > 0)."""
+
+
+@runtime_checkable
+class EngineRanking(Protocol):
+    """A :class:`LexicalStorage` whose engine ranks the passages itself (Milvus's ``hybrid_search``):
+    ``Library`` then ranks with :meth:`hybrid` instead of its own BM25 + dense fusion."""
+
+    def hybrid(self, tokens: list[str], query_vector: np.ndarray | None, doc_ids: Sequence[str] | None,
+               k: int) -> list[tuple[int, str, float, float | None]]:
+        """``(row, chunk id, fused score, dense cosine or None)`` of the top ``k`` passages."""
+        ...
 
 
 class VectorStorage(ABC):
@@ -267,7 +281,7 @@ class SqliteCatalogue(CatalogueStorage):
             self._bump()
         return True
 
-    def passages(self, rows: Sequence[int]) -> list[Chunk]:
+    def passages(self, rows: Rows) -> list[Chunk]:
         rows = [int(r) for r in rows]
         if not rows:
             return []
@@ -350,7 +364,7 @@ class SqliteCatalogue(CatalogueStorage):
             toks.append(t.split() if t else [])
         return np.asarray(rows, dtype=np.int64), toks
 
-    def tokens_of(self, rows: Sequence[int]) -> list[list[str]]:
+    def tokens_of(self, rows: Rows) -> list[list[str]]:
         rows = [int(r) for r in rows]
         got: dict[int, list[str]] = {}
         for i in range(0, len(rows), 900):

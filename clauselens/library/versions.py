@@ -71,6 +71,9 @@ from clauselens.retrieval.types import Passage
 if TYPE_CHECKING:  # pragma: no cover
     from clauselens.library.library import Library
 
+#: ``datetime.date`` by another name: in AmendmentLink's body its field ``date`` hides the type.
+_Date = date
+
 #: New operative passages one :func:`apply_versions` call inserts at most.
 MAX_INSERTED = 4
 #: Operative passages taken per (amendment, clause): the naming passage and its continuation.
@@ -243,7 +246,7 @@ class AmendmentLink:
     title: str
     base_title: str
     date: str | None
-    when: date | None
+    when: _Date | None
     score: float
     evidence: tuple[str, ...]
 
@@ -579,14 +582,14 @@ def apply_versions(library: "Library", passages: list[Passage], trace: dict[str,
                 applied.append({"passage": p.chunk_id, "clause": written, "amendment": link.amendment,
                                 "amendment_date": link.date, "base": link.base, "operative": op_ids, "inserted": added})
     for p in passages:  # amendment passages in the results that amend a clause of their base
-        link = idx.links.get(p.doc_id)
-        if link is None or p.chunk_id in notes:
+        own = idx.links.get(p.doc_id)
+        if own is None or p.chunk_id in notes:
             continue
-        for written, _ in link.clauses:
-            if any(c.id == p.chunk_id for c in operative_passages(library, idx, link, written)):
-                note(p.chunk_id, _operative_note(link, written))
-                applied.append({"passage": p.chunk_id, "clause": written, "amendment": link.amendment,
-                                "amendment_date": link.date, "base": link.base, "operative": [p.chunk_id],
+        for written, _ in own.clauses:
+            if any(c.id == p.chunk_id for c in operative_passages(library, idx, own, written)):
+                note(p.chunk_id, _operative_note(own, written))
+                applied.append({"passage": p.chunk_id, "clause": written, "amendment": own.amendment,
+                                "amendment_date": own.date, "base": own.base, "operative": [p.chunk_id],
                                 "inserted": []})
     trace["versions"] = {"links": _trace_links(idx, docs | {a["amendment"] for a in applied}), "applied": applied,
                          "inserted": len(new)}
