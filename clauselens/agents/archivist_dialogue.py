@@ -168,10 +168,10 @@ def known_party(ex: DialogueExtraction, user_texts: Sequence[str], documents: Se
                 tail = joined[m.end(): m.end() + len(p) + 20]
                 if _mentions(tail, p):
                     return p
-    m = re.search(r"\b(?:i am|i'm|we are|we're)\s+(?:the|a|an)\s+([A-Za-z][A-Za-z -]{2,40}?)"
-                  r"(?:[.,;!?]|$| and | in | of | under )", joined, re.IGNORECASE)
-    if m:
-        return m.group(1).strip()
+    said = re.search(r"\b(?:i am|i'm|we are|we're)\s+(?:the|a|an)\s+([A-Za-z][A-Za-z -]{2,40}?)"
+                     r"(?:[.,;!?]|$| and | in | of | under )", joined, re.IGNORECASE)
+    if said:
+        return said.group(1).strip()
     return None
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Sequence, TypeVar
+from typing import Any, Literal, Sequence, TypeVar
 
 from langchain_core.callbacks import get_usage_metadata_callback
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.runnables import Runnable
 from pydantic import BaseModel
 
 from clauselens.config import ModelSettings
@@ -43,6 +44,10 @@ class CallRecord:
         }
 
 
+#: The token counts of a langchain ``UsageMetadata`` that a CallRecord sums.
+_USAGE_KEYS: tuple[Literal["input_tokens", "output_tokens", "total_tokens"], ...] = ("input_tokens", "output_tokens", "total_tokens")
+
+
 def call_structured(
     model: BaseChatModel, system: str, user: str, schema: type[T], *, agent: str, step: str,
     model_settings: ModelSettings | None = None, max_tokens: int | None = None,
@@ -58,7 +63,7 @@ def call_structured(
     from clauselens.llm import invoke_structured
 
     ms = model_settings or ModelSettings()
-    bound = model
+    bound: BaseChatModel | Runnable = model
     if max_tokens is not None:
         bound = model.bind(max_tokens=min(max_tokens, ms.max_tokens))
     t0 = time.perf_counter()
@@ -69,7 +74,7 @@ def call_structured(
         )
     usage: dict[str, int] = {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
     for u in cb.usage_metadata.values():
-        for k in usage:
+        for k in _USAGE_KEYS:
             usage[k] += int(u.get(k, 0) or 0)
     rec = CallRecord(agent=agent, step=step, seconds=time.perf_counter() - t0, usage=usage,
                      output=result.model_dump(mode="json"))

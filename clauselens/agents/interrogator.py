@@ -16,6 +16,7 @@ from pydantic import Field
 
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, budget_passages, call_structured
+from clauselens.agents.nli import NLILabel as BankLabel
 from clauselens.agents.nli import combine
 from clauselens.config import ModelSettings
 from clauselens.errors import ModelResponseError
@@ -37,8 +38,8 @@ SHORT_MAX_TOKENS = 256
 #: Characters of each labelled precedent shown in a draft prompt.
 PRECEDENT_CHARS = 400
 #: Report labels <-> the precedent bank's (ContractNLI's) labels.
-TO_BANK_LABEL = {"entailment": "Entailment", "contradiction": "Contradiction", "not_mentioned": "NotMentioned"}
-FROM_BANK_LABEL = {v: k for k, v in TO_BANK_LABEL.items()}
+TO_BANK_LABEL: dict[str, BankLabel] = {"entailment": "Entailment", "contradiction": "Contradiction", "not_mentioned": "NotMentioned"}
+FROM_BANK_LABEL: dict[str, NLILabel] = {"Entailment": "entailment", "Contradiction": "contradiction", "NotMentioned": "not_mentioned"}
 
 
 class SubQuestions(CappedModel):
@@ -165,14 +166,17 @@ def decide_label(llm_label: NLILabel | None, precedents: Mapping | None, vote_we
     """
     pre = dict(precedents or {})
     vote = {k: float(v) for k, v in (pre.get("vote") or {}).items()}
-    common = dict(llm_label=llm_label, vote=vote, vote_weight=vote_weight, hypothesis_id=pre.get("hypothesis_id"),
-                  max_relevance=pre.get("max_relevance"), precedents=list(pre.get("precedents") or []))
+    def basis(decided: NLILabel | None, source: Literal["model", "model+vote", "abstain"]) -> LabelBasis:
+        return LabelBasis(decided=decided, source=source, llm_label=llm_label, vote=vote, vote_weight=vote_weight,
+                          hypothesis_id=pre.get("hypothesis_id"), max_relevance=pre.get("max_relevance"),
+                          precedents=list(pre.get("precedents") or []))
+
     if pre.get("abstain"):
-        return LabelBasis(decided="not_mentioned", source="abstain", **common)
+        return basis("not_mentioned", "abstain")
     if vote_weight > 0 and any(vote.values()):
         bank_label = combine(TO_BANK_LABEL.get(llm_label or ""), vote, vote_weight)
-        return LabelBasis(decided=FROM_BANK_LABEL[bank_label], source="model+vote", **common)  # type: ignore[arg-type]
-    return LabelBasis(decided=llm_label, source="model", **common)
+        return basis(FROM_BANK_LABEL[bank_label], "model+vote")
+    return basis(llm_label, "model")
 
 
 def draft_report(

@@ -23,7 +23,7 @@ A model whose output never validates raises
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Literal, Sequence
+from typing import Callable, Literal, Sequence, cast
 
 import numpy as np
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
@@ -103,7 +103,7 @@ def top_passages(relevance: np.ndarray, depth: int) -> list[int]:
     return [int(i) for i in order[:depth]]
 
 
-def combine(llm_label: str | None, vote: dict[str, float], vote_weight: float) -> str:
+def combine(llm_label: str | None, vote: dict[str, float], vote_weight: float) -> NLILabel:
     """``argmax_l (1 - w) * [llm_label == l] + w * vote[l]`` over E, C, N (ties: E > C > N).
 
     With no LLM label the vote decides; raises ``ValueError`` if neither is available.
@@ -170,7 +170,7 @@ def classify(
     vote: dict[str, float] = {}
     if bank is not None and hypothesis_id is not None and passage_vectors is not None and idx:
         # computed whenever possible (and recorded) so the vote lever can be re-weighted offline
-        vote = bank.vote(hypothesis_id, passage_vectors[idx], weights=rel[idx].clip(min=0),  # type: ignore[union-attr]
+        vote = bank.vote(hypothesis_id, passage_vectors[idx], weights=rel[idx].clip(min=0),
                          n_neighbours=config.n_neighbours)
     if config.vote_weight >= 1:
         if not any(vote.values()):
@@ -178,13 +178,18 @@ def classify(
         return NLIDecision(label=combine(None, vote, 1.0), source="vote", vote=vote, max_relevance=max_rel,
                            evidence=evidence)
     shots: list[Exemplar] = []
-    if config.exemplars > 0 and idx:
-        found = bank.search(hypothesis_id, passage_vectors[idx[0]], k=config.exemplars, per_label=True)  # type: ignore[union-attr]
+    # (with exemplars > 0, a missing bank, hypothesis id or passage vectors raised above)
+    if config.exemplars > 0 and idx and bank is not None and hypothesis_id is not None and passage_vectors is not None:
+        found = bank.search(hypothesis_id, passage_vectors[idx[0]], k=config.exemplars, per_label=True)
         shots = [e for e, _ in found]
     msgs = build_messages(hypothesis, [e.text for e in evidence], shots, config.evidence_first,
                           exemplar_chars=config.exemplar_chars)
-    verdict = ask(msgs, EvidenceFirstVerdict if config.evidence_first else LabelOnlyVerdict)  # type: ignore[misc]
-    llm_label = verdict.label  # type: ignore[attr-defined]
+    if ask is None:  # (vote_weight < 1 here, so the check above raised already)
+        raise ValueError("an LLM is needed unless vote_weight == 1")
+    # ask returns an instance of the schema it is given
+    verdict = cast("EvidenceFirstVerdict | LabelOnlyVerdict",
+                   ask(msgs, EvidenceFirstVerdict if config.evidence_first else LabelOnlyVerdict))
+    llm_label = verdict.label
     use_vote = config.vote_weight > 0 and any(vote.values())
     label = combine(llm_label, vote, config.vote_weight) if use_vote else llm_label
     return NLIDecision(

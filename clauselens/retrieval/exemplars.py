@@ -40,7 +40,7 @@ from clauselens.errors import ConfigError
 from clauselens.parsing.types import Span
 
 NLILabel = Literal["Entailment", "Contradiction", "NotMentioned"]
-LABELS: tuple[str, str, str] = ("Entailment", "Contradiction", "NotMentioned")
+LABELS: tuple[NLILabel, NLILabel, NLILabel] = ("Entailment", "Contradiction", "NotMentioned")
 Encoder = Callable[[Sequence[str]], np.ndarray]
 
 
@@ -283,7 +283,7 @@ class ExemplarBank:
         Returns the normalised label distribution ``{label: share}`` (sums to 1; all zeros
         if there is nothing to vote with).
         """
-        tally = {lab: 0.0 for lab in LABELS}
+        tally: dict[str, float] = {lab: 0.0 for lab in LABELS}
         hi = self._by_h.get(hypothesis_id)
         if hi is None or len(vectors) == 0:
             return tally
