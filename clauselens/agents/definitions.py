@@ -19,8 +19,8 @@ import re
 from typing import Any, Mapping, Sequence
 
 from clauselens.library.library import defined_term_candidates, term_variants
-from clauselens.reports.build import GAP_UNADDRESSED
-from clauselens.reports.model import DraftFinding, ReportDraft
+from clauselens.reports.build import GAP_UNADDRESSED, finalize_support
+from clauselens.reports.model import DraftFinding, Report, ReportDraft
 from clauselens.retrieval.types import Passage
 
 #: Most agreements whose definition one report quotes (the draft's finding cap).
@@ -169,4 +169,23 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
     )
 
 
-__all__ = ["MAX_DEFINITIONS", "asked_term", "definition_draft"]
+def definitions_supported(report: Report, passages: Mapping[str, Passage],
+                          documents: Sequence[Mapping[str, Any]] | None = None) -> tuple[Report, list[dict[str, Any]]]:
+    """The report of an extractive definition draft with each finding whose quote was verified
+    marked ``supported`` by rule: its claim says only that the agreement defines the term at
+    that place, and the quote is that definition, verbatim. The model is not asked (seen: the
+    1.5B model judged the MediWound recital "... known as Debridase (the "Product")"
+    "contradicted" by the claim that the recital defines "Product", turning a correct, quoted
+    answer into an "Unverified" one). Returns ``(report, support log)``."""
+    findings, log = [], []
+    for f in report.key_findings:
+        if f.grounded and f.citation_ids and f.support == "unchecked":
+            f = f.model_copy(update={"support": "supported",
+                                     "support_note": "rules: the quote is the agreement's own definition, verbatim"})
+        findings.append(f)
+        log.append({"statement": f.statement, "support": f.support, "note": f.support_note, "source": "rules"})
+    out = report.model_copy(update={"key_findings": findings})
+    return finalize_support(out, passages, documents), log
+
+
+__all__ = ["MAX_DEFINITIONS", "asked_term", "definition_draft", "definitions_supported"]

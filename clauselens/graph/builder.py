@@ -32,7 +32,7 @@ from langgraph.graph import END, START, StateGraph
 
 from clauselens.agents import archivist as arch
 from clauselens.agents import interrogator as inter
-from clauselens.agents.definitions import definition_draft
+from clauselens.agents.definitions import definition_draft, definitions_supported
 from clauselens.agents.researcher import research_round
 from clauselens.config import Settings
 from clauselens.errors import ModelResponseError
@@ -215,7 +215,7 @@ def build_graph(
                 events.append({"type": ET.DRAFT, "turn": turn, "draft": ddraft.model_dump(mode="json"),
                                "shown": [pid for f in ddraft.findings for pid in f.passage_ids],
                                "note": "definition quoted from the passages (extractive); no model call"})
-                return {"draft": ddraft.model_dump(mode="json"), "route": "report", "complete": True,
+                return {"draft": ddraft.model_dump(mode="json"), "route": "report", "complete": True, "extractive": True,
                         "stop_reason": "definition found in the documents", "events": events}
         try:
             draft, rec, shown = inter.draft_report(
@@ -286,7 +286,9 @@ def build_graph(
                          label_basis=basis, documents=docs)
         calls: list[Any] = []  # issue #19: the model's verdict on each finding's (claim, quote) pair
         support: list[dict[str, Any]] = []  # issue #19: the model's verdict on each finding's (claim, quote) pair
-        if settings.support_check:  # a silent report's findings have no verified quote: logged, never asked
+        if state.get("extractive"):  # quoted definitions: the claim only names where the quote is
+            r, support = definitions_supported(r, passages, docs)
+        elif settings.support_check:  # a silent report's findings have no verified quote: logged, never asked
             r, calls, support = inter.check_support(r, passages, model=res.model("interrogator"), context=state.get("context"),
                                                     model_settings=settings.model_for("interrogator"), documents=docs)
         r.left_out = list(state.get("left_out") or [])

@@ -63,5 +63,8 @@ class GraphState(GraphInput, total=False):
     complete: bool
     route: Literal["research", "report"]
     stop_reason: str
+    #: The draft quotes definitions found by the defined-term field, without a model call
+    #: (``clauselens.agents.definitions``): its findings are judged by rule, not by the model.
+    extractive: bool
     report: dict[str, Any] | None
     events: Annotated[list[dict[str, Any]], operator.add]

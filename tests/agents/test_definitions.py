@@ -81,13 +81,16 @@ def test_graph_answers_a_definition_question_without_a_draft_call() -> None:
         "SubQuestions": [{"sub_questions": ["How is 'Working Day' defined?"]}],
         "SearchPlan": [{"queries": ["Working Day"], "clause_refs": [], "defined_terms": ["Working Day"],
                         "agreement_names": [], "tools": ["hybrid"]}],
-        "SupportVerdict": [{"verdict": "supports", "reason": "the quote is the definition"}],
+        "SupportVerdict": [{"verdict": "contradicts", "reason": "the 1.5B model's noise, never asked"}],
     })
     res = ask([dxk], "How is 'Working Day' defined in the Dexcel manufacturing agreement?", Settings(),
               models=model, tools={"hybrid": HybridRetriever(None)}, max_turns=2)
     assert "ReportDraft" not in [c[0] for c in model.calls] and "StopDecision" not in [c[0] for c in model.calls]
     r = res.report
     assert len(r.citations) == 1 and '"Working Day" shall mean a day excluding Friday and Saturday' in r.citations[0].quote
-    assert r.key_findings[0].cited_fact
+    assert r.key_findings[0].cited_fact and r.key_findings[0].support == "supported" and r.verification == "verified"
+    assert "SupportVerdict" not in [c[0] for c in model.calls]  # judged by rule: the quote is the definition
     ev = [e for e in res.transcript["events"] if e["type"] == "draft"]
     assert ev and "no model call" in ev[0]["note"]
+    rep = next(e for e in res.transcript["events"] if e["type"] == "report")
+    assert [x["source"] for x in rep["support"]] == ["rules"]
