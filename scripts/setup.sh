@@ -35,7 +35,7 @@ LLAMA_FLAGS="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
 LLAMA_CMAKE_ARGS="-DCMAKE_C_FLAGS=\"$LLAMA_FLAGS\" -DCMAKE_CXX_FLAGS=\"$LLAMA_FLAGS\""
 stamp=".venv/.clauselens-installed-$( (cat pyproject.toml; echo "$LLAMA_CMAKE_ARGS") | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
-  echo "[setup] installing Python dependencies (first time: llama-cpp-python builds from source, a few minutes)"
+  echo "[setup] installing Python dependencies (first time: llama-cpp-python builds from source: ~4 min on an idle machine, 30 min or more on a busy one, no output meanwhile)"
   .venv/bin/python -m pip install -q --upgrade "pip>=24"
   .venv/bin/python -m pip install -q torch==2.13.0
   llama_pin=$(grep -o '"llama-cpp-python==[0-9.]*' pyproject.toml | head -1 | tr -d '"')
