@@ -32,7 +32,7 @@ from clauselens.reports.model import (
     SupportStatus,
 )
 from clauselens.reports.support import check_claim, check_document, check_topic
-from clauselens.reports.verify import QuoteMatch, clean_model_quote, extend_match, verify_pieces, verify_quote
+from clauselens.reports.verify import MIN_PIECE_WORDS, QuoteMatch, clean_model_quote, extend_match, verify_pieces, verify_quote
 from clauselens.retrieval.types import Passage
 
 #: Shown when the model's draft has no answer, conclusion or finding (never an empty answer).
@@ -90,9 +90,11 @@ def build_report(
                                                 reason="not found verbatim in any retrieved passage"))
                 else:
                     for piece in missing:
+                        short = len(piece.split()) < MIN_PIECE_WORDS
                         dropped.append(DroppedQuote(
                             quote=piece, passage_id=pids[0] if pids else None,
-                            reason="part of a longer quote; not found verbatim (or too short to cite on its own)",
+                            reason=(f"part of a longer quote; too short to cite on its own (under {MIN_PIECE_WORDS} words)"
+                                    if short else "part of a longer quote; not found verbatim in any retrieved passage"),
                         ))
             for m in matches:
                 p = passages[m.passage_id]

@@ -114,7 +114,13 @@ def test_stitched_quote_keeps_its_verbatim_sentences(doc_text, passages):
         assert doc_text[c.spans[0].start:c.spans[0].end] == c.quote
     assert r.key_findings[0].citation_ids == ["C1", "C2"] and r.key_findings[0].grounded
     assert [d.quote for d in r.dropped_quotes] == ["7.", "Term and Termination."]  # too short to cite alone
-    assert all("too short" in d.reason for d in r.dropped_quotes)
+    assert all("too short to cite on its own" in d.reason and "not found" not in d.reason for d in r.dropped_quotes)
+    # a long piece that is not in the passages says so, not "too short"
+    odd = stitched.replace("The Company may terminate", "The Company may at its whim end")
+    r3 = build_report(ReportDraft(title="t", findings=[DraftFinding(statement="s", passage_ids=["P1"], quote=odd)]),
+                      passages, question="q")
+    long_missing = [d for d in r3.dropped_quotes if len(d.quote.split()) >= 6]
+    assert long_missing and all(d.reason.endswith("not found verbatim in any retrieved passage") for d in long_missing)
     # a paraphrase of several sentences is still dropped whole
     para = "Either side can end it. The company can also end it at once if things go wrong."
     r2 = build_report(ReportDraft(title="t", findings=[DraftFinding(statement="s", quote=para)]), passages, question="q")
