@@ -19,6 +19,7 @@ import re
 from typing import Any, Mapping, Sequence
 
 from clauselens.library.library import defined_term_candidates, term_variants
+from clauselens.library.passages import find_definition
 from clauselens.reports.build import GAP_UNADDRESSED, finalize_support
 from clauselens.reports.model import DraftFinding, Report, ReportDraft
 from clauselens.retrieval.types import Passage
@@ -28,11 +29,6 @@ MAX_DEFINITIONS = 3
 #: Longest quote taken from a definition (the draft's quote cap); longer definitions are cut at
 #: a word boundary and the report's verification extends the quote to its clause boundary.
 QUOTE_CHARS = 300
-_OPEN, _CLOSE = "\"“'‘", "\"”'’"
-#: After the quoted term: other names for it (``or "Exploitation"``, ``("IPR")``), then a defining verb.
-_ALIASES = r"(?:\s*(?:or|and)\s*[\"“'‘][^\"”'’]{1,60}[\"”'’]|\s*\([^()]{1,40}\))*"
-_DEFINES = r"\s*[,:]?\s*(?:shall\s+|will\s+)?(?:mean|means|has\s+the\s+meaning|have\s+the\s+meaning|refers?\s+to|" \
-           r"includes?|is|are|shall\s+be|is\s+defined|shall\s+have)\b"
 #: A clause number or list marker just before a definition ("1.27 ", "c)     ", "(iv) ").
 _MARKER_BEFORE = re.compile(r"(?:\d+(?:\.\d+)*\.?|\(?[a-z]{1,4}\)|\([0-9]{1,3}\))\s*$", re.IGNORECASE)
 #: The next definition in a list of them: a line or a number opening with a quoted capitalised term.
@@ -40,29 +36,28 @@ _NEXT_DEFINITION = re.compile(r"(?:\n\s*|\s\d+(?:\.\d+)+\s+|\n\s*\(?[a-z0-9]{1,4
 
 
 def _definition_at(text: str, term: str) -> tuple[int, int, bool] | None:
-    """``(start, end, parenthetical)`` in ``text`` of the definition of ``term``, or ``None``:
-    from the term (with its clause number) to the sentence end or the next definition for
+    """``(start, end, parenthetical)`` in ``text`` of the definition of ``term`` (found by the
+    library's rules, :func:`~clauselens.library.passages.find_definition`), or ``None``: from
+    the term (with its clause number) to the sentence end or the next definition for
     ``"X" means ...``; the sentence up to the closing parenthesis for ``... (the "X")``."""
-    t = re.escape(term)
-    quoted = rf"[{_OPEN}]{t}[{_CLOSE}]"
-    m = re.search(quoted + _ALIASES + _DEFINES, text, re.IGNORECASE)  # "Product" means ...
-    if m is not None:
-        start = m.start()
+    found = find_definition(text, term)
+    if found is None:
+        return None
+    at, after, means = found
+    if means:
+        start = at
         marker = _MARKER_BEFORE.search(text, max(0, start - 12), start)
         if marker is not None:
             start = marker.start()
-        ends = [i + 1 for i in (text.find(". ", m.end()), text.find(".\n", m.end())) if i >= 0]
-        nxt = _NEXT_DEFINITION.search(text, m.end())
+        ends = [i + 1 for i in (text.find(". ", after), text.find(".\n", after)) if i >= 0]
+        nxt = _NEXT_DEFINITION.search(text, after)
         if nxt is not None:
             ends.append(nxt.start())
         if text.endswith("."):
             ends.append(len(text))
         return start, min(ends, default=len(text)), False
-    m = re.search(r"\((?:[^()]{0,60}?)" + quoted + r"\s*\)", text, re.IGNORECASE)  # ... (the "Product")
-    if m is None:
-        return None
-    starts = [i + len(sep) for sep in (". ", "; ", "\n") if (i := text.rfind(sep, 0, m.start())) >= 0]
-    return max(starts, default=0), m.end(), True
+    starts = [i + len(sep) for sep in (". ", "; ", "\n") if (i := text.rfind(sep, 0, at)) >= 0]
+    return max(starts, default=0), after, True
 
 
 #: Words that ask what a term means (a narrower cue than the library's: "count as" in a sentence

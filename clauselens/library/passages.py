@@ -189,6 +189,25 @@ _DEFINING = re.compile(
     r"|shall\s+include|includes|refers?\s+to|shall\s+refer|is\s+defined|is|are|shall\s+be|:|-|–|—)\s", re.IGNORECASE)
 
 
+def find_definition(text: str, term: str) -> tuple[int, int, bool] | None:
+    """Where ``text`` defines ``term``, by the same rules as :func:`definitions`:
+    ``(start of the quoted term, end of the defining words, means)`` for the first
+    ``"X" means ...`` form, else ``(start of the opening parenthesis, end of the closing one,
+    False)`` for the first ``(the "X")`` form; ``None`` when ``text`` does not define it."""
+    quoted = re.compile(rf"[\"“]{re.escape(term)}[\"”]", re.IGNORECASE)
+    hits = list(quoted.finditer(text))
+    for m in hits:
+        d = _DEFINING.match(text, m.end())
+        if d is not None or MEANS_RE.match(text, m.start()):
+            return m.start(), d.end() if d is not None else m.end(), True
+    for m in hits:
+        open_at = text.rfind("(", max(0, m.start() - 60), m.start())
+        close_at = text.find(")", m.end())
+        if open_at >= 0 and ")" not in text[open_at:m.start()] and 0 <= close_at - m.end() <= 2:
+            return open_at, close_at + 1, False
+    return None
+
+
 def definitions(doc: Document) -> list[Definition]:
     """Every definition in ``doc``, in document order: a quoted term followed (after any
     ``or "Y"`` alternatives) by a defining word (``means``, ``shall have the meaning``,
@@ -217,5 +236,5 @@ def definitions(doc: Document) -> list[Definition]:
     return out
 
 
-__all__ = ["CONTEXT_CHARS", "PASSAGE_CHARS", "Definition", "bare_number_re", "clause_markers", "context_line", "definitions", "embed_text",
-           "ref_key_groups", "library_passages", "ref_key"]
+__all__ = ["CONTEXT_CHARS", "PASSAGE_CHARS", "Definition", "bare_number_re", "clause_markers", "context_line", "definitions",
+           "embed_text", "find_definition", "library_passages", "ref_key", "ref_key_groups"]

@@ -72,7 +72,7 @@ def _no_lock() -> None:
             return True
 
         def release(self) -> None:
-            pass
+            """Nothing to release: this stand-in never holds anything (the run without the lock)."""
 
     pdfium_lock.PDFIUM_LOCK = page_image.PDFIUM_LOCK = NoLock()  # type: ignore[assignment]
 
