@@ -2,7 +2,11 @@
 
 Every finding's quote is verified with :func:`clauselens.reports.verify.verify_quote`; a
 quote that is not verbatim as a whole is checked sentence by sentence
-(:func:`~clauselens.reports.verify.verify_pieces`) and its verbatim sentences are kept.
+(:func:`~clauselens.reports.verify.verify_pieces`) and its verbatim sentences are kept; a
+finding none of whose quote is verbatim (small models copy a passage header or id instead of
+the text) cites the sentence of a passage it names that says most of its claim, if one does
+(:func:`~clauselens.reports.verify.select_quote`; the citation is marked ``selected`` and the
+model's quote is still listed as removed).
 Verified quotes become :class:`Citation` s with exact document spans, the others are
 recorded in ``dropped_quotes`` and listed under ``knowledge_gaps``. A verified quote is widened
 to whole words and its enclosing clause (:func:`~clauselens.reports.verify.extend_match`), and
@@ -32,7 +36,15 @@ from clauselens.reports.model import (
     SupportStatus,
 )
 from clauselens.reports.support import check_claim, check_document, check_topic
-from clauselens.reports.verify import MIN_PIECE_WORDS, QuoteMatch, clean_model_quote, extend_match, verify_pieces, verify_quote
+from clauselens.reports.verify import (
+    MIN_PIECE_WORDS,
+    QuoteMatch,
+    clean_model_quote,
+    extend_match,
+    select_quote,
+    verify_pieces,
+    verify_quote,
+)
 from clauselens.retrieval.types import Passage
 
 #: Shown when the model's draft has no answer, conclusion or finding (never an empty answer).
@@ -78,16 +90,22 @@ def build_report(
     for f in draft.findings:
         pids = [p for p in f.passage_ids if p in passages]
         cids: list[str] = []
-        grounded = False
+        grounded = selected = False
         quote = clean_model_quote(f.quote or "")
+        if not quote and f.statement.strip() and (chosen := select_quote(f.statement, passages, pids)):
+            quote, selected = chosen.text, True  # no usable quote (only passage ids): the cited passage's sentence
         if quote:
             m = verify_quote(quote, passages, prefer=pids)
             matches: list[QuoteMatch] = [m] if m is not None else []
             if m is None:
                 matches, missing = verify_pieces(quote, passages, prefer=pids)
                 if not matches:
+                    chosen = select_quote(f.statement, passages, pids)
                     dropped.append(DroppedQuote(quote=quote, passage_id=pids[0] if pids else None,
-                                                reason="not found verbatim in any retrieved passage"))
+                                                reason="not found verbatim in any retrieved passage" + (
+                                                    f"; the finding cites instead the sentence of {chosen.passage_id} "
+                                                    "that says most of its claim" if chosen else "")))
+                    matches, selected = ([chosen], True) if chosen else ([], False)
                 else:
                     for piece in missing:
                         short = len(piece.split()) < MIN_PIECE_WORDS
@@ -112,7 +130,7 @@ def build_report(
                         node_id=p.node_id, doc_title=p.doc_title, source_path=p.source_path,
                         clause_ref=p.clause_ref, heading_path=p.heading_path,
                         page_start=p.page_start, page_end=p.page_end, spans=m.doc_spans, quote=m.text,
-                        extended=extended,
+                        extended=extended, selected=selected,
                     ))
                 if cid not in cids:
                     cids.append(cid)

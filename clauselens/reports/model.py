@@ -67,6 +67,10 @@ class Citation(BaseModel):
     #: True when the model's quote was widened to whole words / the enclosing clause
     #: (:func:`clauselens.reports.verify.extend_match`); ``quote`` is then the whole clause.
     extended: bool = False
+    #: True when the model's own quote was not verbatim in any passage and this is the sentence of
+    #: a passage the finding cites that says most of its claim
+    #: (:func:`clauselens.reports.verify.select_quote`); renderers say so next to the quote.
+    selected: bool = False
 
     @property
     def location(self) -> str:

@@ -115,6 +115,8 @@ def no_findings_note(report: Report) -> str:
     return "The model listed no key findings; the answer below is not backed by a cited finding."
 
 
+#: Shown beside a quote clauselens chose for a finding whose own quote was not verbatim.
+SELECTED_NOTE = "sentence chosen by clauselens from the passage the finding cites; the model's own quote was not verbatim"
 NO_CITATIONS = "No quote could be verified against the documents: nothing in this report is backed by a quotation."
 
 
@@ -221,7 +223,7 @@ def to_markdown(report: Report) -> str:
     if report.citations:
         for c in report.citations:
             quote = " ".join(c.quote.split())
-            out.append(f"- **[{c.id}]** {c.location}: \"{quote}\"")
+            out.append(f"- **[{c.id}]** {c.location}: \"{quote}\"" + (f" _({SELECTED_NOTE})_" if c.selected else ""))
     else:
         out.append(NO_CITATIONS)
     if show_conclusion(report):
@@ -241,7 +243,7 @@ def to_html(report: Report) -> str:
     env = Environment(loader=FileSystemLoader(str(_TEMPLATES)), autoescape=select_autoescape(["html", "j2"]))
     return env.get_template("report.html.j2").render(
         r=report, titles=section_titles(report), basis=label_basis_text(report), header=header_fields(report),
-        gaps_note=gaps_note(report), no_findings=no_findings_note(report), no_citations=NO_CITATIONS,
+        gaps_note=gaps_note(report), no_findings=no_findings_note(report), no_citations=NO_CITATIONS, selected_note=SELECTED_NOTE,
         show_conclusion=show_conclusion(report), cite_title=citation_title)
 
 

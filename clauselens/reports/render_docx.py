@@ -20,6 +20,7 @@ from docx.shared import Pt, RGBColor
 from clauselens.reports.model import Finding, Report
 from clauselens.reports.render import (
     NO_CITATIONS,
+    SELECTED_NOTE,
     gaps_note,
     header_fields,
     label_basis_text,
@@ -136,6 +137,8 @@ def build_docx(report: Report) -> DocxDocument:
         p.add_run(f"[{c.id}] ").bold = True
         p.add_run(c.location)
         doc.add_paragraph(f"\u201c{c.quote}\u201d", style="Quote")
+        if c.selected:
+            doc.add_paragraph(f"({SELECTED_NOTE})").runs[0].italic = True
     if not report.citations:
         doc.add_paragraph(NO_CITATIONS)
     if show_conclusion(report):

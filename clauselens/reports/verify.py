@@ -273,3 +273,43 @@ def extend_match(m: QuoteMatch, passage: Passage, max_chars: int = MAX_EXTENDED_
     if (a, b) == (m.start, m.end):
         return m, full
     return QuoteMatch(m.passage_id, a, b, passage.text[a:b], passage_offsets_to_doc_spans(passage, a, b)), full
+
+
+#: A sentence selected for a claim whose own quote failed must share at least this share of the
+#: claim's content words (stemmed, stopwords dropped) ...
+SELECT_MIN_SHARE = 0.6
+#: ... and at least this many of them.
+SELECT_MIN_WORDS = 3
+#: A sentence: up to ". ; ! ?" followed by whitespace, or a line end ("2.1" stays inside).
+_SENTENCE_SPAN = re.compile(r"(?:[^.;!?\n]|[.;!?](?=[^\s]))+(?:[.;!?]+|$)")
+
+
+def select_quote(statement: str, passages: Mapping[str, Passage], pids: Sequence[str]) -> QuoteMatch | None:
+    """The sentence of the passages a finding names (``pids``) that says most of its claim, for
+    a finding whose model quote could not be verified at all (small models copy the passage
+    header -- "2. Confidentiality Obligations > 2.1 | p. 1" -- or a passage id instead of the
+    text). A sentence qualifies when it holds at least :data:`SELECT_MIN_SHARE` of the claim's
+    content words and at least :data:`SELECT_MIN_WORDS` of them (the BM25 analyser's tokens:
+    stemmed, stopwords dropped); the best one wins, the earlier on a tie. The result is the
+    source's own characters, like any verified quote; whether it *supports* the claim is left to
+    the support checks, as for the model's own quotes. ``None`` when no sentence qualifies or the
+    finding names no retrieved passage (no search beyond the passages the model cited)."""
+    from clauselens.retrieval.analyzer import LegalAnalyzer
+
+    an = LegalAnalyzer()
+    claim = set(an.tokenize(statement))
+    if len(claim) < SELECT_MIN_WORDS:
+        return None
+    best: tuple[float, QuoteMatch] | None = None
+    for pid in pids:
+        p = passages.get(pid)
+        if p is None:
+            continue
+        for m in _SENTENCE_SPAN.finditer(p.text):
+            a = m.start() + (len(m.group()) - len(m.group().lstrip()))
+            b = m.end()
+            shared = claim & set(an.tokenize(p.text[a:b]))
+            share = len(shared) / len(claim)
+            if len(shared) >= SELECT_MIN_WORDS and share >= SELECT_MIN_SHARE and (best is None or share > best[0]):
+                best = (share, QuoteMatch(pid, a, b, p.text[a:b], passage_offsets_to_doc_spans(p, a, b)))
+    return best[1] if best else None

@@ -282,7 +282,44 @@ def test_a_quote_that_is_only_passage_ids_is_no_quote(passages) -> None:
     assert clean_model_quote("P10") == "" and clean_model_quote("[P3], P4") == ""
     assert clean_model_quote("P10 applies to the Products") == "P10 applies to the Products"
     draft = ReportDraft(title="t", answer="a", addressed=True,
-                        findings=[DraftFinding(statement="Either party may terminate.", passage_ids=["P1"], quote="P1")])
+                        findings=[DraftFinding(statement="The Company may pay the invoices.", passage_ids=["P1"], quote="P1")])
     r = build_report(draft, passages, question="q")
     assert not r.dropped_quotes and not any('"P1"' in g for g in r.knowledge_gaps)
     assert r.key_findings[0].support == "unverified" and not r.key_findings[0].cited_fact
+
+
+def test_a_finding_with_only_ids_or_a_copied_header_cites_the_sentence_of_its_passage_that_says_its_claim(passages) -> None:
+    """Issue #22 item 10 with the real 1.5B model: it quoted the passage header alone
+    ("2. Confidentiality Obligations > 2.1 | p. 1"), so the right finding had no citation. The
+    sentence of the cited passage that holds most of the claim's words is cited instead (the
+    source's own text, marked ``selected``), and the model's quote is still listed as removed;
+    a claim no sentence of its passages says gets nothing."""
+    from clauselens.reports.verify import select_quote
+
+    text = ("2.1 The Receiving Party shall keep the Confidential Information strictly confidential. "
+            "2.2 The Receiving Party may disclose it to its employees who need to know.")
+    p = Passage(chunk_id="c-2", doc_id="nda", node_id="n-2", text=text, spans=[Span(start=0, end=len(text))],
+                clause_ref="2.1", doc_title="NDA", page_start=1)
+    claim = "The Receiving Party must keep the Confidential Information strictly confidential."
+    m = select_quote(claim, {"P1": p}, ["P1"])
+    assert m is not None and m.text == "2.1 The Receiving Party shall keep the Confidential Information strictly confidential."
+    assert select_quote(claim, {"P1": p}, []) is None  # only the passages the finding names
+    assert select_quote("The NDA has no confidentiality obligations and clause 2 was deleted.", {"P1": p}, ["P1"]) is None
+    for quote in ("2. Confidentiality Obligations > 2.1 | p. 1", "P1"):
+        draft = ReportDraft(title="t", answer="a", addressed=True,
+                            findings=[DraftFinding(statement=claim, passage_ids=["P1"], quote=quote)])
+        r = build_report(draft, {"P1": p}, question="q")
+        f, = r.key_findings
+        assert f.grounded and f.citation_ids == ["C1"] and f.support == "unchecked"  # the support checks still judge it
+        c = r.citations[0]
+        assert c.selected and c.quote.startswith("2.1 The Receiving Party shall keep") and c.clause_ref == "2.1"
+        assert text[c.spans[0].start:c.spans[0].end] == c.quote
+        if quote == "P1":
+            assert not r.dropped_quotes
+        else:
+            assert [d.quote for d in r.dropped_quotes] == [quote] and "the sentence of P1" in r.dropped_quotes[0].reason
+        assert "sentence chosen by clauselens" in to_markdown(r) and "sentence chosen by clauselens" in to_html(r)
+    ok = build_report(ReportDraft(title="t", answer="a", addressed=True, findings=[DraftFinding(
+        statement=claim, passage_ids=["P1"], quote="The Receiving Party shall keep the Confidential Information")]),
+        {"P1": p}, question="q")
+    assert not ok.citations[0].selected and "sentence chosen" not in to_markdown(ok)
