@@ -44,9 +44,14 @@ FLAG_PREFIX = "possible instruction to an AI reader"
 HIDDEN_MARK = "invisible text left out"
 
 
+#: What :func:`clauselens.parsing.pdf._mark_layers` warnings contain (layer text that may be hidden, kept).
+LAYER_MARK = "hidden by default"
+
+
 def is_suspicious(warning: str) -> bool:
-    """True for a parsing warning about hidden text or an instruction-like sentence."""
-    return warning.startswith(FLAG_PREFIX) or HIDDEN_MARK in warning
+    """True for a parsing warning about hidden text (left out, or in a hidden-by-default layer
+    and kept) or an instruction-like sentence."""
+    return warning.startswith(FLAG_PREFIX) or HIDDEN_MARK in warning or LAYER_MARK in warning
 
 
 def instruction_like(sentence: str) -> bool:

@@ -245,12 +245,77 @@ def _colour_entry(col, fills: list[dict]) -> tuple[tuple[float, float, float] | 
     return rgb, any(_near(rgb, g) for g in grounds)
 
 
+def off_layers(path: Path, password: str | None = None) -> frozenset[str]:
+    """Names of the PDF's optional-content groups (layers, ISO 32000-1 §8.11.4) that its default
+    configuration hides: the ``/OFF`` array of ``/OCProperties /D``, or every group not in
+    ``/ON`` when ``/BaseState`` is ``/OFF``. Text in them is not shown on the page, so it is
+    treated as invisible (issue #22 item 10). Empty for a PDF without layers or one pypdf cannot
+    read (~4 ms per file: pypdf reads the catalog only)."""
+    import pypdf
+
+    try:
+        reader = pypdf.PdfReader(str(path))
+        if reader.is_encrypted:
+            reader.decrypt(password or "")
+        root: Any = reader.trailer["/Root"].get_object()  # pypdf's dictionaries are untyped PdfObjects
+        props: Any = root.get("/OCProperties")
+        if props is None:
+            return frozenset()
+        props = props.get_object()
+        d: Any = props.get("/D")
+        d = d.get_object() if d is not None else {}
+
+        def names(refs: Any) -> set[str]:
+            return {str(o.get_object().get("/Name", "")) for o in (refs.get_object() if refs is not None else [])}
+
+        if str(d.get("/BaseState", "/ON")) == "/OFF":
+            return frozenset(names(props.get("/OCGs")) - names(d.get("/ON")))
+        return frozenset(names(d.get("/OFF")) - {""})
+    except Exception:  # a damaged catalog: the other readers word the error, layers are not checked
+        return frozenset()
+
+
+def _mark_layers(page, off: frozenset[str]) -> str | None:
+    """pdfplumber's characters carry the marked-content tag (``"OC"`` for a layer) but not which
+    layer: when every layer of the page's ``/Properties`` is hidden by default, its ``OC`` text is
+    marked ``hidden_layer``; when the page mixes shown and hidden layers the text is kept and the
+    warning returned says so (the PDFium engine, the default, tells the layers apart)."""
+    if not off or not any(c.get("tag") == "OC" for c in page.chars):
+        return None
+    from pdfminer.pdftypes import resolve1
+    from pdfminer.utils import decode_text
+
+    layers: set[str] = set()
+    try:
+        for ref in (resolve1(resolve1(page.page_obj.resources or {}).get("Properties")) or {}).values():
+            name = resolve1(ref).get("Name")
+            if name is not None:
+                layers.add(decode_text(name) if isinstance(name, bytes) else str(name))
+    except Exception:  # damaged resources: nothing is told apart (and nothing dropped)
+        layers = set()
+    hidden = layers & off
+    if hidden and hidden == layers:
+        name = ", ".join(sorted(hidden))
+        for c in page.chars:
+            if c.get("tag") == "OC":
+                c["hidden_layer"] = name
+        return None
+    if hidden:
+        return (f"page {page.page_number}: text in layers, some hidden by default ({', '.join(sorted(hidden))}), could "
+                "not be told apart from shown text and was kept - check the original")
+    return None
+
+
 def _hidden_reason(c: dict, box: tuple[float, float, float, float], fills: list[dict],
                    colours: dict | None = None) -> str | None:
     """Why a character cannot be seen on the page (None if it can): outside the page box, under
     :data:`MIN_VISIBLE_SIZE` points, or filled in the background's colour. ``colours`` caches,
     per colour value across the characters of one page (same ``fills``), :func:`_colour_entry`:
     a colour no background comes near needs no look under the character."""
+    if c.get("render_invisible"):
+        return "invisible text (render mode 3) with no image under it"
+    if c.get("hidden_layer"):
+        return f"in the layer \"{c['hidden_layer']}\", which is hidden by default"
     x0, top, x1, bottom = box
     if c["x1"] <= x0 or c["x0"] >= x1 or c["bottom"] <= top or c["top"] >= bottom:
         return "outside the page"
@@ -511,11 +576,14 @@ def _real_text(lines: list[Line]) -> bool:
 _PageRead = tuple[list[Line], list[str], bool]
 
 
-def _plumber_page(page, i: int) -> _PageRead:
-    """Read one pdfplumber page: invisible text dropped, columns, warnings."""
+def _plumber_page(page, i: int, off: frozenset[str] = frozenset()) -> _PageRead:
+    """Read one pdfplumber page: invisible text dropped (text of layers in ``off`` included, see
+    :func:`_mark_layers`), columns, warnings."""
     warnings: list[str] = []
     sideways = False
     try:
+        if (mixed := _mark_layers(page, off)) is not None:
+            warnings.append(mixed)
         visible, hidden = _drop_invisible(page)
         warnings.extend(hidden)
         lines, col_warning = _text_lines(visible)
@@ -530,7 +598,8 @@ def _plumber_page(page, i: int) -> _PageRead:
     return lines, warnings, sideways
 
 
-def _pdfium_pages(path: Path, password: str | None, max_pages: int | None) -> list[_PageRead | str] | None:
+def _pdfium_pages(path: Path, password: str | None, max_pages: int | None,
+                  off: frozenset[str] = frozenset()) -> list[_PageRead | str] | None:
     """Read every page's text layer with PDFium (:class:`~clauselens.parsing.pdfium_page.PdfiumPage`),
     through the same invisible-text and column code as pdfplumber pages.
 
@@ -566,7 +635,7 @@ def _pdfium_pages(path: Path, password: str | None, max_pages: int | None) -> li
                     out.append(f"PDFium cannot load the page: {exc}")
                     continue
                 try:
-                    pp = PdfiumPage(page, i + 1)  # reads every character and rectangle now
+                    pp = PdfiumPage(page, i + 1, off_layers=off)  # reads every character and rectangle now
                 except Exception as exc:  # pdfplumber gets the page (and says if it is damaged)
                     out.append(f"PDFium error: {exc}")
                     continue
@@ -626,9 +695,10 @@ def extract_pdf(
     name = path.name
     warnings: list[str] = []
     reads: list[_PageRead | None] | None = None
+    off = off_layers(path, password)
     if resolve_pdf_engine(engine) == "pdfium":
         _check_header(path)
-        got = _pdfium_pages(path, password, max_pages)
+        got = _pdfium_pages(path, password, max_pages, off)
         reads = [r if isinstance(r, tuple) else None for r in got] if got else None  # zero pages: pdfplumber says so
     if reads is None or None in reads:
         try:
@@ -648,7 +718,7 @@ def extract_pdf(
                     reads = [None] * len(todo)
                 for i, page in enumerate(todo):
                     if reads[i] is None:
-                        reads[i] = _plumber_page(page, i)
+                        reads[i] = _plumber_page(page, i, off)
             finally:
                 pdf.close()
     page_lines: list[list[Line]] = []

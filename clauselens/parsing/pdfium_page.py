@@ -11,8 +11,12 @@ Per character, from PDFium's text page (``fpdf_text.h``): the Unicode value
 descent, like pdfminer's box), the font size (``FPDFText_GetFontSize``) times the vertical scale
 of the character's matrix (``FPDFText_GetMatrix``; pdfminer's ``size`` is the same product), and
 the fill colour (``FPDFText_GetFillColor``, RGB); size, matrix and colour are read once per text
-object (``FPDFText_GetTextObject``), as PDFium takes them from the object. The text render mode is not read: the
-pdfplumber path does not act on it either (render mode 3 text is kept, as in OCR'd PDFs).
+object (``FPDFText_GetTextObject``), as PDFium takes them from the object. So are the text render
+mode (``FPDFTextObj_GetTextRenderMode``): a character in render mode 3 (invisible, ISO 32000-1
+§9.3.6) whose centre lies on no image of the page is marked ``render_invisible`` (an OCR'd scan's
+text layer is mode 3 text over the page image and stays), and the layer (optional-content group,
+§8.11) the object is marked with, when the PDF's default configuration hides it: the character is
+marked ``hidden_layer`` (issue #22 item 10; pdfplumber's characters carry neither).
 Characters PDFium generates (``FPDFText_IsGenerated``: the spaces and line breaks it infers) are
 left out; pdfplumber infers spaces from gaps instead. PDFium reports a hyphen that ends a line as
 U+0002; it is given back as "-" (what the page shows, and what pdfminer reads), so the line-join
@@ -27,7 +31,8 @@ shapes pdfplumber reports as filled ``rects`` and :func:`~clauselens.parsing.pdf
 looks under a character for its background; they are collected inside Form XObjects too (most
 SEC filings draw each page through one), mapped to page space by the path's and the forms'
 matrices (``FPDFPageObj_GetMatrix``). Forms nested deeper than :data:`MAX_FORM_DEPTH` set
-``unchecked_forms``, and the caller reads that page with pdfplumber instead.
+``unchecked_forms``, and the caller reads that page with pdfplumber instead. ``images`` are the
+bounding boxes of the page's image objects, collected the same way.
 
 Side effects: none (reads an already open PDFium page).
 """
@@ -59,10 +64,39 @@ def _text_object_address() -> Callable[[Any, int], int | None]:
     return proto(address)
 
 
-def _object_info(tp: Any, index: int) -> tuple[float, bool, tuple]:
-    """(size, upright, fill colour) shared by every character of one text object: PDFium's
-    per-character font size, matrix and fill colour are the object's (``CPDF_TextPage``)."""
+def _off_layer(tp: Any, index: int, off_layers: frozenset[str]) -> str | None:
+    """The name of the optional-content group (ISO 32000-1 §8.11) in ``off_layers`` that the text
+    object of character ``index`` is marked with (``/OC /name BDC ... EMC``), or None. PDFium gives
+    an ``OC`` mark's parameters as the OCG dictionary's entries, so its ``/Name`` is readable."""
     import pypdfium2.raw as pr
+
+    obj = pr.FPDFText_GetTextObject(tp, index)
+    if not obj:
+        return None
+    buf = (ctypes.c_ushort * 256)()
+    n = ctypes.c_ulong()
+
+    def text(got: int) -> str:
+        return bytes(buf)[:max(0, n.value - 2)].decode("utf-16-le", "replace") if got else ""
+
+    for k in range(pr.FPDFPageObj_CountMarks(obj)):
+        mark = pr.FPDFPageObj_GetMark(obj, k)
+        if text(pr.FPDFPageObjMark_GetName(mark, buf, ctypes.sizeof(buf), ctypes.byref(n))) != "OC":
+            continue
+        name = text(pr.FPDFPageObjMark_GetParamStringValue(mark, b"Name", buf, ctypes.sizeof(buf), ctypes.byref(n)))
+        if name in off_layers:
+            return name
+    return None
+
+
+def _object_info(tp: Any, index: int) -> tuple[float, bool, tuple, bool]:
+    """(size, upright, fill colour, invisible) shared by every character of one text object:
+    PDFium's per-character font size, matrix and fill colour are the object's (``CPDF_TextPage``);
+    ``invisible`` is text render mode 3 (neither filled nor stroked, ISO 32000-1 §9.3.6)."""
+    import pypdfium2.raw as pr
+
+    obj = pr.FPDFText_GetTextObject(tp, index)
+    invisible = bool(obj) and pr.FPDFTextObj_GetTextRenderMode(obj) == pr.FPDF_TEXTRENDERMODE_INVISIBLE
 
     m = pr.FS_MATRIX()
     pr.FPDFText_GetMatrix(tp, index, m)
@@ -70,7 +104,7 @@ def _object_info(tp: Any, index: int) -> tuple[float, bool, tuple]:
     upright = m.a * m.d > 0 and m.b * m.c <= 0
     r, g, b, a = (ctypes.c_uint() for _ in range(4))
     colour = _rgb255(r.value, g.value, b.value) if pr.FPDFText_GetFillColor(tp, index, r, g, b, a) else UNKNOWN_COLOUR
-    return size, upright, colour
+    return size, upright, colour, invisible
 
 
 Matrix = tuple[float, float, float, float, float, float]
@@ -109,7 +143,8 @@ class PdfiumPage:
 
     def __init__(self, page: Any, number: int, *, chars: list[dict] | None = None,
                  rects: list[dict] | None = None, bbox: tuple[float, float, float, float] | None = None,
-                 cropbox: tuple[float, float, float, float] | None = None, unchecked_forms: bool = False) -> None:
+                 cropbox: tuple[float, float, float, float] | None = None, unchecked_forms: bool = False,
+                 off_layers: frozenset[str] = frozenset()) -> None:
         self.page_number = number
         self.rotation = 0
         if page is None:  # a crop or filter of another PdfiumPage
@@ -124,11 +159,14 @@ class PdfiumPage:
         cx0, cy0, cx1, cy1 = page.get_cropbox()
         self.cropbox = (cx0 - mx0, my1 - cy1, cx1 - mx0, my1 - cy0)
         self.unchecked_forms = False
+        self.images: list[dict] = []  # bounding boxes of image objects, filled by _filled_rects
         self.rects = self._filled_rects(page)
-        self.chars = self._chars(page)
+        self.chars = self._chars(page, off_layers)
 
     # ------------------------------------------------------------ reading
-    def _chars(self, page: Any) -> list[dict]:
+    def _chars(self, page: Any, off_layers: frozenset[str] = frozenset()) -> list[dict]:
+        """The page's characters; one in a text object marked with a layer of ``off_layers`` (hidden
+        by default) carries that layer's name as ``hidden_layer``."""
         import pypdfium2.raw as pr
 
         tp = page.get_textpage()
@@ -137,7 +175,7 @@ class PdfiumPage:
             box = pr.FS_RECTF()
             get_unicode, is_generated, get_box = pr.FPDFText_GetUnicode, pr.FPDFText_IsGenerated, pr.FPDFText_GetLooseCharBox
             text_object = _text_object_address()
-            objs: dict[int, tuple[float, bool, tuple]] = {}
+            objs: dict[int, tuple[float, bool, tuple, bool, str | None]] = {}
             out: list[dict] = []
             ox, top, raw = self._ox, self._top, tp.raw
             pending_high = 0
@@ -166,10 +204,10 @@ class PdfiumPage:
                 addr = text_object(raw, i)
                 info = objs.get(addr) if addr else None
                 if info is None:
-                    info = _object_info(tp, i)
+                    info = (*_object_info(tp, i), _off_layer(tp, i, off_layers) if off_layers else None)
                     if addr:
                         objs[addr] = info
-                size, upright, colour = info
+                size, upright, colour, invisible, layer = info
                 get_box(tp, i, box)
                 bottom = top - box.bottom
                 ctop = bottom - size if upright else top - box.top
@@ -178,9 +216,19 @@ class PdfiumPage:
                     "doctop": ctop, "size": size, "upright": upright, "non_stroking_color": colour,
                     "object_type": "char",
                 })
+                if layer:
+                    out[-1]["hidden_layer"] = layer
+                if invisible and not self._over_image(out[-1]):
+                    out[-1]["render_invisible"] = True
             return out
         finally:
             tp.close()
+
+    def _over_image(self, c: dict) -> bool:
+        """Whether the centre of character ``c`` lies on an image of the page (an OCR'd scan's text
+        layer is invisible text over the page image: what the reader sees is the image)."""
+        x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
+        return any(im["x0"] <= x <= im["x1"] and im["top"] <= y <= im["bottom"] for im in self.images)
 
     def _filled_rects(self, page: Any) -> list[dict]:
         import pypdfium2.raw as pr
@@ -190,6 +238,7 @@ class PdfiumPage:
         px, py = ctypes.c_float(), ctypes.c_float()
         r, g, b, a = (ctypes.c_uint() for _ in range(4))
         fm = pr.FS_MATRIX()
+        bounds = tuple(ctypes.c_float() for _ in range(4))
 
         def matrix(obj: Any) -> Matrix:
             if not pr.FPDFPageObj_GetMatrix(obj, fm):
@@ -207,6 +256,14 @@ class PdfiumPage:
                     inner = _mul(matrix(obj), outer)
                     walk(pr.FPDFFormObj_CountObjects(obj), functools.partial(pr.FPDFFormObj_GetObject, obj),
                          inner, depth + 1)
+                    continue
+                if kind == pr.FPDF_PAGEOBJ_IMAGE:
+                    if pr.FPDFPageObj_GetBounds(obj, *(ctypes.byref(v) for v in bounds)):
+                        left, low, right, high = (v.value for v in bounds)
+                        pts = [_apply(outer, x, y) for x in (left, right) for y in (low, high)]
+                        self.images.append({"x0": min(p[0] for p in pts) - self._ox, "x1": max(p[0] for p in pts) - self._ox,
+                                            "top": self._top - max(p[1] for p in pts),
+                                            "bottom": self._top - min(p[1] for p in pts)})
                     continue
                 if kind != pr.FPDF_PAGEOBJ_PATH:
                     continue

@@ -10,7 +10,8 @@ import textwrap
 from pathlib import Path
 
 #: One text run: (x, y from the page bottom, font size, text), optionally followed by an RGB fill
-#: colour (0..1 each; default black).
+#: colour (0..1 each; default black), the name of the layer (optional-content group) it is in, and
+#: its text render mode (``Tr``, §9.3.6; 3 = invisible).
 Run = tuple
 
 
@@ -19,23 +20,41 @@ def _esc(text: str) -> str:
 
 
 def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (612, 792), *,
-              fills: list[list[tuple]] | None = None, in_form: bool = False) -> Path:
+              fills: list[list[tuple]] | None = None, in_form: bool = False,
+              layers: dict[str, bool] | None = None, images: list[list[tuple]] | None = None) -> Path:
     """Write a PDF with one page per list of runs; returns ``path``.
 
     ``fills``: per page, filled rectangles ``(x, y, width, height, (r, g, b))`` drawn before the
     text (``re f``, §8.5.3). ``in_form``: each page's content is drawn through one Form XObject
-    (``/Fm1 Do``, §8.10, placed with a 0.8 scale and an offset) instead of directly."""
-    objs: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b""]  # 2: pages, filled in below
+    (``/Fm1 Do``, §8.10, placed with a 0.8 scale and an offset) instead of directly. ``layers``:
+    layer name -> shown by default; a run naming a layer is drawn inside ``/OC /Ln BDC ... EMC``
+    (optional content, §8.11: the OCGs listed in ``/OCProperties``, hidden ones in ``/D /OFF``).
+    ``images``: per page, boxes ``(x, y, width, height)`` each painted with a 1x1 light-grey inline
+    image (``BI ... ID ... EI``, §8.9.7) before the text, like a scan under its OCR text layer."""
+    objs: list[bytes] = [b"", b""]  # 1: catalog, 2: pages, filled in below
     objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")  # 3
+    ocg: dict[str, int] = {}
+    for name in layers or {}:
+        objs.append(b"<< /Type /OCG /Name (%s) >>" % _esc(name).encode("latin-1"))
+        ocg[name] = len(objs)
+    props = (b" /Properties << %s >>" % b" ".join(b"/L%d %d 0 R" % (n, n) for n in ocg.values())) if ocg else b""
+
+    def run(r: Run) -> str:
+        mode = f"{r[6]} Tr " if len(r) > 6 and r[6] is not None else ""
+        body = (f"BT {' '.join(f'{v:g}' for v in (r[4] if len(r) > 4 and r[4] else (0, 0, 0)))} rg {mode}"
+                f"/F1 {r[2]:g} Tf {r[0]:.2f} {r[1]:.2f} Td ({_esc(r[3])}) Tj ET")
+        if mode:
+            body = f"q {body} Q"  # the render mode is graphics state: it must not leak into later runs
+        return f"/OC /L{ocg[r[5]]} BDC {body} EMC\n" if len(r) > 5 and r[5] else body + "\n"
+
     kids = []
     for n, runs in enumerate(pages):
         rects = "".join(f"{' '.join(f'{v:g}' for v in f[4])} rg {f[0]:g} {f[1]:g} {f[2]:g} {f[3]:g} re f\n"
                         for f in (fills[n] if fills and n < len(fills) else []))
-        stream = (rects + "".join(
-            f"BT {' '.join(f'{v:g}' for v in (r[4] if len(r) > 4 else (0, 0, 0)))} rg "
-            f"/F1 {r[2]:g} Tf {r[0]:.2f} {r[1]:.2f} Td ({_esc(r[3])}) Tj ET\n" for r in runs
-        )).encode("latin-1")
-        resources = b"<< /Font << /F1 3 0 R >> >>"
+        pics = "".join(f"q {w:g} 0 0 {h:g} {x:g} {y:g} cm BI /W 1 /H 1 /CS /G /BPC 8 ID \xe0 EI Q\n"
+                       for x, y, w, h in (images[n] if images and n < len(images) else []))
+        stream = (pics + rects + "".join(run(r) for r in runs)).encode("latin-1")
+        resources = b"<< /Font << /F1 3 0 R >>%s >>" % props
         if in_form:
             objs.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 %g %g] /Resources %s /Length %d >>\nstream\n"
                         % (size[0], size[1], resources, len(stream)) + stream + b"endstream")
@@ -46,6 +65,12 @@ def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (6
         objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Resources %s "
                     b"/Contents %d 0 R >>" % (size[0], size[1], resources, content))
         kids.append(len(objs))
+    oc = b""
+    if ocg:
+        refs = {name: b"%d 0 R" % n for name, n in ocg.items()}
+        oc = (b" /OCProperties << /OCGs [%s] /D << /OFF [%s] >> >>"
+              % (b" ".join(refs.values()), b" ".join(refs[n] for n, shown in (layers or {}).items() if not shown)))
+    objs[0] = b"<< /Type /Catalog /Pages 2 0 R%s >>" % oc
     objs[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % k for k in kids), len(kids))
     out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
