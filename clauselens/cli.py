@@ -18,9 +18,9 @@ from rich.markdown import Markdown
 from rich.markup import escape
 from rich.table import Table
 
+from clauselens import events as ET
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, ConfigError, IngestError
-from clauselens.graph import events as ET
 from clauselens.interfaces.consoles import err_console as make_err_console
 from clauselens.interfaces.consoles import out_console
 

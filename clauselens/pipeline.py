@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, Callable, Literal, Sequence
 
 from clauselens import __version__
+from clauselens import events as ET
 from clauselens.config import ModelSettings, Settings
-from clauselens.graph import events as ET
 from clauselens.graph.builder import Agent, ModelPool, ModelsArg, ToolsArg, build_graph
 from clauselens.reports.model import Report, RunInfo, SourceDocument
 from clauselens.reports.render import write_json, write_report

@@ -3,7 +3,7 @@
 ``from clauselens.graph import build_graph`` — see :func:`clauselens.graph.builder.build_graph`.
 """
 
+from clauselens.agents.state import GraphInput, GraphState
 from clauselens.graph.builder import build_graph
-from clauselens.graph.state import GraphInput, GraphState
 
 __all__ = ["GraphInput", "GraphState", "build_graph"]

@@ -17,7 +17,7 @@
 
 Heavy objects (chat models, retrieval tools) are created on first use inside
 :func:`build_graph`'s closure, never stored in the state, so a checkpointer only persists
-JSON-ready data (see :mod:`clauselens.graph.state`).
+JSON-ready data (see :mod:`clauselens.agents.state`).
 """
 
 from __future__ import annotations
@@ -30,14 +30,14 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.runnables import Runnable
 from langgraph.graph import END, START, StateGraph
 
+from clauselens import events as ET
 from clauselens.agents import archivist as arch
 from clauselens.agents import interrogator as inter
 from clauselens.agents.definitions import definition_draft, definitions_supported
 from clauselens.agents.researcher import research_round
+from clauselens.agents.state import GraphState
 from clauselens.config import Settings
 from clauselens.errors import ModelResponseError
-from clauselens.graph import events as ET
-from clauselens.graph.state import GraphState
 from clauselens.parsing.injection import is_suspicious
 from clauselens.reports.build import build_report
 from clauselens.reports.model import SILENT_ANSWER, LabelBasis, ReportDraft
@@ -154,7 +154,7 @@ def build_graph(
             ``config={"configurable": {"thread_id": ...}}``.
 
     Returns:
-        A compiled LangGraph graph. Input: :class:`~clauselens.graph.state.GraphInput`; the
+        A compiled LangGraph graph. Input: :class:`~clauselens.agents.state.GraphInput`; the
         final state has ``report`` (a ``Report`` dump) and ``events`` (the transcript).
 
     Raises (at invoke time): ``IngestError`` (bad file), ``ConfigError`` (unknown tool),

@@ -20,8 +20,8 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.markup import escape
 
+from clauselens import events as ET
 from clauselens.errors import ClauselensError, ModelUnavailableError
-from clauselens.graph import events as ET
 from clauselens.interfaces.consoles import out_console
 from clauselens.interfaces.session import ChatSessions, Event, collect
 from clauselens.reports.render import to_markdown

@@ -17,10 +17,10 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from clauselens import events as ET
 from clauselens.agents.archivist import document_summary, index_tools
 from clauselens.agents.archivist_dialogue import ArchivistRequest
 from clauselens.config import Settings
-from clauselens.graph import events as ET
 from clauselens.graph.builder import ModelPool
 from clauselens.parsing.types import Document
 from clauselens.pipeline import AskResult

@@ -32,8 +32,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from clauselens import events as ET
 from clauselens.errors import ClauselensError, ConfigError
-from clauselens.graph import events as ET
 from clauselens.grid import Cell, GridQuestion, GridRow
 from clauselens.interfaces.session import ChatSessions
 

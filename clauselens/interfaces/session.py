@@ -36,6 +36,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.config import get_stream_writer
 from langgraph.graph import StateGraph
 
+from clauselens import events as ET
 from clauselens.agents.archivist_dialogue import (
     ArchivistRequest,
     DocumentInfo,
@@ -44,7 +45,6 @@ from clauselens.agents.archivist_dialogue import (
 )
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, IngestError
-from clauselens.graph import events as ET
 from clauselens.graph.chat import ChatState, build_chat_graph
 from clauselens.interfaces.store import SessionStore, check_session_id, new_session_id
 from clauselens.parsing.types import Document

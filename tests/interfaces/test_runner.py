@@ -116,7 +116,7 @@ def test_llm_reranker_works_in_chat_sessions(tmp_path):
 
 
 def test_every_event_type_is_in_the_one_vocabulary(service, spies):
-    from clauselens.graph.events import EVENT_TYPES
+    from clauselens.events import EVENT_TYPES
 
     sid = service.new_session()
     service.ingest(sid, [CONTRACT])

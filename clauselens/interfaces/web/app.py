@@ -78,8 +78,8 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from langchain_core.messages import AIMessage, HumanMessage
 
+from clauselens import events as ET
 from clauselens.errors import ClauselensError, IngestError, ModelUnavailableError
-from clauselens.graph import events as ET
 from clauselens.interfaces.grids import EXPORT_TYPES, GridRuns, UnknownGridError
 from clauselens.interfaces.session import ChatSessions, Event, UnknownDocumentError
 from clauselens.interfaces.store import DEFAULT_MAX_UPLOAD_BYTES, StoreError, check_session_id

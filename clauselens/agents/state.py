@@ -1,4 +1,7 @@
-"""The graph's typed state.
+"""The agents' typed run state: the schema of the graph's state
+(:func:`clauselens.graph.builder.build_graph`), which each agent's node function reads and
+updates. It lives with the agents, not in ``graph/``, because the node functions are theirs
+and the agents may not import the graph (docs/DESIGN.md, "Module map").
 
 Everything in the state is JSON-ready (plain dicts/lists/str/int), so any LangGraph
 checkpointer (memory, SQLite) can persist it and a run can be resumed or audited. Pydantic

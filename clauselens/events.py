@@ -3,6 +3,8 @@
 Events stay plain JSON dicts (the checkpointer persists them, transcripts store them, the web UI
 reads them as server-sent events named by their type); their ``"type"`` is one of
 :data:`EventType`, written and matched through the constants below, never a bare string.
+A leaf module (it imports nothing of the package), so every layer that writes events -- the
+agents' node functions, the graph, the runner, the front ends -- shares this one vocabulary.
 
 Run events (the agents' graph, ``state["events"]``, the transcript's ``events``):
 ``ingest`` (documents parsed and indexed, or skipped), ``llm_call`` (one model call: step,
