@@ -56,6 +56,10 @@ class ModelSettings(BaseModel):
     allow_amx: bool = False
 
 
+#: The agents that call a chat model, each with its own :class:`ModelSettings` (``Settings.model_for``).
+AgentName = Literal["archivist", "researcher", "interrogator"]
+AGENT_NAMES: tuple[AgentName, ...] = get_args(AgentName)
+
 #: The Researcher's retrieval tools by name (``RetrievalSettings.tools``, CLI ``--tools``); each name
 #: has one factory in :mod:`clauselens.retrieval.registry`.
 ToolName = Literal["hybrid", "navindex", "navembed", "inject", "lightrag", "precedents"]
@@ -188,12 +192,12 @@ class Settings(BaseSettings):
         tools = list(self.retrieval.tools) + ([] if "precedents" in self.retrieval.tools else ["precedents"])
         return self.model_copy(update={"retrieval": self.retrieval.model_copy(update={"precedent_bank": p, "tools": tools})})
 
-    def model_for(self, agent: Literal["archivist", "researcher", "interrogator"]) -> ModelSettings:
+    def model_for(self, agent: AgentName) -> ModelSettings:
         """The :class:`ModelSettings` of one agent."""
         return getattr(self, f"{agent}_model")
 
     def with_model(self, **overrides: object) -> "Settings":
         """A copy with the same overrides applied to all three agents' models
         (e.g. ``backend="openai", base_url=...`` from the CLI's ``--base-url``)."""
-        upd = {f"{a}_model": self.model_for(a).model_copy(update=overrides) for a in ("archivist", "researcher", "interrogator")}
+        upd = {f"{a}_model": self.model_for(a).model_copy(update=overrides) for a in AGENT_NAMES}
         return self.model_copy(update=upd)

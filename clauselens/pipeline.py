@@ -16,8 +16,9 @@ from typing import Any, Callable, Literal, Sequence
 
 from clauselens import __version__
 from clauselens import events as ET
-from clauselens.config import ModelSettings, Settings
-from clauselens.graph.builder import Agent, ModelPool, ModelsArg, ToolsArg, build_graph
+from clauselens.agents.resources import ModelPool, ModelsArg, ToolsArg
+from clauselens.config import AgentName, ModelSettings, Settings
+from clauselens.graph.builder import build_graph
 from clauselens.reports.model import Report, RunInfo, SourceDocument
 from clauselens.reports.render import write_json, write_report
 from clauselens.retrieval.ledger import GRAPH_NODE_STAGE, Ledger
@@ -54,7 +55,7 @@ def token_totals(events: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 #: Agents in the order a report's header lists their models.
-AGENTS: tuple[Agent, ...] = ("archivist", "researcher", "interrogator")
+AGENTS: tuple[AgentName, ...] = ("archivist", "researcher", "interrogator")
 
 
 def describe_settings(ms: ModelSettings) -> str:

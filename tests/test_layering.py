@@ -74,3 +74,13 @@ def test_rule_catches_a_backward_import(tmp_path: Path) -> None:
 def test_every_area_is_in_the_map() -> None:
     """A new top-level module or package must get a row (and rules) in the map, not slip past it."""
     assert {_area(p) for p in PKG.rglob("*.py")} - {"__init__"} == AREAS
+
+
+def test_graph_modules_are_wiring_only() -> None:
+    """``graph/`` wires the agents' node functions (issue #18): no node body is written there as a
+    function, lambda or class nested in another function (the closures ``build_graph`` held)."""
+    for path in sorted((PKG / "graph").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
+            nested = [n for n in ast.walk(fn) if n is not fn and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))]
+            assert not nested, f"graph/{path.name}: {fn.name} defines {type(nested[0]).__name__} at line {nested[0].lineno}"

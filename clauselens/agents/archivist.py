@@ -5,13 +5,20 @@ the optional, off-by-default tree repair (:func:`repair_tree`, prompts in
 
 Errors are the parser's own :class:`~clauselens.errors.IngestError` s (missing, empty,
 encrypted, image-only without OCR, ...), raised unchanged so the CLI prints their message.
+
+:func:`archivist_node` is the Archivist's step in the agents' graph
+(:mod:`clauselens.graph.builder`).
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from clauselens import events as ET
+from clauselens.agents.resources import AgentResources
+from clauselens.agents.state import GraphState
 from clauselens.config import Settings
 from clauselens.errors import IngestError, NoTextError
 from clauselens.parsing.store import DocumentStore, parse_file
@@ -103,6 +110,34 @@ def index_tools(tools: Mapping[str, RetrievalMethod], documents: Sequence[Docume
     for tool in tools.values():
         tool.index(documents)
 
+
+def archivist_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
+    """The graph's ``archivist`` step: parse ``state["paths"]`` (a file that cannot be read is
+    left out and named in the report, not fatal; see :func:`ingest_all`), optionally repair the
+    trees (:func:`repair_tree`, ``Settings.archivist_llm_repair``), and index the documents in
+    every Researcher tool. With no ``paths`` the caller indexed the tools: nothing is parsed
+    and the ``ingest`` event says so. Returns the state update (``documents``: the
+    :func:`document_summary` of each, ``left_out``, ``events``)."""
+    settings = res.settings
+    paths = list(state.get("paths") or [])
+    if not paths:
+        return {"events": [{"type": ET.INGEST, "skipped": True, "reason": "no paths: tools indexed by the caller",
+                            "left_out": list(state.get("left_out") or [])}]}
+    t0 = time.perf_counter()
+    docs, failed = ingest_all(paths, settings)
+    left_out = [str(e) for e in failed]
+    repair_events: list[dict[str, Any]] = []
+    if settings.archivist_llm_repair:  # optional: the model may re-parent flagged nodes, never edit text
+        records: list = []
+        docs = [repair_tree(d, res.model("archivist"), settings=settings, records=records) for d in docs]
+        repair_events = [{"type": ET.LLM_CALL, **r.as_dict()} for r in records]
+    t1 = time.perf_counter()
+    index_tools(res.tools(), docs)
+    summaries = [document_summary(d) for d in docs]
+    return {"documents": summaries, "left_out": left_out, "events": repair_events + [{
+        "type": ET.INGEST, "documents": summaries, "left_out": left_out, "parse_seconds": round(t1 - t0, 3),
+        "index_seconds": round(time.perf_counter() - t1, 3), "tools": list(res.tools()),
+    }]}
 
 # ---------------------------------------------------------------- optional LLM tree repair
 _DOTTED = r"^(\d+(?:\.\d+)*)$"

@@ -5,23 +5,33 @@ Stop rule (:func:`next_questions`, pure): stop when the turn limit is reached; o
 follow-ups when the model judges the draft incomplete, or — at least once — when the draft
 names knowledge gaps (issue #2: "asks the Researcher at least one follow-up question when
 its draft names a knowledge gap"); stop when there is nothing new to ask.
+
+Its steps in the agents' graph (:mod:`clauselens.graph.builder`): :func:`interrogator_node`
+(decompose on the first visit; after each research round draft, decide and apply the stop rule)
+and :func:`report_node` (quote verification, support check and the final report).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import Field
 
+from clauselens import events as ET
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, budget_passages, call_structured
+from clauselens.agents.definitions import definition_draft, definitions_supported
 from clauselens.agents.nli import NLILabel as BankLabel
 from clauselens.agents.nli import combine
+from clauselens.agents.resources import AgentResources
+from clauselens.agents.state import GraphState, passages_of
 from clauselens.config import ModelSettings
 from clauselens.errors import ModelResponseError
-from clauselens.reports.build import GAP_UNADDRESSED, MAX_COVERAGE_DOCS, finalize_support
-from clauselens.reports.model import CappedModel, LabelBasis, NLILabel, NLIReportDraft, Report, ReportDraft
+from clauselens.parsing.injection import is_suspicious
+from clauselens.reports.build import GAP_UNADDRESSED, MAX_COVERAGE_DOCS, build_report, finalize_support
+from clauselens.reports.model import SILENT_ANSWER, CappedModel, LabelBasis, NLILabel, NLIReportDraft, Report, ReportDraft
 from clauselens.retrieval.types import Passage
 
 #: Most sub-questions kept from the decomposition.
@@ -326,3 +336,141 @@ def next_questions(
         return [], "nothing new to ask"
     why = "draft names knowledge gaps" if decision.complete else "judged incomplete"
     return out, why + (f": {decision.reason}" if decision.reason and not decision.complete else "")
+
+
+# ---------------------------------------------------------------- the graph's steps
+def silent_draft(question: str, nli: bool) -> ReportDraft:
+    """The draft when no passage matched: the documents do not address the question (NLI:
+    ``not_mentioned``). Written without a model call."""
+    return ReportDraft(
+        title=question, topic_summary=question, answer=SILENT_ANSWER, addressed=False,
+        knowledge_gaps=["No passage in the documents matched the question."], conclusion=SILENT_ANSWER,
+        label="not_mentioned" if nli else None,
+    )
+
+
+def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
+    """The graph's ``interrogator`` step.
+
+    First visit (``turn`` 0): :func:`decompose` the question into sub-questions for the
+    Researcher (on a failed decomposition, the question as asked). After a research round:
+    with no passages at all, :func:`silent_draft` (no model call); when the question asks how a
+    term is defined and the passages hold its definition, the extractive draft of
+    :func:`clauselens.agents.definitions.definition_draft` (no model call;
+    ``Settings.extractive_definitions``); else :func:`draft_report`, :func:`decide` and the stop
+    rule (:func:`next_questions`), and in NLI mode the label's basis (:func:`decide_label`).
+    Sets ``route``: ``"research"`` with follow-ups pending, else ``"report"``. A failed draft
+    keeps the previous one (raises ``ModelResponseError`` when there is none)."""
+    settings = res.settings
+    question, context = state["question"], state.get("context")
+    nli = state.get("mode") == "nli"
+    max_turns = int(state.get("max_turns") or settings.max_turns)
+    ms = settings.model_for("interrogator")
+    turn = int(state.get("turn") or 0)
+    if turn == 0:
+        try:
+            subs, rec = decompose(question, model=res.model("interrogator"), context=context, model_settings=ms)
+            ev = [{"type": ET.LLM_CALL, **rec.as_dict()}]
+        except ModelResponseError as e:
+            subs, ev = [question], [{"type": ET.NOTE, "text": f"decomposition failed, researching the question as asked: {e}"}]
+        return {"sub_questions": subs, "pending": subs, "route": "research", "follow_ups_asked": 0,
+                "events": ev + [{"type": ET.DECOMPOSE, "sub_questions": subs}]}
+
+    passages = passages_of(state)
+    asked = list(state.get("asked") or [])
+    previous = ReportDraft.model_validate(state["draft"]) if state.get("draft") else None
+    events: list[dict[str, Any]] = []
+    if not passages:
+        draft = silent_draft(question, nli)
+        events.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [],
+                       "note": "no passages retrieved; no model call"})
+        return {"draft": draft.model_dump(mode="json"), "route": "report", "complete": True,
+                "stop_reason": "nothing relevant found", "events": events}
+    if not nli and settings.extractive_definitions:
+        ddraft = definition_draft(question, passages, sub_questions=state.get("sub_questions") or [],
+                                  documents=state.get("documents"))
+        if ddraft is not None:  # a definition is quoted, not paraphrased: no model call
+            events.append({"type": ET.DRAFT, "turn": turn, "draft": ddraft.model_dump(mode="json"),
+                           "shown": [pid for f in ddraft.findings for pid in f.passage_ids],
+                           "note": "definition quoted from the passages (extractive); no model call"})
+            return {"draft": ddraft.model_dump(mode="json"), "route": "report", "complete": True, "extractive": True,
+                    "stop_reason": "definition found in the documents", "events": events}
+    try:
+        draft, rec, shown = draft_report(
+            question, passages, model=res.model("interrogator"), recent=state.get("last_new_ids") or [],
+            context=context, asked=asked, previous=previous, nli=nli, model_settings=ms,
+            precedents=state.get("precedents"), documents=state.get("documents"))
+    except ModelResponseError as e:
+        if previous is None:
+            raise
+        events.append({"type": ET.NOTE, "text": f"draft {turn} failed, keeping the previous draft: {e}"})
+        return {"route": "report", "complete": False, "stop_reason": "draft failed", "events": events}
+    events += [{"type": ET.LLM_CALL, **rec.as_dict()},
+               {"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": shown}]
+    try:
+        decision, drec = decide(question, draft, model=res.model("interrogator"), asked=asked,
+                                context=context, model_settings=ms)
+        events.append({"type": ET.LLM_CALL, **drec.as_dict()})
+    except ModelResponseError as e:
+        decision = StopDecision(complete=False, reason=f"decision failed: {e}")
+    follow_ups, why = next_questions(draft, decision, turn=turn, max_turns=max_turns, asked=asked,
+                                     follow_ups_asked=int(state.get("follow_ups_asked") or 0))
+    events.append({"type": ET.DECISION, "turn": turn, "decision": decision.model_dump(mode="json"),
+                   "follow_up_questions": follow_ups, "reason": why})
+    upd: dict[str, Any] = {"draft": draft.model_dump(mode="json"), "complete": decision.complete, "events": events}
+    if nli:
+        basis = decide_label(draft.label, state.get("precedents"), settings.retrieval.precedent_vote_weight)
+        upd["label_basis"] = basis.model_dump(mode="json")
+        events.append({"type": ET.LABEL, "turn": turn, **basis.model_dump(mode="json", exclude={"precedents"})})
+    if follow_ups:
+        upd.update(pending=follow_ups, route="research", follow_ups_asked=int(state.get("follow_ups_asked") or 0) + 1)
+    else:
+        upd.update(route="report", stop_reason=why)
+    return upd
+
+
+def retrieval_warnings(events: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Distinct "graph retrieval unavailable ..." messages from the run's retrieval events (a
+    tool's ``reason``, or the ``graph`` entry of a fused tool's trace), for the report."""
+    out: list[str] = []
+    for ev in ET.of_type(events, ET.RETRIEVAL):
+        for r in ev.get("results") or []:
+            graph = (r.get("trace") or {}).get("graph")
+            for msg in (r.get("reason"), graph if isinstance(graph, str) else None):
+                if isinstance(msg, str) and msg.startswith("graph retrieval unavailable") and msg not in out:
+                    out.append(msg)
+    return out
+
+
+def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
+    """The graph's ``report`` step: the final :class:`~clauselens.reports.model.Report` from the
+    last draft (:func:`clauselens.reports.build.build_report`: quote verification, deterministic
+    support checks), then the support check of each finding -- by rule for an extractive
+    definition draft (:func:`clauselens.agents.definitions.definitions_supported`), else by the
+    model (:func:`check_support`, ``Settings.support_check``) -- and the files left out, the
+    retrieval warnings and the documents' suspicious-text warnings. Returns the state update
+    (``report``, ``events``)."""
+    settings = res.settings
+    nli = state.get("mode") == "nli"
+    draft = ReportDraft.model_validate(state["draft"]) if state.get("draft") else silent_draft(state["question"], nli)
+    basis = LabelBasis.model_validate(state["label_basis"]) if state.get("label_basis") else None
+    passages, docs = passages_of(state), state.get("documents") or None
+    r = build_report(draft, passages, question=state["question"], context=state.get("context"),
+                     turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli,
+                     label_basis=basis, documents=docs)
+    calls: list[CallRecord] = []
+    support: list[dict[str, Any]] = []  # issue #19: the verdict on each finding's (claim, quote) pair
+    if state.get("extractive"):  # quoted definitions: the claim only names where the quote is
+        r, support = definitions_supported(r, passages, docs)
+    elif settings.support_check:  # a silent report's findings have no verified quote: logged, never asked
+        r, calls, support = check_support(r, passages, model=res.model("interrogator"), context=state.get("context"),
+                                          model_settings=settings.model_for("interrogator"), documents=docs)
+    r.left_out = list(state.get("left_out") or [])
+    r.retrieval_warnings = retrieval_warnings(state.get("events") or [])
+    r.suspicious = [f"{Path(d.get('source_path') or '').name or d.get('title')}: {w}"
+                    for d in state.get("documents") or [] for w in d.get("warnings") or [] if is_suspicious(w)]
+    return {"report": r.model_dump(mode="json"), "events": [{"type": ET.LLM_CALL, **c.as_dict()} for c in calls] + [{
+        "type": ET.REPORT, "citations": len(r.citations), "dropped_quotes": [d.model_dump() for d in r.dropped_quotes],
+        "documents_silent": r.documents_silent, "stop_reason": state.get("stop_reason"),
+        "verification": r.verification, "support": support, "unaddressed_documents": r.unaddressed_documents,
+    }]}

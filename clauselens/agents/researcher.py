@@ -5,6 +5,9 @@ numbers, defined terms, agreement names — + which configured tools to use), th
 query on every chosen tool (:class:`~clauselens.retrieval.types.RetrievalMethod`). Passages
 are de-duplicated by chunk id across queries, tools and rounds: a chunk keeps the run-local
 id (``"P1"``, ``"P2"``, ...) it got when first seen and its best score.
+
+:func:`researcher_node` is the Researcher's step in the agents' graph
+(:mod:`clauselens.graph.builder`): one round for the Interrogator's pending questions.
 """
 
 from __future__ import annotations
@@ -15,8 +18,11 @@ from typing import Any, ClassVar, Mapping, Sequence
 from langchain_core.language_models.chat_models import BaseChatModel
 from pydantic import Field
 
+from clauselens import events as ET
 from clauselens.agents import prompts_researcher as P
 from clauselens.agents.common import CallRecord, call_structured
+from clauselens.agents.resources import AgentResources
+from clauselens.agents.state import GraphState, passages_of
 from clauselens.config import ModelSettings
 from clauselens.errors import ModelResponseError
 from clauselens.reports.model import CappedModel
@@ -28,6 +34,9 @@ MAX_QUERIES = 6
 MAX_NEW_PER_ROUND = 12
 #: Reply budget of the plan call (a full plan is ~100 tokens).
 PLAN_MAX_TOKENS = 256
+#: Anchor tools: searched once, in the first round, with the user's own question (a labelled
+#: bank's hypothesis), never with the plan's rewrites or the sub-questions, which would not match.
+ANCHOR_TOOLS = ("precedents",)
 
 
 class SearchPlan(CappedModel):
@@ -186,3 +195,37 @@ def research_round(
             row["passage_id"] = by_chunk.get(row["chunk_id"])
     return ResearchRound(passages=updated, new_ids=new_ids, results=results, plan=plan, call=call, notes=notes,
                          precedents=precedents)
+
+
+def researcher_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
+    """The graph's ``researcher`` step: one :func:`research_round` for ``state["pending"]`` (the
+    question itself when nothing is pending) with the configured tools, the anchor tools
+    (:data:`ANCHOR_TOOLS`) searched with the user's question in the first round only. No tool
+    but anchors: no plan, so no model call. Returns the state update (new and re-scored
+    ``passages``, ``last_new_ids``, ``asked``, ``turn`` + 1, the ``precedents`` trace when an
+    anchor answered, ``events``)."""
+    settings = res.settings
+    pending = list(state.get("pending") or [state["question"]])
+    known = passages_of(state)
+    all_tools = res.tools()
+    anchors = {n: t for n, t in all_tools.items() if n in ANCHOR_TOOLS}
+    tools_ = {n: t for n, t in all_tools.items() if n not in ANCHOR_TOOLS}
+    first = not int(state.get("turn") or 0)
+    rr = research_round(
+        pending, model=res.model("researcher") if tools_ else None, tools=tools_, known=known,
+        k=settings.retrieval.top_k, context=state.get("context"), model_settings=settings.model_for("researcher"),
+        multi_doc=len(state.get("documents") or []) > 1,
+        anchor_query=state["question"] if first else None, anchor_tools=anchors,
+    )
+    turn = int(state.get("turn") or 0) + 1
+    events: list[dict[str, Any]] = []
+    if rr.call is not None:
+        events.append({"type": ET.LLM_CALL, **rr.call.as_dict()})
+    events += [{"type": ET.NOTE, "text": n} for n in rr.notes]
+    events.append({"type": ET.RETRIEVAL, "turn": turn, "questions": pending, "plan": rr.plan.model_dump(mode="json"),
+                   "results": rr.results, "new_passage_ids": rr.new_ids})
+    upd: dict[str, Any] = {"passages": {pid: p.model_dump(mode="json") for pid, p in rr.passages.items()},
+                           "last_new_ids": rr.new_ids, "asked": pending, "turn": turn, "pending": [], "events": events}
+    if rr.precedents is not None:
+        upd["precedents"] = rr.precedents
+    return upd

@@ -17,7 +17,9 @@ Reducers: ``passages`` merges by id (a later round's better score replaces the e
 from __future__ import annotations
 
 import operator
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, Mapping, TypedDict
+
+from clauselens.retrieval.types import Passage
 
 
 def merge_dicts(old: dict[str, Any] | None, new: dict[str, Any] | None) -> dict[str, Any]:
@@ -71,3 +73,8 @@ class GraphState(GraphInput, total=False):
     extractive: bool
     report: dict[str, Any] | None
     events: Annotated[list[dict[str, Any]], operator.add]
+
+
+def passages_of(state: Mapping[str, Any]) -> dict[str, Passage]:
+    """The state's ``passages`` re-validated: run-local id -> :class:`~clauselens.retrieval.types.Passage`."""
+    return {pid: Passage.model_validate(d) for pid, d in (state.get("passages") or {}).items()}

@@ -31,7 +31,7 @@ def build_service(settings: Settings, *, models: Any = None, db_path: Path | Non
             instead of the session's own documents. Raises ``ConfigError`` if it does not exist.
     """
     from clauselens.agents.archivist import load_one
-    from clauselens.graph.builder import ModelPool
+    from clauselens.agents.resources import ModelPool
     from clauselens.interfaces.engine import GraphInterrogate
 
     pool = ModelPool(settings, models)  # one pool: the Archivist, the graph and the tools share models

@@ -20,8 +20,8 @@ from typing import Any
 from clauselens import events as ET
 from clauselens.agents.archivist import document_summary, index_tools
 from clauselens.agents.archivist_dialogue import ArchivistRequest
+from clauselens.agents.resources import ModelPool
 from clauselens.config import Settings
-from clauselens.graph.builder import ModelPool
 from clauselens.parsing.types import Document
 from clauselens.pipeline import AskResult
 from clauselens.retrieval.types import RetrievalMethod
@@ -63,7 +63,7 @@ class GraphInterrogate:
 
     Args:
         settings: project settings (``max_turns``, models, retrieval tools).
-        models: one chat model, a per-agent dict, a :class:`~clauselens.graph.builder.ModelPool`,
+        models: one chat model, a per-agent dict, a :class:`~clauselens.agents.resources.ModelPool`,
             or None (each agent's model from settings, loaded on first use). One pool serves the
             tools and the graph, so an in-process model is loaded once.
         tools_factory: makes a fresh, empty set of retrieval tools (default: the registry's

@@ -261,3 +261,47 @@ def test_nli_with_precedents_tool_shows_labelled_precedents_and_records_the_vote
     assert b.source in ("model+vote", "abstain") and r.label == b.decided
     assert any(e["type"] == "label" for e in res.transcript["events"])
     assert "How the label was decided" in to_markdown(r) and "How the label was decided" in to_html(r)
+
+
+class _AnchorSpy:
+    """An anchor tool (named ``precedents``) that records its queries and answers with a trace."""
+
+    name = "precedents"
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def index(self, documents) -> None:
+        pass
+
+    def search(self, query: str, k: int = 8):
+        from clauselens.retrieval.types import SearchResult
+
+        self.queries.append(query)
+        return SearchResult(query=query, passages=[], abstained=False, trace={"hypothesis_id": "h1"})
+
+
+def test_researcher_node_searches_anchor_tools_once_with_the_users_question_and_plans_only_for_other_tools():
+    """The Researcher's node function on its own (agents.researcher.researcher_node): an anchor
+    tool gets the user's question in the first round only, never the pending sub-questions; with
+    no tool but anchors there is nothing to plan, so the model is not called."""
+    from clauselens.agents.researcher import researcher_node
+    from clauselens.agents.resources import AgentResources
+
+    spy = _AnchorSpy()
+    model = ScriptedChat(script=_script([], []))  # would answer a plan; model.calls shows whether it was asked
+    res = AgentResources(_settings(), model, {"precedents": spy})
+    first = researcher_node({"question": QUESTION, "pending": ["What notice is required?"]}, res)
+    assert spy.queries == [QUESTION] and model.calls == []
+    assert first["turn"] == 1 and first["precedents"] == {"hypothesis_id": "h1"}
+    assert [e["type"] for e in first["events"]] == ["retrieval"]
+    later = researcher_node({"question": QUESTION, "pending": ["What notice is required?"], "turn": 1}, res)
+    assert spy.queries == [QUESTION] and "precedents" not in later and later["turn"] == 2
+
+
+def test_router_after_the_interrogator():
+    from clauselens.graph.builder import after_interrogator
+
+    assert after_interrogator({"question": "q", "route": "research"}) == "researcher"
+    assert after_interrogator({"question": "q", "route": "report"}) == "report"
+    assert after_interrogator({"question": "q"}) == "report"

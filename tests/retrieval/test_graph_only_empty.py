@@ -10,8 +10,8 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from clauselens.agents.interrogator import retrieval_warnings
 from clauselens.cli import app
-from clauselens.graph.builder import retrieval_warnings
 from clauselens.retrieval.graphrag import (
     GraphTool,
     GraphUnavailableError,
