@@ -103,8 +103,9 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grid") as pool:
         for row in rows:
             for q in questions:
-                base = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fps[q.id], "agreement": row.agreement,
-                        "doc_id": row.doc_id, "source_path": row.source_path, "model": model_id}
+                base: dict[str, Any] = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fps[q.id],
+                                        "agreement": row.agreement, "doc_id": row.doc_id, "source_path": row.source_path,
+                                        "model": model_id}
                 old = store.get(row.row_key, q.id, fps[q.id])
                 if old is not None and (old.status != "error" or not compute):
                     record(old, True)
