@@ -44,6 +44,7 @@ import time
 import numpy as np
 
 from benchmarks.clause_qa import CACHE, RESULTS, K, hit, library_for, load_questions, rate, rel
+from clauselens.config import AGENT_NAMES
 from clauselens.library.library import rerank_order, rerank_text
 from clauselens.provenance import run_provenance
 from clauselens.retrieval.prompts_rerank import RERANK_SYSTEM, RERANK_USER
@@ -82,7 +83,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--library-dir", default=None,
                     help="open this benchmark library as it is (no add), e.g. a frozen copy whose passages the cached scores match")
     ap.add_argument("--no-front-matter-demotion", action="store_true", help="the library's front-matter step off")
-    ap.add_argument("--model", default="researcher", help="which configured model scores: researcher (default 1.5B)")
+    ap.add_argument("--model", default="researcher", choices=AGENT_NAMES,
+                    help="which configured model scores: researcher (default 1.5B)")
     args = ap.parse_args(argv)
     from clauselens.config import Settings
     from clauselens.llm import get_chat_model
@@ -98,7 +100,7 @@ def main(argv: list[str] | None = None) -> None:
         lib = library_for(args.setting, "minilm", questions)
     lib.demote_front_matter = not args.no_front_matter_demotion
     s = Settings()
-    ms = getattr(s, f"{args.model}_model")
+    ms = s.model_for(args.model)
     model_name = ms.model
     cache_path = CACHE / "llm_scores.jsonl"
     cache = load_cache(cache_path)

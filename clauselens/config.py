@@ -194,7 +194,8 @@ class Settings(BaseSettings):
 
     def model_for(self, agent: AgentName) -> ModelSettings:
         """The :class:`ModelSettings` of one agent."""
-        return getattr(self, f"{agent}_model")
+        return {"archivist": self.archivist_model, "researcher": self.researcher_model,
+                "interrogator": self.interrogator_model}[agent]
 
     def with_model(self, **overrides: object) -> "Settings":
         """A copy with the same overrides applied to all three agents' models

@@ -5,6 +5,8 @@ mypy on the package (``[tool.mypy]``; every module is checked: no override ignor
 
 from __future__ import annotations
 
+import ast
+import re
 import shutil
 import subprocess
 import sys
@@ -48,3 +50,23 @@ def test_mypy_checks_every_module() -> None:
     overrides = cfg["tool"].get("mypy", {}).get("overrides", [])
     ignored = [o["module"] for o in overrides if o.get("ignore_errors")]
     assert not ignored, f"mypy skips the errors of {ignored}: make them type-clean instead"
+
+
+#: getattr's object, as source text, when it is a settings object: ``settings``, ``self.settings``,
+#: ``x.retrieval`` (RetrievalSettings) or the benchmarks' ``s = Settings()``.
+_SETTINGS_OBJECT = re.compile(r"(?:^|\.)(?:settings|retrieval)$|^s$")
+
+
+def test_no_getattr_reads_of_settings() -> None:
+    """Every setting is a declared field read as an attribute (issue #18): a ``getattr`` on a
+    settings object hides a misspelt or undeclared name behind a default, and mypy cannot see it."""
+    found = []
+    for path in sorted([*(REPO / "clauselens").rglob("*.py"), *(REPO / "benchmarks").rglob("*.py")]):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr") \
+                    and node.args:
+                obj = ast.unparse(node.args[0])
+                if _SETTINGS_OBJECT.search(obj) or (path.name == "config.py" and obj == "self"):
+                    found.append(f"{path.relative_to(REPO)}:{node.lineno}: {ast.unparse(node)}")
+    assert not found, "getattr on settings (declare the field and read it):\n" + "\n".join(found)
