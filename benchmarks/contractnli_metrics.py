@@ -24,7 +24,8 @@ from typing import Iterable, Sequence
 import numpy as np
 from scipy.stats import beta
 
-LABELS = ("Entailment", "Contradiction", "NotMentioned")
+from clauselens.retrieval.exemplars import LABELS
+
 SHORT = {"Entailment": "E", "Contradiction": "C", "NotMentioned": "N"}
 FAILED = "Failed"
 FAILURE_STATUSES = ("no_label", "timeout", "error", "no_fit")

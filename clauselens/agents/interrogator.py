@@ -23,7 +23,6 @@ from clauselens import events as ET
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, budget_passages, call_structured
 from clauselens.agents.definitions import definition_draft, definitions_supported
-from clauselens.agents.nli import NLILabel as BankLabel
 from clauselens.agents.nli import combine
 from clauselens.agents.resources import AgentResources
 from clauselens.agents.state import GraphState, passages_of
@@ -31,7 +30,17 @@ from clauselens.config import ModelSettings
 from clauselens.errors import ModelResponseError
 from clauselens.parsing.injection import is_suspicious
 from clauselens.reports.build import GAP_UNADDRESSED, MAX_COVERAGE_DOCS, build_report, finalize_support
-from clauselens.reports.model import SILENT_ANSWER, CappedModel, LabelBasis, NLILabel, NLIReportDraft, Report, ReportDraft
+from clauselens.reports.model import (
+    SILENT_ANSWER,
+    CappedModel,
+    LabelBasis,
+    NLILabel,
+    NLIReportDraft,
+    Report,
+    ReportDraft,
+    from_contractnli,
+    to_contractnli,
+)
 from clauselens.retrieval.types import Passage
 
 #: Most sub-questions kept from the decomposition.
@@ -47,9 +56,6 @@ DRAFT_PASSAGE_TOKENS = 3200
 SHORT_MAX_TOKENS = 256
 #: Characters of each labelled precedent shown in a draft prompt.
 PRECEDENT_CHARS = 400
-#: Report labels <-> the precedent bank's (ContractNLI's) labels.
-TO_BANK_LABEL: dict[str, BankLabel] = {"entailment": "Entailment", "contradiction": "Contradiction", "not_mentioned": "NotMentioned"}
-FROM_BANK_LABEL: dict[str, NLILabel] = {"Entailment": "entailment", "Contradiction": "contradiction", "NotMentioned": "not_mentioned"}
 
 
 class SubQuestions(CappedModel):
@@ -161,7 +167,7 @@ def precedents_block(precedents: Mapping | None) -> str:
     items = list((precedents or {}).get("precedents") or [])
     if not items:
         return ""
-    lines = [P.PRECEDENT_LINE.format(label=FROM_BANK_LABEL.get(str(e.get("label")), str(e.get("label"))),
+    lines = [P.PRECEDENT_LINE.format(label=from_contractnli(str(e.get("label"))) or str(e.get("label")),
                                      text=" ".join(str(e.get("text", "")).split())[:PRECEDENT_CHARS]) for e in items]
     return P.PRECEDENTS_BLOCK.format(lines="\n".join(lines))
 
@@ -184,8 +190,8 @@ def decide_label(llm_label: NLILabel | None, precedents: Mapping | None, vote_we
     if pre.get("abstain"):
         return basis("not_mentioned", "abstain")
     if vote_weight > 0 and any(vote.values()):
-        bank_label = combine(TO_BANK_LABEL.get(llm_label or ""), vote, vote_weight)
-        return basis(FROM_BANK_LABEL[bank_label], "model+vote")
+        bank_label = combine(to_contractnli(llm_label), vote, vote_weight)
+        return basis(from_contractnli(bank_label), "model+vote")
     return basis(llm_label, "model")
 
 

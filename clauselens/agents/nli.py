@@ -23,29 +23,27 @@ A model whose output never validates raises
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Literal, Sequence, cast
+from typing import Callable, Sequence, cast
 
 import numpy as np
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from clauselens.agents import prompts_nli as P
-from clauselens.retrieval.exemplars import LABELS, Exemplar, ExemplarBank
-
-NLILabel = Literal["Entailment", "Contradiction", "NotMentioned"]
+from clauselens.retrieval.exemplars import LABELS, ContractNLILabel, Exemplar, ExemplarBank
 
 
 class EvidenceFirstVerdict(BaseModel):
     """Model output with the deciding quote first, then the label."""
 
     quote: str = Field(description="the sentence that decides the hypothesis, copied verbatim; empty if none")
-    label: NLILabel
+    label: ContractNLILabel
 
 
 class LabelOnlyVerdict(BaseModel):
     """Model output with the label only."""
 
-    label: NLILabel
+    label: ContractNLILabel
 
 
 #: ``ask(messages, schema) -> instance of schema``; raises ModelResponseError when output never validates.
@@ -87,9 +85,9 @@ class NLIDecision(BaseModel):
     """Outcome of one hypothesis. ``source`` says who decided: ``llm``, ``vote``,
     ``llm+vote`` or ``abstain``; ``vote`` is the kNN label distribution (empty if unused)."""
 
-    label: NLILabel
+    label: ContractNLILabel
     source: str
-    llm_label: NLILabel | None = None
+    llm_label: ContractNLILabel | None = None
     quote: str | None = None
     vote: dict[str, float] = Field(default_factory=dict)
     max_relevance: float | None = None
@@ -103,7 +101,7 @@ def top_passages(relevance: np.ndarray, depth: int) -> list[int]:
     return [int(i) for i in order[:depth]]
 
 
-def combine(llm_label: str | None, vote: dict[str, float], vote_weight: float) -> NLILabel:
+def combine(llm_label: str | None, vote: dict[str, float], vote_weight: float) -> ContractNLILabel:
     """``argmax_l (1 - w) * [llm_label == l] + w * vote[l]`` over E, C, N (ties: E > C > N).
 
     With no LLM label the vote decides; raises ``ValueError`` if neither is available.

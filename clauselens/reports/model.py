@@ -16,8 +16,27 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from clauselens.parsing.types import Span
+from clauselens.retrieval.exemplars import ContractNLILabel
 
+#: A report's entailment label (hypothesis questions, ``mode="nli"``): the one NLI label type of
+#: the package. ContractNLI spells the same labels its own way (``ContractNLILabel``:
+#: ``Entailment`` ...); :func:`to_contractnli` / :func:`from_contractnli` are the one converter.
 NLILabel = Literal["entailment", "contradiction", "not_mentioned"]
+_CONTRACTNLI: dict[str, ContractNLILabel] = {"entailment": "Entailment", "contradiction": "Contradiction",
+                                             "not_mentioned": "NotMentioned"}
+_REPORT: dict[str, NLILabel] = {"Entailment": "entailment", "Contradiction": "contradiction", "NotMentioned": "not_mentioned"}
+
+
+def to_contractnli(label: str | None) -> ContractNLILabel | None:
+    """A report label as ContractNLI spells it (``not_mentioned`` -> ``NotMentioned``); ``None``
+    for anything that is not a report label."""
+    return _CONTRACTNLI.get(label or "")
+
+
+def from_contractnli(label: str | None) -> NLILabel | None:
+    """A ContractNLI label as a report spells it (``NotMentioned`` -> ``not_mentioned``); ``None``
+    for anything that is not a ContractNLI label."""
+    return _REPORT.get(label or "")
 
 SILENT_ANSWER = "The documents provided do not address this question."
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Literal, Sequence, cast
+from typing import Callable, Iterable, Literal, Sequence, cast, get_args
 
 import numpy as np
 from pydantic import BaseModel
@@ -39,8 +39,11 @@ from pydantic import BaseModel
 from clauselens.errors import ConfigError
 from clauselens.parsing.types import Span
 
-NLILabel = Literal["Entailment", "Contradiction", "NotMentioned"]
-LABELS: tuple[NLILabel, NLILabel, NLILabel] = ("Entailment", "Contradiction", "NotMentioned")
+#: ContractNLI's labels, as the dataset spells them (the bank's, the NLI step's, the benchmark's
+#: gold). A report spells them its own way (:data:`clauselens.reports.model.NLILabel`, with the
+#: one converter beside it).
+ContractNLILabel = Literal["Entailment", "Contradiction", "NotMentioned"]
+LABELS: tuple[ContractNLILabel, ...] = get_args(ContractNLILabel)
 Encoder = Callable[[Sequence[str]], np.ndarray]
 
 
@@ -54,7 +57,7 @@ class Exemplar(BaseModel):
 
     hypothesis_id: str
     doc_id: str
-    label: NLILabel
+    label: ContractNLILabel
     kind: Literal["evidence", "near_miss"]
     text: str
     span: Span
@@ -189,7 +192,7 @@ class ExemplarBank:
                     continue
                 for si in d.evidence.get(h, []):
                     s, e = d.spans[si]
-                    evid.append(Exemplar(hypothesis_id=h, doc_id=d.id, label=cast(NLILabel, lab), kind="evidence",
+                    evid.append(Exemplar(hypothesis_id=h, doc_id=d.id, label=cast(ContractNLILabel, lab), kind="evidence",
                                          text=d.text[s:e], span=Span(start=s, end=e)))
                     evid_vecs.append(vecs[d.id][si])
         dim = vecs[split.documents[0].id].shape[1] if split.documents else 0

@@ -161,12 +161,12 @@ def test_report_labels_map_to_the_dataset_labels():
     scorer the dataset's (``Entailment`` ...); unmapped values count as no label."""
     from typing import get_args
 
-    from benchmarks.contractnli import REPORT_LABELS
     from benchmarks.contractnli_metrics import LABELS
-    from clauselens.reports.model import NLILabel
+    from clauselens.reports.model import NLILabel, from_contractnli, to_contractnli
 
-    assert set(REPORT_LABELS) == set(get_args(NLILabel))
-    assert sorted(REPORT_LABELS.values()) == sorted(LABELS)
+    assert sorted(to_contractnli(lab) or "" for lab in get_args(NLILabel)) == sorted(LABELS)
+    assert all(from_contractnli(to_contractnli(lab)) == lab for lab in get_args(NLILabel))
+    assert to_contractnli("NotMentioned") is None and to_contractnli(None) is None and from_contractnli("maybe") is None
 
 
 def test_turn_lever_reads_the_label_and_cost_after_k_turns():
