@@ -63,22 +63,22 @@ from typing import Callable, Iterable, Optional
 import numpy as np
 import typer
 
-REPO = Path(__file__).resolve().parents[1]
-if str(REPO) not in sys.path:  # run as a script: make ``benchmarks`` importable
-    sys.path.insert(0, str(REPO))
-
-from benchmarks.contractnli_metrics import LABELS, SHORT, score  # noqa: E402
-from clauselens.agents import prompts_nli  # noqa: E402
-from clauselens.agents.nli import NLIConfig, build_messages, classify  # noqa: E402
-from clauselens.config import Settings  # noqa: E402
-from clauselens.errors import ContextOverflowError, ModelResponseError  # noqa: E402
-from clauselens.retrieval.exemplars import (  # noqa: E402
+from benchmarks.contractnli_metrics import LABELS, SHORT, score
+from clauselens import events as ET
+from clauselens.agents import prompts_nli
+from clauselens.agents.nli import NLIConfig, build_messages, classify
+from clauselens.config import Settings
+from clauselens.errors import ContextOverflowError, ModelResponseError
+from clauselens.reports.model import to_contractnli
+from clauselens.retrieval.exemplars import (
     ContractNLIDoc,
     ContractNLISplit,
     ExemplarBank,
     encode_split_spans,
     load_contractnli,
 )
+
+REPO = Path(__file__).resolve().parents[1]
 
 DATA_DIR = REPO.parent / "shared" / "data" / "contractnli"
 RESULTS_DIR = REPO / "benchmarks" / "results"
@@ -427,10 +427,6 @@ def make_precedents_classifier(ctx: BenchContext) -> Classifier:
     return run
 
 
-#: the report's ``label`` values (``clauselens.reports.model.NLILabel``) -> the dataset's labels
-REPORT_LABELS = {"entailment": "Entailment", "contradiction": "Contradiction", "not_mentioned": "NotMentioned"}
-
-
 def make_interrogator_classifier(ctx: BenchContext) -> Classifier:
     """``interrogator`` mode: ``clauselens.pipeline.ask(..., mode="nli")`` on the contract (written
     once to a text file under the cache); the label is the report's structured ``label`` field."""
@@ -450,7 +446,7 @@ def make_interrogator_classifier(ctx: BenchContext) -> Classifier:
                   "turns": res.transcript.get("turns"), "stop_reason": res.transcript.get("stop_reason")}
         b = rep.label_basis
         if b is not None:  # the fields derive_levers reads, so vote weight / abstention can be re-derived offline
-            detail.update(llm_label=REPORT_LABELS.get(b.llm_label or ""), vote=b.vote, max_relevance=b.max_relevance,
+            detail.update(llm_label=to_contractnli(b.llm_label), vote=b.vote, max_relevance=b.max_relevance,
                           source=b.source, precedent_hypothesis=b.hypothesis_id)
         if res.ledger is not None:
             t = res.ledger.totals()
@@ -459,13 +455,13 @@ def make_interrogator_classifier(ctx: BenchContext) -> Classifier:
         # (step, seconds, tokens), so what a run stopped after k turns would have answered, and at
         # what cost, can be read off offline (the loop is deterministic: greedy decoding, seed 0)
         events = res.transcript.get("events") or []
-        detail["turn_labels"] = [{"turn": e.get("turn"), "llm_label": REPORT_LABELS.get(e.get("llm_label") or ""),
-                                  "decided": REPORT_LABELS.get(e.get("decided") or ""), "source": e.get("source")}
-                                 for e in events if e.get("type") == "label"]
+        detail["turn_labels"] = [{"turn": e.get("turn"), "llm_label": to_contractnli(e.get("llm_label")),
+                                  "decided": to_contractnli(e.get("decided")), "source": e.get("source")}
+                                 for e in ET.of_type(events, ET.LABEL)]
         detail["calls"] = [{"step": e.get("step"), "s": e.get("seconds"), "in": (e.get("usage") or {}).get("input_tokens"),
                             "out": (e.get("usage") or {}).get("output_tokens")}
-                           for e in events if e.get("type") == "llm_call"]
-        return REPORT_LABELS.get(rep.label or ""), detail
+                           for e in ET.of_type(events, ET.LLM_CALL)]
+        return to_contractnli(rep.label), detail
     return run
 
 

@@ -15,7 +15,7 @@ a few per message, are not included).
   real scan fetches, labelled as such. Absent-answer controls have no gold nodes and are
   left out of the navindex-oracle figures.
 
-    nice -n 10 .venv/bin/python benchmarks/inject_vs_navigate_tokens.py
+    nice -n 10 .venv/bin/python -m benchmarks.inject_vs_navigate_tokens
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from pathlib import Path
 
 import typer
 
+from benchmarks.inject_vs_navigate import PAPER, QUESTIONS, RESULTS, SHARED_DATA, fetched_correct, norm, rate
 from clauselens.config import ModelSettings, Settings
 from clauselens.llm import get_chat_model
 from clauselens.parsing import load_document
@@ -38,9 +39,6 @@ from clauselens.retrieval.inject import InjectRetriever, corpus_block, inject_me
 from clauselens.retrieval.ledger import PriceCard, caching_crossover
 from clauselens.retrieval.navembed import CANDIDATES, KEEP, NavEmbedRetriever
 from clauselens.retrieval.navindex_tool import NavCorpus, fetch, plan_scan_batches, provisions_block, scan_messages
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from inject_vs_navigate import PAPER, QUESTIONS, RESULTS, SHARED_DATA, fetched_correct, norm, rate  # noqa: E402
 
 app = typer.Typer(add_completion=False)
 
@@ -128,7 +126,7 @@ def main(
     summary = {
         "benchmark": "inject_vs_navigate token footprint (no generation; issue #4)",
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "command": "nice -n 10 .venv/bin/python " + " ".join(sys.argv),
+        "command": "nice -n 10 .venv/bin/python -m benchmarks.inject_vs_navigate_tokens " + " ".join(sys.argv[1:]),
         "versions": {"python": platform.python_version(), "clauselens": version("clauselens"),
                      "llama_cpp_python": version("llama-cpp-python"), "sentence_transformers": version("sentence-transformers")},
         "tokenizer": model, "navembed": {"embedder": embedder, "candidates": CANDIDATES, "keep": KEEP, "reranker": "none"},

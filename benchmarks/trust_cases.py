@@ -2,9 +2,9 @@
 
 Usage::
 
-    .venv/bin/python benchmarks/trust_cases.py                 # replay: no model, a few seconds
-    .venv/bin/python benchmarks/trust_cases.py --verdicts      # + the default model's support verdicts on the replay
-    .venv/bin/python benchmarks/trust_cases.py --live          # + end-to-end runs with the default model
+    .venv/bin/python -m benchmarks.trust_cases                 # replay: no model, a few seconds
+    .venv/bin/python -m benchmarks.trust_cases --verdicts      # + the default model's support verdicts on the replay
+    .venv/bin/python -m benchmarks.trust_cases --live          # + end-to-end runs with the default model
         [--cases two_contracts_assign,...] [--max-turns 2] [--out benchmarks/results/trust_cases.json]
 
 Three cases on the bundled contract (``examples/contracts/driven_deliveries_consulting_agreement.pdf``)
@@ -56,17 +56,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
+from clauselens import events as ET
+from clauselens.agents.archivist import document_summary, load_one
+from clauselens.config import Settings
+from clauselens.parsing.chunks import build_chunks
+from clauselens.provenance import run_provenance
+from clauselens.reports import build_report
+from clauselens.reports.model import DraftFinding, Report, ReportDraft
+from clauselens.reports.verify import normalize
+from clauselens.retrieval.types import Passage
 
-from clauselens.agents.archivist import document_summary, load_one  # noqa: E402
-from clauselens.config import Settings  # noqa: E402
-from clauselens.parsing.chunks import build_chunks  # noqa: E402
-from clauselens.provenance import run_provenance  # noqa: E402
-from clauselens.reports import build_report  # noqa: E402
-from clauselens.reports.model import DraftFinding, Report, ReportDraft  # noqa: E402
-from clauselens.reports.verify import normalize  # noqa: E402
-from clauselens.retrieval.types import Passage  # noqa: E402
+REPO = Path(__file__).resolve().parents[1]
 
 BUNDLED = REPO / "examples" / "contracts" / "driven_deliveries_consulting_agreement.pdf"
 NEON = (REPO.parent / "shared" / "data" / "cuad" / "full_contract_pdf" / "Part_III" / "Distributor"
@@ -220,7 +220,7 @@ def live(case: dict[str, Any], settings: Settings, max_turns: int) -> dict[str, 
     events = res.transcript["events"]
     budget = []
     for e in events:
-        if e.get("type") == "draft" and e.get("draft"):
+        if e.get("type") == ET.DRAFT and e.get("draft"):
             d = e["draft"]
             for k in CAPPED_FIELDS:
                 cap = RD.str_caps.get(k)
@@ -230,7 +230,7 @@ def live(case: dict[str, Any], settings: Settings, max_turns: int) -> dict[str, 
                 for k, cap in DraftFinding.str_caps.items():
                     n = len(fd.get(k) or "")
                     budget.append({"field": f"findings.{k}", "chars": n, "cap": cap, "near_cap": n >= 0.9 * cap})
-    drafts = [e for e in events if e.get("type") == "llm_call" and e.get("step") == "draft"]
+    drafts = [e for e in ET.of_type(events, ET.LLM_CALL) if e.get("step") == "draft"]
     return {
         "wall_seconds": round(wall, 1), "verification": r.verification, "verification_note": r.verification_note,
         "answer": r.answer, "findings": rows,
@@ -241,7 +241,7 @@ def live(case: dict[str, Any], settings: Settings, max_turns: int) -> dict[str, 
         "key_facts_stated": {k: bool(re.search(p, facts_text, re.IGNORECASE)) for k, p in case["key_fact_patterns"].items()},
         "unaddressed_documents": r.unaddressed_documents, "knowledge_gaps": r.knowledge_gaps,
         "cited_facts_for_review": [x["statement"] for x in rows if x["cited_fact"]],
-        "support_events": next((e.get("support") for e in events if e.get("type") == "report"), None),
+        "support_events": next((e.get("support") for e in ET.of_type(events, ET.REPORT)), None),
         "budget": budget,
         "draft_output_tokens": [int(e.get("usage", {}).get("output_tokens", 0)) for e in drafts],
         "draft_max_tokens": settings.model_for("interrogator").max_tokens,
@@ -261,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings()
     cases = [c for c in CASES if not a.cases or c["id"] in a.cases.split(",")]
     out: dict[str, Any] = {
-        "command": " ".join(["benchmarks/trust_cases.py", *(argv if argv is not None else sys.argv[1:])]),
+        "command": " ".join(["python -m benchmarks.trust_cases", *(argv if argv is not None else sys.argv[1:])]),
         "date_utc": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "versions": run_provenance(["pdfplumber", "llama-cpp-python", "langgraph"]),
         "model": settings.model_for("interrogator").model if (a.live or a.verdicts) else None,

@@ -133,7 +133,7 @@ class _Progress:
             self.status.update("Researcher: searching..." if upd.get("route") == "research"
                                else "Writing the report; checking each finding against its quote...")
         elif node == "report":
-            ev = next((e for e in upd.get("events", []) if e.get("type") == "report"), {})
+            ev = next((e for e in upd.get("events", []) if e.get("type") == ET.REPORT), {})
             sup = ev.get("support") or []
             ok = sum(1 for x in sup if x.get("support") in ("supported", "unchecked"))
             self._line(f"[bold]Report ready[/bold]: {ok} of {len(sup)} findings supported by their quotes"

@@ -70,3 +70,36 @@ def test_no_getattr_reads_of_settings() -> None:
                 if _SETTINGS_OBJECT.search(obj) or (path.name == "config.py" and obj == "self"):
                     found.append(f"{path.relative_to(REPO)}:{node.lineno}: {ast.unparse(node)}")
     assert not found, "getattr on settings (declare the field and read it):\n" + "\n".join(found)
+
+
+def _event_literal(node: ast.expr) -> str | None:
+    from clauselens.events import EVENT_TYPES
+
+    return node.value if isinstance(node, ast.Constant) and node.value in EVENT_TYPES else None
+
+
+def _is_type_read(node: ast.expr) -> bool:
+    """``x["type"]`` or ``x.get("type")``."""
+    if isinstance(node, ast.Subscript):
+        return isinstance(node.slice, ast.Constant) and node.slice.value == "type"
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+            and bool(node.args) and isinstance(node.args[0], ast.Constant) and node.args[0].value == "type")
+
+
+def test_event_types_are_written_and_matched_through_the_vocabulary() -> None:
+    """An event's ``"type"`` is one of ``clauselens.events``' constants, never a bare string
+    (issue #18): a misspelt ``"llm_cal"`` would silently match nothing."""
+    found = []
+    for path in sorted([*(REPO / "clauselens").rglob("*.py"), *(REPO / "benchmarks").rglob("*.py")]):
+        if path == REPO / "clauselens" / "events.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            bare = None
+            if isinstance(node, ast.Compare) and _is_type_read(node.left):
+                bare = next((v for c in node.comparators for v in [_event_literal(c)] if v), None)
+            elif isinstance(node, ast.Dict):
+                bare = next((_event_literal(v) for k, v in zip(node.keys, node.values)
+                             if isinstance(k, ast.Constant) and k.value == "type" and _event_literal(v)), None)
+            if bare:
+                found.append(f"{path.relative_to(REPO)}:{node.lineno}: {bare!r}")
+    assert not found, "bare event type strings (use clauselens.events' constants):\n" + "\n".join(found)
