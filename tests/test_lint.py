@@ -103,3 +103,27 @@ def test_event_types_are_written_and_matched_through_the_vocabulary() -> None:
             if bare:
                 found.append(f"{path.relative_to(REPO)}:{node.lineno}: {bare!r}")
     assert not found, "bare event type strings (use clauselens.events' constants):\n" + "\n".join(found)
+
+
+def _definitions(name: str) -> list[str]:
+    """Where the package defines ``name`` at module level (a function, class or assignment)."""
+    out = []
+    for path in sorted((REPO / "clauselens").rglob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            names: list[str] = []
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                names = [node.name]
+            elif isinstance(node, ast.Assign):
+                names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names = [node.target.id]
+            if name in names:
+                out.append(f"{path.relative_to(REPO)}:{node.lineno}")
+    return out
+
+
+@pytest.mark.parametrize("name", ["NLILabel", "count_tokens"])
+def test_one_definition_of_each_shared_term(name: str) -> None:
+    """One vocabulary (issue #18): the NLI label and the token counter are defined once (the
+    report's label in reports.model, the counter in llm.structured) and imported everywhere else."""
+    assert len(_definitions(name)) == 1, f"{name} is defined more than once: {_definitions(name)}"

@@ -14,6 +14,7 @@ from langchain_core.runnables import Runnable
 from pydantic import BaseModel
 
 from clauselens.config import ModelSettings
+from clauselens.llm import count_tokens
 from clauselens.retrieval.types import Passage
 
 T = TypeVar("T", bound=BaseModel)
@@ -79,19 +80,6 @@ def call_structured(
     rec = CallRecord(agent=agent, step=step, seconds=time.perf_counter() - t0, usage=usage,
                      output=result.model_dump(mode="json"))
     return result, rec
-
-
-def count_tokens(model: BaseChatModel | None, text: str) -> int:
-    """Tokens of ``text``: the model's own tokenizer where the model layer has one, else
-    ``ceil(len/4)`` (``clauselens.llm.count_tokens``)."""
-    if model is None:
-        return -(-len(text) // 4)
-    from clauselens.llm import count_tokens as _ct
-
-    try:
-        return _ct(model, text)
-    except Exception:  # a tokenizer failure must not stop a run; fall back to the estimate
-        return -(-len(text) // 4)
 
 
 def passage_header(pid: str, p: Passage) -> str:

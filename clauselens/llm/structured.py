@@ -280,11 +280,19 @@ def invoke_structured(
         raise ModelUnavailableError(f"cannot reach model server: {e}") from e
 
 
-def count_tokens(model: Runnable, text: str) -> int:
+def count_tokens(model: Runnable | None, text: str) -> int:
     """Tokens in ``text`` for ``model``: exact for the in-process GGUF model (its tokenizer),
     otherwise ``ceil(len(text) / 4)`` — OpenAI's rule of thumb of ~4 characters per English
-    token (an estimate; servers' tokenizers are not available offline)."""
-    base = _unwrap(model)
+    token (an estimate; servers' tokenizers are not available offline). The estimate is also
+    the answer with no model, and when the tokenizer fails (loading the model, say): a count
+    only sizes a prompt, so it must not stop a run; the model call itself then raises.
+
+    The one token counter of the package: the agents' prompt budgets and the retrieval tools'
+    (navindex, inject) windows and ledgers all count with it."""
+    base = _unwrap(model) if model is not None else None
     if isinstance(base, ChatLlamaCppInProcess):
-        return base.get_num_tokens(text)
+        try:
+            return base.get_num_tokens(text)
+        except Exception:  # noqa: BLE001 - fall back to the estimate (see above)
+            pass
     return -(-len(text) // 4)

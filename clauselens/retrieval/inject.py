@@ -17,10 +17,11 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from clauselens.errors import ContextOverflowError, RetrievalError
+from clauselens.llm import count_tokens
 from clauselens.parsing.types import Document, Span
 from clauselens.retrieval import prompts_navindex as P
 from clauselens.retrieval.ledger import Ledger, LedgerEntry
-from clauselens.retrieval.navindex_llm import context_window, count_tokens, invoke_text
+from clauselens.retrieval.navindex_llm import context_window, invoke_text
 from clauselens.retrieval.navindex_tool import Answer, doc_label, is_refusal
 from clauselens.retrieval.types import Passage, SearchResult
 

@@ -1,9 +1,10 @@
-"""Small helpers shared by navindex, navembed and inject for talking to a chat model:
-token counting with the model's tokenizer, the model's window, and a JSON-schema call.
+"""Small helpers shared by navindex, navembed and inject for talking to a chat model: the
+model's window, and a JSON-schema call.
 
 They delegate to the model layer (:func:`clauselens.llm.invoke_structured`, bounded retries
-and backend-specific structured output; :func:`clauselens.llm.count_tokens`, exact for the
-in-process GGUF model, ``ceil(len/4)`` otherwise).
+and backend-specific structured output). Tokens are counted with the model layer's one
+counter, :func:`clauselens.llm.count_tokens` (exact for the in-process GGUF model,
+``ceil(len/4)`` otherwise).
 """
 
 from __future__ import annotations
@@ -14,18 +15,9 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from pydantic import BaseModel
 
-from clauselens.llm import count_tokens as _llm_count_tokens
 from clauselens.llm import invoke_structured
 
 T = TypeVar("T", bound=BaseModel)
-
-
-def count_tokens(model: BaseChatModel | None, text: str) -> int:
-    """Tokens of ``text`` for ``model`` (see :func:`clauselens.llm.count_tokens`); with no
-    model, ``ceil(len/4)``."""
-    if model is None:
-        return -(-len(text) // 4)
-    return int(_llm_count_tokens(model, text))
 
 
 def context_window(model: BaseChatModel | None, default: int = 8192) -> int:

@@ -27,6 +27,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from clauselens.errors import RetrievalError
+from clauselens.llm import count_tokens
 from clauselens.parsing.types import Document, Node, Span
 from clauselens.retrieval import prompts_navindex as P
 from clauselens.retrieval.ledger import Ledger, LedgerEntry
@@ -37,7 +38,7 @@ from clauselens.retrieval.navindex_build import (
     serialize_index,
     write_nav_files,
 )
-from clauselens.retrieval.navindex_llm import context_window, count_tokens, invoke_json, invoke_text
+from clauselens.retrieval.navindex_llm import context_window, invoke_json, invoke_text
 from clauselens.retrieval.types import Passage, SearchResult
 
 MAX_NODES = 10

@@ -128,3 +128,19 @@ def test_method_resolution() -> None:
 def test_parse_json_reply_rejects_prose() -> None:
     with pytest.raises(ValueError):
         parse_json_reply("The clause is about termination.")
+
+
+def test_count_tokens_is_the_one_counter_and_falls_back_to_the_estimate():
+    """llm.count_tokens (the package's only token counter): ceil(len/4) with no model or a model
+    without a local tokenizer, and when the in-process model's tokenizer cannot load -- a count
+    sizes a prompt and must not stop a run (the model call raises instead)."""
+    from clauselens.errors import ModelUnavailableError
+    from clauselens.llm import count_tokens
+    from clauselens.llm.llamacpp_chat import ChatLlamaCppInProcess
+
+    text = "Either Party may terminate this Agreement."  # 42 characters -> 11
+    assert count_tokens(None, text) == 11
+    broken = ChatLlamaCppInProcess(model_path="/nonexistent/model.gguf")
+    with pytest.raises(ModelUnavailableError):
+        broken.get_num_tokens(text)
+    assert count_tokens(broken, text) == 11 and count_tokens(broken.bind(max_tokens=5), text) == 11
