@@ -6,6 +6,7 @@ layer may import import nothing of the package but each other."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,15 @@ def test_graph_modules_are_wiring_only() -> None:
         for fn in (n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))):
             nested = [n for n in ast.walk(fn) if n is not fn and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef))]
             assert not nested, f"graph/{path.name}: {fn.name} defines {type(nested[0]).__name__} at line {nested[0].lineno}"
+
+
+def test_readme_architecture_table_matches_the_tree() -> None:
+    """The README's architecture table names every package and top-level module of the tree, and
+    nothing that is not there (issue #18)."""
+    readme = (PKG.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Architecture", 1)[1].split("\n## ", 1)[0]
+    named: set[str] = set()
+    for row in (line for line in section.splitlines() if line.startswith("| `clauselens/")):
+        first_cell = row.split("|")[1]
+        named |= {n.removeprefix("clauselens/").rstrip("/").removesuffix(".py") for n in re.findall(r"`([^`]+)`", first_cell)}
+    assert named == AREAS
