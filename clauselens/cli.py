@@ -280,7 +280,7 @@ def ingest(
         source = "cached" if store is not None and store.hits > hits else f"parsed in {time.perf_counter() - t0:.1f}s"
         s = document_summary(doc)
         console.print(f"[bold]{escape(s['title'] or f.name)}[/bold]  [dim]{escape(str(f))}[/dim]")
-        console.print(f"  {source}; {s['chars']:,} chars, {s['pages']} pages ({s['ocr_pages']} OCR), {s['nodes']} nodes, "
+        console.print(f"  {source}; {s['chars']:,} chars, {s['pages'] or 0} pages ({s['ocr_pages']} OCR), {s['nodes']} nodes, "
                       f"{s['numbered_clauses']} numbered clauses, {s['defined_terms']} defined terms")
         for w in s["warnings"]:
             console.print(f"  [yellow]warning:[/yellow] {escape(w)}")

@@ -122,8 +122,8 @@ def _definitions(name: str) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("name", ["NLILabel", "count_tokens"])
+@pytest.mark.parametrize("name", ["NLILabel", "count_tokens", "DocumentSummary"])
 def test_one_definition_of_each_shared_term(name: str) -> None:
-    """One vocabulary (issue #18): the NLI label and the token counter are defined once (the
-    report's label in reports.model, the counter in llm.structured) and imported everywhere else."""
+    """One vocabulary (issue #18): the NLI label, the token counter and the document summary are
+    defined once (reports.model, llm.structured, parsing.types) and imported everywhere else."""
     assert len(_definitions(name)) == 1, f"{name} is defined more than once: {_definitions(name)}"

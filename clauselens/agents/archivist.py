@@ -22,7 +22,7 @@ from clauselens.agents.state import GraphState
 from clauselens.config import Settings
 from clauselens.errors import IngestError, NoTextError
 from clauselens.parsing.store import DocumentStore, parse_file
-from clauselens.parsing.types import Document
+from clauselens.parsing.types import Document, DocumentSummary
 from clauselens.retrieval.types import RetrievalMethod
 
 
@@ -94,15 +94,9 @@ def ingest_all(paths: Sequence[str | Path], settings: Settings, *,
 
 
 def document_summary(doc: Document) -> dict[str, Any]:
-    """A small JSON-ready summary of a parsed document, for progress, transcript and ``ingest``."""
-    refs = [n.ref for n in doc.nodes if n.ref]
-    return {
-        "doc_id": doc.id, "title": doc.title, "source_path": doc.source_path, "chars": len(doc.text),
-        "effective_date": doc.effective_date, "parties": list(doc.parties), "doc_type": doc.doc_type,
-        "pages": len(doc.pages), "nodes": len(doc.nodes), "numbered_clauses": len(refs),
-        "first_clauses": refs[:12], "defined_terms": len(doc.defined_terms), "structured": doc.structured,
-        "ocr_pages": sum(1 for p in doc.pages if p.method == "ocr"), "warnings": list(doc.warnings),
-    }
+    """The JSON form of ``doc``'s :class:`~clauselens.parsing.types.DocumentSummary`, as the run
+    state, transcripts and chat sessions keep it."""
+    return DocumentSummary.of(doc).model_dump(mode="json")
 
 
 def index_tools(tools: Mapping[str, RetrievalMethod], documents: Sequence[Document]) -> None:

@@ -34,6 +34,7 @@ from clauselens.agents.prompts_archivist_dialogue import (
     CLARIFY_VERSION,
 )
 from clauselens.llm.structured import invoke_structured
+from clauselens.parsing.types import DocumentSummary
 
 #: Characters of each earlier answer shown to the model (keeps the prompt small for a 1.5B model).
 FINDING_CHARS = 400
@@ -53,22 +54,6 @@ _FORM_WORDS = re.compile(
 _FOLLOW_UP_CUE = re.compile(r"^\s*(and|also|then|so|what about|how about|what if|does that|does this|is that|is this|and if)\b",
                             re.IGNORECASE)
 _VERSION_WORDS = re.compile(r"\b(amend\w*|original|version|as amended|restated|latest)\b", re.IGNORECASE)
-
-
-class DocumentInfo(BaseModel):
-    """What the dialogue needs to know about one ingested document."""
-
-    doc_id: str
-    title: str | None = None
-    file_name: str
-    parties: list[str] = Field(default_factory=list)
-    doc_type: str = "agreement"
-    amends: list[str] = Field(default_factory=list)
-
-    @property
-    def name(self) -> str:
-        """The title if known, else the file name."""
-        return self.title or self.file_name
 
 
 class DialogueExtraction(BaseModel):
@@ -154,7 +139,7 @@ def sanitize_extraction(ex: DialogueExtraction, user_texts: Sequence[str]) -> Di
     return ex.model_copy(update=upd) if upd else ex
 
 
-def known_party(ex: DialogueExtraction, user_texts: Sequence[str], documents: Sequence[DocumentInfo]) -> str | None:
+def known_party(ex: DialogueExtraction, user_texts: Sequence[str], documents: Sequence[DocumentSummary]) -> str | None:
     """The user's party if the extraction or the user's own words name one, else None.
 
     A party counts as named when the user's messages contain its distinctive words next to
@@ -179,7 +164,7 @@ def find_ambiguity(
     ex: DialogueExtraction,
     latest_user_text: str,
     user_texts: Sequence[str],
-    documents: Sequence[DocumentInfo],
+    documents: Sequence[DocumentSummary],
 ) -> tuple[str, str] | None:
     """``(kind, clarifying question)`` if the request is ambiguous, else None. Pure.
 
@@ -204,7 +189,7 @@ def find_ambiguity(
     return None
 
 
-def _format_documents(documents: Sequence[DocumentInfo]) -> str:
+def _format_documents(documents: Sequence[DocumentSummary]) -> str:
     if not documents:
         return "- (none yet)"
     out = []
@@ -231,7 +216,7 @@ def _format_conversation(messages: Sequence[BaseMessage]) -> str:
 
 def build_dialogue_messages(
     conversation: Sequence[BaseMessage],
-    documents: Sequence[DocumentInfo],
+    documents: Sequence[DocumentSummary],
     findings: Sequence[tuple[str, str]],
 ) -> list[BaseMessage]:
     """The prompt for the extraction step (system + one user message)."""
@@ -245,7 +230,7 @@ def build_dialogue_messages(
 def archivist_dialogue(
     model: BaseChatModel,
     conversation: Sequence[BaseMessage],
-    documents: Sequence[DocumentInfo],
+    documents: Sequence[DocumentSummary],
     *,
     findings: Sequence[tuple[str, str]] = (),
     clarified: bool = False,

@@ -37,9 +37,9 @@ from langgraph.config import get_stream_writer
 from langgraph.graph import StateGraph
 
 from clauselens import events as ET
+from clauselens.agents.archivist import document_summary
 from clauselens.agents.archivist_dialogue import (
     ArchivistRequest,
-    DocumentInfo,
     archivist_dialogue,
     last_ai_was_clarification,
 )
@@ -47,7 +47,7 @@ from clauselens.config import Settings
 from clauselens.errors import ClauselensError, IngestError
 from clauselens.graph.chat import ChatState, build_chat_graph
 from clauselens.interfaces.store import SessionStore, check_session_id, new_session_id
-from clauselens.parsing.types import Document
+from clauselens.parsing.types import Document, DocumentSummary
 from clauselens.pipeline import AskResult, save_result
 from clauselens.reports.model import Report
 from clauselens.reports.render import verification_banner
@@ -91,17 +91,6 @@ def open_checkpointer(path: Path) -> SqliteSaver:
     saver = SqliteSaver(conn)
     saver.setup()
     return saver
-
-
-def document_info(doc: Document) -> dict:
-    """The JSON kept in the session state for one ingested document."""
-    return {
-        "doc_id": doc.id, "title": doc.title, "file_name": Path(doc.source_path).name,
-        "source_path": doc.source_path, "parties": list(doc.parties), "doc_type": doc.doc_type,
-        "amends": list(doc.amends), "sha256": doc.sha256, "chars": len(doc.text),
-        "pages": sum(1 for p in doc.pages if p.method != "plain") or None,
-        "warnings": list(doc.warnings),
-    }
 
 
 @dataclass
@@ -203,7 +192,7 @@ class ChatSessions:
     def _clarify_node(self, state: SessionState) -> dict:
         writer = get_stream_writer()
         writer({"type": ET.STATUS, "agent": "archivist", "text": "Archivist: reading your request"})
-        docs = [DocumentInfo(**{k: v for k, v in d.items() if k in DocumentInfo.model_fields}) for d in state.get("documents", [])]
+        docs = [DocumentSummary.model_validate(d) for d in state.get("documents", [])]
         findings = [(r["question"], r.get("answer") or r.get("conclusion") or "") for r in state.get("reports", [])]
         ms = self.settings.archivist_model
         clarified = last_ai_was_clarification(state["messages"])
@@ -346,7 +335,7 @@ class ChatSessions:
         return list(self.state(session_id)["messages"])
 
     def documents(self, session_id: str) -> list[dict]:
-        """The session's documents (see :func:`document_info`)."""
+        """The session's documents (:class:`~clauselens.parsing.types.DocumentSummary` dumps)."""
         return list(self.state(session_id)["documents"])
 
     def parsed_documents(self, session_id: str) -> list[Document]:
@@ -401,7 +390,7 @@ class ChatSessions:
                     continue
                 have.add(doc.sha256)
                 self._docs[(session_id, doc.id)] = doc
-                added.append(document_info(doc))
+                added.append(document_summary(doc))
             read_now = [re.compile(rf"(^|[\s/\\]){re.escape(Path(d.source_path).name)}\b") for d in parsed]
             left_out = [m for m in state["left_out"] if not any(r.search(m) for r in read_now)]
             left_out += [m for m in (str(e) for e in failed) if m not in left_out]

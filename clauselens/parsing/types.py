@@ -9,6 +9,7 @@ are also offsets into the original file, as LegalBench-RAG scores them.
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Literal
 
 from pydantic import BaseModel, Field
@@ -20,6 +21,7 @@ NodeKind = Literal[
     "schedule", "exhibit", "annex", "heading", "definition", "signature", "paragraph",
 ]
 ChunkKind = Literal["node", "ancestor", "descendant", "window"]
+DocType = Literal["agreement", "amendment", "side_letter", "schedule", "other"]
 
 
 class Span(BaseModel):
@@ -115,7 +117,7 @@ class Document(BaseModel):
     title: str | None = None
     parties: list[str] = Field(default_factory=list)
     effective_date: str | None = None
-    doc_type: Literal["agreement", "amendment", "side_letter", "schedule", "other"] = "agreement"
+    doc_type: DocType = "agreement"
     amends: list[str] = Field(default_factory=list)
     text: str
     pages: list[Page] = Field(default_factory=list)
@@ -138,6 +140,53 @@ class Document(BaseModel):
             if p.start <= offset < p.end:
                 return p.number
         return self.pages[-1].number if self.pages and offset >= self.pages[-1].end else None
+
+
+class DocumentSummary(BaseModel):
+    """A parsed document in brief, without its text: the one summary of a document that the
+    agents' run state and transcript (``documents``), a chat session's state, the chat
+    Archivist's view of the session's documents and ``clauselens ingest`` all use. Built by
+    :meth:`of`; kept in states and transcripts as its JSON dump.
+
+    ``pages`` counts the pages of a paged source (PDF, scanned image) and is ``None`` for plain
+    text, which has none; ``ocr_pages`` how many of them were read by OCR."""
+
+    doc_id: str
+    title: str | None = None
+    file_name: str = ""
+    source_path: str = ""
+    sha256: str = ""
+    doc_type: DocType = "agreement"
+    parties: list[str] = Field(default_factory=list)
+    effective_date: str | None = None
+    amends: list[str] = Field(default_factory=list)
+    chars: int = 0
+    pages: int | None = None
+    ocr_pages: int = 0
+    nodes: int = 0
+    numbered_clauses: int = 0
+    first_clauses: list[str] = Field(default_factory=list)
+    defined_terms: int = 0
+    structured: bool = True
+    warnings: list[str] = Field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        """The title if known, else the file name."""
+        return self.title or self.file_name
+
+    @classmethod
+    def of(cls, doc: Document) -> DocumentSummary:
+        """The summary of ``doc`` (its first 12 numbered clauses listed)."""
+        refs = [n.ref for n in doc.nodes if n.ref]
+        return cls(
+            doc_id=doc.id, title=doc.title, file_name=PurePath(doc.source_path).name, source_path=doc.source_path,
+            sha256=doc.sha256, doc_type=doc.doc_type, parties=list(doc.parties), effective_date=doc.effective_date,
+            amends=list(doc.amends), chars=len(doc.text), pages=sum(1 for p in doc.pages if p.method != "plain") or None,
+            ocr_pages=sum(1 for p in doc.pages if p.method == "ocr"), nodes=len(doc.nodes), numbered_clauses=len(refs),
+            first_clauses=refs[:12], defined_terms=len(doc.defined_terms), structured=doc.structured,
+            warnings=list(doc.warnings),
+        )
 
 
 class SourcedText(BaseModel):

@@ -67,3 +67,23 @@ def test_budget_and_order():
     # one huge passage is still shown, cut to fit
     block, shown = budget_passages([("P1", _p(1, 50_000))], budget_tokens=500)
     assert shown == ["P1"] and len(block) < 4000
+
+
+def test_document_summary_of_a_pdf_and_of_plain_text():
+    """One DocumentSummary (parsing.types) for every front end: a PDF's pages are counted, plain
+    text has none (None, not 0), and the Archivist's JSON form is its dump."""
+    from pathlib import Path
+
+    from clauselens.agents.archivist import document_summary
+    from clauselens.parsing import load_document
+    from clauselens.parsing.types import DocumentSummary
+
+    repo = Path(__file__).resolve().parents[2]
+    pdf = load_document(repo / "examples" / "contracts" / "driven_deliveries_consulting_agreement.pdf")
+    txt = load_document(repo.parent / "shared" / "robustness" / "four_clause_contract.txt")
+    s = DocumentSummary.of(pdf)
+    assert s.pages == len(pdf.pages) > 0 and s.ocr_pages == 0 and s.file_name == "driven_deliveries_consulting_agreement.pdf"
+    assert s.sha256 == pdf.sha256 and s.chars == len(pdf.text) and s.first_clauses and s.name == (pdf.title or s.file_name)
+    t = DocumentSummary.of(txt)
+    assert t.pages is None and t.chars == len(txt.text)
+    assert document_summary(txt) == t.model_dump(mode="json") and DocumentSummary.model_validate(document_summary(txt)) == t

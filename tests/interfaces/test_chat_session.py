@@ -8,10 +8,11 @@ import pytest
 from langchain_core.messages import AIMessage
 from rich.console import Console
 
-from clauselens.agents.archivist_dialogue import DialogueExtraction, DocumentInfo, find_ambiguity
+from clauselens.agents.archivist_dialogue import DialogueExtraction, find_ambiguity
 from clauselens.errors import IngestError
 from clauselens.interfaces.chat import run_chat
 from clauselens.interfaces.commands import build_service
+from clauselens.parsing.types import DocumentSummary
 
 from .conftest import ROBUST, make_settings
 from .fakes import ContractFakeChatModel
@@ -67,9 +68,9 @@ def test_one_clarifying_question_when_party_unknown(service):
 
 
 def test_ambiguity_rules():
-    a = DocumentInfo(doc_id="a", title="Supply Agreement", file_name="supply.pdf", parties=["Acme Ltd", "Beta plc"])
-    b = DocumentInfo(doc_id="b", title="Licence Agreement", file_name="licence.pdf")
-    amend = DocumentInfo(doc_id="c", title="First Amendment", file_name="amend.pdf", doc_type="amendment", amends=["a"])
+    a = DocumentSummary(doc_id="a", title="Supply Agreement", file_name="supply.pdf", parties=["Acme Ltd", "Beta plc"])
+    b = DocumentSummary(doc_id="b", title="Licence Agreement", file_name="licence.pdf")
+    amend = DocumentSummary(doc_id="c", title="First Amendment", file_name="amend.pdf", doc_type="amendment", amends=["a"])
     ex = DialogueExtraction(question="What is the notice period?")
     kind, q = find_ambiguity(ex, "What is the notice period?", ["What is the notice period?"], [a, b])
     assert kind == "document" and "Supply Agreement" in q and "Licence Agreement" in q
@@ -178,7 +179,7 @@ def test_follow_up_not_rewritten_by_model_still_carries_finding_and_naming_a_par
                                       "user_party": "Consultant", "user_context": "The user is the Consultant"})
     conv = [HumanMessage(content="How can either party terminate?"), AIMessage(content="On 30 days' notice."),
             HumanMessage(content="And what is the Consultant paid for work done before termination?")]
-    out = archivist_dialogue(model, conv, [DocumentInfo(doc_id="d", file_name="c.pdf")],
+    out = archivist_dialogue(model, conv, [DocumentSummary(doc_id="d", file_name="c.pdf")],
                              findings=[("How can either party terminate?", "On 30 days' notice.")])
     req = out.request
     assert req is not None and req.user_party is None

@@ -71,6 +71,8 @@ def _check_run(service, sid: str, spies: list[SpyTool], n: int = 0) -> dict:
     assert transcript["documents"][0]["source_path"].endswith("four_clause_contract.txt")
     assert any(e["type"] == "llm_call" for e in transcript["events"])
     assert (runs / f"report{n}.md").read_text().strip()
+    # one DocumentSummary: the session keeps what the run's transcript records
+    assert transcript["documents"] == service.documents(sid)
     return ledger
 
 
