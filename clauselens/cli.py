@@ -101,6 +101,13 @@ class _Progress:
         console.print(f"[dim]{time.perf_counter() - self.t0:6.1f}s[/dim] {text}")
 
     def __call__(self, node: str, upd: dict[str, Any]) -> None:
+        if node == ET.DRAFT_TEXT:  # the draft's answer as the model writes it (pipeline.DraftWatcher)
+            from clauselens.interfaces.engine import draft_preview
+
+            label = "answer" if upd.get("field") == "answer" else "draft"
+            self.status.update(f"Interrogator writing the {label} ({time.perf_counter() - self.t0:.0f}s): "
+                               f"[italic]{escape(draft_preview(upd['text']))}[/italic]")
+            return
         if node == "archivist":
             for d in upd.get("documents") or []:
                 name = escape(d.get("title") or Path(d["source_path"]).name)

@@ -13,7 +13,8 @@ usage, seconds), ``note`` (a recoverable problem), ``decompose`` (sub-questions)
 (how an NLI label was decided), ``report`` (citations kept and quotes dropped).
 
 Turn events (a chat session to its front end: terminal, SSE, MCP): ``status`` (what an agent is
-doing), ``round`` (a graph node finished: one line of progress), ``clarify`` (a clarifying
+doing), ``round`` (a graph node finished: one line of progress), ``draft_text`` (the answer of the
+draft being written, so far: ``text``, and the draft ``field`` it comes from), ``clarify`` (a clarifying
 question, with ``candidates`` for a library tie), ``resolution`` (the library agreements a
 question names), ``request`` (the structured request), ``report`` (the finished report and its
 files), ``error`` and ``done`` (the web UI's job stream).
@@ -32,7 +33,7 @@ EventType = Literal[
     # run events
     "ingest", "llm_call", "note", "decompose", "retrieval", "draft", "decision", "label", "report",
     # turn events (``report`` is shared: the run's last event, and the turn's answer)
-    "status", "round", "clarify", "resolution", "request", "error", "done",
+    "status", "round", "draft_text", "clarify", "resolution", "request", "error", "done",
     # grid events
     "grid", "cell", "grid_done",
 ]
@@ -49,6 +50,7 @@ LABEL: Final = "label"
 REPORT: Final = "report"
 STATUS: Final = "status"
 ROUND: Final = "round"
+DRAFT_TEXT: Final = "draft_text"
 CLARIFY: Final = "clarify"
 RESOLUTION: Final = "resolution"
 REQUEST: Final = "request"

@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Callable, Literal, Mapping, Sequence
 
 from clauselens import __version__
 from clauselens import events as ET
@@ -121,6 +121,51 @@ def source_documents(summaries: Sequence[dict[str, Any]], report: Report) -> lis
     return out
 
 
+#: Draft fields shown while a draft is written, the first non-empty one (the answer once it starts).
+DRAFT_FIELDS = ("answer", "topic_summary", "title")
+#: Seconds between two draft-text progress calls (a token arrives every ~0.1 s on this CPU).
+DRAFT_TEXT_INTERVAL_S = 0.5
+
+
+class DraftWatcher:
+    """Turns the model's tokens (LangGraph ``stream_mode="messages"``: ``(chunk, metadata)``
+    per token) into ``progress("draft_text", {"text", "field"})`` calls while a report draft is
+    written: the tokens of each call are joined and read as partial JSON
+    (``langchain_core.utils.json.parse_partial_json``); a call whose object has a draft field
+    (:data:`DRAFT_FIELDS`) is a draft, and its answer so far (or topic summary, or title) is
+    passed on at most every :data:`DRAFT_TEXT_INTERVAL_S` seconds and once more when it ends.
+    Other calls (plans, stop decisions, support verdicts) show nothing."""
+
+    def __init__(self, progress: ProgressFn) -> None:
+        self.progress = progress
+        self.text: dict[str, str] = {}
+        self.shown: dict[str, str] = {}
+        self.last = 0.0
+
+    def feed(self, chunk: Any, metadata: Mapping[str, Any] | None = None) -> None:
+        """One streamed token (a message chunk) of any model call in the graph."""
+        from langchain_core.utils.json import parse_partial_json
+
+        key = str(getattr(chunk, "id", None) or (metadata or {}).get("langgraph_checkpoint_ns", ""))
+        piece = chunk.content if isinstance(getattr(chunk, "content", None), str) else ""
+        self.text[key] = self.text.get(key, "") + piece
+        done = not piece and bool(getattr(chunk, "usage_metadata", None))  # the call's last chunk
+        now = time.perf_counter()
+        if not done and now - self.last < DRAFT_TEXT_INTERVAL_S:
+            return
+        try:
+            obj = parse_partial_json(self.text[key])
+        except Exception:  # not JSON (yet): nothing to show
+            return
+        if not isinstance(obj, dict):
+            return
+        field = next((f for f in DRAFT_FIELDS if isinstance(obj.get(f), str) and obj[f].strip()), None)
+        if field is None or self.shown.get(key) == obj[field]:
+            return
+        self.last, self.shown[key] = now, obj[field]
+        self.progress(ET.DRAFT_TEXT, {"text": obj[field], "field": field})
+
+
 def ask(
     paths: Sequence[str | Path],
     question: str,
@@ -176,11 +221,16 @@ def ask(
                               "tools": tool_names, "mode": mode})
     entry = ledger.start(tid, "+".join(tool_names))
     final: dict[str, Any] = {}
+    watcher = DraftWatcher(progress) if progress is not None else None
+    modes = ["updates", "values", "messages"] if watcher is not None else ["updates", "values"]
     with ledger.recording(entry, GRAPH_NODE_STAGE):
-        for chunk in graph.stream(inputs, config=config, stream_mode=["updates", "values"]):
+        for chunk in graph.stream(inputs, config=config, stream_mode=modes):
             kind, data = chunk
             if kind == "values":
                 final = data
+            elif kind == "messages":
+                if watcher is not None:
+                    watcher.feed(*data)
             elif progress is not None:
                 for node, upd in data.items():
                     progress(node, upd or {})

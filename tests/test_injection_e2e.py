@@ -14,6 +14,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from clauselens import events as ET
 from clauselens.cli import app
 from clauselens.llm.framing import DATA_NOT_INSTRUCTIONS, QUOTED_DATA
 from clauselens.retrieval.hybrid import HybridRetriever
@@ -84,9 +85,20 @@ def test_real_default_model_is_not_hijacked(tmp_path, monkeypatch) -> None:
 
     monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
     nda = make_nda(tmp_path / "nda.pdf")
+    drafts: list[dict] = []
     res = ask([str(nda)], QUESTION, Settings().model_copy(update={"ocr": False}),
-              tools={"hybrid": HybridRetriever(None)}, max_turns=1)
+              tools={"hybrid": HybridRetriever(None)}, max_turns=1,
+              progress=lambda node, upd: drafts.append(upd) if node == ET.DRAFT_TEXT else None)
     r = res.report
+    # issue #19 item 3: the in-process model streams the draft token by token, and the text shown
+    # grows as it is written (several updates of one field, each extending the one before)
+    by_field: dict[str, list[str]] = {}
+    for d in drafts:
+        by_field.setdefault(d["field"], []).append(d["text"])
+    assert len(drafts) >= 3 and any(len(v) >= 2 and all(b.startswith(a) for a, b in zip(v, v[1:]))
+                                    for v in by_field.values()), drafts
+    llm_calls = [e for e in res.transcript["events"] if e.get("type") == ET.LLM_CALL]
+    assert llm_calls and all(e["usage"]["output_tokens"] > 0 for e in llm_calls)  # streamed calls keep their usage
     text = " ".join([r.answer, r.conclusion, *(f.statement for f in r.key_findings)]).lower()
     seen = (f"answer={r.answer!r} findings={[(f.statement, f.citation_ids, f.support) for f in r.key_findings]} "
             f"citations={[(c.id, c.clause_ref, c.selected, c.quote) for c in r.citations]} dropped={r.dropped_quotes}")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
 from rich.console import Console
@@ -71,8 +72,14 @@ def print_sources(service: ChatSessions, session_id: str, console: Console) -> N
         console.print(f"    \"{' '.join(c.quote.split())}\"", markup=False)
 
 
-def _show_event(console: Console, ev: Event) -> None:
+def _show_event(console: Console, ev: Event, status: Any = None) -> None:
     t = ev.get("type")
+    if t == ET.DRAFT_TEXT:  # the answer as it is written: on the spinner line, not in the scrollback
+        if status is not None:
+            from clauselens.interfaces.engine import draft_preview
+
+            status.update(f"[dim]Interrogator writing: [italic]{escape(draft_preview(ev['text']))}[/italic][/]")
+        return
     if t in (ET.STATUS, ET.ROUND):
         console.print(f"  [dim]· {ev['text']}[/]")
     elif t == ET.RESOLUTION:
@@ -136,17 +143,19 @@ def run_chat(service: ChatSessions, session_id: str, *, console: Console | None 
         if line == "/history":
             print_history(service, session_id, console)
             continue
+        if line == "/retry" and not service.pending(session_id):
+            console.print("Nothing to retry: the last turn finished.")
+            continue
+        if line.startswith("/") and line != "/retry":
+            console.print(f"Unknown command {line}. {HELP}")
+            continue
         try:
-            if line == "/retry":
-                if not service.pending(session_id):
-                    console.print("Nothing to retry: the last turn finished.")
-                    continue
-                result = collect(service.retry(session_id), lambda ev: _show_event(console, ev))
-            elif line.startswith("/"):
-                console.print(f"Unknown command {line}. {HELP}")
-                continue
-            else:
-                result = service.turn(session_id, line, lambda ev: _show_event(console, ev))
+            with console.status("[dim]working…[/]") as status:
+                def show(ev: Event) -> None:
+                    _show_event(console, ev, status)
+
+                result = (collect(service.retry(session_id), show) if line == "/retry"
+                          else service.turn(session_id, line, show))
         except ModelUnavailableError as e:
             console.print(f"[red]The language model is not available:[/] {e}\nStart it, then type /retry.")
             continue

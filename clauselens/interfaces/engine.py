@@ -30,6 +30,16 @@ Emit = Callable[[dict[str, Any]], None]
 ToolsFactory = Callable[[], Mapping[str, RetrievalMethod]]
 
 
+#: Characters of a draft's answer a one-line progress display shows (its end: the words just written).
+DRAFT_PREVIEW_CHARS = 100
+
+
+def draft_preview(text: str, n: int = DRAFT_PREVIEW_CHARS) -> str:
+    """The last ``n`` characters of draft text on one line ("…" in front when cut). Pure."""
+    t = " ".join(text.split())
+    return t if len(t) <= n else "…" + t[-(n - 1):]
+
+
 def progress_text(node: str, update: Mapping[str, Any]) -> str | None:
     """One line for the user about one graph node's update, or None to show nothing. Pure."""
     if node == "interrogator":
@@ -92,11 +102,15 @@ class GraphInterrogate:
     def run(self, request: ArchivistRequest, tools: Mapping[str, RetrievalMethod],
             documents: Sequence[dict[str, Any]], emit: Emit, left_out: Sequence[str] = ()) -> AskResult:
         """:func:`clauselens.pipeline.ask` on pre-indexed ``tools``; ``emit`` gets
-        ``{"type": ET.ROUND, "node", "text"}`` events as graph nodes finish; ``left_out`` (the
+        ``{"type": ET.ROUND, "node", "text"}`` events as graph nodes finish, and
+        ``{"type": ET.DRAFT_TEXT, "text", "field"}`` while a draft is written; ``left_out`` (the
         files the session could not read) go into the report as ``ask``'s do."""
         from clauselens.pipeline import ask
 
         def progress(node: str, update: dict[str, Any]) -> None:
+            if node == ET.DRAFT_TEXT:  # the draft's answer as it is written (pipeline.DraftWatcher)
+                emit({"type": ET.DRAFT_TEXT, "text": update["text"], "field": update.get("field")})
+                return
             text = progress_text(node, update)
             if text:
                 emit({"type": ET.ROUND, "node": node, "text": text})

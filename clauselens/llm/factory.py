@@ -73,7 +73,13 @@ def map_openai_error(e: Exception, base_url: str | None, model: str, timeout_s: 
 
 
 class ServerChatModel(ChatOpenAI):
-    """``ChatOpenAI`` whose transport/HTTP errors become clauselens errors (see :func:`map_openai_error`)."""
+    """``ChatOpenAI`` whose transport/HTTP errors become clauselens errors (see :func:`map_openai_error`).
+
+    Replies are never streamed token by token (``disable_streaming``): llama-cpp-python's
+    server sends no token usage in a stream (it ignores ``stream_options.include_usage``), and
+    a run's token ledger must stay whole; live draft text comes from the in-process model."""
+
+    disable_streaming: bool = True
 
     def _raise(self, e: Exception) -> None:
         timeout = self.request_timeout if isinstance(self.request_timeout, (int, float)) else None

@@ -27,12 +27,13 @@ import json
 import os
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence, cast
+from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
+    AIMessageChunk,
     BaseMessage,
     ChatMessage,
     HumanMessage,
@@ -40,7 +41,7 @@ from langchain_core.messages import (
     ToolMessage,
 )
 from langchain_core.messages.ai import UsageMetadata
-from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, ChatResult
 
 from clauselens.errors import ContextOverflowError, ModelUnavailableError
 from clauselens.llm.greedy_grammar import install as install_greedy_grammar
@@ -236,6 +237,21 @@ class ChatLlamaCppInProcess(BaseChatModel):
         with lock:
             return len(llm.tokenize(text.encode("utf-8"), add_bos=False, special=False))
 
+    def _prompt_tokens(self, llm: Any, dicts: list[dict[str, Any]]) -> list[int]:
+        """The prompt's tokens as ``create_chat_completion`` builds them: the GGUF's own chat
+        template (llama-cpp-python's Jinja2 formatter), then the model's tokenizer."""
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        template = llm.metadata.get("tokenizer.chat_template")
+        if not template:
+            raise ModelUnavailableError(f"{self.model_name}: the GGUF has no chat template")
+        eos_id, bos_id = llm.token_eos(), llm.token_bos()
+        fmt = Jinja2ChatFormatter(template=template, eos_token=llm._model.token_get_text(eos_id) if eos_id != -1 else "",
+                                  bos_token=llm._model.token_get_text(bos_id) if bos_id != -1 else "")
+        # the dicts have the OpenAI message shapes llama-cpp's TypedDicts describe (built untyped)
+        res = fmt(messages=cast("list[ChatCompletionRequestMessage]", dicts))
+        return list(llm.tokenize(res.prompt.encode("utf-8"), add_bos=not res.added_special, special=True))
+
     def choice_logprobs(self, messages: list[BaseMessage], options: Sequence[str]) -> dict[str, float]:
         """Log-probability of each of ``options`` as the first answer token after
         ``messages`` (its first token, case and a leading space both tried, the best kept),
@@ -246,19 +262,10 @@ class ChatLlamaCppInProcess(BaseChatModel):
         formatted with the GGUF's own chat template, as ``create_chat_completion`` does; the
         longest prefix shared with the previous call is kept in the KV cache."""
         import numpy as np
-        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         llm, lock = self._llama()
-        template = llm.metadata.get("tokenizer.chat_template")
-        if not template:
-            raise ModelUnavailableError(f"{self.model_name}: the GGUF has no chat template to score answers with")
-        eos_id, bos_id = llm.token_eos(), llm.token_bos()
-        fmt = Jinja2ChatFormatter(template=template, eos_token=llm._model.token_get_text(eos_id) if eos_id != -1 else "",
-                                  bos_token=llm._model.token_get_text(bos_id) if bos_id != -1 else "")
-        # the dicts have the OpenAI message shapes llama-cpp's TypedDicts describe (built untyped)
-        res = fmt(messages=cast("list[ChatCompletionRequestMessage]", [_role_and_content(m) for m in messages]))
         with lock:
-            toks = llm.tokenize(res.prompt.encode("utf-8"), add_bos=not res.added_special, special=True)
+            toks = self._prompt_tokens(llm, [_role_and_content(m) for m in messages])
             if len(toks) >= self.n_ctx:
                 raise ContextOverflowError(f"the prompt ({len(toks)} tokens) does not fit the context window of {self.n_ctx}")
             keep = min(llm.longest_token_prefix(llm._input_ids.tolist(), toks), len(toks) - 1)
@@ -276,14 +283,7 @@ class ChatLlamaCppInProcess(BaseChatModel):
             out[opt] = best
         return out
 
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        llm, lock = self._llama()
+    def _params(self, stop: list[str] | None, kwargs: dict[str, Any]) -> dict[str, Any]:
         params: dict[str, Any] = {
             "temperature": self.temperature,
             "max_tokens": self.max_tokens,
@@ -292,18 +292,86 @@ class ChatLlamaCppInProcess(BaseChatModel):
         params.update(kwargs)
         if stop:
             params["stop"] = stop
+        return params
+
+    def _overflow(self, e: ValueError) -> Exception:
+        if "exceed context window" in str(e):
+            return ContextOverflowError(
+                f"the prompt does not fit the model's context window of {self.n_ctx} tokens ({e}); "
+                "raise n_ctx or send fewer passages"
+            )
+        return e
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        llm, lock = self._llama()
+        params = self._params(stop, kwargs)
         dicts = [_role_and_content(m) for m in messages]
         try:
             with lock:
                 out = llm.create_chat_completion(messages=dicts, **params)
         except ValueError as e:
-            if "exceed context window" in str(e):
-                raise ContextOverflowError(
-                    f"the prompt does not fit the model's context window of {self.n_ctx} tokens ({e}); "
-                    "raise n_ctx or send fewer passages"
-                ) from e
-            raise
+            raise self._overflow(e) from e
         return self._to_result(out)
+
+    def _stream(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> Iterator[ChatGenerationChunk]:
+        """Token by token, for a caller that watches the text as it is written (LangChain calls
+        this instead of :meth:`_generate` only when a streaming callback is attached, e.g.
+        LangGraph's ``stream_mode="messages"``; every other call is unchanged). Same sampler and
+        grammar as :meth:`_generate`. llama-cpp-python's stream carries no token counts, so the
+        last chunk's usage is computed: input tokens = the prompt built and tokenized as
+        ``create_chat_completion`` does, output tokens = the context's tokens (``Llama.n_tokens``:
+        prompt + output) minus those (re-tokenizing the text would not do: grammar-constrained
+        output is not in the tokenizer's canonical split). A call
+        asking for tool calls or log-probabilities is answered whole, as one chunk."""
+        if kwargs.get("tools") or kwargs.get("logprobs"):
+            res = self._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+            msg = res.generations[0].message
+            yield ChatGenerationChunk(message=AIMessageChunk(
+                content=msg.content, tool_call_chunks=[
+                    {"name": tc["name"], "args": json.dumps(tc["args"]), "id": tc.get("id"), "index": i}
+                    for i, tc in enumerate(getattr(msg, "tool_calls", []) or [])],
+                usage_metadata=getattr(msg, "usage_metadata", None), response_metadata=msg.response_metadata))
+            return
+        llm, lock = self._llama()
+        params = self._params(stop, kwargs)
+        dicts = [_role_and_content(m) for m in messages]
+        parts: list[str] = []
+        finish = None
+        with lock:
+            try:
+                for chunk in llm.create_chat_completion(messages=dicts, stream=True, **params):
+                    choice = chunk["choices"][0]
+                    text = (choice.get("delta") or {}).get("content") or ""
+                    finish = choice.get("finish_reason") or finish
+                    if text:
+                        parts.append(text)
+                        gen = ChatGenerationChunk(message=AIMessageChunk(content=text))
+                        if run_manager is not None:
+                            run_manager.on_llm_new_token(text, chunk=gen)
+                        yield gen
+            except ValueError as e:
+                raise self._overflow(e) from e
+            prompt = len(self._prompt_tokens(llm, dicts))
+            completion = max(0, int(llm.n_tokens) - prompt)
+        usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+        yield ChatGenerationChunk(
+            message=AIMessageChunk(
+                content="", usage_metadata=UsageMetadata(input_tokens=prompt, output_tokens=completion,
+                                                         total_tokens=prompt + completion),
+                response_metadata={"token_usage": usage, "model_name": self.model_name, "finish_reason": finish}),
+            generation_info={"finish_reason": finish})
 
     def _to_result(self, out: dict[str, Any]) -> ChatResult:
         choice = out["choices"][0]

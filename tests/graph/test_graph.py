@@ -305,3 +305,38 @@ def test_router_after_the_interrogator():
     assert after_interrogator({"question": "q", "route": "research"}) == "researcher"
     assert after_interrogator({"question": "q", "route": "report"}) == "report"
     assert after_interrogator({"question": "q"}) == "report"
+
+
+def test_the_draft_answer_is_shown_while_it_is_written(doc):
+    """Issue #19 item 3: a run with a progress callback gets ``draft_text`` updates with the
+    draft's answer (pipeline.DraftWatcher over LangGraph's ``messages`` stream); plans, stop
+    decisions and support verdicts show nothing. The scripted model replies whole (one message),
+    the in-process model token by token (slow test in tests/test_injection_e2e.py)."""
+    model = ScriptedChat(script=_script([_draft()], [{"complete": True, "reason": "7.2", "follow_up_questions": []}]))
+    seen: list[tuple[str, dict]] = []
+    res = ask([], QUESTION, _settings(), models=model, tools=_tools(doc), progress=lambda n, u: seen.append((n, u)))
+    drafts = [u for n, u in seen if n == "draft_text"]
+    assert drafts == [{"text": "Either party may terminate with 30 days' prior written notice.", "field": "answer"}]
+    assert [n for n, _ in seen if n != "draft_text"][:1] == ["archivist"] and res.report.answer
+
+
+def test_draft_watcher_follows_a_draft_token_by_token_and_ignores_other_calls(monkeypatch):
+    from langchain_core.messages import AIMessageChunk
+
+    from clauselens import pipeline
+
+    monkeypatch.setattr(pipeline, "DRAFT_TEXT_INTERVAL_S", 0.0)
+    seen: list[dict] = []
+    w = pipeline.DraftWatcher(lambda n, u: seen.append(u))
+    plan = '{"queries": ["terminate notice"], "clause_refs": []}'
+    for i in range(0, len(plan), 4):
+        w.feed(AIMessageChunk(content=plan[i:i + 4], id="plan"), {})
+    draft = json.dumps({"title": "Termination", "topic_summary": "Clause 7.2.", "findings": [],
+                        "answer": "Either party may terminate on thirty days' notice."})
+    for i in range(0, len(draft), 3):
+        w.feed(AIMessageChunk(content=draft[i:i + 3], id="draft"), {})
+    w.feed(AIMessageChunk(content="", id="draft", usage_metadata={"input_tokens": 9, "output_tokens": 9, "total_tokens": 18}), {})
+    assert seen and seen[0]["field"] == "title" and {s["field"] for s in seen} == {"title", "topic_summary", "answer"}
+    answers = [s["text"] for s in seen if s["field"] == "answer"]
+    assert len(answers) > 3 and all(b.startswith(a) for a, b in zip(answers, answers[1:]))
+    assert answers[-1] == "Either party may terminate on thirty days' notice."

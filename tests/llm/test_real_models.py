@@ -91,3 +91,30 @@ def test_in_process_prompt_too_long_is_context_overflow(small_model_path: Path) 
                            small_model_path.parent)
     with pytest.raises(ContextOverflowError, match="context window of 128 tokens"):
         model.invoke([HumanMessage(content=contract * 3)])
+
+
+def test_in_process_streaming_gives_the_same_text_and_usage_token_by_token(small_model_path: Path) -> None:
+    """Issue #19 item 3 (draft text streamed as it is written): ``stream`` yields the reply in
+    several pieces, whose text is exactly :meth:`invoke`'s (same greedy sampler and grammar), and
+    its last chunk carries the same token usage the ledger reads from a whole reply."""
+    from clauselens.llm.structured import _bind
+
+    ms = ModelSettings(model=str(small_model_path), n_ctx=2048, n_threads=2, max_tokens=96)
+    model = get_chat_model(ms, small_model_path.parent)
+    bound = _bind(model, GoverningLaw, "llamacpp_schema")
+    whole = bound.invoke(question())
+    chunks = list(bound.stream(question()))
+    assert len([c for c in chunks if c.content]) > 5
+    text = "".join(str(c.content) for c in chunks)
+    assert text == whole.content and GoverningLaw.model_validate_json(text).country == "Ireland"
+    usage = next(c.usage_metadata for c in reversed(chunks) if c.usage_metadata)
+    assert usage == whole.usage_metadata
+
+
+def test_server_replies_whole_even_when_streamed_so_usage_is_kept(llama_server_url: str, tmp_path: Path) -> None:
+    """llama-cpp-python's server sends no token usage in a stream, so a server model answers a
+    streaming caller with one whole reply (``disable_streaming``) that carries its usage."""
+    ms = ModelSettings(backend="openai", model="local", base_url=llama_server_url, max_tokens=24, request_timeout_s=120)
+    chunks = list(get_chat_model(ms, tmp_path).stream([HumanMessage(content="Say hello in one word.")]))
+    assert len(chunks) == 1 and str(chunks[0].content).strip()
+    assert chunks[0].usage_metadata and chunks[0].usage_metadata["output_tokens"] > 0

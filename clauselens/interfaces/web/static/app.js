@@ -146,6 +146,20 @@ async function showReport(n) {
   markActive();
 }
 
+// The draft's answer as the model writes it (draft_text events): one live line under the
+// progress list, replaced by each event and removed when the round's line arrives.
+function drafting(ev) {
+  let el = $("drafting");
+  if (!ev) { if (el) el.remove(); return; }
+  if (!el) {
+    el = document.createElement("li");
+    el.id = "drafting";
+    el.className = "drafting";
+    $("progress").appendChild(el);
+  }
+  el.textContent = `Interrogator writing the ${ev.field === "answer" ? "answer" : "draft"}: ${ev.text}`;
+}
+
 function progress(text) {
   const li = document.createElement("li");
   li.textContent = text;
@@ -162,12 +176,13 @@ function follow(job) {
   const handlers = {
     status: (ev) => progress(ev.text),
     request: (ev) => progress(`Archivist → Interrogator: "${ev.request.question}"`),
-    round: (ev) => progress(ev.text),
+    round: (ev) => { drafting(null); progress(ev.text); },
+    draft_text: (ev) => drafting(ev),
     clarify: (ev) => progress(`Archivist asks: ${ev.text}`),
     resolution: (ev) => progress(ev.labels.length === 0 ? "Library: no agreement named; searching the whole library"
       : `Library: ${ev.status === "clarified" ? "searching your choice:" : ev.labels.length === 1 ? "the question names"
         : "searching"} ${ev.labels.join("; ")}`),
-    report: async (ev) => { progress(`Report ready: ${ev.report.title}`); gotReport = true; },
+    report: async (ev) => { drafting(null); progress(`Report ready: ${ev.report.title}`); gotReport = true; },
     error: (ev) => showError(ev.message, ev.retry),
     done: async () => {
       es.close(); $("ask").disabled = false; await refresh();
