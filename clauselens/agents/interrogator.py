@@ -302,6 +302,43 @@ def check_support(
     return finalize_support(out, passages, documents), calls, log
 
 
+def check_answer(
+    report: Report, passages: Mapping[str, Passage], *, model: BaseChatModel, context: str | None = None,
+    model_settings: ModelSettings | None = None, documents: Sequence[Mapping[str, Any]] | None = None,
+) -> tuple[Report, list[CallRecord], dict[str, Any] | None]:
+    """Ask the model whether the quotes of the report's cited facts support its *answer* (issue
+    #19: a small model can cite the right clause and still answer something it does not say --
+    "accepted when NTC returns an acknowledged copy" over a clause on deemed acceptance within three
+    days). An answer that restates a supported finding is supported by rule (no call). A report
+    with no cited fact, a silent one and an NLI label are not asked. ``contradicts`` / ``unrelated``
+    mark the answer and conclusion unverified and the report partly verified
+    (:func:`clauselens.reports.build.finalize_support`). Returns ``(report, calls, verdict record
+    or None)``."""
+    facts = [f for f in report.key_findings if f.cited_fact]
+    answer = report.answer.strip()
+    if report.documents_silent or report.label is not None or not facts or not answer:
+        return report, [], None
+    if any(_norm(answer) == _norm(f.statement) and f.support == "supported" for f in facts):
+        out = report.model_copy(update={"answer_support": "supported",
+                                        "answer_support_note": "rules: the answer restates a supported finding"})
+        return out, [], {"statement": answer, "support": "supported", "note": out.answer_support_note, "source": "rules",
+                         "part": "answer"}
+    cites = {c.id: c for c in report.citations}
+    ids = list(dict.fromkeys(c for f in facts for c in f.citation_ids if c in cites))
+    quote = " ".join(cites[c].quote for c in ids)
+    location = "; ".join(dict.fromkeys(cites[c].location for c in ids))
+    try:
+        v, rec = judge_support(answer, quote, location, model=model, context=context, model_settings=model_settings)
+    except ModelResponseError as e:
+        return report, [], {"statement": answer, "support": "unchecked", "note": f"the model's support check failed: {e}",
+                            "source": "none", "part": "answer"}
+    out = report.model_copy(update={"answer_support": _VERDICT_STATUS[v.verdict],
+                                    "answer_support_note": f"model: {v.reason.strip()}"})
+    return (finalize_support(out, passages, documents), [rec],
+            {"statement": answer, "support": out.answer_support, "note": out.answer_support_note, "source": "model",
+             "part": "answer"})
+
+
 def decide(question: str, draft: ReportDraft, *, model: BaseChatModel, asked: Sequence[str] = (),
            context: str | None = None, model_settings: ModelSettings | None = None) -> tuple[StopDecision, CallRecord]:
     """The model's :class:`StopDecision` on ``draft``. Raises ``ModelResponseError``."""
@@ -471,6 +508,11 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     elif settings.support_check:  # a silent report's findings have no verified quote: logged, never asked
         r, calls, support = check_support(r, passages, model=res.model("interrogator"), context=state.get("context"),
                                           model_settings=settings.model_for("interrogator"), documents=docs)
+        r, answer_calls, answer_verdict = check_answer(r, passages, model=res.model("interrogator"),
+                                                       context=state.get("context"),
+                                                       model_settings=settings.model_for("interrogator"), documents=docs)
+        calls += answer_calls
+        support += [answer_verdict] if answer_verdict else []
     r.left_out = list(state.get("left_out") or [])
     r.retrieval_warnings = retrieval_warnings(state.get("events") or [])
     r.suspicious = [f"{Path(d.get('source_path') or '').name or d.get('title')}: {w}"

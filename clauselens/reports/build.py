@@ -141,7 +141,9 @@ def build_report(
         if statement:
             support: SupportStatus
             support, note = ("unchecked", "") if grounded else ("unverified", "no quote could be verified in the documents")
-            if grounded:
+            if grounded and statement.rstrip().endswith("?"):  # a small model restated the question
+                support, note = "unrelated", "the statement is a question, not a claim a quote could support"
+            elif grounded:
                 cited = [c for c in citations if c.id in cids]
                 quoted = " ".join(c.quote for c in cited)
                 issue = check_claim(statement, quoted)
@@ -245,6 +247,11 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
             unaddressed.append(f"{_doc_name(d)}: {why}")
         gaps += [f"{GAP_UNADDRESSED} {u}" for u in unaddressed]
     n, k = len(report.key_findings), len(facts)
+    # issue #19: the answer is a claim too; the model's check of it against the cited facts' quotes
+    answer_bad = k > 0 and not report.documents_silent and report.answer_support in ("contradicted", "unrelated")
+    if answer_bad:
+        gaps.append(f"{GAP_UNSUPPORTED} (the answer; {report.answer_support}: "
+                    f"{report.answer_support_note or 'the quoted text does not support it'}): {_strip_mark(report.answer)}")
     unchecked = sum(1 for f in facts if f.support == "unchecked")
     if report.documents_silent:
         status, note = "silent", ""
@@ -252,9 +259,11 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
         status = "unverified"
         note = ("Unverified: no key finding is supported by a verified quote from the documents, so the answer "
                 "rests on the model alone and may be wrong. Check the documents before relying on it.")
-    elif k < n or unaddressed:
+    elif k < n or unaddressed or answer_bad:
         status = "partial"
         parts = []
+        if answer_bad:
+            parts.append("the answer is not supported by the quotes of the cited findings")
         if k < n:
             parts.append(f"{n - k} of {n} key findings are not supported by a verified quote")
         if unaddressed:
@@ -265,6 +274,8 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
     if unchecked and status != "silent":
         note += f" ({unchecked} finding(s) checked by the deterministic rules only, not by the model.)"
     answer, conclusion = report.answer, report.conclusion
+    if answer_bad:  # the cited facts hold, but the answer says something their quotes do not
+        answer, conclusion = _mark_unverified(answer), _mark_unverified(conclusion)
     if status == "unverified":  # the model's prose must not read as settled under an "Unverified" banner
         answer, conclusion = _mark_unverified(answer), _mark_unverified(conclusion)
     return report.model_copy(update={
@@ -276,6 +287,10 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
 #: Put before the answer and conclusion of a report with no supported finding (issue #19: a
 #: conclusion read "the definition is clear and unambiguous" under the "Unverified" banner).
 UNVERIFIED_PREFIX = "Unverified (the model's reading, not backed by a supporting quote): "
+
+
+def _strip_mark(text: str) -> str:
+    return text[len(UNVERIFIED_PREFIX):] if text.startswith(UNVERIFIED_PREFIX) else text
 
 
 def _mark_unverified(text: str) -> str:

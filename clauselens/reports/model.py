@@ -229,6 +229,10 @@ class Report(BaseModel):
     unaddressed_documents: list[str] = Field(default_factory=list)
     run: RunInfo | None = None
     notice: str = NOTICE
+    #: whether the cited facts' quotes support the answer itself (the model's support check on
+    #: the (answer, quotes) pair; ``unchecked`` when not asked); ``answer_support_note`` says why.
+    answer_support: SupportStatus = "unchecked"
+    answer_support_note: str = ""
 
     @property
     def unsupported_findings(self) -> list[Finding]:

@@ -189,3 +189,49 @@ def test_graph_silent_report_still_logs_a_verdict_per_finding():
     assert ev["verification"] == "silent" and [x["source"] for x in ev["support"]] == ["rules", "rules"]
     assert all(x["support"] == "unverified" for x in ev["support"])
     assert "SupportVerdict" not in [c[0] for c in model.calls]
+
+
+def test_an_answer_its_cited_quotes_do_not_support_is_marked_and_listed(passages):
+    """Issue #19 (end-to-end dev run, nan-ex-1): the 1.5B cited the right clause but answered
+    something it does not say. The answer is checked against the cited facts' quotes: when the
+    model says they do not support it, answer and conclusion are marked unverified, the report is
+    partly verified and the gap names the answer; a supported answer is untouched; an answer that
+    restates a supported finding needs no call."""
+    from clauselens.agents.interrogator import check_answer
+    from clauselens.reports.build import UNVERIFIED_PREFIX
+
+    finding = DraftFinding(statement="Either party may terminate on thirty days' written notice.", passage_ids=["P1"],
+                           quote="Either Party may terminate this Agreement, with or without cause")
+    wrong = ReportDraft(title="t", answer="Only the Company may terminate, and only for cause.", conclusion="For cause only.",
+                        findings=[finding])
+    r0, _, _ = check_support(build_report(wrong, passages, question="q"), passages,
+                             model=_verdicts(("supports", "7.2 says so.")))
+    assert r0.verification == "verified" and r0.answer_support == "unchecked"
+    model = _verdicts(("contradicts", "7.2 lets either party terminate, with or without cause."))
+    r, calls, rec = check_answer(r0, passages, model=model)
+    assert len(calls) == 1 and "CLAIM: Only the Company may terminate, and only for cause." in model.calls[0][2]
+    assert "Either Party may terminate this Agreement" in model.calls[0][2]
+    assert r.answer_support == "contradicted" and rec and rec["part"] == "answer" and rec["source"] == "model"
+    assert r.verification == "partial" and "the answer is not supported" in r.verification_note
+    assert r.answer == UNVERIFIED_PREFIX + "Only the Company may terminate, and only for cause."
+    assert r.conclusion.startswith(UNVERIFIED_PREFIX)
+    assert any(g.startswith("Unsupported claim (the answer; contradicted") for g in r.knowledge_gaps)
+    assert r.key_findings[0].cited_fact  # the finding itself stays a cited fact
+    ok, calls, _ = check_answer(r0, passages, model=_verdicts(("supports", "yes")))
+    assert len(calls) == 1 and ok.verification == "verified" and ok.answer == r0.answer
+    same = ReportDraft(title="t", answer=finding.statement, findings=[finding])
+    s0, _, _ = check_support(build_report(same, passages, question="q"), passages, model=_verdicts(("supports", "yes")))
+    s, calls, rec = check_answer(s0, passages, model=_verdicts(("contradicts", "never asked")))
+    assert calls == [] and s.answer_support == "supported" and rec and rec["source"] == "rules"
+
+
+def test_a_finding_that_restates_the_question_is_not_a_cited_fact(passages):
+    """The same run's finding was the question itself ("… when is a purchase order treated as
+    accepted?") with a verified quote, and the 1.5B judged it "supported". A question claims
+    nothing: the rules mark it unrelated before any model verdict."""
+    draft = ReportDraft(title="t", answer="a", findings=[DraftFinding(
+        statement="Under clause 7.2, how can the agreement be terminated?", passage_ids=["P1"],
+        quote="Either Party may terminate this Agreement, with or without cause")])
+    r = build_report(draft, passages, question="q")
+    (f,) = r.key_findings
+    assert f.support == "unrelated" and "question" in f.support_note and not f.cited_fact

@@ -68,7 +68,10 @@ def test_stops_when_complete_without_gaps(doc):
     res = ask([], QUESTION, _settings(), context=CONTEXT, models=model, tools=_tools(doc))
     r = res.report
     assert r.turns == 1 and r.complete
-    assert [c[0] for c in model.calls] == ["SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "SupportVerdict"]
+    # the finding's support verdict, then the answer's (its wording differs from the finding's)
+    assert [c[0] for c in model.calls] == ["SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "SupportVerdict",
+                                           "SupportVerdict"]
+    assert "30 days' prior written notice" in model.calls[-1][2] and r.answer_support == "supported"
     assert res.transcript["stop_reason"].startswith("judged complete")
     # the verbatim quote is kept, located in clause 7.2, with an exact span into the document text
     assert len(r.citations) == 1
@@ -130,15 +133,15 @@ def test_paraphrase_dropped_and_listed_as_gap(doc, tmp_path):
     t = json.loads(paths["transcript"].read_text())
     kinds = {e["type"] for e in t["events"]}
     assert {"decompose", "retrieval", "draft", "decision", "report", "llm_call"} <= kinds
-    assert t["token_usage"]["llm_calls"] == 5 and t["token_usage"]["output_tokens"] > 0  # + 1 support verdict
+    assert t["token_usage"]["llm_calls"] == 6 and t["token_usage"]["output_tokens"] > 0  # + the 2 support verdicts
     first = next(e for e in t["events"] if e["type"] == "retrieval")
     assert all("score" in p and p["passage_id"] for r_ in first["results"] for p in r_["passages"])
     assert paths["md"].exists() and paths["html"].exists() and paths["json"].exists()
     # the token ledger is written with the report: one entry, every model call, named by graph node
     led = json.loads(paths["ledger"].read_text())
     (entry,) = led["entries"]
-    assert entry["mode"] == "hybrid" and entry["llm_calls"] == 5
-    assert [c["stage"] for c in entry["calls"]] == ["interrogator", "researcher", "interrogator", "interrogator", "report"]
+    assert entry["mode"] == "hybrid" and entry["llm_calls"] == 6
+    assert [c["stage"] for c in entry["calls"]] == ["interrogator", "researcher", "interrogator", "interrogator", "report", "report"]
     assert entry["input_tokens"] == t["token_usage"]["input_tokens"]
     draft_call = next(e for e in t["events"] if e["type"] == "llm_call" and e["step"] == "draft")
     assert entry["answering_context_tokens"] == draft_call["usage"]["input_tokens"] > 0
