@@ -27,17 +27,27 @@ documented rules (no model in the scoring):
 * **correct** (answerable): grounded on gold and every key fact stated.
 * **abstained**: the report says the documents are silent (``documents_silent``: "no matching
   clause found") or shows no finding as a fact. Correct for the unanswerable ones.
+* **the answer is a claim too**: it is shown as fact when the report is not silent, has a cited
+  fact and its answer is not marked unverified. Before issue #19 every answer with a verified
+  quote read as settled.
 * **hand check**: ``benchmarks/data/answers_e2e_labels.json`` holds a person's label for each
-  shown-as-fact finding ("qid#i": ``true`` when the quote supports the claim, ``false`` when
-  not), written after reading claim and quote; ``unsupported_shown_as_fact`` counts the
-  ``false`` ones (issue target 0) and ``unlabelled`` says how many were not checked. The same
-  labels judge the before-rule's facts (``before_unsupported_shown_as_fact``) when labelled.
+  finding ("qid#i": ``true`` when its quoted text supports its statement) and each answer
+  ("qid#answer": ``true`` when the quotes of the cited findings support it), written after
+  reading claim and quote; ``unsupported_shown_as_fact`` counts the ``false`` ones among claims
+  shown as fact (issue target 0) and ``unlabelled_facts`` those not checked.
+* **three rules on the same reports**: ``before_19`` (a verified quote made a finding a fact;
+  every answer with one read as settled), ``run`` (the code that ran: the commit in each row) and
+  ``replayed`` (the run's reports under the checks added after it, applied by the committed
+  code: a finding that restates the question is no fact, ``agents.interrogator.check_answer``
+  on the answer -- one model call per report, ``--replay-answer-check``, stored in the row as
+  ``answer_check``). The replay judges the same answer text; it does not re-run the question.
 
 Resumable: one JSON per question under ``~/.cache/clauselens/bench/answers_e2e/<config>/``;
 a rerun asks only the missing questions (``--fresh`` re-asks). Heavy: ~2–6 min per question on
 2 shared cores; run at low priority::
 
     nice -n 10 .venv/bin/python -m benchmarks.answers_e2e [--max-turns 1] [--limit N]
+    nice -n 10 .venv/bin/python -m benchmarks.answers_e2e --replay-answer-check   # + the answer check
     .venv/bin/python -m benchmarks.answers_e2e --score-only      # rescore the cached rows
 """
 
@@ -107,8 +117,15 @@ def key_facts(reference: str) -> list[str]:
 
 
 def states(fact: str, text: str) -> bool:
-    """``fact`` (digits) appears in ``text`` as a whole number after normalisation."""
-    return re.search(rf"(?<![\d.]){re.escape(fact)}(?:\.0+)?(?![\d])", normalise_numbers(text)) is not None
+    """``fact`` (digits) appears in ``text`` as a whole number after normalisation (not as a part
+    of a dotted number: "Section 3.3" does not state 3)."""
+    return re.search(rf"(?<![\d.]){re.escape(fact)}(?:\.0+)?(?!\d|\.\d)", normalise_numbers(text)) is not None
+
+
+def commit_now() -> str:
+    """The commit of the code this process runs (``+dirty`` with uncommitted changes)."""
+    v = run_provenance([])
+    return (v.get("clauselens_commit") or "?") + ("+dirty" if v.get("dirty") else "")
 
 
 def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None) -> dict:
@@ -147,58 +164,108 @@ def _overlaps(cite: dict, gold: list[dict]) -> bool:
                for g in gold for s, e in cite["spans"])
 
 
+UNVERIFIED_MARK = "Unverified ("
+
+
+def _facts(r: dict, rule: str) -> list[bool]:
+    """Per finding of row ``r``: shown as a cited fact under ``rule`` (module docstring)."""
+    if rule == "before_19":
+        return [bool(f["grounded"] and f["citations"]) for f in r["findings"]]
+    run = [bool(f["cited_fact"]) for f in r["findings"]]
+    if rule == "run":
+        return run
+    return [ok and not f["statement"].rstrip().endswith("?") for ok, f in zip(run, r["findings"])]
+
+
+def _answer_shown(r: dict, facts: list[bool], rule: str) -> bool:
+    """Whether row ``r``'s answer reads as a settled fact under ``rule``."""
+    if r["documents_silent"] or not any(facts):
+        return False
+    if rule == "before_19":
+        return True
+    if r["answer"].startswith(UNVERIFIED_MARK):
+        return False
+    if rule == "replayed":
+        return (r.get("answer_check") or {}).get("support") not in ("contradicted", "unrelated")
+    return True
+
+
 def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> dict:
     """The module docstring's rules over ``rows``; per-question verdicts under ``"questions"``."""
+    rules = ("before_19", "run", "replayed")
     per_q = []
     for r in rows:
         q = by_id[r["id"]]
-        facts = [f for f in r["findings"] if f["cited_fact"]]
-        before = [f for f in r["findings"] if f["grounded"] and f["citations"]]
-        abstained = r["documents_silent"] or not facts
-        said = " ".join([r["answer"], r["conclusion"], *(f["statement"] for f in facts)])
-        kf = key_facts(q["reference_answer"]) if q["type"] in ANSWERABLE else []
-        grounded = any(_overlaps(c, q["gold"]) for f in facts for c in f["citations"])
-        stated = [k for k in kf if states(k, said)]
-        lab = [labels.get(f"{r['id']}#{i}") for i, f in enumerate(r["findings"])]
-        per_q.append({
-            "id": r["id"], "type": r["type"], "abstained": abstained, "grounded_on_gold": grounded,
-            "key_facts": kf, "key_facts_stated": stated,
-            "correct": (grounded and len(stated) == len(kf)) if q["type"] in ANSWERABLE else abstained,
-            "findings": len(r["findings"]), "shown_as_fact": len(facts), "before_shown_as_fact": len(before),
-            "unsupported_shown_as_fact": sum(1 for i, f in enumerate(r["findings"]) if f["cited_fact"] and lab[i] is False),
-            "before_unsupported_shown_as_fact": sum(1 for i, f in enumerate(r["findings"])
-                                                    if f["grounded"] and f["citations"] and lab[i] is False),
-            "unlabelled_facts": sum(1 for i, f in enumerate(r["findings"]) if f["cited_fact"] and lab[i] is None),
-            "wall_seconds": r["wall_seconds"], "llm_calls": r["llm_calls"]})
+        p: dict[str, Any] = {"id": r["id"], "type": r["type"], "findings": len(r["findings"]),
+                             "wall_seconds": r["wall_seconds"], "llm_calls": r["llm_calls"]}
+        for rule in rules:
+            facts = _facts(r, rule)
+            shown_answer = _answer_shown(r, facts, rule)
+            claims = [(f"{r['id']}#{i}", ok) for i, ok in enumerate(facts)] + [(f"{r['id']}#answer", shown_answer)]
+            shown = [k for k, ok in claims if ok]
+            said = " ".join([r["answer"] if shown_answer else "", r["conclusion"] if shown_answer else "",
+                             *(f["statement"] for f, ok in zip(r["findings"], facts) if ok)])
+            kf = key_facts(q["reference_answer"]) if q["type"] in ANSWERABLE else []
+            grounded = any(_overlaps(c, q["gold"]) for f, ok in zip(r["findings"], facts) if ok for c in f["citations"])
+            stated = [k for k in kf if states(k, said)]
+            abstained = r["documents_silent"] or not any(facts)
+            p[rule] = {
+                "abstained": abstained, "grounded_on_gold": grounded, "key_facts": kf, "key_facts_stated": stated,
+                "correct": (grounded and len(stated) == len(kf)) if q["type"] in ANSWERABLE else abstained,
+                "claims_shown_as_fact": len(shown),
+                "unsupported_shown_as_fact": [k for k in shown if labels.get(k) is False],
+                "unlabelled": [k for k in shown if k not in labels]}
+        per_q.append(p)
     out: dict[str, Any] = {}
-    for kind in (*ANSWERABLE, "unanswerable"):
-        qs = [p for p in per_q if p["type"] == kind]
-        if qs:
-            out[kind] = {"correct": rate(sum(p["correct"] for p in qs), len(qs)),
-                         "grounded_on_gold": rate(sum(p["grounded_on_gold"] for p in qs), len(qs)),
-                         "abstained": rate(sum(p["abstained"] for p in qs), len(qs))}
-    ans = [p for p in per_q if p["type"] in ANSWERABLE]
-    if ans:
-        out["answerable"] = {"correct": rate(sum(p["correct"] for p in ans), len(ans)),
-                             "grounded_on_gold": rate(sum(p["grounded_on_gold"] for p in ans), len(ans)),
-                             "abstained": rate(sum(p["abstained"] for p in ans), len(ans))}
-    n_find = sum(p["findings"] for p in per_q)
-    shown = sum(p["shown_as_fact"] for p in per_q)
-    labelled = shown - sum(p["unlabelled_facts"] for p in per_q)
-    unsup = sum(p["unsupported_shown_as_fact"] for p in per_q)
-    all_lab = [(k, v) for k, v in labels.items() if k.split("#")[0] in by_id]
-    out["findings"] = {
-        "total": n_find, "shown_as_fact": shown, "before_rule_shown_as_fact": sum(p["before_shown_as_fact"] for p in per_q),
-        "hand_labelled_facts": labelled, "unlabelled_facts": shown - labelled,
-        "unsupported_shown_as_fact": unsup,
-        "supporting_share_of_labelled_facts": rate(labelled - unsup, labelled) if labelled else None,
-        "before_rule_unsupported_shown_as_fact": sum(p["before_unsupported_shown_as_fact"] for p in per_q),
-        "hand_labels_total": len(all_lab)}
+    for rule in rules:
+        o: dict[str, Any] = {}
+        for kind in (*ANSWERABLE, "unanswerable", "answerable"):
+            qs = [p[rule] for p in per_q if p["type"] == kind or (kind == "answerable" and p["type"] in ANSWERABLE)]
+            if qs:
+                o[kind] = {"correct": rate(sum(x["correct"] for x in qs), len(qs)),
+                           "grounded_on_gold": rate(sum(x["grounded_on_gold"] for x in qs), len(qs)),
+                           "abstained": rate(sum(x["abstained"] for x in qs), len(qs))}
+        shown = sum(p[rule]["claims_shown_as_fact"] for p in per_q)
+        unlab = sum(len(p[rule]["unlabelled"]) for p in per_q)
+        unsup = sum(len(p[rule]["unsupported_shown_as_fact"]) for p in per_q)
+        o["claims"] = {"shown_as_fact": shown, "hand_labelled": shown - unlab, "unlabelled": unlab,
+                       "unsupported_shown_as_fact": unsup,
+                       "supporting_share_of_labelled": rate(shown - unlab - unsup, shown - unlab) if shown > unlab else None}
+        out[rule] = o
+    n_claims = sum(p["findings"] + 1 for p in per_q)
+    lab = [labels.get(f"{p['id']}#{i}") for p in per_q for i in [*range(p["findings"]), "answer"]]  # type: ignore[list-item]
+    out["hand_labels"] = {"claims": n_claims, "labelled": sum(v is not None for v in lab),
+                          "supported": sum(v is True for v in lab), "not_supported": sum(v is False for v in lab)}
     walls = sorted(p["wall_seconds"] for p in per_q)
     out["wall_seconds"] = {"n": len(walls), "median": walls[len(walls) // 2] if walls else None,
                            "max": walls[-1] if walls else None, "total": round(sum(walls), 1)}
     out["questions"] = per_q
     return out
+
+
+def replay_answer_check(row: dict, settings: Any, model: Any) -> dict:
+    """``agents.interrogator.check_answer`` on a stored report (its answer, cited findings and
+    their quotes rebuilt as a :class:`~clauselens.reports.model.Report`; the run's "Unverified"
+    mark taken off the answer first). Returns ``{"support", "note", "calls"}``."""
+    from clauselens.agents.interrogator import check_answer
+    from clauselens.reports.model import Citation, Finding, Report
+
+    cites, findings = [], []
+    for f in row["findings"]:
+        ids = []
+        for c in f["citations"]:
+            cid = f"C{len(cites) + 1}"
+            cites.append(Citation(id=cid, passage_id=c["id"], chunk_id=c["id"], doc_id=c["file_path"],
+                                  source_path=c["file_path"], clause_ref=c["clause_ref"], quote=c["quote"]))
+            ids.append(cid)
+        findings.append(Finding(statement=f["statement"], citation_ids=ids, grounded=f["grounded"],
+                                support="unrelated" if f["statement"].rstrip().endswith("?") else f["support"]))
+    answer = row["answer"].split("): ", 1)[1] if row["answer"].startswith(UNVERIFIED_MARK) else row["answer"]
+    rep = Report(title="", question=row["question"], key_findings=findings, citations=cites, answer=answer,
+                 documents_silent=row["documents_silent"])
+    out, calls, rec = check_answer(rep, {}, model=model, model_settings=settings.model_for("interrogator"))
+    return {"support": out.answer_support, "note": out.answer_support_note, "calls": len(calls),
+            "asked": rec is not None}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -208,6 +275,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--only", nargs="*", default=[], help="question ids to ask (default: the whole sample)")
     ap.add_argument("--fresh", action="store_true", help="re-ask questions already cached")
     ap.add_argument("--score-only", action="store_true", help="no model: rescore the cached rows")
+    ap.add_argument("--replay-answer-check", action="store_true",
+                    help="run check_answer on cached rows that lack it (one model call each; see the docstring)")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
 
@@ -215,7 +284,8 @@ def main(argv: list[str] | None = None) -> None:
 
     settings = Settings()
     model = settings.model_for("interrogator")
-    config = f"{Path(str(model.model)).stem}-t{args.max_turns}"
+    name = str(model.model)
+    config = f"{Path(name).stem if name.endswith('.gguf') else Path(name).name}-t{args.max_turns}"
     cache = CACHE / config
     cache.mkdir(parents=True, exist_ok=True)
     questions = load_questions()
@@ -224,8 +294,7 @@ def main(argv: list[str] | None = None) -> None:
     if not args.score_only:
         from benchmarks.clause_qa import library_for
 
-        started = run_provenance([])  # the code this process runs: HEAD when it started
-        commit = (started.get("clauselens_commit") or "?") + ("+dirty" if started.get("dirty") else "")
+        commit = commit_now()  # the code this process runs: HEAD when it started
         lib = library_for("cuad462", "minilm", questions)
         todo = [q for q in chosen if (args.fresh or not (cache / f"{q['id']}.json").exists())
                 and (not args.only or q["id"] in args.only)]
@@ -238,7 +307,18 @@ def main(argv: list[str] | None = None) -> None:
             print(f"[answers_e2e]   {row['wall_seconds']} s, {row['llm_calls']} calls, "
                   f"{sum(f['cited_fact'] for f in row['findings'])}/{len(row['findings'])} facts", file=sys.stderr, flush=True)
     rows = [json.loads((cache / f"{q['id']}.json").read_text()) for q in chosen if (cache / f"{q['id']}.json").exists()]
-    labels = json.loads(LABELS.read_text()) if LABELS.exists() else {}
+    if args.replay_answer_check:
+        from clauselens.agents.resources import ModelPool
+
+        chat = ModelPool(settings).model("interrogator")
+        for row in rows:
+            if "answer_check" not in row:
+                t0 = time.perf_counter()
+                row["answer_check"] = {**replay_answer_check(row, settings, chat), "commit": commit_now(),
+                                       "seconds": round(time.perf_counter() - t0, 1)}
+                (cache / f"{row['id']}.json").write_text(json.dumps(row, indent=1))
+                print(f"[answers_e2e] answer check {row['id']}: {row['answer_check']['support']}", file=sys.stderr, flush=True)
+    labels = {k: v for k, v in (json.loads(LABELS.read_text()) if LABELS.exists() else {}).items() if not k.startswith("_")}
     result = {
         "benchmark": "answers_e2e", "issue": 19,
         "command": "python -m benchmarks.answers_e2e " + " ".join(argv if argv is not None else sys.argv[1:]),

@@ -1,0 +1,60 @@
+"""The scoring rules of ``benchmarks/answers_e2e.py`` (issue #19's end-to-end answers benchmark):
+the fixed sample, key facts, and which claims each rule shows as facts."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks.answers_e2e import ANSWERABLE, key_facts, sample, score, states
+from benchmarks.clause_qa import DEV, load_questions
+
+pytestmark = pytest.mark.skipif(not (DEV / "questions.jsonl").exists(), reason="clause-QA dev set not present")
+
+
+def test_the_sample_is_fixed_and_stratified():
+    qs = load_questions()
+    a, b = sample(qs), sample(qs)
+    assert [q["id"] for q in a] == [q["id"] for q in b] and len(a) == 40
+    for kind in ANSWERABLE:
+        assert sum(q["type"] == kind for q in a) == 10
+    assert sum(q["id"].endswith("-un-1") for q in a) == 5 and sum(q["id"].endswith("-un-2") for q in a) == 5
+
+
+def test_key_facts_are_the_reference_numbers_not_clause_references():
+    assert key_facts("within three (3) days, under Section 11.03, for $4.41/kg or 2.5%") == ["3", "4.41", "2.5"]
+    assert key_facts("a minimum of $1,250,000 per year, rising 3%") == ["1250000", "3"]
+    assert states("6", "six months' notice") and states("1250000", "$1,250,000.00")
+    assert not states("3", "Section 3.3 applies") and not states("30", "300 days")
+
+
+def _row(answer: str, findings: list[dict], silent: bool = False, check: str | None = None) -> dict:
+    row = {"id": "x-ex-1", "type": "exact", "question": "q", "answer": answer, "conclusion": "", "documents_silent": silent,
+           "verification": "verified", "findings": findings, "wall_seconds": 1.0, "llm_calls": 5}
+    if check:
+        row["answer_check"] = {"support": check}
+    return row
+
+
+def _finding(statement: str, fact: bool, span=(0, 10)) -> dict:
+    return {"statement": statement, "support": "supported" if fact else "contradicted", "grounded": True,
+            "cited_fact": fact, "citations": [{"file_path": "cuad/x.txt", "spans": [list(span)], "quote": "q",
+                                               "clause_ref": "1", "id": "C1"}]}
+
+
+def test_the_three_rules_count_unsupported_claims_shown_as_facts():
+    q = {"x-ex-1": {"id": "x-ex-1", "type": "exact", "reference_answer": "Within 3 days.",
+                    "gold": [{"file_path": "cuad/x.txt", "span": [5, 50]}]}}
+    rows = [_row("Accepted when NTC acknowledges it.", [_finding("When is an order accepted?", True),
+                                                        _finding("It is deemed accepted after 3 days.", False)],
+                 check="contradicted")]
+    labels = {"x-ex-1#0": False, "x-ex-1#1": True, "x-ex-1#answer": False}
+    s = score(rows, q, labels)
+    # before #19: every verified quote is a fact and the answer reads as settled
+    assert s["before_19"]["claims"]["shown_as_fact"] == 3 and s["before_19"]["claims"]["unsupported_shown_as_fact"] == 2
+    # the run: the model's verdict took finding 1 off; the question-finding and the answer stayed
+    assert s["run"]["claims"]["shown_as_fact"] == 2 and s["run"]["claims"]["unsupported_shown_as_fact"] == 2
+    # replayed: the question is no claim and the answer check rejected the answer
+    assert s["replayed"]["claims"]["shown_as_fact"] == 0 and s["replayed"]["exact"]["abstained"]["x"] == 1
+    per = s["questions"][0]
+    assert per["run"]["grounded_on_gold"] and not per["run"]["correct"]  # "3" is not stated by a fact
+    assert per["before_19"]["correct"]
