@@ -37,11 +37,12 @@ from clauselens.errors import ContextOverflowError
 from clauselens.llm import get_chat_model, invoke_structured
 from clauselens.parsing import load_document
 from clauselens.retrieval.embedders import get_embedder
-from clauselens.retrieval.inject import InjectRetriever, answer_inject
 from clauselens.retrieval.ledger import CallUsage, Ledger, LedgerEntry, PriceCard, caching_crossover
-from clauselens.retrieval.navembed import CANDIDATES, KEEP, NavEmbedRetriever
-from clauselens.retrieval.navindex_tool import NavIndexRetriever, answer_from_passages, is_refusal
-from clauselens.retrieval.prompts_navindex import JUDGE_SYSTEM, JUDGE_USER, REFUSAL
+from clauselens.retrieval.navigate.answer import answer_from_passages, is_refusal
+from clauselens.retrieval.navigate.inject import InjectRetriever, answer_inject
+from clauselens.retrieval.navigate.navembed import CANDIDATES, KEEP, NavEmbedRetriever
+from clauselens.retrieval.navigate.navindex import NavIndexRetriever
+from clauselens.retrieval.navigate.prompts import JUDGE_SYSTEM, JUDGE_USER, REFUSAL
 from clauselens.retrieval.types import Passage
 
 REPO = Path(__file__).resolve().parents[1]

@@ -33,12 +33,15 @@ from benchmarks.inject_vs_navigate import PAPER, QUESTIONS, RESULTS, SHARED_DATA
 from clauselens.config import ModelSettings, Settings
 from clauselens.llm import get_chat_model
 from clauselens.parsing import load_document
-from clauselens.retrieval import prompts_navindex as P
 from clauselens.retrieval.embedders import get_embedder
-from clauselens.retrieval.inject import InjectRetriever, corpus_block, inject_messages
 from clauselens.retrieval.ledger import PriceCard, caching_crossover
-from clauselens.retrieval.navembed import CANDIDATES, KEEP, NavEmbedRetriever
-from clauselens.retrieval.navindex_tool import NavCorpus, fetch, plan_scan_batches, provisions_block, scan_messages
+from clauselens.retrieval.navigate import prompts as P
+from clauselens.retrieval.navigate.answer import provisions_block
+from clauselens.retrieval.navigate.fetch import fetch
+from clauselens.retrieval.navigate.index import NavCorpus
+from clauselens.retrieval.navigate.inject import InjectRetriever, corpus_block, inject_messages
+from clauselens.retrieval.navigate.navembed import CANDIDATES, KEEP, NavEmbedRetriever
+from clauselens.retrieval.navigate.scan import plan_scan_batches, scan_messages
 
 app = typer.Typer(add_completion=False)
 

@@ -50,8 +50,9 @@ from clauselens.provenance import run_provenance
 from clauselens.retrieval.embedders import get_embedder
 from clauselens.retrieval.eval_metrics import precision_recall
 from clauselens.retrieval.fusion import reciprocal_rank_fusion
-from clauselens.retrieval.graphrag import GraphUnavailableError, LightRAGRetriever, graph_chunks
 from clauselens.retrieval.hybrid import HybridRetriever
+from clauselens.retrieval.lightrag.adapter import GraphUnavailableError, graph_chunks
+from clauselens.retrieval.lightrag.retriever import LightRAGRetriever
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data" / "legalbench-rag"

@@ -85,7 +85,7 @@ class RetrievalSettings(BaseModel):
     route: Literal["auto", "always", "never"] = "auto"
     route_top: int = 1
     dedupe: float | None = 0.5
-    # LightRAG tool (clauselens.retrieval.graphrag): query mode (naive | local | global |
+    # LightRAG tool (clauselens.retrieval.lightrag): query mode (naive | local | global |
     # hybrid | mix) and whether to rebuild a graph built with another embedder.
     graph_mode: Literal["naive", "local", "global", "hybrid", "mix"] = "mix"
     graph_rebuild: bool = False

@@ -47,7 +47,7 @@ def _hybrid(ctx: ToolContext) -> RetrievalMethod:
 
 def _nav(name: str) -> ToolFactory:
     def make(ctx: ToolContext) -> RetrievalMethod:
-        from clauselens.retrieval.navindex import build_nav_tool
+        from clauselens.retrieval.navigate.tools import build_nav_tool
 
         # navembed needs the model only for an LLM reranker; navindex and inject always do
         needs = name != "navembed" or ctx.settings.retrieval.reranker == "llm"
@@ -61,7 +61,7 @@ def _lightrag(ctx: ToolContext) -> RetrievalMethod:
     from clauselens.extras import require_extra
 
     require_extra("lightrag", "the lightrag retrieval tool")
-    from clauselens.retrieval.graphrag import build_graph_tool
+    from clauselens.retrieval.lightrag.tool import build_graph_tool
 
     # the hybrid retriever (when configured) answers while the graph is unavailable
     return build_graph_tool(ctx.settings, chat_model=ctx.chat_model(), fallback=ctx.made.get("hybrid"))

@@ -7,7 +7,8 @@ import pytest
 
 from clauselens.agents import prompts_archivist, prompts_archivist_dialogue, prompts_interrogator, prompts_nli
 from clauselens.llm.framing import DATA_NOT_INSTRUCTIONS, QUOTED_DATA
-from clauselens.retrieval import prompts_navindex, prompts_rerank
+from clauselens.retrieval import prompts_rerank
+from clauselens.retrieval.navigate import prompts as prompts_navindex
 
 #: (module, constant) of every system prompt sent together with document text.
 WITH_DOCUMENT_TEXT = [

@@ -182,7 +182,7 @@ def test_navindex_tool_calls_reach_the_run_ledger(doc, tmp_path):
     """With the Researcher pinned to navindex, the run's ledger holds the tool's own index
     scan (stage ``navindex:scan``, its static prefix counted as cacheable) besides the
     agents' calls, so token totals cover the whole run."""
-    from clauselens.retrieval.navindex_tool import NavIndexRetriever
+    from clauselens.retrieval.navigate.navindex import NavIndexRetriever
 
     node = next(n for n in doc.nodes if n.ref == "7.2")
     scan = {"nodes": [{"doc": doc.id, "node": node.id}]}

@@ -12,12 +12,9 @@ from typer.testing import CliRunner
 
 from clauselens.agents.interrogator import retrieval_warnings
 from clauselens.cli import app
-from clauselens.retrieval.graphrag import (
-    GraphTool,
-    GraphUnavailableError,
-    HybridPlusGraph,
-)
 from clauselens.retrieval.hybrid import HybridRetriever
+from clauselens.retrieval.lightrag.adapter import GraphUnavailableError
+from clauselens.retrieval.lightrag.tool import GraphTool, HybridPlusGraph
 from tests.graph.fakes import ScriptedChat
 
 ZERO = ("graph retrieval unavailable: extraction produced 0 entities from 2 chunks (model fake); "

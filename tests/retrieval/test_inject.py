@@ -12,8 +12,8 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 
 from clauselens.errors import ContextOverflowError, RetrievalError
 from clauselens.parsing import load_document
-from clauselens.retrieval.inject import InjectRetriever, answer_inject
 from clauselens.retrieval.ledger import Ledger
+from clauselens.retrieval.navigate.inject import InjectRetriever, answer_inject
 from clauselens.retrieval.types import RetrievalMethod
 
 CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"

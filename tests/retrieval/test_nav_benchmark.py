@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from clauselens.retrieval.prompts_navindex import REFUSAL
+from clauselens.retrieval.navigate.prompts import REFUSAL
 
 REPO = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("ivn", REPO / "benchmarks" / "inject_vs_navigate.py")

@@ -13,7 +13,7 @@ import pytest
 
 from clauselens.errors import RetrievalError
 from clauselens.parsing import load_document
-from clauselens.retrieval.navembed import NavEmbedRetriever
+from clauselens.retrieval.navigate.navembed import NavEmbedRetriever
 from clauselens.retrieval.types import RetrievalMethod
 
 CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"

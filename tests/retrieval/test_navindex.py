@@ -16,14 +16,11 @@ from pydantic import ValidationError
 
 from clauselens.parsing import load_document
 from clauselens.retrieval.ledger import Ledger
-from clauselens.retrieval.navindex import (
+from clauselens.retrieval.navigate.answer import answer_from_passages, provisions_block
+from clauselens.retrieval.navigate.fetch import fetch
+from clauselens.retrieval.navigate.index import (
     NavCorpus,
-    NavIndexRetriever,
-    ScanPick,
-    ScanSelection,
-    answer_from_passages,
     build_nav_index,
-    fetch,
     has_condition,
     has_date,
     has_liability_limit,
@@ -33,14 +30,12 @@ from clauselens.retrieval.navindex import (
     is_definition_text,
     is_toc_entry,
     keywords,
-    plan_scan_batches,
-    provisions_block,
-    scan,
     serialize_index,
-    validate_picks,
     write_nav_files,
 )
-from clauselens.retrieval.prompts_navindex import REFUSAL
+from clauselens.retrieval.navigate.navindex import NavIndexRetriever
+from clauselens.retrieval.navigate.prompts import REFUSAL
+from clauselens.retrieval.navigate.scan import ScanPick, ScanSelection, plan_scan_batches, scan, validate_picks
 from clauselens.retrieval.types import RetrievalMethod
 
 CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
@@ -212,8 +207,8 @@ def test_answer_refuses_exactly_and_retriever_protocol(fed_docs, adma):
 def test_build_nav_tool_by_name(tmp_path):
     from clauselens.config import Settings
     from clauselens.errors import ConfigError
-    from clauselens.retrieval.inject import InjectRetriever
-    from clauselens.retrieval.navindex import build_nav_tool
+    from clauselens.retrieval.navigate.inject import InjectRetriever
+    from clauselens.retrieval.navigate.tools import build_nav_tool
 
     s = Settings(cache_dir=tmp_path)
     model = ScriptedChat(replies=["{}"], seen=[])

@@ -13,8 +13,8 @@ from pydantic import ValidationError
 from clauselens.config import TOOL_NAMES, RetrievalSettings, Settings, ToolName
 from clauselens.errors import ConfigError
 from clauselens.retrieval.hybrid import HybridRetriever
-from clauselens.retrieval.inject import InjectRetriever
-from clauselens.retrieval.navindex import NavIndexRetriever
+from clauselens.retrieval.navigate.inject import InjectRetriever
+from clauselens.retrieval.navigate.navindex import NavIndexRetriever
 from clauselens.retrieval.registry import TOOL_FACTORIES, check_tool_names, make_tools
 from clauselens.retrieval.rerank import LLMReranker
 
@@ -74,3 +74,22 @@ def test_hybrid_knobs_come_from_settings(tmp_path):
     assert (h.route, h.route_top, h.dedupe) == ("auto", 1, 0.5)
     with pytest.raises(ValidationError):
         RetrievalSettings(route="sometimes")
+
+
+def test_tool_modules_import_no_heavy_library():
+    """The split tool packages (issue #18) keep heavy imports lazy: importing the registry and
+    every tool module leaves LightRAG, torch and llama.cpp unimported (a fresh interpreter)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = str(Path(__file__).resolve().parents[2])
+    mods = ["clauselens.retrieval.registry", "clauselens.retrieval.lightrag.adapter", "clauselens.retrieval.lightrag.retriever",
+            "clauselens.retrieval.lightrag.tool", *(f"clauselens.retrieval.navigate.{m}" for m in
+            ("index", "llm", "prompts", "scan", "fetch", "answer", "navindex", "navembed", "inject", "tools"))]
+    code = (f"import importlib, sys\nfor m in {mods!r}: importlib.import_module(m)\n"
+            "print(sorted(h for h in ('lightrag', 'torch', 'llama_cpp', 'sentence_transformers') if h in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=repo,
+                         env={**os.environ, "PYTHONPATH": repo})
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

@@ -17,16 +17,10 @@ pytest.importorskip("lightrag")
 from clauselens.config import Settings  # noqa: E402
 from clauselens.errors import ConfigError, RetrievalError  # noqa: E402
 from clauselens.parsing import build_chunks, load_document  # noqa: E402
-from clauselens.retrieval.graphrag import (  # noqa: E402
-    META_FILE,
-    GraphTool,
-    GraphUnavailableError,
-    HybridPlusGraph,
-    LightRAGRetriever,
-    build_graph_tool,
-    graph_chunks,
-)
 from clauselens.retrieval.hybrid import HybridRetriever  # noqa: E402
+from clauselens.retrieval.lightrag.adapter import META_FILE, GraphUnavailableError, graph_chunks  # noqa: E402
+from clauselens.retrieval.lightrag.retriever import LightRAGRetriever  # noqa: E402
+from clauselens.retrieval.lightrag.tool import GraphTool, HybridPlusGraph, build_graph_tool  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 CONTRACT = SHARED / "robustness" / "four_clause_contract.txt"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -246,8 +247,8 @@ def compact_index(index: NavIndex, doc_alias: str | None = None) -> dict:
                          ("x", n.cross_referenced_ids), ("c", n.children)):
             if val:
                 c[key] = val
-        for field, key in _FLAG_KEYS.items():
-            if getattr(n, field):
+        for flag, key in _FLAG_KEYS.items():
+            if getattr(n, flag):
                 c[key] = 1
         c["l"] = n.text_length
         nodes.append(c)
@@ -257,7 +258,7 @@ def compact_index(index: NavIndex, doc_alias: str | None = None) -> dict:
 
 def serialize_index(index: NavIndex, doc_alias: str | None = None) -> str:
     """Token-optimised serialisation (Config 6 of the study): compact JSON, no whitespace,
-    non-ASCII kept as is. See :data:`clauselens.retrieval.prompts_navindex.INDEX_LEGEND`."""
+    non-ASCII kept as is. See :data:`clauselens.retrieval.navigate.prompts.INDEX_LEGEND`."""
     return json.dumps(compact_index(index, doc_alias), separators=(",", ":"), ensure_ascii=False)
 
 
@@ -279,3 +280,34 @@ def doc_aliases(docs: Sequence[Document]) -> dict[str, str]:
     """Short aliases ``D1``, ``D2``, ... for documents in the given order (alias -> doc id),
     so that the scan prompt does not repeat long file-name ids."""
     return {f"D{i + 1}": d.id for i, d in enumerate(docs)}
+
+
+@dataclass
+class NavCorpus:
+    """Everything navindex knows about the indexed documents."""
+
+    docs: dict[str, Document] = field(default_factory=dict)
+    indices: dict[str, NavIndex] = field(default_factory=dict)
+    full: dict[str, dict[str, str]] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)  # alias -> doc id
+
+    @classmethod
+    def build(cls, documents: Sequence[Document]) -> "NavCorpus":
+        """Index ``documents`` (order kept; aliases ``D1..Dn`` in that order)."""
+        c = cls()
+        c.aliases = doc_aliases(documents)
+        for d in documents:
+            c.docs[d.id] = d
+            c.indices[d.id], c.full[d.id] = build_nav_index(d)
+        return c
+
+    def alias_of(self, doc_id: str) -> str:
+        """The ``Dn`` alias of ``doc_id``."""
+        return next(a for a, d in self.aliases.items() if d == doc_id)
+
+    def resolve_doc(self, doc: str) -> str | None:
+        """Doc id for an alias or id as the model wrote it, or ``None``."""
+        doc = doc.strip()
+        if doc in self.aliases:
+            return self.aliases[doc]
+        return doc if doc in self.docs else None

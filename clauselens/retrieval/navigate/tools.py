@@ -1,42 +1,7 @@
-"""navindex: the Researcher tool that navigates a compact structured index (issue #4).
-
-Public names re-exported from :mod:`clauselens.retrieval.navindex_build` (index format,
-deterministic flag detectors, Config-6 serialisation) and
-:mod:`clauselens.retrieval.navindex_tool` (S1 scan, S2 fetch, S3 answer, the retriever).
+"""The navigation tools by name, for the tool registry (:mod:`clauselens.retrieval.registry`):
+:func:`build_nav_tool` makes navindex, navembed or inject (issue #4; see
+:mod:`clauselens.retrieval.navigate`). Each tool's module is imported when that tool is built.
 """
-
-from clauselens.retrieval.navindex_build import (  # noqa: F401
-    NavIndex,
-    NavNode,
-    build_nav_index,
-    compact_index,
-    has_condition,
-    has_date,
-    has_liability_limit,
-    has_money,
-    has_party,
-    has_percentage,
-    is_definition_text,
-    is_toc_entry,
-    keywords,
-    serialize_index,
-    write_nav_files,
-)
-from clauselens.retrieval.navindex_tool import (  # noqa: F401
-    MAX_NODES,
-    Answer,
-    NavCorpus,
-    NavIndexRetriever,
-    ScanPick,
-    ScanSelection,
-    answer_from_passages,
-    fetch,
-    is_refusal,
-    plan_scan_batches,
-    provisions_block,
-    scan,
-    validate_picks,
-)
 
 NAV_TOOLS = ("navindex", "navembed", "inject")
 """Names of the tools this module can build for the Researcher (``RetrievalSettings.tools``)."""
@@ -62,10 +27,12 @@ def build_nav_tool(name: str, settings, chat_model=None, embedder=None):
     if name == "navindex":
         if chat_model is None:
             raise ConfigError("tool 'navindex' needs a chat model (the Researcher's) for its index scan")
+        from clauselens.retrieval.navigate.navindex import NavIndexRetriever
+
         return NavIndexRetriever(chat_model, store_dir=settings.store_dir / "navindex")
     if name == "navembed":
         from clauselens.retrieval.embedders import get_embedder
-        from clauselens.retrieval.navembed import NavEmbedRetriever
+        from clauselens.retrieval.navigate.navembed import NavEmbedRetriever
         from clauselens.retrieval.rerank import build_reranker
 
         spec = settings.retrieval.reranker
@@ -73,7 +40,7 @@ def build_nav_tool(name: str, settings, chat_model=None, embedder=None):
         emb = embedder or get_embedder(settings.retrieval.embedder, settings.cache_dir)
         return NavEmbedRetriever(emb, reranker=reranker, candidates=settings.retrieval.candidates)
     if name == "inject":
-        from clauselens.retrieval.inject import InjectRetriever
+        from clauselens.retrieval.navigate.inject import InjectRetriever
 
         return InjectRetriever(chat_model)
     raise ConfigError(f"unknown navigation tool {name!r}: use one of {', '.join(NAV_TOOLS)}")

@@ -14,7 +14,7 @@ from clauselens.llm.framing import DATA_NOT_INSTRUCTIONS
 #: Exact string a model must return when the provided text does not answer the question.
 REFUSAL = "The provided documents do not address this question."
 
-#: Legend of the token-optimised index serialisation (``navindex_build.serialize_index``).
+#: Legend of the token-optimised index serialisation (``navigate.index.serialize_index``).
 INDEX_LEGEND = (
     "Index format (JSON, one object per document): d=document id, t=title, y=document type, "
     "g=tags, n=nodes. Per node: i=node id, r=clause reference, h=heading, s=opening snippet, "

@@ -19,10 +19,11 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from clauselens.errors import ContextOverflowError, RetrievalError
 from clauselens.llm import count_tokens
 from clauselens.parsing.types import Document, Span
-from clauselens.retrieval import prompts_navindex as P
 from clauselens.retrieval.ledger import Ledger, LedgerEntry
-from clauselens.retrieval.navindex_llm import context_window, invoke_text
-from clauselens.retrieval.navindex_tool import Answer, doc_label, is_refusal
+from clauselens.retrieval.navigate import prompts as P
+from clauselens.retrieval.navigate.answer import Answer, is_refusal
+from clauselens.retrieval.navigate.fetch import doc_label
+from clauselens.retrieval.navigate.llm import context_window, invoke_text
 from clauselens.retrieval.types import Passage, SearchResult
 
 ANSWER_RESERVE = 512

@@ -6,7 +6,7 @@ the document label and clause reference) are embedded with an
 :class:`~clauselens.retrieval.embedders.Embedder`; a query takes the ``candidates``
 (default 40) nearest nodes by cosine, an optional reranker reorders them, and the first
 ``keep`` (default 10) that do not overlap an already kept passage are returned. Its answer step is
-:func:`clauselens.retrieval.navindex_tool.answer_from_passages` (the same S3 prompt), so
+:func:`clauselens.retrieval.navigate.answer.answer_from_passages` (the same S3 prompt), so
 the modes differ only in how the answering context is chosen. No LLM call in ``search``.
 """
 
@@ -20,8 +20,8 @@ from clauselens.errors import RetrievalError
 from clauselens.parsing.types import Document
 from clauselens.retrieval.embedders import Embedder
 from clauselens.retrieval.ledger import Ledger
-from clauselens.retrieval.navindex_build import build_nav_index
-from clauselens.retrieval.navindex_tool import _provision
+from clauselens.retrieval.navigate.fetch import _provision
+from clauselens.retrieval.navigate.index import build_nav_index
 from clauselens.retrieval.rerank import Reranker
 from clauselens.retrieval.types import Passage, SearchResult
 
