@@ -13,17 +13,9 @@ from langchain_core.language_models.fake_chat_models import FakeListChatModel
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
-from benchmarks.contractnli import (  # noqa: E402
-    BenchContext,
-    Pair,
-    ResultStore,
-    all_pairs,
-    make_gold_classifier,
-    make_whole_contract_classifier,
-    run_pairs,
-    stratified_sample,
-)
 from benchmarks.contractnli_metrics import clopper_pearson, confusion, f1_scores, score  # noqa: E402
+from benchmarks.contractnli_modes import BenchContext, make_gold_classifier, make_whole_contract_classifier  # noqa: E402
+from benchmarks.contractnli_store import Pair, ResultStore, all_pairs, run_pairs, stratified_sample  # noqa: E402
 from clauselens.config import Settings  # noqa: E402
 from clauselens.llm import invoke_structured  # noqa: E402
 from clauselens.retrieval.exemplars import load_contractnli  # noqa: E402
@@ -140,7 +132,7 @@ def test_resume_skips_done_pairs_and_late_answers_are_timeouts(tmp_path, test_sp
 
 
 def test_levers_re_decide_stored_records_and_keep_failures():
-    from benchmarks.contractnli import derive_levers
+    from benchmarks.contractnli_modes import derive_levers
 
     vote = {E: 0.1, C: 0.7, N: 0.2}
     recs = [
@@ -170,7 +162,7 @@ def test_report_labels_map_to_the_dataset_labels():
 
 
 def test_turn_lever_reads_the_label_and_cost_after_k_turns():
-    from benchmarks.contractnli import derive_turn_levers, turns_record
+    from benchmarks.contractnli_modes import derive_turn_levers, turns_record
 
     calls = [{"step": s, "s": 1.0, "in": 100, "out": 10} for s in
              ("decompose", "plan", "draft", "decide", "plan", "draft", "decide", "plan", "draft", "decide")]
@@ -218,3 +210,20 @@ def test_question_last_puts_the_contract_in_the_prefix_two_hypotheses_share():
         else:
             assert contract not in shared
             assert all(u.index(h) < u.index(contract) for u, h in zip(users, hyps))
+
+
+def test_versions_come_from_the_package_provenance():
+    """Issue #18: the benchmark records versions and commit through ``clauselens.provenance``; none
+    of its modules keeps a copy (no git or platform calls of its own)."""
+    import ast
+
+    imported: set[str] = set()
+    for name in ("contractnli", "contractnli_store", "contractnli_modes", "contractnli_metrics"):
+        tree = ast.parse((REPO / "benchmarks" / f"{name}.py").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                imported |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                imported |= {node.module} | {f"{node.module}.{a.name}" for a in node.names}
+    assert not imported & {"subprocess", "platform", "importlib.metadata"}
+    assert "clauselens.provenance.run_provenance" in imported
