@@ -237,10 +237,7 @@ def ask(
     console.print(Markdown(to_markdown(result.report)))
     if verification_banner(result.report):  # issue #19: say it again below the report, where the eye lands
         console.print(f"[bold red]{escape(verification_banner(result.report))}[/bold red]")
-    tu = dict(result.transcript["token_usage"])
-    if result.ledger is not None:  # the ledger also counts the tools' own calls (index scans, graph extraction)
-        totals = result.ledger.totals()
-        tu.update({k: totals[k] for k in ("llm_calls", "input_tokens", "output_tokens")})
+    tu = result.transcript["token_usage"]  # the run's ledger: every model call, the tools' own included
     console.print(f"[dim]wall {result.transcript['wall_seconds']:.1f}s; {tu['llm_calls']} model calls; "
                   f"{tu['input_tokens']} prompt + {tu['output_tokens']} output tokens; "
                   f"{tu['output_tokens_per_s'] or '-'} output tok/s (agents' calls)[/dim]")

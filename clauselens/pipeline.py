@@ -12,7 +12,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Literal, Mapping, Sequence
+from typing import Any, Callable, Collection, Literal, Mapping, Sequence
 
 from clauselens import __version__
 from clauselens import events as ET
@@ -39,18 +39,26 @@ class AskResult:
     ledger: Ledger | None = None
 
 
-def token_totals(events: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """Sum of LLM usage over the transcript's ``llm_call`` events, with generation speed
-    (``output_tokens / seconds`` over all calls: includes prompt reading, so it is a lower
-    bound on decode speed) and prompt+output throughput."""
-    calls = [e for e in events if e.get("type") == ET.LLM_CALL]
-    inp = sum(int(e.get("usage", {}).get("input_tokens", 0)) for e in calls)
-    out = sum(int(e.get("usage", {}).get("output_tokens", 0)) for e in calls)
-    secs = sum(float(e.get("seconds", 0.0)) for e in calls)
+def token_usage(ledger: Ledger, agent_stages: Collection[str]) -> dict[str, Any]:
+    """The run's token usage, read off its token ledger -- the one count of the run's model calls
+    (issue #18): the transcript's ``token_usage`` and what the CLI prints.
+
+    ``llm_calls``, ``input_tokens`` and ``output_tokens`` are the ledger's totals (every model
+    call of the run, the tools' own calls such as navindex's index scan included; a retried
+    call counts each time), ``llm_seconds`` those calls' wall time. ``output_tokens_per_s`` is the
+    agents' generation speed: output tokens per second over the calls the ledger recorded under
+    an agent's graph node (a stage in ``agent_stages``; a tool's own ledger forwards its calls as
+    ``<tool>:<stage>``). It includes prompt reading, so it is a lower bound on decode speed;
+    ``None`` without such calls or time.
+    """
+    totals = ledger.totals()
+    calls = [c for e in ledger.entries for c in e.calls]
+    agents = [c for c in calls if c.stage in agent_stages]
+    out, secs = sum(c.output_tokens for c in agents), sum(c.wall_s for c in agents)
     return {
-        "llm_calls": len(calls), "input_tokens": inp, "output_tokens": out, "llm_seconds": round(secs, 2),
+        "llm_calls": totals["llm_calls"], "input_tokens": totals["input_tokens"],
+        "output_tokens": totals["output_tokens"], "llm_seconds": round(sum(c.wall_s for c in calls), 2),
         "output_tokens_per_s": round(out / secs, 2) if secs and out else None,
-        "total_tokens_per_s": round((inp + out) / secs, 2) if secs and (inp + out) else None,
     }
 
 
@@ -252,7 +260,7 @@ def ask(
         "retrieval": settings.retrieval.model_dump(mode="json"),
         "documents": final.get("documents") or [], "sub_questions": final.get("sub_questions") or [],
         "asked": final.get("asked") or [], "turns": final.get("turn"), "stop_reason": final.get("stop_reason"),
-        "passages": final.get("passages") or {}, "token_usage": token_totals(events),
+        "passages": final.get("passages") or {}, "token_usage": token_usage(ledger, agent_stages=graph.nodes),
         "ledger": ledger.totals(), "events": events,
     }
     return AskResult(report=report, transcript=transcript, ledger=ledger)

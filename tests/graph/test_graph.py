@@ -203,6 +203,35 @@ def test_navindex_tool_calls_reach_the_run_ledger(doc, tmp_path):
     assert any(p["clause_ref"] == "7.2" for p in res.transcript["passages"].values())
 
 
+def test_transcript_token_usage_is_the_run_ledgers(doc, tmp_path):
+    """One token count (issue #18): the transcript's ``token_usage`` totals are the run ledger's,
+    a tool's own calls (navindex's scan, which no agent event records) included, and its speed
+    is the output tokens per second of the calls the agents' graph nodes made."""
+    from clauselens.retrieval.navigate.navindex import NavIndexRetriever
+
+    node = next(n for n in doc.nodes if n.ref == "7.2")
+    plan = {"queries": ["terminate written notice"], "clause_refs": [], "defined_terms": [], "agreement_names": [],
+            "tools": ["navindex"]}
+    model = ScriptedChat(script={**_script([_draft()], [{"complete": True, "follow_up_questions": []}], plan=plan),
+                                 "ScanSelection": [{"nodes": [{"doc": doc.id, "node": node.id}]}]})
+    tool = NavIndexRetriever(model)
+    tool.index([doc])
+    res = ask([], QUESTION, _settings(), models=model, tools={"navindex": tool})
+    tu, totals = res.transcript["token_usage"], res.ledger.totals()
+    keys = ("llm_calls", "input_tokens", "output_tokens")
+    assert {k: tu[k] for k in keys} == {k: totals[k] for k in keys} and tu["input_tokens"] > 0
+    events = [e for e in res.transcript["events"] if e["type"] == "llm_call"]
+    (entry,) = res.ledger.entries
+    agents = [c for c in entry.calls if c.stage in ("archivist", "researcher", "interrogator", "report")]
+    scans = [c for c in entry.calls if c.stage == "navindex:scan"]
+    assert len(agents) == len(events) and scans  # one scan per query the Researcher ran
+    assert tu["llm_calls"] == len(events) + len(scans)  # the events alone missed the scans
+    out, secs = sum(c.output_tokens for c in agents), sum(c.wall_s for c in agents)
+    assert tu["output_tokens_per_s"] == (round(out / secs, 2) if secs and out else None)
+    saved = json.loads(save_result(res, tmp_path)["transcript"].read_text())
+    assert {k: saved["token_usage"][k] for k in keys} == {k: saved["ledger"][k] for k in keys}
+
+
 def test_archivist_llm_repair_runs_in_the_graph_only_when_enabled(tmp_path):
     """``archivist_llm_repair`` on: the Archivist node asks the model to re-parent the nodes
     its detector flags in the real SECURIAN contract (clauses 4.2/4.3 parsed under the root)
