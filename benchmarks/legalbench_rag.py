@@ -30,6 +30,12 @@ selection and variant under ``~/.cache/clauselens/bench/legalbench_library/`` (r
 ``add`` skips unchanged files). Its rankers are asked for 64 candidates (the library's
 default is 50), so R@64 means the same as in the other rows.
 
+Backends (issue #20): ``-milvus`` builds the same library on the ``milvus`` backend (a Milvus
+Lite file; BM25 inside the engine, with the engine's term statistics); ``-globalidf`` asks the
+local library with ``Library.local_idf = False`` (library-wide BM25 statistics instead of the
+resolved agreement's own), which isolates the one ranking difference between the backends by
+design. Each row records its ``backend`` and ``bm25_statistics``.
+
 Per-query results are cached per method, chunk set and retrieval-code fingerprint
 (``--fresh`` ignores them). Resumable: embeddings are cached by ``clauselens.retrieval.embedders``; per-query results
 go to ``~/.cache/clauselens/bench/<selection>-<corpus>/<setting>/<method>.jsonl`` and
@@ -45,6 +51,8 @@ Example (the README table)::
         --methods library,library-filenames --out benchmarks/results/legalbench_rag_mini_library_whole.json
     nice -n 19 .venv/bin/python benchmarks/legalbench_rag.py --selection full --setting whole \
         --methods library,library-filenames --out benchmarks/results/legalbench_rag_full_library_whole.json
+    nice -n 10 .venv/bin/python benchmarks/legalbench_rag.py --selection mini --setting whole \
+        --methods library,library-milvus,library-globalidf --out benchmarks/results/legalbench_rag_mini_library_backends.json
 """
 
 from __future__ import annotations
@@ -215,12 +223,35 @@ def cached_rows(path: Path) -> dict[tuple[str, int], dict]:
 def library_options(kind: str, embedder_name: str) -> tuple[bool, str]:
     """``(use file names, embedder name)`` of a library method: ``library`` with optional
     flags ``-filenames`` (file names in resolution), ``-dense`` (``embedder_name``;
-    otherwise lexical only, ``"none"``) and ``-milvus`` (the milvus backend on a Milvus Lite
-    file, issue #20; see :func:`library_backend`)."""
+    otherwise lexical only, ``"none"``), ``-milvus`` (the milvus backend on a Milvus Lite
+    file, issue #20; see :func:`library_backend`) and ``-globalidf`` (local backend only:
+    ``Library.local_idf = False``, library-wide BM25 statistics; see :func:`library_local_idf`)."""
     base, *flags = kind.split("-")
-    if base != "library" or not set(flags) <= {"filenames", "dense", "milvus"}:
-        raise SystemExit(f"unknown library method {kind!r}: library[-filenames][-dense][-milvus]")
+    if base != "library" or not set(flags) <= {"filenames", "dense", "milvus", "globalidf"}:
+        raise SystemExit(f"unknown library method {kind!r}: library[-filenames][-dense][-milvus|-globalidf]")
+    if {"milvus", "globalidf"} <= set(flags):
+        raise SystemExit(f"{kind}: -globalidf is a local-backend switch (Milvus always uses the engine's BM25 statistics)")
     return "filenames" in flags, embedder_name if "dense" in flags else "none"
+
+
+def library_local_idf(kind: str) -> bool:
+    """``Library.local_idf`` for a library method: False for ``-globalidf`` (BM25 with the
+    library-wide term statistics, as Milvus uses its collection's; isolates that one design
+    difference between the backends, as ``benchmarks/backend_parity.py``'s
+    ``local-global-idf`` row does), else True (the default: the resolved agreements' own)."""
+    return "globalidf" not in kind.split("-")[1:]
+
+
+def bm25_statistics(kind: str) -> str:
+    """What BM25 term statistics a library method ranks with (recorded in its result row)."""
+    if library_backend(kind) == "milvus":
+        return "engine (Milvus Lite: per sealed segment of the passages collection)"
+    from clauselens.library.library import LOCAL_BM25_MAX
+
+    if library_local_idf(kind):
+        return (f"the resolved agreements' own when they hold <= {LOCAL_BM25_MAX} passages (Library.local_idf), "
+                "else library-wide")
+    return "library-wide (Library.local_idf = False)"
 
 
 def library_backend(kind: str) -> str:
@@ -419,7 +450,8 @@ def aggregate(tests: dict[str, list[tuple[int, dict]]], done: dict[tuple[str, in
 
 
 def _versions() -> dict:
-    return run_provenance(("bm25s", "sentence-transformers", "torch", "langchain-text-splitters", "PyStemmer", "numpy"),
+    return run_provenance(("bm25s", "sentence-transformers", "torch", "langchain-text-splitters", "PyStemmer", "numpy",
+                           "pymilvus", "milvus-lite"),
                           ("clauselens", "benchmarks/legalbench_rag.py"))
 
 
@@ -450,10 +482,11 @@ def markdown_table(paths: list[Path]) -> str:
 
 def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[tuple[int, dict]]],
                        files: dict[str, Path], corpus: str, settings: list[str], results: dict[str, dict],
-                       path_map: dict[str, str], argv: list[str] | None) -> None:
+                       path_map: dict[str, str], argv: list[str] | None) -> dict[str, list[dict]]:
     """Build (or open) the library of ``kind`` (see :func:`library_options`) and run every
     query of every setting through it, with the same per-query cache and scoring as the
-    other methods; fills ``results[setting][kind(@embedder)]``."""
+    other methods; fills ``results[setting][kind(@embedder)]`` and returns each setting's
+    per-query rows in test order (for :func:`library_differences`)."""
     import clauselens.library.library as library_module
 
     file_names, emb = library_options(kind, a.embedder)
@@ -463,6 +496,7 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
     root = library_dir(a.selection, variant, files, default_files)
     seed = library_dir(a.selection, emb, files, default_files) if file_names and backend == "local" else None
     lib, build_s, rep = build_library(root, files, file_names=file_names, embedder_name=emb, seed=seed, backend=backend)
+    lib.local_idf = library_local_idf(kind)  # -globalidf reads the same library with library-wide statistics
     doc_map = library_doc_map(lib, files)
     inv_map = {v: k for k, v in doc_map.items()}
     missing = sorted(set(files) - set(inv_map))
@@ -478,6 +512,7 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
     candidates = max(KS)
     saved = library_module.CANDIDATES
     library_module.CANDIDATES = candidates  # R@64 needs 64 candidates (the library's default is 50)
+    per_query: dict[str, list[dict]] = {}
     try:
         fp = library_fingerprint(lib, candidates)
         for setting in settings:
@@ -504,6 +539,7 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
             for s, ts in tests.items():
                 res_sets[s] = resolution_summary([done[(s, i)] for i, _ in ts], [t["snippets"][0]["file_path"] for _, t in ts])
             every = [done[(s, i)] for s, ts in tests.items() for i, _ in ts]
+            per_query[setting] = every
             golds = [t["snippets"][0]["file_path"] for ts in tests.values() for _, t in ts]
             resolution = {"all": resolution_summary(every, golds), "per_set": res_sets,
                           "macro_resolved_to_gold_alone": round(float(np.mean([v["resolved_to_gold_alone"] for v in res_sets.values()])), 2)}
@@ -514,6 +550,7 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
                              f"{' + dense RRF' if emb_tag else ''} within the resolved agreements)",
                 "chunker": "library passages (clause bodies, <= 900 chars)", "embedder": emb if emb_tag else None,
                 "file_names_in_resolution": file_names, "candidates_per_ranker": candidates,
+                "backend": backend, "bm25_statistics": bm25_statistics(kind),
                 "library": {"root": str(root), "agreements": len(lib), "passages": n_passages,
                             "build_or_open_s_this_run": round(build_s, 1), "added_this_run": len(rep.added),
                             "reindexed_this_run": len(rep.updated),
@@ -531,6 +568,47 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
                   f"| resolved to gold {resolution['all']['resolved_to_gold_alone']:.2f}%", file=sys.stderr)
     finally:
         library_module.CANDIDATES = saved
+    return per_query
+
+
+def library_differences(rows_a: list[dict], rows_b: list[dict], tests: dict[str, list[tuple[int, dict]]],
+                        ks: tuple[int, ...] = (1, 8, 64)) -> dict:
+    """Per-query comparison of two library rows of one run (same queries, same order):
+    counts of queries whose resolution, abstention, first passage or top-k passage sets
+    differ, and of those whose merged recall at ``ks`` differs (which row was better), plus
+    the queries whose resolution, abstention or merged recall differs, one record each."""
+    counts = {"queries": len(rows_a), "resolution_differs": 0, "abstention_differs": 0, "first_passage_differs": 0,
+              **{f"top{k}_set_differs": 0 for k in ks},
+              **{f"recall_merged@{k}": {"a_better": 0, "b_better": 0} for k in ks}}
+    listed = []
+    golds = [(s, i, t) for s, ts in tests.items() for i, t in ts]
+    for ra, rb, (s, i, t) in zip(rows_a, rows_b, golds, strict=True):
+        if (ra["set"], ra["idx"]) != (s, i) or (rb["set"], rb["idx"]) != (s, i):
+            raise ValueError(f"rows out of order at {s} {i}")
+        gold = [(sn["file_path"], *sn["span"]) for sn in t["snippets"]]
+        ma, mb = score_query(ra["ranked"], gold), score_query(rb["ranked"], gold)
+        res_a = (ra["resolution"]["status"], ra["resolution"]["chosen"])
+        res_b = (rb["resolution"]["status"], rb["resolution"]["chosen"])
+        counts["resolution_differs"] += res_a != res_b
+        counts["abstention_differs"] += ra["abstained"] != rb["abstained"]
+        counts["first_passage_differs"] += ra["ranked"][:1] != rb["ranked"][:1]
+        recall = {}
+        for k in ks:
+            sa = {(p["doc"], *map(tuple, p["spans"])) for p in ra["ranked"][:k]}
+            sb = {(p["doc"], *map(tuple, p["spans"])) for p in rb["ranked"][:k]}
+            counts[f"top{k}_set_differs"] += sa != sb
+            x, y = ma["Rm"][KS.index(k)], mb["Rm"][KS.index(k)]
+            if abs(x - y) > 1e-9:
+                counts[f"recall_merged@{k}"]["a_better" if x > y else "b_better"] += 1
+            recall[k] = [round(100 * x, 2), round(100 * y, 2)]
+        if res_a != res_b or ra["abstained"] != rb["abstained"] or any(v[0] != v[1] for v in recall.values()):
+            listed.append({"set": s, "idx": i, "gold_doc": gold[0][0], "query": t["query"][:160],
+                           "resolution": [{"status": r[0], "chosen": r[1]} for r in (res_a, res_b)],
+                           "abstained": [ra["abstained"], rb["abstained"]],
+                           "same_first_passage": ra["ranked"][:1] == rb["ranked"][:1],
+                           "n_ranked": [len(ra["ranked"]), len(rb["ranked"])],
+                           **{f"recall_merged@{k}": v for k, v in recall.items()}})
+    return {"counts": counts, "queries": listed}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -564,6 +642,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = a.setting.split(",")
     chunk_cache: dict[str, list[Chunk]] = {}
     results: dict[str, dict] = {s: {} for s in settings}
+    library_rows: dict[str, dict[str, list[dict]]] = {s: {} for s in settings}
     def write_results() -> None:
         for setting in settings:
             if a.out:
@@ -587,6 +666,15 @@ def main(argv: list[str] | None = None) -> int:
                 "ks": list(KS), "metrics_in_percent": True, "pakton_reference": PAKTON,
                 "methods": methods,
             }
+            # library rows of this run compared query by query with its first; earlier comparisons
+            # are kept only when neither of their rows was run again
+            names = list(library_rows[setting])
+            diffs = {k: v for k, v in old.get("library_differences", {}).items() if not {v["a"], v["b"]} & set(names)}
+            for b in names[1:]:
+                diffs[f"{names[0]}_vs_{b}"] = {"a": names[0], "b": b, **library_differences(
+                    library_rows[setting][names[0]], library_rows[setting][b], tests)}
+            if diffs:
+                doc["library_differences"] = diffs
             out.write_text(json.dumps(doc, indent=1))
             print(f"wrote {out}", file=sys.stderr)
 
@@ -595,7 +683,10 @@ def main(argv: list[str] | None = None) -> int:
         if kind.split("-")[0] == "library":
             if chunker not in ("", "library"):
                 raise SystemExit(f"{method}: a library method uses the library's own passages (no chunker)")
-            run_library_method(kind, a, tests, files, corpus, settings, results, path_map, argv)
+            rows = run_library_method(kind, a, tests, files, corpus, settings, results, path_map, argv)
+            emb_tag = f"@{library_options(kind, a.embedder)[1]}" if "dense" in kind.split("-") else ""
+            for setting, r in rows.items():
+                library_rows[setting][kind + emb_tag] = r
             write_results()
             continue
         chunker = chunker or "structure"

@@ -16,9 +16,14 @@ sys.path.insert(0, str(REPO))
 from benchmarks.legalbench_rag import (  # noqa: E402
     DATA,
     aggregate,
+    bm25_statistics,
     build_library,
     corpus_files,
+    library_backend,
+    library_differences,
     library_doc_map,
+    library_local_idf,
+    library_options,
     library_query,
     library_ranked,
     load_tests,
@@ -104,6 +109,45 @@ def test_resolution_summary_counts_wrong_and_shared_resolutions():
     r = resolution_summary(rows, ["a.txt"] * 5)
     assert r["resolved_to_gold_alone"] == 20.0 and r["gold_among_searched"] == 60.0 and r["gold_ranked_first"] == 40.0
     assert r["status_counts"] == {"ambiguous": 1, "resolved": 2, "uncertain": 1, "unnamed": 1} and r["abstained"] == 1
+
+
+def test_library_method_flags():
+    """``-milvus`` picks the backend, ``-globalidf`` turns off the local backend's per-agreement
+    BM25 statistics (and means nothing on Milvus, so it is refused there)."""
+    assert library_options("library", "minilm") == (False, "none")
+    assert library_options("library-filenames-dense", "minilm") == (True, "minilm")
+    assert library_backend("library-milvus") == "milvus" and library_backend("library-globalidf") == "local"
+    assert library_local_idf("library") and library_local_idf("library-milvus")
+    assert not library_local_idf("library-globalidf") and not library_local_idf("library-filenames-globalidf")
+    assert "library-wide" in bm25_statistics("library-globalidf") and "Milvus" in bm25_statistics("library-milvus")
+    for bad in ("library-milvus-globalidf", "library-bm42", "bm25-library"):
+        with pytest.raises(SystemExit):
+            library_options(bad, "minilm")
+
+
+def test_library_differences_query_by_query(tiny):
+    """Two rows of one run compared per query: identical rows differ nowhere; a changed
+    resolution, abstention and first passage are each counted and the query is listed with
+    both rows' merged recall."""
+    lib, files, picked, doc_map, texts = tiny
+    inv = {v: k for k, v in doc_map.items()}
+    rows = [{"set": s, "idx": i, **library_query(lib, t["query"], doc_map, inv)} for s, ts in picked.items() for i, t in ts]
+    same = library_differences(rows, rows, picked)
+    assert same["queries"] == [] and same["counts"]["queries"] == 3
+    assert all(v == 0 for k, v in same["counts"].items() if k.endswith("differs"))
+    assert same["counts"]["recall_merged@64"] == {"a_better": 0, "b_better": 0}
+    other = [dict(r) for r in rows]
+    other[0] = {**rows[0], "ranked": rows[0]["ranked"][::-1][:1], "abstained": not rows[0]["abstained"],
+                "resolution": {"status": "unnamed", "chosen": [], "first": None}}
+    d = library_differences(rows, other, picked)
+    c = d["counts"]
+    assert c["resolution_differs"] == c["abstention_differs"] == c["first_passage_differs"] == c["top64_set_differs"] == 1
+    assert c["recall_merged@64"] == {"a_better": 1, "b_better": 0}  # one passage of 64 recalls less
+    (q,) = d["queries"]
+    assert (q["set"], q["idx"]) == (rows[0]["set"], rows[0]["idx"]) and q["n_ranked"] == [len(rows[0]["ranked"]), 1]
+    assert q["recall_merged@64"][0] > q["recall_merged@64"][1] and not q["same_first_passage"]
+    with pytest.raises(ValueError):
+        library_differences(rows, rows[::-1], picked)
 
 
 def test_a_passage_with_several_spans_is_refused():
