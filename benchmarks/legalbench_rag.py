@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import itertools
 import json
 import platform
 import sys
@@ -666,13 +667,13 @@ def main(argv: list[str] | None = None) -> int:
                 "ks": list(KS), "metrics_in_percent": True, "pakton_reference": PAKTON,
                 "methods": methods,
             }
-            # library rows of this run compared query by query with its first; earlier comparisons
+            # every pair of library rows of this run compared query by query; earlier comparisons
             # are kept only when neither of their rows was run again
             names = list(library_rows[setting])
             diffs = {k: v for k, v in old.get("library_differences", {}).items() if not {v["a"], v["b"]} & set(names)}
-            for b in names[1:]:
-                diffs[f"{names[0]}_vs_{b}"] = {"a": names[0], "b": b, **library_differences(
-                    library_rows[setting][names[0]], library_rows[setting][b], tests)}
+            for x, y in itertools.combinations(names, 2):
+                diffs[f"{x}_vs_{y}"] = {"a": x, "b": y, **library_differences(
+                    library_rows[setting][x], library_rows[setting][y], tests)}
             if diffs:
                 doc["library_differences"] = diffs
             out.write_text(json.dumps(doc, indent=1))
