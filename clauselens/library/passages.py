@@ -52,7 +52,7 @@ def library_passages(doc: Document, max_chars: int = PASSAGE_CHARS) -> list[Chun
             out.append(Chunk(
                 id=f"{doc.id}:{node.id}:{i}", doc_id=doc.id, node_id=node.id,
                 kind="node" if w == body else "window", text=text[w.start:w.end], spans=[w],
-                clause_ref=node.ref, heading_path=[*node.path, node.label] if node.kind != "paragraph" else [],
+                clause_ref=node.ref, heading_path=[*node.path, node.path_label] if node.kind != "paragraph" else [],
                 page_start=doc.page_of(w.start), page_end=doc.page_of(max(w.end - 1, w.start)),
                 doc_title=doc.title, source_path=doc.source_path,
             ))

@@ -96,7 +96,7 @@ def build_chunks(doc: Document, max_chars: int = MAX_CHARS) -> list[Chunk]:
         out.append(Chunk(
             id=f"{doc.id}:{node.id}:{kind}:{len(out)}", doc_id=doc.id, node_id=node.id, kind=kind,  # type: ignore[arg-type]
             text="\n".join(text[s.start:s.end] for s in spans), spans=spans, clause_ref=node.ref,
-            heading_path=[*node.path, node.label] if node.kind != "paragraph" else [],
+            heading_path=[*node.path, node.path_label] if node.kind != "paragraph" else [],
             page_start=doc.page_of(min(starts)), page_end=doc.page_of(max(max(ends) - 1, min(starts))),
             doc_title=doc.title, source_path=doc.source_path,
         ))

@@ -411,7 +411,7 @@ def _finish(text: str, drafts: list[_Draft]) -> list[Node]:
         p = nd.parent_id
         while p and p != "n0":
             q = by_id[p]
-            path.append(q.label if (q.ref or q.heading) else q.kind.capitalize())  # "Recital", not an id
+            path.append(q.path_label)  # "Recital", not an id
             p = by_id[p].parent_id
         nd.path = list(reversed(path))
     return nodes

@@ -81,6 +81,12 @@ class Node(BaseModel):
         parts = [p for p in (self.ref, self.heading) if p]
         return " ".join(parts) if parts else self.id
 
+    @property
+    def path_label(self) -> str:
+        """The node's entry in a heading path: :attr:`label`, or its kind (``"Recital"``) when it
+        has neither number nor heading -- never the internal id (a citation read "n1")."""
+        return self.label if (self.ref or self.heading) else self.kind.capitalize()
+
 
 class DefinedTerm(BaseModel):
     """A defined term, the node that defines it and where it is used."""

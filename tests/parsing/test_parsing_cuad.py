@@ -193,9 +193,11 @@ def test_cuad_txt_spans_exact_and_covering(path):
         assert _marker_ok(doc, n), (n.ref, doc.text[n.span.start:n.span.start + 60])
     non_ws = [i for i, c in enumerate(doc.text) if not c.isspace()]
     assert sum(covered[i] for i in non_ws) / len(non_ws) >= 0.99
+    ids = {n.id for n in doc.nodes}
     for c in build_chunks(doc):
         assert c.text == "\n".join(doc.text[s.start:s.end] for s in c.spans)
         assert c.doc_id == doc.id and c.source_path == str(path)
+        assert not ids & set(c.heading_path), c.heading_path  # a citation's location never reads "n1"
 
 
 def test_cuad_structure_found_in_most_contracts():
