@@ -29,6 +29,9 @@ MAX_DEFINITIONS = 3
 #: Longest quote taken from a definition (the draft's quote cap); longer definitions are cut at
 #: a word boundary and the report's verification extends the quote to its clause boundary.
 QUOTE_CHARS = 300
+#: A definition quote that stops where its body begins: the body is a list in the clauses that follow.
+_OPEN_END = re.compile(r"(?:\b(?:means|mean|includes?|including|shall\s+(?:mean|include)|as\s+follows|following)|[:—–-])\s*$",
+                       re.IGNORECASE)
 #: A clause number or list marker just before a definition ("1.27 ", "c)     ", "(iv) ").
 _MARKER_BEFORE = re.compile(r"(?:\d+(?:\.\d+)*\.?|\(?[a-z]{1,4}\)|\([0-9]{1,3}\))\s*$", re.IGNORECASE)
 #: The next definition in a list of them: a line or a number opening with a quoted capitalised term.
@@ -153,13 +156,18 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
             return "… " + end[end.find(" ") + 1:]
         return _cut(q, room) + " …"
 
+    open_ends = []
+    for (h, q, _), (_pid, v, _quote, p) in zip(answers, found.values()):
+        if _OPEN_END.search(q):  # "c) "Force Majeure" means" -- its list is in the clauses that follow
+            open_ends.append(f'{h}: the definition of "{v}" goes on after the quoted words (a list that follows '
+                        f"{'clause ' + p.clause_ref if p.clause_ref else 'it'}), which is not quoted here; read it in the agreement")
     answer = " ".join(f'{h}: "{short(q, t)}"' for h, q, t in answers)
     return ReportDraft(
         title=_cut(f'Definition of "{term}"', 100),
         topic_summary=_cut(f'How the agreement{"s" if several else ""} define{"" if several else "s"} "{term}".', 300),
         legal_reasoning=_cut("The definition is quoted from the agreement's own text (found by the defined-term field; "
                              "no model paraphrase)" + (", once per agreement that defines it." if several else "."), 700),
-        findings=findings, answer=answer, addressed=True, knowledge_gaps=gaps[:3],
+        findings=findings, answer=answer, addressed=True, knowledge_gaps=(open_ends + gaps)[:3],
         conclusion=_cut(f'"{term}" is defined as quoted above' + (f" in {len(found)} agreements." if several else "."), 450),
     )
 

@@ -94,3 +94,22 @@ def test_graph_answers_a_definition_question_without_a_draft_call() -> None:
     assert ev and "no model call" in ev[0]["note"]
     rep = next(e for e in res.transcript["events"] if e["type"] == "report")
     assert [x["source"] for x in rep["support"]] == ["rules"]
+
+
+def test_a_definition_whose_body_is_a_list_in_the_next_clauses_says_it_goes_on() -> None:
+    """End-to-end dev run: the library passage of the Purolator 'Force Majeure' definition is its
+    own clause, 'c) "Force Majeure" means', and the list is in the sub-clauses after it. The quote
+    is still the agreement's words, but the report says the definition goes on and is not quoted;
+    a definition quoted whole says nothing of the kind."""
+    text = 'c)     "Force Majeure" means'
+    p = Passage(chunk_id="P1", doc_id="pur", node_id="n9", text=text, spans=[Span(start=100, end=100 + len(text))],
+                clause_ref="1.1(c)", doc_title="MARKETING AND TRANSPORTATION SERVICES AGREEMENT")
+    d = definition_draft("How is 'Force Majeure' defined in the Purolator-Dynamex courier agreement?", {"P1": p})
+    assert d is not None and d.findings[0].quote == text
+    assert d.knowledge_gaps and 'the definition of "Force Majeure" goes on after the quoted words' in d.knowledge_gaps[0]
+    assert "clause 1.1(c)" in d.knowledge_gaps[0]
+    whole = '1.6 "Facility" means CBC\'s production facility in Tou-Liu City, Taiwan.'
+    q = Passage(chunk_id="P1", doc_id="mw", node_id="n6", text=whole, spans=[Span(start=0, end=len(whole))],
+                clause_ref="1.6", doc_title="SUPPLY AGREEMENT")
+    d2 = definition_draft("How does the MediWound supply agreement define Facility?", {"P1": q})
+    assert d2 is not None and not d2.knowledge_gaps
