@@ -87,7 +87,7 @@ def add_progress(bar: Progress, **fields: Any) -> Any:
     tasks: dict[str, Any] = {}
 
     def progress(stage: str, i: int, n: int, detail: str) -> None:
-        label = {"add": "Adding agreements", "index": "Building the BM25 index"}.get(stage, stage)
+        label = {"add": "Adding agreements", "index": "Building the search index"}.get(stage, stage)
         if stage not in tasks:
             tasks[stage] = bar.add_task(label, total=n, detail="", **fields)
         bar.update(tasks[stage], completed=i, total=n, detail=escape(detail[:50]))

@@ -47,6 +47,10 @@ from clauselens.reports.verify import (
 )
 from clauselens.retrieval.types import Passage
 
+#: Reason of a dropped piece of a partly verified quote that is too short to cite alone: a clause number
+#: or heading the model glued to its quote ("7.", "Term and Termination."). Recorded in
+#: ``dropped_quotes`` (the audit trail) but not listed under knowledge gaps (fresh-clone reader: noise).
+SHORT_PIECE = "part of a longer quote; too short to cite on its own"
 #: Shown when the model's draft has no answer, conclusion or finding (never an empty answer).
 NO_ANSWER = "The model did not state an answer; read the cited passages and knowledge gaps."
 
@@ -111,7 +115,7 @@ def build_report(
                         short = len(piece.split()) < MIN_PIECE_WORDS
                         dropped.append(DroppedQuote(
                             quote=piece, passage_id=pids[0] if pids else None,
-                            reason=(f"part of a longer quote; too short to cite on its own (under {MIN_PIECE_WORDS} words)"
+                            reason=(f"{SHORT_PIECE} (under {MIN_PIECE_WORDS} words)"
                                     if short else "part of a longer quote; not found verbatim in any retrieved passage"),
                         ))
             for m in matches:
@@ -159,6 +163,8 @@ def build_report(
 
     gaps = list(draft.knowledge_gaps)
     for d in dropped:
+        if d.reason.startswith(SHORT_PIECE):  # "7.", "Term and Termination.": kept in dropped_quotes, not a reader's gap
+            continue
         gaps.append(f'Quote removed ({d.reason}): "{d.quote}"')
 
     silent = not passages or (not draft.addressed and not citations)

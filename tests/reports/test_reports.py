@@ -115,6 +115,7 @@ def test_stitched_quote_keeps_its_verbatim_sentences(doc_text, passages):
     assert r.key_findings[0].citation_ids == ["C1", "C2"] and r.key_findings[0].grounded
     assert [d.quote for d in r.dropped_quotes] == ["7.", "Term and Termination."]  # too short to cite alone
     assert all("too short to cite on its own" in d.reason and "not found" not in d.reason for d in r.dropped_quotes)
+    assert not any('"7."' in g or "Term and Termination" in g for g in r.knowledge_gaps)  # audit trail only, no noise
     # a long piece that is not in the passages says so, not "too short"
     odd = stitched.replace("The Company may terminate", "The Company may at its whim end")
     r3 = build_report(ReportDraft(title="t", findings=[DraftFinding(statement="s", passage_ids=["P1"], quote=odd)]),
