@@ -293,6 +293,11 @@ def count_tokens(model: Runnable | None, text: str) -> int:
     if isinstance(base, ChatLlamaCppInProcess):
         try:
             return base.get_num_tokens(text)
-        except Exception:  # noqa: BLE001 - fall back to the estimate (see above)
-            pass
+        except Exception:  # noqa: BLE001 - the estimate below (see above)
+            return _estimate_tokens(text)
+    return _estimate_tokens(text)
+
+
+def _estimate_tokens(text: str) -> int:
+    """``ceil(len(text) / 4)``: the ~4 characters per English token rule of thumb."""
     return -(-len(text) // 4)

@@ -304,7 +304,7 @@ class _AnchorSpy:
         self.queries: list[str] = []
 
     def index(self, documents) -> None:
-        pass
+        """Nothing to index: the spy answers every query with the same trace."""
 
     def search(self, query: str, k: int = 8):
         from clauselens.retrieval.types import SearchResult
