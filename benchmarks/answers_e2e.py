@@ -65,6 +65,7 @@ from typing import Any
 
 from benchmarks.clause_qa import CORPUS, DEV, load_questions, rate, rel
 from clauselens.provenance import run_provenance
+from clauselens.reports.build import UNVERIFIED_PREFIX
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "answers_e2e"
@@ -164,7 +165,6 @@ def _overlaps(cite: dict, gold: list[dict]) -> bool:
                for g in gold for s, e in cite["spans"])
 
 
-UNVERIFIED_MARK = "Unverified ("
 
 
 def _facts(r: dict, rule: str) -> list[bool]:
@@ -183,7 +183,7 @@ def _answer_shown(r: dict, facts: list[bool], rule: str) -> bool:
         return False
     if rule == "before_19":
         return True
-    if r["answer"].startswith(UNVERIFIED_MARK):
+    if r["answer"].startswith(UNVERIFIED_PREFIX):
         return False
     if rule == "replayed":
         return (r.get("answer_check") or {}).get("support") not in ("contradicted", "unrelated")
@@ -260,7 +260,7 @@ def replay_answer_check(row: dict, settings: Any, model: Any) -> dict:
             ids.append(cid)
         findings.append(Finding(statement=f["statement"], citation_ids=ids, grounded=f["grounded"],
                                 support="unrelated" if f["statement"].rstrip().endswith("?") else f["support"]))
-    answer = row["answer"].split("): ", 1)[1] if row["answer"].startswith(UNVERIFIED_MARK) else row["answer"]
+    answer = row["answer"].removeprefix(UNVERIFIED_PREFIX)
     rep = Report(title="", question=row["question"], key_findings=findings, citations=cites, answer=answer,
                  documents_silent=row["documents_silent"])
     out, calls, rec = check_answer(rep, {}, model=model, model_settings=settings.model_for("interrogator"))
