@@ -26,7 +26,9 @@ contracts (all the others) are the ones in the README.
 
 **Answer accuracy (with the model; ``--part yesno``).** Read from a grid's cell store
 (``clauselens grid ... --out X.xlsx`` writes ``X.cells.sqlite``): each yes/no cell's answer
-against the CSV's ``<category>-Answer`` (a "not found" cell counts as "No"), and typed answers by a
+against the CSV's ``<category>-Answer`` (a "not found" or "unverified" cell counts as "No": the grid
+does not show an unchecked "Yes" as an answer; the model's own answers, checks ignored, are scored
+beside it), and typed answers by a
 lenient value match (dates as dates; other values by containment), per category and overall,
 with the sample named; also the mean seconds per cell of that (sequential) run.
 
@@ -217,6 +219,54 @@ def run_retrieval(args: argparse.Namespace) -> dict:
             "seconds": round(time.perf_counter() - t0, 1), "rows": per_contract}
 
 
+def run_topic(args: argparse.Namespace) -> dict:
+    """Recall of the topic check (:func:`clauselens.grid.answer.topic_check`) on CUAD's annotations:
+    for each contract x category with a non-empty annotation, does the annotated text (all its
+    clauses, each widened to its sentence in the contract as the grid widens a quote) contain one
+    of the category's terms? A miss is a cell that would be marked unverified although it quoted
+    the annotated clause. No library, no model."""
+    from clauselens.grid.answer import topic_check
+    from clauselens.reports.verify import clause_bounds
+
+    master = load_master()
+    stems = sorted(s for s in master if (CORPUS / f"{s}.txt").exists())
+    cats = [q for q in CUAD if q.terms and (not args.only or q.id in args.only.split(","))]
+    stats: dict = {}
+    misses: dict = {}
+    for stem in stems:
+        split = split_of(stem)
+        if args.split != "all" and split != args.split:
+            continue
+        row = master[stem]
+        for q in cats:
+            try:
+                clauses = [c for c in ast.literal_eval(row[q.category]) if c.strip()]
+            except (ValueError, SyntaxError):
+                clauses = []
+            if not clauses:
+                continue
+            text = (CORPUS / f"{stem}.txt").read_text(encoding="utf-8")
+            spans = [clause_bounds(text, a, b)[:2] for a, b in gold_spans(text, clauses)]
+            if not spans:
+                continue
+            ok = bool(topic_check(q, " ".join(text[a:b] for a, b in spans)))
+            st = stats.setdefault(split, {}).setdefault(q.category, [0, 0])
+            st[0] += int(ok)
+            st[1] += 1
+            if not ok and split == "tune":  # only tune-split misses are shown (they guide the terms)
+                misses.setdefault(q.category, []).append(stem)
+    summary = {}
+    for split, by_cat in stats.items():
+        a = sum(v[0] for v in by_cat.values())
+        n = sum(v[1] for v in by_cat.values())
+        summary[split] = {"pairs": n, "recall_micro": round(a / n, 4),
+                          "recall_macro": round(float(np.mean([v[0] / v[1] for v in by_cat.values()])), 4),
+                          "categories": len(by_cat)}
+    return {"part": "topic", "summary": summary,
+            "per_category": {s: {c: {"pass": v[0], "n": v[1]} for c, v in sorted(by.items())} for s, by in stats.items()},
+            "tune_misses": misses}
+
+
 def value_match(q, gold: str, answer: str) -> bool | None:
     """Lenient match of a typed answer with CUAD's ``-Answer`` value: dates compared as dates
     (CUAD writes m/d/yy), other values when the words of one (minus "and", "the", "of", "state", "law(s)") are all in the other. ``None``
@@ -263,15 +313,20 @@ def run_yesno(args: argparse.Namespace) -> dict:
         if q.type == "yes_no":
             if gold not in ("Yes", "No"):
                 continue
-            pred = c.answer if c.answer in ("Yes", "No") else "No"
+            # the grid's answer: "Yes" only from a cell whose checks passed (an unverified "Yes" is not shown as one)
+            pred = c.answer if c.status == "answered" and c.answer in ("Yes", "No") else "No"
+            model_pred = c.answer if c.answer in ("Yes", "No") else "No"  # the model's own answer, checks ignored
             ok: bool | None = pred == gold
+            model_ok: bool | None = model_pred == gold
         else:
-            pred = c.answer
-            ok = value_match(q, gold, c.answer)
-            if ok is None:
+            pred = model_pred = c.answer
+            ok = value_match(q, gold, c.answer) if c.status == "answered" else False
+            model_ok = value_match(q, gold, c.answer)
+            if model_ok is None:
                 continue
         rows.append({"contract": Path(c.source_path).stem, "split": split_of(Path(c.source_path).stem), "category": q.category,
-                     "type": q.type, "gold": gold, "pred": pred, "status": c.status, "ok": ok})
+                     "type": q.type, "gold": gold, "pred": pred, "model_pred": model_pred, "status": c.status, "ok": ok,
+                     "model_ok": model_ok})
     store.close()
     for split in ("tune", "report", "all"):
         sel = [r for r in rows if split == "all" or r["split"] == split]
@@ -283,8 +338,18 @@ def run_yesno(args: argparse.Namespace) -> dict:
         yn = [r for r in sel if r["type"] == "yes_no"]
         gold_yes = [r for r in yn if r["gold"] == "Yes"]
         pred_yes = [r for r in yn if r["pred"] == "Yes"]
+        model_yes = [r for r in yn if r["model_pred"] == "Yes"]
+        typed = [r for r in sel if r["type"] != "yes_no"]
         out[split] = {"n": len(sel), "contracts": len({r["contract"] for r in sel}),
                       "yes_no_n": len(yn), "yes_no_accuracy": round(sum(r["ok"] for r in yn) / len(yn), 4) if yn else None,
+                      "yes_no_accuracy_model_unchecked": round(sum(r["model_ok"] for r in yn) / len(yn), 4) if yn else None,
+                      "precision_yes_model_unchecked": round(sum(r["gold"] == "Yes" for r in model_yes) / len(model_yes), 4)
+                      if model_yes else None,
+                      "recall_yes_model_unchecked": round(sum(r["model_pred"] == "Yes" for r in gold_yes) / len(gold_yes), 4)
+                      if gold_yes else None,
+                      "typed_n": len(typed), "typed_accuracy": round(sum(r["ok"] for r in typed) / len(typed), 4) if typed else None,
+                      "typed_accuracy_model_unchecked": round(sum(bool(r["model_ok"]) for r in typed) / len(typed), 4)
+                      if typed else None,
                       "yes_no_always_no_accuracy": round(sum(r["gold"] == "No" for r in yn) / len(yn), 4) if yn else None,
                       "recall_yes": round(sum(r["pred"] == "Yes" for r in gold_yes) / len(gold_yes), 4) if gold_yes else None,
                       "precision_yes": round(sum(r["gold"] == "Yes" for r in pred_yes) / len(pred_yes), 4) if pred_yes else None,
@@ -298,7 +363,7 @@ def run_yesno(args: argparse.Namespace) -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--part", choices=("retrieval", "yesno"), default="retrieval")
+    ap.add_argument("--part", choices=("retrieval", "yesno", "topic"), default="retrieval")
     ap.add_argument("--only", default="", help="comma-separated question ids")
     ap.add_argument("--limit", type=int, default=0, help="first N contracts only (smoke runs)")
     ap.add_argument("--split", choices=("all", "tune", "report"), default="all", help="which contracts (tuning: tune)")
@@ -307,7 +372,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tag", default="", help="suffix of the result file name")
     args = ap.parse_args(argv)
     t0 = time.time()
-    res = run_retrieval(args) if args.part == "retrieval" else run_yesno(args)
+    res = {"retrieval": run_retrieval, "yesno": run_yesno, "topic": run_topic}[args.part](args)
     res.update(command=" ".join(["python -m benchmarks.cuad_grid", *(argv if argv is not None else sys.argv[1:])]),
                date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
                load_average=list(map(float, Path("/proc/loadavg").read_text().split()[:3])),

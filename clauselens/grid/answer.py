@@ -1,6 +1,12 @@
 """One grid cell: retrieval through the library pinned to the agreement, a short typed answer
-from the model, and the same verbatim support check as the report
-(:mod:`clauselens.reports.verify`).
+from the model, and the report's deterministic quote checks (:mod:`clauselens.reports.verify`):
+the quote must be verbatim in a retrieved passage, it is widened to whole words and its
+sentence / clause (as a report's quotes are), and the widened quote must be about the
+question's topic (:func:`topic_check`), else the cell is ``unverified`` and its quote withheld.
+
+The checks run on the model's stored reply (:attr:`Cell.reply`), so a new check version
+(:data:`CHECK_VERSION`) re-checks stored cells without asking the model again
+(:func:`clauselens.grid.runner.run_grid`).
 
 The three steps are separate functions so that the runner can retrieve and verify in its own
 thread (the library's SQLite catalogue) and send only the model call to worker threads.
@@ -19,11 +25,13 @@ from pydantic import BaseModel, Field
 
 from clauselens.grid.cells import Cell
 from clauselens.grid.questions import GridQuestion
-from clauselens.reports.verify import verify_pieces, verify_quote
+from clauselens.reports.verify import extend_match, verify_pieces, verify_quote
 from clauselens.retrieval.types import Passage, SearchResult
 
 #: Bumped when the prompt or the answer schema changes (part of every cell's fingerprint).
 PROMPT_VERSION = "grid-4"
+#: Bumped when :func:`finish`'s checks change (stored cells are re-checked from their stored reply).
+CHECK_VERSION = "verbatim+clause+topic-1"
 #: Passages the model reads per cell.
 DEFAULT_K = 3
 #: What the embedder reads: nothing ("none": BM25 alone), the question ("question") or the search
@@ -62,6 +70,16 @@ class CellAnswer(BaseModel):
     passage: int = Field(0, description="number of the passage that answers it, 0 if none")
     quote: str = Field("", description="the words of that passage that answer the question, copied exactly")
     answer: str = Field("", description="the short answer")
+
+
+def stored_reply(cell: Cell) -> CellAnswer | None:
+    """The model's reply a stored cell was made from: :attr:`Cell.reply`, or, for a cell stored
+    before replies were kept, rebuilt from its answer and (model) quote (passage number unknown)."""
+    if cell.reply is not None:
+        return CellAnswer.model_validate(cell.reply)
+    if cell.status not in ("answered", "unverified"):
+        return None
+    return CellAnswer(found=True, passage=0, quote=cell.quote or cell.model_quote, answer=cell.answer)
 
 
 def fingerprint(q: GridQuestion, model_id: str, k: int = DEFAULT_K) -> str:
@@ -141,6 +159,21 @@ def normalise(q: GridQuestion, answer: str) -> str:
     return a
 
 
+def _term_pattern(term: str) -> str:
+    body = r"\s+".join(re.escape(w) for w in term.split())
+    return (r"(?<![a-z0-9])" if term[:1].isalnum() else "") + body
+
+
+def topic_check(q: GridQuestion, text: str) -> list[str]:
+    """The question's topic terms (:attr:`GridQuestion.terms`, word prefixes) found in ``text``;
+    ``[]`` means the text is not about the question's topic. A question without terms passes
+    (``["*"]``)."""
+    if not q.terms:
+        return ["*"]
+    low = text.lower()
+    return [t for t in q.terms if re.search(_term_pattern(t), low)]
+
+
 def source_link(path: str, page: int | None) -> str:
     """A link into the agreement: its file URI, at the page for PDFs."""
     if not path:
@@ -162,7 +195,8 @@ def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: C
     The quote is checked verbatim against the retrieved passages (the cited one first), as a
     whole and then sentence by sentence (:func:`clauselens.reports.verify.verify_pieces`)."""
     top = result.passages[0] if result.passages else None
-    base = {**base, "top_spans": _spans(top), "passages": len(result.passages)}
+    base = {**base, "top_spans": _spans(top), "passages": len(result.passages), "check": CHECK_VERSION,
+            "reply": reply.model_dump() if reply is not None else None}
     no = "No" if q.type == "yes_no" else ""
     if reply is None:
         return Cell(**base, status="not found", answer=no, reason=result.reason or "no matching clause found")
@@ -176,12 +210,17 @@ def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: C
     if not matches:
         return Cell(**base, status="unverified", answer=answer, model_quote=reply.quote[:1000],
                     reason="the model's quote is not verbatim in the retrieved passages; quote withheld")
+    matches = [extend_match(x, by_id[x.passage_id])[0] for x in matches]
     src = by_id[matches[0].passage_id]
     quote = " … ".join(x.text for x in matches)
+    if not topic_check(q, quote):
+        return Cell(**base, status="unverified", answer=answer, model_quote=" ".join(quote.split())[:1000],
+                    reason="the quoted sentence does not mention the question's topic (none of: "
+                           f"{', '.join(q.terms[:8])}{', …' if len(q.terms) > 8 else ''}); quote withheld")
     return Cell(**base, status="answered", answer=answer, quote=" ".join(quote.split()), clause=src.clause_ref or "",
                 page=src.page_start, link=source_link(src.source_path or base.get("source_path", ""), src.page_start),
                 quote_spans=[[s.start, s.end] for x in matches for s in x.doc_spans])
 
 
-__all__ = ["CellAnswer", "DEFAULT_K", "PROMPT_VERSION", "ask_model", "finish", "fingerprint", "messages_for",
-           "normalise", "retrieve", "source_link"]
+__all__ = ["CHECK_VERSION", "CellAnswer", "DEFAULT_K", "PROMPT_VERSION", "ask_model", "finish", "fingerprint", "messages_for",
+           "normalise", "retrieve", "source_link", "stored_reply", "topic_check"]

@@ -6,8 +6,8 @@ clause number, page and document span, a link into the source, and a ``status``:
 - ``answered``: the model answered and its quote was found verbatim in a retrieved passage;
 - ``not found``: retrieval found no matching clause, or the model said the passages do not
   answer the question (a yes/no question then reads "No");
-- ``unverified``: the model answered but its quote is not in the retrieved text (the answer is
-  shown, the quote withheld);
+- ``unverified``: the model answered but its quote is not in the retrieved text, or is not about
+  the question's topic (the answer is shown, the quote withheld; ``reason`` says which);
 - ``error``: the contract or the model failed (``reason`` says how); the grid goes on.
 
 :class:`CellStore` keeps cells in one SQLite file, keyed by the agreement's sha256 and the
@@ -53,6 +53,10 @@ class Cell(BaseModel):
     passages: int = 0
     seconds: float = 0.0
     model: str = ""
+    #: The checks the status comes from (:data:`clauselens.grid.answer.CHECK_VERSION`; "" before they were versioned).
+    check: str = ""
+    #: The model's reply as given (found, passage, quote, answer), so that the checks can be re-run without the model.
+    reply: dict | None = None
 
 
 class CellStore:

@@ -4,7 +4,14 @@ A question has an ``id`` (the column key), the ``question`` the model answers, a
 ``search`` text in contract wording (what the library is searched with; the question itself
 when empty) and an answer ``type``: ``yes_no``, ``date``, ``duration``, ``amount``, ``party``
 or ``text``. Load them from YAML (a list of mappings, or ``{questions: [...]}``) or CSV
-(header ``id,question,type[,search]``), or use the built-in ``cuad`` preset (:data:`CUAD`).
+(header ``id,question,type[,search][,terms]``), or use the built-in ``cuad`` preset (:data:`CUAD`).
+
+``terms`` (optional; a list, or one string separated by ``;``) are the words a quote must use to
+be about the question's topic: each is a word *prefix* ("exclusiv" matches "exclusive" and
+"exclusively"; "first refusal" matches the phrase). A cell whose verified quote, widened to its
+sentence, contains none of them is not shown as answered (:func:`clauselens.grid.answer.topic_check`):
+a small model answers "Yes" and copies a sentence that is verbatim but about something else
+(an exclusivity cell citing the governing-law clause). No terms: no topic check.
 
 The CUAD preset has one question per category of CUAD v1's 41 clause categories. Each was
 written from the category's *description* in CUAD's own ``CUAD_v1_README.txt`` ("Category
@@ -31,6 +38,12 @@ _TYPE_ALIASES = {"yes/no": "yes_no", "yesno": "yes_no", "bool": "yes_no", "boole
                  "string": "text", "money": "amount", "period": "duration", "parties": "party"}
 
 
+def split_terms(v: str | list | tuple) -> list[str]:
+    """Topic terms from a list or a ``;``-separated string: lower-cased, whitespace collapsed."""
+    items = v.split(";") if isinstance(v, str) else v
+    return [" ".join(str(t).lower().split()) for t in items if str(t).strip()]
+
+
 class GridQuestion(BaseModel):
     """One column of the grid (see the module docstring)."""
 
@@ -43,6 +56,13 @@ class GridQuestion(BaseModel):
     #: The answer usually sits in the preamble (title, parties, the agreement's date): the
     #: agreement's first passages are read first (:func:`clauselens.grid.answer.retrieve`).
     front_matter: bool = False
+    #: Word prefixes a supporting quote uses (see the module docstring); empty: not checked.
+    terms: list[str] = Field(default_factory=list)
+
+    @field_validator("terms", mode="before")
+    @classmethod
+    def _terms(cls, v: object) -> object:
+        return split_terms(v) if isinstance(v, (str, list, tuple)) else v
 
     @field_validator("type", mode="before")
     @classmethod
@@ -118,9 +138,9 @@ def load_questions(path: str | Path) -> list[GridQuestion]:
     return parse_questions(text, "csv" if suffix == ".csv" else "yaml", p.name)
 
 
-def _q(cat: str, type_: str, question: str, search: str, front_matter: bool = False) -> GridQuestion:
+def _q(cat: str, type_: str, question: str, search: str, front_matter: bool = False, terms: str = "") -> GridQuestion:
     return GridQuestion(id=_slug(cat), category=cat, type=type_, question=question, search=search,  # type: ignore[arg-type]
-                        front_matter=front_matter)
+                        front_matter=front_matter, terms=terms)  # type: ignore[arg-type]
 
 
 #: CUAD v1's 41 categories (names as in ``master_clauses.csv``), questions from CUAD_v1_README.txt's descriptions.
@@ -229,6 +249,56 @@ CUAD: list[GridQuestion] = [
        "Is a non-party a beneficiary of the contract who can enforce rights against a party?",
        "third party beneficiary beneficiaries no person other than the parties enforce"),
 ]
+
+#: The CUAD preset's topic terms (:attr:`GridQuestion.terms`), written from the same category
+#: descriptions as the questions, in the words contracts use for each topic; checked against the
+#: annotated clauses of the tune split only (``benchmarks/cuad_grid.py --part topic``). Title,
+#: parties and the agreement's date have none (the preamble answers them).
+CUAD_TERMS: dict[str, str] = {
+    "Effective Date": "effective; commence; begin; start; in force; execution; executed; date; day of; as of; entered into; made",
+    "Expiration Date": "term; expir; until; terminat; continue; perpetual; year; month; period; end; through",
+    "Renewal Term": "renew; extend; extension; successive; automatic; perpetual; continue; thereafter; month to month",
+    "Notice Period To Terminate Renewal": "renew; extend; extension; expir; non-renewal; successive; continue; thereafter",
+    "Governing Law": "govern; laws of; law of; construed; jurisdiction",
+    "Most Favored Nation": "favo; better; lower; lowest; best; no less; no greater; no higher; higher; equal; comparable; same; "
+                           "other customers; other clients",
+    "Competitive Restriction Exception": "notwithstanding; except; exclud; provided that; provided, however; shall not prohibit; "
+                                         "shall not restrict; nothing; not apply; permitted; may; not constitute; subject to; unless",
+    "Non-Compete": "compet; engage; rival; similar; territor; restrict; assist; not research; not develop; not manufacture; not sell; "
+                   "not market; not distribute",
+    "Exclusivity": "exclusiv; sole; solely; only; requirements; not appoint; any other; competing; not license; not sell; not grant; "
+                   "not enter; prohibit",
+    "No-Solicit Of Customers": "solicit; customer; client; divert; interfere; entice; induce",
+    "No-Solicit Of Employees": "solicit; hire; employ; recruit; personnel; entice; induce",
+    "Non-Disparagement": "disparag; derogator; negative; reputation; defam; critici; harm; goodwill; adverse; impair; attack",
+    "Termination For Convenience": "terminat; cancel",
+    "Rofr/Rofo/Rofn": "refusal; first offer; first right; right of first; negotiat; option; offer",
+    "Change Of Control": "control; merge; merger; acqui; substantially all; consolidat; reorgani; operation of law; owner; sale of; transfer",
+    "Anti-Assignment": "assign; transfer; delegat; subcontract; sub-contract",
+    "Revenue/Profit Sharing": "revenue; profit; royalt; percent; %; share; commission; net sales; proceeds; gross",
+    "Price Restrictions": "price; pricing; rate; fee; increase; decrease; adjust; discount; charge",
+    "Minimum Commitment": "minimum; at least; not less than; no less than; commit; quota; target; shortfall; guarantee; forecast",
+    "Volume Restriction": "exceed; excess; threshold; maximum; limit; additional fee; overage; cap; more than; above; usage; volume; up to",
+    "Ip Ownership Assignment": "assign; own; property; title; vest; belong; work made for hire; work for hire; copyright",
+    "Joint Ip Ownership": "joint; co-own; both parties; in common; shared",
+    "License Grant": "licen; grant; right to use; sublicen; permit",
+    "Non-Transferable License": "transfer; assign; sublicen; personal",
+    "Affiliate License-Licensor": "affiliat; subsidiar; parent; related compan; group compan",
+    "Affiliate License-Licensee": "affiliat; subsidiar; parent; related compan; group compan",
+    "Unlimited/All-You-Can-Eat-License": "unlimited; enterprise; any number; all-you-can-eat; without limit; unrestricted",
+    "Irrevocable Or Perpetual License": "irrevocab; perpetu; fully paid; paid-up; paid up; indefinite",
+    "Source Code Escrow": "escrow; source code; deposit",
+    "Post-Termination Services": "terminat; expir; surviv; after; following; wind; transition; sell-off; sell off; return; thereafter",
+    "Audit Rights": "audit; inspect; examin; books; records; access; review",
+    "Uncapped Liability": "liab; limitation; unlimited; damages; indemn",
+    "Cap On Liability": "liab; limit; exceed; damages; maximum; cap; in no event; aggregate; remed; no action; brought",
+    "Liquidated Damages": "liquidat; damages; penalt; termination fee; break-up; breakup; early termination; reimburs; amount equal",
+    "Warranty Duration": "warrant; guarant; defect; free from",
+    "Insurance": "insur; coverage; polic; underwrit",
+    "Covenant Not To Sue": "contest; challeng; dispute; sue; suit; claim; action; validity; attack; impair; oppose; petition; proceeding",
+    "Third Party Beneficiary": "beneficiar; third part; third-part; enforce; rights",
+}
+CUAD = [q.model_copy(update={"terms": split_terms(CUAD_TERMS.get(q.category, ""))}) for q in CUAD]
 
 PRESETS: dict[str, list[GridQuestion]] = {"cuad": CUAD}
 

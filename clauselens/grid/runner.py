@@ -2,7 +2,8 @@
 
 :func:`run_grid` walks the cells row by row. Cells already in the :class:`~clauselens.grid.cells.CellStore`
 with the same fingerprint are skipped (a rerun does only the missing ones; ``error`` cells are
-retried). For each missing cell the runner retrieves in its own thread (the library's
+retried); a stored answer checked by an older :data:`~clauselens.grid.answer.CHECK_VERSION` is
+re-checked from its stored reply (retrieval again, no model call). For each missing cell the runner retrieves in its own thread (the library's
 catalogue is one SQLite connection), sends the model call to a ``ThreadPoolExecutor`` of
 ``concurrency`` workers (1 for the in-process model, which runs one call at a time), and
 verifies and stores the reply as it comes back. A contract that failed to load, or any cell
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from clauselens.errors import ClauselensError
-from clauselens.grid.answer import DEFAULT_K, ask_model, fingerprint, finish, retrieve
+from clauselens.grid.answer import CHECK_VERSION, DEFAULT_K, ask_model, fingerprint, finish, retrieve, stored_reply
 from clauselens.grid.cells import Cell, CellStore
 from clauselens.grid.questions import GridQuestion
 
@@ -39,6 +40,7 @@ class GridStats:
 
     total: int = 0
     reused: int = 0
+    rechecked: int = 0
     computed: int = 0
     seconds: float = 0.0
     model_seconds: float = 0.0
@@ -107,6 +109,17 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                                         "agreement": row.agreement, "doc_id": row.doc_id, "source_path": row.source_path,
                                         "model": model_id}
                 old = store.get(row.row_key, q.id, fps[q.id])
+                if (old is not None and compute and old.check != CHECK_VERSION and old.status in ("answered", "unverified")
+                        and not row.error):
+                    try:  # new checks, same model reply: no model call
+                        cell = finish({**base, "seconds": old.seconds}, q, retrieve(library, row.doc_id, q, k), stored_reply(old))
+                    except Exception:  # noqa: BLE001 - keep the stored cell when it cannot be re-checked
+                        cell = old
+                    if cell is not old:
+                        stats.rechecked += 1
+                        store.put(cell)
+                    record(cell, True)
+                    continue
                 if old is not None and (old.status != "error" or not compute):
                     record(old, True)
                     continue

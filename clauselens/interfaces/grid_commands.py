@@ -177,7 +177,7 @@ def grid_cmd(
     info: dict[str, Any] = {"agreements": len(rows), "questions": len(qs), "cells": n_cells, "model": model_id,
                             "concurrency": concurrency, "written_utc": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     if stats is not None:
-        info.update(computed=stats.computed, reused=stats.reused, seconds=round(stats.seconds, 1),
+        info.update(computed=stats.computed, reused=stats.reused, rechecked=stats.rechecked, seconds=round(stats.seconds, 1),
                     cells_per_minute=round(stats.cells_per_minute, 2))
     keys = {r.row_key for r in rows}
     info["by_status"] = status_counts(c for c in cells if c.row_key in keys)
@@ -194,7 +194,7 @@ def grid_cmd(
         raise typer.Exit(code=130)
     assert stats is not None
     console.print(f"Wrote {escape(str(path))}: {counts}. This run computed {stats.computed} cells "
-                  f"(reused {stats.reused}) in {stats.seconds:.1f}s = {stats.cells_per_minute:.1f} cells/minute.")
+                  f"(reused {stats.reused}{f', of which {stats.rechecked} re-checked' if stats.rechecked else ''}) in {stats.seconds:.1f}s = {stats.cells_per_minute:.1f} cells/minute.")
     bad_rows = [r for r in rows if r.error]
     if bad_rows:
         err_console.print(f"[bold red]{len(bad_rows)} contract(s) could not be read (their cells say error):[/bold red]")

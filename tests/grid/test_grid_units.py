@@ -11,7 +11,7 @@ import pytest
 
 from clauselens.errors import ConfigError, ModelUnavailableError
 from clauselens.grid import CUAD, CellStore, GridRow, load_questions, run_grid
-from clauselens.grid.answer import CellAnswer, finish, normalise
+from clauselens.grid.answer import CHECK_VERSION, CellAnswer, finish, normalise, topic_check
 from clauselens.grid.questions import GridQuestion, parse_questions
 from clauselens.parsing.types import Span
 from clauselens.retrieval.types import Passage, SearchResult
@@ -64,8 +64,10 @@ def test_cell_status_from_reply() -> None:
     ok = finish(_base(), YN, res, CellAnswer(found=True, passage=1, quote="may terminate this Agreement on ninety (90)  days written notice",
                                              answer="yes"))
     assert ok.status == "answered" and ok.answer == "Yes" and ok.clause == "7.2" and ok.page == 3
-    assert ok.quote == "may terminate this Agreement on ninety (90) days written notice"
-    assert ok.quote_spans and ok.quote_spans[0][0] == 100 + TEXT.index("may terminate")
+    # widened to its sentence, as a report's quotes are
+    assert ok.quote == "7.2 Either party may terminate this Agreement on ninety (90) days written notice."
+    assert ok.quote_spans and ok.quote_spans[0] == [100, 100 + TEXT.index(" Notices")]
+    assert ok.check == CHECK_VERSION and ok.reply is not None and ok.reply["answer"] == "yes"
     assert ok.link.endswith("x.pdf#page=3")
     bad = finish(_base(), YN, res, CellAnswer(found=True, passage=1, quote="may end the contract at will", answer="Yes"))
     assert bad.status == "unverified" and bad.quote == "" and bad.answer == "Yes"
@@ -73,6 +75,52 @@ def test_cell_status_from_reply() -> None:
     assert no.status == "not found" and no.answer == "No"
     abst = finish(_base(), YN, SearchResult(query="q", abstained=True, reason="no matching clause found: x"), None)
     assert abst.status == "not found" and "no matching clause" in abst.reason
+
+
+def test_topic_check_withholds_an_off_topic_quote() -> None:
+    """A verbatim quote about something else (the 1.5B answering "Yes" to exclusivity with the
+    governing-law sentence) is not an answered cell."""
+    excl = GridQuestion(id="ex", question="Is there exclusivity?", type="yes_no", terms="exclusiv; sole")
+    text = "12.1 This Agreement is governed by the laws of Ontario. 12.2 Distributor is the sole distributor in Canada."
+    res = SearchResult(query="q", passages=[_passage(text)])
+    off = finish(_base(), excl, res, CellAnswer(found=True, passage=1, quote="governed by the laws of Ontario", answer="Yes"))
+    assert off.status == "unverified" and off.quote == "" and "does not mention the question's topic" in off.reason
+    assert off.model_quote == "12.1 This Agreement is governed by the laws of Ontario."
+    on = finish(_base(), excl, res, CellAnswer(found=True, passage=1, quote="Distributor is the sole distributor", answer="Yes"))
+    assert on.status == "answered" and on.quote == "12.2 Distributor is the sole distributor in Canada."
+    assert topic_check(excl, "EXCLUSIVELY") == ["exclusiv"] and topic_check(excl, "nonexclusive") == []
+    assert topic_check(YN, "anything") == ["*"]  # no terms: no topic check
+    phrase = GridQuestion(id="r", question="ROFR?", type="yes_no", terms=["first  Refusal", "%"])
+    assert phrase.terms == ["first refusal", "%"] and topic_check(phrase, "a right of first\nrefusal") == ["first refusal"]
+    assert topic_check(phrase, "10% of net sales") == ["%"]
+    (q,) = parse_questions("id,question,type,terms\nx,Is liability capped?,yes_no,liab; Limit \n", "csv")
+    assert q.terms == ["liab", "limit"]
+    assert sum(1 for c in CUAD if c.terms) == 38 and all(c.terms for c in CUAD if not c.front_matter)
+
+
+def test_stored_cells_are_rechecked_without_the_model(tmp_path: Path) -> None:
+    """A cell stored under older checks is re-checked from its stored reply: no model call."""
+    from clauselens.grid.answer import fingerprint
+    from clauselens.grid.cells import Cell
+
+    class Lib:
+        def search(self, *a, **kw):
+            return SearchResult(query="q", passages=[_passage("4.1 Neither party shall disparage the other. 4.2 Ontario law.")])
+
+    q = GridQuestion(id="nd", question="Non-disparagement?", type="yes_no", terms="disparag")
+    store = CellStore(tmp_path / "c.sqlite")
+    fp = fingerprint(q, "m")
+    base = {"row_key": "r1", "question_id": "nd", "fingerprint": fp, "agreement": "A", "doc_id": "d1"}
+    store.put(Cell(**base, status="answered", answer="Yes", quote="4.2 Ontario law."))  # old cell: off topic, no check
+    calls: list = []
+    stats = run_grid(Lib(), [GridRow(row_key="r1", agreement="A", doc_id="d1")], [q], store, model=object(), model_id="m",
+                     answer=lambda *a, **kw: calls.append(a))
+    (cell,) = store.cells()
+    assert not calls and stats.rechecked == 1 and stats.computed == 0
+    assert cell.status == "unverified" and cell.check == CHECK_VERSION and cell.model_quote == "4.2 Ontario law."
+    stats = run_grid(Lib(), [GridRow(row_key="r1", agreement="A", doc_id="d1")], [q], store, model=object(), model_id="m",
+                     answer=lambda *a, **kw: calls.append(a))
+    assert not calls and stats.rechecked == 0 and stats.reused == 1
 
 
 def test_typed_answers() -> None:
