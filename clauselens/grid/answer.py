@@ -174,6 +174,13 @@ def topic_check(q: GridQuestion, text: str) -> list[str]:
     return [t for t in q.terms if re.search(_term_pattern(t), low)]
 
 
+def off_topic(q: GridQuestion, passages: Sequence[Passage]) -> bool:
+    """True when no retrieved passage mentions the question's topic: any quote the model could
+    give would fail :func:`topic_check` (a quote lies inside one passage), so the cell is "not
+    found" without a model call. Always False for a question without terms."""
+    return bool(q.terms) and not any(topic_check(q, p.text) for p in passages)
+
+
 def source_link(path: str, page: int | None) -> str:
     """A link into the agreement: its file URI, at the page for PDFs."""
     if not path:
@@ -223,4 +230,4 @@ def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: C
 
 
 __all__ = ["CHECK_VERSION", "CellAnswer", "DEFAULT_K", "PROMPT_VERSION", "ask_model", "finish", "fingerprint", "messages_for",
-           "normalise", "retrieve", "source_link", "stored_reply", "topic_check"]
+           "normalise", "off_topic", "retrieve", "source_link", "stored_reply", "topic_check"]

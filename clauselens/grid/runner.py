@@ -3,8 +3,10 @@
 :func:`run_grid` walks the cells row by row. Cells already in the :class:`~clauselens.grid.cells.CellStore`
 with the same fingerprint are skipped (a rerun does only the missing ones; ``error`` cells are
 retried); a stored answer checked by an older :data:`~clauselens.grid.answer.CHECK_VERSION` is
-re-checked from its stored reply (retrieval again, no model call). For each missing cell the runner retrieves in its own thread (the library's
-catalogue is one SQLite connection), sends the model call to a ``ThreadPoolExecutor`` of
+re-checked from its stored reply (retrieval again, no model call). A cell whose retrieved passages
+never mention the question's topic terms is "not found" without a model call
+(:func:`~clauselens.grid.answer.off_topic`; recomputed when the checks change). For each missing
+cell the runner retrieves in its own thread (the library's catalogue is one SQLite connection), sends the model call to a ``ThreadPoolExecutor`` of
 ``concurrency`` workers (1 for the in-process model, which runs one call at a time), and
 verifies and stores the reply as it comes back. A contract that failed to load, or any cell
 whose retrieval or model call fails, becomes an ``error`` cell with the reason; the grid goes on.
@@ -18,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from clauselens.errors import ClauselensError
-from clauselens.grid.answer import CHECK_VERSION, DEFAULT_K, ask_model, fingerprint, finish, retrieve, stored_reply
+from clauselens.grid.answer import CHECK_VERSION, DEFAULT_K, ask_model, fingerprint, finish, off_topic, retrieve, stored_reply
 from clauselens.grid.cells import Cell, CellStore
 from clauselens.grid.questions import GridQuestion
 
@@ -120,7 +122,8 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                         store.put(cell)
                     record(cell, True)
                     continue
-                if old is not None and (old.status != "error" or not compute):
+                stale_skip = old is not None and old.reply is None and old.check not in ("", CHECK_VERSION)
+                if old is not None and (old.status != "error" or not compute) and not (compute and stale_skip):
                     record(old, True)
                     continue
                 if not compute:
@@ -134,7 +137,10 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                 except Exception as e:  # noqa: BLE001
                     record(Cell(**base, status="error", reason=_error_text(e)), False)
                     continue
-                if result.abstained or not result.passages:
+                if result.abstained or not result.passages or off_topic(q, result.passages):
+                    if result.passages and not result.abstained:
+                        result = result.model_copy(update={"reason": "no retrieved passage mentions the question's topic "
+                                                                      f"({', '.join(q.terms[:8])}{', …' if len(q.terms) > 8 else ''})"})
                     record(finish({**base, "seconds": round(time.perf_counter() - started, 2)}, q, result, None), False)
                     continue
                 retrieval_s = time.perf_counter() - started

@@ -123,6 +123,21 @@ def test_stored_cells_are_rechecked_without_the_model(tmp_path: Path) -> None:
     assert not calls and stats.rechecked == 0 and stats.reused == 1
 
 
+def test_no_model_call_when_no_passage_mentions_the_topic(tmp_path: Path) -> None:
+    class Lib:
+        def search(self, *a, **kw):
+            return SearchResult(query="q", passages=[_passage("9.1 Ontario law governs. 9.2 Notices in writing.")])
+
+    q = GridQuestion(id="esc", question="Source code escrow?", type="yes_no", terms="escrow; source code")
+    calls: list = []
+    store = CellStore(tmp_path / "c.sqlite")
+    run_grid(Lib(), [GridRow(row_key="r1", agreement="A", doc_id="d1")], [q], store, model=object(), model_id="m",
+             answer=lambda *a, **kw: calls.append(a))
+    (cell,) = store.cells()
+    assert not calls and cell.status == "not found" and cell.answer == "No"
+    assert "no retrieved passage mentions the question's topic (escrow, source code)" in cell.reason
+
+
 def test_typed_answers() -> None:
     d = GridQuestion(id="d", question="When?", type="date")
     assert normalise(d, "May 8, 2014") == "2014-05-08"
