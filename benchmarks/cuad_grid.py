@@ -267,6 +267,44 @@ def run_topic(args: argparse.Namespace) -> dict:
             "tune_misses": misses}
 
 
+def run_precheck(args: argparse.Namespace) -> dict:
+    """How often a cell reaches the model (:func:`clauselens.grid.answer.off_topic` is False: some
+    retrieved passage mentions the category's terms), by CUAD's answer: for the yes/no categories,
+    the share of "Yes" contracts that pass (a miss is a "No" the model never had a chance to
+    change) and of "No" contracts that pass (the model decides those; the 1.5B says "Yes" to most).
+    The contracts of the split are added to a lexical library of their own (BM25 statistics are
+    per agreement, so the ranking is the grid's). No model."""
+    from clauselens.grid.answer import off_topic
+
+    master = load_master()
+    split = args.split if args.split != "all" else "tune"
+    stems = sorted(s for s in master if (CORPUS / f"{s}.txt").exists() and split_of(s) == split)
+    if args.limit:
+        stems = stems[: args.limit]
+    root = CACHE / f"lexical-{split}"
+    lib = Library.open(root, embedder_name="none")
+    lib.add([CORPUS / f"{s}.txt" for s in stems])
+    recs = {Path(r.path).stem: r for r in lib.agreements()}
+    cats = [q for q in CUAD if q.terms and q.type == "yes_no" and (not args.only or q.id in args.only.split(","))]
+    counts: dict = {}
+    for stem in stems:
+        if stem not in recs:
+            continue
+        for q in cats:
+            gold = answer_column(master[stem], q.category)
+            if gold not in ("Yes", "No"):
+                continue
+            passes = not off_topic(q, retrieve(lib, recs[stem].doc_id, q, K).passages)
+            c = counts.setdefault(q.category, {"Yes": [0, 0], "No": [0, 0]})
+            c[gold][0] += int(passes)
+            c[gold][1] += 1
+    tot = {g: [sum(c[g][0] for c in counts.values()), sum(c[g][1] for c in counts.values())] for g in ("Yes", "No")}
+    summary = {split: {"contracts": len(stems), "pass_given_yes": round(tot["Yes"][0] / max(1, tot["Yes"][1]), 4),
+                       "pass_given_no": round(tot["No"][0] / max(1, tot["No"][1]), 4), "yes_pairs": tot["Yes"][1],
+                       "no_pairs": tot["No"][1]}}
+    return {"part": "precheck", "summary": summary, "per_category": counts}
+
+
 def value_match(q, gold: str, answer: str) -> bool | None:
     """Lenient match of a typed answer with CUAD's ``-Answer`` value: dates compared as dates
     (CUAD writes m/d/yy), other values when the words of one (minus "and", "the", "of", "state", "law(s)") are all in the other. ``None``
@@ -363,7 +401,7 @@ def run_yesno(args: argparse.Namespace) -> dict:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--part", choices=("retrieval", "yesno", "topic"), default="retrieval")
+    ap.add_argument("--part", choices=("retrieval", "yesno", "topic", "precheck"), default="retrieval")
     ap.add_argument("--only", default="", help="comma-separated question ids")
     ap.add_argument("--limit", type=int, default=0, help="first N contracts only (smoke runs)")
     ap.add_argument("--split", choices=("all", "tune", "report"), default="all", help="which contracts (tuning: tune)")
@@ -372,7 +410,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tag", default="", help="suffix of the result file name")
     args = ap.parse_args(argv)
     t0 = time.time()
-    res = {"retrieval": run_retrieval, "yesno": run_yesno, "topic": run_topic}[args.part](args)
+    res = {"retrieval": run_retrieval, "yesno": run_yesno, "topic": run_topic, "precheck": run_precheck}[args.part](args)
     res.update(command=" ".join(["python -m benchmarks.cuad_grid", *(argv if argv is not None else sys.argv[1:])]),
                date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
                load_average=list(map(float, Path("/proc/loadavg").read_text().split()[:3])),
