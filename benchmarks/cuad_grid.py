@@ -230,6 +230,8 @@ def run_topic(args: argparse.Namespace) -> dict:
 
     master = load_master()
     stems = sorted(s for s in master if (CORPUS / f"{s}.txt").exists())
+    if args.limit:
+        stems = stems[: args.limit]
     cats = [q for q in CUAD if q.terms and (not args.only or q.id in args.only.split(","))]
     stats: dict = {}
     misses: dict = {}
@@ -395,7 +397,7 @@ def run_yesno(args: argparse.Namespace) -> dict:
     return {"part": "yesno", "store": str(args.store), "summary": out, "error_cells": errors,
             # median, not mean: a cell's seconds include any time the process was paused
             "median_seconds_per_cell": round(float(np.median(seconds)), 1) if seconds else None,
-            "cells_per_minute_at_median": round(60 / float(np.median(seconds)), 2) if seconds else None,
+            "cells_per_minute_at_median": round(60 / float(np.median(seconds)), 2) if seconds and np.median(seconds) > 0 else None,
             "cells": len(seconds), "rows": rows}
 
 
