@@ -90,6 +90,14 @@ def answer_column(row: dict[str, str], cat: str) -> str:
     raise KeyError(cat)
 
 
+def annotated_clauses(row: dict[str, str], cat: str) -> list[str]:
+    """The clause texts CUAD's annotators marked for ``cat`` in one CSV row (a Python list literal)."""
+    try:
+        return [c for c in ast.literal_eval(row[cat]) if c.strip()]
+    except (ValueError, SyntaxError):
+        return []
+
+
 def gold_spans(text: str, clauses: list[str]) -> list[tuple[int, int]]:
     """``[start, end)`` in ``text`` of each annotated clause found (whitespace-normalised match)."""
     norm, idx = normalize_with_map(text)
@@ -161,10 +169,7 @@ def run_retrieval(args: argparse.Namespace) -> dict:
         raw = [(i, min(i + 500, len(text))) for i in range(0, len(text), 500)]
         raw_tokens = _tok([text[a:b] for a, b in raw])
         for q in cats:
-            try:
-                clauses = [c for c in ast.literal_eval(row[q.category]) if c.strip()]
-            except (ValueError, SyntaxError):
-                clauses = []
+            clauses = annotated_clauses(row, q.category)
             if not clauses:
                 continue
             gold = gold_spans(text, clauses)
@@ -241,10 +246,7 @@ def run_topic(args: argparse.Namespace) -> dict:
             continue
         row = master[stem]
         for q in cats:
-            try:
-                clauses = [c for c in ast.literal_eval(row[q.category]) if c.strip()]
-            except (ValueError, SyntaxError):
-                clauses = []
+            clauses = annotated_clauses(row, q.category)
             if not clauses:
                 continue
             text = (CORPUS / f"{stem}.txt").read_text(encoding="utf-8")
