@@ -130,4 +130,4 @@ def test_grid_starts_fills_reattaches_and_opens_a_cell(grid_server, browser, tmp
     # a text contract's cell: the text view with the quote marked
     law_txt.click()
     mark = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#doctext mark.hl")))
-    assert mark.text == "This Agreement is governed by the laws of Scotland"
+    assert mark.text == "This Agreement is governed by the laws of Scotland."  # widened to its sentence

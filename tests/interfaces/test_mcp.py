@@ -168,7 +168,7 @@ def test_mcp_grid_start_poll_and_cells(service, tmp_path):
     cell = call("grid_cell", {"grid_id": gid, "agreement": "four_clause_contract.txt", "question_id": law}).structured_content
     text = (ROBUST / "four_clause_contract.txt").read_text(encoding="utf-8")
     assert cell["status"] == "answered" and cell["answer"] == "Scotland" and cell["clause"] == "4"
-    assert cell["quote"] == "This Agreement is governed by the laws of Scotland"
+    assert cell["quote"] == "This Agreement is governed by the laws of Scotland."  # widened to its sentence
     assert [text[s:e] for s, e in cell["quote_spans"]] == [cell["quote"]]
     by_row = call("grid_cell", {"grid_id": gid, "agreement": "1", "question_id": law}).structured_content
     assert by_row["answer"] == "Ireland" and by_row["agreement"] == "LETTER OF INTENT"
