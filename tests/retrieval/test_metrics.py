@@ -7,9 +7,12 @@ from retrieval_testutil import DATA
 
 from clauselens.retrieval.eval_metrics import document_mismatch, merge_spans, precision_recall
 
-CASES = json.loads((DATA / "legalbench-rag" / "metric_vectors.json").read_text())["cases"]
+VECTORS = DATA / "legalbench-rag" / "metric_vectors.json"
+# a checkout that does not sit beside ../shared collects (and skips) instead of erroring
+CASES = json.loads(VECTORS.read_text())["cases"] if VECTORS.exists() else []
 
 
+@pytest.mark.skipif(not VECTORS.exists(), reason="needs ../shared/data/legalbench-rag/metric_vectors.json")
 @pytest.mark.parametrize("case", CASES, ids=[c["case"] for c in CASES])
 def test_metric_vectors(case):
     ret = [(r["file_path"], *r["span"]) for r in case["retrieved"]]
