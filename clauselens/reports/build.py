@@ -104,7 +104,7 @@ def build_report(
             if m is None:
                 matches, missing = verify_pieces(quote, passages, prefer=pids)
                 if not matches:
-                    chosen = select_quote(f.statement, passages, pids)
+                    chosen = select_quote(f.statement, passages, pids, quote)
                     dropped.append(DroppedQuote(quote=quote, passage_id=pids[0] if pids else None,
                                                 reason="not found verbatim in any retrieved passage" + (
                                                     f"; the finding cites instead the sentence of {chosen.passage_id} "

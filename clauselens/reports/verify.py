@@ -284,7 +284,27 @@ SELECT_MIN_WORDS = 3
 _SENTENCE_SPAN = re.compile(r"(?:[^.;!?\n]|[.;!?](?=[^\s]))+(?:[.;!?]+|$)")
 
 
-def select_quote(statement: str, passages: Mapping[str, Passage], pids: Sequence[str]) -> QuoteMatch | None:
+#: A model quote of at most this many words that holds a named passage's clause number only points at that clause.
+POINTER_MAX_WORDS = 12
+
+
+def _pointed_clause(quote: str, passages: Mapping[str, Passage], pids: Sequence[str]) -> QuoteMatch | None:
+    """The first sentence of the named passage whose clause number a short model quote holds
+    ("2. Confidentiality Obligations > 2.1 | p. 1" points at clause 2.1), or ``None``."""
+    if not quote or len(quote.split()) > POINTER_MAX_WORDS:
+        return None
+    for pid in pids:
+        p = passages.get(pid)
+        if p is None or not p.clause_ref or not re.search(rf"(?<![\w.]){re.escape(p.clause_ref)}(?![\w]|\.\d)", quote):
+            continue
+        for m in _SENTENCE_SPAN.finditer(p.text):
+            a = m.start() + (len(m.group()) - len(m.group().lstrip()))
+            if len(p.text[a:m.end()].split()) >= MIN_PIECE_WORDS:
+                return QuoteMatch(pid, a, m.end(), p.text[a:m.end()], passage_offsets_to_doc_spans(p, a, m.end()))
+    return None
+
+
+def select_quote(statement: str, passages: Mapping[str, Passage], pids: Sequence[str], quote: str = "") -> QuoteMatch | None:
     """The sentence of the passages a finding names (``pids``) that says most of its claim, for
     a finding whose model quote could not be verified at all (small models copy the passage
     header -- "2. Confidentiality Obligations > 2.1 | p. 1" -- or a passage id instead of the
@@ -293,13 +313,16 @@ def select_quote(statement: str, passages: Mapping[str, Passage], pids: Sequence
     stemmed, stopwords dropped); the best one wins, the earlier on a tie. The result is the
     source's own characters, like any verified quote; whether it *supports* the claim is left to
     the support checks, as for the model's own quotes. ``None`` when no sentence qualifies or the
-    finding names no retrieved passage (no search beyond the passages the model cited)."""
+    finding names no retrieved passage (no search beyond the passages the model cited). When no
+    sentence qualifies and the model's ``quote`` is only a pointer to a named passage's clause
+    (its header or number, at most :data:`POINTER_MAX_WORDS` words), that clause's first
+    sentence is chosen (:func:`_pointed_clause`)."""
     from clauselens.retrieval.analyzer import LegalAnalyzer
 
     an = LegalAnalyzer()
     claim = set(an.tokenize(statement))
     if len(claim) < SELECT_MIN_WORDS:
-        return None
+        return _pointed_clause(quote, passages, pids)
     best: tuple[float, QuoteMatch] | None = None
     for pid in pids:
         p = passages.get(pid)
@@ -312,4 +335,4 @@ def select_quote(statement: str, passages: Mapping[str, Passage], pids: Sequence
             share = len(shared) / len(claim)
             if len(shared) >= SELECT_MIN_WORDS and share >= SELECT_MIN_SHARE and (best is None or share > best[0]):
                 best = (share, QuoteMatch(pid, a, b, p.text[a:b], passage_offsets_to_doc_spans(p, a, b)))
-    return best[1] if best else None
+    return best[1] if best else _pointed_clause(quote, passages, pids)

@@ -306,6 +306,14 @@ def test_a_finding_with_only_ids_or_a_copied_header_cites_the_sentence_of_its_pa
     assert m is not None and m.text == "2.1 The Receiving Party shall keep the Confidential Information strictly confidential."
     assert select_quote(claim, {"P1": p}, []) is None  # only the passages the finding names
     assert select_quote("The NDA has no confidentiality obligations and clause 2 was deleted.", {"P1": p}, ["P1"]) is None
+    # a model quote that only points at a named clause (its header or number) cites that clause's first sentence
+    loose = "Clause 2.1 of the NDA imposes a strict confidentiality obligation."
+    assert select_quote(loose, {"P1": p}, ["P1"]) is None
+    m = select_quote(loose, {"P1": p}, ["P1"], "2. Confidentiality Obligations > 2.1 | p. 1")
+    assert m is not None and m.text.startswith("2.1 The Receiving Party shall keep")
+    for other in ("12.1 | p. 1", "2.10 Survival", "clause 7", "2.1 " + "word " * 12):
+        assert select_quote(loose, {"P1": p}, ["P1"], other) is None, other
+    assert select_quote(loose, {"P1": p}, [], "2. Confidentiality Obligations > 2.1 | p. 1") is None
     for quote in ("2. Confidentiality Obligations > 2.1 | p. 1", "P1"):
         draft = ReportDraft(title="t", answer="a", addressed=True,
                             findings=[DraftFinding(statement=claim, passage_ids=["P1"], quote=quote)])
