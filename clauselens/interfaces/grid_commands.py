@@ -194,8 +194,9 @@ def grid_cmd(
         raise typer.Exit(code=130)
     assert stats is not None
     rechecked = f", of which {stats.rechecked} re-checked" if stats.rechecked else ""
+    rate = f" = {stats.cells_per_minute:.1f} cells/minute" if stats.computed else ""  # no rate when all cells were stored
     console.print(f"Wrote {escape(str(path))}: {counts}. This run computed {stats.computed} cells "
-                  f"(reused {stats.reused}{rechecked}) in {stats.seconds:.1f}s = {stats.cells_per_minute:.1f} cells/minute.")
+                  f"(reused {stats.reused}{rechecked}) in {stats.seconds:.1f}s{rate}.")
     bad_rows = [r for r in rows if r.error]
     if bad_rows:
         err_console.print(f"[bold red]{len(bad_rows)} contract(s) could not be read (their cells say error):[/bold red]")
