@@ -27,14 +27,12 @@ import datetime as dt
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-import httpx
-
+from benchmarks.llama_server import llama_server
 from clauselens.provenance import run_provenance
 
 REPO = Path(__file__).resolve().parents[1]
@@ -43,33 +41,6 @@ CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "grid_server"
 #: Questions with clauses in most commercial contracts (so that most cells reach the model).
 DEFAULT_ONLY = "governing_law,anti_assignment,termination_for_convenience,renewal_term,audit_rights,insurance"
 CLI = [sys.executable, "-m", "clauselens.cli"]
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start_server(model_path: Path, threads: int, log: Path) -> tuple[subprocess.Popen, str]:
-    """llama-cpp-python's server on 127.0.0.1; returns ``(process, base_url)`` once it answers."""
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(model_path), "--host", "127.0.0.1",
-                             "--port", str(port), "--n_ctx", "4096", "--n_threads", str(threads)],
-                            stdout=log.open("wb"), stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}/v1"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"llama_cpp.server exited with {proc.returncode}: {log.read_text()[-2000:]}")
-        try:
-            if httpx.get(f"{base}/models", timeout=2).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    proc.terminate()
-    raise SystemExit(f"llama_cpp.server did not answer in 180 s: {log.read_text()[-2000:]}")
 
 
 def run_config(name: str, args: argparse.Namespace, extra: list[str], env: dict[str, str]) -> dict:
@@ -106,13 +77,9 @@ def main(argv: list[str] | None = None) -> None:
     env = {**os.environ, "CLAUSELENS_RETRIEVAL__EMBEDDER": "none", "CLAUSELENS_INTERROGATOR_MODEL__N_THREADS": str(args.threads),
            "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     runs = [run_config("in-process", args, ["--model", args.model], env)]
-    proc, base = start_server(model_path, args.threads, CACHE / "server.log")
-    try:
+    with llama_server(model_path, CACHE / "server.log", threads=args.threads) as base:
         for c in (1, 4):
             runs.append(run_config(f"server-c{c}", args, ["--base-url", base, "--concurrency", str(c)], env))
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
     ref = runs[0]["cells"]
     for r in runs:
         cells = r.pop("cells")
