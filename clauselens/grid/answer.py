@@ -174,6 +174,11 @@ def topic_check(q: GridQuestion, text: str) -> list[str]:
     return [t for t in q.terms if re.search(_term_pattern(t), low)]
 
 
+def terms_preview(q: GridQuestion, n: int = 8) -> str:
+    """The question's first ``n`` topic terms, for a cell's reason."""
+    return ", ".join(q.terms[:n]) + (", …" if len(q.terms) > n else "")
+
+
 def off_topic(q: GridQuestion, passages: Sequence[Passage]) -> bool:
     """True when no retrieved passage mentions the question's topic: any quote the model could
     give would fail :func:`topic_check` (a quote lies inside one passage), so the cell is "not
@@ -223,11 +228,11 @@ def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: C
     if not topic_check(q, quote):
         return Cell(**base, status="unverified", answer=answer, model_quote=" ".join(quote.split())[:1000],
                     reason="the quoted sentence does not mention the question's topic (none of: "
-                           f"{', '.join(q.terms[:8])}{', …' if len(q.terms) > 8 else ''}); quote withheld")
+                           f"{terms_preview(q)}); quote withheld")
     return Cell(**base, status="answered", answer=answer, quote=" ".join(quote.split()), clause=src.clause_ref or "",
                 page=src.page_start, link=source_link(src.source_path or base.get("source_path", ""), src.page_start),
                 quote_spans=[[s.start, s.end] for x in matches for s in x.doc_spans])
 
 
 __all__ = ["CHECK_VERSION", "CellAnswer", "DEFAULT_K", "PROMPT_VERSION", "ask_model", "finish", "fingerprint", "messages_for",
-           "normalise", "off_topic", "retrieve", "source_link", "stored_reply", "topic_check"]
+           "normalise", "off_topic", "terms_preview", "retrieve", "source_link", "stored_reply", "topic_check"]

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from clauselens.errors import ClauselensError
-from clauselens.grid.answer import CHECK_VERSION, DEFAULT_K, ask_model, fingerprint, finish, off_topic, retrieve, stored_reply
+from clauselens.grid.answer import CHECK_VERSION, DEFAULT_K, ask_model, fingerprint, finish, off_topic, retrieve, stored_reply, terms_preview
 from clauselens.grid.cells import Cell, CellStore
 from clauselens.grid.questions import GridQuestion
 
@@ -140,7 +140,7 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                 if result.abstained or not result.passages or off_topic(q, result.passages):
                     if result.passages and not result.abstained:
                         result = result.model_copy(update={"reason": "no retrieved passage mentions the question's topic "
-                                                                      f"({', '.join(q.terms[:8])}{', …' if len(q.terms) > 8 else ''})"})
+                                                                      f"({terms_preview(q)})"})
                     record(finish({**base, "seconds": round(time.perf_counter() - started, 2)}, q, result, None), False)
                     continue
                 retrieval_s = time.perf_counter() - started
