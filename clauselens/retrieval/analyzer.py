@@ -44,6 +44,27 @@ def normalize_ref(ref: str) -> str:
     return re.sub(r"\s+", "", r)
 
 
+def _amount_part(text: str, a: int, b: int) -> bool:
+    """Is the dotted number ``text[a:b]`` an amount or a percentage ("4.5%", "$1.5", the "000.00"
+    of "100,000.00"), not a clause reference?"""
+    tail, head = text[b: b + 1], text[max(0, a - 1): a]
+    return tail == "%" or (bool(head) and head in "$€£") or (head == "," and text[max(0, a - 2): a - 1].isdigit())
+
+
+def mask_clause_refs(text: str) -> str:
+    """``text`` with every clause reference :func:`clause_refs_in` would find (and the word
+    naming it: "clause 14(a)", "Section 3.2") blanked out by spaces, so the numbers left are
+    quantities ("30 days", "$5,000"), not references. Same length as ``text``."""
+    out = list(text)
+    spans = [m.span() for m in _NAMED_REF_RE.finditer(text)]
+    for m in _DOTTED_REF_RE.finditer(text):
+        if not _amount_part(text, m.start(), m.end()):
+            spans.append(m.span())
+    for a, b in spans:
+        out[a:b] = " " * (b - a)
+    return "".join(out)
+
+
 def clause_refs_in(text: str) -> list[str]:
     """Clause references a text names, normalised, in order, without duplicates.
 
@@ -54,10 +75,7 @@ def clause_refs_in(text: str) -> list[str]:
     for m in _NAMED_REF_RE.finditer(text):
         found.append(normalize_ref(m.group(1)))
     for m in _DOTTED_REF_RE.finditer(text):
-        # skip decimals that are amounts/percentages ("4.5%", "$1.5")
-        tail = text[m.end(): m.end() + 1]
-        head = text[max(0, m.start() - 1): m.start()]
-        if tail == "%" or head in "$€£" and head:
+        if _amount_part(text, m.start(), m.end()):  # "4.5%", "$1.5", "100,000.00": amounts, not references
             continue
         found.append(normalize_ref(m.group(1)))
     out: list[str] = []
