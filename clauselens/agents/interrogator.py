@@ -318,6 +318,9 @@ def check_answer(
     answer = report.answer.strip()
     if report.documents_silent or report.label is not None or not facts or not answer:
         return report, [], None
+    if report.answer_support != "unchecked":  # the deterministic checks already failed it (build_report)
+        return report, [], {"statement": answer, "support": report.answer_support, "note": report.answer_support_note,
+                            "source": "rules", "part": "answer"}
     if any(_norm(answer) == _norm(f.statement) and f.support == "supported" for f in facts):
         out = report.model_copy(update={"answer_support": "supported",
                                         "answer_support_note": "rules: the answer restates a supported finding"})

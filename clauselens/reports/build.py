@@ -10,10 +10,12 @@ model's quote is still listed as removed).
 Verified quotes become :class:`Citation` s with exact document spans, the others are
 recorded in ``dropped_quotes`` and listed under ``knowledge_gaps``. A verified quote is widened
 to whole words and its enclosing clause (:func:`~clauselens.reports.verify.extend_match`), and
-each finding's claim is checked against its quoted text for negation and party-role mismatches
-(:func:`clauselens.reports.support.check_claim`), and for a claim about another clause topic
-than the cited clause's heading (:func:`~clauselens.reports.support.check_topic`): a finding that
-fails is ``contradicted`` / ``unrelated`` and never shown as a cited fact. :func:`finalize_support` then sets the report's verification
+each finding's claim is checked against its quoted text by the deterministic rules of
+:func:`clauselens.reports.support.check_statement` (negation, party role, notice period, numbers,
+absence, clause topic, document): a finding that fails is ``contradicted`` / ``unrelated`` and
+never shown as a cited fact. The answer is checked the same way against the quotes of the
+findings that pass (``answer_support``; a failed answer is marked unverified and the model's
+answer check is not asked). :func:`finalize_support` then sets the report's verification
 status, lists every unsupported or unverified claim and (with several documents) every
 document no cited fact comes from under ``knowledge_gaps``; it is re-run after the model's
 support verdicts. Passage ids a finding names that were never retrieved are removed. When nothing was retrieved, or the model says
@@ -35,7 +37,7 @@ from clauselens.reports.model import (
     ReportDraft,
     SupportStatus,
 )
-from clauselens.reports.support import check_claim, check_document, check_topic
+from clauselens.reports.support import ISSUE_STATUS, check_statement
 from clauselens.reports.verify import (
     MIN_PIECE_WORDS,
     QuoteMatch,
@@ -64,6 +66,12 @@ def _dedup(items: Sequence[str]) -> list[str]:
             seen.add(key)
             out.append(it.strip())
     return out
+
+
+def _parties(documents: Sequence[Mapping[str, Any]] | None, doc_ids: set[str]) -> list[str]:
+    """The party names of the cited documents (their summaries' ``parties``), for the party check.
+    With several documents a name must name a party of the cited ones."""
+    return [str(p) for d in documents or [] if d.get("doc_id") in doc_ids for p in d.get("parties") or []]
 
 
 def build_report(
@@ -149,15 +157,14 @@ def build_report(
                 support, note = "unrelated", "the statement is a question, not a claim a quote could support"
             elif grounded:
                 cited = [c for c in citations if c.id in cids]
-                quoted = " ".join(c.quote for c in cited)
-                issue = check_claim(statement, quoted)
+                issue = check_statement(statement, " ".join(c.quote for c in cited), question=question,
+                                        headings=[c.heading_path[-1] for c in cited if c.heading_path],
+                                        cited_titles=[c.doc_title or "" for c in cited],
+                                        other_titles=[str(d.get("title") or "") for d in documents or []
+                                                      if d.get("doc_id") not in {c.doc_id for c in cited}],
+                                        parties=_parties(documents, {c.doc_id for c in cited}))
                 if issue is not None:
-                    support, note = "contradicted", f"{issue.kind} mismatch: {issue.detail}"
-                elif (issue := check_topic(statement, quoted, [c.heading_path[-1] for c in cited if c.heading_path])
-                      or check_document(statement, [c.doc_title or "" for c in cited],
-                                        [str(d.get("title") or "") for d in documents or []
-                                         if d.get("doc_id") not in {c.doc_id for c in cited}])):
-                    support, note = "unrelated", f"{issue.kind} mismatch: {issue.detail}"
+                    support, note = ISSUE_STATUS[issue.kind], f"{issue.kind} mismatch: {issue.detail}"
             findings.append(Finding(statement=statement, passage_ids=pids, citation_ids=cids, grounded=grounded,
                                     support=support, support_note=note))
 
@@ -185,6 +192,17 @@ def build_report(
         label = "not_mentioned"
     if nli and label_basis is not None and label_basis.decided:
         label = label_basis.decided
+    answer_support: SupportStatus = "unchecked"
+    answer_note = ""
+    passing = [f for f in findings if f.grounded and f.citation_ids and f.support == "unchecked"]
+    if not silent and not nli and passing and answer:  # the answer is a claim too (issue #19)
+        ids = {c for f in passing for c in f.citation_ids}
+        cited = [c for c in citations if c.id in ids]
+        issue = check_statement(answer, " ".join(c.quote for c in cited), question=question,
+                                cited_titles=[c.doc_title or "" for c in cited],
+                                parties=_parties(documents, {c.doc_id for c in cited}))
+        if issue is not None:
+            answer_support, answer_note = ISSUE_STATUS[issue.kind], f"rules: {issue.kind} mismatch: {issue.detail}"
     title = draft.title.strip() or question
     doc_names = _dedup([p.doc_title or p.source_path or p.doc_id for p in passages.values()])
     report = Report(
@@ -195,6 +213,7 @@ def build_report(
         follow_up_questions=_dedup(draft.follow_up_questions), citations=citations,
         conclusion=conclusion or answer, documents_silent=silent, dropped_quotes=dropped,
         label=label, label_basis=label_basis if nli else None, turns=turns, complete=complete, documents=doc_names,
+        answer_support=answer_support, answer_support_note=answer_note,
     )
     return finalize_support(report, passages, documents)
 

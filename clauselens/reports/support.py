@@ -11,11 +11,23 @@ supports / contradicts / unrelated verdict (:mod:`clauselens.agents.interrogator
   one party where the claim says "either party" ("Company may assign" vs "either party may
   assign");
 * **topic**: the claim is about one clause topic and cites a clause headed with another ("the
-  non-compete lasts five years" citing "4.3 Non-Solicitation"), :func:`check_topic`.
+  non-compete lasts five years" citing "4.3 Non-Solicitation"), :func:`check_topic`;
+* **number**: the claim states a quantity (a period, an amount, a percentage, a year) that the
+  quote does not contain, :func:`check_numbers`;
+* **period**: the claim restates a notice period as something else ("may terminate ... within two
+  years" citing "may terminate ... by giving two (2) years written notice"), :func:`check_period`;
+* **absence**: the claim says the agreement does not provide for something ("does not allow a fuel
+  surcharge") and cites a quote that does not mention it -- a quote can only show an absence it
+  speaks of, :func:`check_absence`.
 
-Both work on *assertions* ``(party, action, negated)`` read from modal phrases ("Consultant
+:func:`check_statement` runs them all, for a key finding and for the report's answer alike
+(the answer is a claim too: its quotes are those of the findings that pass).
+
+Negation and party role work on *assertions* ``(party, action, negated)`` read from modal phrases ("Consultant
 may not sell, assign or delegate" -> (consultant, sell, True), (consultant, assign, True),
-(consultant, delegate, True)). The action lexicon (:data:`ACTIONS`) holds the rights and duties
+(consultant, delegate, True)); a claim's paraphrases of a right or duty are read as modal phrases
+first ("allows X to terminate" -> "X may terminate", "X's only recourse is to challenge" -> "X may
+challenge", :data:`CLAIM_FORMS`). The action lexicon (:data:`ACTIONS`) holds the rights and duties
 contracts grant or forbid; a claim or quote without a modal phrase over one of them gives no
 deterministic verdict (the model decides). A check only fails a finding when the quote speaks
 about the same action as the claim. Pure functions; no I/O.
@@ -25,6 +37,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal, Sequence
+
+from clauselens.retrieval.analyzer import LegalAnalyzer, mask_clause_refs
 
 #: Action lexicon: canonical action -> regex of its word forms (whole words, lower case).
 ACTIONS: dict[str, str] = {
@@ -45,6 +60,7 @@ ACTIONS: dict[str, str] = {
     "increase": r"increas(?:e|es|ed|ing)", "lease": r"(?:sub)?leas(?:e|es|ed|ing)", "sublet": r"sublet(?:s|ting)?",
     "export": r"export(?:s|ed|ing)?", "manufacture": r"manufactur(?:e|es|ed|ing)", "market": r"market(?:s|ed|ing)?",
     "advertise": r"advertis(?:e|es|ed|ing)", "divert": r"divert(?:s|ed|ing)?",
+    "challenge": r"challeng(?:e|es|ed|ing)", "contest": r"contest(?:s|ed|ing)?",
 }
 _ACTION_RE = [(k, re.compile(rf"^(?:{v})$")) for k, v in ACTIONS.items()]
 
@@ -74,6 +90,27 @@ _MODAL = re.compile(
     r")\b",
     re.IGNORECASE,
 )
+#: Paraphrases of a right, duty or prohibition, read as the modal phrase they stand for before
+#: assertions are taken (issue #19: "Section 19.1 allows one party to terminate", "Garrett's only
+#: recourse ... is to challenge" gave no assertion, so a party swap went unnoticed).
+CLAIM_FORMS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"\b(?:allows?|allowing|permits?|permitting|entitles?|entitling|authori[sz]es?|enables?|lets)\s+"
+                r"(?P<who>[^.;:]{1,60}?)\s+to\s+(?=[a-z])", re.IGNORECASE), r"\g<who> may "),
+    (re.compile(r"\b(?:requires?|requiring|obliges?|obligates?|compels?)\s+(?P<who>[^.;:]{1,60}?)\s+to\s+(?=[a-z])",
+                re.IGNORECASE), r"\g<who> shall "),
+    (re.compile(r"\b(?:prohibits?|bars?|forbids?|prevents?|precludes?)\s+(?P<who>[^.;:]{1,60}?)\s+from\s+"
+                r"(?=[a-z]+ing\b)", re.IGNORECASE), r"\g<who> may not "),
+    (re.compile(r"(?P<who>\b[A-Z][\w.&-]*(?:\s+[A-Z][\w.&-]*){0,3})['’]s?\s+(?:only|sole|exclusive)\s+"
+                r"(?:recourse|remedy|option)\b[^.;:]{0,80}?\bis\s+to\s+(?=[a-z])"), r"\g<who> may "),
+]
+
+
+def _rephrase(text: str) -> str:
+    for rx, repl in CLAIM_FORMS:
+        text = rx.sub(repl, text)
+    return text
+
+
 _NEG_AFTER = re.compile(r"^\s*(?:,\s*)?(?:not|never|in\s+no\s+event|under\s+no\s+circumstances)\b", re.IGNORECASE)
 _NEG_IN_MODAL = re.compile(r"\b(?:not|no|prohibited|restricted|barred)\b|cannot|n't", re.IGNORECASE)
 #: A clause opened by "Neither ..." / "No ..." / "Nothing ..." negates its modal ("Neither this
@@ -108,6 +145,13 @@ class SupportIssue:
     detail: str
 
 
+def _name_word(w: str) -> bool:
+    """A capitalised word that can be (part of) a party's name."""
+    lw = w.lower()
+    return (w[0].isupper() and lw not in _PRONOUNS and _singular(w) not in ROLES and lw not in ("party", "parties")
+            and lw not in _GENERIC_DET and lw not in _NOT_NAMES and lw not in _DETERMINERS and not _action(w))
+
+
 def _action(word: str) -> str | None:
     w = word.lower().strip("'’-")
     for key, rx in _ACTION_RE:
@@ -128,11 +172,13 @@ def _subject(before: str) -> str | None:
     the modal): the last party mention (generic "either party", a role word, or a capitalised
     name right before the modal); pronouns are skipped back to the nearest party."""
     words = _WORD.findall(before)
-    if words and words[-1][0].isupper() and words[-1].lower() not in _PRONOUNS and _singular(words[-1]) not in ROLES \
-            and words[-1].lower() not in ("party", "parties") and words[-1].lower() not in _GENERIC_DET \
-            and words[-1].lower() not in _NOT_NAMES and not _action(words[-1]) \
-            and (len(words) < 2 or words[-2].lower() not in _DETERMINERS):
-        return words[-1].lower()  # a name: "TruckThat shall"
+    if words and _name_word(words[-1]) and (len(words) < 2 or words[-2].lower() not in _DETERMINERS):
+        name = [words[-1]]
+        for w in reversed(words[:-1][-3:]):  # "the Honeywell Group shall": the whole name
+            if not _name_word(w):
+                break
+            name.insert(0, w)
+        return " ".join(name).lower()  # a name: "TruckThat shall"
     best: str | None = None
     for m in _PARTY.finditer(before):
         role = _singular(m.group("role"))
@@ -155,7 +201,7 @@ def assertions(text: str) -> list[Assertion]:
     """The ``(party, action, negated)`` assertions in ``text``: for each modal phrase, the
     actions of :data:`ACTIONS` that follow it in its clause (up to the next modal)."""
     out: list[Assertion] = []
-    for clause in _CLAUSE_SPLIT.split(text):
+    for clause in _CLAUSE_SPLIT.split(_rephrase(text)):
         modals = list(_MODAL.finditer(clause))
         for i, m in enumerate(modals):
             end = modals[i + 1].start() if i + 1 < len(modals) else len(clause)
@@ -181,17 +227,43 @@ def _generic(party: str | None) -> bool:
     return party is not None and party.endswith("party")
 
 
-def _compatible(claim_party: str | None, quote_party: str | None) -> bool:
+#: Words of a company name that do not tell one party from another.
+_NAME_FILLER = frozenset("""inc incorporated llc ltd limited corp corporation co company plc lp llp sa ag gmbh bv nv
+international group holdings holding the of and""".split())
+
+
+def _name_tokens(name: str) -> set[str]:
+    return {t for t in re.findall(r"[a-z][a-z0-9&-]{2,}", name.lower()) if t not in _NAME_FILLER}
+
+
+def _party_of(name: str, parties: Sequence[str]) -> int | None:
+    """Which of the agreement's ``parties`` ``name`` names (a shared name word), if exactly one."""
+    hits = [i for i, p in enumerate(parties) if _name_tokens(name) & _name_tokens(p)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _compatible(claim_party: str | None, quote_party: str | None, parties: Sequence[str] = ()) -> bool:
     """Can the quote's party stand for the claim's? Unknown on either side: yes; the quote
     says "either party" / "each party" / "a party": yes; the claim says "either party" and the
-    quote names one party: no; two named parties: only if the same."""
+    quote names one party: no; two role words ("Licensee", "Consultant"): only if the same; two
+    names: yes if they share a word ("Honeywell" / "the Honeywell Group"), no only when they are two
+    different parties of ``parties`` (the agreement's own party names) -- a name may be a defined
+    alias ("Garrett" is "SpinCo"), so unknown names are left to the model; a role word and a
+    name: yes (which party holds the role is not known here)."""
     if claim_party is None or quote_party is None:
         return True
     if _generic(quote_party):
         return True
     if _generic(claim_party):
         return claim_party == "party"  # "a party may" is satisfied by any one party
-    return claim_party == quote_party
+    if claim_party in ROLES and quote_party in ROLES:
+        return claim_party == quote_party
+    if claim_party in ROLES or quote_party in ROLES:
+        return True
+    if _name_tokens(claim_party) & _name_tokens(quote_party):
+        return True
+    a, b = _party_of(claim_party, parties), _party_of(quote_party, parties)
+    return a is None or b is None or a == b
 
 
 def _who(party: str | None) -> str:
@@ -199,14 +271,14 @@ def _who(party: str | None) -> str:
         return "a party"
     if _generic(party):
         return party
-    return f"the {party.capitalize()}" if party in ROLES else party.capitalize()
+    return f"the {party.capitalize()}" if party in ROLES else party.title()
 
 
 def _polar(negated: bool) -> str:
     return "may not / shall not" if negated else "may / shall"
 
 
-def check_claim(claim: str, quote: str) -> SupportIssue | None:
+def check_claim(claim: str, quote: str, parties: Sequence[str] = ()) -> SupportIssue | None:
     """The first deterministic reason why ``quote`` does not support ``claim``, or None.
 
     For each assertion of the claim whose action the quote also asserts: it passes when some
@@ -219,9 +291,9 @@ def check_claim(claim: str, quote: str) -> SupportIssue | None:
         same = [q for q in q_all if q.action == c.action]
         if not same:
             continue
-        if any(_compatible(c.party, q.party) and q.negated == c.negated for q in same):
+        if any(_compatible(c.party, q.party, parties) and q.negated == c.negated for q in same):
             continue
-        opposite = [q for q in same if _compatible(c.party, q.party)]  # same party, other polarity
+        opposite = [q for q in same if _compatible(c.party, q.party, parties)]  # same party, other polarity
         if opposite:
             q = opposite[0]
             return SupportIssue("negation", f"the claim says {_who(c.party)} {_polar(c.negated)} {c.action}; "
@@ -301,3 +373,142 @@ def check_document(claim: str, cited_titles: list[str], other_titles: list[str])
             return SupportIssue("document", f"the claim is about the {t}; the quoted text is from the "
                                             f"{' / '.join(dict.fromkeys(cited_titles))}")
     return None
+
+
+_NUMBER_WORDS = {w: str(i) for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())}
+_NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80",
+                      "ninety": "90", "hundred": "100"})
+_UNIT = r"(?:\s*\(\s*\d+\s*\))?\s*(?:calendar\s+|business\s+|working\s+)?(?:day|week|month|year|hour|percent|per\s+cent)"
+#: A quantity: digits not glued to letters or "_" (file names, ids), or a number word before a unit.
+_QUANTITY = re.compile(
+    r"(?<![\w.])(?<![A-Za-z0-9]-)\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w.]*[A-Za-z_])"
+    rf"|\b({'|'.join(_NUMBER_WORDS)})\b(?={_UNIT})", re.IGNORECASE)
+
+
+def quantities(text: str) -> list[str]:
+    """The quantities ``text`` states, normalised ("two (2) years" -> "2", "$100,000.00" -> "100000");
+    clause references ("Section 3.2", "clause 14(a)") are not quantities."""
+    out: list[str] = []
+    for m in _QUANTITY.finditer(mask_clause_refs(text)):
+        if m.group(3):
+            v = _NUMBER_WORDS[m.group(3).lower()]
+        else:
+            v = m.group(1).replace(",", "") + (f".{m.group(2)}" if m.group(2) and m.group(2).strip("0") else "")
+        if v not in out:
+            out.append(v)
+    return out
+
+
+def _all_numbers(text: str) -> set[str]:
+    """Every number in ``text``, generously: :func:`quantities`, every digit run ("1st", "20140121_DRS")
+    and number words in any position."""
+    words = {_NUMBER_WORDS[w] for w in re.findall(r"[a-z]+", text.lower()) if w in _NUMBER_WORDS}
+    runs = set(re.findall(r"\d+", re.sub(r"(?<=\d),(?=\d{3})", "", text)))
+    return set(quantities(text)) | words | runs
+
+
+def check_numbers(claim: str, quote: str, question: str = "") -> SupportIssue | None:
+    """``number`` issue when the claim states a quantity (not one the question already names, such
+    as an agreement's year) that the quoted text does not contain: the quote cannot be its source."""
+    given = _all_numbers(question)
+    have = _all_numbers(quote)
+    missing = [v for v in quantities(claim) if v not in given and v not in have]
+    if not missing:
+        return None
+    return SupportIssue("number", f"the claim states {', '.join(missing)}; the quoted text does not")
+
+
+_DURATION = re.compile(
+    rf"\b(\d+|{'|'.join(_NUMBER_WORDS)})(?:\s*\(\s*\d+\s*\))?\s*(?:calendar\s+|business\s+|working\s+)?"
+    r"(day|week|month|year)s?\b['’]?", re.IGNORECASE)
+_NOTICE_AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|express|formal|of)\W+){0,3}notice\b", re.IGNORECASE)
+_NOTICE_BEFORE = re.compile(r"\bnotice\W+(?:(?:of|not|less|than|at|least|no|fewer|giving)\W+){0,4}$", re.IGNORECASE)
+_NOTICE_WORD = re.compile(r"notic|notif|warning|in\s+advance|prior\s+to", re.IGNORECASE)
+
+
+def _durations(text: str) -> list[tuple[str, str, int, int]]:
+    out = []
+    for m in _DURATION.finditer(text):
+        n = m.group(1).lower()
+        out.append((_NUMBER_WORDS.get(n, n), m.group(2).lower(), m.start(), m.end()))
+    return out
+
+
+def check_period(claim: str, quote: str) -> SupportIssue | None:
+    """``period`` issue when a period of the claim is, everywhere the quote gives it, a *notice*
+    period ("by giving two (2) years written notice") and the claim says nothing of notice ("may
+    terminate ... within two years"): the claim turns a notice period into a deadline or a term."""
+    if _NOTICE_WORD.search(claim):
+        return None
+    for n, unit, _, _ in _durations(claim):
+        spots = [(a, b) for qn, qu, a, b in _durations(quote) if (qn, qu) == (n, unit)]
+        if spots and all(_NOTICE_AFTER.match(quote[b:b + 40]) or _NOTICE_BEFORE.search(quote[max(0, a - 50):a])
+                         for a, b in spots):
+            return SupportIssue("period", f"the claim gives {n} {unit}(s) as a time limit; the quoted text gives "
+                                          f"{n} {unit}(s) as a notice period")
+    return None
+
+
+#: "does not allow X", "there is no X", "No provision for X": a claim that something is absent.
+_ABSENCE = re.compile(
+    r"\b(?:does|do|did|will|shall|would)\s+not\s+(?:expressly\s+|explicitly\s+|specifically\s+)?"
+    r"(?:allow|permit|provide(?:\s+for)?|contain|include|mention|require|specify|address|give|grant|impose|set\s+out"
+    r"|state|bar|prohibit|restrict|cover|entitle|oblige|have|create)\b"
+    r"|\bthere\s+(?:is|are)\s+no\b|\bno\s+(?:provision|clause|mention|right|obligation|requirement)s?\b",
+    re.IGNORECASE)
+#: Words that say nothing of what is absent ("the agreement does not allow any party to ...").
+_FILLER = ("agreement agreements contract party parties section clause paragraph article provision provisions term terms "
+           "either other any each such this that the a an right rights obligation obligations")
+
+
+def _content(text: str, analyzer: LegalAnalyzer) -> set[str]:
+    return {t for t in analyzer.tokenize(text) if not re.fullmatch(r"[\d.,()]+", t)}
+
+
+_ANALYZER: list[LegalAnalyzer] = []
+
+
+def _analyzer() -> LegalAnalyzer:
+    if not _ANALYZER:
+        _ANALYZER.append(LegalAnalyzer(stem=True))
+    return _ANALYZER[0]
+
+
+def check_absence(claim: str, quote: str, titles: Sequence[str] = ()) -> SupportIssue | None:
+    """``absence`` issue when the claim says the agreement lacks something ("does not allow a fuel
+    surcharge or annual rate escalation") and the quoted text mentions none of its words (stemmed;
+    names, the cited documents' title words and filler left out): a quote can show that an
+    agreement excludes something only by speaking of it."""
+    a = _analyzer()
+    for m in _ABSENCE.finditer(claim):
+        what_text = re.split(r"[.;:]", claim[m.end():], maxsplit=1)[0]
+        names = {w for w in re.findall(r"\b[A-Z][\w.&'’-]*", what_text)}
+        what = _content(what_text, a) - _content(" ".join(names), a) - _content(_FILLER, a) \
+            - _content(" ".join(titles), a)
+        if what and not what & _content(quote, a):
+            return SupportIssue("absence", f"the claim says the agreement does not provide for "
+                                           f"\"{what_text.strip()[:80]}\"; the quoted text does not mention it")
+    return None
+
+
+#: How a failed check shows: a quote saying the opposite or of another party *contradicts*; one that
+#: does not speak of the claim's number, notice or subject is *unrelated*.
+ISSUE_STATUS: dict[str, Literal["contradicted", "unrelated"]] = {
+    "negation": "contradicted", "party": "contradicted", "period": "contradicted",
+    "number": "unrelated", "absence": "unrelated", "topic": "unrelated", "document": "unrelated"}
+
+
+def check_statement(claim: str, quote: str, *, question: str = "", headings: Sequence[str] = (),
+                    cited_titles: Sequence[str] = (), other_titles: Sequence[str] = (),
+                    parties: Sequence[str] = ()) -> SupportIssue | None:
+    """The first deterministic reason why ``quote`` does not support ``claim`` (a key finding or the
+    report's answer), or None: negation / party role (:func:`check_claim`), notice period, numbers,
+    absence, clause topic, document. ``parties``: the cited agreements' party names (two names are
+    a party mismatch only when they are different parties of these). Its status is
+    :data:`ISSUE_STATUS` of ``issue.kind``."""
+    return (check_claim(claim, quote, parties) or check_period(claim, quote) or check_numbers(claim, quote, question)
+            or check_absence(claim, quote, cited_titles)
+            or check_topic(claim, quote, list(headings))
+            or check_document(claim, list(cited_titles), list(other_titles)))
