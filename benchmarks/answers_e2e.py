@@ -38,9 +38,21 @@ documented rules (no model in the scoring):
 * **three rules on the same reports**: ``before_19`` (a verified quote made a finding a fact;
   every answer with one read as settled), ``run`` (the code that ran: the commit in each row) and
   ``replayed`` (the run's reports under the checks added after it, applied by the committed
-  code: a finding that restates the question is no fact, ``agents.interrogator.check_answer``
-  on the answer -- one model call per report, ``--replay-answer-check``, stored in the row as
-  ``answer_check``). The replay judges the same answer text; it does not re-run the question.
+  code: a finding that restates the question is no fact; the deterministic checks of
+  ``reports.support.check_statement`` -- negation, party role, notice period, numbers, absence --
+  on each finding's statement and quotes and on the answer against the quotes of the findings
+  that pass (the clause-heading and document checks need data the rows do not keep; they ran in
+  the run); ``agents.interrogator.check_answer`` on the answer -- one model call per report,
+  ``--replay-answer-check``, stored in the row as ``answer_check``). The replay judges the same
+  answer text; it does not re-run the question. On a run at code that has these checks, the
+  replay repeats them (idempotent).
+* **runs**: ``--tag`` names a run (its own cache folder, result file
+  ``benchmarks/results/answers_e2e_<tag>.json`` and hand-label file
+  ``benchmarks/data/answers_e2e_labels_<tag>.json``); the untagged run is the first (89adcf9). A
+  label may be ``true``/``false`` or ``{"supports": bool, "claim": text}``; with ``claim`` it counts
+  only while the row's statement (or answer) is that text, so a re-asked question is never scored
+  with an old label. ``--restore`` writes a committed result file's rows back into an empty cache
+  (a fresh machine can rescore without re-asking).
 
 Resumable: one JSON per question under ``~/.cache/clauselens/bench/answers_e2e/<config>/``;
 a rerun asks only the missing questions (``--fresh`` re-asks). Heavy: ~2–6 min per question on
@@ -151,7 +163,9 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
                           "spans": [[s.start, s.end] for s in c.spans]})
         findings.append({"statement": f.statement, "support": f.support, "support_note": f.support_note,
                          "grounded": f.grounded, "cited_fact": f.cited_fact, "citations": cites})
+    parties = {paths.get(d["doc_id"], rel(d["source_path"] or "")): list(d.get("parties") or []) for d in docs}
     return {"id": q["id"], "type": q["type"], "question": q["question"], "resolution": resolution["status"],
+            "parties": parties,
             "resolved_files": [paths.get(d, d) for d in resolution["chosen"]],
             "answer": r.answer, "conclusion": r.conclusion, "documents_silent": r.documents_silent,
             "verification": r.verification, "findings": findings,
@@ -167,6 +181,32 @@ def _overlaps(cite: dict, gold: list[dict]) -> bool:
 
 
 
+def _parties(r: dict, findings: list[dict]) -> list[str]:
+    """The party names of the files ``findings`` cite: the row's own (``parties``, kept since the
+    second run), else the Archivist's guess on each file's opening (``parsing.metadata.guess_parties``
+    on its first 5,000 characters, as ``parsing.loader`` does)."""
+    from clauselens.parsing.metadata import guess_parties
+
+    files = {c["file_path"] for f in findings for c in f["citations"]}
+    if "parties" in r:
+        return [p for fp in sorted(files) for p in r["parties"].get(fp, [])]
+    out: list[str] = []
+    for fp in sorted(files):
+        path = CORPUS / fp
+        if path.exists():
+            out += guess_parties(path.read_text(encoding="utf-8", errors="replace")[:5000])
+    return out
+
+
+def _rule_issue(claim: str, findings: list[dict], r: dict) -> Any:
+    """``reports.support.check_statement`` on a stored claim and the quotes of ``findings`` (no
+    clause headings or titles kept; the cited files' parties from :func:`_parties`)."""
+    from clauselens.reports.support import check_statement
+
+    quotes = " ".join(c["quote"] for f in findings for c in f["citations"])
+    return check_statement(claim, quotes, question=r["question"], parties=_parties(r, findings))
+
+
 def _facts(r: dict, rule: str) -> list[bool]:
     """Per finding of row ``r``: shown as a cited fact under ``rule`` (module docstring)."""
     if rule == "before_19":
@@ -174,7 +214,9 @@ def _facts(r: dict, rule: str) -> list[bool]:
     run = [bool(f["cited_fact"]) for f in r["findings"]]
     if rule == "run":
         return run
-    return [ok and not f["statement"].rstrip().endswith("?") for ok, f in zip(run, r["findings"])]
+    return [ok and not f["statement"].rstrip().endswith("?")
+            and _rule_issue(f["statement"], [f], r) is None
+            for ok, f in zip(run, r["findings"])]
 
 
 def _answer_shown(r: dict, facts: list[bool], rule: str) -> bool:
@@ -186,8 +228,19 @@ def _answer_shown(r: dict, facts: list[bool], rule: str) -> bool:
     if r["answer"].startswith(UNVERIFIED_PREFIX):
         return False
     if rule == "replayed":
+        passing = [f for f, ok in zip(r["findings"], facts) if ok]
+        if _rule_issue(r["answer"], passing, r) is not None:
+            return False
         return (r.get("answer_check") or {}).get("support") not in ("contradicted", "unrelated")
     return True
+
+
+def _label(labels: dict, key: str, claim: str) -> bool | None:
+    """The hand label of ``key`` (module docstring: a label with ``claim`` counts only for that text)."""
+    v = labels.get(key)
+    if isinstance(v, dict):
+        return bool(v["supports"]) if v.get("claim", claim).strip() == claim.strip() else None
+    return v
 
 
 def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> dict:
@@ -201,8 +254,9 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
         for rule in rules:
             facts = _facts(r, rule)
             shown_answer = _answer_shown(r, facts, rule)
-            claims = [(f"{r['id']}#{i}", ok) for i, ok in enumerate(facts)] + [(f"{r['id']}#answer", shown_answer)]
-            shown = [k for k, ok in claims if ok]
+            claims = [(f"{r['id']}#{i}", ok, f["statement"]) for i, (ok, f) in enumerate(zip(facts, r["findings"]))]
+            claims.append((f"{r['id']}#answer", shown_answer, r["answer"]))
+            shown = [(k, c) for k, ok, c in claims if ok]
             said = " ".join([r["answer"] if shown_answer else "", r["conclusion"] if shown_answer else "",
                              *(f["statement"] for f, ok in zip(r["findings"], facts) if ok)])
             kf = key_facts(q["reference_answer"]) if q["type"] in ANSWERABLE else []
@@ -213,8 +267,8 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
                 "abstained": abstained, "grounded_on_gold": grounded, "key_facts": kf, "key_facts_stated": stated,
                 "correct": (grounded and len(stated) == len(kf)) if q["type"] in ANSWERABLE else abstained,
                 "claims_shown_as_fact": len(shown),
-                "unsupported_shown_as_fact": [k for k in shown if labels.get(k) is False],
-                "unlabelled": [k for k in shown if k not in labels]}
+                "unsupported_shown_as_fact": [k for k, c in shown if _label(labels, k, c) is False],
+                "unlabelled": [k for k, c in shown if _label(labels, k, c) is None]}
         per_q.append(p)
     out: dict[str, Any] = {}
     for rule in rules:
@@ -233,7 +287,8 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
                        "supporting_share_of_labelled": rate(shown - unlab - unsup, shown - unlab) if shown > unlab else None}
         out[rule] = o
     n_claims = sum(p["findings"] + 1 for p in per_q)
-    lab = [labels.get(f"{p['id']}#{i}") for p in per_q for i in [*range(p["findings"]), "answer"]]  # type: ignore[list-item]
+    lab = [_label(labels, f"{r['id']}#{i}", c) for r in rows
+           for i, c in [*enumerate(f["statement"] for f in r["findings"]), ("answer", r["answer"])]]
     out["hand_labels"] = {"claims": n_claims, "labelled": sum(v is not None for v in lab),
                           "supported": sum(v is True for v in lab), "not_supported": sum(v is False for v in lab)}
     walls = sorted(p["wall_seconds"] for p in per_q)
@@ -277,8 +332,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--score-only", action="store_true", help="no model: rescore the cached rows")
     ap.add_argument("--replay-answer-check", action="store_true",
                     help="run check_answer on cached rows that lack it (one model call each; see the docstring)")
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--tag", default="", help="name of this run: own cache folder, result and label files")
+    ap.add_argument("--restore", action="store_true",
+                    help="write the result file's rows into an empty cache first (rescore on a fresh machine)")
+    ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
+    out_path = args.out or (OUT.with_name(f"answers_e2e_{args.tag}.json") if args.tag else OUT)
+    labels_path = LABELS.with_name(f"answers_e2e_labels_{args.tag}.json") if args.tag else LABELS
 
     from clauselens.config import Settings
 
@@ -286,8 +346,11 @@ def main(argv: list[str] | None = None) -> None:
     model = settings.model_for("interrogator")
     name = str(model.model)
     config = f"{Path(name).stem if name.endswith('.gguf') else Path(name).name}-t{args.max_turns}"
-    cache = CACHE / config
+    cache = CACHE / (f"{config}-{args.tag}" if args.tag else config)
     cache.mkdir(parents=True, exist_ok=True)
+    if args.restore and not any(cache.glob("*.json")) and out_path.exists():
+        for row in json.loads(out_path.read_text())["rows"]:
+            (cache / f"{row['id']}.json").write_text(json.dumps(row, indent=1))
     questions = load_questions()
     chosen = sample(questions)
     by_id = {q["id"]: q for q in questions}
@@ -318,18 +381,20 @@ def main(argv: list[str] | None = None) -> None:
                                        "seconds": round(time.perf_counter() - t0, 1)}
                 (cache / f"{row['id']}.json").write_text(json.dumps(row, indent=1))
                 print(f"[answers_e2e] answer check {row['id']}: {row['answer_check']['support']}", file=sys.stderr, flush=True)
-    labels = {k: v for k, v in (json.loads(LABELS.read_text()) if LABELS.exists() else {}).items() if not k.startswith("_")}
+    labels = {k: v for k, v in (json.loads(labels_path.read_text()) if labels_path.exists() else {}).items()
+              if not k.startswith("_")}
     result = {
         "benchmark": "answers_e2e", "issue": 19,
         "command": "python -m benchmarks.answers_e2e " + " ".join(argv if argv is not None else sys.argv[1:]),
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "versions": run_provenance(["llama-cpp-python", "langgraph"]),
         "data": str(DEV / "questions.jsonl"), "corpus": str(CORPUS / "cuad"), "library": "cuad462-minilm (file names not read)",
-        "model": config, "max_turns": args.max_turns,
+        "model": config, "max_turns": args.max_turns, "tag": args.tag or None,
+        "labels": str(labels_path.relative_to(REPO)),
         "sample": {"seed": SEED, "ids": [q["id"] for q in chosen]}, "asked": len(rows),
         "rules": "see benchmarks/answers_e2e.py's docstring",
         "summary": score(rows, by_id, labels), "rows": rows}
-    args.out.write_text(json.dumps(result, indent=1))
+    out_path.write_text(json.dumps(result, indent=1))
     s = result["summary"]
     print(json.dumps({k: v for k, v in s.items() if k != "questions"}, indent=1))
 

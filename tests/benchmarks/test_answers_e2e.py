@@ -58,3 +58,21 @@ def test_the_three_rules_count_unsupported_claims_shown_as_facts():
     per = s["questions"][0]
     assert per["run"]["grounded_on_gold"] and not per["run"]["correct"]  # "3" is not stated by a fact
     assert per["before_19"]["correct"]
+
+
+def test_the_replay_applies_the_deterministic_checks_and_labels_follow_their_claim():
+    q = {"x-ex-1": {"id": "x-ex-1", "type": "exact", "reference_answer": "Two years' written notice.",
+                    "gold": [{"file_path": "cuad/x.txt", "span": [0, 50]}]}}
+    quote = "Either Party may terminate this Agreement, without cause, by giving two (2) years written notice."
+    f = _finding("Either party may terminate without cause within two years.", True)
+    f["citations"][0]["quote"] = quote
+    row = _row("Either party may terminate on two years' written notice.", [f])
+    row["parties"] = {"cuad/x.txt": ["PUROLATOR COURIER LTD.", "Dynamex Inc."]}
+    labels = {"x-ex-1#0": {"supports": False, "claim": f["statement"]}, "x-ex-1#answer": True}
+    s = score([row], q, labels)
+    assert s["run"]["claims"]["shown_as_fact"] == 2 and s["run"]["claims"]["unsupported_shown_as_fact"] == 1
+    # the notice period read as a time limit: the finding is no fact, and with no fact left the answer is not shown
+    assert s["replayed"]["claims"]["shown_as_fact"] == 0
+    # a label written for another text of the same key does not count
+    s = score([row], q, {"x-ex-1#0": {"supports": False, "claim": "something else"}})
+    assert s["run"]["claims"]["unlabelled"] == 2 and s["run"]["claims"]["unsupported_shown_as_fact"] == 0
