@@ -15,8 +15,16 @@ engine as ``clauselens grid``), watched cell by cell, exported as XLSX/CSV/HTML/
   known), ``status``, ``cell`` (one filled cell and the progress: done / total, ETA, cells per
   minute) and ``grid_done``; a failure before the first cell is an ``error`` event.
 
+* **Grid files**: a grid's definition (id, session, rows, questions, preset, answer model, created
+  time, state) is written to ``<session>/grid/grids/<grid id>.json`` (:class:`GridFile`; a temporary
+  file, then a rename) when it is prepared, when it starts, and when it ends. A session's grids are
+  read back on its first use after a restart, their cells from the cell store; a grid that was
+  ``preparing`` or ``running`` when the server stopped is ``interrupted``, and
+  :meth:`GridRuns.resume` runs it again (the stored cells are reused, only the missing ones are
+  computed). A grid file that cannot be read is skipped with a warning naming it.
+
 One grid runs per session at a time; :class:`GridRuns` keeps the last :data:`MAX_GRIDS` in memory
-(their cells stay in the session's cell store).
+(older ones are read back from their files when asked for; their cells stay in the cell store).
 """
 
 from __future__ import annotations
@@ -30,12 +38,15 @@ import uuid
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Literal, Sequence
+
+from pydantic import BaseModel, ValidationError
 
 from clauselens import events as ET
 from clauselens.errors import ClauselensError, ConfigError
 from clauselens.grid import Cell, GridQuestion, GridRow
 from clauselens.interfaces.session import ChatSessions
+from clauselens.interfaces.store import check_session_id
 
 log = logging.getLogger(__name__)
 Emit = Callable[[dict[str, Any]], None]
@@ -48,7 +59,11 @@ MAX_QUESTION_CHARS = 500
 #: A typed question starting with one of these words gets a yes/no answer.
 _YES_NO_START = {"is", "are", "does", "do", "did", "can", "could", "must", "may", "has", "have", "will", "shall", "should", "was",
                  "were"}
-GRID_STATES = ("preparing", "running", "done", "failed")
+GRID_STATES = ("preparing", "running", "done", "failed", "interrupted")
+GridState = Literal["preparing", "running", "done", "failed", "interrupted"]
+#: The layout version of a grid file (:class:`GridFile`).
+GRID_FILE_VERSION = 1
+_GRID_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 EXPORT_TYPES = {"xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", "csv": "text/csv; charset=utf-8",
                 "html": "text/html; charset=utf-8", "json": "application/json"}
 
@@ -62,8 +77,6 @@ def questions_from_text(text: str) -> list[GridQuestion]:
     ``duration``, ``amount``, ``party`` or ``text``); otherwise a question that starts like
     "Is/Does/Can/Must ..." is ``yes_no`` and any other ``text``. Empty lines and lines starting
     with ``#`` are skipped. Raises :class:`ConfigError` for no question, too many, or a bad type."""
-    from pydantic import ValidationError
-
     from clauselens.grid.questions import ANSWER_TYPES
 
     out: list[GridQuestion] = []
@@ -111,7 +124,8 @@ class GridRun:
     rows: list[GridRow]
     questions: list[GridQuestion]
     model_id: str = ""
-    state: str = "preparing"
+    preset: str = ""
+    state: GridState = "preparing"
     error: str = ""
     created_utc: str = field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="seconds"))
     done: int = 0
@@ -128,7 +142,8 @@ class GridRun:
 
     @property
     def finished(self) -> bool:
-        return self.state in ("done", "failed")
+        """Not preparing or running (done, failed, or interrupted by a server stop)."""
+        return self.state in ("done", "failed", "interrupted")
 
     def add(self, row: int, cell: Cell, reused: bool) -> None:
         with self._guard:
@@ -159,7 +174,7 @@ class GridRun:
     def snapshot(self, *, cells: bool = True) -> dict[str, Any]:
         """The grid as JSON: id, rows, questions, progress and (``cells``) every filled cell."""
         out: dict[str, Any] = {"grid_id": self.id, "session_id": self.session_id, "created_utc": self.created_utc,
-                               "model": self.model_id, "rows": self.row_json(),
+                               "model": self.model_id, "preset": self.preset, "rows": self.row_json(),
                                "questions": [{"id": q.id, "question": q.question, "type": q.type, "label": q.category or q.id}
                                              for q in self.questions],
                                "progress": self.progress()}
@@ -192,6 +207,56 @@ class GridRun:
             return row, self.cells.get((row, question_id))
 
 
+class GridFile(BaseModel):
+    """A grid's definition as written to ``<session>/grid/grids/<id>.json`` (its cells are in the
+    session's cell store, found by the rows' keys and the questions' fingerprints with ``model_id``)."""
+
+    version: int = GRID_FILE_VERSION
+    id: str
+    session_id: str
+    created_utc: str
+    updated_utc: str = ""
+    preset: str = ""
+    model_id: str = ""
+    state: GridState
+    error: str = ""
+    computed: int = 0
+    reused: int = 0
+    seconds: float = 0.0
+    rows: list[GridRow]
+    questions: list[GridQuestion]
+
+
+def save_grid(grid: GridRun, folder: Path) -> Path:
+    """Write ``grid``'s :class:`GridFile` to ``folder/<id>.json``: a temporary file, then a rename
+    (atomic on POSIX), so a reader never sees half a file. Raises ``OSError``."""
+    with grid._guard:
+        data = GridFile(id=grid.id, session_id=grid.session_id, created_utc=grid.created_utc,
+                        updated_utc=datetime.now(timezone.utc).isoformat(timespec="seconds"), preset=grid.preset,
+                        model_id=grid.model_id, state=grid.state, error=grid.error, computed=grid.computed,
+                        reused=grid.reused, seconds=round(grid.seconds, 2), rows=list(grid.rows), questions=list(grid.questions))
+    folder.mkdir(parents=True, exist_ok=True)
+    dest = folder / f"{grid.id}.json"
+    tmp = folder / f".{grid.id}.json.part"
+    tmp.write_text(data.model_dump_json(indent=1), encoding="utf-8")
+    tmp.replace(dest)
+    return dest
+
+
+def load_grid(path: Path) -> GridRun:
+    """The grid of a grid file, without its cells; one that was preparing or running is
+    ``interrupted``. Raises ``OSError``, ``ValueError`` (not JSON, not a grid file, or a file whose
+    name is not its grid's id)."""
+    f = GridFile.model_validate_json(path.read_bytes())
+    if f.id != path.stem:
+        raise ValueError(f"it holds grid {f.id!r}, not {path.stem!r}")
+    if f.version > GRID_FILE_VERSION:
+        raise ValueError(f"grid file version {f.version} is newer than this clauselens reads ({GRID_FILE_VERSION})")
+    return GridRun(id=f.id, session_id=f.session_id, rows=f.rows, questions=f.questions, model_id=f.model_id, preset=f.preset,
+                   state="interrupted" if f.state in ("preparing", "running") else f.state, error=f.error,
+                   created_utc=f.created_utc, computed=f.computed, reused=f.reused, seconds=f.seconds)
+
+
 class GridRuns:
     """Starts, runs and keeps the grids of a :class:`ChatSessions` service (see the module docstring).
 
@@ -210,6 +275,9 @@ class GridRuns:
         self.grids: dict[str, GridRun] = {}
         self._guard = threading.Lock()
         self._build = threading.Lock()  # one session grid library built at a time
+        self._loading = threading.Lock()  # one session's grid files read at a time
+        self._loaded: set[str] = set()  # sessions whose grid files were read
+        self._skipped: set[Path] = set()  # grid files that could not be read (warned once)
 
     # ------------------------------------------------------------- model
     def model_and_id(self) -> tuple[Any, str, str]:
@@ -230,17 +298,129 @@ class GridRuns:
 
     # ------------------------------------------------------------- registry
     def get(self, grid_id: str, session_id: str | None = None) -> GridRun:
-        """The grid; :class:`UnknownGridError` for an unknown id (or one of another session)."""
-        g = self.grids.get(grid_id)
+        """The grid (read back from its file after a restart); :class:`UnknownGridError` for an
+        unknown id (or one of another session)."""
+        if session_id is not None:
+            self.load_session(session_id)
+        g = self.grids.get(grid_id) or self._from_file(grid_id, session_id)
         if g is None or (session_id is not None and g.session_id != session_id):
+            if any(p.stem == grid_id for p in self._skipped):
+                raise UnknownGridError(f"grid {grid_id!r} cannot be read: its file is damaged (the server log names it)")
             known = ", ".join(k for k, v in self.grids.items() if session_id is None or v.session_id == session_id)
             raise UnknownGridError(f"no grid {grid_id!r}" + (f" (grids: {known})" if known else " (no grid started yet)"))
         return g
 
     def latest(self, session_id: str) -> GridRun | None:
+        """The session's most recent grid (read back from the grid files after a restart), or None."""
+        self.load_session(session_id)
         with self._guard:
             mine = [g for g in self.grids.values() if g.session_id == session_id]
         return mine[-1] if mine else None
+
+    # ------------------------------------------------------------- grid files
+    def grids_dir(self, session_id: str) -> Path:
+        """``<session>/grid/grids``: the session's grid files (not created here)."""
+        return self.service.store.root / check_session_id(session_id) / "grid" / "grids"
+
+    def _cells_path(self, session_id: str) -> Path:
+        return self.service.store.root / check_session_id(session_id) / "grid" / "cells.sqlite"
+
+    def save(self, grid: GridRun) -> Path:
+        """Write ``grid``'s file (:func:`save_grid`); raises :class:`ClauselensError` when it cannot."""
+        try:
+            return save_grid(grid, self.grids_dir(grid.session_id))
+        except OSError as e:
+            raise ClauselensError(f"cannot write the grid file of {grid.id} in {self.grids_dir(grid.session_id)}: "
+                                  f"{e.strerror or e}") from None
+
+    def load_session(self, session_id: str) -> list[GridRun]:
+        """Read the session's grid files (once per session; grids already in memory are kept), oldest
+        first, each with its cells from the session's cell store. A file that cannot be read is
+        skipped with a warning naming it. Returns the grids read."""
+        if session_id in self._loaded:
+            return []
+        with self._loading:
+            if session_id in self._loaded:
+                return []
+            try:
+                folder = self.grids_dir(session_id)
+            except ClauselensError:  # a bad session id has no grid files
+                self._loaded.add(session_id)
+                return []
+            found = [g for g in (self._read(p, session_id) for p in sorted(folder.glob("*.json"))) if g is not None]
+            found.sort(key=lambda g: g.created_utc)
+            self._read_cells(session_id, found)
+            with self._guard:
+                new = [g for g in found if g.id not in self.grids]
+                mine = {k: v for k, v in self.grids.items() if v.session_id == session_id}
+                for k in mine:  # the session's grids of this process come after the ones read back
+                    del self.grids[k]
+                self.grids.update({g.id: g for g in new})
+                self.grids.update(mine)
+            self._loaded.add(session_id)
+        if new:
+            log.info("read %d grid(s) of session %s from %s", len(new), session_id, folder)
+        return new
+
+    def _read(self, path: Path, session_id: str) -> GridRun | None:
+        """The grid of ``path`` (without its cells), or None (one warning per file) when it cannot be read."""
+        try:
+            grid = load_grid(path)
+            if grid.session_id != session_id:
+                raise ValueError(f"it belongs to session {grid.session_id!r}, not {session_id!r}")
+            return grid
+        except (OSError, ValueError, ValidationError) as e:  # ValidationError: not a grid file
+            if path not in self._skipped:
+                self._skipped.add(path)
+                why = ("; ".join(f"{'.'.join(map(str, err['loc'])) or 'file'}: {err['msg']}" for err in e.errors()[:3])
+                       if isinstance(e, ValidationError) else str(e))
+                log.warning("skipping the grid file %s: it cannot be read (%s)", path, why)
+            return None
+
+    def _read_cells(self, session_id: str, grids: Sequence[GridRun]) -> None:
+        """Fill ``grids``' cells from the session's cell store (a cell computed for another question
+        wording or model since is not the grid's, and stays missing)."""
+        from clauselens.grid import CellStore, fingerprint
+
+        path = self._cells_path(session_id)
+        grids = [g for g in grids if g.model_id]  # no model id: it never reached its first cell
+        if not grids or not path.exists():
+            return
+        store = CellStore(path)
+        try:
+            for g in grids:
+                fps = {q.id: fingerprint(q, g.model_id) for q in g.questions}
+                for i, r in enumerate(g.rows):
+                    for q in g.questions:
+                        c = store.get(r.row_key, q.id, fps[q.id])
+                        if c is not None:
+                            g.cells[(i, q.id)] = c
+                g.done = len(g.cells)
+        finally:
+            store.close()
+
+    def _from_file(self, grid_id: str, session_id: str | None) -> GridRun | None:
+        """A grid not in memory, read from its file: the session's, or (no session) any session's."""
+        if not _GRID_ID.match(grid_id or ""):
+            return None
+        if session_id is None:
+            hit = next(iter(sorted(self.service.store.root.glob(f"*/grid/grids/{grid_id}.json"))), None)
+            if hit is None:
+                return None
+            session_id = hit.parents[2].name
+            self.load_session(session_id)
+            if grid_id in self.grids:
+                return self.grids[grid_id]
+        try:
+            path = self.grids_dir(session_id) / f"{grid_id}.json"
+        except ClauselensError:
+            return None
+        grid = self._read(path, session_id) if path.exists() else None
+        if grid is None:
+            return None
+        self._read_cells(session_id, [grid])
+        with self._guard:
+            return self.grids.setdefault(grid.id, grid)
 
     def agreements(self, session_id: str) -> list[dict[str, Any]]:
         """What a grid can be started on: ``{"doc_id", "label", "file_name"}`` per agreement."""
@@ -278,7 +458,8 @@ class GridRuns:
                                   + ", ".join(f"{a['doc_id']} ({a['file_name']})" for a in have[:20]))
         chosen = [by_id[d] for d in want] if want else have
         rows = self._rows(session_id, [a["doc_id"] for a in chosen])
-        grid = GridRun(id=uuid.uuid4().hex[:12], session_id=session_id, rows=rows, questions=qs)
+        grid = GridRun(id=uuid.uuid4().hex[:12], session_id=session_id, rows=rows, questions=qs, preset=preset or "")
+        self.save(grid)  # before it is registered: a grid that cannot be saved never blocks the session
         with self._guard:
             done = [k for k, g in self.grids.items() if g.finished]
             for k in done[: max(0, len(self.grids) - MAX_GRIDS + 1)]:
@@ -294,6 +475,26 @@ class GridRuns:
         docs = {d["doc_id"]: d for d in self.service.documents(session_id)}
         return [GridRow(row_key=docs[d]["sha256"], agreement=docs[d].get("title") or docs[d]["file_name"],
                         source_path=docs[d]["source_path"], doc_id=d) for d in doc_ids]
+
+    def resume(self, grid_id: str, session_id: str) -> GridRun:
+        """Make an ``interrupted`` (or ``failed``) grid of the session ready to run again: :meth:`run`
+        reuses its stored cells and computes the missing ones. Raises :class:`UnknownGridError`, or
+        :class:`ClauselensError` for a grid that is running or done, or another grid running."""
+        grid = self.get(grid_id, session_id)
+        with self._guard:
+            if grid.state not in ("interrupted", "failed"):
+                raise ClauselensError(f"grid {grid.id} is {grid.state}: only an interrupted or failed grid can be resumed")
+            busy = next((g for g in self.grids.values() if g.session_id == session_id and not g.finished), None)
+            if busy is not None:
+                raise ClauselensError(f"a grid is already running in this session ({busy.id}, {busy.done} of "
+                                      f"{busy.total} cells): wait for it to finish")
+            grid.state, grid.error = "preparing", ""
+            grid.computed = grid.reused = 0
+            grid.started, grid.seconds = 0.0, 0.0
+        for r in grid.rows:  # found again when the grid's library is built
+            r.error = ""
+        self.save(grid)
+        return grid
 
     def start(self, grid: GridRun, emit: Emit | None = None) -> threading.Thread:
         """Run ``grid`` in a daemon thread (the MCP server; the web UI runs it as a job)."""
@@ -353,6 +554,7 @@ class GridRuns:
             lib = self._library(grid)
             store = CellStore(self.service.store.session_dir(grid.session_id) / "grid" / "cells.sqlite")
             grid.state, grid.started = "running", time.perf_counter()
+            self.save(grid)  # with the answer model's id: the cells can be found after a restart
             send({"type": ET.GRID, "grid": grid.snapshot(cells=False)})
             rows = {r.row_key: i for i, r in enumerate(grid.rows)}
 
@@ -377,6 +579,10 @@ class GridRuns:
             if store is not None:
                 store.close()
             grid.seconds = time.perf_counter() - (grid.started or t0)
+            try:
+                self.save(grid)
+            except ClauselensError as e:  # the grid's cells are stored; only its file is stale
+                log.error("%s", e)
         send({"type": ET.GRID_DONE, "grid": grid.snapshot(cells=False)})
 
     # ------------------------------------------------------------- export
@@ -399,4 +605,5 @@ class GridRuns:
             return path.read_bytes(), EXPORT_TYPES[fmt], f"clauselens-grid-{grid.id}.{fmt}"
 
 
-__all__ = ["EXPORT_TYPES", "GridRun", "GridRuns", "MAX_GRIDS", "UnknownGridError", "cell_json", "questions_from_text"]
+__all__ = ["EXPORT_TYPES", "GRID_FILE_VERSION", "GridFile", "GridRun", "GridRuns", "MAX_GRIDS", "UnknownGridError", "cell_json",
+           "load_grid", "questions_from_text", "save_grid"]

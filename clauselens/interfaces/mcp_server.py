@@ -176,7 +176,8 @@ class GridQuestionOut(BaseModel):
 
 
 class GridProgressOut(BaseModel):
-    """How far a grid is: ``state`` preparing / running / done / failed (``error`` says why),
+    """How far a grid is: ``state`` preparing / running / done / failed (``error`` says why) /
+    interrupted (the server stopped while it ran; the web UI resumes it),
     cells ``done`` of ``total``, ``counts`` per status, ``eta_s`` (seconds left; None before the first
     computed cell and once finished), ``cells_per_minute``, and cells ``computed`` / ``reused``
     (from an earlier grid of the session)."""
