@@ -45,6 +45,9 @@ Routes (``{sid}`` is a session id):
                                        starts a clause grid as a job, returns ``{"grid", "job"}``
                                        (the same id); its events (``grid``, ``cell``, ``grid_done``)
                                        stream from ``/s/{sid}/jobs/{job}/events``
+``POST /s/{sid}/grids/{gid}/resume``   runs an ``interrupted`` (or ``failed``) grid again as a job
+                                       (the same id): stored cells are reused, only the missing
+                                       ones computed; returns ``{"grid", "job"}``
 ``GET /s/{sid}/grids/{gid}``           the grid: rows, questions, progress and filled cells (JSON)
 ``GET /s/{sid}/grids/{gid}/cells/{row}/{qid}``  one cell (row index, question id) with its
                                        document's id and the quote's spans, for the document view
@@ -56,6 +59,9 @@ A citation of a PDF opens the cited page's image with the quoted words boxed
 A grid cell opens the same way (its verified quote; for a cell without one, the passage the
 grid read first). Grids run through :class:`clauselens.interfaces.grids.GridRuns`, shared with
 the MCP server; ``/state`` names the session's latest grid so a reloaded page re-attaches to it.
+A grid's definition is kept in a file of its session, so after a server restart the session's
+grids are listed again with their stored cells; one the restart stopped reads ``interrupted``
+and the page offers to resume it.
 """
 
 from __future__ import annotations
@@ -233,6 +239,7 @@ class JobRunner:
             done = [k for k, j in self.jobs.items() if j.done]
             for k in done[: max(0, len(self.jobs) - MAX_JOBS + 1)]:  # oldest finished first (dicts keep order)
                 del self.jobs[k]
+            self.jobs.pop(job.id, None)  # a resumed grid's new job: the newest again
             self.jobs[job.id] = job
 
         def run() -> None:
@@ -493,6 +500,12 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
     def start_grid(sid: str, agreements: list[str] = Form(default=[]), preset: str = Form(default=""),
                    questions: str = Form(default="")) -> dict:
         grid = grid_runs.prepare(sid_ok(sid), doc_ids=agreements, preset=preset.strip() or None, questions=questions)
+        runner.start_work(sid, lambda emit: grid_runs.run(grid, emit), kind="grid", job_id=grid.id)
+        return {"grid": grid.id, "job": grid.id}
+
+    @app.post("/s/{sid}/grids/{gid}/resume")
+    def resume_grid(sid: str, gid: str) -> dict:
+        grid = grid_runs.resume(gid, sid_ok(sid))
         runner.start_work(sid, lambda emit: grid_runs.run(grid, emit), kind="grid", job_id=grid.id)
         return {"grid": grid.id, "job": grid.id}
 

@@ -397,7 +397,7 @@ function setMode(mode) {
   history.replaceState(null, "", isGrid ? "#grid" : location.pathname);
   if (isGrid) {
     loadGridOptions();
-    if (lastGridId && (!grid || grid.id !== lastGridId)) followGrid(lastGridId);
+    if (lastGridId && (!grid || grid.id !== lastGridId)) showGrid(lastGridId);
   }
 }
 $("mode-ask").onclick = () => setMode("ask");
@@ -532,6 +532,7 @@ function updateGridProgress(p) {
   else if (p.state === "running") text += p.eta_s !== null ? ` · ETA ${fmtSeconds(p.eta_s)}` : " · estimating the time left";
   else if (p.state === "done") text += ` · done in ${fmtSeconds(p.seconds)}`;
   else if (p.state === "failed") text += " · stopped";
+  else if (p.state === "interrupted") text += " · interrupted by a server restart: Resume fills the missing cells";
   if (p.cells_per_minute) text += ` · ${p.cells_per_minute.toFixed(1)} cells/min`;
   if (p.reused) text += ` · ${p.reused} reused`;
   $("grid-progress-text").textContent = text;
@@ -542,7 +543,30 @@ function updateGridProgress(p) {
     counts.appendChild(chip);
   }
   $("grid-start").disabled = p.state === "preparing" || p.state === "running";
+  $("grid-resume").hidden = !(p.state === "interrupted" || p.state === "failed");
 }
+
+// A grid the server is not running (done, failed, or interrupted by a restart, after which it has
+// no event stream) is shown from its snapshot; a running one is followed through its events.
+async function showGrid(gid) {
+  const r = await fetch(`/s/${sid}/grids/${gid}`);
+  if (!r.ok) return;
+  const g = await r.json();
+  if (g.progress.state === "preparing" || g.progress.state === "running") { followGrid(gid); return; }
+  renderGrid(g);
+  for (const c of g.cells) fillCell(c);
+  updateGridProgress(g.progress);
+}
+
+$("grid-resume").onclick = () => {
+  if (!grid) return;
+  const gid = grid.id;
+  $("grid-resume").hidden = true;
+  run(async () => {
+    await postForm(`/s/${sid}/grids/${gid}/resume`, new FormData());
+    followGrid(gid);
+  });
+};
 
 function followGrid(gid) {
   if (gridSource) gridSource.close();
@@ -589,10 +613,11 @@ function openGridCell(row, qid) {
 // A turn runs on the server, not in the page: after a reload (or on a second tab) the page asks
 // /state for the session's latest job and, while it runs, re-opens its event stream, which
 // replays the progress so far and then continues; the report appears when it is done. The
-// session's latest grid is re-attached the same way (its events replay the cells so far).
+// session's latest grid is re-attached the same way (its events replay the cells so far); after a
+// server restart it is read back with its stored cells, and a grid the restart stopped can be resumed.
 refresh().then((st) => {
   if (st.grid) lastGridId = st.grid.id;
-  if (location.hash === "#grid" || (st.grid && !st.grid.done)) setMode("grid");
+  if (location.hash === "#grid" || (st.grid && (!st.grid.done || st.grid.state === "interrupted"))) setMode("grid");
   if (st.job && !st.job.done) {
     $("progress").innerHTML = "";
     progress("Re-attached to the question still running on the server");
