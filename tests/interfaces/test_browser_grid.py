@@ -5,7 +5,8 @@ whose file has gone since it was added. Start a grid of two typed questions; the
 re-attaches: the grid view comes back with the cell so far, the rest follows); the contract that
 cannot be read is a row of error cells, the others are answered; the progress line counts the
 cells; the downloads link the exports; clicking the PDF's cell opens its page image with the
-quoted words boxed. Screenshot ``9_grid_web.png`` (docs/screenshots/ with
+quoted words boxed. After a restart the page shows a grid the restart stopped as interrupted, with its stored
+cells, and Resume fills the rest. Screenshot ``9_grid_web.png`` (docs/screenshots/ with
 CLAUSELENS_SAVE_SCREENSHOTS=1)."""
 
 from __future__ import annotations
@@ -131,3 +132,30 @@ def test_grid_starts_fills_reattaches_and_opens_a_cell(grid_server, browser, tmp
     law_txt.click()
     mark = wait.until(EC.visibility_of_element_located((By.CSS_SELECTOR, "#doctext mark.hl")))
     assert mark.text == "This Agreement is governed by the laws of Scotland."  # widened to its sentence
+
+
+def test_after_a_restart_the_page_shows_the_interrupted_grid_and_resumes_it(browser, tmp_path):  # noqa: F811
+    """A grid stopped mid-run by a "restart" (``test_web_grid_persist``'s model that dies at its third cell):
+    the next server's page opens the grid view with the two stored cells and "interrupted"; Resume fills the rest."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from .test_web_grid_persist import _app, _grid, _session_with_contracts
+
+    with _app(tmp_path, stop_at=3)[0] as first:
+        sid = _session_with_contracts(first)
+        _grid(first, sid)
+    second, model = _app(tmp_path)
+    wait = WebDriverWait(browser, 30)
+    with serving(second.app) as url:
+        browser.get(f"{url}/s/{sid}")
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#grid-table button.gcell.s-answered")) == 2)
+        assert browser.find_element(By.ID, "grid-card").is_displayed()
+        assert "interrupted" in browser.find_element(By.ID, "grid-progress-text").text
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#grid-table button.gcell.pending")) == 2
+        browser.find_element(By.ID, "grid-resume").click()
+        wait.until(lambda d: d.find_element(By.ID, "grid-progress-text").text.startswith("4 of 4 cells · done in"))
+        assert "2 reused" in browser.find_element(By.ID, "grid-progress-text").text
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#grid-table button.gcell.s-answered")) == 4
+        assert not browser.find_element(By.ID, "grid-resume").is_displayed()
+    assert model.cells == 2  # only the missing cells asked the model
