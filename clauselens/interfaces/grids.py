@@ -257,6 +257,13 @@ def load_grid(path: Path) -> GridRun:
                    created_utc=f.created_utc, computed=f.computed, reused=f.reused, seconds=f.seconds)
 
 
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
+
+
 class GridRuns:
     """Starts, runs and keeps the grids of a :class:`ChatSessions` service (see the module docstring).
 
@@ -347,8 +354,10 @@ class GridRuns:
             except ClauselensError:  # a bad session id has no grid files
                 self._loaded.add(session_id)
                 return []
-            found = [g for g in (self._read(p, session_id) for p in sorted(folder.glob("*.json"))) if g is not None]
-            found.sort(key=lambda g: g.created_utc)
+            read = [(self._read(p, session_id), p) for p in folder.glob("*.json")]
+            # oldest first; a tie (created in the same second) goes by the file's last write
+            found = [g for g, _ in sorted(((g, p) for g, p in read if g is not None),
+                                          key=lambda gp: (gp[0].created_utc, _mtime(gp[1])))]
             self._read_cells(session_id, found)
             with self._guard:
                 new = [g for g in found if g.id not in self.grids]

@@ -76,12 +76,13 @@ def test_a_grid_is_listed_with_its_cells_after_a_restart(tmp_path):
         gid, evs = _grid(first, sid)
         assert evs[-2]["type"] == "grid_done"
         before = first.get(f"/s/{sid}/grids/{gid}").json()
+        newer, _ = _grid(first, sid, "Which law governs this agreement?")  # its cells come from the first grid's
     assert before["progress"]["state"] == "done" and len(before["cells"]) == 4
     assert (tmp_path / "sessions" / sid / "grid" / "grids" / f"{gid}.json").is_file()
 
     second, model = _app(tmp_path)  # the restart: a new service and app over the same directory
     with second:
-        assert second.get(f"/s/{sid}/state").json()["grid"] == {"id": gid, "state": "done", "done": True}
+        assert second.get(f"/s/{sid}/state").json()["grid"] == {"id": newer, "state": "done", "done": True}  # the latest
         after = second.get(f"/s/{sid}/grids/{gid}").json()
         assert after["rows"] == before["rows"] and after["questions"] == before["questions"]
         assert after["cells"] == before["cells"] and after["created_utc"] == before["created_utc"]
