@@ -436,10 +436,23 @@ def _durations(text: str) -> list[tuple[str, str, int, int]]:
     return out
 
 
+#: A claim that something takes effect at once ("immediately, without any notice").
+_NO_NOTICE = re.compile(r"\bwithout\s+(?:any\s+|prior\s+|advance\s+)?(?:written\s+)?notice\b|\bimmediately\b|"
+                        r"\bat\s+any\s+time\s+without\b", re.IGNORECASE)
+
+
 def check_period(claim: str, quote: str) -> SupportIssue | None:
     """``period`` issue when a period of the claim is, everywhere the quote gives it, a *notice*
     period ("by giving two (2) years written notice") and the claim says nothing of notice ("may
-    terminate ... within two years"): the claim turns a notice period into a deadline or a term."""
+    terminate ... within two years"): the claim turns a notice period into a deadline or a term;
+    and when the claim says "immediately" / "without notice" where the quote requires a notice
+    period and says neither."""
+    notice_periods = [(n, u) for n, u, a, b in _durations(quote)
+                      if _NOTICE_AFTER.match(quote[b:b + 40]) or _NOTICE_BEFORE.search(quote[max(0, a - 50):a])]
+    if _NO_NOTICE.search(claim) and notice_periods and not _NO_NOTICE.search(quote):
+        n, unit = notice_periods[0]
+        return SupportIssue("period", f"the claim says it takes effect without notice; the quoted text requires "
+                                      f"{n} {unit}(s)' notice")
     if _NOTICE_WORD.search(claim):
         return None
     for n, unit, _, _ in _durations(claim):

@@ -61,6 +61,11 @@ def test_a_notice_period_restated_as_a_time_limit_is_a_period_mismatch(terminati
     assert issue is not None and issue.kind == "period" and "notice period" in issue.detail
     assert check_period("Either party may terminate without cause on two years' written notice.", termination) is None
     assert check_period("Either party may terminate without cause.", termination) is None  # no period claimed
+    # the converse: "immediately" / "without notice" where the quote requires notice
+    issue = check_period("Either party may terminate the agreement immediately, without any notice.", termination)
+    assert issue is not None and issue.kind == "period" and "2 year(s)' notice" in issue.detail
+    assert check_period("The Company may terminate immediately.",
+                        "The Company may terminate this Agreement immediately and without prior notice if") is None
     # a period the quote gives as a term, not as notice, is not this check's business
     assert check_period("The restriction lasts five years.", "for a period of five (5) years from the date") is None
 
