@@ -255,7 +255,7 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
             facts = _facts(r, rule)
             shown_answer = _answer_shown(r, facts, rule)
             claims = [(f"{r['id']}#{i}", ok, f["statement"]) for i, (ok, f) in enumerate(zip(facts, r["findings"]))]
-            claims.append((f"{r['id']}#answer", shown_answer, r["answer"]))
+            claims.append((f"{r['id']}#answer", shown_answer, r["answer"].removeprefix(UNVERIFIED_PREFIX)))
             shown = [(k, c) for k, ok, c in claims if ok]
             said = " ".join([r["answer"] if shown_answer else "", r["conclusion"] if shown_answer else "",
                              *(f["statement"] for f, ok in zip(r["findings"], facts) if ok)])
@@ -288,13 +288,31 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
         out[rule] = o
     n_claims = sum(p["findings"] + 1 for p in per_q)
     lab = [_label(labels, f"{r['id']}#{i}", c) for r in rows
-           for i, c in [*enumerate(f["statement"] for f in r["findings"]), ("answer", r["answer"])]]
+           for i, c in [*enumerate(f["statement"] for f in r["findings"]),
+                        ("answer", r["answer"].removeprefix(UNVERIFIED_PREFIX))]]
     out["hand_labels"] = {"claims": n_claims, "labelled": sum(v is not None for v in lab),
                           "supported": sum(v is True for v in lab), "not_supported": sum(v is False for v in lab)}
     walls = sorted(p["wall_seconds"] for p in per_q)
     out["wall_seconds"] = {"n": len(walls), "median": walls[len(walls) // 2] if walls else None,
                            "max": walls[-1] if walls else None, "total": round(sum(walls), 1)}
     out["questions"] = per_q
+    return out
+
+
+def label_sheet(rows: list[dict], labels: dict) -> list[dict]:
+    """The claims of ``rows`` a hand label is missing for -- every finding with a verified quote and
+    every answer of a report with one -- as ``{"key", "question", "claim", "quotes"}``; no support
+    verdict or check note, so the labeller reads only claim and source text."""
+    out = []
+    for r in rows:
+        grounded = [f for f in r["findings"] if f["grounded"] and f["citations"]]
+        items = [(f"{r['id']}#{i}", f["statement"], [c["quote"] for c in f["citations"]])
+                 for i, f in enumerate(r["findings"]) if f["grounded"] and f["citations"]]
+        if grounded and not r["documents_silent"]:
+            items.append((f"{r['id']}#answer", r["answer"].removeprefix(UNVERIFIED_PREFIX),
+                          [c["quote"] for f in grounded for c in f["citations"]]))
+        out += [{"key": k, "question": r["question"], "claim": c, "quotes": q} for k, c, q in items
+                if _label(labels, k, c) is None]
     return out
 
 
@@ -335,6 +353,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tag", default="", help="name of this run: own cache folder, result and label files")
     ap.add_argument("--restore", action="store_true",
                     help="write the result file's rows into an empty cache first (rescore on a fresh machine)")
+    ap.add_argument("--label-sheet", type=Path, default=None,
+                    help="write the claims that lack a hand label (question, claim, quotes; no verdicts) to this JSON")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     out_path = args.out or (OUT.with_name(f"answers_e2e_{args.tag}.json") if args.tag else OUT)
@@ -383,6 +403,10 @@ def main(argv: list[str] | None = None) -> None:
                 print(f"[answers_e2e] answer check {row['id']}: {row['answer_check']['support']}", file=sys.stderr, flush=True)
     labels = {k: v for k, v in (json.loads(labels_path.read_text()) if labels_path.exists() else {}).items()
               if not k.startswith("_")}
+    if args.label_sheet:
+        sheet = label_sheet(rows, labels)
+        args.label_sheet.write_text(json.dumps(sheet, indent=1))
+        print(f"[answers_e2e] {len(sheet)} claims to label -> {args.label_sheet}", file=sys.stderr)
     result = {
         "benchmark": "answers_e2e", "issue": 19,
         "command": "python -m benchmarks.answers_e2e " + " ".join(argv if argv is not None else sys.argv[1:]),

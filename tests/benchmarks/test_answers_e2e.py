@@ -76,3 +76,17 @@ def test_the_replay_applies_the_deterministic_checks_and_labels_follow_their_cla
     # a label written for another text of the same key does not count
     s = score([row], q, {"x-ex-1#0": {"supports": False, "claim": "something else"}})
     assert s["run"]["claims"]["unlabelled"] == 2 and s["run"]["claims"]["unsupported_shown_as_fact"] == 0
+
+
+def test_the_label_sheet_lists_unlabelled_claims_without_verdicts():
+    from benchmarks.answers_e2e import label_sheet
+
+    f = _finding("It is deemed accepted after 3 days.", False)
+    rows = [_row("Unverified (the model's reading, not backed by a supporting quote): Accepted after 3 days.", [f])]
+    sheet = label_sheet(rows, {"x-ex-1#0": True})
+    assert [x["key"] for x in sheet] == ["x-ex-1#answer"]
+    assert sheet[0]["claim"] == "Accepted after 3 days." and sheet[0]["quotes"] == ["q"] and "support" not in sheet[0]
+    # a label naming the answer's text (without the "Unverified" mark) counts for it
+    q = {"x-ex-1": {"id": "x-ex-1", "type": "exact", "reference_answer": "3 days.", "gold": []}}
+    labels = {"x-ex-1#0": True, "x-ex-1#answer": {"supports": False, "claim": "Accepted after 3 days."}}
+    assert label_sheet(rows, labels) == [] and score(rows, q, labels)["hand_labels"]["labelled"] == 2
