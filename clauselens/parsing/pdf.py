@@ -413,31 +413,39 @@ def _text_lines(page) -> tuple[list[Line], str | None]:
     return out, warning
 
 
-def _tesseract_lines(image, dpi: int) -> tuple[list[Line], float | None]:
-    """Tesseract (``--psm 3``, told the DPI) on a PIL image: lines in pixel coordinates and the
-    mean word confidence 0-100 (``None`` when no word was read)."""
+def tesseract_words(image, dpi: int) -> dict[str, list]:
+    """Tesseract (``--psm 3``, told the DPI) on a PIL image: its TSV output as a dict of columns
+    (``pytesseract.image_to_data(..., output_type=Output.DICT)``: ``text``, ``conf``, ``left``,
+    ``top``, ``width``, ``height`` in pixels, ``block_num``/``par_num``/``line_num``; one row per
+    page, block, paragraph, line and word)."""
     import pytesseract
 
-    data = pytesseract.image_to_data(image, config=f"--dpi {dpi} --psm 3", output_type=pytesseract.Output.DICT)
+    return pytesseract.image_to_data(image, config=f"--dpi {dpi} --psm 3", output_type=pytesseract.Output.DICT)
+
+
+def ocr_line_words(data: dict[str, list]) -> list[list[int]]:
+    """The rows of :func:`tesseract_words` output that are words (non-blank text), grouped per
+    Tesseract line (block, paragraph, line) in reading order, the lines sorted top to bottom
+    then left to right: the order the OCR'd page text is made in."""
     groups: dict[tuple[int, int, int], list[int]] = {}
-    confs: list[float] = []
     for i, word in enumerate(data["text"]):
-        if not word or not word.strip():
-            continue
-        key = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
-        groups.setdefault(key, []).append(i)
-        c = float(data["conf"][i])
-        if c >= 0:
-            confs.append(c)
+        if word and word.strip():
+            groups.setdefault((data["block_num"][i], data["par_num"][i], data["line_num"][i]), []).append(i)
+    return sorted(groups.values(), key=lambda idx: (min(data["top"][i] for i in idx), min(data["left"][i] for i in idx)))
+
+
+def _data_lines(data: dict[str, list]) -> tuple[list[Line], float | None]:
+    """:func:`tesseract_words` output as lines in pixel coordinates and the mean word confidence
+    0-100 (``None`` when no word was read)."""
     lines = []
-    for idx in groups.values():
+    confs = [c for c in (float(data["conf"][i]) for i, w in enumerate(data["text"]) if w and w.strip()) if c >= 0]
+    for idx in ocr_line_words(data):
         text = " ".join(data["text"][i].strip() for i in idx)
         x0 = min(data["left"][i] for i in idx)
         x1 = max(data["left"][i] + data["width"][i] for i in idx)
         top = min(data["top"][i] for i in idx)
         bottom = max(data["top"][i] + data["height"][i] for i in idx)
         lines.append(Line(text, x0, x1, top, bottom))
-    lines.sort(key=lambda ln: (ln.top, ln.x0))
     return lines, (sum(confs) / len(confs) if confs else None)
 
 
@@ -457,7 +465,7 @@ def detect_rotation(image, dpi: int) -> tuple[int, float] | None:
         return None
 
 
-def ocr_image(image, dpi: int) -> tuple[list[Line], float | None, int]:
+def ocr_words(image, dpi: int) -> tuple[dict[str, list], int]:
     """OCR one page image, turning a sideways or upside-down scan upright first.
 
     The page is read as it is; when that reading is not clearly good (mean word confidence
@@ -466,19 +474,39 @@ def ocr_image(image, dpi: int) -> tuple[list[Line], float | None, int]:
     applied and the page read again, and that reading is kept only if its confidence is
     higher. Detection failing leaves the page as it is.
 
-    Returns (lines, mean word confidence or None, degrees the image was turned clockwise).
+    Returns (:func:`tesseract_words` output, degrees the image was turned clockwise before the
+    reading: its word boxes are in the turned image's pixels).
     """
-    lines, conf = _tesseract_lines(image, dpi)
+    data = tesseract_words(image, dpi)
+    lines, conf = _data_lines(data)
     if conf is not None and conf >= OSD_BELOW_CONFIDENCE and _real_text(lines):
-        return lines, conf, 0
+        return data, 0
     found = detect_rotation(image, dpi)
     if found is None or found[0] == 0 or found[1] < OSD_MIN_CONFIDENCE:
-        return lines, conf, 0
+        return data, 0
     turned = image.rotate(-found[0], expand=True)  # PIL turns counter-clockwise
-    lines2, conf2 = _tesseract_lines(turned, dpi)
+    data2 = tesseract_words(turned, dpi)
+    _, conf2 = _data_lines(data2)
     if conf2 is not None and (conf is None or conf2 > conf):
-        return lines2, conf2, found[0]
-    return lines, conf, 0
+        return data2, found[0]
+    return data, 0
+
+
+def ocr_image(image, dpi: int) -> tuple[list[Line], float | None, int]:
+    """:func:`ocr_words` as lines: (lines, mean word confidence or None, degrees the image was
+    turned clockwise)."""
+    data, turned = ocr_words(image, dpi)
+    lines, conf = _data_lines(data)
+    return lines, conf, turned
+
+
+def render_for_ocr(page, dpi: int):
+    """A pypdfium2 page rendered at ``dpi`` as a PIL image, the picture OCR reads (the caller
+    holds the PDFium lock)."""
+    bitmap = page.render(scale=dpi / 72.0)
+    image = bitmap.to_pil()
+    bitmap.close()  # native bitmap: the pixel buffer stays the image's
+    return image
 
 
 def _ocr_lines(pdf_path: Path, index: int, dpi: int, password: str | None) -> tuple[list[Line], float | None, int]:
@@ -493,9 +521,7 @@ def _ocr_lines(pdf_path: Path, index: int, dpi: int, password: str | None) -> tu
         try:
             page = pdf[index]
             try:
-                bitmap = page.render(scale=dpi / 72.0)
-                image = bitmap.to_pil()
-                bitmap.close()  # native bitmap: the pixel buffer stays the image's
+                image = render_for_ocr(page, dpi)
             finally:
                 page.close()
         finally:
