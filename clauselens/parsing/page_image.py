@@ -7,6 +7,8 @@ a citation opens the cited page with the quoted words highlighted).
   (``Document.text[page.start:page.end]``) among the page's PDF characters and returns their
   boxes, merged per line, as fractions of the rendered page (top-left origin), so they lie over
   the picture at any size.
+* :func:`ocr_span_boxes` does the same for a page whose text the parser read by OCR (a scan:
+  no text layer, so no PDF characters to match): the boxes come from Tesseract's own word boxes.
 
 The parser does not keep per-character boxes (``Document`` keeps page text ranges only), and
 its text is not the PDF's character stream: layout clean-up drops running headers and footers,
@@ -22,10 +24,26 @@ page without them and says so). Character boxes are PDFium's loose boxes
 character boxes), mapped to the rendered bitmap with ``FPDF_PageToDevice``, the transform the
 renderer uses.
 
+An OCR'd page is rendered again exactly as the parser's OCR step renders it (the same dpi, the
+same pypdfium2 call) and read again by Tesseract the same way (``--psm 3``, told the dpi, a
+sideways scan turned upright first), giving the same words: Tesseract's TSV output
+(``pytesseract.image_to_data(..., output_type=Output.DICT)``: per word its text, ``left``, ``top``,
+``width`` and ``height`` in pixels and its block/paragraph/line numbers) is the source of the
+boxes. The words, in the order the parser made the page text from them (lines top to bottom),
+are joined and matched by the same key, nearest occurrence and approximate anchor as PDF
+characters; so a span whose text differs a little (furniture dropped, hyphens joined, another
+OCR's reading of the same scan) still lands on its words. Matched words are merged per
+Tesseract line into one box (whole words: a span starting mid-word boxes that word), a box of
+the turned image turned back, and divided by the rendered image's size. Tesseract takes ~4 s a
+300-dpi page, so a page's words are kept in a bounded in-memory cache (:data:`MAX_OCR_PAGES`
+pages, least recently used dropped, made on first use) keyed by the file's path, size and
+modification time, the page and the dpi: a second citation of the page is boxed at once.
+
 PDFium is not thread-safe: every call here holds the package's one PDFium lock
 (:data:`clauselens.parsing.pdfium_lock.PDFIUM_LOCK`, which the parser holds too).
 
-Side effects: reads the PDF file; nothing is written.
+Side effects: reads the PDF file; runs the ``tesseract`` binary for an OCR'd page not in the
+cache; nothing is written.
 """
 
 from __future__ import annotations
@@ -33,8 +51,10 @@ from __future__ import annotations
 import ctypes
 import difflib
 import io
+import threading
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +69,9 @@ MAX_WIDTH_PX = 2400
 MIN_ANCHOR = 12
 #: Resolution of the device space the boxes are computed in (pixels per PDF unit).
 _DEVICE_SCALE = 8.0
+#: OCR'd pages whose word boxes are kept in memory (some hundreds of words, ~50 KB, each); the
+#: least recently used go first.
+MAX_OCR_PAGES = 64
 
 
 @dataclass(frozen=True)
@@ -164,6 +187,17 @@ def _locate(page_key: str, quote_key: str, rel: float) -> tuple[int, int] | None
     return start, min(len(page_key), start + len(quote_key))
 
 
+def _matched(doc_key: str, doc_where: list[int], page_key: str, page_where: list[int], start: int,
+             end: int) -> list[int]:
+    """Indices of the page's source characters that ``[start, end)`` of the parser's page text
+    (its key ``doc_key``/``doc_where``) matches in the page key (:func:`_locate`), in order;
+    empty when it is not found."""
+    ks = next((k for k, i in enumerate(doc_where) if i >= start), len(doc_where))
+    ke = next((k for k, i in enumerate(doc_where) if i >= end), len(doc_where))
+    found = _locate(page_key, doc_key[ks:ke], ks / max(len(doc_key), 1))
+    return [] if found is None else sorted({page_where[k] for k in range(*found)})
+
+
 def _merge_lines(rects: Sequence[tuple[float, float, float, float]]) -> list[tuple[float, float, float, float]]:
     """Device rectangles (x0, y0, x1, y1) of consecutive characters merged into one per line: a
     character joins the current rectangle when it overlaps it by half its height and is not far
@@ -213,17 +247,155 @@ def span_boxes(path: str | Path, number: int, page_text: str, ranges: Sequence[t
         page_key, page_where = _key(chars)
         out: list[Box] = []
         for start, end in ranges:
-            ks = next((k for k, i in enumerate(doc_where) if i >= start), len(doc_where))
-            ke = next((k for k, i in enumerate(doc_where) if i >= end), len(doc_where))
-            found = _locate(page_key, doc_key[ks:ke], ks / max(len(doc_key), 1))
-            if found is None:
-                continue
-            idx = sorted({page_where[k] for k in range(*found)})
             rects = []
-            for i in idx:
+            for i in _matched(doc_key, doc_where, page_key, page_where, start, end):
                 left, bottom, right, top = pdf_boxes[i]
                 xs, ys = zip(device(left, top), device(right, bottom))
                 rects.append((min(xs), min(ys), max(xs), max(ys)))
             out.extend(Box(max(0.0, x0 / dw), max(0.0, y0 / dh), min(1.0, x1 / dw), min(1.0, y1 / dh))
                        for x0, y0, x1, y1 in _merge_lines(rects))
+    return out
+
+
+@dataclass(frozen=True)
+class OcrWords:
+    """The words Tesseract read on one page, in the order the OCR'd page text is made in
+    (:func:`clauselens.parsing.pdf.ocr_line_words`): ``(text, x0, y0, x1, y1, line)``, the box in
+    pixels of the page rendered upright at ``width`` x ``height`` (top-left origin), ``line`` the
+    index of its Tesseract line."""
+
+    width: int
+    height: int
+    words: tuple[tuple[str, int, int, int, int, int], ...]
+
+
+def _unturn(box: tuple[int, int, int, int], turned: int, width: int, height: int) -> tuple[int, int, int, int]:
+    """A box ``(x0, y0, x1, y1)`` in pixels of a ``width`` x ``height`` image turned ``turned``
+    degrees clockwise (PIL ``rotate(-turned, expand=True)``, as the OCR step turns a sideways
+    scan) back in pixels of the image as it was."""
+    u0, v0, u1, v1 = box
+    if turned == 90:
+        return v0, height - u1, v1, height - u0
+    if turned == 180:
+        return width - u1, height - v1, width - u0, height - v0
+    if turned == 270:
+        return width - v1, u0, width - v0, u1
+    return box
+
+
+def _read_ocr_words(path: Path, number: int, dpi: int, password: str | None) -> OcrWords:
+    """Page ``number`` rendered at ``dpi`` and read by Tesseract, exactly as the parser's OCR step
+    does (:func:`clauselens.parsing.pdf.render_for_ocr`, :func:`~clauselens.parsing.pdf.ocr_words`:
+    the same picture, the same reading, turned upright the same way); ~4 s for a 300-dpi page."""
+    from clauselens.parsing.pdf import _ocr_errors, ocr_line_words, ocr_words, render_for_ocr
+
+    with _open_page(path, number, password) as (_pdf, page):
+        image = render_for_ocr(page, dpi)
+    with _ocr_errors(path.name):
+        data, turned = ocr_words(image, dpi)
+    width, height = image.size
+    words = []
+    for line, idx in enumerate(ocr_line_words(data)):
+        for i in idx:
+            left, top = int(data["left"][i]), int(data["top"][i])
+            box = _unturn((left, top, left + int(data["width"][i]), top + int(data["height"][i])), turned, width, height)
+            words.append((str(data["text"][i]).strip(), *box, line))
+    return OcrWords(width, height, tuple(words))
+
+
+class _OcrCache:
+    """A bounded, thread-safe LRU of pages' :class:`OcrWords`; a page is read once even when two
+    requests for it come together (the second waits for the first)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.pages: OrderedDict[tuple[str, int, int, int, int], OcrWords] = OrderedDict()
+        self._reading: dict[tuple[str, int, int, int, int], threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def _hit(self, key: tuple[str, int, int, int, int]) -> OcrWords | None:
+        with self._guard:
+            got = self.pages.get(key)
+            if got is not None:
+                self.pages.move_to_end(key)
+            return got
+
+    def get(self, key: tuple[str, int, int, int, int], read: Callable[[], OcrWords]) -> OcrWords:
+        got = self._hit(key)
+        if got is not None:
+            return got
+        with self._guard:
+            lock = self._reading.setdefault(key, threading.Lock())
+        with lock:
+            got = self._hit(key)
+            if got is not None:
+                return got
+            try:
+                got = read()
+            finally:
+                with self._guard:
+                    self._reading.pop(key, None)
+            with self._guard:
+                self.pages[key] = got
+                while len(self.pages) > self.limit:
+                    self.pages.popitem(last=False)
+        return got
+
+
+_OCR_CACHE: _OcrCache | None = None
+_OCR_CACHE_GUARD = threading.Lock()
+
+
+def ocr_cache() -> _OcrCache:
+    """The process's cache of OCR'd pages' words (made on first use)."""
+    global _OCR_CACHE
+    with _OCR_CACHE_GUARD:
+        if _OCR_CACHE is None:
+            _OCR_CACHE = _OcrCache(MAX_OCR_PAGES)
+        return _OCR_CACHE
+
+
+def page_ocr_words(path: str | Path, number: int, *, dpi: int = 300, password: str | None = None) -> OcrWords:
+    """Tesseract's words of page ``number`` of the PDF at ``path`` rendered at ``dpi``, from the
+    cache (keyed by the file's path, size and modification time, the page and the dpi) or read
+    now. Raises :class:`IngestError` for an unreadable file, a page out of range, or OCR failing
+    (Tesseract missing)."""
+    p = Path(path)
+    try:
+        st = p.stat()
+    except OSError as e:
+        raise IngestError(p.name, f"the PDF cannot be opened to show its page ({e})") from None
+    key = (str(p.resolve()), st.st_size, st.st_mtime_ns, int(number), int(dpi))
+    return ocr_cache().get(key, lambda: _read_ocr_words(p, number, dpi, password))
+
+
+def ocr_span_boxes(path: str | Path, number: int, page_text: str, ranges: Sequence[tuple[int, int]], *,
+                   dpi: int = 300, password: str | None = None) -> list[Box]:
+    """Highlight boxes of ``ranges`` (``[start, end)`` offsets into ``page_text``, the parser's
+    OCR text of page ``number``) on that page of the PDF at ``path``, from Tesseract's word
+    boxes of the page rendered at ``dpi`` (the dpi it was OCR'd at; see module docstring).
+
+    Returns one :class:`Box` per OCR line of each range found, in reading order (whole words);
+    an empty list when the text cannot be matched. Raises :class:`IngestError` for an unreadable
+    file, a page out of range, or OCR failing."""
+    ocr = page_ocr_words(path, number, dpi=dpi, password=password)
+    chars: list[str] = []
+    owner: list[int] = []  # per character of the joined words: the index of its word
+    for w, word in enumerate(ocr.words):
+        chars.append(word[0] + " ")
+        owner.extend([w] * (len(word[0]) + 1))
+    page_key, page_where = _key("".join(chars))
+    doc_key, doc_where = _key(page_text)
+    out: list[Box] = []
+    for start, end in ranges:
+        lines: list[list[int]] = []  # per line of the match: x0, y0, x1, y1, line
+        for w in sorted({owner[i] for i in _matched(doc_key, doc_where, page_key, page_where, start, end)}):
+            _text, x0, y0, x1, y1, line = ocr.words[w]
+            if lines and lines[-1][4] == line:
+                cur = lines[-1]
+                lines[-1] = [min(cur[0], x0), min(cur[1], y0), max(cur[2], x1), max(cur[3], y1), line]
+            else:
+                lines.append([x0, y0, x1, y1, line])
+        out.extend(Box(max(0.0, x0 / ocr.width), max(0.0, y0 / ocr.height), min(1.0, x1 / ocr.width),
+                       min(1.0, y1 / ocr.height)) for x0, y0, x1, y1, _line in lines)
     return out
