@@ -167,3 +167,44 @@ def test_parse_spans():
     assert parse_spans("0-5, 7-9", 10) == [(0, 5), (7, 9)]
     with pytest.raises(ClauselensError, match="at most"):
         parse_spans(",".join(["0-1"] * 33), 10)
+
+
+def test_scanned_pdf_citation_boxes_come_from_ocr_words(client, monkeypatch):
+    """A page read by OCR (robustness/scanned_nda_page1.pdf: no text layer) is boxed from
+    Tesseract's word boxes; the page's words are read once, a second citation of it is served from
+    memory; with OCR failing the page is still served, without boxes (``found`` False)."""
+    from clauselens.errors import IngestError
+    from clauselens.parsing import page_image
+
+    scan = ROBUST / "scanned_nda_page1.pdf"
+    if not scan.exists():
+        pytest.skip(f"needs {scan}")
+    monkeypatch.setattr(page_image, "_OCR_CACHE", page_image._OcrCache(4))
+    sid = _sid(client)
+    doc = _pick(client, sid, scan)[0]
+    d = client.get(f"/s/{sid}/documents/{doc['doc_id']}").json()
+    assert d["pdf"] is True and [p["method"] for p in d["pages"]] == ["ocr"]
+    quote = "The Receiving Party shall use the Confidential Information solely for the Purpose"
+    start = d["text"].index(quote)
+    url = f"/s/{sid}/documents/{doc['doc_id']}/highlight"
+    h = client.get(url, params={"spans": f"{start}-{start + len(quote)}"}).json()
+    assert h["found"] and [p["method"] for p in h["pages"]] == ["ocr"]
+    (box,) = h["pages"][0]["boxes"]  # one line of the scan
+    x0, y0, x1, y1 = box
+    assert 0.1 < x0 < x1 < 0.9 and 0.7 < y0 < y1 < 0.8 and y1 - y0 < 0.02  # clause 2.2, three quarters down the page
+    assert client.get(h["pages"][0]["image"]).status_code == 200
+
+    # another quote on the same page: its words come from the cache, not from Tesseract again
+    monkeypatch.setattr(page_image, "_read_ocr_words", lambda *a: pytest.fail("the page was OCR'd again"))
+    other = '"Business Day" means a day other than a Saturday'
+    start = d["text"].index(other)
+    h2 = client.get(url, params={"spans": f"{start}-{start + len(other)}"}).json()
+    assert h2["found"] and h2["pages"][0]["boxes"][0][1] < y0  # clause 1.1's definition, higher up
+
+    def broken(*a):
+        raise IngestError(scan.name, "OCR needs the tesseract binary: apt-get install tesseract-ocr")
+
+    monkeypatch.setattr(page_image, "_OCR_CACHE", page_image._OcrCache(4))
+    monkeypatch.setattr(page_image, "_read_ocr_words", broken)
+    h3 = client.get(url, params={"spans": f"{start}-{start + len(other)}"})
+    assert h3.status_code == 200 and h3.json()["found"] is False and h3.json()["pages"][0]["boxes"] == []

@@ -55,7 +55,8 @@ Routes (``{sid}`` is a session id):
 =====================================  ===================================================
 
 A citation of a PDF opens the cited page's image with the quoted words boxed
-(:mod:`clauselens.parsing.page_image`); other documents open as text with the quote marked.
+(:mod:`clauselens.parsing.page_image`: from the PDF's characters, or on a page read by OCR from
+Tesseract's word boxes); other documents open as text with the quote marked.
 A grid cell opens the same way (its verified quote; for a cell without one, the passage the
 grid read first). Grids run through :class:`clauselens.interfaces.grids.GridRuns`, shared with
 the MCP server; ``/state`` names the session's latest grid so a reloaded page re-attaches to it.
@@ -89,7 +90,7 @@ from clauselens.errors import ClauselensError, IngestError, ModelUnavailableErro
 from clauselens.interfaces.grids import EXPORT_TYPES, GridRuns, UnknownGridError
 from clauselens.interfaces.session import ChatSessions, Event, UnknownDocumentError
 from clauselens.interfaces.store import DEFAULT_MAX_UPLOAD_BYTES, StoreError, check_session_id
-from clauselens.parsing.page_image import render_page_png, span_boxes
+from clauselens.parsing.page_image import ocr_span_boxes, render_page_png, span_boxes
 from clauselens.parsing.sniff import sniff_file
 from clauselens.parsing.types import Document
 from clauselens.reports.render import (
@@ -171,11 +172,14 @@ def is_pdf(doc: Document) -> bool:
         return False
 
 
-def highlight(doc: Document, spans: list[tuple[int, int]], image_url: Callable[[int], str]) -> dict:
+def highlight(doc: Document, spans: list[tuple[int, int]], image_url: Callable[[int], str], *,
+              ocr_dpi: int = 300) -> dict:
     """The pages of PDF ``doc`` that ``spans`` (offsets into ``doc.text``) fall on, in order,
     each ``{"number", "image", "method", "boxes": [[x0, y0, x1, y1], ...]}`` (fractions of the
-    page, top-left origin); ``found`` is False when no box could be placed (a page without a
-    text layer, e.g. one read by OCR)."""
+    page, top-left origin). A page read from its text layer is boxed from its PDF characters, one
+    read by OCR from Tesseract's word boxes of it rendered at ``ocr_dpi`` (the first request for
+    such a page runs Tesseract, ~4 s; later ones are served from memory). ``found`` is False when
+    no box could be placed (the text not matched on the page, or OCR failing here)."""
     by_page: dict[int, list[tuple[int, int]]] = {}
     for lo, hi in spans:
         for p in doc.pages:
@@ -185,7 +189,15 @@ def highlight(doc: Document, spans: list[tuple[int, int]], image_url: Callable[[
     for p in doc.pages:
         if p.number not in by_page:
             continue
-        boxes = span_boxes(doc.source_path, p.number, doc.text[p.start:p.end], by_page[p.number]) if p.method == "text" else []
+        text = doc.text[p.start:p.end]
+        boxes = []
+        if p.method == "text":
+            boxes = span_boxes(doc.source_path, p.number, text, by_page[p.number])
+        elif p.method == "ocr":
+            try:
+                boxes = ocr_span_boxes(doc.source_path, p.number, text, by_page[p.number], dpi=ocr_dpi)
+            except IngestError as e:  # e.g. Tesseract gone since the parse: the page is shown unboxed
+                log.warning("no highlight on page %d of %s: %s", p.number, doc.source_path, e)
         pages.append({"number": p.number, "image": image_url(p.number), "method": p.method,
                       "boxes": [b.as_list() for b in boxes]})
     return {"doc_id": doc.id, "pages": pages, "found": any(pg["boxes"] for pg in pages)}
@@ -475,7 +487,7 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
         d = pdf_document(sid, doc_id)
         ranges = parse_spans(spans, len(d.text))
         url = f"/s/{sid}/documents/{quote(doc_id, safe='')}/pages/{{}}.png"
-        return await asyncio.to_thread(highlight, d, ranges, url.format)
+        return await asyncio.to_thread(highlight, d, ranges, url.format, ocr_dpi=service.settings.ocr_dpi)
 
     @app.get("/s/{sid}/documents/{doc_id}/pages/{number}.png")
     async def page_image(sid: str, doc_id: str, number: int) -> Response:
