@@ -356,7 +356,7 @@ async function openDocument(doc, starts, ends, cid, caption) {
     const pages = h.pages.map((p) => p.number);
     note.textContent = (caption ? caption + " — " : "") + (h.found
       ? `${d.file_name}, page${pages.length > 1 ? "s" : ""} ${pages.join(", ")}: the quoted words are boxed.`
-      : `${d.file_name}, page ${pages.join(", ")}: the quoted words could not be placed on the page image (no text layer); the Text tab marks them.`);
+      : `${d.file_name}, page ${pages.join(", ")}: the quoted words could not be placed on the page image (not found in its text); the Text tab marks them.`);
     note.hidden = false;
     showTab("page");
   } catch (e) {
