@@ -19,7 +19,14 @@ from clauselens.errors import IngestError, NoTextError
 from clauselens.parsing.docx_loader import extract_docx
 from clauselens.parsing.injection import flag_instructions
 from clauselens.parsing.layout import long_tokens
-from clauselens.parsing.metadata import guess_amends, guess_doc_type, guess_effective_date, guess_parties, guess_title
+from clauselens.parsing.metadata import (
+    guess_amends,
+    guess_doc_type,
+    guess_effective_date,
+    guess_parties,
+    guess_party_aliases,
+    guess_title,
+)
 from clauselens.parsing.pdf import PdfEngine, extract_image, extract_pdf
 from clauselens.parsing.sniff import Sniffed, extension_warning, sniff_file
 from clauselens.parsing.terms import find_cross_references, find_defined_terms
@@ -60,6 +67,7 @@ def _assemble(doc: Document) -> Document:
     doc.defined_terms = find_defined_terms(doc)
     doc.cross_references = find_cross_references(doc)
     doc.parties = guess_parties(head)
+    doc.party_aliases = guess_party_aliases(doc.text, doc.parties)
     doc.effective_date = guess_effective_date(head)
     doc.amends = guess_amends(doc)
     longs = long_tokens(doc.text)

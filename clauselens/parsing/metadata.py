@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from typing import Sequence
 
 from clauselens.parsing.numbering import is_caps_heading
 from clauselens.parsing.types import Document
@@ -305,6 +306,148 @@ def guess_parties(head: str) -> list[str]:
             if len(found) >= 2:
                 return found
     return single
+
+
+# ---------------------------------------------------------------- party aliases
+#: How far into the text a party's definition is looked for: the opening, a table of contents
+#: and the preamble or first definitions after it (Garrett's IP agreement defines ``("SpinCo")``
+#: after a title page and a three-page contents list, at character 3,300).
+ALIAS_CHARS = 20000
+#: Characters between a party's name and its defining parenthesis (a description and an address:
+#: ``Acme Corp., a Delaware corporation with offices at 100 Main Street, Suite 5, ... ("Acme")``).
+_ALIAS_GAP = 300
+#: Where the parties' own definitions end: the operative words. A name with a parenthesis after it
+#: later on is a clause defining something else ("... from PageMaster Corporation ("Purchase
+#: Customers")"); only ``"X" means <name>`` definitions are read there.
+_OPERATIVE = re.compile(r"\bNOW,?\s+THEREFORE\b|\bagrees?\s+as\s+follows\b|\bIT\s+IS\s+(?:HEREBY\s+)?AGREED\b"
+                        r"|\bAGREED\s+TERMS\b", re.IGNORECASE)
+#: Defined names that name no single party.
+_GENERIC_ALIASES = frozenset({"party", "parties", "agreement", "this agreement", "the agreement", "amendment",
+                              "effective date", "contract", "recitals", "term", "closing", "premises", "property"})
+_DQUOTED = re.compile(r"[\"“”]([^\"“”]{1,60})[\"“”]")
+_SQUOTED = re.compile(r"(?<!\w)['‘’]([^'‘’]{1,60})['‘’](?!\w)")
+_UNQUOTED = re.compile(r"(?:hereinafter|referred\s+to|called)\s+(?:(?:referred\s+to|called|known)\s+)?(?:as\s+)?(?:the\s+)?"
+                       r"([A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})")
+#: A definition without parentheses: ``, referred to in this Agreement as "Company" or "Boyd",``,
+#: ``-- hereinafter referred to as Cremer --``.
+_REFERRED = re.compile(r"\b(?:hereinafter|referred\s+to|called)\b[^()\"“”\n]{0,40}?"
+                       r"(?:[\"“][^\"“”]{1,50}[\"”](?:\s*(?:,|or|and)?\s*(?:the\s+)?[\"“][^\"“”]{1,50}[\"”])*"
+                       r"|(?<=as\s)(?:the\s+)?[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})")
+#: Any parenthesis with a quoted name in it (``(herein "Go Call")``, ``(OTC: ACME, "Acme")``).
+_QUOTED_PAREN = re.compile(r"\([^()\"“”]{0,80}[\"“][^\"“”]{1,60}[\"”][^()]{0,150}\)")
+#: Where a parenthesis turns to a name shared with other parties: ``("Rio Royal", and together with
+#: ..., the "MG Capital Parties")``.
+_COLLECTIVE = re.compile(r"\b(?:together|jointly|along|collectively)\s+with\b(?!\s+(?:its|his|her|their)\b)|\band\s*,?\s*together\b", re.IGNORECASE)
+#: How the text between a name and its defining parenthesis may start: nothing, a comma, a
+#: description (``, a Delaware corporation``, ``of 1 High Street``, ``with offices at``).
+_DESCR_START = re.compile(r"\s*(?:$|[,(\-–—]|(?:of|with|having|whose|located|residing|an?|is\s+an?|organi[sz]ed"
+                          r"|incorporated|registered|d/b/a|dba|doing|hereinafter|referred|called)\b)", re.IGNORECASE)
+#: What a description does not hold: a verb of the agreement's own sentences ("Distributor will pay
+#: IMNTV ... (the "Full Month Payment")") or a list separator before another party.
+_NOT_DESCR = re.compile(r"\b(?:shall|will|may|must|agrees?|hereby|pays?|means|provides?|whereas|agreement)\b|;",
+                        re.IGNORECASE)
+_ADDRESS_ABBREV = frozenset({"st", "ave", "blvd", "rd", "ste", "fl", "dept", "bldg", "jr", "sr", "ft"})
+#: Words of a company-form description, not of a name ("a Limited Liability Company organized ...").
+_FORM_WORDS = frozenset({"limited", "liability", "company", "corporation", "partnership", "public", "private",
+                         "exempted", "general", "stock", "joint", "inc", "llc", "ltd", "corp", "the", "of", "a", "an"})
+
+
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """``name`` anywhere, whitespace- and case-insensitive, a final ``.`` optional (``Inc.``/``Inc``)."""
+    words = name.rstrip(".").split()
+    return re.compile(r"(?<![\w&])" + r"\s+".join(re.escape(w) for w in words) + r"\.?(?![\w&])", re.IGNORECASE)
+
+
+def _name_words(name: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9&]{2,}", name.lower()) if w not in _FORM_WORDS}
+
+
+def _sentence_end(s: str) -> bool:
+    """``s`` holds a sentence end: ``. `` before a capital, not after ``Inc``, ``St`` and the like."""
+    for m in re.finditer(r"\.\s+(?=[A-Z])", s):
+        word = re.search(r"([A-Za-z]+)$", s[:m.start()])
+        if not word or (word.group(1).lower() not in _ABBREV and word.group(1).lower() not in _ADDRESS_ABBREV
+                        and len(word.group(1)) > 1):
+            return True
+    return False
+
+
+def _alias_ok(alias: str, name: str) -> bool:
+    low = alias.lower()
+    return (1 < len(alias) <= 50 and len(alias.split()) <= 5 and alias[0].isalpha() and low not in _GENERIC_ALIASES
+            and "agreement" not in low and not low.endswith(" date") and low != name.lower().rstrip("."))
+
+
+def _definition_aliases(definition: str, name: str) -> list[str]:
+    """The defined names in one definition (``(the "Company" or "we")`` -> Company, we), up to
+    where it starts naming several parties together."""
+    inner = _COLLECTIVE.split(definition, maxsplit=1)[0]
+    found = _DQUOTED.findall(inner) or _SQUOTED.findall(inner)
+    if not found:
+        m = _UNQUOTED.search(inner)
+        found = [m.group(1)] if m else []
+    out: list[str] = []
+    for a in found:
+        a = re.sub(r"^(?:the|The)\s+", "", " ".join(a.split())).strip(" ,.;:")
+        if _alias_ok(a, name) and a.lower() not in {o.lower() for o in out}:
+            out.append(a)
+    return out
+
+
+def _description_only(between: str, name: str, others: list[re.Pattern[str]]) -> bool:
+    """``between`` (the text from a party's name to a definition) only describes that party: it starts
+    like a description, holds no verb, sentence end or paragraph break, and names no other party or
+    company (an a/k/a of this one's is fine)."""
+    return (bool(_DESCR_START.match(between)) and not _NOT_DESCR.search(between) and not _sentence_end(between)
+            and not re.search(r"\n[ \t]*\n", between) and not any(o.search(between) for o in others)
+            and all(not _name_words(c) or _name_words(c) & _name_words(name) for c in _CORP_NAME.findall(between)))
+
+
+def guess_party_aliases(text: str, parties: Sequence[str], *, chars: int = ALIAS_CHARS) -> dict[str, list[str]]:
+    """Each party's defined short names, ``{name: [alias, ...]}`` (every name of ``parties`` a key,
+    ``[]`` when none is found), in order of definition.
+
+    Where they come from: the definition right after the party's full name (matched case- and
+    whitespace-insensitively) in the preamble -- the text before the operative words (``NOW,
+    THEREFORE``, ``agree as follows``) within the first ``chars`` characters, so also a preamble
+    after a title page and contents list: ``GARRETT MOTION INC., a Delaware corporation
+    ("SpinCo")`` gives ``SpinCo``. A definition is a defining parenthesis (``(the "Seller")``,
+    ``(hereinafter "Licensee")``, ``(hereinafter IntriCon)``, ``("Company" or "we")``) or a
+    ``referred to as "Company" or "Boyd"`` / ``hereinafter referred to as Cremer`` phrase, at most
+    :data:`_ALIAS_GAP` characters after the name; the text between may only describe the party
+    (``, a Delaware corporation with offices at ...``): an occurrence is skipped when a verb, a
+    sentence end, a paragraph break or another party's or company's name comes between
+    (``X, a Delaware corporation, and Y ("Y")``). Within ``chars`` a ``"Licensee" means Acme
+    Corp.`` definition counts too. Names a definition gives several parties together (``and,
+    together with ..., the "Parties"``) and generic terms (``Agreement``, ``Party``, ``Effective
+    Date``) are not aliases."""
+    head = text[:chars]
+    op = _OPERATIVE.search(head)
+    pre = head[:op.start()] if op else head
+    pats = {p: _name_pattern(p) for p in parties}
+    out: dict[str, list[str]] = {p: [] for p in parties}
+
+    def add(p: str, aliases: list[str]) -> None:
+        for a in aliases:
+            if a.lower() not in {o.lower() for o in out[p]}:
+                out[p].append(a)
+
+    for p, rx in pats.items():
+        others = [o for q, o in pats.items() if q.lower() != p.lower()]
+        for m in rx.finditer(pre):
+            gap = pre[m.end():m.end() + _ALIAS_GAP]
+            hits = [h for rx_ in (_DEF_PAREN, _QUOTED_PAREN, _REFERRED) if (h := rx_.search(gap)) is not None]
+            if not hits:
+                continue
+            dm = min(hits, key=lambda h: h.start())
+            if _description_only(gap[:dm.start()], p, others):
+                add(p, _definition_aliases(dm.group(0).strip("()"), p))
+        name_re = rx.pattern.removeprefix(r"(?<![\w&])")
+        for mm in re.finditer(r"[\"“]([^\"“”]{1,50})[\"”]\s*(?:shall\s+mean|means)\s*:?\s+(?:the\s+)?" + name_re,
+                              head, re.IGNORECASE):
+            a = " ".join(mm.group(1).split())
+            add(p, [a] if _alias_ok(a, p) else [])
+    return out
 
 
 # ---------------------------------------------------------------- dates

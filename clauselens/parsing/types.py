@@ -122,6 +122,9 @@ class Document(BaseModel):
     sha256: str
     title: str | None = None
     parties: list[str] = Field(default_factory=list)
+    #: Each party's defined short names (``{"GARRETT MOTION INC.": ["SpinCo"]}``): the names its
+    #: defining parenthesis gives it in the preamble, :func:`~clauselens.parsing.metadata.guess_party_aliases`.
+    party_aliases: dict[str, list[str]] = Field(default_factory=dict)
     effective_date: str | None = None
     doc_type: DocType = "agreement"
     amends: list[str] = Field(default_factory=list)
@@ -155,7 +158,9 @@ class DocumentSummary(BaseModel):
     :meth:`of`; kept in states and transcripts as its JSON dump.
 
     ``pages`` counts the pages of a paged source (PDF, scanned image) and is ``None`` for plain
-    text, which has none; ``ocr_pages`` how many of them were read by OCR."""
+    text, which has none; ``ocr_pages`` how many of them were read by OCR. ``party_aliases``: each
+    party's defined short names (:attr:`Document.party_aliases`; empty in a summary written before
+    they were read), for the report's party check."""
 
     doc_id: str
     title: str | None = None
@@ -164,6 +169,7 @@ class DocumentSummary(BaseModel):
     sha256: str = ""
     doc_type: DocType = "agreement"
     parties: list[str] = Field(default_factory=list)
+    party_aliases: dict[str, list[str]] = Field(default_factory=dict)
     effective_date: str | None = None
     amends: list[str] = Field(default_factory=list)
     chars: int = 0
@@ -187,7 +193,8 @@ class DocumentSummary(BaseModel):
         refs = [n.ref for n in doc.nodes if n.ref]
         return cls(
             doc_id=doc.id, title=doc.title, file_name=PurePath(doc.source_path).name, source_path=doc.source_path,
-            sha256=doc.sha256, doc_type=doc.doc_type, parties=list(doc.parties), effective_date=doc.effective_date,
+            sha256=doc.sha256, doc_type=doc.doc_type, parties=list(doc.parties),
+            party_aliases={k: list(v) for k, v in doc.party_aliases.items()}, effective_date=doc.effective_date,
             amends=list(doc.amends), chars=len(doc.text), pages=sum(1 for p in doc.pages if p.method != "plain") or None,
             ocr_pages=sum(1 for p in doc.pages if p.method == "ocr"), nodes=len(doc.nodes), numbered_clauses=len(refs),
             first_clauses=refs[:12], defined_terms=len(doc.defined_terms), structured=doc.structured,
