@@ -70,9 +70,10 @@ def pinned_tools(library: Any, doc_ids: list[str] | None) -> dict[str, Any]:
 def library_documents(library: Any, doc_ids: list[str]) -> list[dict[str, Any]]:
     """Document summaries of the pinned agreements, for :func:`clauselens.pipeline.ask`'s
     ``documents`` (the Researcher names the agreement in its queries when there are several;
-    the transcript lists them)."""
+    the transcript lists them; the report's party check reads ``parties`` and ``party_aliases``)."""
     records = {r.doc_id: r for r in library.agreements()}
     return [{"doc_id": r.doc_id, "title": r.title, "source_path": r.path, "parties": list(r.parties),
+             "party_aliases": {k: list(v) for k, v in r.party_aliases.items()},
              "doc_type": r.doc_type, "pages": r.pages, "effective_date": r.date} for r in (records.get(d) for d in doc_ids) if r is not None]
 
 

@@ -49,6 +49,10 @@ class AgreementRecord(BaseModel):
     sha256: str
     title: str | None = None
     parties: list[str] = Field(default_factory=list)
+    #: Each party's defined short names (``Document.party_aliases``), for the report's party check.
+    #: Empty in a record written before they were read: such a library opens as it is (no re-index;
+    #: :data:`RECORD_FORMAT` is not raised for it), and its agreements get aliases when re-added.
+    party_aliases: dict[str, list[str]] = Field(default_factory=dict)
     short_names: list[str] = Field(default_factory=list)
     date: str | None = None
     year: int | None = None
@@ -147,7 +151,8 @@ def make_record(doc: Document, *, passages: int = 0, topics: Sequence[str] = ())
         year = int(m.group(1)) if m else None
     return AgreementRecord(
         doc_id=doc.id, path=doc.source_path, sha256=doc.sha256, title=doc.title, parties=list(doc.parties),
-        short_names=short_names(doc), date=doc.effective_date, year=year, doc_type=doc.doc_type,
+        party_aliases={k: list(v) for k, v in doc.party_aliases.items()}, short_names=short_names(doc),
+        date=doc.effective_date, year=year, doc_type=doc.doc_type,
         amends=list(doc.amends), pages=len(doc.pages), chars=len(doc.text),
         clauses=sum(1 for n in doc.nodes if n.ref), defined_terms=len(doc.defined_terms), passages=passages,
         added_utc=datetime.now(timezone.utc).isoformat(timespec="seconds"), warnings=list(doc.warnings),

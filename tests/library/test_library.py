@@ -323,6 +323,31 @@ def test_short_names_stop_at_the_recitals_and_old_records_are_reindexed(corpus: 
     assert lib2.add([corpus / "a1.txt"]).unchanged == [str(corpus / "a1.txt")]
 
 
+def test_a_record_written_before_party_aliases_opens_without_a_rebuild(corpus: Path, tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from clauselens.interfaces.library_commands import library_documents
+
+    lib = Library.open(tmp_path / "lib", embedder_name="none")
+    lib.add([corpus / "a1.txt"])
+    rec = lib.agreements()[0]
+    assert rec.party_aliases == {"MediWound Ltd.": ["MediWound"], "Challenge Bioproducts Corporation Ltd.": ["CBC"]}
+    assert library_documents(lib, [rec.doc_id])[0]["party_aliases"] == rec.party_aliases
+    old = json.loads(rec.model_dump_json())
+    del old["party_aliases"]  # as an older version wrote it
+    with lib.catalogue.db:  # the SQLite catalogue
+        lib.catalogue.db.execute("UPDATE agreements SET record=? WHERE doc_id=?", (json.dumps(old), rec.doc_id))
+    calls = []
+    monkeypatch.setattr(Library, "rebuild_lexical", lambda self: calls.append(1))
+    again = Library.open(tmp_path / "lib", create=False)
+    (r,) = again.agreements()
+    assert r.party_aliases == {} and r.parties == rec.parties
+    assert library_documents(again, [r.doc_id])[0]["party_aliases"] == {}
+    assert again.add([corpus / "a1.txt"]).unchanged == [str(corpus / "a1.txt")]  # not re-indexed for the new field
+    assert calls == []
+
+
 def test_search_switches_used_by_the_clause_grid(lib: Library) -> None:
     q = "What does the MediWound supply agreement say about the License Agreement of September 27, 2000?"
 
