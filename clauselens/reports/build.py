@@ -11,10 +11,11 @@ Verified quotes become :class:`Citation` s with exact document spans, the others
 recorded in ``dropped_quotes`` and listed under ``knowledge_gaps``. A verified quote is widened
 to whole words and its enclosing clause (:func:`~clauselens.reports.verify.extend_match`), and
 each finding's claim is checked against its quoted text by the deterministic rules of
-:func:`clauselens.reports.support.check_statement` (negation, party role, notice period, numbers,
-absence, clause topic, document): a finding that fails is ``contradicted`` / ``unrelated`` and
-never shown as a cited fact. The answer is checked the same way against the quotes of the
-findings that pass (``answer_support``; a failed answer is marked unverified and the model's
+:func:`clauselens.reports.support.check_statement` (negation, party role -- with the cited
+documents' party names and defined aliases --, notice period, numbers, absence, clause topic,
+document): a finding that fails is ``contradicted`` / ``unrelated`` and never shown as a cited
+fact. The answer is checked the same way against the quotes of the findings that pass
+(``answer_support``; a failed answer is marked unverified and the model's
 answer check is not asked). :func:`finalize_support` then sets the report's verification
 status, lists every unsupported or unverified claim and (with several documents) every
 document no cited fact comes from under ``knowledge_gaps``; it is re-run after the model's
@@ -68,10 +69,20 @@ def _dedup(items: Sequence[str]) -> list[str]:
     return out
 
 
-def _parties(documents: Sequence[Mapping[str, Any]] | None, doc_ids: set[str]) -> list[str]:
-    """The party names of the cited documents (their summaries' ``parties``), for the party check.
-    With several documents a name must name a party of the cited ones."""
-    return [str(p) for d in documents or [] if d.get("doc_id") in doc_ids for p in d.get("parties") or []]
+def _parties(documents: Sequence[Mapping[str, Any]] | None, doc_ids: set[str]) -> dict[str, list[str]]:
+    """The parties of the cited documents for the party check: each name of their summaries'
+    ``parties`` with its defined aliases (``party_aliases``, read from the preamble by the parser;
+    none in a summary or library record written before aliases were read). With several documents
+    a name must name a party of the cited ones."""
+    out: dict[str, list[str]] = {}
+    for d in documents or []:
+        if d.get("doc_id") not in doc_ids:
+            continue
+        aliases = d.get("party_aliases") or {}
+        for p in d.get("parties") or []:
+            known = out.setdefault(str(p), [])
+            known += [str(a) for a in aliases.get(p) or [] if str(a) not in known]
+    return out
 
 
 def build_report(

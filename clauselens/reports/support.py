@@ -9,7 +9,12 @@ supports / contradicts / unrelated verdict (:mod:`clauselens.agents.interrogator
   ("may assign" vs "may not ... assign");
 * **party role**: the quote gives the right or duty to another party than the claim, or to
   one party where the claim says "either party" ("Company may assign" vs "either party may
-  assign");
+  assign"). Names and role words are matched to the agreement's parties through their names and
+  their defined aliases (``parties``: the documents' ``parties`` and ``party_aliases``, read from
+  each preamble's defining parentheses by :func:`clauselens.parsing.metadata.guess_party_aliases`):
+  "Garrett" and "the SpinCo Group" are the same party when ``("SpinCo")`` defines Garrett Motion
+  Inc., and "Garrett" against "the Honeywell Group" is a mismatch; a role word no party is known to
+  hold ("Licensee" against a name) is left to the model;
 * **topic**: the claim is about one clause topic and cites a clause headed with another ("the
   non-compete lasts five years" citing "4.3 Non-Solicitation"), :func:`check_topic`;
 * **number**: the claim states a quantity (a period, an amount, a percentage, a year) that the
@@ -37,7 +42,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal, Mapping, Sequence, TypeAlias
 
 from clauselens.retrieval.analyzer import LegalAnalyzer, mask_clause_refs
 
@@ -236,34 +241,63 @@ def _name_tokens(name: str) -> set[str]:
     return {t for t in re.findall(r"[a-z][a-z0-9&-]{2,}", name.lower()) if t not in _NAME_FILLER}
 
 
-def _party_of(name: str, parties: Sequence[str]) -> int | None:
-    """Which of the agreement's ``parties`` ``name`` names (a shared name word), if exactly one."""
-    hits = [i for i, p in enumerate(parties) if _name_tokens(name) & _name_tokens(p)]
+#: The agreement's parties for the party check: their names (``["HONEYWELL INTERNATIONAL INC.",
+#: "GARRETT MOTION INC."]``), or each name with its defined aliases (``{"HONEYWELL INTERNATIONAL
+#: INC.": ["Honeywell"], "GARRETT MOTION INC.": ["SpinCo"]}``, a document summary's ``party_aliases``).
+Parties: TypeAlias = Sequence[str] | Mapping[str, Sequence[str]]
+
+
+def _party_table(parties: Parties) -> list[tuple[str, Sequence[str]]]:
+    if isinstance(parties, Mapping):
+        return [(name, aliases) for name, aliases in parties.items()]
+    return [(name, ()) for name in parties]
+
+
+def _is_alias(subject: str, alias: str) -> bool:
+    """Does ``subject`` (lower case, from :func:`_subject`) use ``alias``? The same words ("company"
+    / "Company"), or for a name, the alias's name words within the subject's or the other way
+    round ("spinco group" / "SpinCo")."""
+    if subject == " ".join(alias.lower().split()).removeprefix("the "):
+        return True
+    if subject in ROLES:
+        return False  # a role word is an alias only as defined ("Manufacturer"), never a word of one
+    s, a = _name_tokens(subject), _name_tokens(alias)
+    return bool(s and a) and (a <= s or s <= a)
+
+
+def _party_of(subject: str, parties: Parties) -> int | None:
+    """Which of the agreement's ``parties`` ``subject`` names, if exactly one: a name sharing a name
+    word with the party's name ("honeywell group" / "HONEYWELL INTERNATIONAL INC."), or a name or
+    role word that is one of its aliases ("spinco group" / "SpinCo", "manufacturer" / "Manufacturer")."""
+    words = set() if subject in ROLES else _name_tokens(subject)
+    hits = [i for i, (name, aliases) in enumerate(_party_table(parties))
+            if words & _name_tokens(name) or any(_is_alias(subject, a) for a in aliases)]
     return hits[0] if len(hits) == 1 else None
 
 
-def _compatible(claim_party: str | None, quote_party: str | None, parties: Sequence[str] = ()) -> bool:
+def _compatible(claim_party: str | None, quote_party: str | None, parties: Parties = ()) -> bool:
     """Can the quote's party stand for the claim's? Unknown on either side: yes; the quote
     says "either party" / "each party" / "a party": yes; the claim says "either party" and the
-    quote names one party: no; two role words ("Licensee", "Consultant"): only if the same; two
-    names: yes if they share a word ("Honeywell" / "the Honeywell Group"), no only when they are two
-    different parties of ``parties`` (the agreement's own party names) -- a name may be a defined
-    alias ("Garrett" is "SpinCo"), so unknown names are left to the model; a role word and a
-    name: yes (which party holds the role is not known here)."""
+    quote names one party: no; two names that share a word ("Honeywell" / "the Honeywell Group"):
+    yes. Otherwise, when both name a party of ``parties`` (the agreement's names and defined
+    aliases, :func:`_party_of`): only if the same ("Garrett" / "the SpinCo Group" when "SpinCo" is
+    Garrett's alias: yes; "Garrett" / "the Honeywell Group": no). When either is not known: two
+    role words ("Licensee", "Consultant") only if the same; a role word and a name, or two names:
+    yes (which party holds the role, or bears the name, is not known here -- left to the model)."""
     if claim_party is None or quote_party is None:
         return True
     if _generic(quote_party):
         return True
     if _generic(claim_party):
         return claim_party == "party"  # "a party may" is satisfied by any one party
-    if claim_party in ROLES and quote_party in ROLES:
-        return claim_party == quote_party
-    if claim_party in ROLES or quote_party in ROLES:
-        return True
-    if _name_tokens(claim_party) & _name_tokens(quote_party):
+    if _name_tokens(claim_party) & _name_tokens(quote_party) and not {claim_party, quote_party} & ROLES:
         return True
     a, b = _party_of(claim_party, parties), _party_of(quote_party, parties)
-    return a is None or b is None or a == b
+    if a is not None and b is not None:
+        return a == b
+    if claim_party in ROLES and quote_party in ROLES:
+        return claim_party == quote_party
+    return True
 
 
 def _who(party: str | None) -> str:
@@ -278,8 +312,9 @@ def _polar(negated: bool) -> str:
     return "may not / shall not" if negated else "may / shall"
 
 
-def check_claim(claim: str, quote: str, parties: Sequence[str] = ()) -> SupportIssue | None:
+def check_claim(claim: str, quote: str, parties: Parties = ()) -> SupportIssue | None:
     """The first deterministic reason why ``quote`` does not support ``claim``, or None.
+    ``parties``: the agreement's party names, with their aliases when known (:data:`Parties`).
 
     For each assertion of the claim whose action the quote also asserts: it passes when some
     quote assertion of that action has a compatible party and the same polarity; otherwise
@@ -515,12 +550,12 @@ ISSUE_STATUS: dict[str, Literal["contradicted", "unrelated"]] = {
 
 def check_statement(claim: str, quote: str, *, question: str = "", headings: Sequence[str] = (),
                     cited_titles: Sequence[str] = (), other_titles: Sequence[str] = (),
-                    parties: Sequence[str] = ()) -> SupportIssue | None:
+                    parties: Parties = ()) -> SupportIssue | None:
     """The first deterministic reason why ``quote`` does not support ``claim`` (a key finding or the
     report's answer), or None: negation / party role (:func:`check_claim`), notice period, numbers,
-    absence, clause topic, document. ``parties``: the cited agreements' party names (two names are
-    a party mismatch only when they are different parties of these). Its status is
-    :data:`ISSUE_STATUS` of ``issue.kind``."""
+    absence, clause topic, document. ``parties``: the cited agreements' party names, or each name
+    with its defined aliases (:data:`Parties`; two subjects are a party mismatch only when they are
+    different parties of these). Its status is :data:`ISSUE_STATUS` of ``issue.kind``."""
     return (check_claim(claim, quote, parties) or check_period(claim, quote) or check_numbers(claim, quote, question)
             or check_absence(claim, quote, cited_titles)
             or check_topic(claim, quote, list(headings))

@@ -1,6 +1,7 @@
 """Issue #19: the deterministic checks added after the end-to-end benchmark's unsupported facts
 (notice period, numbers, absence, party role through paraphrased rights), on the real CUAD
-clauses those reports cited, and the same checks on a report's *answer* (no model)."""
+clauses those reports cited, the party role with the parties' defined aliases ("SpinCo" is Garrett,
+"Manufacturer" is Pfizer), and the same checks on a report's *answer* (no model)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from clauselens.parsing.metadata import guess_party_aliases
 from clauselens.parsing.types import Span
 from clauselens.reports import ReportDraft, build_report
 from clauselens.reports.model import DraftFinding
@@ -24,7 +26,9 @@ from clauselens.retrieval.types import Passage
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
 DYNAMEX = CORPUS / "DYNAMEXINC_06_06_1996-EX-10.4-TRANSPORTATION SERVICES AGREEMENT.txt"
 GARRETT = CORPUS / "GarrettMotionInc_20181001_8-K_EX-2.4_11364532_EX-2.4_Intellectual Property Agreement.txt"
-pytestmark = pytest.mark.skipif(not (DYNAMEX.exists() and GARRETT.exists()), reason="../shared CUAD corpus not present")
+UPJOHN = CORPUS / "UpjohnInc_20200121_10-12G_EX-2.6_11948692_EX-2.6_Manufacturing Agreement_ Supply Agreement.txt"
+pytestmark = pytest.mark.skipif(not all(f.exists() for f in (DYNAMEX, GARRETT, UPJOHN)),
+                                reason="../shared CUAD corpus not present")
 
 
 def _between(path: Path, start: str, end: str) -> str:
@@ -99,7 +103,7 @@ def test_a_paraphrased_right_given_to_the_other_party_is_a_party_mismatch(challe
     assert [(a.party, a.action, a.negated) for a in assertions(claim)] == [("garrett", "challenge", False)]
     issue = check_statement(claim, honeywell_may, parties=PARTIES)
     assert issue is not None and issue.kind == "party" and "Honeywell Group" in issue.detail
-    # "SpinCo" is Garrett's defined alias, which the check does not know: no verdict, the model decides
+    # names only: "SpinCo" is Garrett's defined alias, which the check then does not know: no verdict, the model decides
     assert check_statement(claim, spinco_may, parties=PARTIES) is None
     # without the agreement's party names two names are never called a mismatch
     assert check_statement(claim, honeywell_may) is None
@@ -110,6 +114,43 @@ def test_a_paraphrased_right_given_to_the_other_party_is_a_party_mismatch(challe
         ("licensee", "sublicense", False)]
     assert [(a.party, a.action, a.negated) for a in assertions("It prohibits the Supplier from assigning.")] == [
         ("supplier", "assign", True)]
+
+
+def test_a_party_named_by_its_defined_alias_is_the_same_party(challenges):
+    spinco_may, honeywell_may = challenges
+    aliases = guess_party_aliases(GARRETT.read_text(encoding="utf-8", errors="replace"), PARTIES)
+    assert aliases["GARRETT MOTION INC."] == ["SpinCo"]  # "GARRETT MOTION INC., a Delaware corporation ("SpinCo")"
+    claim = ("Garrett's only recourse if the two cannot settle terms is to challenge the validity or "
+             "enforceability of SpinCo IP.")
+    # 4.1(a): the SpinCo Group may challenge -- SpinCo is Garrett: supported
+    assert check_statement(claim, spinco_may, parties=aliases) is None
+    # 4.1(b): the Honeywell Group may challenge -- another party: a swap
+    issue = check_statement(claim, honeywell_may, parties=aliases)
+    assert issue is not None and issue.kind == "party" and "Honeywell Group" in issue.detail
+    # the alias on the claim's side, the name on the quote's, and the other way round
+    issue = check_statement("SpinCo may challenge the validity of the Honeywell IP.", honeywell_may, parties=aliases)
+    assert issue is not None and issue.kind == "party"
+    issue = check_statement("Honeywell may challenge the validity of the SpinCo IP.", spinco_may, parties=aliases)
+    assert issue is not None and issue.kind == "party"
+    assert check_statement("SpinCo may challenge the validity of the Honeywell IP.", spinco_may, parties=aliases) is None
+    # names with an empty alias list: as before, "SpinCo" is unknown and left to the model
+    assert check_statement(claim, spinco_may, parties={p: [] for p in PARTIES}) is None
+
+
+def test_a_role_word_defined_for_a_party_is_compared_like_its_name():
+    text = UPJOHN.read_text(encoding="utf-8", errors="replace")
+    aliases = guess_party_aliases(text, ["PFIZER INC.", "UPJOHN INC."])  # (hereinafter "Manufacturer") / "Customer"
+    assert aliases["PFIZER INC."][0] == "Manufacturer" and aliases["UPJOHN INC."][0] == "Customer"
+    quote = _between(UPJOHN, "Subject to the terms and conditions set forth herein, Customer may conduct", "this Agreement.")
+    assert "Customer may conduct, at its own expense, periodic quality audits" in quote
+    issue = check_statement("Pfizer may conduct periodic quality audits of Upjohn.", quote, parties=aliases)
+    assert issue is not None and issue.kind == "party" and "Customer" in issue.detail
+    assert check_statement("Upjohn may conduct periodic quality audits of Pfizer.", quote, parties=aliases) is None
+    # without the aliases a role word against a name stays undecided
+    assert check_statement("Pfizer may conduct periodic quality audits of Upjohn.", quote, parties=list(aliases)) is None
+    # a role word no party is known to hold stays undecided
+    assert check_statement("Pfizer may conduct periodic quality audits.", "The Licensee may conduct periodic quality audits.",
+                           parties=aliases) is None
 
 
 def _passage(text: str, ref: str) -> Passage:
@@ -146,3 +187,22 @@ def test_the_model_is_not_asked_about_an_answer_the_rules_failed(termination):
     out, calls, rec = check_answer(r, passages, model=model)
     assert calls == [] and model.calls == [] and rec is not None and rec["source"] == "rules"
     assert out.answer_support == "contradicted"
+
+
+def test_the_report_checks_parties_with_the_aliases_of_the_cited_documents(challenges):
+    _, honeywell_may = challenges
+    passage = Passage(chunk_id="g-4.1b", doc_id="garrett", node_id="n-4.1b", text=honeywell_may,
+                      spans=[Span(start=0, end=len(honeywell_may))], clause_ref="4.1(b)",
+                      doc_title="INTELLECTUAL PROPERTY AGREEMENT", page_start=1, score=0.1)
+    quote = "the Honeywell Group shall be permitted to challenge"
+    assert quote in honeywell_may
+    draft = ReportDraft(title="t", answer="See the findings.", findings=[DraftFinding(
+        statement="SpinCo may challenge the validity of the Honeywell IP.", passage_ids=["P1"], quote=quote)])
+    summary = {"doc_id": "garrett", "title": "INTELLECTUAL PROPERTY AGREEMENT", "parties": PARTIES,
+               "party_aliases": {"HONEYWELL INTERNATIONAL INC.": ["Honeywell"], "GARRETT MOTION INC.": ["SpinCo"]}}
+    r = build_report(draft, {"P1": passage}, question="Who may challenge the IP?", documents=[summary])
+    assert r.key_findings[0].support == "contradicted" and r.key_findings[0].support_note.startswith("party mismatch")
+    # a summary (or library record) written before aliases were read: "SpinCo" is unknown, no verdict
+    old = {k: v for k, v in summary.items() if k != "party_aliases"}
+    r = build_report(draft, {"P1": passage}, question="Who may challenge the IP?", documents=[old])
+    assert r.key_findings[0].support == "unchecked"
