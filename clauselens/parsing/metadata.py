@@ -324,6 +324,12 @@ _OPERATIVE = re.compile(r"\bNOW,?\s+THEREFORE\b|\bagrees?\s+as\s+follows\b|\bIT\
 #: Defined names that name no single party.
 _GENERIC_ALIASES = frozenset({"party", "parties", "agreement", "this agreement", "the agreement", "amendment",
                               "effective date", "contract", "recitals", "term", "closing", "premises", "property"})
+#: Last words of a defined name for something a party has, not for the party ("PSS Common Stock",
+#: "SpinCo Patents", "the Sponsorship Fee", "WMBD-TV and WYZZ-TV ... the "Stations"").
+_THING_WORDS = frozenset({"stock", "shares", "securities", "content", "product", "products", "patents", "trademarks",
+                          "marks", "technology", "assets", "business", "property", "plan", "notes", "units",
+                          "interests", "information", "data", "software", "fee", "fees", "territory", "station",
+                          "stations", "ip", "materials", "services"})
 _DQUOTED = re.compile(r"[\"“”]([^\"“”]{1,60})[\"“”]")
 _SQUOTED = re.compile(r"(?<!\w)['‘’]([^'‘’]{1,60})['‘’](?!\w)")
 _UNQUOTED = re.compile(r"(?:hereinafter|referred\s+to|called)\s+(?:(?:referred\s+to|called|known)\s+)?(?:as\s+)?(?:the\s+)?"
@@ -336,16 +342,22 @@ _REFERRED = re.compile(r"\b(?:hereinafter|referred\s+to|called)\b[^()\"“”\n]
 #: Any parenthesis with a quoted name in it (``(herein "Go Call")``, ``(OTC: ACME, "Acme")``).
 _QUOTED_PAREN = re.compile(r"\([^()\"“”]{0,80}[\"“][^\"“”]{1,60}[\"”][^()]{0,150}\)")
 #: Where a parenthesis turns to a name shared with other parties: ``("Rio Royal", and together with
-#: ..., the "MG Capital Parties")``.
-_COLLECTIVE = re.compile(r"\b(?:together|jointly|along|collectively)\s+with\b(?!\s+(?:its|his|her|their)\b)|\band\s*,?\s*together\b", re.IGNORECASE)
+#: ..., the "MG Capital Parties")``, ``("Roche US"; Roche Basel and Roche US together referred to as
+#: "Roche")`` (not ``together with its successors``, nor ``individually and collectively``).
+_COLLECTIVE = re.compile(r"\b(?:together|jointly)\b(?!\s+with\s+(?:its|his|her|their)\b)"
+                         r"|\b(?:along|collectively)\s+with\b(?!\s+(?:its|his|her|their)\b)|;", re.IGNORECASE)
 #: How the text between a name and its defining parenthesis may start: nothing, a comma, a
 #: description (``, a Delaware corporation``, ``of 1 High Street``, ``with offices at``).
-_DESCR_START = re.compile(r"\s*(?:$|[,(\-–—]|(?:of|with|having|whose|located|residing|an?|is\s+an?|organi[sz]ed"
+_DESCR_START = re.compile(r"\s*(?:$|[,(]|(?:of|with|having|whose|located|residing|an?|is\s+an?|organi[sz]ed"
                           r"|incorporated|registered|d/b/a|dba|doing|hereinafter|referred|called)\b)", re.IGNORECASE)
 #: What a description does not hold: a verb of the agreement's own sentences ("Distributor will pay
-#: IMNTV ... (the "Full Month Payment")") or a list separator before another party.
-_NOT_DESCR = re.compile(r"\b(?:shall|will|may|must|agrees?|hereby|pays?|means|provides?|whereas|agreement)\b|;",
+#: IMNTV ... (the "Full Month Payment")") or a list separator before another party (``;``, ``, and
+#: the individual or legal entity identified on the cover page ("Franchisee")``).
+_NOT_DESCR = re.compile(r"\b(?:shall|will|may|must|agrees?|hereby|pays?|means|provides?|whereas|agreement)\b|;"
+                        r"|,\s*(?:and|or)\s+(?:the|an?|each)\s",
                         re.IGNORECASE)
+#: A parenthesis giving the party's other names.
+_FORMER = re.compile(r"\((?:formerly|previously|f/k/a|a/k/a|d/b/a|also\s+known)\b[^()]*\)", re.IGNORECASE)
 _ADDRESS_ABBREV = frozenset({"st", "ave", "blvd", "rd", "ste", "fl", "dept", "bldg", "jr", "sr", "ft"})
 #: Words of a company-form description, not of a name ("a Limited Liability Company organized ...").
 _FORM_WORDS = frozenset({"limited", "liability", "company", "corporation", "partnership", "public", "private",
@@ -353,9 +365,10 @@ _FORM_WORDS = frozenset({"limited", "liability", "company", "corporation", "part
 
 
 def _name_pattern(name: str) -> re.Pattern[str]:
-    """``name`` anywhere, whitespace- and case-insensitive, a final ``.`` optional (``Inc.``/``Inc``)."""
+    """``name`` anywhere, whitespace- and case-insensitive, a final ``.`` optional (``Inc.``/``Inc``),
+    not the start of a compound (``WYZZ`` in ``WYZZ-TV``)."""
     words = name.rstrip(".").split()
-    return re.compile(r"(?<![\w&])" + r"\s+".join(re.escape(w) for w in words) + r"\.?(?![\w&])", re.IGNORECASE)
+    return re.compile(r"(?<![\w&])" + r"\s+".join(re.escape(w) for w in words) + r"\.?(?![\w&]|-\w)", re.IGNORECASE)
 
 
 def _name_words(name: str) -> set[str]:
@@ -375,7 +388,8 @@ def _sentence_end(s: str) -> bool:
 def _alias_ok(alias: str, name: str) -> bool:
     low = alias.lower()
     return (1 < len(alias) <= 50 and len(alias.split()) <= 5 and alias[0].isalpha() and low not in _GENERIC_ALIASES
-            and "agreement" not in low and not low.endswith(" date") and low != name.lower().rstrip("."))
+            and "agreement" not in low and not low.endswith(" date") and low.split()[-1] not in _THING_WORDS
+            and low != name.lower().rstrip("."))
 
 
 def _definition_aliases(definition: str, name: str) -> list[str]:
@@ -394,13 +408,17 @@ def _definition_aliases(definition: str, name: str) -> list[str]:
     return out
 
 
-def _description_only(between: str, name: str, others: list[re.Pattern[str]]) -> bool:
+def _description_only(between: str, name: str, names: list[re.Pattern[str]]) -> bool:
     """``between`` (the text from a party's name to a definition) only describes that party: it starts
-    like a description, holds no verb, sentence end or paragraph break, and names no other party or
+    like a description (on the name's line or the next paragraph: ``F. Hoffmann-La Roche Ltd`` /
+    ``with an office ... ("Roche Basel")``), holds no verb, sentence end or paragraph break of its own,
+    and names no party (``names``:
+    their patterns; this one's again starts a new sentence: "FNW, FNW is granted ...") or other
     company (an a/k/a of this one's is fine)."""
+    own = _FORMER.sub(" ", between)  # "(formerly known as Spatial Technology Inc.)" names this party
     return (bool(_DESCR_START.match(between)) and not _NOT_DESCR.search(between) and not _sentence_end(between)
-            and not re.search(r"\n[ \t]*\n", between) and not any(o.search(between) for o in others)
-            and all(not _name_words(c) or _name_words(c) & _name_words(name) for c in _CORP_NAME.findall(between)))
+            and not re.search(r"\n[ \t]*\n", between.lstrip()) and not any(o.search(between) for o in names)
+            and all(not _name_words(c) or _name_words(c) & _name_words(name) for c in _CORP_NAME.findall(own)))
 
 
 def guess_party_aliases(text: str, parties: Sequence[str], *, chars: int = ALIAS_CHARS) -> dict[str, list[str]]:
@@ -434,13 +452,18 @@ def guess_party_aliases(text: str, parties: Sequence[str], *, chars: int = ALIAS
 
     for p, rx in pats.items():
         others = [o for q, o in pats.items() if q.lower() != p.lower()]
+        # an occurrence inside a longer party's name is that party's ("Oaktree Capital Management" in
+        # "Oaktree Capital Management, L.P.")
+        longer = [(x.start(), x.end()) for q, o in pats.items() if len(q) > len(p) and rx.search(q) for x in o.finditer(pre)]
         for m in rx.finditer(pre):
+            if any(a <= m.start() and m.end() <= b for a, b in longer):
+                continue
             gap = pre[m.end():m.end() + _ALIAS_GAP]
             hits = [h for rx_ in (_DEF_PAREN, _QUOTED_PAREN, _REFERRED) if (h := rx_.search(gap)) is not None]
             if not hits:
                 continue
             dm = min(hits, key=lambda h: h.start())
-            if _description_only(gap[:dm.start()], p, others):
+            if _description_only(gap[:dm.start()], p, [rx, *others]):
                 add(p, _definition_aliases(dm.group(0).strip("()"), p))
         name_re = rx.pattern.removeprefix(r"(?<![\w&])")
         for mm in re.finditer(r"[\"“]([^\"“”]{1,50})[\"”]\s*(?:shall\s+mean|means)\s*:?\s+(?:the\s+)?" + name_re,

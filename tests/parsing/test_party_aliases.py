@@ -19,7 +19,8 @@ CANO = CORPUS / "CANOPETROLEUM,INC_12_13_2007-EX-10.1-Sponsorship Agreement.txt"
 ALCO = CORPUS / "ALCOSTORESINC_12_14_2005-EX-10.26-AGENCY AGREEMENT.txt"
 BELLICUM = CORPUS / "BELLICUMPHARMACEUTICALS,INC_05_07_2019-EX-10.1-Supply Agreement.txt"
 GOCALL = CORPUS / "GOCALLINC_03_30_2000-EX-10.7-Promotion Agreement.txt"
-FILES = [GARRETT, UPJOHN, CANO, ALCO, BELLICUM, GOCALL]
+ROCHE = CORPUS / "FOUNDATIONMEDICINE,INC_02_02_2015-EX-10.2-Collaboration Agreement.txt"
+FILES = [GARRETT, UPJOHN, CANO, ALCO, BELLICUM, GOCALL, ROCHE]
 cuad = pytest.mark.skipif(not all(f.exists() for f in FILES), reason="../shared CUAD corpus not present")
 
 
@@ -70,6 +71,14 @@ def test_long_parentheses_about_the_party_itself_keep_their_name() -> None:
 
 
 @cuad
+def test_a_description_in_the_next_paragraph_and_a_name_shared_by_two_parties() -> None:
+    # "F. Hoffmann-La Roche Ltd\n\nwith an office ... ("Roche Basel") and Hoffmann-La Roche Inc.\n\nwith an
+    # office ... ("Roche US"; Roche Basel and Roche US together referred to as "Roche")": "Roche" is both
+    assert _aliases(ROCHE) == {"F. Hoffmann-La Roche Ltd": ["Roche Basel"], "Hoffmann-La Roche Inc.": ["Roche US"],
+                               "Foundation Medicine, Inc.": ["FMI"]}
+
+
+@cuad
 def test_a_clause_after_the_operative_words_defines_no_party() -> None:
     # clause 1: "... services from PageMaster Corporation ("Purchase Customers")": not PageMaster's name
     aliases = _aliases(GOCALL)
@@ -88,6 +97,21 @@ def test_the_definition_goes_to_the_party_it_follows() -> None:
         "Beta Tools LLC": ["Beta"],
         "Gamma Corp.": ["Company", "we"],
         "Delta Holdings Ltd.": ["Delta"],
+    }
+
+
+def test_what_the_text_between_a_name_and_a_definition_may_hold() -> None:
+    text = ('This Agreement is made between Pizza Fusion Holding, Inc., a Florida corporation, and the individual '
+            'identified on the cover page ("Franchisee"), PlanetCAD Inc. (formerly known as Spatial Technology Inc.), a '
+            'Delaware corporation ("PlanetCAD"), Acme Capital Management, L.P., a Delaware partnership ("Acme US"), and '
+            'Acme Capital Management (UK) LLP (the "Sub-Advisor"). WHEREAS, Acme Capital Management, L.P. owns shares of '
+            'PlanetCAD Inc. ("PlanetCAD Common Stock").')
+    parties = ["Pizza Fusion Holding, Inc.", "PlanetCAD Inc.", "Acme Capital Management, L.P.", "Acme Capital Management"]
+    assert guess_party_aliases(text, parties) == {
+        "Pizza Fusion Holding, Inc.": [],  # ", and the individual ...": another party's definition
+        "PlanetCAD Inc.": ["PlanetCAD"],  # its former name is no other company; its stock is no alias
+        "Acme Capital Management, L.P.": ["Acme US"],
+        "Acme Capital Management": ["Sub-Advisor"],  # not the alias of the longer name that contains it
     }
 
 
