@@ -164,8 +164,9 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
         findings.append({"statement": f.statement, "support": f.support, "support_note": f.support_note,
                          "grounded": f.grounded, "cited_fact": f.cited_fact, "citations": cites})
     parties = {paths.get(d["doc_id"], rel(d["source_path"] or "")): list(d.get("parties") or []) for d in docs}
+    aliases = {paths.get(d["doc_id"], rel(d["source_path"] or "")): dict(d.get("party_aliases") or {}) for d in docs}
     return {"id": q["id"], "type": q["type"], "question": q["question"], "resolution": resolution["status"],
-            "parties": parties,
+            "parties": parties, "party_aliases": aliases,
             "resolved_files": [paths.get(d, d) for d in resolution["chosen"]],
             "answer": r.answer, "conclusion": r.conclusion, "documents_silent": r.documents_silent,
             "verification": r.verification, "findings": findings,
@@ -181,20 +182,28 @@ def _overlaps(cite: dict, gold: list[dict]) -> bool:
 
 
 
-def _parties(r: dict, findings: list[dict]) -> list[str]:
-    """The party names of the files ``findings`` cite: the row's own (``parties``, kept since the
-    second run), else the Archivist's guess on each file's opening (``parsing.metadata.guess_parties``
-    on its first 5,000 characters, as ``parsing.loader`` does)."""
-    from clauselens.parsing.metadata import guess_parties
+def _parties(r: dict, findings: list[dict]) -> dict[str, list[str]]:
+    """The parties of the files ``findings`` cite, each with its defined aliases: the row's own
+    (``parties`` / ``party_aliases``, kept since the second run) where it has aliases, else the
+    Archivist's functions on each file (``parsing.metadata.guess_parties`` on its first 5,000
+    characters and ``guess_party_aliases`` on its text, as ``parsing.loader`` does) -- a library
+    built before aliases were read has none."""
+    from clauselens.parsing.metadata import guess_parties, guess_party_aliases
 
-    files = {c["file_path"] for f in findings for c in f["citations"]}
-    if "parties" in r:
-        return [p for fp in sorted(files) for p in r["parties"].get(fp, [])]
-    out: list[str] = []
-    for fp in sorted(files):
-        path = CORPUS / fp
-        if path.exists():
-            out += guess_parties(path.read_text(encoding="utf-8", errors="replace")[:5000])
+    out: dict[str, list[str]] = {}
+    for fp in sorted({c["file_path"] for f in findings for c in f["citations"]}):
+        kept = (r.get("party_aliases") or {}).get(fp) or {}
+        if any(kept.values()):
+            names: dict[str, list[str]] = {n: list(kept.get(n) or []) for n in (r.get("parties") or {}).get(fp, [])}
+        else:
+            path = CORPUS / fp
+            if not path.exists():
+                continue
+            text = path.read_text(encoding="utf-8", errors="replace")
+            names = guess_party_aliases(text, guess_parties(text[:5000]))
+        for n, aliases in names.items():
+            out.setdefault(n, [])
+            out[n] += [a for a in aliases if a not in out[n]]
     return out
 
 
