@@ -54,7 +54,8 @@ documented rules (no model in the scoring):
   with an old label. ``--restore`` writes a committed result file's rows back into an empty cache
   (a fresh machine can rescore without re-asking).
 
-Resumable: one JSON per question under ``~/.cache/clauselens/bench/answers_e2e/<config>/``;
+Asked kinds in turn (:func:`interleaved`), so a part-run is stratified. Resumable: one JSON per
+question under ``~/.cache/clauselens/bench/answers_e2e/<config>/``;
 a rerun asks only the missing questions (``--fresh`` re-asks). Heavy: ~2–6 min per question on
 2 shared cores; run at low priority::
 
@@ -106,6 +107,14 @@ def sample(questions: list[dict]) -> list[dict]:
         pool = sorted((q for q in questions if q["id"].endswith(suffix)), key=lambda q: q["id"])
         out += rng.sample(pool, PER_KIND // 2)
     return out
+
+
+def interleaved(chosen: list[dict]) -> list[dict]:
+    """The sample in the order it is asked: one question of each kind in turn (clause number,
+    defined term, paraphrase, unanswerable), so a run stopped early (``--limit``, a shared
+    machine's time) has asked a stratified part of it."""
+    kinds = [[q for q in chosen if q["type"] == k] for k in (*ANSWERABLE, "unanswerable")]
+    return [q for row in zip(*kinds) for q in row] + [q for k in kinds for q in k[len(min(kinds, key=len)):]]
 
 
 def normalise_numbers(text: str) -> str:
@@ -388,7 +397,7 @@ def main(argv: list[str] | None = None) -> None:
 
         commit = commit_now()  # the code this process runs: HEAD when it started
         lib = library_for("cuad462", "minilm", questions)
-        todo = [q for q in chosen if (args.fresh or not (cache / f"{q['id']}.json").exists())
+        todo = [q for q in interleaved(chosen) if (args.fresh or not (cache / f"{q['id']}.json").exists())
                 and (not args.only or q["id"] in args.only)]
         if args.limit:
             todo = todo[:args.limit]

@@ -90,3 +90,12 @@ def test_the_label_sheet_lists_unlabelled_claims_without_verdicts():
     q = {"x-ex-1": {"id": "x-ex-1", "type": "exact", "reference_answer": "3 days.", "gold": []}}
     labels = {"x-ex-1#0": True, "x-ex-1#answer": {"supports": False, "claim": "Accepted after 3 days."}}
     assert label_sheet(rows, labels) == [] and score(rows, q, labels)["hand_labels"]["labelled"] == 2
+
+
+def test_the_sample_is_asked_kind_by_kind():
+    from benchmarks.answers_e2e import interleaved
+
+    chosen = sample(load_questions())
+    order = interleaved(chosen)
+    assert sorted(q["id"] for q in order) == sorted(q["id"] for q in chosen)
+    assert [q["type"] for q in order[:4]] == [*ANSWERABLE, "unanswerable"]
