@@ -10,7 +10,9 @@ re-indexed, ``prune`` drops files that are gone); ``search`` answers one questio
 3. **Exact fields.** A clause number the question names (``Section 14.3(b)``) puts that
    clause's passages first; a number the resolved agreement does not have gives "no
    matching clause found". "How is 'X' defined" / "what does 'X' mean" puts the passage
-   defining X first.
+   defining X first, followed by the sub-clauses its definition continues into when the
+   passage stops where the definition's body begins (``c) "Force Majeure" means`` and the list
+   ``i) An Act of God; ii) ...``: the list is the definition).
 4. **Rank** the candidates' passages by BM25 (with the term statistics of the searched
    agreements when they are few) and dense cosine, fused by Reciprocal Rank Fusion
    (Cormack, Clarke & Buettcher 2009, k = 60; :mod:`clauselens.retrieval.fusion`). Once the
@@ -46,7 +48,14 @@ from clauselens.library.catalogue import (
     resolution_profile,
     strip_naming_words,
 )
-from clauselens.library.passages import clause_markers, definitions, embed_text, library_passages, ref_key_groups
+from clauselens.library.passages import (
+    clause_markers,
+    definition_list,
+    definitions,
+    embed_text,
+    library_passages,
+    ref_key_groups,
+)
 from clauselens.library.resolver import _QUESTION_WORDS, AgreementResolver, Resolution, resolution_tokens
 from clauselens.library.storage import EngineRanking, open_storages
 from clauselens.parsing.types import Chunk, Document
@@ -652,7 +661,11 @@ class Library:
         return rows
 
     def _definition_rows(self, docs: Sequence[str], term: str) -> list[int]:
-        """Rows of the passages defining ``term`` in ``docs`` (``means`` definitions first)."""
+        """Rows of the passages defining ``term`` in ``docs`` (``means`` definitions first),
+        each followed by the rows of the list its definition continues into when the passage
+        stops where the definition's body begins (:func:`~clauselens.library.passages.definition_list`:
+        ``c) "Force Majeure" means`` and its sub-clauses ``i) An Act of God;`` ...): the list
+        is the definition, and the answer can only quote passages that were retrieved."""
         out: list[int] = []
         for d in docs:
             defs = sorted(self.catalogue.definitions_of(d, term), key=lambda x: (not x[2], x[1]))
@@ -661,9 +674,10 @@ class Library:
             rows = self.catalogue.rows_of([d])
             chunks = self.catalogue.passages(rows)
             for _, off, _ in defs[:2]:
-                for row, c in zip(rows, chunks):
+                for i, (row, c) in enumerate(zip(rows, chunks)):
                     if c.spans[0].start <= off < c.spans[0].end:
                         out.append(int(row))
+                        out += [int(rows[j]) for j, _ in definition_list(chunks, i, term)]
                         break
         return out
 

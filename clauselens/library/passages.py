@@ -13,16 +13,25 @@ Exact fields per passage: the normalised clause reference (``14.3(b)``; see
 :func:`clauselens.retrieval.analyzer.normalize_ref`). Per agreement: every definition
 (``"X" means ...`` and parenthetical ``(the "X")``), as the offset of the defined term, so
 "how is X defined" can go to the passage that defines X.
+
+Because a passage stops at a node's first sub-clause, a definition whose body is a list
+(``c) "Force Majeure" means`` / ``i) An Act of God;`` / ``ii) A strike ...``; ``... any of the
+following events:`` / ``(i) ...``) is cut where its body begins: the passage holds the defined
+term and the defining verb, and the list -- which *is* the definition -- is in the passages that
+follow. :func:`definition_list` finds those (issue #19: the end-to-end benchmark's answer quoted
+only ``c) "Force Majeure" means``), for the library's exact field and the extractive answer alike.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from clauselens.parsing.chunks import trim_span, windows
+from clauselens.parsing.numbering import alpha_value, roman_to_int
 from clauselens.parsing.terms import MEANS_RE, PAREN_DEF_RE
-from clauselens.parsing.types import Chunk, Document
+from clauselens.parsing.types import Chunk, Document, SourcedText
 from clauselens.retrieval.analyzer import normalize_ref
 
 #: Upper bound on a passage's characters (see the module docstring).
@@ -236,5 +245,110 @@ def definitions(doc: Document) -> list[Definition]:
     return out
 
 
-__all__ = ["CONTEXT_CHARS", "PASSAGE_CHARS", "Definition", "bare_number_re", "clause_markers", "context_line", "definitions",
-           "embed_text", "find_definition", "library_passages", "ref_key", "ref_key_groups"]
+#: A definition that stops where its body begins (``"Force Majeure" means``, ``... where:``,
+#: ``... any of the following events:``): its body is a list in the sub-clauses that follow.
+OPEN_END = re.compile(r"(?:\b(?:means|mean|includes?|including|shall\s+(?:mean|include)|as\s+follows|following)"
+                      r"|[:—–-])\s*$", re.IGNORECASE)
+#: Most characters of list text taken after a definition that ends open (:func:`definition_list`):
+#: a force-majeure list of seven events is ~1,100 characters; a longer run is no longer one list.
+LIST_CHARS = 1200
+#: Largest gap between two windows of one node's body (the whitespace they were trimmed of; a
+#: missing middle window, up to :data:`PASSAGE_CHARS` long, is wider).
+_WINDOW_GAP = 200
+#: A list marker or clause number just before a cut (``d)     `` before ``"Freight" means``).
+_MARKER_AT_END = re.compile(r"(?:^|(?<=\s))(?:\d+(?:\.\d+)*\.?|\(?[a-z]{1,4}\)|\([0-9]{1,3}\))\s*$", re.IGNORECASE)
+
+
+def next_definition(text: str, start: int = 0) -> int | None:
+    """Offset in ``text`` (at or after ``start``) of the opening quotation mark of the first
+    ``"X" means ...`` definition (the rules of :func:`definitions`), or ``None``."""
+    for m in _QUOTED_TERM.finditer(text, start):
+        if _DEFINING.match(text, m.end()) or MEANS_RE.match(text, m.start()):
+            return m.start()
+    return None
+
+
+def ends_open(text: str, term: str) -> bool:
+    """True when ``text`` defines ``term`` (``"X" means ...``) and stops where the definition's
+    body begins: no sentence end or other definition after the defining words, and the text
+    ends with a defining verb, "following" or a colon / dash (:data:`OPEN_END`)."""
+    found = find_definition(text, term)
+    if found is None or not found[2]:
+        return False
+    rest = text[found[1]:]
+    return bool(OPEN_END.search(text)) and next_definition(rest) is None and not re.search(r"\.\s", rest)
+
+
+def _item_values(ref: str | None) -> set[int]:
+    """The possible values of a clause reference's last list marker (``1.1(ii)`` -> {2};
+    ``11.4(i)`` -> {1, 9}: Roman one or the letter i; ``3.2`` -> {2}); empty when there is none."""
+    m = re.search(r"\(([A-Za-z0-9]{1,6})\)$|\.(\d{1,3})$|^(\d{1,3})$", ref or "")
+    if m is None:
+        return set()
+    mark = next(g for g in m.groups() if g)
+    if mark.isdigit():
+        return {int(mark)}
+    return {v for v in (roman_to_int(mark), alpha_value(mark)) if v is not None}
+
+
+def definition_list(passages: Sequence[SourcedText], at: int, term: str,
+                    max_chars: int = LIST_CHARS) -> list[tuple[int, int]]:
+    """The list that continues the definition of ``term`` in ``passages[at]`` when that
+    passage :func:`ends_open`: ``(index, end)`` of each following passage that holds part of
+    it, ``end`` being where its part ends in the passage's text (before the next definition).
+
+    ``passages`` are one agreement's passages in document order (all of them, or the retrieved
+    ones sorted by span). A passage continues the list when it is the next window of the same
+    node, or a sub-clause of the defining passage's node whose list marker comes next (the first
+    item under a node, ``i)`` / ``(a)`` / ``1``, then ``ii)`` after ``i)``, ...), so a retrieved
+    set that lacks an item in the middle yields only the items before it. The list stops at the
+    first passage that is neither, at the next definition (``"Good Reason Process" shall
+    mean ...`` inside the last item's passage: that passage is cut before it) and before
+    ``max_chars`` characters of list text (the first item is always taken)."""
+    head = passages[at]
+    if not head.spans or not ends_open(head.text, term):
+        return []
+    base = head.heading_path
+    out: list[tuple[int, int]] = []
+    last: dict[int, tuple[list[str], set[int]]] = {}  # depth -> heading path and marker values of its last item
+    prev, total = head, 0
+    for i in range(at + 1, len(passages)):
+        c = passages[i]
+        if c.doc_id != head.doc_id or not c.spans:
+            break
+        if c.spans[0].start < prev.spans[-1].end:
+            continue  # overlaps what is taken (a retrieved chunk with its ancestors)
+        if c.node_id == prev.node_id:
+            if c.spans[0].start - prev.spans[-1].end > _WINDOW_GAP:
+                break
+        else:
+            path, vals = c.heading_path, _item_values(c.clause_ref)
+            if not vals or len(path) <= len(base) or path[:len(base)] != base:
+                break  # not a numbered sub-clause of the defining clause
+            if len(path) > len(prev.heading_path):  # a level deeper: the first item under the passage before
+                ok = path[:-1] == prev.heading_path and 1 in vals
+            else:  # the next item after the last one at this level
+                sib = last.get(len(path))
+                ok = sib is not None and sib[0][:-1] == path[:-1] and any(v + 1 in vals for v in sib[1])
+            if not ok:
+                break  # an item is missing, or the list is over
+            last = {d: x for d, x in last.items() if d < len(path)}
+            last[len(path)] = (path, vals)
+        nxt = next_definition(c.text)
+        end = len(c.text) if nxt is None else nxt
+        if nxt is not None:
+            cut = _MARKER_AT_END.search(c.text, 0, end)
+            end = len(c.text[:cut.start() if cut else end].rstrip())
+        if end <= 0 or (out and total + end > max_chars):
+            break
+        out.append((i, end))
+        total += end
+        prev = c
+        if nxt is not None:
+            break
+    return out
+
+
+__all__ = ["CONTEXT_CHARS", "LIST_CHARS", "OPEN_END", "PASSAGE_CHARS", "Definition", "bare_number_re", "clause_markers",
+           "context_line", "definition_list", "definitions", "embed_text", "ends_open", "find_definition",
+           "library_passages", "next_definition", "ref_key", "ref_key_groups"]
