@@ -11,6 +11,16 @@ own words. Seen before: the default 1.5B model, given the definition of "Product
 MediWound supply agreement, summarised it as "an Intermediate Drug Product ... in the first
 paragraph" (wrong) and spent three research rounds (16 minutes on 2 cores) judging its own
 draft incomplete. Questions that ask anything more than a definition go to the model as before.
+
+When the definition's body is a list (``c) "Force Majeure" means`` / ``i) An Act of God;`` /
+``ii) A strike ...``), the passage defining the term stops where the body begins -- a library
+passage is one clause body up to its first sub-clause -- so its quote alone says nothing of what
+the term means. The list *is* the definition: the library's exact field retrieves the sub-clauses
+it continues into (:func:`clauselens.library.passages.definition_list`), and the draft quotes
+them in further findings, one verbatim piece per list item with its own citation (the report's
+verification extends each piece to the item's end), and puts the list in the answer. Only a list
+that could not be quoted (not retrieved, no finding left, an item too short to cite on its own)
+is left to a knowledge-gap line saying the definition goes on.
 """
 
 from __future__ import annotations
@@ -19,9 +29,10 @@ import re
 from typing import Any, Mapping, Sequence
 
 from clauselens.library.library import defined_term_candidates, term_variants
-from clauselens.library.passages import find_definition
+from clauselens.library.passages import OPEN_END, definition_list, find_definition
 from clauselens.reports.build import GAP_UNADDRESSED, finalize_support
 from clauselens.reports.model import DraftFinding, Report, ReportDraft
+from clauselens.reports.verify import MIN_PIECE_WORDS, split_quote
 from clauselens.retrieval.types import Passage
 
 #: Most agreements whose definition one report quotes (the draft's finding cap).
@@ -29,9 +40,12 @@ MAX_DEFINITIONS = 3
 #: Longest quote taken from a definition (the draft's quote cap); longer definitions are cut at
 #: a word boundary and the report's verification extends the quote to its clause boundary.
 QUOTE_CHARS = 300
-#: A definition quote that stops where its body begins: the body is a list in the clauses that follow.
-_OPEN_END = re.compile(r"(?:\b(?:means|mean|includes?|including|shall\s+(?:mean|include)|as\s+follows|following)|[:—–-])\s*$",
-                       re.IGNORECASE)
+#: Characters of a list item's opening words quoted for it (at least :data:`MIN_PIECE_WORDS`
+#: words); the report's verification extends the piece to the item's end.
+PIECE_CHARS = 80
+#: A list item that ends like this is not the list's last ("... authority;", "...; or"): when the
+#: last item quoted ends so, the list goes on (a later item was not retrieved, or the cap cut it).
+_ITEM_GOES_ON = re.compile(r"(?:[;,:]|\b(?:and|or))\s*$", re.IGNORECASE)
 #: A clause number or list marker just before a definition ("1.27 ", "c)     ", "(iv) ").
 _MARKER_BEFORE = re.compile(r"(?:\d+(?:\.\d+)*\.?|\(?[a-z]{1,4}\)|\([0-9]{1,3}\))\s*$", re.IGNORECASE)
 #: The next definition in a list of them: a line or a number opening with a quoted capitalised term.
@@ -75,6 +89,61 @@ def _cut(text: str, limit: int) -> str:
         return text
     cut = text[:limit]
     return cut[: cut.rfind(" ")] if " " in cut else cut
+
+
+def _list_after(pid: str, passages: Mapping[str, Passage], term: str) -> list[tuple[str, str]]:
+    """``(passage id, list text)`` of the retrieved passages that continue the definition of
+    ``term`` in passage ``pid`` (:func:`~clauselens.library.passages.definition_list` over the
+    agreement's retrieved passages in document order); empty when it does not end open."""
+    doc = passages[pid].doc_id
+    same = sorted(((i, q) for i, q in passages.items() if q.doc_id == doc and q.spans),
+                  key=lambda x: (x[1].spans[0].start, x[1].spans[-1].end))
+    ids = [i for i, _ in same]
+    if pid not in ids:
+        return []
+    return [(ids[j], same[j][1].text[:end]) for j, end in definition_list([q for _, q in same], ids.index(pid), term)]
+
+
+def _list_quotes(items: Sequence[tuple[str, str]], slots: int) -> tuple[list[tuple[list[str], str]], list[str], bool]:
+    """The list packed into at most ``slots`` finding quotes: each item's opening words
+    (:data:`PIECE_CHARS`) joined by " … " up to the draft's quote cap, a finding citing at most
+    its passage-id cap. Returns ``(quotes as (passage ids, quote), the items quoted, whole)``;
+    ``whole`` is False when items are left out (no finding left, or an item of fewer than
+    :data:`MIN_PIECE_WORDS` words, which the report cannot cite on its own: the list stops there)
+    or the last item quoted does not end the list (:data:`_ITEM_GOES_ON`). Text with no letters
+    (a page number inside the passage) is skipped."""
+    quote_cap, ids_cap = DraftFinding.str_caps["quote"], DraftFinding.caps["passage_ids"]
+    quotes: list[tuple[list[str], str]] = []
+    pieces: list[str] = []
+    pids: list[str] = []
+    taken: list[str] = []
+    whole = True
+    for pid, text in items:
+        for item in split_quote(text):
+            words = item.split()
+            if not any(ch.isalpha() for ch in item):
+                continue
+            if len(words) < MIN_PIECE_WORDS:
+                whole = False
+                break
+            piece = _cut(" ".join(words), PIECE_CHARS)
+            if len(piece.split()) < MIN_PIECE_WORDS:
+                piece = " ".join(words[:MIN_PIECE_WORDS])
+            ids = pids if pid in pids else [*pids, pid]
+            if pieces and (len(" … ".join([*pieces, piece])) > quote_cap or len(ids) > ids_cap):
+                quotes.append((pids, " … ".join(pieces)))
+                pieces, ids = [], [pid]
+            if not pieces and len(quotes) >= slots:
+                whole = False
+                break
+            pieces.append(piece)
+            pids = ids
+            taken.append(" ".join(words))
+        if not whole:
+            break
+    if pieces:
+        quotes.append((pids, " … ".join(pieces)))
+    return quotes, taken, whole and not (taken and _ITEM_GOES_ON.search(taken[-1]))
 
 
 def asked_term(question: str, sub_questions: Sequence[str] = ()) -> str | None:
@@ -142,6 +211,22 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
         findings.append(DraftFinding(statement=_cut(f'{name} defines "{v}" in {where}.', 280), passage_ids=[pid],
                                      quote=quote))
         answers.append((f"{name} ({where})", quote, tail_first[doc_id]))
+    # a definition that stops where its body begins: quote the list it continues into (the list is the definition)
+    lists: dict[str, bool] = {}  # doc id -> the whole list was quoted
+    for i, (doc_id, (pid, v, quote, p)) in enumerate(found.items()):
+        items = _list_after(pid, passages, v) if OPEN_END.search(quote) else []
+        quotes, taken, whole = _list_quotes(items, ReportDraft.caps["findings"] - len(findings))
+        if not quotes:
+            continue
+        sub = p.clause_ref and all(passages[x].node_id != p.node_id for x, _ in items)
+        place = f"the sub-clauses of clause {p.clause_ref}" if sub else "the text that follows it"
+        for n, (ids, q) in enumerate(quotes):
+            findings.append(DraftFinding(
+                statement=_cut(f'{label[doc_id]} continues the definition of "{v}" in {place}{" (continued)" if n else ""}.', 280),
+                passage_ids=ids, quote=q))
+        lists[doc_id] = whole
+        h, q0, t = answers[i]
+        answers[i] = (h, f"{q0} {' '.join(taken)}", t)
     several = len(found) > 1
     gaps = [f'{GAP_UNADDRESSED} {n}: no definition of "{term}" among its retrieved passages'
             for d, n in names.items() if d not in found] if several or len(names) > 1 else []
@@ -157,8 +242,10 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
         return _cut(q, room) + " …"
 
     open_ends = []
-    for (h, q, _), (_pid, v, _quote, p) in zip(answers, found.values()):
-        if _OPEN_END.search(q):  # "c) "Force Majeure" means" -- its list is in the clauses that follow
+    for (h, q, _), (doc_id, (_pid, v, _quote, p)) in zip(answers, found.items()):
+        if lists.get(doc_id) is False:  # the list quoted in part
+            open_ends.append(f'{h}: the list that defines "{v}" goes on after the items quoted here; read the rest in the agreement')
+        elif doc_id not in lists and OPEN_END.search(q):  # "c) "Force Majeure" means" -- its list could not be quoted
             open_ends.append(f'{h}: the definition of "{v}" goes on after the quoted words (a list that follows '
                         f"{'clause ' + p.clause_ref if p.clause_ref else 'it'}), which is not quoted here; read it in the agreement")
     answer = " ".join(f'{h}: "{short(q, t)}"' for h, q, t in answers)
@@ -166,7 +253,9 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
         title=_cut(f'Definition of "{term}"', 100),
         topic_summary=_cut(f'How the agreement{"s" if several else ""} define{"" if several else "s"} "{term}".', 300),
         legal_reasoning=_cut("The definition is quoted from the agreement's own text (found by the defined-term field; "
-                             "no model paraphrase)" + (", once per agreement that defines it." if several else "."), 700),
+                             "no model paraphrase)" + (", once per agreement that defines it." if several else ".")
+                             + (" Where its body is a list in the sub-clauses that follow, the list is quoted item by item."
+                                if lists else ""), 700),
         findings=findings, answer=answer, addressed=True, knowledge_gaps=(open_ends + gaps)[:3],
         conclusion=_cut(f'"{term}" is defined as quoted above' + (f" in {len(found)} agreements." if several else "."), 450),
     )
@@ -176,7 +265,8 @@ def definitions_supported(report: Report, passages: Mapping[str, Passage],
                           documents: Sequence[Mapping[str, Any]] | None = None) -> tuple[Report, list[dict[str, Any]]]:
     """The report of an extractive definition draft with each finding whose quote was verified
     marked ``supported`` by rule: its claim says only that the agreement defines the term at
-    that place, and the quote is that definition, verbatim. The model is not asked (seen: the
+    that place (or continues the definition there: the items of a list that is the definition's
+    body), and the quote is that definition, verbatim. The model is not asked (seen: the
     1.5B model judged the MediWound recital "... known as Debridase (the "Product")"
     "contradicted" by the claim that the recital defines "Product", turning a correct, quoted
     answer into an "Unverified" one). Returns ``(report, support log)``."""
