@@ -98,9 +98,11 @@ def test_graph_answers_a_definition_question_without_a_draft_call() -> None:
 
 def test_a_definition_whose_body_is_a_list_in_the_next_clauses_says_it_goes_on() -> None:
     """End-to-end dev run: the library passage of the Purolator 'Force Majeure' definition is its
-    own clause, 'c) "Force Majeure" means', and the list is in the sub-clauses after it. The quote
-    is still the agreement's words, but the report says the definition goes on and is not quoted;
-    a definition quoted whole says nothing of the kind."""
+    own clause, 'c) "Force Majeure" means', and the list is in the sub-clauses after it. When the
+    list is not among the passages (here: only the defining one), the quote is still the
+    agreement's words, but the report says the definition goes on and is not quoted; a definition
+    quoted whole says nothing of the kind. (With the list retrieved it is quoted:
+    tests/agents/test_definition_lists.py.)"""
     text = 'c)     "Force Majeure" means'
     p = Passage(chunk_id="P1", doc_id="pur", node_id="n9", text=text, spans=[Span(start=100, end=100 + len(text))],
                 clause_ref="1.1(c)", doc_title="MARKETING AND TRANSPORTATION SERVICES AGREEMENT")
