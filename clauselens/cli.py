@@ -141,9 +141,12 @@ class _Progress:
                                else "Writing the report; checking each finding against its quote...")
         elif node == "report":
             ev = next((e for e in upd.get("events", []) if e.get("type") == ET.REPORT), {})
-            sup = ev.get("support") or []
+            sup = [x for x in ev.get("support") or [] if x.get("part") != "answer"]  # the answer's check is not a finding
+            ans = next((x for x in ev.get("support") or [] if x.get("part") == "answer"), None)
             ok = sum(1 for x in sup if x.get("support") in ("supported", "unchecked"))
             self._line(f"[bold]Report ready[/bold]: {ok} of {len(sup)} findings supported by their quotes"
+                       + (f"; the answer {'is' if ans['support'] in ('supported', 'unchecked') else 'is not'} supported"
+                          if ans else "")
                        + (f" ({ev['verification']})" if ev.get("verification") else ""))
 
 

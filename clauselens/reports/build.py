@@ -26,6 +26,7 @@ nothing addresses the question and no quote could be verified, the report is mar
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Sequence
 
 from clauselens.reports.model import (
@@ -38,7 +39,7 @@ from clauselens.reports.model import (
     ReportDraft,
     SupportStatus,
 )
-from clauselens.reports.support import ISSUE_STATUS, check_statement
+from clauselens.reports.support import ISSUE_STATUS, check_prose, check_statement
 from clauselens.reports.verify import (
     MIN_PIECE_WORDS,
     QuoteMatch,
@@ -214,11 +215,25 @@ def build_report(
                                 parties=_parties(documents, {c.doc_id for c in cited}))
         if issue is not None:
             answer_support, answer_note = ISSUE_STATUS[issue.kind], f"rules: {issue.kind} mismatch: {issue.detail}"
+    reasoning = draft.legal_reasoning.strip()
+    if not silent and not nli and passing:  # the report's own prose may not say what its quotes contradict
+        quoted = " ".join(c.quote for c in citations if c.id in {i for f in passing for i in f.citation_ids})
+        parties = _parties(documents, {c.doc_id for c in citations})
+        kept = []
+        for sentence in _SENTENCE.split(reasoning):
+            if sentence and (issue := check_prose(sentence, quoted, parties)) is not None:
+                gaps.append(f"{GAP_PROSE} (legal reasoning; {issue.kind} mismatch: {issue.detail}): {sentence}")
+            else:
+                kept.append(sentence)
+        reasoning = " ".join(kept)
+        if conclusion and conclusion != answer and (issue := check_prose(conclusion, quoted, parties)) is not None:
+            gaps.append(f"{GAP_PROSE} (conclusion, marked unverified; {issue.kind} mismatch: {issue.detail}): {conclusion}")
+            conclusion = _mark_unverified(conclusion)
     title = draft.title.strip() or question
     doc_names = _dedup([p.doc_title or p.source_path or p.doc_id for p in passages.values()])
     report = Report(
         title=title, question=question, context=context,
-        topic_summary=draft.topic_summary.strip(), legal_reasoning=draft.legal_reasoning.strip(),
+        topic_summary=draft.topic_summary.strip(), legal_reasoning=reasoning,
         key_findings=findings, answer=answer,
         research_directions=_dedup(draft.research_directions), knowledge_gaps=_dedup(gaps),
         follow_up_questions=_dedup(draft.follow_up_questions), citations=citations,
@@ -228,6 +243,11 @@ def build_report(
     )
     return finalize_support(report, passages, documents)
 
+
+#: Knowledge-gap line for a sentence of the report's prose that its quotes contradict (written once,
+#: by :func:`build_report`; the legal-reasoning sentence is taken out, the conclusion marked unverified).
+GAP_PROSE = "Statement the quotes contradict"
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
 
 #: Prefixes of the knowledge-gap lines :func:`finalize_support` writes (so a re-run replaces them).
 GAP_UNSUPPORTED = "Unsupported claim"

@@ -477,14 +477,21 @@ _NO_NOTICE = re.compile(r"\bwithout\s+(?:any\s+|prior\s+|advance\s+)?(?:written\
                         r"\bat\s+any\s+time\s+without\b", re.IGNORECASE)
 
 
-def check_period(claim: str, quote: str) -> SupportIssue | None:
+def check_period(claim: str, quote: str, parties: Parties = ()) -> SupportIssue | None:
     """``period`` issue when a period of the claim is, everywhere the quote gives it, a *notice*
     period ("by giving two (2) years written notice") and the claim says nothing of notice ("may
     terminate ... within two years"): the claim turns a notice period into a deadline or a term;
     and when the claim says "immediately" / "without notice" where the quote requires a notice
-    period and says neither."""
+    period and says neither. When the quote does say "immediately" / "without notice", the claim's
+    party must be the one its sentences give that right to (``party`` issue: "either party may
+    terminate immediately" citing "Either Party may terminate ... upon thirty (30) days ... notice"
+    and "The Company may terminate this Agreement immediately and without prior notice if ...")."""
     notice_periods = [(n, u) for n, u, a, b in _durations(quote)
                       if _NOTICE_AFTER.match(quote[b:b + 40]) or _NOTICE_BEFORE.search(quote[max(0, a - 50):a])]
+    if _NO_NOTICE.search(claim):
+        at_once = [c for c in _CLAUSE_SPLIT.split(quote) if _NO_NOTICE.search(c)]
+        if at_once and (issue := check_claim(claim, " ".join(at_once), parties)) is not None:
+            return SupportIssue(issue.kind, issue.detail + " (where it says immediately / without notice)")
     if _NO_NOTICE.search(claim) and notice_periods and not _NO_NOTICE.search(quote):
         n, unit = notice_periods[0]
         return SupportIssue("period", f"the claim says it takes effect without notice; the quoted text requires "
@@ -542,6 +549,13 @@ def check_absence(claim: str, quote: str, titles: Sequence[str] = ()) -> Support
     return None
 
 
+def check_prose(sentence: str, quote: str, parties: Parties = ()) -> SupportIssue | None:
+    """The checks for the report's own prose (legal reasoning, conclusion) against the cited quotes:
+    only those that find the quote saying *otherwise* (negation, party role, notice period) -- prose
+    may reason beyond the quotes, but not against them."""
+    return check_claim(sentence, quote, parties) or check_period(sentence, quote, parties)
+
+
 #: How a failed check shows: a quote saying the opposite or of another party *contradicts*; one that
 #: does not speak of the claim's number, notice or subject is *unrelated*.
 ISSUE_STATUS: dict[str, Literal["contradicted", "unrelated"]] = {
@@ -557,7 +571,8 @@ def check_statement(claim: str, quote: str, *, question: str = "", headings: Seq
     absence, clause topic, document. ``parties``: the cited agreements' party names, or each name
     with its defined aliases (:data:`Parties`; two subjects are a party mismatch only when they are
     different parties of these). Its status is :data:`ISSUE_STATUS` of ``issue.kind``."""
-    return (check_claim(claim, quote, parties) or check_period(claim, quote) or check_numbers(claim, quote, question)
+    return (check_claim(claim, quote, parties) or check_period(claim, quote, parties)
+            or check_numbers(claim, quote, question)
             or check_absence(claim, quote, cited_titles)
             or check_topic(claim, quote, list(headings))
             or check_document(claim, list(cited_titles), list(other_titles)))

@@ -206,3 +206,40 @@ def test_the_report_checks_parties_with_the_aliases_of_the_cited_documents(chall
     old = {k: v for k, v in summary.items() if k != "party_aliases"}
     r = build_report(draft, {"P1": passage}, question="Who may challenge the IP?", documents=[old])
     assert r.key_findings[0].support == "unchecked"
+
+
+DRIVEN = CORPUS.parents[2] / "cuad" / "full_contract_txt" / "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"
+
+
+@pytest.mark.skipif(not DRIVEN.exists(), reason="../shared CUAD text not present")
+def test_prose_the_quotes_contradict_is_taken_out_of_the_reasoning_and_the_conclusion_marked():
+    """The fresh-clone demo: 'either party may terminate immediately and without prior notice if Consultant
+    refuses ...' in the legal reasoning and conclusion, under a report whose two findings (7.2) were supported;
+    7.2 gives that right to the Company only."""
+    text = DRIVEN.read_text(encoding="utf-8")
+    body = _between(DRIVEN, "7.2. Termination.", "provision of this Agreement.")
+    p = Passage(chunk_id="dd-7.2", doc_id="dd", node_id="n-7.2", text=body,
+                spans=[Span(start=text.index(body), end=text.index(body) + len(body))], clause_ref="7.2",
+                doc_title="CONSULTING AGREEMENT", page_start=5, score=0.1)
+    wrong = ("Either party may terminate the agreement immediately and without prior notice if Consultant refuses "
+             "to perform the Services.")
+    draft = ReportDraft(
+        title="t", answer="Either party may terminate on thirty days' prior written notice.",
+        legal_reasoning="Section 7.2 sets out termination. " + wrong,
+        conclusion=wrong,
+        findings=[DraftFinding(statement="Either party may terminate on thirty (30) days' prior written notice.",
+                               passage_ids=["P1"], quote="Either Party may terminate this Agreement, with or without cause"),
+                  DraftFinding(statement="The Company may terminate immediately if the Consultant is in breach.",
+                               passage_ids=["P1"], quote="The Company may terminate this Agreement immediately")])
+    r = build_report(draft, {"P1": p}, question="How can either party terminate the agreement?")
+    assert [f.support for f in r.key_findings] == ["unchecked", "unchecked"]
+    assert r.legal_reasoning == "Section 7.2 sets out termination."
+    assert r.conclusion.startswith("Unverified") and r.answer_support == "unchecked"
+    prose = [g for g in r.knowledge_gaps if g.startswith("Statement the quotes contradict")]
+    assert len(prose) == 2 and all("of the Company only" in g for g in prose)
+    # prose that agrees with the quotes stays as written
+    ok = draft.model_copy(update={"legal_reasoning": "The Company may terminate immediately and without prior notice "
+                                                     "if the Consultant is in breach.", "conclusion": "Notice is 30 days."})
+    r = build_report(ok, {"P1": p}, question="q")
+    assert r.legal_reasoning == ok.legal_reasoning and r.conclusion == "Notice is 30 days."
+    assert not any(g.startswith("Statement the quotes contradict") for g in r.knowledge_gaps)
