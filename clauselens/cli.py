@@ -295,9 +295,12 @@ def ingest(
         table.add_column("clause")
         table.add_column("heading")
         table.add_column("page", justify="right")
-        for n in [n for n in doc.nodes if n.ref][:show]:
+        numbered = [n for n in doc.nodes if n.ref]
+        for n in numbered[:show]:
             table.add_row(escape(n.ref or ""), escape((n.heading or "")[:60]), str(n.page_start or ""))
         console.print(table)
+        if len(numbered) > show:
+            console.print(f"  [dim]… {len(numbered) - show} more clauses (--show {len(numbered)} lists them all)[/dim]")
     if failures:
         _print_failures([(f, str(e)) for f, e in failures], len(files), "could not be read")
         raise typer.Exit(code=failures[0][1].exit_code)

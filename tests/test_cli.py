@@ -57,6 +57,8 @@ def test_ingest_encrypted_with_password_and_good_file_lists_clauses():
     res = _run(["ingest", "--password", "secret", str(ROBUST / "encrypted_user_pw.pdf")])
     assert res.exit_code == 0
     assert "numbered clauses" in res.output and "1.1" in res.output
+    short = _run(["ingest", "--password", "secret", "--show", "1", str(ROBUST / "encrypted_user_pw.pdf")])
+    assert short.exit_code == 0 and "more clauses (--show" in short.output  # a cut list says so
 
 
 def test_ingest_mixed_good_and_bad_reports_both_and_fails():

@@ -74,7 +74,9 @@ def _definition_at(text: str, term: str) -> tuple[int, int, bool] | None:
             ends.append(len(text))
         return start, min(ends, default=len(text)), False
     starts = [i + len(sep) for sep in (". ", "; ", "\n") if (i := text.rfind(sep, 0, at)) >= 0]
-    return max(starts, default=0), after, True
+    start = max(starts, default=0)
+    lead = re.match(r"\s*(?:and|or)\s+(?=whereas\b)", text[start:at], re.IGNORECASE)  # "; and\nWhereas, CBC ..."
+    return start + (lead.end() if lead else 0), after, True
 
 
 #: Words that ask what a term means (a narrower cue than the library's: "count as" in a sentence

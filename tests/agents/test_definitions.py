@@ -115,3 +115,14 @@ def test_a_definition_whose_body_is_a_list_in_the_next_clauses_says_it_goes_on()
                 clause_ref="1.6", doc_title="SUPPLY AGREEMENT")
     d2 = definition_draft("How does the MediWound supply agreement define Facility?", {"P1": q})
     assert d2 is not None and not d2.knowledge_gaps
+
+
+def test_a_recital_definition_starts_at_whereas_not_at_the_previous_recitals_and():
+    """The fresh-clone run: MediWound's "Product" quoted from "and Whereas, CBC ..."."""
+    from clauselens.agents.definitions import _definition_at
+
+    text = (CUAD / "MEDIWOUNDLTD_01_15_2014-EX-10.6-SUPPLY AGREEMENT.txt").read_text(encoding="utf-8")
+    found = _definition_at(text, "Product")
+    assert found is not None and found[2]
+    assert text[found[0]:found[1]].startswith("Whereas, CBC has invented")
+    assert _definition_at('one; and Whereas, CBC makes widgets (the "Product")', "Product")[0] == len("one; and ")
