@@ -86,6 +86,18 @@ def _parties(documents: Sequence[Mapping[str, Any]] | None, doc_ids: set[str]) -
     return out
 
 
+def _without_contradicted(text: str, quoted: str, parties: Any, part: str) -> tuple[str, list[str]]:
+    """``text`` without its sentences that ``quoted`` contradicts (:func:`~clauselens.reports.support.check_prose`),
+    and a knowledge-gap line for each one taken out."""
+    kept, gaps = [], []
+    for sentence in _SENTENCE.split(text):
+        if sentence and (issue := check_prose(sentence, quoted, parties)) is not None:
+            gaps.append(f"{GAP_PROSE} (taken out of the {part}; {issue.kind} mismatch: {issue.detail}): {sentence}")
+        elif sentence:
+            kept.append(sentence)
+    return " ".join(kept), gaps
+
+
 def build_report(
     draft: ReportDraft,
     passages: Mapping[str, Passage],
@@ -219,16 +231,12 @@ def build_report(
     if not silent and not nli and passing:  # the report's own prose may not say what its quotes contradict
         quoted = " ".join(c.quote for c in citations if c.id in {i for f in passing for i in f.citation_ids})
         parties = _parties(documents, {c.doc_id for c in citations})
-        kept = []
-        for sentence in _SENTENCE.split(reasoning):
-            if sentence and (issue := check_prose(sentence, quoted, parties)) is not None:
-                gaps.append(f"{GAP_PROSE} (legal reasoning; {issue.kind} mismatch: {issue.detail}): {sentence}")
-            else:
-                kept.append(sentence)
-        reasoning = " ".join(kept)
-        if conclusion and conclusion != answer and (issue := check_prose(conclusion, quoted, parties)) is not None:
-            gaps.append(f"{GAP_PROSE} (conclusion, marked unverified; {issue.kind} mismatch: {issue.detail}): {conclusion}")
-            conclusion = _mark_unverified(conclusion)
+        reasoning, lines = _without_contradicted(reasoning, quoted, parties, "legal reasoning")
+        gaps += lines
+        if conclusion and conclusion != answer:
+            kept, lines = _without_contradicted(conclusion, quoted, parties, "conclusion")
+            gaps += lines
+            conclusion = kept or (_mark_unverified(conclusion) if lines else conclusion)
     title = draft.title.strip() or question
     doc_names = _dedup([p.doc_title or p.source_path or p.doc_id for p in passages.values()])
     report = Report(
@@ -244,8 +252,9 @@ def build_report(
     return finalize_support(report, passages, documents)
 
 
-#: Knowledge-gap line for a sentence of the report's prose that its quotes contradict (written once,
-#: by :func:`build_report`; the legal-reasoning sentence is taken out, the conclusion marked unverified).
+#: Knowledge-gap line for a sentence of the report's prose (legal reasoning, conclusion) that its quotes
+#: contradict, written once by :func:`build_report`, which takes the sentence out (a conclusion with no
+#: sentence left is kept whole and marked unverified).
 GAP_PROSE = "Statement the quotes contradict"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
 

@@ -234,9 +234,12 @@ def test_prose_the_quotes_contradict_is_taken_out_of_the_reasoning_and_the_concl
     r = build_report(draft, {"P1": p}, question="How can either party terminate the agreement?")
     assert [f.support for f in r.key_findings] == ["unchecked", "unchecked"]
     assert r.legal_reasoning == "Section 7.2 sets out termination."
-    assert r.conclusion.startswith("Unverified") and r.answer_support == "unchecked"
+    assert r.conclusion.startswith("Unverified") and r.answer_support == "unchecked"  # no sentence of it left
     prose = [g for g in r.knowledge_gaps if g.startswith("Statement the quotes contradict")]
     assert len(prose) == 2 and all("of the Company only" in g for g in prose)
+    # a conclusion keeps its other sentences
+    two = draft.model_copy(update={"conclusion": "Notice is thirty days. " + wrong})
+    assert build_report(two, {"P1": p}, question="q").conclusion == "Notice is thirty days."
     # prose that agrees with the quotes stays as written
     ok = draft.model_copy(update={"legal_reasoning": "The Company may terminate immediately and without prior notice "
                                                      "if the Consultant is in breach.", "conclusion": "Notice is 30 days."})
