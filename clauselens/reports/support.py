@@ -22,6 +22,9 @@ supports / contradicts / unrelated verdict (:mod:`clauselens.agents.interrogator
   quote does not contain, :func:`check_numbers`;
 * **period**: the claim restates a notice period as something else ("may terminate ... within two
   years" citing "may terminate ... by giving two (2) years written notice"), :func:`check_period`;
+* **restated**: the claim only restates the question ("The agreement requires a party to pay for
+  freight lost or damaged in its care" for "how much must a party pay for freight lost or damaged
+  in its care?"), :func:`check_restated`;
 * **absence**: the claim says the agreement does not provide for something ("does not allow a fuel
   surcharge") and cites a quote that does not mention it -- a quote can only show an absence it
   speaks of, :func:`check_absence`.
@@ -556,22 +559,52 @@ def check_prose(sentence: str, quote: str, parties: Parties = ()) -> SupportIssu
     return check_claim(sentence, quote, parties) or check_period(sentence, quote, parties)
 
 
+#: Words a statement can add to a question without saying anything new ("The agreement requires a
+#: party to pay for freight lost" for "how much must a party pay for freight lost ...?").
+_NOTHING_NEW = ("agreement agreements contract party parties section clause paragraph article provide provides "
+                "provided require requires required state states say says specify specifies set sets allow allows "
+                "contain contains include includes under mean means whether either other any also must shall may "
+                "will can would could does do is are has have be the this that these those treat treated apply "
+                "applies regard regarding respect accord according term terms")
+_POLAR_ANSWER = re.compile(r"^\W*(?:yes|no)\b", re.IGNORECASE)
+#: A yes/no question ("Can either party assign ...?", "Under Section 4, does ...?"): its statement
+#: form is an answer ("Either party can assign ..."), not a restatement.
+_POLAR_QUESTION = re.compile(r"^\W*(?:[^,?]*,\s*)?(?:does|do|did|is|are|was|were|can|could|may|might|must|will|would|"
+                             r"shall|should|has|have|had)\b", re.IGNORECASE)
+
+
+def check_restated(claim: str, question: str) -> SupportIssue | None:
+    """``restated`` issue when the claim only restates the question: every word it uses (stemmed;
+    numbers and clause references count as new) is the question's or a word that adds nothing
+    (:data:`_NOTHING_NEW`). It claims nothing a quote could support. A yes/no question is not
+    judged: "Yes", "No" and its statement form are answers."""
+    if not question.strip() or _POLAR_ANSWER.match(claim) or _POLAR_QUESTION.match(question):
+        return None
+    a = _analyzer()
+    new = set(a.tokenize(claim)) - set(a.tokenize(question)) - set(a.tokenize(_NOTHING_NEW))
+    if new or not a.tokenize(claim):
+        return None
+    return SupportIssue("restated", "the statement only restates the question; it says nothing a quote could support")
+
+
 #: How a failed check shows: a quote saying the opposite or of another party *contradicts*; one that
 #: does not speak of the claim's number, notice or subject is *unrelated*.
 ISSUE_STATUS: dict[str, Literal["contradicted", "unrelated"]] = {
     "negation": "contradicted", "party": "contradicted", "period": "contradicted",
-    "number": "unrelated", "absence": "unrelated", "topic": "unrelated", "document": "unrelated"}
+    "number": "unrelated", "absence": "unrelated", "topic": "unrelated", "document": "unrelated",
+    "restated": "unrelated"}
 
 
 def check_statement(claim: str, quote: str, *, question: str = "", headings: Sequence[str] = (),
                     cited_titles: Sequence[str] = (), other_titles: Sequence[str] = (),
                     parties: Parties = ()) -> SupportIssue | None:
     """The first deterministic reason why ``quote`` does not support ``claim`` (a key finding or the
-    report's answer), or None: negation / party role (:func:`check_claim`), notice period, numbers,
+    report's answer), or None: a restated question (:func:`check_restated`), negation / party role
+    (:func:`check_claim`), notice period, numbers,
     absence, clause topic, document. ``parties``: the cited agreements' party names, or each name
     with its defined aliases (:data:`Parties`; two subjects are a party mismatch only when they are
     different parties of these). Its status is :data:`ISSUE_STATUS` of ``issue.kind``."""
-    return (check_claim(claim, quote, parties) or check_period(claim, quote, parties)
+    return (check_restated(claim, question) or check_claim(claim, quote, parties) or check_period(claim, quote, parties)
             or check_numbers(claim, quote, question)
             or check_absence(claim, quote, cited_titles)
             or check_topic(claim, quote, list(headings))

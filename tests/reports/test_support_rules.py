@@ -246,3 +246,19 @@ def test_prose_the_quotes_contradict_is_taken_out_of_the_reasoning_and_the_concl
     r = build_report(ok, {"P1": p}, question="q")
     assert r.legal_reasoning == ok.legal_reasoning and r.conclusion == "Notice is 30 days."
     assert not any(g.startswith("Statement the quotes contradict") for g in r.knowledge_gaps)
+
+
+def test_a_statement_that_only_restates_the_question_claims_nothing():
+    from clauselens.reports.support import check_restated
+
+    q = "Under Section 6.3 of the Purolator / Dynamex courier services agreement, how much must a party pay for freight lost or damaged in its care?"
+    issue = check_restated("The agreement requires a party to pay for freight lost or damaged in its care.", q)
+    assert issue is not None and issue.kind == "restated"
+    # an answer says something the question does not: an amount, a clause, a new word
+    assert check_restated("A party must pay the actual damages suffered, capped at $4.41/kg.", q) is None
+    assert check_restated('MEDIA LICENSE AGREEMENT defines "PFHOF Works" in clause 1.6.',
+                          "How is 'PFHOF Works' defined in the Hall of Fame / Village Media Group media license?") is None
+    # a yes/no question's statement form is an answer ("yes"), not a restatement
+    assert check_restated("Either party can assign this agreement without consent.",
+                          "Can either party assign this agreement without consent?") is None
+    assert check_restated("No", "Does the agreement allow a fuel surcharge?") is None
