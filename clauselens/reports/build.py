@@ -39,7 +39,7 @@ from clauselens.reports.model import (
     ReportDraft,
     SupportStatus,
 )
-from clauselens.reports.support import ISSUE_STATUS, check_prose, check_statement
+from clauselens.reports.support import ISSUE_STATUS, check_claim, check_prose, check_statement
 from clauselens.reports.verify import (
     MIN_PIECE_WORDS,
     QuoteMatch,
@@ -222,11 +222,16 @@ def build_report(
     if not silent and not nli and passing and answer:  # the answer is a claim too (issue #19)
         ids = {c for f in passing for c in f.citation_ids}
         cited = [c for c in citations if c.id in ids]
+        parties = _parties(documents, {c.doc_id for c in cited})
         issue = check_statement(answer, " ".join(c.quote for c in cited), question=question,
-                                cited_titles=[c.doc_title or "" for c in cited],
-                                parties=_parties(documents, {c.doc_id for c in cited}))
+                                cited_titles=[c.doc_title or "" for c in cited], parties=parties)
         if issue is not None:
             answer_support, answer_note = ISSUE_STATUS[issue.kind], f"rules: {issue.kind} mismatch: {issue.detail}"
+        elif (issue := check_claim(answer, " ".join(f.statement for f in passing), parties)) is not None:
+            # "Yes, both parties can assign" over its own finding "neither party may assign"
+            answer_support = "contradicted"
+            answer_note = f"rules: the answer contradicts the report's own key findings ({issue.kind} mismatch: " \
+                          f"{issue.detail.replace('the quoted text says', 'a finding says')})"
     reasoning = draft.legal_reasoning.strip()
     if not silent and not nli and passing:  # the report's own prose may not say what its quotes contradict
         quoted = " ".join(c.quote for c in citations if c.id in {i for f in passing for i in f.citation_ids})

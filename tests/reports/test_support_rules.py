@@ -262,3 +262,18 @@ def test_a_statement_that_only_restates_the_question_claims_nothing():
     assert check_restated("Either party can assign this agreement without consent.",
                           "Can either party assign this agreement without consent?") is None
     assert check_restated("No", "Does the agreement allow a fuel surcharge?") is None
+
+
+def test_an_answer_that_contradicts_the_reports_own_finding_is_marked():
+    """The live trust case: "Yes, both parties can assign ..." over its own finding "neither party may assign ..."
+    (citing a sentence with no assertion of its own, so the finding passes the rules)."""
+    text = "This Agreement will be binding upon Consultant's assigns, administrators, and other legal representatives."
+    passages = {"P1": _passage(text, "12.2")}
+    draft = ReportDraft(title="t", answer="Yes, both parties can assign these agreements without the other party's consent.",
+                        findings=[DraftFinding(statement="The agreement provides that neither party may assign the "
+                                                         "agreement without the other party's consent.",
+                                               passage_ids=["P1"], quote="This Agreement will be binding upon Consultant")])
+    r = build_report(draft, passages, question="Can either party assign without consent?")
+    assert r.key_findings[0].support == "unchecked"
+    assert r.answer_support == "contradicted" and "contradicts the report's own key findings" in r.answer_support_note
+    assert r.answer.startswith("Unverified")
