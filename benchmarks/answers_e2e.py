@@ -39,10 +39,11 @@ documented rules (no model in the scoring):
   every answer with one read as settled), ``run`` (the code that ran: the commit in each row) and
   ``replayed`` (the run's reports under the checks added after it, applied by the committed
   code: a finding that restates the question is no fact; the deterministic checks of
-  ``reports.support.check_statement`` -- negation, party role, notice period, numbers, absence --
-  on each finding's statement and quotes and on the answer against the quotes of the findings
-  that pass (the clause-heading and document checks need data the rows do not keep; they ran in
-  the run); ``agents.interrogator.check_answer`` on the answer -- one model call per report,
+  ``reports.support.check_statement`` -- restated question, negation, party role, notice period,
+  numbers, absence -- on each finding's statement and quotes, and on the answer against the quotes
+  of the findings that pass and against their statements (an answer contradicting them is not
+  shown); the clause-heading and document checks need data the rows do not keep (they ran in the
+  run); ``agents.interrogator.check_answer`` on the answer -- one model call per report,
   ``--replay-answer-check``, stored in the row as ``answer_check``). The replay judges the same
   answer text; it does not re-run the question. On a run at code that has these checks, the
   replay repeats them (idempotent).
@@ -249,6 +250,10 @@ def _answer_shown(r: dict, facts: list[bool], rule: str) -> bool:
         passing = [f for f, ok in zip(r["findings"], facts) if ok]
         if _rule_issue(r["answer"], passing, r) is not None:
             return False
+        from clauselens.reports.support import check_claim
+
+        if check_claim(r["answer"], " ".join(f["statement"] for f in passing), _parties(r, passing)) is not None:
+            return False  # the answer contradicts the report's own cited facts (reports.build)
         return (r.get("answer_check") or {}).get("support") not in ("contradicted", "unrelated")
     return True
 
