@@ -25,6 +25,8 @@ supports / contradicts / unrelated verdict (:mod:`clauselens.agents.interrogator
 * **restated**: the claim only restates the question ("The agreement requires a party to pay for
   freight lost or damaged in its care" for "how much must a party pay for freight lost or damaged
   in its care?"), :func:`check_restated`;
+* **abbreviation**: the claim uses an abbreviation the quote, the question and the party names do
+  not ("MFC pricing"), :func:`check_abbreviation`;
 * **absence**: the claim says the agreement does not provide for something ("does not allow a fuel
   surcharge") and cites a quote that does not mention it -- a quote can only show an absence it
   speaks of, :func:`check_absence`.
@@ -587,12 +589,30 @@ def check_restated(claim: str, question: str) -> SupportIssue | None:
     return SupportIssue("restated", "the statement only restates the question; it says nothing a quote could support")
 
 
+#: An abbreviation standing on its own ("MFC pricing", "(TOA)"): 2-6 capitals, not part of a run of
+#: capitalised words such as a title ("MEDIA LICENSE AGREEMENT").
+_ABBREVIATION = re.compile(r"(?<![A-Z][A-Z]\s)(?<![A-Z]\s)\b[A-Z][A-Z0-9&]{1,5}\b(?!\s+[A-Z]{2})")
+
+
+def check_abbreviation(claim: str, quote: str, question: str = "", parties: Parties = ()) -> SupportIssue | None:
+    """``abbreviation`` issue when the claim uses an abbreviation that neither the quoted text, the
+    question nor the agreement's party names and aliases use ("the MFC pricing can be increased
+    only ..." citing a clause on price increases): the model's own label for what it reads into the
+    quote, not the contract's words."""
+    known = " ".join([quote, question, *(f"{n} {' '.join(a)}" for n, a in _party_table(parties))])
+    for m in _ABBREVIATION.finditer(claim):
+        a = m.group(0)
+        if not a.isdigit() and not re.search(rf"\b{re.escape(a)}\b", known):
+            return SupportIssue("abbreviation", f"the claim says \"{a}\"; the quoted text does not")
+    return None
+
+
 #: How a failed check shows: a quote saying the opposite or of another party *contradicts*; one that
 #: does not speak of the claim's number, notice or subject is *unrelated*.
 ISSUE_STATUS: dict[str, Literal["contradicted", "unrelated"]] = {
     "negation": "contradicted", "party": "contradicted", "period": "contradicted",
     "number": "unrelated", "absence": "unrelated", "topic": "unrelated", "document": "unrelated",
-    "restated": "unrelated"}
+    "restated": "unrelated", "abbreviation": "unrelated"}
 
 
 def check_statement(claim: str, quote: str, *, question: str = "", headings: Sequence[str] = (),
@@ -605,7 +625,7 @@ def check_statement(claim: str, quote: str, *, question: str = "", headings: Seq
     with its defined aliases (:data:`Parties`; two subjects are a party mismatch only when they are
     different parties of these). Its status is :data:`ISSUE_STATUS` of ``issue.kind``."""
     return (check_restated(claim, question) or check_claim(claim, quote, parties) or check_period(claim, quote, parties)
-            or check_numbers(claim, quote, question)
+            or check_numbers(claim, quote, question) or check_abbreviation(claim, quote, question, parties)
             or check_absence(claim, quote, cited_titles)
             or check_topic(claim, quote, list(headings))
             or check_document(claim, list(cited_titles), list(other_titles)))

@@ -277,3 +277,17 @@ def test_an_answer_that_contradicts_the_reports_own_finding_is_marked():
     assert r.key_findings[0].support == "unchecked"
     assert r.answer_support == "contradicted" and "contradicts the report's own key findings" in r.answer_support_note
     assert r.answer.startswith("Unverified")
+
+
+def test_an_abbreviation_the_quote_does_not_use_is_the_models_label():
+    from clauselens.reports.support import check_abbreviation
+
+    quote = "Any such increase shall be subject to MediWound's pre-approval, and no increase shall be executed more often"
+    issue = check_abbreviation("The agreement specifies that the MFC pricing can be increased only rarely.", quote)
+    assert issue is not None and issue.kind == "abbreviation" and '"MFC"' in issue.detail
+    # titles in capitals, abbreviations the quote, the question or a party's alias uses, and file names pass
+    assert check_abbreviation('MEDIA LICENSE AGREEMENT defines "PFHOF Works" in clause 1.6.', '"PFHOF Works" shall mean') is None
+    assert check_abbreviation("NTC must reject within three days.", "unless NTC provides written notice") is None
+    assert check_abbreviation("NTC must reject within three days.", "unless Nanophase provides written notice",
+                              parties={"NANOPHASE TECHNOLOGIES CORP": ["NTC"]}) is None
+    assert check_abbreviation("AGREEMENT (LejuHoldingsLtd_20140121_DRS (on F-1)_EX-10.26_8473102.txt) defines it", "x") is None
