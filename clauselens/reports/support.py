@@ -25,6 +25,9 @@ supports / contradicts / unrelated verdict (:mod:`clauselens.agents.interrogator
 * **restated**: the claim only restates the question ("The agreement requires a party to pay for
   freight lost or damaged in its care" for "how much must a party pay for freight lost or damaged
   in its care?"), :func:`check_restated`;
+* **fragment**: the quote is a few words sharing almost none of the claim's ("In such event, and
+  without prejudice to any other remedies" for "the buyer can walk away without a reason"),
+  :func:`check_fragment`;
 * **abbreviation**: the claim uses an abbreviation the quote, the question and the party names do
   not ("MFC pricing"), :func:`check_abbreviation`;
 * **absence**: the claim says the agreement does not provide for something ("does not allow a fuel
@@ -607,12 +610,29 @@ def check_abbreviation(claim: str, quote: str, question: str = "", parties: Part
     return None
 
 
+#: A quote this short (content words, stemmed) that shares under :data:`FRAGMENT_SHARE` of the claim's
+#: content words is a fragment, not the claim's source.
+FRAGMENT_WORDS = 8
+FRAGMENT_SHARE = 0.2
+
+
+def check_fragment(claim: str, quote: str) -> SupportIssue | None:
+    """``fragment`` issue when the quoted text is a short fragment that shares almost none of the
+    claim's words ("In such event, and without prejudice to any other remedies" cited for "the buyer
+    can walk away without a reason"): whatever the claim says, this text does not say it."""
+    a = _analyzer()
+    q, c = _content(quote, a), _content(claim, a)
+    if not c or len(q) >= FRAGMENT_WORDS or len(c & q) >= FRAGMENT_SHARE * len(c):
+        return None
+    return SupportIssue("fragment", f"the quoted text is a fragment of {len(q)} content words that does not say the claim")
+
+
 #: How a failed check shows: a quote saying the opposite or of another party *contradicts*; one that
 #: does not speak of the claim's number, notice or subject is *unrelated*.
 ISSUE_STATUS: dict[str, Literal["contradicted", "unrelated"]] = {
     "negation": "contradicted", "party": "contradicted", "period": "contradicted",
     "number": "unrelated", "absence": "unrelated", "topic": "unrelated", "document": "unrelated",
-    "restated": "unrelated", "abbreviation": "unrelated"}
+    "restated": "unrelated", "abbreviation": "unrelated", "fragment": "unrelated"}
 
 
 def check_statement(claim: str, quote: str, *, question: str = "", headings: Sequence[str] = (),
@@ -624,7 +644,8 @@ def check_statement(claim: str, quote: str, *, question: str = "", headings: Seq
     absence, clause topic, document. ``parties``: the cited agreements' party names, or each name
     with its defined aliases (:data:`Parties`; two subjects are a party mismatch only when they are
     different parties of these). Its status is :data:`ISSUE_STATUS` of ``issue.kind``."""
-    return (check_restated(claim, question) or check_claim(claim, quote, parties) or check_period(claim, quote, parties)
+    return (check_restated(claim, question) or check_fragment(claim, quote) or check_claim(claim, quote, parties)
+            or check_period(claim, quote, parties)
             or check_numbers(claim, quote, question) or check_abbreviation(claim, quote, question, parties)
             or check_absence(claim, quote, cited_titles)
             or check_topic(claim, quote, list(headings))

@@ -291,3 +291,15 @@ def test_an_abbreviation_the_quote_does_not_use_is_the_models_label():
     assert check_abbreviation("NTC must reject within three days.", "unless Nanophase provides written notice",
                               parties={"NANOPHASE TECHNOLOGIES CORP": ["NTC"]}) is None
     assert check_abbreviation("AGREEMENT (LejuHoldingsLtd_20140121_DRS (on F-1)_EX-10.26_8473102.txt) defines it", "x") is None
+
+
+def test_a_short_fragment_sharing_none_of_the_claims_words_is_not_its_source():
+    from clauselens.reports.support import check_fragment
+
+    claim = "The buyer can walk away from the purchasing deal without a reason, as stated in clause 6.2."
+    issue = check_fragment(claim, "In such event, and without prejudice to any other\n\n\n\nremedies")
+    assert issue is not None and issue.kind == "fragment"
+    # a short quote that is the claim's source, and a definition's opening line for a "defines" claim, pass
+    assert check_fragment("Either party may terminate on notice.", "Either Party may terminate this Agreement") is None
+    assert check_fragment('MARKETING AND TRANSPORTATION SERVICES AGREEMENT defines "Force Majeure" in clause 1.1.',
+                          'c)     "Force Majeure" means') is None
