@@ -158,7 +158,7 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
 
     t0 = time.perf_counter()
     tools, resolution = library_tools(lib, q["question"])
-    docs = library_documents(lib, resolution["chosen"])
+    docs = library_documents(lib, resolution["chosen"], resolution["status"])
     res = ask([], q["question"], settings, tools=tools, documents=docs, max_turns=max_turns)
     wall = time.perf_counter() - t0
     r = res.report

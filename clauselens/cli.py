@@ -220,7 +220,7 @@ def ask(
 
             lib = open_library(settings, library)
             lib_tools, resolution = library_tools(lib, question)
-            lib_docs = library_documents(lib, resolution["chosen"])
+            lib_docs = library_documents(lib, resolution["chosen"], resolution["status"])
             labels = {a.doc_id: a.label for a in lib.agreements()}
             chosen = [labels.get(d, d) for d in resolution["chosen"]]
             if resolution["status"] == "resolved":

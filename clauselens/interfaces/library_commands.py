@@ -67,14 +67,18 @@ def pinned_tools(library: Any, doc_ids: list[str] | None) -> dict[str, Any]:
     return {"hybrid": library.retriever(list(doc_ids) if doc_ids else None)}
 
 
-def library_documents(library: Any, doc_ids: list[str]) -> list[dict[str, Any]]:
+def library_documents(library: Any, doc_ids: list[str], resolution: str | None = None) -> list[dict[str, Any]]:
     """Document summaries of the pinned agreements, for :func:`clauselens.pipeline.ask`'s
     ``documents`` (the Researcher names the agreement in its queries when there are several;
-    the transcript lists them; the report's party check reads ``parties`` and ``party_aliases``)."""
+    the transcript lists them; the report's party check reads ``parties`` and ``party_aliases``).
+    ``resolution``: the library resolution's status, kept on each summary (the report says which
+    candidate its facts come from when the question named none clearly)."""
     records = {r.doc_id: r for r in library.agreements()}
+    extra = {"resolution": resolution} if resolution else {}
     return [{"doc_id": r.doc_id, "title": r.title, "source_path": r.path, "parties": list(r.parties),
              "party_aliases": {k: list(v) for k, v in r.party_aliases.items()},
-             "doc_type": r.doc_type, "pages": r.pages, "effective_date": r.date} for r in (records.get(d) for d in doc_ids) if r is not None]
+             "doc_type": r.doc_type, "pages": r.pages, "effective_date": r.date, **extra}
+            for r in (records.get(d) for d in doc_ids) if r is not None]
 
 
 def _fail(e: ClauselensError) -> None:

@@ -267,7 +267,12 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"“(])")
 GAP_UNSUPPORTED = "Unsupported claim"
 GAP_UNVERIFIED = "Unverified claim"
 GAP_UNADDRESSED = "Not addressed:"
-_OWN_GAPS = (GAP_UNSUPPORTED, GAP_UNVERIFIED, GAP_UNADDRESSED)
+GAP_WHICH_AGREEMENT = "Which agreement:"
+_OWN_GAPS = (GAP_UNSUPPORTED, GAP_UNVERIFIED, GAP_UNADDRESSED, GAP_WHICH_AGREEMENT)
+#: Library resolutions that searched several candidate agreements because the question did not name
+#: one clearly (``library.resolver``): the report says which one its facts come from, not that the
+#: others went "unaddressed".
+CANDIDATE_RESOLUTIONS = ("uncertain", "ambiguous")
 #: Per-document coverage is reported for runs of at most this many documents (a question put to a
 #: whole library is not expected to be answered from every agreement in it).
 MAX_COVERAGE_DOCS = 10
@@ -285,7 +290,10 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
 
     A document is *unaddressed* when several documents are in the run and no cited fact
     (:attr:`Finding.cited_fact`) quotes it; its line says why: nothing was retrieved from it,
-    no finding cites it, or its findings are not supported.
+    no finding cites it, or its findings are not supported. When the documents are a library's
+    candidates for a question that named none clearly (their ``resolution`` is one of
+    :data:`CANDIDATE_RESOLUTIONS`), one line says which agreement the cited facts come from instead,
+    and the report is partly verified: the question may mean another one.
     """
     gaps = [g for g in report.knowledge_gaps if not g.startswith(_OWN_GAPS)]
     facts = [f for f in report.key_findings if f.cited_fact]
@@ -300,7 +308,16 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
     cites = {c.id: c for c in report.citations}
     docs = [dict(d) for d in documents or []]
     unaddressed: list[str] = []
-    if 1 < len(docs) <= MAX_COVERAGE_DOCS and not report.documents_silent:
+    which = ""
+    candidates = any(d.get("resolution") in CANDIDATE_RESOLUTIONS for d in docs)
+    if candidates and len(docs) > 1 and not report.documents_silent and facts:
+        fact_docs = {cites[c].doc_id for f in facts for c in f.citation_ids if c in cites}
+        used = [_doc_name(d) for d in docs if d.get("doc_id") in fact_docs]
+        others = [_doc_name(d) for d in docs if d.get("doc_id") not in fact_docs]
+        which = (f"the question did not clearly name one agreement, so {len(docs)} were searched; the cited facts come "
+                 f"from {' and '.join(used) or 'none of them'}; check that this is the agreement you mean")
+        gaps.append(f"{GAP_WHICH_AGREEMENT} {which}" + (f" (also searched: {'; '.join(others)})." if others else "."))
+    elif 1 < len(docs) <= MAX_COVERAGE_DOCS and not report.documents_silent:
         fact_docs = {cites[c].doc_id for f in facts for c in f.citation_ids if c in cites}
         cited_docs = {cites[c].doc_id for f in report.key_findings for c in f.citation_ids if c in cites}
         retrieved = {p.doc_id for p in passages.values()}
@@ -329,9 +346,9 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
         status = "unverified"
         note = ("Unverified: no key finding is supported by a verified quote from the documents, so the answer "
                 "rests on the model alone and may be wrong. Check the documents before relying on it.")
-    elif k < n or unaddressed or answer_bad:
+    elif k < n or unaddressed or answer_bad or which:
         status = "partial"
-        parts = []
+        parts = [which] if which else []
         if answer_bad:
             parts.append("the answer is not supported by the quotes of the cited findings")
         if k < n:

@@ -303,3 +303,23 @@ def test_a_short_fragment_sharing_none_of_the_claims_words_is_not_its_source():
     assert check_fragment("Either party may terminate on notice.", "Either Party may terminate this Agreement") is None
     assert check_fragment('MARKETING AND TRANSPORTATION SERVICES AGREEMENT defines "Force Majeure" in clause 1.1.',
                           'c)     "Force Majeure" means') is None
+
+
+def test_a_library_question_that_named_no_agreement_clearly_says_which_one_the_facts_come_from(termination):
+    """Run 2's wrong-agreement answer: resolution "uncertain", 5 candidates, facts from one of them -- the report
+    said "4 of 5 documents are not addressed"; it now names the agreement its facts come from."""
+    passages = {"P1": _passage(termination, "19.1")}
+    docs = [{"doc_id": "dyn", "title": "TRANSPORTATION SERVICES AGREEMENT", "resolution": "uncertain"},
+            {"doc_id": "other", "title": "RESELLER AGREEMENT", "resolution": "uncertain"}]
+    draft = ReportDraft(title="t", answer="Either party may terminate on two years' written notice.", findings=[
+        DraftFinding(statement="Either party may terminate on two years' written notice.", passage_ids=["P1"],
+                     quote="Either Party may terminate this Agreement, without cause")])
+    r = build_report(draft, passages, question="How can the agreement be ended?", documents=docs)
+    line = next(g for g in r.knowledge_gaps if g.startswith("Which agreement:"))
+    assert "come from TRANSPORTATION SERVICES AGREEMENT" in line and "also searched: RESELLER AGREEMENT" in line
+    assert r.verification == "partial" and "did not clearly name one agreement" in r.verification_note
+    assert r.unaddressed_documents == [] and not any(g.startswith("Not addressed:") for g in r.knowledge_gaps)
+    # a resolved question over several named documents keeps the per-document coverage
+    named = [{k: v for k, v in d.items() if k != "resolution"} for d in docs]
+    r = build_report(draft, passages, question="q", documents=named)
+    assert any(g.startswith("Not addressed: RESELLER AGREEMENT") for g in r.knowledge_gaps)
