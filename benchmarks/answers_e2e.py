@@ -74,6 +74,7 @@ import random
 import re
 import sys
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -192,25 +193,31 @@ def _overlaps(cite: dict, gold: list[dict]) -> bool:
 
 
 
+@lru_cache(maxsize=None)
+def _file_parties(fp: str) -> dict[str, list[str]]:
+    """The Archivist's parties and aliases of corpus file ``fp`` (read once per scoring run)."""
+    from clauselens.parsing.metadata import guess_parties, guess_party_aliases
+
+    path = CORPUS / fp
+    if not path.exists():
+        return {}
+    text = path.read_text(encoding="utf-8", errors="replace")
+    return guess_party_aliases(text, guess_parties(text[:5000]))
+
+
 def _parties(r: dict, findings: list[dict]) -> dict[str, list[str]]:
     """The parties of the files ``findings`` cite, each with its defined aliases: the row's own
     (``parties`` / ``party_aliases``, kept since the second run) where it has aliases, else the
     Archivist's functions on each file (``parsing.metadata.guess_parties`` on its first 5,000
     characters and ``guess_party_aliases`` on its text, as ``parsing.loader`` does) -- a library
     built before aliases were read has none."""
-    from clauselens.parsing.metadata import guess_parties, guess_party_aliases
-
     out: dict[str, list[str]] = {}
     for fp in sorted({c["file_path"] for f in findings for c in f["citations"]}):
         kept = (r.get("party_aliases") or {}).get(fp) or {}
         if any(kept.values()):
             names: dict[str, list[str]] = {n: list(kept.get(n) or []) for n in (r.get("parties") or {}).get(fp, [])}
         else:
-            path = CORPUS / fp
-            if not path.exists():
-                continue
-            text = path.read_text(encoding="utf-8", errors="replace")
-            names = guess_party_aliases(text, guess_parties(text[:5000]))
+            names = _file_parties(fp)
         for n, aliases in names.items():
             out.setdefault(n, [])
             out[n] += [a for a in aliases if a not in out[n]]

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal, Mapping, Sequence, TypeAlias
 
 from clauselens.retrieval.analyzer import LegalAnalyzer, mask_clause_refs
@@ -496,11 +497,12 @@ def check_period(claim: str, quote: str, parties: Parties = ()) -> SupportIssue 
     and "The Company may terminate this Agreement immediately and without prior notice if ...")."""
     notice_periods = [(n, u) for n, u, a, b in _durations(quote)
                       if _NOTICE_AFTER.match(quote[b:b + 40]) or _NOTICE_BEFORE.search(quote[max(0, a - 50):a])]
-    if _NO_NOTICE.search(claim):
+    at_once_claim = _NO_NOTICE.search(claim) is not None
+    if at_once_claim:
         at_once = [c for c in _CLAUSE_SPLIT.split(quote) if _NO_NOTICE.search(c)]
         if at_once and (issue := check_claim(claim, " ".join(at_once), parties)) is not None:
             return SupportIssue(issue.kind, issue.detail + " (where it says immediately / without notice)")
-    if _NO_NOTICE.search(claim) and notice_periods and not _NO_NOTICE.search(quote):
+    if at_once_claim and notice_periods and not _NO_NOTICE.search(quote):
         n, unit = notice_periods[0]
         return SupportIssue("period", f"the claim says it takes effect without notice; the quoted text requires "
                                       f"{n} {unit}(s)' notice")
@@ -531,13 +533,10 @@ def _content(text: str, analyzer: LegalAnalyzer) -> set[str]:
     return {t for t in analyzer.tokenize(text) if not re.fullmatch(r"[\d.,()]+", t)}
 
 
-_ANALYZER: list[LegalAnalyzer] = []
-
-
+@lru_cache(maxsize=1)
 def _analyzer() -> LegalAnalyzer:
-    if not _ANALYZER:
-        _ANALYZER.append(LegalAnalyzer(stem=True))
-    return _ANALYZER[0]
+    """The stemming analyser the word-level checks share, made on first use."""
+    return LegalAnalyzer(stem=True)
 
 
 def check_absence(claim: str, quote: str, titles: Sequence[str] = ()) -> SupportIssue | None:
