@@ -53,12 +53,13 @@ import difflib
 import io
 import threading
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from cachetools import LRUCache
 
 from clauselens.errors import IngestError
 from clauselens.parsing.pdfium_lock import PDFIUM_LOCK
@@ -309,16 +310,13 @@ class _OcrCache:
 
     def __init__(self, limit: int) -> None:
         self.limit = limit
-        self.pages: OrderedDict[tuple[str, int, int, int, int], OcrWords] = OrderedDict()
+        self.pages: LRUCache[tuple[str, int, int, int, int], OcrWords] = LRUCache(maxsize=limit)
         self._reading: dict[tuple[str, int, int, int, int], threading.Lock] = {}
         self._guard = threading.Lock()
 
     def _hit(self, key: tuple[str, int, int, int, int]) -> OcrWords | None:
         with self._guard:
-            got = self.pages.get(key)
-            if got is not None:
-                self.pages.move_to_end(key)
-            return got
+            return self.pages.get(key)
 
     def get(self, key: tuple[str, int, int, int, int], read: Callable[[], OcrWords]) -> OcrWords:
         got = self._hit(key)
@@ -336,9 +334,7 @@ class _OcrCache:
                 with self._guard:
                     self._reading.pop(key, None)
             with self._guard:
-                self.pages[key] = got
-                while len(self.pages) > self.limit:
-                    self.pages.popitem(last=False)
+                self.pages[key] = got  # the least recently used page goes when the cache is full
         return got
 
 

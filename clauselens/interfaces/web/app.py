@@ -72,13 +72,13 @@ import json
 import logging
 import threading
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from cachetools import LRUCache
 from fastapi import FastAPI, File, Form, HTTPException, Request, UploadFile
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
@@ -127,21 +127,18 @@ class PageImages:
 
     def __init__(self, limit: int = MAX_PAGE_IMAGES) -> None:
         self.limit = limit
-        self._png: OrderedDict[tuple[str, int], bytes] = OrderedDict()
+        self._png: LRUCache[tuple[str, int], bytes] = LRUCache(maxsize=limit)
         self._guard = threading.Lock()
 
     def get(self, doc: Document, number: int) -> bytes:
         """Page ``number`` of ``doc`` (a PDF) as PNG, rendered on the first request."""
         key = (doc.sha256, number)
         with self._guard:
-            if key in self._png:
-                self._png.move_to_end(key)
-                return self._png[key]
-        png = render_page_png(doc.source_path, number, width_px=PAGE_WIDTH_PX)
-        with self._guard:
-            self._png[key] = png
-            while len(self._png) > self.limit:
-                self._png.popitem(last=False)
+            png = self._png.get(key)
+        if png is None:
+            png = render_page_png(doc.source_path, number, width_px=PAGE_WIDTH_PX)
+            with self._guard:
+                self._png[key] = png  # the least recently used page goes when the cache is full
         return png
 
 
