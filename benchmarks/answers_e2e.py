@@ -38,7 +38,8 @@ documented rules (no model in the scoring):
 * **three rules on the same reports**: ``before_19`` (a verified quote made a finding a fact;
   every answer with one read as settled), ``run`` (the code that ran: the commit in each row) and
   ``replayed`` (the run's reports under the checks added after it, applied by the committed
-  code: a finding that restates the question is no fact; the deterministic checks of
+  code: no finding of a question the library resolved as "uncertain" over several candidates is
+  a fact (``reports.build.UNCONFIRMED_RESOLUTIONS``); a finding that restates the question is no fact; the deterministic checks of
   ``reports.support.check_statement`` -- restated question, negation, party role, notice period,
   numbers, absence -- on each finding's statement and quotes, and on the answer against the quotes
   of the findings that pass and against their statements (an answer contradicting them is not
@@ -80,7 +81,7 @@ from typing import Any
 
 from benchmarks.clause_qa import CORPUS, DEV, load_questions, rate, rel
 from clauselens.provenance import run_provenance
-from clauselens.reports.build import UNVERIFIED_PREFIX
+from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS, is_marked, strip_mark
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "answers_e2e"
@@ -240,6 +241,8 @@ def _facts(r: dict, rule: str) -> list[bool]:
     run = [bool(f["cited_fact"]) for f in r["findings"]]
     if rule == "run":
         return run
+    if r["resolution"] in UNCONFIRMED_RESOLUTIONS and len(r["resolved_files"]) > 1:
+        return [False] * len(run)  # facts of a candidate agreement only (reports.build.finalize_support)
     return [ok and not f["statement"].rstrip().endswith("?")
             and _rule_issue(f["statement"], [f], r) is None
             for ok, f in zip(run, r["findings"])]
@@ -251,7 +254,7 @@ def _answer_shown(r: dict, facts: list[bool], rule: str) -> bool:
         return False
     if rule == "before_19":
         return True
-    if r["answer"].startswith(UNVERIFIED_PREFIX):
+    if is_marked(r["answer"]):
         return False
     if rule == "replayed":
         passing = [f for f, ok in zip(r["findings"], facts) if ok]
@@ -285,7 +288,7 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
             facts = _facts(r, rule)
             shown_answer = _answer_shown(r, facts, rule)
             claims = [(f"{r['id']}#{i}", ok, f["statement"]) for i, (ok, f) in enumerate(zip(facts, r["findings"]))]
-            claims.append((f"{r['id']}#answer", shown_answer, r["answer"].removeprefix(UNVERIFIED_PREFIX)))
+            claims.append((f"{r['id']}#answer", shown_answer, strip_mark(r["answer"])))
             shown = [(k, c) for k, ok, c in claims if ok]
             said = " ".join([r["answer"] if shown_answer else "", r["conclusion"] if shown_answer else "",
                              *(f["statement"] for f, ok in zip(r["findings"], facts) if ok)])
@@ -319,7 +322,7 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
     n_claims = sum(p["findings"] + 1 for p in per_q)
     lab = [_label(labels, f"{r['id']}#{i}", c) for r in rows
            for i, c in [*enumerate(f["statement"] for f in r["findings"]),
-                        ("answer", r["answer"].removeprefix(UNVERIFIED_PREFIX))]]
+                        ("answer", strip_mark(r["answer"]))]]
     out["hand_labels"] = {"claims": n_claims, "labelled": sum(v is not None for v in lab),
                           "supported": sum(v is True for v in lab), "not_supported": sum(v is False for v in lab)}
     walls = sorted(p["wall_seconds"] for p in per_q)
@@ -339,7 +342,7 @@ def label_sheet(rows: list[dict], labels: dict) -> list[dict]:
         items = [(f"{r['id']}#{i}", f["statement"], [c["quote"] for c in f["citations"]])
                  for i, f in enumerate(r["findings"]) if f["grounded"] and f["citations"]]
         if grounded and not r["documents_silent"]:
-            items.append((f"{r['id']}#answer", r["answer"].removeprefix(UNVERIFIED_PREFIX),
+            items.append((f"{r['id']}#answer", strip_mark(r["answer"]),
                           [c["quote"] for f in grounded for c in f["citations"]]))
         out += [{"key": k, "question": r["question"], "claim": c, "quotes": q} for k, c, q in items
                 if _label(labels, k, c) is None]
@@ -363,7 +366,7 @@ def replay_answer_check(row: dict, settings: Any, model: Any) -> dict:
             ids.append(cid)
         findings.append(Finding(statement=f["statement"], citation_ids=ids, grounded=f["grounded"],
                                 support="unrelated" if f["statement"].rstrip().endswith("?") else f["support"]))
-    answer = row["answer"].removeprefix(UNVERIFIED_PREFIX)
+    answer = strip_mark(row["answer"])
     rep = Report(title="", question=row["question"], key_findings=findings, citations=cites, answer=answer,
                  documents_silent=row["documents_silent"])
     out, calls, rec = check_answer(rep, {}, model=model, model_settings=settings.model_for("interrogator"))

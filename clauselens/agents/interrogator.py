@@ -268,7 +268,7 @@ def check_support(
     """Ask the model whether each key finding's quoted text supports it (issue #19).
 
     Only findings that passed the deterministic checks of :func:`clauselens.reports.build.build_report`
-    (``support == "unchecked"``, verified quote) are asked; ``supports`` makes them ``supported``,
+    (``support == "unchecked"``, or ``"unconfirmed"``: from a candidate agreement, verified quote) are asked; ``supports`` makes them ``supported``,
     ``contradicts`` / ``unrelated`` take them off the cited facts. A verdict the model cannot
     give (``ModelResponseError``) leaves the finding ``unchecked`` and says so. The report is
     then re-finalised (:func:`clauselens.reports.build.finalize_support`).
@@ -282,7 +282,7 @@ def check_support(
     log: list[dict[str, Any]] = []
     for f in report.key_findings:
         src = "rules" if f.support in ("contradicted", "unverified") else "none"
-        if f.support == "unchecked" and f.citation_ids:
+        if f.support in ("unchecked", "unconfirmed") and f.citation_ids:  # unconfirmed: passed the rules, candidate agreement
             cs = [cites[c] for c in f.citation_ids if c in cites]
             quote = " ".join(c.quote for c in cs)
             # the clause heading tells the model what the clause is about ("4.3 Non-Solicitation")

@@ -268,11 +268,23 @@ GAP_UNSUPPORTED = "Unsupported claim"
 GAP_UNVERIFIED = "Unverified claim"
 GAP_UNADDRESSED = "Not addressed:"
 GAP_WHICH_AGREEMENT = "Which agreement:"
-_OWN_GAPS = (GAP_UNSUPPORTED, GAP_UNVERIFIED, GAP_UNADDRESSED, GAP_WHICH_AGREEMENT)
+GAP_UNCONFIRMED = "Unconfirmed agreement"
+_OWN_GAPS = (GAP_UNSUPPORTED, GAP_UNVERIFIED, GAP_UNADDRESSED, GAP_WHICH_AGREEMENT, GAP_UNCONFIRMED)
 #: Library resolutions that searched several candidate agreements because the question did not name
 #: one clearly (``library.resolver``): the report says which one its facts come from, not that the
 #: others went "unaddressed".
 CANDIDATE_RESOLUTIONS = ("uncertain", "ambiguous")
+#: Of those, the resolution under which no quote is shown as a fact *of the agreement asked about*:
+#: "uncertain" means the question's words matched no agreement's parties, names or title well
+#: (``library.resolver``: a best profile score under ``MIN_SCORE``), so the best few were searched
+#: and a supported quote proves only what *one of them* says. Issue #19's second end-to-end run
+#: (``benchmarks/answers_e2e.py``, independent labels) showed every fact of its three uncertain
+#: questions as a fact of the wrong agreement or topic, e.g. a reseller agreement's test-feedback
+#: clause for a question about a manufacturing agreement's batch disputes. Its findings become
+#: ``unconfirmed`` (see :data:`~clauselens.reports.model.SupportStatus`) until the user names the
+#: agreement. "ambiguous" (2-3 agreements the question names equally, e.g. two agreements of the
+#: same parties) keeps its facts: each is a fact of an agreement the question names.
+UNCONFIRMED_RESOLUTIONS = ("uncertain",)
 #: Per-document coverage is reported for runs of at most this many documents (a question put to a
 #: whole library is not expected to be answered from every agreement in it).
 MAX_COVERAGE_DOCS = 10
@@ -292,30 +304,40 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
     (:attr:`Finding.cited_fact`) quotes it; its line says why: nothing was retrieved from it,
     no finding cites it, or its findings are not supported. When the documents are a library's
     candidates for a question that named none clearly (their ``resolution`` is one of
-    :data:`CANDIDATE_RESOLUTIONS`), one line says which agreement the cited facts come from instead,
-    and the report is partly verified: the question may mean another one.
+    :data:`CANDIDATE_RESOLUTIONS`), one line says which agreement the quoted findings come from instead,
+    and the report is partly verified: the question may mean another one. Under an "uncertain"
+    resolution (:data:`UNCONFIRMED_RESOLUTIONS`) no finding is a cited fact: each one whose quote
+    supports it is ``unconfirmed`` (listed under knowledge gaps with its agreement), and a report
+    left with no cited fact is unverified with its answer marked :data:`UNCONFIRMED_PREFIX`.
     """
     gaps = [g for g in report.knowledge_gaps if not g.startswith(_OWN_GAPS)]
+    cites = {c.id: c for c in report.citations}
+    docs = [dict(d) for d in documents or []]
+    unconfirmed = (len(docs) > 1 and not report.documents_silent
+                   and any(d.get("resolution") in UNCONFIRMED_RESOLUTIONS for d in docs))
+    if unconfirmed:
+        report = report.model_copy(update={"key_findings": [_unconfirmed(f, cites, docs) for f in report.key_findings]})
     facts = [f for f in report.key_findings if f.cited_fact]
     for f in report.key_findings:
         if f.cited_fact:
             continue
-        if f.support == "unverified":
+        if f.support == "unconfirmed":
+            gaps.append(f"{GAP_UNCONFIRMED} ({f.support_note}): {f.statement}")
+        elif f.support == "unverified":
             gaps.append(f"{GAP_UNVERIFIED} (no verified quote): {f.statement}")
         else:
             gaps.append(f"{GAP_UNSUPPORTED} ({f.support}: {f.support_note or 'the quoted text does not support it'}): "
                         f"{f.statement}")
-    cites = {c.id: c for c in report.citations}
-    docs = [dict(d) for d in documents or []]
     unaddressed: list[str] = []
     which = ""
     candidates = any(d.get("resolution") in CANDIDATE_RESOLUTIONS for d in docs)
-    if candidates and len(docs) > 1 and not report.documents_silent and facts:
-        fact_docs = {cites[c].doc_id for f in facts for c in f.citation_ids if c in cites}
+    held = [f for f in report.key_findings if f.cited_fact or f.support == "unconfirmed"]
+    if candidates and len(docs) > 1 and not report.documents_silent and held:
+        fact_docs = {cites[c].doc_id for f in held for c in f.citation_ids if c in cites}
         used = [_doc_name(d) for d in docs if d.get("doc_id") in fact_docs]
         others = [_doc_name(d) for d in docs if d.get("doc_id") not in fact_docs]
-        which = (f"the question did not clearly name one agreement, so {len(docs)} were searched; the cited facts come "
-                 f"from {' and '.join(used) or 'none of them'}; check that this is the agreement you mean")
+        which = (f"the question did not clearly name one agreement, so {len(docs)} were searched; the quoted findings "
+                 f"come from {' and '.join(used) or 'none of them'}; check that this is the agreement you mean")
         gaps.append(f"{GAP_WHICH_AGREEMENT} {which}" + (f" (also searched: {'; '.join(others)})." if others else "."))
     elif 1 < len(docs) <= MAX_COVERAGE_DOCS and not report.documents_silent:
         fact_docs = {cites[c].doc_id for f in facts for c in f.citation_ids if c in cites}
@@ -338,10 +360,14 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
     answer_bad = k > 0 and not report.documents_silent and report.answer_support in ("contradicted", "unrelated")
     if answer_bad:
         gaps.append(f"{GAP_UNSUPPORTED} (the answer; {report.answer_support}: "
-                    f"{report.answer_support_note or 'the quoted text does not support it'}): {_strip_mark(report.answer)}")
+                    f"{report.answer_support_note or 'the quoted text does not support it'}): {strip_mark(report.answer)}")
     unchecked = sum(1 for f in facts if f.support == "unchecked")
     if report.documents_silent:
         status, note = "silent", ""
+    elif k == 0 and unconfirmed and held:
+        status = "unverified"
+        note = (f"Unconfirmed: {which}. The quotes support the findings, but only as facts of that agreement; "
+                "ask again naming the agreement (its parties or title) for a verified answer.")
     elif k == 0:
         status = "unverified"
         note = ("Unverified: no key finding is supported by a verified quote from the documents, so the answer "
@@ -363,7 +389,9 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
     answer, conclusion = report.answer, report.conclusion
     if answer_bad:  # the cited facts hold, but the answer says something their quotes do not
         answer, conclusion = _mark_unverified(answer), _mark_unverified(conclusion)
-    if status == "unverified":  # the model's prose must not read as settled under an "Unverified" banner
+    if status == "unverified" and unconfirmed and held:  # facts of a candidate, not of the agreement asked about
+        answer, conclusion = _mark_unverified(answer, UNCONFIRMED_PREFIX), _mark_unverified(conclusion, UNCONFIRMED_PREFIX)
+    elif status == "unverified":  # the model's prose must not read as settled under an "Unverified" banner
         answer, conclusion = _mark_unverified(answer), _mark_unverified(conclusion)
     return report.model_copy(update={
         "knowledge_gaps": _dedup(gaps), "verification": status, "verification_note": note.strip(),
@@ -376,11 +404,38 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
 UNVERIFIED_PREFIX = "Unverified (the model's reading, not backed by a supporting quote): "
 
 
-def _strip_mark(text: str) -> str:
-    return text[len(UNVERIFIED_PREFIX):] if text.startswith(UNVERIFIED_PREFIX) else text
+#: Put before the answer and conclusion of a report whose supported findings are all ``unconfirmed``
+#: (:data:`UNCONFIRMED_RESOLUTIONS`).
+UNCONFIRMED_PREFIX = "Unconfirmed (quoted from an agreement the question may not mean; see knowledge gaps): "
+_MARKS = (UNVERIFIED_PREFIX, UNCONFIRMED_PREFIX)
 
 
-def _mark_unverified(text: str) -> str:
-    """``text`` prefixed with :data:`UNVERIFIED_PREFIX` once (``""`` stays empty)."""
+def strip_mark(text: str) -> str:
+    """``text`` without the :data:`UNVERIFIED_PREFIX` / :data:`UNCONFIRMED_PREFIX` it may carry."""
+    for m in _MARKS:
+        if text.startswith(m):
+            return text[len(m):]
+    return text
+
+
+def is_marked(text: str) -> bool:
+    """Whether ``text`` (an answer or conclusion) is marked as not settled (:func:`strip_mark`)."""
+    return text.startswith(_MARKS)
+
+
+def _mark_unverified(text: str, prefix: str = UNVERIFIED_PREFIX) -> str:
+    """``text`` prefixed with ``prefix`` once (``""`` stays empty; a text marked already keeps its mark)."""
     t = text.strip()
-    return t if not t or t.startswith(UNVERIFIED_PREFIX) else UNVERIFIED_PREFIX + t
+    return t if not t or is_marked(t) else prefix + t
+
+
+def _unconfirmed(f: Finding, cites: Mapping[str, Citation], docs: Sequence[Mapping[str, Any]]) -> Finding:
+    """Cited fact ``f`` of a question the library resolved as uncertain, as an ``unconfirmed`` finding
+    naming the candidate agreement its quotes come from (other findings unchanged)."""
+    if not f.cited_fact:
+        return f
+    names = {d.get("doc_id"): _doc_name(d) for d in docs}
+    src = sorted({names.get(cites[c].doc_id, cites[c].doc_id) for c in f.citation_ids if c in cites})
+    note = (f"its quote supports it, but it is from {' and '.join(src) or 'a candidate agreement'}, and the question "
+            "did not clearly name which agreement it means")
+    return f.model_copy(update={"support": "unconfirmed", "support_note": note})

@@ -158,7 +158,7 @@ def finding_markdown(f: Finding) -> str:
     if not f.grounded or not f.citation_ids:
         return f"- **Unverified:** {f.statement} _(no verified quote)_"
     refs = ", ".join(f.citation_ids)
-    return (f"- **Unsupported ({f.support}):** {f.statement} _({f.support_note or 'the quoted text does not support it'}; "
+    return (f"- **{f.flag}:** {f.statement} _({f.support_note or 'the quoted text does not support it'}; "
             f"quoted text: {refs})_")
 
 

@@ -52,7 +52,7 @@ def _finding(doc: DocxDocument, f: Finding) -> None:
         p.add_run(" ".join(f"[{c}]" for c in f.citation_ids)).bold = True
         return
     unverified = not f.grounded or not f.citation_ids
-    tag = p.add_run("Unverified: " if unverified else f"Unsupported ({f.support}): ")
+    tag = p.add_run(f"{f.flag}: ")
     tag.bold, tag.font.color.rgb = True, _RED
     p.add_run(f.statement + " ")
     why = "no verified quote" if unverified else (

@@ -29,7 +29,8 @@ def test_key_facts_are_the_reference_numbers_not_clause_references():
 
 def _row(answer: str, findings: list[dict], silent: bool = False, check: str | None = None) -> dict:
     row = {"id": "x-ex-1", "type": "exact", "question": "q", "answer": answer, "conclusion": "", "documents_silent": silent,
-           "verification": "verified", "findings": findings, "wall_seconds": 1.0, "llm_calls": 5}
+           "verification": "verified", "findings": findings, "wall_seconds": 1.0, "llm_calls": 5,
+           "resolution": "resolved", "resolved_files": ["cuad/x.txt"]}
     if check:
         row["answer_check"] = {"support": check}
     return row
@@ -76,6 +77,22 @@ def test_the_replay_applies_the_deterministic_checks_and_labels_follow_their_cla
     # a label written for another text of the same key does not count
     s = score([row], q, {"x-ex-1#0": {"supports": False, "claim": "something else"}})
     assert s["run"]["claims"]["unlabelled"] == 2 and s["run"]["claims"]["unsupported_shown_as_fact"] == 0
+
+
+def test_the_replay_shows_no_fact_of_a_question_resolved_as_uncertain():
+    """Run 2's dxk-para-1: five candidate agreements searched, a supported quote of the wrong one shown as fact."""
+    q = {"x-ex-1": {"id": "x-ex-1", "type": "exact", "reference_answer": "The laboratory decides.",
+                    "gold": [{"file_path": "cuad/x.txt", "span": [0, 50]}]}}
+    f = _finding("The Reseller shall give feedback on one percent of the consumed tests.", True)
+    f["citations"][0]["quote"] = "4.11 The Reseller shall provide feedback for at least one percent (1%) of the consumed tests."
+    row = _row("The Reseller shall give feedback on one percent of the consumed tests.", [f])
+    row.update(resolution="uncertain", resolved_files=["cuad/y.txt", "cuad/x.txt"])
+    s = score([row], q, {"x-ex-1#0": False, "x-ex-1#answer": False})
+    assert s["run"]["claims"]["unsupported_shown_as_fact"] == 2
+    assert s["replayed"]["claims"]["shown_as_fact"] == 0 and s["replayed"]["exact"]["abstained"]["x"] == 1
+    # one candidate only ("uncertain" in a small library): the rule needs several
+    row["resolved_files"] = ["cuad/x.txt"]
+    assert score([row], q, {})["replayed"]["claims"]["shown_as_fact"] == 2
 
 
 def test_the_label_sheet_lists_unlabelled_claims_without_verdicts():

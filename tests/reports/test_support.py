@@ -162,7 +162,7 @@ def test_unverified_marking_in_markdown_html_json(passages):
     line = next(x for x in md.splitlines() if "Either party can assign this agreement" in x)
     assert line.startswith("- **Unsupported (contradicted):**") and "[C1]" not in line
     html = to_html(r)
-    assert 'class="unverified" data-verification="unverified"' in html and "unsupported: contradicted" in html
+    assert 'class="unverified" data-verification="unverified"' in html and "unsupported (contradicted)" in html
     data = json.loads(to_json(r))
     assert data["verification"] == "unverified" and data["key_findings"][0]["support"] == "contradicted"
     assert Report.model_validate_json(to_json(r)) == r

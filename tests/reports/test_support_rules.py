@@ -305,20 +305,39 @@ def test_a_short_fragment_sharing_none_of_the_claims_words_is_not_its_source():
                           'c)     "Force Majeure" means') is None
 
 
-def test_a_library_question_that_named_no_agreement_clearly_says_which_one_the_facts_come_from(termination):
-    """Run 2's wrong-agreement answer: resolution "uncertain", 5 candidates, facts from one of them -- the report
-    said "4 of 5 documents are not addressed"; it now names the agreement its facts come from."""
+def test_a_library_question_that_named_no_agreement_clearly_shows_no_fact_of_the_agreement_asked_about(termination):
+    """Run 2's wrong-agreement answer: resolution "uncertain", 5 candidates, a supported quote of one of them
+    shown as a fact (a reseller agreement's clause for a question about a manufacturing agreement). The report
+    said "4 of 5 documents are not addressed"; it now names the agreement its quotes come from, shows no finding
+    as a fact of the agreement asked about, and marks the answer unconfirmed."""
+    from clauselens.reports.build import UNCONFIRMED_PREFIX, is_marked, strip_mark
+    from clauselens.reports.render import to_markdown
+
     passages = {"P1": _passage(termination, "19.1")}
     docs = [{"doc_id": "dyn", "title": "TRANSPORTATION SERVICES AGREEMENT", "resolution": "uncertain"},
             {"doc_id": "other", "title": "RESELLER AGREEMENT", "resolution": "uncertain"}]
-    draft = ReportDraft(title="t", answer="Either party may terminate on two years' written notice.", findings=[
-        DraftFinding(statement="Either party may terminate on two years' written notice.", passage_ids=["P1"],
-                     quote="Either Party may terminate this Agreement, without cause")])
+    answer = "Either party may terminate on two years' written notice."
+    draft = ReportDraft(title="t", answer=answer, findings=[
+        DraftFinding(statement=answer, passage_ids=["P1"], quote="Either Party may terminate this Agreement, without cause")])
     r = build_report(draft, passages, question="How can the agreement be ended?", documents=docs)
     line = next(g for g in r.knowledge_gaps if g.startswith("Which agreement:"))
     assert "come from TRANSPORTATION SERVICES AGREEMENT" in line and "also searched: RESELLER AGREEMENT" in line
-    assert r.verification == "partial" and "did not clearly name one agreement" in r.verification_note
+    (f,) = r.key_findings
+    assert f.support == "unconfirmed" and not f.cited_fact and f.flag == "Unconfirmed agreement"
+    assert "from TRANSPORTATION SERVICES AGREEMENT" in f.support_note
+    assert any(g.startswith("Unconfirmed agreement (") and g.endswith(answer) for g in r.knowledge_gaps)
+    assert r.verification == "unverified" and r.verification_note.startswith("Unconfirmed: the question did not clearly")
+    assert r.answer == UNCONFIRMED_PREFIX + answer and is_marked(r.conclusion) and strip_mark(r.answer) == answer
     assert r.unaddressed_documents == [] and not any(g.startswith("Not addressed:") for g in r.knowledge_gaps)
+    assert f"- **Unconfirmed agreement:** {answer}" in to_markdown(r)
+    # idempotent: finalising again changes nothing
+    from clauselens.reports.build import finalize_support
+    assert finalize_support(r, passages, docs) == r
+    # "ambiguous" (the question names 2-3 agreements equally): each fact is a fact of an agreement it names
+    amb = [{**d, "resolution": "ambiguous"} for d in docs]
+    r = build_report(draft, passages, question="How can the agreement be ended?", documents=amb)
+    assert r.key_findings[0].cited_fact and r.verification == "partial" and r.answer == answer
+    assert "did not clearly name one agreement" in r.verification_note
     # a resolved question over several named documents keeps the per-document coverage
     named = [{k: v for k, v in d.items() if k != "resolution"} for d in docs]
     r = build_report(draft, passages, question="q", documents=named)
