@@ -591,6 +591,44 @@ def check_restated(claim: str, question: str) -> SupportIssue | None:
     return SupportIssue("restated", "the statement only restates the question; it says nothing a quote could support")
 
 
+#: A statement adding at most this many words to the question (stemmed; numbers and clause references
+#: count) is an *echo* of it ("Yes, the ... supply agreement gives MediWound most-favoured-customer pricing
+#: for Bromelain SP."): it says only what was asked, so its quote must speak of what was asked.
+ECHO_NEW_WORDS = 1
+#: An echo's quote must use at least this share of the question's words the echo repeats (names and
+#: filler left out); "most-favoured-customer pricing" over a clause on the price table uses 1 of 6.
+ECHO_SHARE = 0.5
+_ASKING = ("how much many what which who whom when where why whether yes no give gives given right rights "
+           "define defines defined definition")
+#: The words before "agreement" name its type ("the ... outsourcing agreement"), not what is asked.
+_AGREEMENT_TYPE = re.compile(r"((?:[\w/-]+\s+){1,2})(?=(?:agreement|contract|licen[cs]e)\b)", re.IGNORECASE)
+
+
+def check_echo(claim: str, quote: str, question: str) -> SupportIssue | None:
+    """``echo`` issue when the claim repeats the question (a yes/no answer in the question's own
+    words, adding at most :data:`ECHO_NEW_WORDS` words) and the quoted text uses under
+    :data:`ECHO_SHARE` of the words it repeats (stemmed; capitalised names, the words naming the
+    agreement's type and words that add nothing, :data:`_NOTHING_NEW`, left out): the model asserted what was asked, and the
+    quote is about something else. Issue #19's first run: "Yes, ... gives MediWound
+    most-favoured-customer pricing" citing the clause that sets the price by a quantity table."""
+    if not question.strip():
+        return None
+    a = _analyzer()
+    said, asked_all = set(a.tokenize(claim)), set(a.tokenize(question))
+    filler = set(a.tokenize(f"{_NOTHING_NEW} {_ASKING}"))
+    if not said or len(said - asked_all - filler) > ECHO_NEW_WORDS:
+        return None
+    names = _content(" ".join([*re.findall(r"\b[A-Z][\w.&'’/-]*", f"{question} {claim}"),
+                               *_AGREEMENT_TYPE.findall(f"{question} {claim}")]), a)
+    asked = (_content(claim, a) & _content(question, a)) - names - filler
+    have = asked & _content(quote, a)
+    if len(asked) < 2 or len(have) >= ECHO_SHARE * len(asked):
+        return None
+    missing = ", ".join(sorted(asked - have)[:6])
+    return SupportIssue("echo", f"the statement repeats the question; the quoted text does not speak of it "
+                                f"({len(have)} of {len(asked)} of its words; not: {missing})")
+
+
 #: An abbreviation standing on its own ("MFC pricing", "(TOA)"): 2-6 capitals, not part of a run of
 #: capitalised words such as a title ("MEDIA LICENSE AGREEMENT").
 _ABBREVIATION = re.compile(r"(?<![A-Z][A-Z]\s)(?<![A-Z]\s)\b[A-Z][A-Z0-9&]{1,5}\b(?!\s+[A-Z]{2})")
@@ -631,21 +669,22 @@ def check_fragment(claim: str, quote: str) -> SupportIssue | None:
 ISSUE_STATUS: dict[str, Literal["contradicted", "unrelated"]] = {
     "negation": "contradicted", "party": "contradicted", "period": "contradicted",
     "number": "unrelated", "absence": "unrelated", "topic": "unrelated", "document": "unrelated",
-    "restated": "unrelated", "abbreviation": "unrelated", "fragment": "unrelated"}
+    "restated": "unrelated", "abbreviation": "unrelated", "fragment": "unrelated", "echo": "unrelated"}
 
 
 def check_statement(claim: str, quote: str, *, question: str = "", headings: Sequence[str] = (),
                     cited_titles: Sequence[str] = (), other_titles: Sequence[str] = (),
                     parties: Parties = ()) -> SupportIssue | None:
     """The first deterministic reason why ``quote`` does not support ``claim`` (a key finding or the
-    report's answer), or None: a restated question (:func:`check_restated`), negation / party role
+    report's answer), or None: a restated question (:func:`check_restated`), a fragment, negation / party role
     (:func:`check_claim`), notice period, numbers,
-    absence, clause topic, document. ``parties``: the cited agreements' party names, or each name
+    absence, a repeated question its quote does not speak of (:func:`check_echo`), clause topic,
+    document. ``parties``: the cited agreements' party names, or each name
     with its defined aliases (:data:`Parties`; two subjects are a party mismatch only when they are
     different parties of these). Its status is :data:`ISSUE_STATUS` of ``issue.kind``."""
     return (check_restated(claim, question) or check_fragment(claim, quote) or check_claim(claim, quote, parties)
             or check_period(claim, quote, parties)
             or check_numbers(claim, quote, question) or check_abbreviation(claim, quote, question, parties)
-            or check_absence(claim, quote, cited_titles)
+            or check_absence(claim, quote, cited_titles) or check_echo(claim, quote, question)
             or check_topic(claim, quote, list(headings))
             or check_document(claim, list(cited_titles), list(other_titles)))

@@ -273,10 +273,14 @@ def test_an_answer_that_contradicts_the_reports_own_finding_is_marked():
                         findings=[DraftFinding(statement="The agreement provides that neither party may assign the "
                                                          "agreement without the other party's consent.",
                                                passage_ids=["P1"], quote="This Agreement will be binding upon Consultant")])
-    r = build_report(draft, passages, question="Can either party assign without consent?")
+    r = build_report(draft, passages, question="What does clause 12.2 say about assignment?")
     assert r.key_findings[0].support == "unchecked"
     assert r.answer_support == "contradicted" and "contradicts the report's own key findings" in r.answer_support_note
     assert r.answer.startswith("Unverified")
+    # asked as the trust case asked it, the finding repeats the question, and its quote does not speak of consent
+    r = build_report(draft, passages, question="Can either party assign without consent?")
+    assert r.key_findings[0].support == "unrelated" and "repeats the question" in r.key_findings[0].support_note
+    assert r.verification == "unverified" and r.answer.startswith("Unverified")
 
 
 def test_an_abbreviation_the_quote_does_not_use_is_the_models_label():
@@ -342,3 +346,30 @@ def test_a_library_question_that_named_no_agreement_clearly_shows_no_fact_of_the
     named = [{k: v for k, v in d.items() if k != "resolution"} for d in docs]
     r = build_report(draft, passages, question="q", documents=named)
     assert any(g.startswith("Not addressed: RESELLER AGREEMENT") for g in r.knowledge_gaps)
+
+
+def test_an_answer_that_repeats_the_question_needs_a_quote_that_speaks_of_what_was_asked():
+    """Run 1's mw-un-1: "Yes, ... gives MediWound most-favoured-customer pricing" citing the price-table clause."""
+    from clauselens.reports.support import check_echo, check_statement
+
+    question = ("Does the MediWound / Challenge Bioproducts supply agreement give MediWound most-favoured-customer "
+                "pricing for Bromelain SP?")
+    quote = ("4.2.1 The price of [***] Kg of an accepted batch of Bromelain SP (by MediWound pursuant to Section 6.4) "
+             "shall be in accordance with the price per annual quantity table in Exhibit 4.2 attached hereto.")
+    answer = ("Yes, the MediWound / Challenge Bioproducts supply agreement gives MediWound most-favoured-customer "
+              "pricing for Bromelain SP.")
+    issue = check_echo(answer, quote, question)
+    assert issue is not None and issue.kind == "echo" and "favour" in issue.detail
+    assert check_statement(answer, quote, question=question) == issue
+    # the same echo over a clause that does speak of it passes
+    mfc = "Challenge shall offer MediWound prices no less favourable than to its most favoured customer."
+    assert check_echo(answer, mfc, question) is None
+    # a statement that adds what the quote says is no echo; nor a definition's "defines X in clause 1.3"
+    added = "The price of Bromelain SP follows the annual quantity table in Exhibit 4.2."
+    assert check_echo(added, quote, question) is None
+    assert check_echo('MEDIA LICENSE AGREEMENT defines "Exploit" in clause 1.3.', '1.3 "Exploit" means to use',
+                      "How is 'Exploit' defined in the media license agreement?") is None
+    # words naming the agreement's type ("outsourcing agreement") and "gives ... rights" are not what is asked
+    assert check_echo("Section 3.4 of the outsourcing agreement gives E.piphany audit rights.",
+                      "HSNS agrees to allow E.piphany to audit HSNS's business records",
+                      "What audit rights does Section 3.4 of the outsourcing agreement give E.piphany?") is None
