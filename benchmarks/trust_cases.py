@@ -31,12 +31,13 @@ model's verdict (``support_check`` needs a model). Every finding carries a hand 
   this issue: a verified quote made a finding a cited fact);
 * ``unaddressed_listed``: documents with no cited fact, listed under knowledge gaps.
 
-One false finding (``needs_model``) cites a quote with no assertion of its own to compare ("neither
-party may assign ... without consent" citing "This Agreement will be binding upon Consultant's
-assigns"): the deterministic checks pass it by design; only the model's verdict (``--verdicts``)
-can catch it. (A second one, "immediately, without any notice" for a clause on thirty days' notice,
-was also left to the model until the notice-period rule of ``reports.support.check_period`` learnt
-the converse case.)
+A finding marked ``needs_model`` would be one the deterministic checks cannot judge, left to the
+model's verdict (``--verdicts``); none is left. The last one ("neither party may assign ... without
+consent" citing "This Agreement will be binding upon Consultant's assigns", a quote with no
+assertion of its own) has been caught since the echo check (``reports.support.check_echo``: it
+answers the question in the question's words, and the quote never speaks of consent); "immediately,
+without any notice" for a clause on thirty days' notice, since the notice-period rule of
+``reports.support.check_period`` learnt the converse case.
 
 **Live** (``--live``): ``pipeline.ask`` end to end with the default model (in-process 1.5B
 GGUF; run with ``nice`` and ``CLAUSELENS_INTERROGATOR_MODEL__N_THREADS=1`` etc. on a shared
@@ -100,7 +101,7 @@ CASES: list[dict[str, Any]] = [
             {"statement": "The consulting agreement provides that neither party may assign the agreement without the other "
                           "party's consent.",
              "quote": "This Agreement will be binding upon Consultant’s assigns, administrators, and other legal representatives",
-             "true": False, "needs_model": True},
+             "true": False},
         ],
         "false_claim_patterns": [r"\beither party\b[^.]*\b(?:can|may)\b(?![^.]*\bnot\b)[^.]*\bassign", r"\bconsultant\b[^.]*\b(?:can|may)\s+assign"],
         "key_fact_patterns": {"consultant may not assign": r"consultant[^.]*\b(?:may not|cannot|can ?not)\b[^.]*assign",

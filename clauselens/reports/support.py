@@ -598,8 +598,8 @@ ECHO_NEW_WORDS = 1
 #: An echo's quote must use at least this share of the question's words the echo repeats (names and
 #: filler left out); "most-favoured-customer pricing" over a clause on the price table uses 1 of 6.
 ECHO_SHARE = 0.5
-_ASKING = ("how much many what which who whom when where why whether yes no give gives given right rights "
-           "define defines defined definition")
+_ASKING = ("how much many what which who whom when where why whether yes no not neither nor never cannot give gives "
+           "given right rights define defines defined definition")
 #: The words before "agreement" name its type ("the ... outsourcing agreement"), not what is asked.
 _AGREEMENT_TYPE = re.compile(r"((?:[\w/-]+\s+){1,2})(?=(?:agreement|contract|licen[cs]e)\b)", re.IGNORECASE)
 
@@ -616,10 +616,10 @@ def check_echo(claim: str, quote: str, question: str) -> SupportIssue | None:
     a = _analyzer()
     said, asked_all = set(a.tokenize(claim)), set(a.tokenize(question))
     filler = set(a.tokenize(f"{_NOTHING_NEW} {_ASKING}"))
-    if not said or len(said - asked_all - filler) > ECHO_NEW_WORDS:
-        return None
     names = _content(" ".join([*re.findall(r"\b[A-Z][\w.&'’/-]*", f"{question} {claim}"),
                                *_AGREEMENT_TYPE.findall(f"{question} {claim}")]), a)
+    if not said or len(said - asked_all - filler - names) > ECHO_NEW_WORDS:
+        return None
     asked = (_content(claim, a) & _content(question, a)) - names - filler
     have = asked & _content(quote, a)
     if len(asked) < 2 or len(have) >= ECHO_SHARE * len(asked):
