@@ -334,18 +334,18 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
 
 def label_sheet(rows: list[dict], labels: dict) -> list[dict]:
     """The claims of ``rows`` a hand label is missing for -- every finding with a verified quote and
-    every answer of a report with one -- as ``{"key", "question", "claim", "quotes"}``; no support
-    verdict or check note, so the labeller reads only claim and source text."""
+    every answer of a report with one -- as ``{"key", "question", "claim", "quotes", "sources"}``
+    (``sources``: the corpus file of each quote, so a quote of another agreement than the one asked
+    about can be seen); no support verdict or check note, so the labeller reads only claim and source text."""
     out = []
     for r in rows:
         grounded = [f for f in r["findings"] if f["grounded"] and f["citations"]]
-        items = [(f"{r['id']}#{i}", f["statement"], [c["quote"] for c in f["citations"]])
+        items = [(f"{r['id']}#{i}", f["statement"], f["citations"])
                  for i, f in enumerate(r["findings"]) if f["grounded"] and f["citations"]]
         if grounded and not r["documents_silent"]:
-            items.append((f"{r['id']}#answer", strip_mark(r["answer"]),
-                          [c["quote"] for f in grounded for c in f["citations"]]))
-        out += [{"key": k, "question": r["question"], "claim": c, "quotes": q} for k, c, q in items
-                if _label(labels, k, c) is None]
+            items.append((f"{r['id']}#answer", strip_mark(r["answer"]), [c for f in grounded for c in f["citations"]]))
+        out += [{"key": k, "question": r["question"], "claim": c, "quotes": [x["quote"] for x in cs],
+                 "sources": [x["file_path"] for x in cs]} for k, c, cs in items if _label(labels, k, c) is None]
     return out
 
 

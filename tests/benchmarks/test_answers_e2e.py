@@ -103,6 +103,7 @@ def test_the_label_sheet_lists_unlabelled_claims_without_verdicts():
     sheet = label_sheet(rows, {"x-ex-1#0": True})
     assert [x["key"] for x in sheet] == ["x-ex-1#answer"]
     assert sheet[0]["claim"] == "Accepted after 3 days." and sheet[0]["quotes"] == ["q"] and "support" not in sheet[0]
+    assert sheet[0]["sources"] == ["cuad/x.txt"]
     # a label naming the answer's text (without the "Unverified" mark) counts for it
     q = {"x-ex-1": {"id": "x-ex-1", "type": "exact", "reference_answer": "3 days.", "gold": []}}
     labels = {"x-ex-1#0": True, "x-ex-1#answer": {"supports": False, "claim": "Accepted after 3 days."}}
