@@ -608,9 +608,11 @@ def check_echo(claim: str, quote: str, question: str) -> SupportIssue | None:
     """``echo`` issue when the claim repeats the question (a yes/no answer in the question's own
     words, adding at most :data:`ECHO_NEW_WORDS` words) and the quoted text uses under
     :data:`ECHO_SHARE` of the words it repeats (stemmed; capitalised names, the words naming the
-    agreement's type and words that add nothing, :data:`_NOTHING_NEW`, left out): the model asserted what was asked, and the
-    quote is about something else. Issue #19's first run: "Yes, ... gives MediWound
-    most-favoured-customer pricing" citing the clause that sets the price by a quantity table."""
+    agreement's type and words that add nothing, :data:`_NOTHING_NEW`, left out): the model asserted
+    what was asked, and the quote is about something else. Issue #19's first run: "Yes, ... gives
+    MediWound most-favoured-customer pricing" citing the clause that sets the price by a quantity
+    table. "No" counts as the question's words ("neither party may assign without consent" for "can
+    either party assign without consent?" over a sentence on the Consultant's assigns)."""
     if not question.strip():
         return None
     a = _analyzer()
