@@ -146,7 +146,7 @@ def mcp_cmd(
     library: LibraryOpt = None,
     grid_concurrency: GridConcurrencyOpt = 1,
 ) -> None:
-    """Run the MCP server over stdio (tools: ingest, search_clauses, ask, fetch_clause, start_grid, grid_progress, grid_cell)."""
+    """Run the MCP server over stdio (tools: ingest, search_clauses, ask, fetch_clause, start_grid, grid_progress, grid_cell, resume_grid)."""
     _require_or_exit("mcp", "clauselens mcp")
     from clauselens.interfaces.mcp_server import create_mcp_server
 

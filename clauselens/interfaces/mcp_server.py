@@ -21,6 +21,10 @@ exceptions raised by a tool into such results, never a traceback):
   cells filled so far.
 * ``grid_cell(grid_id, agreement, question_id)`` — one cell: answer, verified quote, clause, page,
   status (``pending`` while not filled) and the quote's character spans.
+* ``resume_grid(grid_id, session_id)`` — run an ``interrupted`` grid (the server stopped while it ran;
+  its file and stored cells are read back from the session's folder) or a ``failed`` one again, as the
+  web UI's Resume does (:meth:`~clauselens.interfaces.grids.GridRuns.resume`): the stored cells are
+  reused, only the missing ones computed; returns at once, like ``start_grid``.
 
 With a library (``clauselens mcp --library NAME``) the tools answer from the library: ``ingest``
 is refused (use ``clauselens library add``), ``search_clauses`` and ``ask`` resolve the agreement
@@ -177,7 +181,7 @@ class GridQuestionOut(BaseModel):
 
 class GridProgressOut(BaseModel):
     """How far a grid is: ``state`` preparing / running / done / failed (``error`` says why) /
-    interrupted (the server stopped while it ran; the web UI resumes it),
+    interrupted (the server stopped while it ran; ``resume_grid`` or the web UI resumes it),
     cells ``done`` of ``total``, ``counts`` per status, ``eta_s`` (seconds left; None before the first
     computed cell and once finished), ``cells_per_minute``, and cells ``computed`` / ``reused``
     (from an earlier grid of the session)."""
@@ -215,7 +219,7 @@ class GridCellOut(BaseModel):
 
 
 class GridOut(BaseModel):
-    """Result of ``start_grid`` and ``grid_progress``: the grid's rows, questions, progress and
+    """Result of ``start_grid``, ``resume_grid`` and ``grid_progress``: the grid's rows, questions, progress and
     (``grid_progress`` with ``include_cells``) its filled cells; ``message`` says it in one line."""
 
     session_id: str
@@ -252,7 +256,8 @@ INSTRUCTIONS = (
     "clauselens answers questions about contracts with grounded, cited reports, using local models only. "
     "Call ingest with contract file paths first, then ask questions (ask) or search clauses (search_clauses); "
     "fetch_clause returns a clause's exact text by reference (e.g. '14.3(b)'). For a review table of many "
-    "agreements × questions, start_grid, then poll grid_progress and read cells with grid_cell."
+    "agreements × questions, start_grid, then poll grid_progress and read cells with grid_cell; resume_grid runs an interrupted "
+    "grid again."
 )
 
 
@@ -409,5 +414,22 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
             grid = grid_runs.get(grid_id.strip())
             row, cell = grid.cell(agreement.strip(), question_id.strip())
             return _cell_out(grid, row, question_id.strip(), cell)
+
+    @server.tool()
+    def resume_grid(grid_id: str, session_id: str) -> GridOut:
+        """Resume an interrupted grid (the server stopped while it ran) or a failed one of the session (its session_id
+        from start_grid or grid_progress): the cells already stored are reused, only the missing ones are computed.
+        Runs in the background: returns at once; poll grid_progress."""
+        with user_errors():
+            sid = session_id.strip()
+            if not grid_runs.grids_dir(sid).is_dir():  # raises for an invalid id; a session with grids has this folder
+                raise ClauselensError(f"no session {sid!r} with grids on this server")
+            grid = grid_runs.resume(grid_id.strip(), sid)
+            stored = grid.done  # the cells read back (or kept) before the run
+            grid_runs.start(grid)
+            out = _grid_out(grid, cells=False)
+            out.message = (f"resumed grid {grid.id}: {stored} of {grid.total} cells already stored, "
+                           f"computing the {grid.total - stored} missing")
+            return out
 
     return server

@@ -9,7 +9,12 @@ import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
+from clauselens.interfaces.commands import build_service
+from clauselens.interfaces.grids import GridRuns
 from clauselens.interfaces.mcp_server import create_mcp_server
+
+from .conftest import make_settings
+from .test_web_grid_persist import ServerStopped, StoppingChat
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 ROBUST = SHARED / "robustness"
@@ -38,7 +43,8 @@ async def _session_calls(cache: Path) -> dict:
 
 def test_mcp_tools_over_stdio(tmp_path):
     r = anyio.run(_session_calls, tmp_path)
-    assert r["tools"] == ["ask", "fetch_clause", "grid_cell", "grid_progress", "ingest", "search_clauses", "start_grid"]
+    assert r["tools"] == ["ask", "fetch_clause", "grid_cell", "grid_progress", "ingest", "resume_grid", "search_clauses",
+                          "start_grid"]
     text = (ROBUST / "clause_number_lookup.txt").read_text(encoding="utf-8")
 
     ing = r["ingest"]
@@ -178,3 +184,78 @@ def test_mcp_grid_start_poll_and_cells(service, tmp_path):
     assert "no grid 'nope'" in error_text("grid_progress", {"grid_id": "nope"})
     assert "no agreement 'x.pdf'" in error_text("grid_cell", {"grid_id": gid, "agreement": "x.pdf", "question_id": law})
     assert "no question 'q9'" in error_text("grid_cell", {"grid_id": gid, "agreement": "0", "question_id": "q9"})
+
+
+class DyingGridRuns(GridRuns):
+    """Runs a grid in the calling thread and stops where the model raises :class:`ServerStopped`, as
+    if the server process had died mid-grid (its grid file still says ``running``)."""
+
+    def start(self, grid, emit=None):
+        try:
+            self.run(grid, emit)
+        except ServerStopped:
+            pass
+
+
+def _tool_error(server, name: str, args: dict) -> str:
+    """The message of a tool call that must fail (raised or returned as an error result), never a traceback."""
+    with pytest.raises(Exception) as e:
+        res = anyio.run(server.call_tool, name, args)
+        if getattr(res, "is_error", False):  # an SDK that returns the error instead of raising it
+            raise RuntimeError(res.content[0].text)
+    assert "Traceback" not in str(e.value)
+    return str(e.value)
+
+
+def test_mcp_resume_grid_computes_only_the_missing_cells(tmp_path):
+    """An MCP server stops during a grid's third cell; a new server over the same data directory reads
+    the grid back as ``interrupted``, and ``resume_grid`` finishes it computing only the two missing
+    cells (the fake model's cell calls are counted); resuming a done grid, an unknown grid or session
+    is a clear tool error."""
+    import time
+
+    stopping = StoppingChat(calls=[], stop_at=3)
+    first_service = build_service(make_settings(tmp_path), models=stopping)
+    first_runs = DyingGridRuns(first_service)
+    first = create_mcp_server(first_service, roots=(ROBUST,), grids=first_runs)
+    ing = anyio.run(first.call_tool, "ingest", {"paths": [str(ROBUST / "four_clause_contract.txt"),
+                                                         str(ROBUST / "two_clause_contract.txt")]})
+    sid = ing.structured_content["session_id"]
+    out = anyio.run(first.call_tool, "start_grid", {"questions": ["Which law governs this agreement?",
+                                                                  "Can either party terminate this agreement on written notice?"]})
+    gid = out.structured_content["grid_id"]
+    assert stopping.cells == 3 and first_runs.get(gid).state == "running"  # it never ended
+    assert (tmp_path / "sessions" / sid / "grid" / "grids" / f"{gid}.json").is_file()
+
+    model = StoppingChat(calls=[])  # the restart: a new service and server over the same directory
+    second = create_mcp_server(build_service(make_settings(tmp_path), models=model), roots=(ROBUST,))
+
+    def call(name: str, args: dict) -> dict:
+        return anyio.run(second.call_tool, name, args).structured_content
+
+    before = call("grid_progress", {"grid_id": gid})
+    assert before["progress"]["state"] == "interrupted" and before["progress"]["done"] == 2 and len(before["cells"]) == 2
+
+    assert "no grid 'nope'" in _tool_error(second, "resume_grid", {"grid_id": "nope", "session_id": sid})
+    assert "no session 'nosuch' with grids" in _tool_error(second, "resume_grid", {"grid_id": gid, "session_id": "nosuch"})
+    assert "invalid session id" in _tool_error(second, "resume_grid", {"grid_id": gid, "session_id": "../x"})
+
+    res = call("resume_grid", {"grid_id": gid, "session_id": sid})
+    assert res["grid_id"] == gid and res["session_id"] == sid
+    assert res["rows"] == before["rows"] and res["questions"] == before["questions"]
+    assert res["progress"]["total"] == 4 and res["progress"]["state"] in ("preparing", "running", "done")
+    assert res["message"] == f"resumed grid {gid}: 2 of 4 cells already stored, computing the 2 missing"
+    deadline = time.time() + 60
+    while True:
+        prog = call("grid_progress", {"grid_id": gid})
+        if prog["progress"]["state"] in ("done", "failed") or time.time() > deadline:
+            break
+        time.sleep(0.1)
+    p = prog["progress"]
+    assert (p["state"], p["done"], p["total"], p["reused"], p["computed"]) == ("done", 4, 4, 2, 2), prog
+    assert model.cells == 2  # only the two missing cells asked the model
+    assert [c["status"] for c in prog["cells"]] == ["answered"] * 4
+
+    done = _tool_error(second, "resume_grid", {"grid_id": gid, "session_id": sid})
+    assert f"grid {gid} is done: only an interrupted or failed grid can be resumed" in done
+    assert model.cells == 2
