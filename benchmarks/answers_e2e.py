@@ -54,7 +54,10 @@ documented rules (no model in the scoring):
   label may be ``true``/``false`` or ``{"supports": bool, "claim": text}``; with ``claim`` it counts
   only while the row's statement (or answer) is that text, so a re-asked question is never scored
   with an old label. ``--restore`` writes a committed result file's rows back into an empty cache
-  (a fresh machine can rescore without re-asking).
+  (a fresh machine can rescore without re-asking). ``--holdout`` asks a second sample of the same
+  shape drawn from the 60 questions the fixed sample leaves out (:func:`sample`): the support checks
+  were written from the fixed sample's runs, so a held-out run tests them on questions none of them
+  was read from (use it with its own ``--tag``).
 
 Asked kinds in turn (:func:`interleaved`), so a part-run is stratified. Resumable: one JSON per
 question under ``~/.cache/clauselens/bench/answers_e2e/<config>/``;
@@ -99,8 +102,10 @@ _WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "sev
 _NUM = re.compile(r"\d+(?:[.,]\d+)*")
 
 
-def sample(questions: list[dict]) -> list[dict]:
-    """The fixed sample: 10 per answerable kind, 5 absent-topic + 5 missing-clause unanswerable."""
+def sample(questions: list[dict], *, holdout: bool = False) -> list[dict]:
+    """The fixed sample: 10 per answerable kind, 5 absent-topic + 5 missing-clause unanswerable.
+    ``holdout``: the same shape drawn (seed ``SEED + 1``) from the questions the fixed sample leaves
+    out -- questions no support check was written from (runs 1-3 asked only the fixed sample)."""
     rng = random.Random(SEED)
     out: list[dict] = []
     for kind in ANSWERABLE:
@@ -109,7 +114,19 @@ def sample(questions: list[dict]) -> list[dict]:
     for suffix in ("-un-1", "-un-2"):
         pool = sorted((q for q in questions if q["id"].endswith(suffix)), key=lambda q: q["id"])
         out += rng.sample(pool, PER_KIND // 2)
-    return out
+    if not holdout:
+        return out
+    taken = {q["id"] for q in out}
+    rest = [q for q in questions if q["id"] not in taken]
+    rng = random.Random(SEED + 1)
+    held: list[dict] = []
+    for kind in ANSWERABLE:
+        pool = sorted((q for q in rest if q["type"] == kind), key=lambda q: q["id"])
+        held += rng.sample(pool, min(PER_KIND, len(pool)))
+    for suffix in ("-un-1", "-un-2"):
+        pool = sorted((q for q in rest if q["id"].endswith(suffix)), key=lambda q: q["id"])
+        held += rng.sample(pool, min(PER_KIND // 2, len(pool)))
+    return held
 
 
 def interleaved(chosen: list[dict]) -> list[dict]:
@@ -384,6 +401,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--replay-answer-check", action="store_true",
                     help="run check_answer on cached rows that lack it (one model call each; see the docstring)")
     ap.add_argument("--tag", default="", help="name of this run: own cache folder, result and label files")
+    ap.add_argument("--holdout", action="store_true",
+                    help="ask the held-out sample (same shape, questions the fixed sample leaves out) instead")
     ap.add_argument("--restore", action="store_true",
                     help="write the result file's rows into an empty cache first (rescore on a fresh machine)")
     ap.add_argument("--label-sheet", type=Path, default=None,
@@ -405,7 +424,7 @@ def main(argv: list[str] | None = None) -> None:
         for row in json.loads(out_path.read_text())["rows"]:
             (cache / f"{row['id']}.json").write_text(json.dumps(row, indent=1))
     questions = load_questions()
-    chosen = sample(questions)
+    chosen = sample(questions, holdout=args.holdout)
     by_id = {q["id"]: q for q in questions}
     if not args.score_only:
         from benchmarks.clause_qa import library_for
@@ -448,7 +467,8 @@ def main(argv: list[str] | None = None) -> None:
         "data": str(DEV / "questions.jsonl"), "corpus": str(CORPUS / "cuad"), "library": "cuad462-minilm (file names not read)",
         "model": config, "max_turns": args.max_turns, "tag": args.tag or None,
         "labels": str(labels_path.relative_to(REPO)),
-        "sample": {"seed": SEED, "ids": [q["id"] for q in chosen]}, "asked": len(rows),
+        "sample": {"seed": SEED + 1 if args.holdout else SEED, "holdout": args.holdout,
+                   "ids": [q["id"] for q in chosen]}, "asked": len(rows),
         "rules": "see benchmarks/answers_e2e.py's docstring",
         "summary": score(rows, by_id, labels), "rows": rows}
     out_path.write_text(json.dumps(result, indent=1))

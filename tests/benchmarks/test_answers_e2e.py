@@ -117,3 +117,20 @@ def test_the_sample_is_asked_kind_by_kind():
     order = interleaved(chosen)
     assert sorted(q["id"] for q in order) == sorted(q["id"] for q in chosen)
     assert [q["type"] for q in order[:4]] == [*ANSWERABLE, "unanswerable"]
+
+
+def test_the_held_out_sample_has_the_same_shape_and_no_question_of_the_fixed_one():
+    from collections import Counter
+
+    from benchmarks.answers_e2e import sample
+
+    qs = ([{"id": f"a{i}-ex-1", "type": "exact"} for i in range(30)]
+          + [{"id": f"a{i}-def-1", "type": "defined_term"} for i in range(20)]
+          + [{"id": f"a{i}-para-1", "type": "paraphrase"} for i in range(30)]
+          + [{"id": f"a{i}-un-{j}", "type": "unanswerable"} for i in range(10) for j in (1, 2)])
+    fixed, held = sample(qs), sample(qs, holdout=True)
+    assert not {q["id"] for q in fixed} & {q["id"] for q in held}
+    shape = Counter(q["type"] for q in fixed)
+    assert shape == Counter(q["type"] for q in held) == {"exact": 10, "defined_term": 10, "paraphrase": 10,
+                                                          "unanswerable": 10}
+    assert sum(q["id"].endswith("-un-2") for q in held) == 5 and sample(qs, holdout=True) == held
