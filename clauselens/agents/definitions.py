@@ -85,6 +85,20 @@ _ASKS_MEANING = re.compile(r"\b(?:defin\w*|mean(?:s|t|ing)?|stands?\s+for|refers
                            re.IGNORECASE)
 
 
+#: The clause number printed at the head of a quoted definition ("1.27 "Minimum Order ..."", "7. "Term"").
+_PRINTED_REF = re.compile(r"\s*(\d+(?:\.\d+)+|\d+(?=\.\s))\.?\s")
+
+
+def _ref(quote: str, p: Passage) -> str | None:
+    """The clause number to name for a definition quoted from passage ``p``: the number the agreement
+    prints at the head of the quote when it has one, else the passage's. The clause tree can miss a
+    boundary in a run of definitions (issue #19's held-out run: "1.27 "Minimum Order Requirements"
+    ..." inside the passage of 1.26, "1.6 "Territory"" under 1.5), and the report must not name the
+    wrong clause beside a right quote."""
+    m = _PRINTED_REF.match(quote)
+    return m.group(1) if m else p.clause_ref
+
+
 def _cut(text: str, limit: int) -> str:
     """``text`` cut to at most ``limit`` characters at a word boundary."""
     if len(text) <= limit:
@@ -207,7 +221,8 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
             label[d] = f"{label[d]} ({p.source_path.replace(chr(92), '/').rsplit('/', 1)[-1]})"
     for doc_id, (pid, v, quote, p) in found.items():
         name = label[doc_id]
-        where = f"clause {p.clause_ref}" if p.clause_ref else (
+        ref = _ref(quote, p)
+        where = f"clause {ref}" if ref else (
             "a recital" if re.match(r"\W*(?:and\s+)?whereas\b", quote, re.IGNORECASE)
             else f"page {p.page_start}" if p.page_start else "its text")
         findings.append(DraftFinding(statement=_cut(f'{name} defines "{v}" in {where}.', 280), passage_ids=[pid],
@@ -221,7 +236,7 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
         if not quotes:
             continue
         sub = p.clause_ref and all(passages[x].node_id != p.node_id for x, _ in items)
-        place = f"the sub-clauses of clause {p.clause_ref}" if sub else "the text that follows it"
+        place = f"the sub-clauses of clause {_ref(quote, p)}" if sub else "the text that follows it"
         for n, (ids, q) in enumerate(quotes):
             findings.append(DraftFinding(
                 statement=_cut(f'{label[doc_id]} continues the definition of "{v}" in {place}{" (continued)" if n else ""}.', 280),
@@ -249,7 +264,7 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
             open_ends.append(f'{h}: the list that defines "{v}" goes on after the items quoted here; read the rest in the agreement')
         elif doc_id not in lists and OPEN_END.search(q):  # "c) "Force Majeure" means" -- its list could not be quoted
             open_ends.append(f'{h}: the definition of "{v}" goes on after the quoted words (a list that follows '
-                        f"{'clause ' + p.clause_ref if p.clause_ref else 'it'}), which is not quoted here; read it in the agreement")
+                        f"{'clause ' + ref if (ref := _ref(_quote, p)) else 'it'}), which is not quoted here; read it in the agreement")
     answer = " ".join(f'{h}: "{short(q, t)}"' for h, q, t in answers)
     return ReportDraft(
         title=_cut(f'Definition of "{term}"', 100),

@@ -126,3 +126,19 @@ def test_a_recital_definition_starts_at_whereas_not_at_the_previous_recitals_and
     assert found is not None and found[2]
     assert text[found[0]:found[1]].startswith("Whereas, CBC has invented")
     assert _definition_at('one; and Whereas, CBC makes widgets (the "Product")', "Product")[0] == len("one; and ")
+
+
+def test_the_finding_names_the_clause_number_printed_with_the_definition() -> None:
+    """Held-out run: the clause tree put "1.27 "Minimum Order Requirements"" inside the passage of 1.26 and the
+    finding said "defines ... in clause 1.26" beside a quote that reads 1.27."""
+    kitov = "KitovPharmaLtd_20190326_20-F_EX-4.15_11584449_EX-4.15_Manufacturing Agreement.txt"
+    text = (CUAD / kitov).read_text(encoding="utf-8")
+    i = text.index('1.26 "Marketing Authorization"')
+    p = _passage("P1", kitov, i, text.index("Batch.", i) + 6).model_copy(update={"clause_ref": "1.26"})
+    d = definition_draft("How is 'Minimum Order Requirements' defined in the Dexcel / Kitov agreement?", {"P1": p})
+    assert d is not None and d.findings[0].quote.startswith('1.27 "Minimum Order Requirements"')
+    assert d.findings[0].statement.endswith("in clause 1.27.") and "(clause 1.27)" in d.answer
+    # a quote that prints no number keeps the passage's
+    q = p.model_copy(update={"text": p.text.replace("1.27 ", ""), "clause_ref": "1.27"})
+    d = definition_draft("How is 'Minimum Order Requirements' defined in the Dexcel / Kitov agreement?", {"P1": q})
+    assert d is not None and d.findings[0].statement.endswith("in clause 1.27.")
