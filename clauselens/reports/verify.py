@@ -218,16 +218,36 @@ CLAUSE_END = ".;:!?"
 MAX_EXTENDED_CHARS = 900
 
 
+#: A printed clause number opening the next clause ("1.27 "Minimum ...", "12.3 The Supplier"), in text
+#: whose line breaks were lost: a clause boundary even without a full stop before it ("... and all
+#: supplements thereto 1.27 "Minimum Order Requirements" shall mean ..."), unless a word such as
+#: "Section" makes it a cross-reference.
+_NUMBER_OPENS = re.compile(r"\d+(?:\.\d+)+\.?\s+[\"“A-Z]")
+_REF_WORD_BEFORE = re.compile(r"\b(?i:section|sections|clause|clauses|article|articles|paragraph|paragraphs|schedule|"
+                              r"exhibit|annex|appendix|and|or|to|of|in|under)\s*$")
+
+
+def _number_opens_at(text: str, a: int) -> bool:
+    return (0 < a and text[a - 1].isspace() and _NUMBER_OPENS.match(text, a) is not None
+            and _REF_WORD_BEFORE.search(text, max(0, a - 14), a) is None)
+
+
 def _clause_start_at(text: str, a: int) -> bool:
     j = a - 1
     while j >= 0 and text[j] in " \t":
         j -= 1
-    return j < 0 or text[j] in "\n\r" or (text[j] in CLAUSE_END and j < a - 1)
+    return j < 0 or text[j] in "\n\r" or (text[j] in CLAUSE_END and j < a - 1) or _number_opens_at(text, a)
 
 
 def _clause_end_at(text: str, b: int) -> bool:
     if b >= len(text) or text[b] in "\n\r":
         return True
+    if text[b].isspace() and not text[b - 1].isspace():
+        k = b
+        while k < len(text) and text[k] in " \t":
+            k += 1
+        if _number_opens_at(text, k):
+            return True
     return text[b - 1] in CLAUSE_END and text[b].isspace()
 
 

@@ -241,3 +241,21 @@ def test_claim_about_the_other_document_citing_this_one_is_unrelated(passages):
     assert [f.support for f in r.key_findings] == ["unrelated", "unchecked"]
     assert "document mismatch: the claim is about the Distributor Agreement" in r.key_findings[0].support_note
     assert build_report(draft, passages, question="q").key_findings[0].support == "unchecked"  # one document: no check
+
+
+def test_a_printed_clause_number_is_a_clause_boundary_where_the_line_break_was_lost():
+    """Held-out run: "1.27 "Minimum Order Requirements" ..." ran on from 1.26 without a full stop, and the quote
+    of 1.27 was widened back over the whole of 1.26."""
+    from clauselens.reports.verify import clause_bounds
+
+    t = ('1.26 "Marketing Authorization" shall mean an application and all supplements thereto 1.27 "Minimum Order '
+         'Requirements" shall mean multiples of a full Batch. 1.28 "Other" means x.')
+    i = t.index("1.27")
+    a, b, full = clause_bounds(t, i, i + 40)
+    assert t[a:b] == '1.27 "Minimum Order Requirements" shall mean multiples of a full Batch.' and full
+    i = t.index("application")
+    assert t[slice(*clause_bounds(t, i, i + 11)[:2])].endswith("supplements thereto")
+    # a cross-reference is no boundary
+    u = "The Supplier shall comply with Section 2.1 The Buyer may terminate."
+    i = u.index("comply")
+    assert u[slice(*clause_bounds(u, i, i + 6)[:2])] == u
