@@ -102,31 +102,28 @@ _WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "sev
 _NUM = re.compile(r"\d+(?:[.,]\d+)*")
 
 
+def _draw(questions: list[dict], seed: int) -> list[dict]:
+    """10 per answerable kind, 5 absent-topic + 5 missing-clause unanswerable (fewer if ``questions`` lack them)."""
+    rng = random.Random(seed)
+    out: list[dict] = []
+    for kind in ANSWERABLE:
+        pool = sorted((q for q in questions if q["type"] == kind), key=lambda q: q["id"])
+        out += rng.sample(pool, min(PER_KIND, len(pool)))
+    for suffix in ("-un-1", "-un-2"):
+        pool = sorted((q for q in questions if q["id"].endswith(suffix)), key=lambda q: q["id"])
+        out += rng.sample(pool, min(PER_KIND // 2, len(pool)))
+    return out
+
+
 def sample(questions: list[dict], *, holdout: bool = False) -> list[dict]:
     """The fixed sample: 10 per answerable kind, 5 absent-topic + 5 missing-clause unanswerable.
     ``holdout``: the same shape drawn (seed ``SEED + 1``) from the questions the fixed sample leaves
     out -- questions no support check was written from (runs 1-3 asked only the fixed sample)."""
-    rng = random.Random(SEED)
-    out: list[dict] = []
-    for kind in ANSWERABLE:
-        pool = sorted((q for q in questions if q["type"] == kind), key=lambda q: q["id"])
-        out += rng.sample(pool, PER_KIND)
-    for suffix in ("-un-1", "-un-2"):
-        pool = sorted((q for q in questions if q["id"].endswith(suffix)), key=lambda q: q["id"])
-        out += rng.sample(pool, PER_KIND // 2)
+    fixed = _draw(questions, SEED)
     if not holdout:
-        return out
-    taken = {q["id"] for q in out}
-    rest = [q for q in questions if q["id"] not in taken]
-    rng = random.Random(SEED + 1)
-    held: list[dict] = []
-    for kind in ANSWERABLE:
-        pool = sorted((q for q in rest if q["type"] == kind), key=lambda q: q["id"])
-        held += rng.sample(pool, min(PER_KIND, len(pool)))
-    for suffix in ("-un-1", "-un-2"):
-        pool = sorted((q for q in rest if q["id"].endswith(suffix)), key=lambda q: q["id"])
-        held += rng.sample(pool, min(PER_KIND // 2, len(pool)))
-    return held
+        return fixed
+    taken = {q["id"] for q in fixed}
+    return _draw([q for q in questions if q["id"] not in taken], SEED + 1)
 
 
 def interleaved(chosen: list[dict]) -> list[dict]:

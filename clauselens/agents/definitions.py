@@ -219,9 +219,10 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
     for d, (_, _, _, p) in found.items():  # two agreements titled "SUPPLY AGREEMENT": add the file name
         if label[d] in dup and p.source_path:
             label[d] = f"{label[d]} ({p.source_path.replace(chr(92), '/').rsplit('/', 1)[-1]})"
+    refs = {d: _ref(quote, p) for d, (_, _, quote, p) in found.items()}
     for doc_id, (pid, v, quote, p) in found.items():
         name = label[doc_id]
-        ref = _ref(quote, p)
+        ref = refs[doc_id]
         where = f"clause {ref}" if ref else (
             "a recital" if re.match(r"\W*(?:and\s+)?whereas\b", quote, re.IGNORECASE)
             else f"page {p.page_start}" if p.page_start else "its text")
@@ -236,7 +237,7 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
         if not quotes:
             continue
         sub = p.clause_ref and all(passages[x].node_id != p.node_id for x, _ in items)
-        place = f"the sub-clauses of clause {_ref(quote, p)}" if sub else "the text that follows it"
+        place = f"the sub-clauses of clause {refs[doc_id]}" if sub else "the text that follows it"
         for n, (ids, q) in enumerate(quotes):
             findings.append(DraftFinding(
                 statement=_cut(f'{label[doc_id]} continues the definition of "{v}" in {place}{" (continued)" if n else ""}.', 280),
@@ -259,12 +260,12 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
         return _cut(q, room) + " …"
 
     open_ends = []
-    for (h, q, _), (doc_id, (_pid, v, _quote, p)) in zip(answers, found.items()):
+    for (h, q, _), (doc_id, (_pid, v, _quote, _p)) in zip(answers, found.items()):
         if lists.get(doc_id) is False:  # the list quoted in part
             open_ends.append(f'{h}: the list that defines "{v}" goes on after the items quoted here; read the rest in the agreement')
         elif doc_id not in lists and OPEN_END.search(q):  # "c) "Force Majeure" means" -- its list could not be quoted
             open_ends.append(f'{h}: the definition of "{v}" goes on after the quoted words (a list that follows '
-                        f"{'clause ' + ref if (ref := _ref(_quote, p)) else 'it'}), which is not quoted here; read it in the agreement")
+                        f"{f'clause {refs[doc_id]}' if refs[doc_id] else 'it'}), which is not quoted here; read it in the agreement")
     answer = " ".join(f'{h}: "{short(q, t)}"' for h, q, t in answers)
     return ReportDraft(
         title=_cut(f'Definition of "{term}"', 100),
