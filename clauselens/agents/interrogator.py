@@ -29,7 +29,7 @@ from clauselens.agents.state import GraphState, passages_of
 from clauselens.config import ModelSettings
 from clauselens.errors import ModelResponseError
 from clauselens.parsing.injection import is_suspicious
-from clauselens.reports.build import GAP_UNADDRESSED, MAX_COVERAGE_DOCS, build_report, finalize_support
+from clauselens.reports.build import GAP_UNADDRESSED, MAX_COVERAGE_DOCS, build_report, finalize_support, is_marked
 from clauselens.reports.model import (
     SILENT_ANSWER,
     CappedModel,
@@ -310,7 +310,8 @@ def check_answer(
     #19: a small model can cite the right clause and still answer something it does not say --
     "accepted when NTC returns an acknowledged copy" over a clause on deemed acceptance within three
     days). An answer that restates a supported finding is supported by rule (no call). A report
-    with no cited fact, a silent one and an NLI label are not asked. ``contradicts`` / ``unrelated``
+    with no cited fact, a silent one, an NLI label and an answer marked unverified already (some
+    finding failed: :data:`~clauselens.reports.build.PARTLY_UNVERIFIED_PREFIX`) are not asked. ``contradicts`` / ``unrelated``
     mark the answer and conclusion unverified and the report partly verified
     (:func:`clauselens.reports.build.finalize_support`). Returns ``(report, calls, verdict record
     or None)``."""
@@ -321,6 +322,8 @@ def check_answer(
     if report.answer_support != "unchecked":  # the deterministic checks already failed it (build_report)
         return report, [], {"statement": answer, "support": report.answer_support, "note": report.answer_support_note,
                             "source": "rules", "part": "answer"}
+    if is_marked(answer):  # some finding failed: marked already (reports.build.finalize_support)
+        return report, [], None
     if any(_norm(answer) == _norm(f.statement) and f.support == "supported" for f in facts):
         out = report.model_copy(update={"answer_support": "supported",
                                         "answer_support_note": "rules: the answer restates a supported finding"})

@@ -18,8 +18,8 @@ supports / contradicts / unrelated verdict (:mod:`clauselens.agents.interrogator
   hold ("Licensee" against a name) is left to the model;
 * **topic**: the claim is about one clause topic and cites a clause headed with another ("the
   non-compete lasts five years" citing "4.3 Non-Solicitation"), :func:`check_topic`;
-* **number**: the claim states a quantity (a period, an amount, a percentage, a year) that the
-  quote does not contain, :func:`check_numbers`;
+* **number**: the claim states a quantity (a period, an amount, a percentage, a year, a count in
+  words) that the quote does not contain, :func:`check_numbers`;
 * **period**: the claim restates a notice period as something else ("may terminate ... within two
   years" citing "may terminate ... by giving two (2) years written notice"), :func:`check_period`;
 * **restated**: the claim only restates the question ("The agreement requires a party to pay for
@@ -454,12 +454,24 @@ def _all_numbers(text: str) -> set[str]:
     return set(quantities(text)) | words | runs
 
 
+#: A number word counting things: before a plural noun, perhaps after one modifier ("four priority
+#: levels", "three installments"). "one" ("one of the parties"), "zero" and "hundred" (part of an
+#: amount) are left out, and so are "the two" standing for the parties ("if the two cannot settle")
+#: and "two parties" (every agreement has them; quotes say "the parties").
+_COUNT_WORDS = re.compile(
+    rf"\b({'|'.join(w for w in _NUMBER_WORDS if w not in ('zero', 'one', 'hundred'))})"
+    r"(?=(?:\s+[a-z][\w-]*)?\s+(?!(?:parties|sides|is|was|has|does|this|thus|its|as|us)\b)[a-z][\w-]*s\b)",
+    re.IGNORECASE)
+
+
 def check_numbers(claim: str, quote: str, question: str = "") -> SupportIssue | None:
-    """``number`` issue when the claim states a quantity (not one the question already names, such
-    as an agreement's year) that the quoted text does not contain: the quote cannot be its source."""
+    """``number`` issue when the claim states a quantity (:func:`quantities`, or a count in words:
+    "categorised into four priority levels" citing a clause that lists two) that neither the
+    quoted text nor the question (an agreement's year) contains: the quote cannot be its source."""
     given = _all_numbers(question)
     have = _all_numbers(quote)
-    missing = [v for v in quantities(claim) if v not in given and v not in have]
+    counts = [_NUMBER_WORDS[w.lower()] for w in _COUNT_WORDS.findall(mask_clause_refs(claim))]
+    missing = [v for v in dict.fromkeys([*quantities(claim), *counts]) if v not in given and v not in have]
     if not missing:
         return None
     return SupportIssue("number", f"the claim states {', '.join(missing)}; the quoted text does not")

@@ -84,6 +84,14 @@ def test_numbers_the_quote_does_not_contain_are_a_number_mismatch(termination):
     assert check_numbers("The 1996 agreement lets either party terminate.", termination,
                          question="What does the 1996 Dynamex agreement allow?") is None
     assert check_numbers("It is capped at $5,000 a month.", "does not exceed Five Thousand Dollars ($5,000.00) per month") is None
+    # a count in words is a number too (issue #19 held-out run: "four priority levels" over a quote of two)
+    levels = ("5.3 RESPONSE TIMES. PRIORITY 1: Response in under fifteen (15) minutes for instances in which the "
+              "Application is down. PRIORITY 2: Response in under one (1) hour for a major feature failure.")
+    issue = check_numbers("Response times under Section 5.3 are categorized into four priority levels.", levels)
+    assert issue is not None and issue.kind == "number" and "4" in issue.detail
+    assert check_numbers("Section 5.3 sets two priority levels: fifteen minutes and one hour.", levels) is None
+    assert check_numbers("One of the parties must respond in under one hour.", levels) is None
+    assert check_numbers("If the two cannot agree, the two parties escalate to priority one.", levels) is None
 
 
 def test_an_absence_claim_needs_a_quote_that_speaks_of_what_is_absent(same_day):
@@ -281,6 +289,30 @@ def test_an_answer_that_contradicts_the_reports_own_finding_is_marked():
     r = build_report(draft, passages, question="Can either party assign without consent?")
     assert r.key_findings[0].support == "unrelated" and "repeats the question" in r.key_findings[0].support_note
     assert r.verification == "unverified" and r.answer.startswith("Unverified")
+
+
+def test_an_answer_beside_a_finding_that_failed_is_marked_partly_unverified(termination):
+    """The held-out run's case: one finding withheld, one cited fact, and the answer summing up both (plus
+    what neither quote says). The answer may rest on the withheld finding, so it is not shown as settled;
+    with every finding a cited fact it is."""
+    from clauselens.reports.build import PARTLY_UNVERIFIED_PREFIX, finalize_support, is_marked, strip_mark
+    from clauselens.reports.render import to_markdown
+
+    passages = {"P1": _passage(termination, "19.1")}
+    answer = "Either party may terminate without cause on two years' notice, and also on a change of control."
+    good = DraftFinding(statement="Either party may terminate without cause on two years' written notice.",
+                        passage_ids=["P1"], quote="Either Party may terminate this Agreement, without cause")
+    bad = DraftFinding(statement="Either party may terminate the agreement immediately, without any notice.", passage_ids=["P1"],
+                       quote="Either Party may terminate this Agreement, without cause")
+    draft = ReportDraft(title="t", answer=answer, conclusion=answer, findings=[good, bad])
+    r = build_report(draft, passages, question="How can the agreement be ended?")
+    assert [f.cited_fact for f in r.key_findings] == [True, False]
+    assert r.verification == "partial"
+    assert r.answer == PARTLY_UNVERIFIED_PREFIX + answer and is_marked(r.conclusion) and strip_mark(r.answer) == answer
+    assert PARTLY_UNVERIFIED_PREFIX in to_markdown(r)
+    assert finalize_support(r, passages) == r  # idempotent: one mark
+    r = build_report(draft.model_copy(update={"findings": [good]}), passages, question="How can the agreement be ended?")
+    assert r.verification == "verified" and r.answer == answer
 
 
 def test_an_abbreviation_the_quote_does_not_use_is_the_models_label():
