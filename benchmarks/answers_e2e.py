@@ -39,12 +39,14 @@ documented rules (no model in the scoring):
   every answer with one read as settled), ``run`` (the code that ran: the commit in each row) and
   ``replayed`` (the run's reports under the checks added after it, applied by the committed
   code: no finding of a question the library resolved as "uncertain" over several candidates is
-  a fact (``reports.build.UNCONFIRMED_RESOLUTIONS``); a finding that restates the question is no fact; the deterministic checks of
-  ``reports.support.check_statement`` -- restated question, negation, party role, notice period,
-  numbers, absence -- on each finding's statement and quotes, and on the answer against the quotes
-  of the findings that pass and against their statements (an answer contradicting them is not
-  shown); the clause-heading and document checks need data the rows do not keep (they ran in the
-  run); ``agents.interrogator.check_answer`` on the answer -- one model call per report,
+  a fact (``reports.build.UNCONFIRMED_RESOLUTIONS``); a finding that restates the question is no
+  fact; the deterministic checks of ``reports.support.check_statement`` -- restated question,
+  negation, party role, notice period, numbers (counts in words too), absence -- on each
+  finding's statement and quotes, and on the answer against the quotes of the findings that pass
+  and against their statements (an answer contradicting them is not shown); an answer beside a
+  finding that is no fact is not shown (``reports.build.PARTLY_UNVERIFIED_PREFIX``); the
+  clause-heading and document checks need data the rows do not keep (they ran in the run);
+  ``agents.interrogator.check_answer`` on the answer -- one model call per report,
   ``--replay-answer-check``, stored in the row as ``answer_check``). The replay judges the same
   answer text; it does not re-run the question. On a run at code that has these checks, the
   replay repeats them (idempotent).
@@ -57,7 +59,8 @@ documented rules (no model in the scoring):
   (a fresh machine can rescore without re-asking). ``--holdout`` asks a second sample of the same
   shape drawn from the 60 questions the fixed sample leaves out (:func:`sample`): the support checks
   were written from the fixed sample's runs, so a held-out run tests them on questions none of them
-  was read from (use it with its own ``--tag``).
+  was read from (use it with its own ``--tag``). ``--rest`` asks the questions in neither sample
+  (:func:`sample`).
 
 Asked kinds in turn (:func:`interleaved`), so a part-run is stratified. Resumable: one JSON per
 question under ``~/.cache/clauselens/bench/answers_e2e/<config>/``;
@@ -115,15 +118,22 @@ def _draw(questions: list[dict], seed: int) -> list[dict]:
     return out
 
 
-def sample(questions: list[dict], *, holdout: bool = False) -> list[dict]:
+def sample(questions: list[dict], *, holdout: bool = False, rest: bool = False) -> list[dict]:
     """The fixed sample: 10 per answerable kind, 5 absent-topic + 5 missing-clause unanswerable.
     ``holdout``: the same shape drawn (seed ``SEED + 1``) from the questions the fixed sample leaves
-    out -- questions no support check was written from (runs 1-3 asked only the fixed sample)."""
+    out -- questions no support check was written from (runs 1-3 asked only the fixed sample).
+    ``rest``: every question in neither sample (on the 100 dev questions: 10 clause-number and 10
+    paraphrase ones), in id order -- the questions no run had asked when the checks of the
+    held-out run's follow-up were written."""
     fixed = _draw(questions, SEED)
-    if not holdout:
+    if not holdout and not rest:
         return fixed
     taken = {q["id"] for q in fixed}
-    return _draw([q for q in questions if q["id"] not in taken], SEED + 1)
+    held = _draw([q for q in questions if q["id"] not in taken], SEED + 1)
+    if holdout:
+        return held
+    taken |= {q["id"] for q in held}
+    return sorted((q for q in questions if q["id"] not in taken), key=lambda q: q["id"])
 
 
 def interleaved(chosen: list[dict]) -> list[dict]:
@@ -271,6 +281,8 @@ def _answer_shown(r: dict, facts: list[bool], rule: str) -> bool:
     if is_marked(r["answer"]):
         return False
     if rule == "replayed":
+        if not all(facts):
+            return False  # some finding is no cited fact: the answer is marked (reports.build.PARTLY_UNVERIFIED_PREFIX)
         passing = [f for f, ok in zip(r["findings"], facts) if ok]
         if _rule_issue(r["answer"], passing, r) is not None:
             return False
@@ -400,6 +412,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tag", default="", help="name of this run: own cache folder, result and label files")
     ap.add_argument("--holdout", action="store_true",
                     help="ask the held-out sample (same shape, questions the fixed sample leaves out) instead")
+    ap.add_argument("--rest", action="store_true",
+                    help="ask the questions in neither sample instead (use it with its own --tag)")
     ap.add_argument("--restore", action="store_true",
                     help="write the result file's rows into an empty cache first (rescore on a fresh machine)")
     ap.add_argument("--label-sheet", type=Path, default=None,
@@ -421,7 +435,9 @@ def main(argv: list[str] | None = None) -> None:
         for row in json.loads(out_path.read_text())["rows"]:
             (cache / f"{row['id']}.json").write_text(json.dumps(row, indent=1))
     questions = load_questions()
-    chosen = sample(questions, holdout=args.holdout)
+    if args.holdout and args.rest:
+        ap.error("--holdout and --rest name different samples; give one")
+    chosen = sample(questions, holdout=args.holdout, rest=args.rest)
     by_id = {q["id"]: q for q in questions}
     if not args.score_only:
         from benchmarks.clause_qa import library_for
@@ -464,7 +480,8 @@ def main(argv: list[str] | None = None) -> None:
         "data": str(DEV / "questions.jsonl"), "corpus": str(CORPUS / "cuad"), "library": "cuad462-minilm (file names not read)",
         "model": config, "max_turns": args.max_turns, "tag": args.tag or None,
         "labels": str(labels_path.relative_to(REPO)),
-        "sample": {"seed": SEED + 1 if args.holdout else SEED, "holdout": args.holdout,
+        "sample": {"seed": SEED + 1 if args.holdout else None if args.rest else SEED, "holdout": args.holdout,
+                   "rest": args.rest,
                    "ids": [q["id"] for q in chosen]}, "asked": len(rows),
         "rules": "see benchmarks/answers_e2e.py's docstring",
         "summary": score(rows, by_id, labels), "rows": rows}

@@ -134,3 +134,6 @@ def test_the_held_out_sample_has_the_same_shape_and_no_question_of_the_fixed_one
     assert shape == Counter(q["type"] for q in held) == {"exact": 10, "defined_term": 10, "paraphrase": 10,
                                                           "unanswerable": 10}
     assert sum(q["id"].endswith("-un-2") for q in held) == 5 and sample(qs, holdout=True) == held
+    rest = sample(qs, rest=True)  # every question in neither sample
+    assert {q["id"] for q in rest} == {q["id"] for q in qs} - {q["id"] for q in fixed + held}
+    assert Counter(q["type"] for q in rest) == {"exact": 10, "paraphrase": 10}
