@@ -223,15 +223,14 @@ def build_report(
         ids = {c for f in passing for c in f.citation_ids}
         cited = [c for c in citations if c.id in ids]
         parties = _parties(documents, {c.doc_id for c in cited})
-        issue = check_statement(answer, " ".join(c.quote for c in cited), question=question,
-                                cited_titles=[c.doc_title or "" for c in cited], parties=parties)
-        if issue is not None:
-            answer_support, answer_note = ISSUE_STATUS[issue.kind], f"rules: {issue.kind} mismatch: {issue.detail}"
-        elif (issue := check_claim(answer, " ".join(f.statement for f in passing), parties)) is not None:
+        if (issue := check_claim(answer, " ".join(f.statement for f in passing), parties)) is not None:
             # "Yes, both parties can assign" over its own finding "neither party may assign"
             answer_support = "contradicted"
             answer_note = f"rules: the answer contradicts the report's own key findings ({issue.kind} mismatch: " \
                           f"{issue.detail.replace('the quoted text says', 'a finding says')})"
+        elif (issue := check_statement(answer, " ".join(c.quote for c in cited), question=question,
+                                       cited_titles=[c.doc_title or "" for c in cited], parties=parties)) is not None:
+            answer_support, answer_note = ISSUE_STATUS[issue.kind], f"rules: {issue.kind} mismatch: {issue.detail}"
     reasoning = draft.legal_reasoning.strip()
     if not silent and not nli and passing:  # the report's own prose may not say what its quotes contradict
         quoted = " ".join(c.quote for c in citations if c.id in {i for f in passing for i in f.citation_ids})

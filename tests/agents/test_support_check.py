@@ -51,7 +51,7 @@ def test_model_verdicts_decide_which_findings_are_cited_facts(passages):
         DraftFinding(statement="Either party may terminate on thirty days' written notice.", passage_ids=["P1"],
                      quote="Either Party may terminate this Agreement, with or without cause"),
         # passes the rules (same party, action and polarity, no number); only its reading of the period is wrong
-        DraftFinding(statement="The Consultant will not hire away Company employees while the engagement lasts.",
+        DraftFinding(statement="The Consultant will not solicit or hire away any person employed by the Company for five months.",
                      passage_ids=["P2"],
                      quote="for a period of five (5) years"),
         DraftFinding(statement="The Consultant may assign its rights.", passage_ids=["P3"],
@@ -67,13 +67,13 @@ def test_model_verdicts_decide_which_findings_are_cited_facts(passages):
     assert [e["source"] for e in log] == ["model", "model", "rules"]
     # the prompt carries the claim, the whole (extended) clause text, its location and the user's context
     _, _, user = model.calls[1]
-    assert "CLAIM: The Consultant will not hire away Company employees while the engagement lasts." in user
+    assert "CLAIM: The Consultant will not solicit or hire away any person employed by the Company for five months." in user
     assert "solicit, divert or hire away" in user
     assert "clause 4.3" in user and "Non-Solicitation" in user and "I am the Consultant" in user
     assert r.verification == "partial" and "2 of 3 key findings" in r.verification_note
     md = to_markdown(r)
-    assert ("- **Unsupported (contradicted):** The Consultant will not hire away Company employees while the "
-            "engagement lasts." in md)
+    assert ("- **Unsupported (contradicted):** The Consultant will not solicit or hire away any person employed by "
+            "the Company for five months." in md)
     assert "model: The quoted clause says five years after it ends." in md
     assert "[C1]" in next(x for x in md.splitlines() if x.startswith("- Either party may terminate"))
     assert sum(g.startswith("Unsupported claim") for g in r.knowledge_gaps) == 2

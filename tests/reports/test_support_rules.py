@@ -16,6 +16,7 @@ from clauselens.reports.model import DraftFinding
 from clauselens.reports.support import (
     assertions,
     check_absence,
+    check_claim,
     check_numbers,
     check_period,
     check_statement,
@@ -111,10 +112,12 @@ def test_a_paraphrased_right_given_to_the_other_party_is_a_party_mismatch(challe
     assert [(a.party, a.action, a.negated) for a in assertions(claim)] == [("garrett", "challenge", False)]
     issue = check_statement(claim, honeywell_may, parties=PARTIES)
     assert issue is not None and issue.kind == "party" and "Honeywell Group" in issue.detail
-    # names only: "SpinCo" is Garrett's defined alias, which the check then does not know: no verdict, the model decides
-    assert check_statement(claim, spinco_may, parties=PARTIES) is None
+    # names only: "SpinCo" is Garrett's defined alias, which the check then does not know: no party verdict
+    assert check_claim(claim, spinco_may, PARTIES) is None
+    # (the claim's "only recourse" and "settle" are not the quote's words: check_coverage withholds it)
+    assert check_statement(claim, spinco_may, parties=PARTIES).kind == "coverage"
     # without the agreement's party names two names are never called a mismatch
-    assert check_statement(claim, honeywell_may) is None
+    assert check_claim(claim, honeywell_may) is None
     # the party the quote names (part of its name is enough) passes
     assert check_statement("Honeywell may challenge the validity of the SpinCo IP.", honeywell_may, parties=PARTIES) is None
     # "allows X to V" / "prohibits X from V-ing" are read as "X may V" / "X may not V"
@@ -130,8 +133,8 @@ def test_a_party_named_by_its_defined_alias_is_the_same_party(challenges):
     assert aliases["GARRETT MOTION INC."] == ["SpinCo"]  # "GARRETT MOTION INC., a Delaware corporation ("SpinCo")"
     claim = ("Garrett's only recourse if the two cannot settle terms is to challenge the validity or "
              "enforceability of SpinCo IP.")
-    # 4.1(a): the SpinCo Group may challenge -- SpinCo is Garrett: supported
-    assert check_statement(claim, spinco_may, parties=aliases) is None
+    # 4.1(a): the SpinCo Group may challenge -- SpinCo is Garrett: the same party
+    assert check_claim(claim, spinco_may, aliases) is None
     # 4.1(b): the Honeywell Group may challenge -- another party: a swap
     issue = check_statement(claim, honeywell_may, parties=aliases)
     assert issue is not None and issue.kind == "party" and "Honeywell Group" in issue.detail
@@ -142,7 +145,7 @@ def test_a_party_named_by_its_defined_alias_is_the_same_party(challenges):
     assert issue is not None and issue.kind == "party"
     assert check_statement("SpinCo may challenge the validity of the Honeywell IP.", spinco_may, parties=aliases) is None
     # names with an empty alias list: as before, "SpinCo" is unknown and left to the model
-    assert check_statement(claim, spinco_may, parties={p: [] for p in PARTIES}) is None
+    assert check_claim(claim, spinco_may, {p: [] for p in PARTIES}) is None
 
 
 def test_a_role_word_defined_for_a_party_is_compared_like_its_name():
@@ -327,6 +330,24 @@ def test_an_abbreviation_the_quote_does_not_use_is_the_models_label():
     assert check_abbreviation("NTC must reject within three days.", "unless Nanophase provides written notice",
                               parties={"NANOPHASE TECHNOLOGIES CORP": ["NTC"]}) is None
     assert check_abbreviation("AGREEMENT (LejuHoldingsLtd_20140121_DRS (on F-1)_EX-10.26_8473102.txt) defines it", "x") is None
+
+
+def test_a_claim_saying_more_than_its_quote_is_not_supported_by_it():
+    """Issue #19's rest run: findings whose quote holds only part of what they say."""
+    from clauselens.reports.support import check_coverage
+
+    training = ("Reseller must have a minimum of two (2) of its pre-sales technical staff participate in the "
+                "pre-sales technical training in the first 6 months of this agreement.")
+    claim = ("The agreement outlines the rights and obligations of both parties, including the reseller's obligation "
+             "to provide pre-sales technical training and the right to access the application for Outsourcing Services.")
+    issue = check_coverage(claim, training, "Could HSNS hand its E.piphany deal over to a rival?")
+    assert issue is not None and issue.kind == "coverage" and "access" in issue.detail
+    assert check_statement(claim, training).kind == "coverage"
+    # the claim's words that are the quote's, the question's, names, titles and file names do not count against it
+    assert check_coverage("The reseller must have two pre-sales technical staff in the training.", training) is None
+    assert check_coverage('SERVICES AGREEMENT (Leju_EX-10.26_Content License.txt) defines "Term" in clause 1.1.',
+                          '1.1 "Term" means', 'How is "Term" defined?') is None
+    assert check_coverage("Either party may terminate.", "Either Party may terminate this Agreement") is None  # too few words
 
 
 def test_a_short_fragment_sharing_none_of_the_claims_words_is_not_its_source():
