@@ -60,7 +60,11 @@ documented rules (no model in the scoring):
   shape drawn from the 60 questions the fixed sample leaves out (:func:`sample`): the support checks
   were written from the fixed sample's runs, so a held-out run tests them on questions none of them
   was read from (use it with its own ``--tag``). ``--rest`` asks the questions in neither sample
-  (:func:`sample`).
+  (:func:`sample`). ``--questions FILE`` asks every question of a JSONL in the dev set's format
+  instead: ``benchmarks/data/answers_e2e_questions_new1.jsonl`` holds 20 questions (10 clause-number,
+  10 paraphrase) over 10 CUAD agreements of the library that no dev question is about, written by a
+  session that saw neither the code nor any run, after every support check was written -- out of
+  sample for all of them.
 
 Asked kinds in turn (:func:`interleaved`), so a part-run is stratified. Resumable: one JSON per
 question under ``~/.cache/clauselens/bench/answers_e2e/<config>/``;
@@ -414,6 +418,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="ask the held-out sample (same shape, questions the fixed sample leaves out) instead")
     ap.add_argument("--rest", action="store_true",
                     help="ask the questions in neither sample instead (use it with its own --tag)")
+    ap.add_argument("--questions", type=Path, default=None,
+                    help="ask every question of this JSONL (the dev set's fields) instead of a dev sample "
+                         "(questions over other agreements; use it with its own --tag)")
     ap.add_argument("--restore", action="store_true",
                     help="write the result file's rows into an empty cache first (rescore on a fresh machine)")
     ap.add_argument("--label-sheet", type=Path, default=None,
@@ -434,10 +441,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.restore and not any(cache.glob("*.json")) and out_path.exists():
         for row in json.loads(out_path.read_text())["rows"]:
             (cache / f"{row['id']}.json").write_text(json.dumps(row, indent=1))
-    questions = load_questions()
-    if args.holdout and args.rest:
-        ap.error("--holdout and --rest name different samples; give one")
-    chosen = sample(questions, holdout=args.holdout, rest=args.rest)
+    if sum(map(bool, (args.holdout, args.rest, args.questions))) > 1:
+        ap.error("--holdout, --rest and --questions name different samples; give one")
+    questions = load_questions(args.questions) if args.questions else load_questions()
+    chosen = questions if args.questions else sample(questions, holdout=args.holdout, rest=args.rest)
     by_id = {q["id"]: q for q in questions}
     if not args.score_only:
         from benchmarks.clause_qa import library_for
@@ -477,11 +484,12 @@ def main(argv: list[str] | None = None) -> None:
         "command": "python -m benchmarks.answers_e2e " + " ".join(argv if argv is not None else sys.argv[1:]),
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "versions": run_provenance(["llama-cpp-python", "langgraph"]),
-        "data": str(DEV / "questions.jsonl"), "corpus": str(CORPUS / "cuad"), "library": "cuad462-minilm (file names not read)",
+        "data": str(args.questions) if args.questions else str(DEV / "questions.jsonl"), "corpus": str(CORPUS / "cuad"),
+        "library": "cuad462-minilm (file names not read)",
         "model": config, "max_turns": args.max_turns, "tag": args.tag or None,
         "labels": str(labels_path.relative_to(REPO)),
-        "sample": {"seed": SEED + 1 if args.holdout else None if args.rest else SEED, "holdout": args.holdout,
-                   "rest": args.rest,
+        "sample": {"seed": None if args.rest or args.questions else SEED + 1 if args.holdout else SEED,
+                   "holdout": args.holdout, "rest": args.rest,
                    "ids": [q["id"] for q in chosen]}, "asked": len(rows),
         "rules": "see benchmarks/answers_e2e.py's docstring",
         "summary": score(rows, by_id, labels), "rows": rows}

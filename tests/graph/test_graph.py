@@ -133,15 +133,17 @@ def test_paraphrase_dropped_and_listed_as_gap(doc, tmp_path):
     t = json.loads(paths["transcript"].read_text())
     kinds = {e["type"] for e in t["events"]}
     assert {"decompose", "retrieval", "draft", "decision", "report", "llm_call"} <= kinds
-    assert t["token_usage"]["llm_calls"] == 6 and t["token_usage"]["output_tokens"] > 0  # + the 2 support verdicts
+    # + 1 support verdict; the answer is marked Partly unverified (a finding has no verified quote): not asked
+    assert r.answer.startswith("Partly unverified")
+    assert t["token_usage"]["llm_calls"] == 5 and t["token_usage"]["output_tokens"] > 0
     first = next(e for e in t["events"] if e["type"] == "retrieval")
     assert all("score" in p and p["passage_id"] for r_ in first["results"] for p in r_["passages"])
     assert paths["md"].exists() and paths["html"].exists() and paths["json"].exists()
     # the token ledger is written with the report: one entry, every model call, named by graph node
     led = json.loads(paths["ledger"].read_text())
     (entry,) = led["entries"]
-    assert entry["mode"] == "hybrid" and entry["llm_calls"] == 6
-    assert [c["stage"] for c in entry["calls"]] == ["interrogator", "researcher", "interrogator", "interrogator", "report", "report"]
+    assert entry["mode"] == "hybrid" and entry["llm_calls"] == 5
+    assert [c["stage"] for c in entry["calls"]] == ["interrogator", "researcher", "interrogator", "interrogator", "report"]
     assert entry["input_tokens"] == t["token_usage"]["input_tokens"]
     draft_call = next(e for e in t["events"] if e["type"] == "llm_call" and e["step"] == "draft")
     assert entry["answering_context_tokens"] == draft_call["usage"]["input_tokens"] > 0
