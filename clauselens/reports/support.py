@@ -684,11 +684,10 @@ def check_fragment(claim: str, quote: str) -> SupportIssue | None:
 #: A claim needs this many words of its own (not the question's, no filler, names, titles or numbers)
 #: for :func:`check_coverage` to judge it; fewer say too little to measure.
 COVERAGE_MIN_WORDS = 3
-#: ... and the quoted text must use at least this share of them. Chosen on issue #19's five labelled
-#: runs (4 independent reviewers; 173 findings, 136 answers with a verified quote): under 0.6, 8
-#: answers, all labelled unsupported, and 15 findings, 13 labelled unsupported (the other 2: one
-#: run-1 report whose quotes came from another agreement than the one asked about). At 0.75 it also
-#: took right answers whose one extra word was "through".
+#: ... and the quoted text must use at least this share of them. Chosen on issue #19's labelled runs
+#: (``python -m benchmarks.support_coverage`` → ``benchmarks/results/support_coverage.json``: every
+#: labelled finding and answer with a verified quote, by share); at 0.75 it also took right answers
+#: whose one extra word was "through".
 COVERAGE_SHARE = 0.6
 #: Not the claim's own words: a file name ("..._EX-10.26_....txt"), a bracketed aside, a capitalised
 #: word (a name, a defined term, a title: the party and document checks judge those).
@@ -696,14 +695,10 @@ _NOT_OWN = (re.compile(r"\S*(?:_|\.txt\b|\.pdf\b|\.docx?\b)\S*"), re.compile(r"\
             re.compile(r"\b[A-Z][\w&'’.-]*"))
 
 
-def check_coverage(claim: str, quote: str, question: str = "") -> SupportIssue | None:
-    """``coverage`` issue when the claim says more than its quote: of the claim's own words (stemmed;
-    not the question's, not :data:`_NOTHING_NEW` / asking words, capitalised words, file names or
-    numbers -- other checks judge those), at least :data:`COVERAGE_MIN_WORDS`, the
-    quoted text uses under :data:`COVERAGE_SHARE` ("... including the reseller's obligation to
-    provide pre-sales training and the right to access the application" over a sentence on
-    training staff; "the grace period is twelve months" over "Beginning twelve (12) months prior to
-    the expiration ..."). What the rest of the claim adds comes from the model, not the quote."""
+def coverage(claim: str, quote: str, question: str = "") -> tuple[set[str], set[str]]:
+    """(the claim's own words, those of them the quoted text uses), stemmed: not the question's, not
+    :data:`_NOTHING_NEW` / asking words, capitalised words, file names or numbers -- other checks
+    judge those."""
     a = _analyzer()
     text = claim
     for pattern in _NOT_OWN:
@@ -711,7 +706,17 @@ def check_coverage(claim: str, quote: str, question: str = "") -> SupportIssue |
     filler = set(a.tokenize(f"{_NOTHING_NEW} {_ASKING}"))
     numbers = set(a.tokenize(" ".join(_NUMBER_WORDS)))
     own = {w for w in _content(text, a) - filler - _content(question, a) if not re.search(r"\d", w) and w not in numbers}
-    have = own & _content(quote, a)
+    return own, own & _content(quote, a)
+
+
+def check_coverage(claim: str, quote: str, question: str = "") -> SupportIssue | None:
+    """``coverage`` issue when the claim says more than its quote: of the claim's own words
+    (:func:`coverage`), at least :data:`COVERAGE_MIN_WORDS`, the quoted text uses under :data:`COVERAGE_SHARE`
+    ("... including the reseller's obligation to provide pre-sales training and the right to access
+    the application" over a sentence on training staff; "the grace period is twelve months" over
+    "Beginning twelve (12) months prior to the expiration ..."). What the rest of the claim adds
+    comes from the model, not the quote."""
+    own, have = coverage(claim, quote, question)
     if len(own) < COVERAGE_MIN_WORDS or len(have) >= COVERAGE_SHARE * len(own):
         return None
     missing = ", ".join(sorted(own - have)[:6])
