@@ -181,11 +181,12 @@ def verify_quote(
 
 #: A quote piece shorter than this many words is not cited on its own (too generic to ground).
 MIN_PIECE_WORDS = 5
-_SENTENCE_END = re.compile(r"(?<=[.;:!?])\s+|\s*\n\s*|\s*(?:\[\.\.\.\]|\[…\]|\.\.\.|…)\s*")
+_SENTENCE_END = re.compile(r"(?<=[;:!?])\s+|(?<=\.)\s+(?![a-z])|\s*\n\s*|\s*(?:\[\.\.\.\]|\[…\]|\.\.\.|…)\s*")
 
 
 def split_quote(quote: str) -> list[str]:
-    """Split a model quote into sentence-like pieces (after ``. ; : ! ?`` + whitespace, at a
+    """Split a model quote into sentence-like pieces (after ``. ; : ! ?`` + whitespace -- not a
+    full stop the quote goes on from in lower case, "etc. not to exceed" --, at a
     line break -- a model may glue a passage header onto a quote on a new line -- and at an
     ellipsis ``...`` / ``…`` / ``[...]`` where the model skipped text)."""
     return [p for p in (x.strip() for x in _SENTENCE_END.split(clean_model_quote(quote))) if p]
@@ -232,11 +233,23 @@ def _number_opens_at(text: str, a: int) -> bool:
             and _REF_WORD_BEFORE.search(text, max(0, a - 14), a) is None)
 
 
+def _lowercase_goes_on(text: str, j: int) -> bool:
+    """A full stop at ``text[j]`` that the text goes on from in lower case ("couriers, etc. not to
+    exceed $25,000") ends no sentence: an abbreviation, not a boundary."""
+    if text[j] != ".":
+        return False
+    k = j + 1
+    while k < len(text) and text[k] in " \t":
+        k += 1
+    return k > j + 1 and k < len(text) and text[k].islower()
+
+
 def _clause_start_at(text: str, a: int) -> bool:
     j = a - 1
     while j >= 0 and text[j] in " \t":
         j -= 1
-    return j < 0 or text[j] in "\n\r" or (text[j] in CLAUSE_END and j < a - 1) or _number_opens_at(text, a)
+    return (j < 0 or text[j] in "\n\r" or (text[j] in CLAUSE_END and j < a - 1 and not _lowercase_goes_on(text, j))
+            or _number_opens_at(text, a))
 
 
 def _clause_end_at(text: str, b: int) -> bool:
@@ -248,7 +261,7 @@ def _clause_end_at(text: str, b: int) -> bool:
             k += 1
         if _number_opens_at(text, k):
             return True
-    return text[b - 1] in CLAUSE_END and text[b].isspace()
+    return text[b - 1] in CLAUSE_END and text[b].isspace() and not _lowercase_goes_on(text, b - 1)
 
 
 def clause_bounds(text: str, a: int, b: int, max_chars: int = MAX_EXTENDED_CHARS) -> tuple[int, int, bool]:
@@ -300,8 +313,9 @@ def extend_match(m: QuoteMatch, passage: Passage, max_chars: int = MAX_EXTENDED_
 SELECT_MIN_SHARE = 0.6
 #: ... and at least this many of them.
 SELECT_MIN_WORDS = 3
-#: A sentence: up to ". ; ! ?" followed by whitespace, or a line end ("2.1" stays inside).
-_SENTENCE_SPAN = re.compile(r"(?:[^.;!?\n]|[.;!?](?=[^\s]))+(?:[.;!?]+|$)")
+#: A sentence: up to ". ; ! ?" followed by whitespace, or a line end ("2.1" stays inside; a full
+#: stop the text goes on from in lower case -- "etc. not to exceed" -- ends none).
+_SENTENCE_SPAN = re.compile(r"(?:[^.;!?\n]|[.;!?](?=[^\s])|\.(?=[ \t]+[a-z]))+(?:[.;!?]+|$)")
 
 
 #: A model quote of at most this many words that holds a named passage's clause number only points at that clause.

@@ -260,3 +260,28 @@ def test_a_printed_clause_number_is_a_clause_boundary_where_the_line_break_was_l
     u = "The Supplier shall comply with Section 2.1 The Buyer may terminate."
     i = u.index("comply")
     assert u[slice(*clause_bounds(u, i, i + 6)[:2])] == u
+
+
+def test_a_full_stop_the_text_goes_on_from_in_lower_case_ends_no_sentence():
+    """New-agreements run (bhb-ex-1): "... facsimile and couriers, etc. not to exceed $25,000." was cut
+    after "etc.", so the cited sentence lost the cap the (correct) claim stated. A full stop followed by a
+    lower-case word is an abbreviation: the quote is widened over it, a model quote is not split at it,
+    and the sentence chosen for a claim runs on to the real full stop."""
+    from clauselens.reports.verify import select_quote, split_quote
+    from clauselens.retrieval.types import Passage
+
+    t = ("(f) The Company shall reimburse the Agent for its expenses, including travel, couriers, etc. not to "
+         "exceed $25,000. In addition, the Company will reimburse the fees of its counsel not to exceed $100,000.")
+    first = t[:t.index("$25,000.") + len("$25,000.")]
+    i = t.index("travel")
+    assert t[slice(*clause_bounds(t, i, i + 6)[:2])] == first
+    i = t.index("not to")
+    assert t[slice(*clause_bounds(t, i, i + 6)[:2])] == first
+    assert split_quote(first + " In addition, the Company will") == [first, "In addition, the Company will"]
+    p = Passage(chunk_id="c", doc_id="d", node_id="n", text=t, spans=[Span(start=0, end=len(t))], clause_ref="2(f)",
+                doc_title="Agency Agreement", page_start=1)
+    m = select_quote("The Company reimburses the Agent's expenses, including travel, up to $25,000.", {"P1": p}, ["P1"])
+    assert m is not None and m.text == first
+    # an upper-case word after the full stop still starts a sentence
+    u = "The Agent may terminate. The Company shall pay."
+    assert u[slice(*clause_bounds(u, 0, 5)[:2])] == "The Agent may terminate."
