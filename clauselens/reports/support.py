@@ -429,19 +429,24 @@ _NUMBER_WORDS = {w: str(i) for i, w in enumerate(
 _NUMBER_WORDS.update({"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "seventy": "70", "eighty": "80",
                       "ninety": "90", "hundred": "100"})
 _UNIT = r"(?:\s*\(\s*\d+\s*\))?\s*(?:calendar\s+|business\s+|working\s+)?(?:day|week|month|year|hour|percent|per\s+cent)"
-#: A quantity: digits not glued to letters or "_" (file names, ids), or a number word before a unit.
+#: A quantity: digits not glued to letters or "_" (file names, ids), a number word before a unit, or
+#: an amount with no digit before its decimal point ("$ .17 per Theatre patron" = "$0.17").
 _QUANTITY = re.compile(
     r"(?<![\w.])(?<![A-Za-z0-9]-)\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?![\w.]*[A-Za-z_])"
-    rf"|\b({'|'.join(_NUMBER_WORDS)})\b(?={_UNIT})", re.IGNORECASE)
+    rf"|\b({'|'.join(_NUMBER_WORDS)})\b(?={_UNIT})"
+    r"|\$\s?\.(\d+)(?![\w.]*[A-Za-z_])", re.IGNORECASE)
 
 
 def quantities(text: str) -> list[str]:
-    """The quantities ``text`` states, normalised ("two (2) years" -> "2", "$100,000.00" -> "100000");
+    """The quantities ``text`` states, normalised ("two (2) years" -> "2", "$100,000.00" -> "100000",
+    "$ .17" -> "0.17");
     clause references ("Section 3.2", "clause 14(a)") are not quantities."""
     out: list[str] = []
     for m in _QUANTITY.finditer(mask_clause_refs(text)):
         if m.group(3):
             v = _NUMBER_WORDS[m.group(3).lower()]
+        elif m.group(4):
+            v = f"0.{m.group(4)}" if m.group(4).strip("0") else "0"
         else:
             v = m.group(1).replace(",", "") + (f".{m.group(2)}" if m.group(2) and m.group(2).strip("0") else "")
         if v not in out:

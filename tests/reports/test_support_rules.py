@@ -426,3 +426,15 @@ def test_an_answer_that_repeats_the_question_needs_a_quote_that_speaks_of_what_w
     assert check_echo("Section 3.4 of the outsourcing agreement gives E.piphany audit rights.",
                       "HSNS agrees to allow E.piphany to audit HSNS's business records",
                       "What audit rights does Section 3.4 of the outsourcing agreement give E.piphany?") is None
+
+
+def test_an_amount_with_no_digit_before_its_decimal_point_is_the_same_quantity():
+    """New-agreements run (dcd-ex-1): the clause reads "not less than $ .17 per Theatre patron", the
+    (correct) claim "$0.17 per Theatre patron"; the number check read ".17" as 17 and rejected it."""
+    from clauselens.reports.support import check_numbers, quantities
+
+    quote = "the amount paid by NCM shall be not less than $ .17 per Theatre patron during such period"
+    assert quantities(quote) == ["0.17"] and quantities("$.17") == quantities("$0.17") == ["0.17"]
+    assert check_numbers("The minimum is $0.17 per Theatre patron.", quote) is None
+    issue = check_numbers("The minimum is $0.18 per Theatre patron.", quote)
+    assert issue is not None and issue.kind == "number"
