@@ -25,6 +25,10 @@ Per-question results are written next to the result JSON in the scorer's format
 scorer (``score_clause_qa.py``) is run on them as a cross-check.
 
     .venv/bin/python -m benchmarks.clause_qa --setting cuad462 --sweep
+
+``--questions FILE ... --tag NAME`` asks other question files of the same fields instead (e.g. the
+46 questions over 20 other CUAD agreements that ``benchmarks/answers_e2e.py`` asks end to end,
+written by sessions that saw no code: a check of what the dev-set numbers generalise to).
 """
 
 from __future__ import annotations
@@ -113,6 +117,12 @@ def rel(path: str) -> str:
         return p.name
 
 
+def rel_repo(path: Path) -> str:
+    """``path`` relative to the repository when inside it."""
+    p = path.resolve()
+    return str(p.relative_to(REPO)) if p.is_relative_to(REPO) else str(path)
+
+
 def hit(passages: list[dict], gold: list[dict]) -> bool:
     """A top-:data:`K` passage of the gold file overlapping a gold span."""
     for p in passages[:K]:
@@ -153,9 +163,11 @@ def summarise(rows: list[dict], questions: list[dict], threshold: float = 0.0) -
     for kind in KINDS:
         rs = [r for r in rows if by_id[r["id"]]["type"] == kind]
         hits = sum(1 for r in rs if not abst[r["id"]] and hit(r["passages"], by_id[r["id"]]["gold"]))
-        out[kind] = rate(hits, len(rs))
+        if rs:  # a question file of other kinds (--questions) may lack one
+            out[kind] = rate(hits, len(rs))
     ans = [r for r in rows if by_id[r["id"]]["type"] in KINDS]
-    out["exact+defined_term"] = rate(out["exact"]["x"] + out["defined_term"]["x"], out["exact"]["n"] + out["defined_term"]["n"])
+    named = [out[k] for k in ("exact", "defined_term") if k in out]
+    out["exact+defined_term"] = rate(sum(r["x"] for r in named), sum(r["n"] for r in named))
     un = [r for r in rows if by_id[r["id"]]["type"] == "unanswerable"]
     out["unanswerable_answered"] = rate(sum(1 for r in un if not abst[r["id"]]), len(un))
     out["answerable_abstained"] = rate(sum(1 for r in ans if abst[r["id"]]), len(ans))
@@ -180,15 +192,21 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sweep", action="store_true", help="report the abstention trade-off over dense-cosine thresholds")
     ap.add_argument("--threshold", type=float, default=None,
                     help="abstention threshold on the best dense cosine to report as the headline (default: none)")
+    ap.add_argument("--questions", type=Path, nargs="+", default=None,
+                    help="question files of the dev set's fields over other agreements of the library (e.g. "
+                         "benchmarks/data/answers_e2e_questions_new*.jsonl); results named with --tag")
+    ap.add_argument("--tag", default="", help="name of a --questions run (in the result file names)")
     args = ap.parse_args(argv)
-    questions = load_questions()
+    if args.questions and not args.tag:
+        ap.error("--questions needs --tag (the result files' name)")
+    questions = [q for f in args.questions for q in load_questions(f)] if args.questions else load_questions()
     t0 = time.perf_counter()
     lib = library_for(args.setting, args.embedder, questions, file_names=args.file_names)
     lib.demote_front_matter = not args.no_front_matter_demotion
     build_s = time.perf_counter() - t0
     rows = run(lib, questions)
     variant = (f"{args.embedder}{'-filenames' if args.file_names else ''}"
-               f"{'-no-front-matter-demotion' if args.no_front_matter_demotion else ''}")
+               f"{'-no-front-matter-demotion' if args.no_front_matter_demotion else ''}{f'-{args.tag}' if args.tag else ''}")
     RESULTS.mkdir(parents=True, exist_ok=True)
     rpath = RESULTS / f"clause_qa_{args.setting}_{variant}.results.jsonl"
     rpath.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -196,6 +214,7 @@ def main(argv: list[str] | None = None) -> None:
     summary = summarise(rows, questions, thr)
     result = {
         "benchmark": "clause_qa_dev", "setting": args.setting, "variant": variant,
+        "data": [rel_repo(f) for f in args.questions] if args.questions else str(DEV / "questions.jsonl"),
         "library": {"agreements": len(lib), "passages": sum(r.passages for r in lib.agreements()),
                     "embedder": lib.meta["embedder"], "file_names_in_resolution": args.file_names,
                     "front_matter_demoted": lib.demote_front_matter,
@@ -214,7 +233,7 @@ def main(argv: list[str] | None = None) -> None:
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(json.dumps(summary, indent=2))
     scorer = DEV / "score_clause_qa.py"
-    if scorer.exists() and thr == 0.0:
+    if scorer.exists() and thr == 0.0 and not args.questions:
         subprocess.run([sys.executable, str(scorer), str(rpath)], check=False)
     print(f"wrote {out}")
 
