@@ -13,6 +13,7 @@ and :func:`report_node` (quote verification, support check and the final report)
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Mapping, Sequence
 
@@ -88,8 +89,30 @@ class SupportVerdict(CappedModel):
         description="supports, contradicts or unrelated")
 
 
+class SupportEvidenceVerdict(CappedModel):
+    """The evidence-first form of :class:`SupportVerdict`: the quote's words that state the claim and
+    what of the claim they do not state, before the verdict (``P.SUPPORT_EVIDENCE_SYSTEM``)."""
+
+    str_caps: ClassVar[dict[str, int]] = {"evidence": 400, "missing": 200}
+    publish_required: ClassVar[tuple[str, ...]] = ()
+
+    evidence: str = Field(default="", description="The words of the quoted text that state the claim, copied word for word.")
+    missing: str = Field(default="", description="Every part of the claim the evidence does not state; empty if none.")
+    verdict: Literal["supports", "contradicts", "unrelated"] = Field(
+        description="supports, contradicts or unrelated")
+
+
+#: How the model is asked for a support verdict: ``reason`` (a one-sentence reason, then the verdict)
+#: or ``evidence`` (:class:`SupportEvidenceVerdict`). Compared on the hand-labelled claims by
+#: ``benchmarks/support_verdicts.py``.
+SupportStyle = Literal["reason", "evidence"]
+#: A ``missing`` that names nothing.
+_NOTHING_MISSING = re.compile(r"^\W*(?:none|nothing|n/?a|no(?:thing)? (?:part|parts)?\s*(?:is )?missing|-)?\W*$", re.IGNORECASE)
+
 #: Reply budget of one support verdict, in tokens (a 240-character reason is ~60 tokens).
 SUPPORT_MAX_TOKENS = 128
+#: ... and of an evidence-first one (up to 400 characters of evidence, 200 of missing parts).
+SUPPORT_EVIDENCE_MAX_TOKENS = 256
 #: Characters of quoted text shown in a support prompt (extended quotes are whole clauses).
 SUPPORT_QUOTE_CHARS = 1500
 
@@ -248,14 +271,30 @@ def mark_unaddressed(draft: ReportDraft, passages: Mapping[str, Passage], questi
 
 
 def judge_support(claim: str, quote: str, location: str, *, model: BaseChatModel, context: str | None = None,
-                  model_settings: ModelSettings | None = None) -> tuple[SupportVerdict, CallRecord]:
-    """The model's :class:`SupportVerdict` on one (claim, quoted text) pair. Raises ``ModelResponseError``."""
+                  model_settings: ModelSettings | None = None, style: SupportStyle = "reason",
+                  ) -> tuple[SupportVerdict, CallRecord]:
+    """The model's :class:`SupportVerdict` on one (claim, quoted text) pair. With ``style="evidence"``
+    the model is asked for a :class:`SupportEvidenceVerdict`, and a "supports" beside a part of the
+    claim it names as missing counts as "unrelated" (the reason quotes both). Raises ``ModelResponseError``."""
     q = " ".join(quote.split())
     if len(q) > SUPPORT_QUOTE_CHARS:
         q = q[:SUPPORT_QUOTE_CHARS] + " [...]"
-    user = P.SUPPORT_USER.format(context_block=_ctx(context), location=location, quote=q, claim=" ".join(claim.split()))
-    return call_structured(model, P.SUPPORT_SYSTEM, user, SupportVerdict, agent="interrogator", step="support",
-                           model_settings=model_settings, max_tokens=SUPPORT_MAX_TOKENS)
+    fields = {"context_block": _ctx(context), "location": location, "quote": q, "claim": " ".join(claim.split())}
+    if style == "reason":
+        return call_structured(model, P.SUPPORT_SYSTEM, P.SUPPORT_USER.format(**fields), SupportVerdict,
+                               agent="interrogator", step="support", model_settings=model_settings,
+                               max_tokens=SUPPORT_MAX_TOKENS)
+    ev, rec = call_structured(model, P.SUPPORT_EVIDENCE_SYSTEM, P.SUPPORT_EVIDENCE_USER.format(**fields),
+                              SupportEvidenceVerdict, agent="interrogator", step="support", model_settings=model_settings,
+                              max_tokens=SUPPORT_EVIDENCE_MAX_TOKENS)
+    missing = ev.missing.strip()
+    verdict = ev.verdict
+    if verdict == "supports" and not _NOTHING_MISSING.match(missing):
+        verdict = "unrelated"
+    reason = (f"evidence: \"{ev.evidence.strip()}\"" if ev.evidence.strip() else "no evidence in the quote")
+    if not _NOTHING_MISSING.match(missing):
+        reason += f"; not stated: {missing}"
+    return SupportVerdict(reason=reason[:240], verdict=verdict), rec
 
 
 _VERDICT_STATUS = {"supports": "supported", "contradicts": "contradicted", "unrelated": "unrelated"}

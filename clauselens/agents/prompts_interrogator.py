@@ -101,3 +101,27 @@ SUPPORT_USER = (
     "CLAIM: {claim}\n\n"
     "Return JSON with reason and verdict (supports, contradicts or unrelated)."
 )
+
+#: The evidence-first support check (issue #19's verdict lever; ``benchmarks/support_verdicts.py``): the
+#: model copies the words of the quote that state the claim and names what of the claim they do not
+#: state before it gives its verdict -- the quote-first form under which the 1.5B labelled ContractNLI
+#: pairs better than label-only (../shared/MODELS.md: 8/12 vs 6/12 hard NDA cases).
+SUPPORT_EVIDENCE_SYSTEM = (
+    "You are the Interrogator checking your own report against the contract. You get a CLAIM and the QUOTED "
+    "contract text cited for it. First copy, word for word, the words of the QUOTED text that state the claim "
+    "(evidence; empty if none). Then write every part of the claim -- a party, right, duty, condition, number, "
+    "period or amount -- that the evidence does not state (missing; empty if the evidence states all of it). "
+    "Then decide:\n"
+    "- supports: the quoted text states all of the claim (missing is empty).\n"
+    "- contradicts: the quoted text says the opposite or something incompatible (\"may\" vs \"may not\", another "
+    "party, another period or amount).\n"
+    "- unrelated: the quoted text does not state the claim, or states only part of it.\n"
+    "Judge only from the quoted text, not from outside knowledge.\n"
+    + DATA_NOT_INSTRUCTIONS
+)
+SUPPORT_EVIDENCE_USER = (
+    "{context_block}Cited clause: {location}\n"
+    "QUOTED text: \"{quote}\"\n"
+    "CLAIM: {claim}\n\n"
+    "Return JSON with evidence, missing and verdict (supports, contradicts or unrelated)."
+)

@@ -237,3 +237,25 @@ def test_a_finding_that_restates_the_question_is_not_a_cited_fact(passages):
     r = build_report(draft, passages, question="q")
     (f,) = r.key_findings
     assert f.support == "unrelated" and "question" in f.support_note and not f.cited_fact
+
+
+def test_the_evidence_first_verdict_counts_a_support_beside_a_missing_part_as_unrelated():
+    """``style="evidence"`` (benchmarks/support_verdicts.py): the model copies the quote's words that state
+    the claim and names what they leave out; a "supports" beside a named missing part is not a support."""
+    from clauselens.agents.interrogator import judge_support
+
+    quote = "The Executive shall receive full salary during any period of sickness absence."
+    claim = "The Executive receives full salary during sickness absence of up to 26 weeks."
+    chat = ScriptedChat(script={"SupportEvidenceVerdict": [
+        {"evidence": "shall receive full salary during any period of sickness absence", "missing": "up to 26 weeks",
+         "verdict": "supports"},
+        {"evidence": "shall receive full salary during any period of sickness absence", "missing": "none",
+         "verdict": "supports"},
+        {"evidence": "", "missing": "", "verdict": "contradicts"},
+    ]})
+    v, _ = judge_support(claim, quote, "9.1", model=chat, style="evidence")
+    assert v.verdict == "unrelated" and "not stated: up to 26 weeks" in v.reason and "evidence:" in v.reason
+    v, _ = judge_support(claim, quote, "9.1", model=chat, style="evidence")
+    assert v.verdict == "supports" and "not stated" not in v.reason
+    v, _ = judge_support(claim, quote, "9.1", model=chat, style="evidence")
+    assert v.verdict == "contradicts" and v.reason == "no evidence in the quote"
