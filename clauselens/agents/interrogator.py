@@ -287,13 +287,10 @@ def judge_support(claim: str, quote: str, location: str, *, model: BaseChatModel
     ev, rec = call_structured(model, P.SUPPORT_EVIDENCE_SYSTEM, P.SUPPORT_EVIDENCE_USER.format(**fields),
                               SupportEvidenceVerdict, agent="interrogator", step="support", model_settings=model_settings,
                               max_tokens=SUPPORT_EVIDENCE_MAX_TOKENS)
-    missing = ev.missing.strip()
-    verdict = ev.verdict
-    if verdict == "supports" and not _NOTHING_MISSING.match(missing):
-        verdict = "unrelated"
+    missing = "" if _NOTHING_MISSING.match(ev.missing) else ev.missing.strip()
+    verdict = "unrelated" if ev.verdict == "supports" and missing else ev.verdict
     reason = (f"evidence: \"{ev.evidence.strip()}\"" if ev.evidence.strip() else "no evidence in the quote")
-    if not _NOTHING_MISSING.match(missing):
-        reason += f"; not stated: {missing}"
+    reason += f"; not stated: {missing}" if missing else ""
     return SupportVerdict(reason=reason[:240], verdict=verdict), rec
 
 
