@@ -255,11 +255,13 @@ def _parties(r: dict, findings: list[dict]) -> dict[str, list[str]]:
 
 def _rule_issue(claim: str, findings: list[dict], r: dict) -> Any:
     """``reports.support.check_statement`` on a stored claim and the quotes of ``findings`` (no
-    clause headings or titles kept; the cited files' parties from :func:`_parties`)."""
+    clause headings or titles kept; the cited files' parties from :func:`_parties`, the citations'
+    clause numbers)."""
     from clauselens.reports.support import check_statement
 
     quotes = " ".join(c["quote"] for f in findings for c in f["citations"])
-    return check_statement(claim, quotes, question=r["question"], parties=_parties(r, findings))
+    return check_statement(claim, quotes, question=r["question"], parties=_parties(r, findings),
+                           cited_refs=[c.get("clause_ref") for f in findings for c in f["citations"]])
 
 
 def _facts(r: dict, rule: str) -> list[bool]:

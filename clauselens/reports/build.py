@@ -186,7 +186,8 @@ def build_report(
                                         cited_titles=[c.doc_title or "" for c in cited],
                                         other_titles=[str(d.get("title") or "") for d in documents or []
                                                       if d.get("doc_id") not in {c.doc_id for c in cited}],
-                                        parties=_parties(documents, {c.doc_id for c in cited}))
+                                        parties=_parties(documents, {c.doc_id for c in cited}),
+                                        cited_refs=[c.clause_ref for c in cited])
                 if issue is not None:
                     support, note = ISSUE_STATUS[issue.kind], f"{issue.kind} mismatch: {issue.detail}"
             findings.append(Finding(statement=statement, passage_ids=pids, citation_ids=cids, grounded=grounded,
@@ -229,7 +230,8 @@ def build_report(
             answer_note = f"rules: the answer contradicts the report's own key findings ({issue.kind} mismatch: " \
                           f"{issue.detail.replace('the quoted text says', 'a finding says')})"
         elif (issue := check_statement(answer, " ".join(c.quote for c in cited), question=question,
-                                       cited_titles=[c.doc_title or "" for c in cited], parties=parties)) is not None:
+                                       cited_titles=[c.doc_title or "" for c in cited], parties=parties,
+                                       cited_refs=[c.clause_ref for c in cited])) is not None:
             answer_support, answer_note = ISSUE_STATUS[issue.kind], f"rules: {issue.kind} mismatch: {issue.detail}"
     reasoning = draft.legal_reasoning.strip()
     if not silent and not nli and passing:  # the report's own prose may not say what its quotes contradict

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Mapping, Sequence, TypeAlias
 
-from clauselens.retrieval.analyzer import LegalAnalyzer, mask_clause_refs
+from clauselens.retrieval.analyzer import LegalAnalyzer, mask_clause_refs, normalize_ref
 
 #: Action lexicon: canonical action -> regex of its word forms (whole words, lower case).
 ACTIONS: dict[str, str] = {
@@ -729,23 +729,89 @@ def check_coverage(claim: str, quote: str, question: str = "") -> SupportIssue |
                                     f"(not: {missing})")
 
 
+#: A clause number a claim names ("clause 1.26", "Sections 3.1 and 3.2", "§ 9.1(a)"): the naming word,
+#: then one or more numbers (schedules, annexes and exhibits are not numbered clauses of the tree).
+_CLAIM_REF = re.compile(r"(?:\b(?:sections?|clauses?|sub-?clauses?|articles?|paragraphs?)\s+|§+\s*)"
+                        r"(\d+(?:\.\d+)*(?:\s?\([a-z0-9]{1,4}\))*(?:\s*(?:,|and|or|to|through)\s*"
+                        r"\d+(?:\.\d+)*(?:\s?\([a-z0-9]{1,4}\))*)*)", re.IGNORECASE)
+_ONE_REF = re.compile(r"\d+(?:\.\d+)*(?:\s?\([a-z0-9]{1,4}\))*", re.IGNORECASE)
+#: A clause number printed as a label inside quoted text ("1.27 \"Minimum Order Requirements\" shall
+#: mean", "10.3   Subject to"): dotted, not part of an amount or a reference ("Section 1.27"), and
+#: followed by a capital, a quotation mark or "(". Read only in a quote that opens with one.
+_PRINTED_LABEL = re.compile(r"(?<![\w$€£.,(/-])(?<!section )(?<!clause )(?<!article )(?<!paragraph )"
+                            r"(\d{1,3}(?:\.\d{1,3}){1,3})\.?(?=\s+[\"“(A-Z])", re.IGNORECASE)
+
+
+def _ref_key(ref: str) -> str:
+    """A clause number to compare: normalised (:func:`normalize_ref`), leading zeros dropped ("8.02" = "8.2")."""
+    return re.sub(r"\d+", lambda m: str(int(m.group())), normalize_ref(ref))
+
+
+def _ref_related(a: str, b: str) -> bool:
+    """The same clause, or one inside the other ("9" / "9.1(a)", "9.1" / "9.1(a)")."""
+    return a == b or b.startswith((a + ".", a + "(")) or a.startswith((b + ".", b + "("))
+
+
+def check_clause_ref(claim: str, quote: str, cited_refs: Sequence[str | None] = ()) -> SupportIssue | None:
+    """``clause`` issue when the claim puts what it says in a clause the quoted text is not from:
+    each clause number the claim names must be one the quote prints as a label (or one around it)
+    -- and when the quote prints several, the one under which the claim's words stand -- or, when
+    it does not open with one, one of the cited clauses ``cited_refs`` (or one around it), or a number the
+    quoted text itself mentions (a cross-reference). Issue #19's runs: "defines 'Territory' in clause
+    1.5" over "1.6 \"Territory\" is ...", and "defines 'Minimum Order Requirements' in clause 1.26"
+    over "1.26 \"Marketing Authorization\" shall mean ... 1.27 \"Minimum Order Requirements\" shall
+    mean ...". Citations of unnumbered text (no cited number, no label) are not judged."""
+    named = [_ref_key(r) for m in _CLAIM_REF.finditer(claim) for r in _ONE_REF.findall(m.group(1))]
+    if not named:
+        return None
+    labels = list(_PRINTED_LABEL.finditer(quote))
+    if labels and quote[:labels[0].start()].strip(" \t\n\"“”'"):
+        labels = []  # the quote does not open with a clause number: a number inside it may be an amount
+    keys = [_ref_key(m.group(1)) for m in labels]
+    cited = [_ref_key(r) for r in cited_refs if r and r[:1].isdigit()]
+    mentioned = re.sub(r"\d+", lambda m: str(int(m.group())), re.sub(r"\s+(?=\()", "", quote.lower()))
+    a = _analyzer()
+    for x in dict.fromkeys(named):
+        if keys and any(_ref_related(x, k) for k in keys):
+            if len(labels) < 2:
+                continue
+            words = _content(re.sub(r"\d+(?:\.\d+)*", " ", claim), a)
+            parts = [quote[m.end():(labels[i + 1].start() if i + 1 < len(labels) else len(quote))]
+                     for i, m in enumerate(labels)]
+            shared = [len(words & _content(p, a)) for p in parts]
+            best = max(shared)
+            if any(n == best and _ref_related(x, k) for n, k in zip(shared, keys)):
+                continue
+            return SupportIssue("clause", f"the claim puts this in clause {x}; in the quoted text it stands under "
+                                          f"{keys[shared.index(best)]}")
+        if not keys and (not cited or any(_ref_related(x, c) for c in cited)):
+            continue
+        if re.search(rf"(?<![\w.]){re.escape(x)}(?![\w]|\.\d)", mentioned):
+            continue  # the quoted text refers to it
+        return SupportIssue("clause", f"the claim puts this in clause {x}; the quoted text is from "
+                                      f"{', '.join(dict.fromkeys(keys or cited))}")
+    return None
+
+
 #: How a failed check shows: a quote saying the opposite or of another party *contradicts*; one that
 #: does not speak of the claim's number, notice or subject is *unrelated*.
 ISSUE_STATUS: dict[str, Literal["contradicted", "unrelated"]] = {
     "negation": "contradicted", "party": "contradicted", "period": "contradicted",
     "number": "unrelated", "absence": "unrelated", "topic": "unrelated", "document": "unrelated",
     "restated": "unrelated", "abbreviation": "unrelated", "fragment": "unrelated", "echo": "unrelated",
-    "coverage": "unrelated"}
+    "coverage": "unrelated", "clause": "unrelated"}
 
 
 def check_statement(claim: str, quote: str, *, question: str = "", headings: Sequence[str] = (),
                     cited_titles: Sequence[str] = (), other_titles: Sequence[str] = (),
-                    parties: Parties = ()) -> SupportIssue | None:
+                    parties: Parties = (), cited_refs: Sequence[str | None] = ()) -> SupportIssue | None:
     """The first deterministic reason why ``quote`` does not support ``claim`` (a key finding or the
     report's answer), or None: a restated question (:func:`check_restated`), a fragment, negation / party role
     (:func:`check_claim`), notice period, numbers,
     absence, a repeated question its quote does not speak of (:func:`check_echo`), clause topic,
-    document, a claim saying more than its quote (:func:`check_coverage`). ``parties``: the cited agreements' party names, or each name
+    document, a clause number the quote is not from (:func:`check_clause_ref`; ``cited_refs``: the
+    cited passages' clause numbers), a claim saying more than its quote (:func:`check_coverage`).
+    ``parties``: the cited agreements' party names, or each name
     with its defined aliases (:data:`Parties`; two subjects are a party mismatch only when they are
     different parties of these). Its status is :data:`ISSUE_STATUS` of ``issue.kind``."""
     return (check_restated(claim, question) or check_fragment(claim, quote) or check_claim(claim, quote, parties)
@@ -753,4 +819,5 @@ def check_statement(claim: str, quote: str, *, question: str = "", headings: Seq
             or check_numbers(claim, quote, question) or check_abbreviation(claim, quote, question, parties)
             or check_absence(claim, quote, cited_titles) or check_echo(claim, quote, question)
             or check_topic(claim, quote, list(headings))
-            or check_document(claim, list(cited_titles), list(other_titles)) or check_coverage(claim, quote, question))
+            or check_document(claim, list(cited_titles), list(other_titles))
+            or check_clause_ref(claim, quote, cited_refs) or check_coverage(claim, quote, question))

@@ -1,0 +1,74 @@
+"""Issue #19: a claim that puts what it says in a clause its quote is not from
+(:func:`clauselens.reports.support.check_clause_ref`), on the real CUAD definitions the held-out run
+cited ("defines 'Territory' in clause 1.5" over clause 1.6; "'Minimum Order Requirements' in clause
+1.26" over a quote that prints 1.26 and 1.27), through the report builder as well (no model)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clauselens.parsing.types import Span
+from clauselens.reports import ReportDraft, build_report
+from clauselens.reports.model import DraftFinding
+from clauselens.reports.support import check_clause_ref, check_statement
+from clauselens.retrieval.types import Passage
+
+CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
+NANOPHASE = CORPUS / "NANOPHASETECHNOLOGIESCORP_11_01_2005-EX-99.1-DISTRIBUTOR AGREEMENT.txt"
+KITOV = CORPUS / "KitovPharmaLtd_20190326_20-F_EX-4.15_11584449_EX-4.15_Manufacturing Agreement.txt"
+pytestmark = pytest.mark.skipif(not (NANOPHASE.exists() and KITOV.exists()), reason="../shared CUAD corpus not present")
+
+
+def _between(path: Path, start: str, end: str) -> str:
+    text = path.read_text(encoding="utf-8")
+    a = text.index(start)
+    return text[a:text.index(end, a) + len(end)]
+
+
+def test_a_definition_put_in_the_clause_before_it_is_a_clause_mismatch():
+    quote = _between(NANOPHASE, '1.6 "Territory"', "distribution channels.")
+    issue = check_clause_ref('DISTRIBUTOR AGREEMENT defines "Territory" in clause 1.5.', quote, ["1.5"])
+    assert issue is not None and issue.kind == "clause" and "1.5" in issue.detail and "1.6" in issue.detail
+    assert check_statement('DISTRIBUTOR AGREEMENT defines "Territory" in clause 1.5.', quote, cited_refs=["1.5"]) == issue
+    assert check_clause_ref('DISTRIBUTOR AGREEMENT defines "Territory" in clause 1.6.', quote, ["1.5"]) is None
+    # the article around it, a cross-reference the quote makes, and an unnumbered citation all pass
+    assert check_clause_ref('Article 1 defines "Territory".', quote, ["1.5"]) is None
+    assert check_clause_ref("The Distributor may resell under Section 4.2.",
+                            "The Distributor may resell the Products as provided in Section 4.2.", ["7.1"]) is None
+    assert check_clause_ref('Section 1.5 defines "Territory".', "Territory is all areas in which it sells", [None]) is None
+
+
+def test_a_quote_printing_two_clauses_must_hold_the_claim_under_the_number_it_names():
+    quote = _between(KITOV, '1.26 "Marketing Authorization"', "multiples of a full Batch.")
+    wrong = 'PRODUCT MANUFACTURING AGREEMENT defines "Minimum Order Requirements" in clause 1.26.'
+    issue = check_clause_ref(wrong, quote, ["1.26"])
+    assert issue is not None and issue.kind == "clause" and "1.27" in issue.detail
+    assert check_clause_ref(wrong.replace("1.26", "1.27"), quote, ["1.26"]) is None
+    assert check_clause_ref('PRODUCT MANUFACTURING AGREEMENT defines "Marketing Authorization" in clause 1.26.',
+                            quote, ["1.26"]) is None
+
+
+def test_leading_zeros_and_amounts_are_not_clause_mismatches():
+    assert check_clause_ref("The Divested Entity keeps the licences granted under Section 8.02.",
+                            "shall retain the licenses granted to it under Section 8.2 hereof", ["8.6"]) is None
+    # a quote that does not open with a clause number: "2.5 Million" inside it is an amount, not a label
+    assert check_clause_ref("Section 3 caps the fees.", "the fees shall not exceed 2.5 Million Dollars", ["3.1"]) is None
+    assert check_clause_ref("Section 4 caps the fees.", "the fees shall not exceed 2.5 Million Dollars", ["3.1"]) is not None
+
+
+def test_the_report_shows_a_finding_put_in_another_clause_as_unsupported():
+    text = _between(NANOPHASE, '1.5 "Custom Services"', "distribution channels.")
+    passage = Passage(chunk_id="nan-1.5", doc_id="nan", node_id="n-1.5", text=text, spans=[Span(start=0, end=len(text))],
+                      clause_ref="1.5", doc_title="DISTRIBUTOR AGREEMENT", page_start=1, score=0.1)
+    quote = '1.6 "Territory" is all areas in which ALFA AESAR markets, sells or distributes chemicals'
+    draft = ReportDraft(title="t", answer="Territory is all areas in which Alfa Aesar sells.", findings=[
+        DraftFinding(statement='DISTRIBUTOR AGREEMENT defines "Territory" in clause 1.5.', passage_ids=["P1"], quote=quote)])
+    r = build_report(draft, {"P1": passage}, question="How is 'Territory' defined in the distributor agreement?")
+    f = r.key_findings[0]
+    assert f.grounded and f.support == "unrelated" and f.support_note.startswith("clause mismatch")
+    assert not f.cited_fact
+    right = draft.model_copy(update={"findings": [draft.findings[0].model_copy(
+        update={"statement": 'DISTRIBUTOR AGREEMENT defines "Territory" in clause 1.6.'})]})
+    assert build_report(right, {"P1": passage}, question="How is 'Territory' defined?").key_findings[0].support == "unchecked"
