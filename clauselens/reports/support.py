@@ -729,12 +729,13 @@ def check_coverage(claim: str, quote: str, question: str = "") -> SupportIssue |
                                     f"(not: {missing})")
 
 
-#: A clause number a claim names ("clause 1.26", "Sections 3.1 and 3.2", "§ 9.1(a)"): the naming word,
-#: then one or more numbers (schedules, annexes and exhibits are not numbered clauses of the tree).
+#: A clause number a claim names ("clause 1.26", "Sections 3.1 and 3.2", "§ 9.1(a)", "Section 2A.1"): the
+#: naming word, then one or more numbers (schedules, annexes and exhibits are not numbered clauses of the
+#: tree; a range's end, "3.1 to 3.5", is not read, and "7.D.b" is read as its number, 7).
 _CLAIM_REF = re.compile(r"(?:\b(?:sections?|clauses?|sub-?clauses?|articles?|paragraphs?)\s+|§+\s*)"
-                        r"(\d+(?:\.\d+)*(?:\s?\([a-z0-9]{1,4}\))*(?:\s*(?:,|and|or|to|through)\s*"
-                        r"\d+(?:\.\d+)*(?:\s?\([a-z0-9]{1,4}\))*)*)", re.IGNORECASE)
-_ONE_REF = re.compile(r"\d+(?:\.\d+)*(?:\s?\([a-z0-9]{1,4}\))*", re.IGNORECASE)
+                        r"(\d+[A-Z]?(?:\.\d+[A-Z]?)*(?:\s?\([a-z0-9]{1,4}\))*(?:\s*(?:,|and|or)\s*"
+                        r"\d+[A-Z]?(?:\.\d+[A-Z]?)*(?:\s?\([a-z0-9]{1,4}\))*)*)(?![\w.]*\d)", re.IGNORECASE)
+_ONE_REF = re.compile(r"\d+[A-Z]?(?:\.\d+[A-Z]?)*(?:\s?\([a-z0-9]{1,4}\))*", re.IGNORECASE)
 #: A clause number printed as a label inside quoted text ("1.27 \"Minimum Order Requirements\" shall
 #: mean", "10.3   Subject to"): dotted, not part of an amount or a reference ("Section 1.27"), and
 #: followed by a capital, a quotation mark or "(". Read only in a quote that opens with one.

@@ -56,6 +56,11 @@ def test_leading_zeros_and_amounts_are_not_clause_mismatches():
     # a quote that does not open with a clause number: "2.5 Million" inside it is an amount, not a label
     assert check_clause_ref("Section 3 caps the fees.", "the fees shall not exceed 2.5 Million Dollars", ["3.1"]) is None
     assert check_clause_ref("Section 4 caps the fees.", "the fees shall not exceed 2.5 Million Dollars", ["3.1"]) is not None
+    # a range is read by its start; an inserted clause keeps its letter; "7.D.b" is read as 7
+    assert check_clause_ref("Sections 3.1 to 3.5 set out the fees.", "3.1 Fees. The Buyer shall pay", ["3.1"]) is None
+    assert check_clause_ref("Section 2A.1 lets the Buyer order.", "2A.1 Priority Orders. The Buyer may", ["2A.1"]) is None
+    assert check_clause_ref("Section 2B.1 lets the Buyer order.", "2A.1 Priority Orders. The Buyer may", ["2A.1"]) is not None
+    assert check_clause_ref("Section 7.D.b requires payment.", "b. Termination by ABG. If this", ["7"]) is None
 
 
 def test_the_report_shows_a_finding_put_in_another_clause_as_unsupported():
