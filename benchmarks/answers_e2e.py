@@ -273,7 +273,9 @@ def _facts(r: dict, rule: str) -> list[bool]:
         return run
     if r["resolution"] in UNCONFIRMED_RESOLUTIONS and len(r["resolved_files"]) > 1:
         return [False] * len(run)  # facts of a candidate agreement only (reports.build.finalize_support)
-    return [ok and not f["statement"].rstrip().endswith("?")
+    from clauselens.reports.support import check_heading
+
+    return [ok and not f["statement"].rstrip().endswith("?") and check_heading(f["statement"]) is None
             and _rule_issue(f["statement"], [f], r) is None
             for ok, f in zip(run, r["findings"])]
 

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 
 from clauselens.config import ModelSettings
 from clauselens.llm import count_tokens
+from clauselens.parsing.numbering import clause_label
 from clauselens.retrieval.types import Passage
 
 T = TypeVar("T", bound=BaseModel)
@@ -86,7 +87,7 @@ def passage_header(pid: str, p: Passage) -> str:
     """``[P3] Consulting Agreement | clause 7.2 | Term and Termination | p. 3``."""
     parts = [f"[{pid}] " + (p.doc_title or (p.source_path or p.doc_id).rsplit("/", 1)[-1])]
     if p.clause_ref:
-        parts.append(f"clause {p.clause_ref}")
+        parts.append(clause_label(p.clause_ref))
     if p.heading_path:
         parts.append(" > ".join(p.heading_path[-2:]))
     if p.page_start is not None:

@@ -30,6 +30,7 @@ from typing import Any, Mapping, Sequence
 
 from clauselens.library.library import defined_term_candidates, term_variants
 from clauselens.library.passages import OPEN_END, definition_list, find_definition
+from clauselens.parsing.numbering import clause_label
 from clauselens.reports.build import GAP_UNADDRESSED, finalize_support
 from clauselens.reports.model import DraftFinding, Report, ReportDraft
 from clauselens.reports.verify import MIN_PIECE_WORDS, split_quote
@@ -223,7 +224,7 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
     for doc_id, (pid, v, quote, p) in found.items():
         name = label[doc_id]
         ref = refs[doc_id]
-        where = f"clause {ref}" if ref else (
+        where = clause_label(ref) if ref else (
             "a recital" if re.match(r"\W*(?:and\s+)?whereas\b", quote, re.IGNORECASE)
             else f"page {p.page_start}" if p.page_start else "its text")
         findings.append(DraftFinding(statement=_cut(f'{name} defines "{v}" in {where}.', 280), passage_ids=[pid],
@@ -237,7 +238,7 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
         if not quotes:
             continue
         sub = p.clause_ref and all(passages[x].node_id != p.node_id for x, _ in items)
-        place = f"the sub-clauses of clause {refs[doc_id]}" if sub else "the text that follows it"
+        place = f"the sub-clauses of {clause_label(refs[doc_id] or p.clause_ref or '')}" if sub else "the text that follows it"
         for n, (ids, q) in enumerate(quotes):
             findings.append(DraftFinding(
                 statement=_cut(f'{label[doc_id]} continues the definition of "{v}" in {place}{" (continued)" if n else ""}.', 280),
@@ -265,7 +266,7 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
             open_ends.append(f'{h}: the list that defines "{v}" goes on after the items quoted here; read the rest in the agreement')
         elif doc_id not in lists and OPEN_END.search(q):  # "c) "Force Majeure" means" -- its list could not be quoted
             open_ends.append(f'{h}: the definition of "{v}" goes on after the quoted words (a list that follows '
-                        f"{f'clause {refs[doc_id]}' if refs[doc_id] else 'it'}), which is not quoted here; read it in the agreement")
+                        f"{clause_label(refs[doc_id] or '') if refs[doc_id] else 'it'}), which is not quoted here; read it in the agreement")
     answer = " ".join(f'{h}: "{short(q, t)}"' for h, q, t in answers)
     return ReportDraft(
         title=_cut(f'Definition of "{term}"', 100),

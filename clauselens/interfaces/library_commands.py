@@ -22,6 +22,7 @@ from clauselens.config import Settings
 from clauselens.errors import ClauselensError, IngestError
 from clauselens.interfaces.consoles import err_console as make_err_console
 from clauselens.interfaces.consoles import out_console
+from clauselens.parsing.numbering import clause_label
 
 library_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                           help="A persistent library of agreements: add once, ask across all of them.")
@@ -215,7 +216,7 @@ def search_cmd(
         console.print(f"[bold]{escape(res.reason or 'no matching clause found')}[/bold]")
         return
     for i, p in enumerate(res.passages, start=1):
-        where = " · ".join(x for x in (labels.get(p.doc_id, p.doc_title or ""), f"clause {p.clause_ref}" if p.clause_ref else "",
+        where = " · ".join(x for x in (labels.get(p.doc_id, p.doc_title or ""), clause_label(p.clause_ref) if p.clause_ref else "",
                                        f"p. {p.page_start}" if p.page_start else "") if x)
         console.print(f"[bold]{i}.[/bold] {escape(where)}  [dim]{p.method} {p.score:.4f}[/dim]")
         console.print("   " + escape(" ".join(p.text.split())[:400]))

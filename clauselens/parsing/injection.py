@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.parsing.types import Document
 
@@ -79,7 +80,7 @@ def flag_instructions(doc: Document, limit: int = 20) -> list[str]:
             continue
         ref = _clause_at(doc, sp.start)
         page = doc.page_of(sp.start) if doc.pages else None
-        where = " ".join(x for x in (f"clause {ref}" if ref else "", f"(page {page})" if page else "") if x)
+        where = " ".join(x for x in (clause_label(ref) if ref else "", f"(page {page})" if page else "") if x)
         if ref and s.startswith(ref + " "):
             s = s[len(ref) + 1:]
         quote = s if len(s) <= 160 else s[:157] + "..."

@@ -54,6 +54,17 @@ RECITAL_RE = re.compile(r"^(?:WHEREAS|Whereas)\b")
 SIGNATURE_RE = re.compile(r"^(?:IN\s+WITNESS\s+WHEREOF|In\s+Witness\s+Whereof|SIGNED\s+by|Signed\s+by|SIGNATURES?\s*$)")
 
 
+#: A clause reference that names its own kind ("Annex A", "Schedule 2", "Exhibit B", "Article IV").
+_NAMED_UNIT = re.compile(r"^[A-Za-z]{3,}\s")
+
+
+def clause_label(ref: str) -> str:
+    """How a report names the unit a clause reference points at: ``"clause 7.2"``, but ``"Annex A"``
+    for a reference that already names its kind (never "clause Annex A")."""
+    ref = ref.strip()
+    return ref if _NAMED_UNIT.match(ref) else f"clause {ref}"
+
+
 def roman_to_int(s: str) -> int | None:
     """Value of a Roman numeral (case-insensitive), or ``None`` if ``s`` is not one."""
     s = s.lower()

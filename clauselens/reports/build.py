@@ -39,7 +39,7 @@ from clauselens.reports.model import (
     ReportDraft,
     SupportStatus,
 )
-from clauselens.reports.support import ISSUE_STATUS, check_claim, check_prose, check_statement
+from clauselens.reports.support import ISSUE_STATUS, check_claim, check_heading, check_prose, check_statement
 from clauselens.reports.verify import (
     MIN_PIECE_WORDS,
     QuoteMatch,
@@ -181,13 +181,13 @@ def build_report(
                 support, note = "unrelated", "the statement is a question, not a claim a quote could support"
             elif grounded:
                 cited = [c for c in citations if c.id in cids]
-                issue = check_statement(statement, " ".join(c.quote for c in cited), question=question,
-                                        headings=[c.heading_path[-1] for c in cited if c.heading_path],
-                                        cited_titles=[c.doc_title or "" for c in cited],
-                                        other_titles=[str(d.get("title") or "") for d in documents or []
-                                                      if d.get("doc_id") not in {c.doc_id for c in cited}],
-                                        parties=_parties(documents, {c.doc_id for c in cited}),
-                                        cited_refs=[c.clause_ref for c in cited])
+                issue = check_heading(statement) or check_statement(
+                    statement, " ".join(c.quote for c in cited), question=question,
+                    headings=[c.heading_path[-1] for c in cited if c.heading_path],
+                    cited_titles=[c.doc_title or "" for c in cited],
+                    other_titles=[str(d.get("title") or "") for d in documents or []
+                                  if d.get("doc_id") not in {c.doc_id for c in cited}],
+                    parties=_parties(documents, {c.doc_id for c in cited}), cited_refs=[c.clause_ref for c in cited])
                 if issue is not None:
                     support, note = ISSUE_STATUS[issue.kind], f"{issue.kind} mismatch: {issue.detail}"
             findings.append(Finding(statement=statement, passage_ids=pids, citation_ids=cids, grounded=grounded,

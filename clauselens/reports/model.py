@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.types import Span
 from clauselens.retrieval.exemplars import ContractNLILabel
 
@@ -98,7 +99,7 @@ class Citation(BaseModel):
         """Human location: ``"Consulting Agreement, clause 5.1, p. 3"``."""
         parts = [self.doc_title or self.source_path or self.doc_id]
         if self.clause_ref:
-            parts.append(f"clause {self.clause_ref}")
+            parts.append(clause_label(self.clause_ref))
         elif self.heading_path:
             parts.append(self.heading_path[-1])
         if self.page_start is not None:

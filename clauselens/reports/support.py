@@ -686,6 +686,26 @@ def check_fragment(claim: str, quote: str) -> SupportIssue | None:
     return SupportIssue("fragment", f"the quoted text is a fragment of {len(q)} content words that does not say the claim")
 
 
+#: Small words a heading keeps in lower case ("Limitation of Liability", "Term and Termination").
+_HEADING_SMALL = frozenset("of the and or to for in on a an by with at from as per".split())
+#: A finding of at most this many words, all capitalised, is a heading or a label.
+HEADING_MAX_WORDS = 8
+
+
+def check_heading(statement: str) -> SupportIssue | None:
+    """``heading`` issue when a key finding is a heading or a label, not a statement: 2 to
+    :data:`HEADING_MAX_WORDS` words, each capitalised or a small word (:data:`_HEADING_SMALL`), and
+    not a sentence set in capitals ("THE SUPPLIER SHALL NOT BE LIABLE"). The third new-agreements
+    run showed "Servicer Termination Right - Owner)" as a cited fact: it claims nothing a quote could
+    support. For findings only -- a short answer may rightly be a name ("Dexcel Pharma Ltd.")."""
+    words = _WORD.findall(statement)
+    if not 2 <= len(words) <= HEADING_MAX_WORDS or not all(w[0].isupper() or w.lower() in _HEADING_SMALL for w in words):
+        return None
+    if len(words) >= 5 and all(w.isupper() or w.lower() in _HEADING_SMALL for w in words):
+        return None
+    return SupportIssue("heading", "the statement is a heading or a label, not a claim a quote could support")
+
+
 #: A claim needs this many words of its own (not the question's, no filler, names, titles or numbers)
 #: for :func:`check_coverage` to judge it; fewer say too little to measure.
 COVERAGE_MIN_WORDS = 3
@@ -800,7 +820,7 @@ ISSUE_STATUS: dict[str, Literal["contradicted", "unrelated"]] = {
     "negation": "contradicted", "party": "contradicted", "period": "contradicted",
     "number": "unrelated", "absence": "unrelated", "topic": "unrelated", "document": "unrelated",
     "restated": "unrelated", "abbreviation": "unrelated", "fragment": "unrelated", "echo": "unrelated",
-    "coverage": "unrelated", "clause": "unrelated"}
+    "coverage": "unrelated", "clause": "unrelated", "heading": "unrelated"}
 
 
 def check_statement(claim: str, quote: str, *, question: str = "", headings: Sequence[str] = (),

@@ -1,7 +1,9 @@
 """Issue #19: a claim that puts what it says in a clause its quote is not from
 (:func:`clauselens.reports.support.check_clause_ref`), on the real CUAD definitions the held-out run
 cited ("defines 'Territory' in clause 1.5" over clause 1.6; "'Minimum Order Requirements' in clause
-1.26" over a quote that prints 1.26 and 1.27), through the report builder as well (no model)."""
+1.26" over a quote that prints 1.26 and 1.27), through the report builder as well (no model); and from
+the third new-agreements run, a reference that names its kind ("Annex A", never "clause Annex A") and a
+finding that is only a heading (:func:`clauselens.reports.support.check_heading`)."""
 
 from __future__ import annotations
 
@@ -77,3 +79,36 @@ def test_the_report_shows_a_finding_put_in_another_clause_as_unsupported():
     right = draft.model_copy(update={"findings": [draft.findings[0].model_copy(
         update={"statement": 'DISTRIBUTOR AGREEMENT defines "Territory" in clause 1.6.'})]})
     assert build_report(right, {"P1": passage}, question="How is 'Territory' defined?").key_findings[0].support == "unchecked"
+
+
+def test_a_reference_that_names_its_kind_is_not_called_a_clause():
+    """The third new-agreements run: "SERVICING AGREEMENT defines "Servicing Fee" in clause Annex A"."""
+    from clauselens.parsing.numbering import clause_label
+
+    assert clause_label("7.2") == "clause 7.2" and clause_label("14.3(b)") == "clause 14.3(b)"
+    assert clause_label("Annex A") == "Annex A" and clause_label("Schedule 2") == "Schedule 2"
+    c = Passage(chunk_id="a", doc_id="d", node_id="n", text="x", spans=[Span(start=0, end=1)], clause_ref="Annex A",
+                doc_title="SERVICING AGREEMENT", page_start=3, score=0.1)
+    from clauselens.agents.common import passage_header
+
+    assert "| Annex A |" in passage_header("P1", c) and "clause Annex" not in passage_header("P1", c)
+
+
+def test_a_finding_that_is_only_a_heading_claims_nothing():
+    """The third new-agreements run showed "Servicer Termination Right - Owner)" as a cited fact (the model
+    said "supports"); a heading or label is no claim. Sentences set in capitals and answers are not judged."""
+    from clauselens.reports.support import check_heading
+
+    issue = check_heading("Servicer Termination Right - Owner)")
+    assert issue is not None and issue.kind == "heading"
+    assert check_heading("Limitation of Liability") is not None
+    assert check_heading("The Owner may remove the Servicer for an uncured default.") is None
+    assert check_heading("THE SUPPLIER SHALL NOT BE LIABLE FOR LOST PROFITS.") is None
+    assert check_heading("Yes") is None
+    text = "(i) the Servicer shall default in the performance of any of its duties under this Agreement"
+    passage = Passage(chunk_id="c", doc_id="cur", node_id="n-7c", text=text, spans=[Span(start=0, end=len(text))],
+                      clause_ref="7(c)(i)", doc_title="SERVICING AGREEMENT", page_start=1, score=0.1)
+    draft = ReportDraft(title="t", answer="The Owner may remove the Servicer if it defaults.", findings=[
+        DraftFinding(statement="Servicer Termination Right - Owner)", passage_ids=["P1"], quote=text)])
+    f = build_report(draft, {"P1": passage}, question="On what grounds can the Owner remove the Servicer?").key_findings[0]
+    assert f.grounded and f.support == "unrelated" and f.support_note.startswith("heading mismatch") and not f.cited_fact
