@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "support_verdicts"
 RESULT = REPO / "benchmarks" / "results" / "support_verdicts.json"
 #: The labelled runs (answers_e2e tags; "" is run 1), in the order they were run.
-TAGS = ("", "run2", "run3", "holdout1", "rest1", "new1", "new2")
+TAGS = ("", "run2", "run3", "holdout1", "rest1", "new1", "new2", "new3")
 STYLES = ("reason", "evidence")
 
 
