@@ -4,7 +4,8 @@ reviewers labelled unsupported (a false fact shown) and rejects one they labelle
 
 Items: every key finding of ``benchmarks/answers_e2e.py``'s labelled runs that has a verified quote
 and a hand label for its text, and that the committed deterministic checks pass
-(``reports.support.check_statement`` on the finding and its own quotes, as the replay does) -- the
+(``reports.support.check_heading`` and ``check_statement`` on the finding and its own quotes, as the
+replay does) -- the
 findings on which the model's verdict decides. Each is put to the default model
 (:func:`~clauselens.agents.interrogator.judge_support`, location = the cited clause numbers; the run's
 clause headings are not stored) once per style. Answers are left out (their verdict is asked over
@@ -32,6 +33,7 @@ from typing import Any
 from benchmarks.answers_e2e import LABELS, OUT, _label, _rule_issue
 from benchmarks.clause_qa import rate
 from clauselens.provenance import run_provenance
+from clauselens.reports.support import check_heading
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "support_verdicts"
@@ -53,7 +55,7 @@ def items() -> list[dict[str, Any]]:
                 lab = _label(labels, key, f["statement"])
                 if lab is None or not f["citations"] or f["statement"].rstrip().endswith("?"):
                     continue
-                if _rule_issue(f["statement"], [f], r) is not None:
+                if check_heading(f["statement"]) is not None or _rule_issue(f["statement"], [f], r) is not None:
                     continue
                 out.append({"run": tag or "run1", "key": key, "claim": f["statement"],
                             "quote": " ".join(c["quote"] for c in f["citations"]),
