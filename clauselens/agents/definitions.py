@@ -266,7 +266,7 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
             open_ends.append(f'{h}: the list that defines "{v}" goes on after the items quoted here; read the rest in the agreement')
         elif doc_id not in lists and OPEN_END.search(q):  # "c) "Force Majeure" means" -- its list could not be quoted
             open_ends.append(f'{h}: the definition of "{v}" goes on after the quoted words (a list that follows '
-                        f"{clause_label(refs[doc_id] or '') if refs[doc_id] else 'it'}), which is not quoted here; read it in the agreement")
+                        f"{clause_label(r) if (r := refs[doc_id]) else 'it'}), which is not quoted here; read it in the agreement")
     answer = " ".join(f'{h}: "{short(q, t)}"' for h, q, t in answers)
     return ReportDraft(
         title=_cut(f'Definition of "{term}"', 100),

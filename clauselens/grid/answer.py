@@ -25,6 +25,7 @@ from pydantic import BaseModel, Field
 
 from clauselens.grid.cells import Cell
 from clauselens.grid.questions import GridQuestion
+from clauselens.parsing.numbering import clause_label
 from clauselens.reports.verify import extend_match, verify_pieces, verify_quote
 from clauselens.retrieval.types import Passage, SearchResult
 
@@ -110,7 +111,7 @@ def retrieve(library: Any, doc_id: str, q: GridQuestion, k: int = DEFAULT_K, *, 
 def format_passages(passages: Sequence[Passage]) -> str:
     out = []
     for i, p in enumerate(passages, start=1):
-        where = ", ".join(x for x in (f"clause {p.clause_ref}" if p.clause_ref else "",
+        where = ", ".join(x for x in (clause_label(p.clause_ref) if p.clause_ref else "",
                                       f"page {p.page_start}" if p.page_start else "") if x)
         head = " / ".join(h for h in p.heading_path if h)
         out.append(f"[P{i}] {where}{' | ' + head if head else ''}\n{p.text[:PASSAGE_CHARS]}")

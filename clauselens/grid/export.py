@@ -20,6 +20,7 @@ from typing import Any, Sequence
 from clauselens.errors import ConfigError
 from clauselens.grid.cells import Cell
 from clauselens.grid.questions import GridQuestion
+from clauselens.parsing.numbering import clause_label
 
 FORMATS = (".xlsx", ".csv", ".html", ".json")
 #: Columns of the ``Cells`` sheet (and of each JSON cell).
@@ -92,7 +93,7 @@ def _xlsx(path: Path, grid: list, questions: Sequence[GridQuestion], stats: dict
                 continue
             if c.link:
                 x.hyperlink = c.link
-            note = f"{c.status}" + (f" · clause {c.clause}" if c.clause else "") + (f" · p. {c.page}" if c.page else "")
+            note = f"{c.status}" + (f" · {clause_label(c.clause)}" if c.clause else "") + (f" · p. {c.page}" if c.page else "")
             if c.quote:
                 note += f"\n“{c.quote[:900]}”"
             if c.reason:
@@ -156,7 +157,7 @@ def _html(path: Path, grid: list, questions: Sequence[GridQuestion], stats: dict
         tds = []
         for q, c in zip(questions, row_cells):
             line = _line(r, q, c)
-            where = " · ".join(x for x in (f"clause {line['clause']}" if line["clause"] else "",
+            where = " · ".join(x for x in (clause_label(line["clause"]) if line["clause"] else "",
                                            f"p. {line['page']}" if line["page"] else "") if x)
             link = f" <a href='{e(line['link'])}'>open</a>" if line["link"] else ""
             quote = f"<blockquote>{e(line['quote'])}</blockquote>" if line["quote"] else ""

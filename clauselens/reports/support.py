@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Mapping, Sequence, TypeAlias
 
+from clauselens.reports.verify import printed_clause_numbers
 from clauselens.retrieval.analyzer import LegalAnalyzer, mask_clause_refs, normalize_ref
 
 #: Action lexicon: canonical action -> regex of its word forms (whole words, lower case).
@@ -756,11 +757,6 @@ _CLAIM_REF = re.compile(r"(?:\b(?:sections?|clauses?|sub-?clauses?|articles?|par
                         r"(\d+[A-Z]?(?:\.\d+[A-Z]?)*(?:\s?\([a-z0-9]{1,4}\))*(?:\s*(?:,|and|or)\s*"
                         r"\d+[A-Z]?(?:\.\d+[A-Z]?)*(?:\s?\([a-z0-9]{1,4}\))*)*)(?![\w.]*\d)", re.IGNORECASE)
 _ONE_REF = re.compile(r"\d+[A-Z]?(?:\.\d+[A-Z]?)*(?:\s?\([a-z0-9]{1,4}\))*", re.IGNORECASE)
-#: A clause number printed as a label inside quoted text ("1.27 \"Minimum Order Requirements\" shall
-#: mean", "10.3   Subject to"): dotted, not part of an amount or a reference ("Section 1.27"), and
-#: followed by a capital, a quotation mark or "(". Read only in a quote that opens with one.
-_PRINTED_LABEL = re.compile(r"(?<![\w$€£.,(/-])(?<!section )(?<!clause )(?<!article )(?<!paragraph )"
-                            r"(\d{1,3}(?:\.\d{1,3}){1,3})\.?(?=\s+[\"“(A-Z])", re.IGNORECASE)
 
 
 def _ref_key(ref: str) -> str:
@@ -775,7 +771,8 @@ def _ref_related(a: str, b: str) -> bool:
 
 def check_clause_ref(claim: str, quote: str, cited_refs: Sequence[str | None] = ()) -> SupportIssue | None:
     """``clause`` issue when the claim puts what it says in a clause the quoted text is not from:
-    each clause number the claim names must be one the quote prints as a label (or one around it)
+    each clause number the claim names must be one the quote prints as a label
+    (:func:`~clauselens.reports.verify.printed_clause_numbers`, read when the quote opens with one; or one around it)
     -- and when the quote prints several, the one under which the claim's words stand -- or, when
     it does not open with one, one of the cited clauses ``cited_refs`` (or one around it), or a number the
     quoted text itself mentions (a cross-reference). Issue #19's runs: "defines 'Territory' in clause
@@ -785,10 +782,10 @@ def check_clause_ref(claim: str, quote: str, cited_refs: Sequence[str | None] = 
     named = [_ref_key(r) for m in _CLAIM_REF.finditer(claim) for r in _ONE_REF.findall(m.group(1))]
     if not named:
         return None
-    labels = list(_PRINTED_LABEL.finditer(quote))
-    if labels and quote[:labels[0].start()].strip(" \t\n\"“”'"):
-        labels = []  # the quote does not open with a clause number: a number inside it may be an amount
-    keys = [_ref_key(m.group(1)) for m in labels]
+    q = quote.lstrip(" \t\n\"“”'")
+    labels = printed_clause_numbers(q)  # read only in a quote that opens with one: inside, it may be an amount
+    labels = labels if labels and labels[0][0] == 0 else []
+    keys = [_ref_key(n) for _, _, n in labels]
     cited = [_ref_key(r) for r in cited_refs if r and r[:1].isdigit()]
     mentioned = re.sub(r"\d+", lambda m: str(int(m.group())), re.sub(r"\s+(?=\()", "", quote.lower()))
     a = _analyzer()
@@ -797,8 +794,7 @@ def check_clause_ref(claim: str, quote: str, cited_refs: Sequence[str | None] = 
             if len(labels) < 2:
                 continue
             words = _content(re.sub(r"\d+(?:\.\d+)*", " ", claim), a)
-            parts = [quote[m.end():(labels[i + 1].start() if i + 1 < len(labels) else len(quote))]
-                     for i, m in enumerate(labels)]
+            parts = [q[end:(labels[i + 1][0] if i + 1 < len(labels) else len(q))] for i, (_, end, _) in enumerate(labels)]
             shared = [len(words & _content(p, a)) for p in parts]
             best = max(shared)
             if any(n == best and _ref_related(x, k) for n, k in zip(shared, keys)):

@@ -233,6 +233,18 @@ def _number_opens_at(text: str, a: int) -> bool:
             and _REF_WORD_BEFORE.search(text, max(0, a - 14), a) is None)
 
 
+def printed_clause_numbers(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, number)`` of each clause number printed in ``text`` as the opening of a clause
+    (:data:`_NUMBER_OPENS`: at the start of ``text``, or after white space and not after a word such as
+    "Section"); ``end`` is where the clause's own text begins."""
+    out = []
+    for m in re.finditer(r"(?<![\w.,$€£])(\d+(?:\.\d+)+)\.?\s*", text):
+        a = m.start()
+        if (a == 0 and _NUMBER_OPENS.match(text) is not None) or _number_opens_at(text, a):
+            out.append((a, m.end(), m.group(1)))
+    return out
+
+
 def _lowercase_goes_on(text: str, j: int) -> bool:
     """A full stop at ``text[j]`` that the text goes on from in lower case ("couriers, etc. not to
     exceed $25,000") ends no sentence: an abbreviation, not a boundary."""

@@ -112,3 +112,12 @@ def test_a_finding_that_is_only_a_heading_claims_nothing():
         DraftFinding(statement="Servicer Termination Right - Owner)", passage_ids=["P1"], quote=text)])
     f = build_report(draft, {"P1": passage}, question="On what grounds can the Owner remove the Servicer?").key_findings[0]
     assert f.grounded and f.support == "unrelated" and f.support_note.startswith("heading mismatch") and not f.cited_fact
+
+
+def test_printed_clause_numbers_are_the_quoting_rules_clause_openings():
+    """One reading of "a printed clause number opens a clause" for quoting (verify) and the clause check."""
+    from clauselens.reports.verify import printed_clause_numbers
+
+    quote = _between(KITOV, '1.26 "Marketing Authorization"', "multiples of a full Batch.")
+    assert [n for _, _, n in printed_clause_numbers(quote)] == ["1.26", "1.27"]
+    assert printed_clause_numbers("as set out in Section 1.27 \"Minimum Order Requirements\" and $1.5 Million") == []
