@@ -501,9 +501,11 @@ class Library:
             term = next((v for t in terms for v in term_variants(t) if self._definition_rows(docs, v)), term)
         trace.update(clause_refs=refs, defined_term=term)
         first: list[int] = []
+        by_ref: list[list[int]] = []
         if refs and docs:
             # each reference's rows under the first of its spellings the agreements have
-            found = {g[0]: next((rows for k in g if (rows := self._clause_rows(docs, k))), []) for g in groups}
+            found = {g[0]: next((rows + [r for r in self._sub_clause_rows(docs, k) if r not in rows] for k in g
+                                 if (rows := self._clause_rows(docs, k))), []) for g in groups}
             missing = [r for r, rows in found.items() if not rows]
             structured = any(self.catalogue.refs_of(d) for d in docs)
             if structured and len(missing) == len(refs):
@@ -511,8 +513,8 @@ class Library:
                 names = ", ".join(self._label(d) for d in docs)
                 return SearchResult(query=question, abstained=True, trace=trace,
                                     reason=f"{NO_MATCH}: clause {', '.join(_show_ref(r) for r in missing)} is not in {names}")
-            for r in refs:
-                first += found[r]
+            by_ref = [found[r] for r in refs]
+            first += [r for rows in by_ref for r in rows]
         if term and docs:
             first += self._definition_rows(docs, term)
         if absent_topics and not first and docs is not None and res.status in ("resolved", "ambiguous", "filtered") \
@@ -551,7 +553,7 @@ class Library:
                 and best < self.abstain_threshold:
             return SearchResult(query=question, abstained=True, trace=trace,
                                 reason=f"{NO_MATCH} (best passage similarity {best:.3f} < {self.abstain_threshold:.3f})")
-        exact = self._as_passages(list(dict.fromkeys(first)), "exact")
+        exact = self._as_passages(list(dict.fromkeys(self._order_exact(by_ref, ranked, k) + first)), "exact")
         seen = {p.chunk_id for p in exact}
         out = (exact + [p for p in ranked if p.chunk_id not in seen])[:k]
         from clauselens.library.versions import apply_versions
@@ -618,6 +620,36 @@ class Library:
     def _label(self, doc_id: str) -> str:
         rec = next((r for r in self.agreements() if r.doc_id == doc_id), None)
         return rec.label if rec else doc_id
+
+    def _order_exact(self, by_ref: Sequence[Sequence[int]], ranked: Sequence[Passage], k: int) -> list[int]:
+        """The rows of the clauses a question names, in the order they are shown. When they fit in
+        the top ``k`` they keep the order of :meth:`_clause_rows` (the clause's own first passage
+        first). When they do not -- a long clause cut into many passages, a number the agreement
+        restarts in each schedule ("Section 7" three times), a sub-clause the tree did not read so
+        its parent's passages stand in for it ("Section 7.D.b") -- the rest of the question chooses:
+        each clause's rows are ordered by their place in the ranked list (BM25 + dense, RRF; rows
+        it does not hold keep their order after those it does), and several clauses take turns,
+        so a second named clause is not pushed out by the first one's passages."""
+        if sum(len(rows) for rows in by_ref) <= k:
+            return [r for rows in by_ref for r in rows]
+        place = {p.chunk_id: i for i, p in enumerate(ranked)}
+        ordered = []
+        for rows in (r for r in by_ref if r):
+            ids = [c.id for c in self.catalogue.passages(list(rows))]
+            if len(ids) != len(rows):  # a row gone from the store: keep the clause's own order
+                ids = [""] * len(rows)
+            ordered.append(list(rows[:1]) + [r for _, _, r in sorted((place.get(cid, len(place)), i, r)
+                                                                for i, (cid, r) in enumerate(zip(ids[1:], rows[1:])))])
+        out: list[int] = []
+        for turn in range(max(len(rows) for rows in ordered)):
+            out += [rows[turn] for rows in ordered if turn < len(rows)]
+        return out
+
+    def _sub_clause_rows(self, docs: Sequence[str], ref: str) -> list[int]:
+        """Rows of the sub-clauses of clause ``ref`` (a question about "Section 7" is about 7.1,
+        7(a), ... too; see :meth:`_order_exact` for how many of them are shown); none for a
+        schedule, exhibit or annex label, whose passages are found by :meth:`_clause_rows`."""
+        return [] if _PART_KEY.match(ref) else self.catalogue.rows_under_ref(docs, ref)
 
     def _clause_rows(self, docs: Sequence[str], ref: str, *, fallback: bool = True) -> list[int]:
         """Rows of clause ``ref`` in ``docs``, from the surest evidence to the weakest: the

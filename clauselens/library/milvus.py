@@ -491,6 +491,14 @@ class MilvusCatalogue(CatalogueStorage):
             out += [int(r["row"]) for r in sorted(hits, key=lambda r: (r["start"], r["row"]))]
         return out
 
+    def rows_under_ref(self, doc_ids: Sequence[str], ref: str) -> list[int]:
+        like = ref.replace("%", "\\%").replace("_", "\\_")
+        out: list[int] = []
+        for d in doc_ids:
+            hits = self._doc_rows(d, ["row", "start"], f" and (ref_key like {_q(like + '.%')} or ref_key like {_q(like + '(%')})")
+            out += [int(r["row"]) for r in sorted(hits, key=lambda r: (r["start"], r["row"]))]
+        return out
+
     def _facts(self, doc_id: str, kind: str, key: str | None = None) -> list[dict]:
         self._load_records()
         b = self._batches.get(doc_id)

@@ -97,6 +97,10 @@ class CatalogueStorage(ABC):
         """Rows whose normalised clause number equals ``ref`` in ``doc_ids``, document order."""
 
     @abstractmethod
+    def rows_under_ref(self, doc_ids: Sequence[str], ref: str) -> list[int]:
+        """Rows of the sub-clauses of ``ref`` (``7`` -> ``7.1``, ``7(a)``, ``7.2(b)``) in ``doc_ids``, document order."""
+
+    @abstractmethod
     def refs_of(self, doc_id: str) -> set[str]:
         """Every normalised clause number of one agreement (tree nodes and printed markers)."""
 
@@ -331,6 +335,15 @@ class SqliteCatalogue(CatalogueStorage):
         for d in doc_ids:
             out += [r for (r,) in self.db.execute(
                 "SELECT row FROM passages WHERE doc_id=? AND ref_key=? ORDER BY start, row", (d, ref))]
+        return out
+
+    def rows_under_ref(self, doc_ids: Sequence[str], ref: str) -> list[int]:
+        like = ref.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        out: list[int] = []
+        for d in doc_ids:
+            out += [r for (r,) in self.db.execute(
+                "SELECT row FROM passages WHERE doc_id=? AND (ref_key LIKE ? ESCAPE '\\' OR ref_key LIKE ? ESCAPE '\\') "
+                "ORDER BY start, row", (d, f"{like}.%", f"{like}(%"))]
         return out
 
     def refs_of(self, doc_id: str) -> set[str]:

@@ -1,0 +1,88 @@
+"""A clause a question names by number, when its passages do not fit in the top k: its
+sub-clauses belong to it, the rest of the question picks which of its passages are shown,
+and a second named clause is not pushed out by the first (``Library._order_exact``).
+Run on the local backend and, when pymilvus is installed, on Milvus Lite."""
+
+from __future__ import annotations
+
+import importlib.util
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from clauselens.library import Library
+
+AGREEMENT = textwrap.dedent("""\
+    EQUIPMENT LEASE AGREEMENT
+
+    This Equipment Lease Agreement is made between Harrowgate Cranes Ltd ("Lessor") and Pellmoor Docks plc ("Lessee").
+
+    1. Lease
+    The Lessor leases the cranes listed in the equipment list to the Lessee.
+
+    2. Rent
+    The Lessee pays rent monthly in advance.
+
+    7. Termination
+    This Section sets out how the lease ends.
+
+    7.1 Either party may end the lease on ninety days written notice.
+
+    7.2 The Lessor may end the lease at once if rent is unpaid for thirty days.
+
+    7.3 On expiry the Lessee returns the cranes to the Lessor's yard.
+
+    7.4 The Lessee bears the cost of dismantling and transport.
+
+    7.5 Obligations accrued before the end survive it.
+
+    7.6 If the Lessee ends the lease early it pays liquidated damages equal to six months of rent.
+
+    7.7 Neither party is liable for indirect loss arising from the end of the lease.
+
+    8. Insurance
+    The Lessee insures the cranes for their replacement value.
+
+    8.1 The policy names the Lessor as loss payee.
+    """)
+
+BACKENDS = ["local"] + (["milvus"] if importlib.util.find_spec("pymilvus") and importlib.util.find_spec("milvus_lite")
+                        else [])
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def lib(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Library:
+    d = tmp_path_factory.mktemp(f"lease-{request.param}")
+    (d / "lease.txt").write_text(AGREEMENT, encoding="utf-8")
+    lib = Library.open(d / "lib", embedder_name="none", backend=request.param)
+    assert len(lib.add([d / "lease.txt"]).added) == 1
+    return lib
+
+
+def test_sub_clauses_are_rows_of_the_clause(lib: Library) -> None:
+    doc = lib.agreements()[0].doc_id
+    refs = [c.clause_ref for c in lib.catalogue.passages(lib.catalogue.rows_under_ref([doc], "7"))]
+    assert refs == [f"7.{i}" for i in range(1, 8)]
+    assert [c.clause_ref for c in lib.catalogue.passages(lib.catalogue.rows_under_ref([doc], "8"))] == ["8.1"]
+    assert lib.catalogue.rows_under_ref([doc], "7.6") == []
+
+
+def test_the_rest_of_the_question_picks_among_a_long_clause(lib: Library) -> None:
+    res = lib.search("Under Section 7 of the Harrowgate crane lease, what liquidated damages are due on early termination?", 3)
+    assert not res.abstained, res.reason
+    assert [p.method for p in res.passages] == ["exact"] * 3
+    assert res.passages[0].clause_ref == "7"  # the clause's own opening passage stays first
+    assert "7.6" in [p.clause_ref for p in res.passages[1:]], [p.clause_ref for p in res.passages]
+
+
+def test_two_named_clauses_take_turns(lib: Library) -> None:
+    res = lib.search("How do Section 7 and Section 8 of the Harrowgate crane lease deal with the cranes?", 4)
+    refs = [p.clause_ref for p in res.passages]
+    assert refs[0] == "7" and refs[1] == "8", refs
+    assert all(r.startswith(("7", "8")) for r in refs), refs
+
+
+def test_a_clause_that_fits_keeps_its_document_order(lib: Library) -> None:
+    res = lib.search("What does Section 8 of the Harrowgate crane lease say?", 5)
+    assert [p.clause_ref for p in res.passages[:2]] == ["8", "8.1"]
