@@ -505,7 +505,8 @@ class Library:
         if refs and docs:
             # each reference's rows under the first of its spellings the agreements have
             found = {g[0]: next((rows + [r for r in self._sub_clause_rows(docs, k) if r not in rows] for k in g
-                                 if (rows := self._clause_rows(docs, k))), []) for g in groups}
+                                 if (rows := self._clause_rows(docs, k) or self._sub_clause_rows(docs, k)[:1])), [])
+                     for g in groups}
             missing = [r for r, rows in found.items() if not rows]
             structured = any(self.catalogue.refs_of(d) for d in docs)
             if structured and len(missing) == len(refs):

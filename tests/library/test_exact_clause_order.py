@@ -86,3 +86,31 @@ def test_two_named_clauses_take_turns(lib: Library) -> None:
 def test_a_clause_that_fits_keeps_its_document_order(lib: Library) -> None:
     res = lib.search("What does Section 8 of the Harrowgate crane lease say?", 5)
     assert [p.clause_ref for p in res.passages[:2]] == ["8", "8.1"]
+
+
+def test_a_clause_printed_only_through_its_sub_clauses_is_found(tmp_path: Path) -> None:
+    """A tree with 4.1 and 4.2 but no node "4" (its heading line was not read as a clause):
+    "Section 4" is those sub-clauses, not "no matching clause found"."""
+    d = tmp_path / "c"
+    d.mkdir()
+    (d / "nda.txt").write_text(textwrap.dedent("""\
+        MUTUAL NONDISCLOSURE AGREEMENT
+
+        This Agreement is made between Orrin Vale Ltd ("Orrin") and Tessly Marsh Inc ("Tessly").
+
+        1. Purpose
+        The parties will discuss a possible joint bid.
+
+        4.1 Each party keeps the other's information secret for three years.
+
+        4.2 Neither party may copy the other's drawings.
+
+        5. Law
+        This Agreement is governed by the laws of England.
+        """), encoding="utf-8")
+    lib = Library.open(tmp_path / "lib", embedder_name="none")
+    assert len(lib.add([d]).added) == 1
+    res = lib.search("What does Section 4 of the Orrin Vale and Tessly Marsh agreement say about secrecy?", 3)
+    assert not res.abstained, res.reason
+    assert [p.clause_ref for p in res.passages[:2]] == ["4.1", "4.2"] and res.passages[0].method == "exact"
+    assert lib.search("What does Section 6 of the Orrin Vale and Tessly Marsh agreement say?", 3).abstained
