@@ -22,7 +22,6 @@ import argparse
 import datetime as dt
 import json
 import time
-from pathlib import Path
 
 from benchmarks.clause_qa import RESULTS, library_for, load_questions, rate
 from clauselens.provenance import run_provenance
