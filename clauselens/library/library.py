@@ -101,12 +101,14 @@ _DEFINED_Q = re.compile(
     r"what\s+is\s+meant\s+by)\s+(?:the\s+(?:term\s+)?)?[\"“'‘]([^\"”'’]{2,80})[\"”'’]", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"“'‘]([A-Z][^\"”'’]{1,80})[\"”'’]")
 #: Words that say a question asks what a term means (a quoted term then is the defined term).
-_DEFINITION_CUE = re.compile(r"\b(?:defin\w*|mean(?:s|t|ing)?|counts?\s+as|refers?\s+to|stands?\s+for)\b", re.IGNORECASE)
+_DEFINITION_CUE = re.compile(r"\b(?:defin\w*|mean(?:s|t|ing)?|counts?\s+as|qualif(?:y|ies)\s+as|refers?\s+to|stands?\s+for)\b",
+                             re.IGNORECASE)
 #: A defined term written without quotes: capitalised words, joined by "of", "and", "&", "-"
 #: ("Change of Control", "Research Quantities", "SpinCo Trade Secrets").
 _CAP_TERM = r"([A-Z][\w'’&-]*(?:\s+(?:(?:of|and|&|or|for|to|in|on|the)\s+)?[A-Z][\w'’&-]*){0,5})"
 #: Unquoted "how is X defined", "definition / meaning of X", "how does ... define X",
-#: "what does ... mean by X", "define X", "what is meant by X", "what counts as (a) X".
+#: "what does ... mean by X", "define X", "what is meant by X", "what counts / qualifies as (a) X",
+#: "what does X refer to", "what / who is (a) X under ...", and a question ending on "what is X?".
 _JOINERS = frozenset({"of", "and", "&", "or", "for", "to", "in", "on", "the"})
 _DEFINED_UNQUOTED = [re.compile(p) for p in (
     r"(?i:\bhow\s+(?:is|are)\s+(?:the\s+(?:term\s+)?|an?\s+)?)" + _CAP_TERM + r"\s+(?i:defined)\b",
@@ -114,8 +116,10 @@ _DEFINED_UNQUOTED = [re.compile(p) for p in (
     r"(?i:\bdefines?\s+(?:the\s+(?:term\s+)?|an?\s+)?)" + _CAP_TERM,
     r"(?i:\bmean\s+by\s+(?:the\s+(?:term\s+)?|an?\s+)?)" + _CAP_TERM,
     r"(?i:\bwhat\s+is\s+meant\s+by\s+(?:the\s+(?:term\s+)?|an?\s+)?)" + _CAP_TERM,
-    r"(?i:\bcounts?\s+as\s+(?:the\s+|an?\s+)?)" + _CAP_TERM,
-    r"(?i:\bwhat\s+(?:is|are)\s+(?:an?\s+|the\s+)?)" + _CAP_TERM + r"\s+(?i:under|in|for)\s",
+    r"(?i:\b(?:counts?|qualif(?:y|ies))\s+as\s+(?:the\s+|an?\s+)?)" + _CAP_TERM,
+    r"(?i:\bwhat\s+(?:does|do)\s+(?:the\s+(?:term\s+)?|an?\s+)?)" + _CAP_TERM + r"\s+(?i:refers?\s+to|stands?\s+for)\b",
+    r"(?i:\b(?:what|who)\s+(?:is|are)\s+(?:an?\s+|the\s+)?)" + _CAP_TERM + r"\s+(?i:under|in|for)\s",
+    r"(?i:\bwhat\s+(?:is|are)\s+(?:an?\s+|the\s+)?)" + _CAP_TERM + r"\s*\?\s*$",
 )]
 
 #: ``progress(stage, done, total, detail)``.
@@ -155,7 +159,7 @@ def defined_term_candidates(question: str) -> list[str]:
     agreement define Minimum Order Requirements?"), each also with its trailing words dropped
     ("Change of Control in Section" -> "Change of Control"). Empty when the question asks no definition. The
     candidates are checked against the agreement's recorded definitions (:meth:`Library.search`)."""
-    if not _DEFINITION_CUE.search(question) and not re.search(r"\bwhat\s+(?:is|are)\b", question, re.IGNORECASE):
+    if not _DEFINITION_CUE.search(question) and not re.search(r"\b(?:what|who)\s+(?:is|are)\b", question, re.IGNORECASE):
         return []
     out: list[str] = []
     m = _DEFINED_Q.search(question)

@@ -1,0 +1,60 @@
+"""Definition questions in the phrasings lawyers use, quoted or not: read as asking for the
+definition (the exact defined-term field), and the definition comes first."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from clauselens.library import Library
+from clauselens.library.library import defined_term_candidates as cands
+
+
+@pytest.mark.parametrize("q, term", [
+    ("What qualifies as a Force Majeure Event under the Acme deal?", "Force Majeure Event"),
+    ("What does Effective Date refer to in the Acme agreement?", "Effective Date"),
+    ("Who is a Competitor under the Acme agreement?", "Competitor"),
+    ("In the Acme agreement, what are Net Sales?", "Net Sales"),
+    ("What counts as Confidential Information under the NDA?", "Confidential Information"),
+])
+def test_phrasings_name_the_term(q: str, term: str) -> None:
+    assert term in cands(q)
+
+
+@pytest.mark.parametrize("q", [
+    "What is the term of the Acme agreement?",
+    "Who pays for shipping under the Acme agreement?",
+    "What happens if the Buyer is late?",
+])
+def test_questions_that_ask_no_definition(q: str) -> None:
+    assert cands(q) == []
+
+
+def test_the_definition_comes_first(tmp_path: Path) -> None:
+    d = tmp_path / "c"
+    d.mkdir()
+    (d / "supply.txt").write_text(textwrap.dedent("""\
+        SUPPLY AGREEMENT
+
+        This Supply Agreement is made between Corvale Mills Ltd ("Supplier") and Dunmere Bakeries plc ("Buyer").
+
+        1. Definitions
+        1.1 "Force Majeure Event" means flood, fire, strike or any event beyond a party's reasonable control.
+        1.2 "Net Sales" means the gross amount invoiced less returns and rebates.
+
+        2. Supply
+        2.1 The Supplier delivers flour weekly. A Force Majeure Event suspends delivery for its duration.
+        2.2 Net Sales are reported to the Supplier each quarter.
+
+        3. Price
+        3.1 The Buyer pays the list price within thirty days.
+        """), encoding="utf-8")
+    lib = Library.open(tmp_path / "lib", embedder_name="none")
+    assert len(lib.add([d]).added) == 1
+    for q, start in [("What qualifies as a Force Majeure Event under the Corvale supply agreement?", '1.1 "Force Majeure'),
+                     ("In the Corvale supply agreement, what are Net Sales?", '1.2 "Net Sales"')]:
+        res = lib.search(q, 3)
+        assert res.trace.get("defined_term") and res.passages[0].method == "exact", res.trace
+        assert res.passages[0].text.startswith(start), res.passages[0].text
