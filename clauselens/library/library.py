@@ -508,9 +508,7 @@ class Library:
         by_ref: list[list[int]] = []
         if refs and docs:
             # each reference's rows under the first of its spellings the agreements have
-            found = {g[0]: next((rows + [r for r in self._sub_clause_rows(docs, k) if r not in rows] for k in g
-                                 if (rows := self._clause_rows(docs, k) or self._sub_clause_rows(docs, k)[:1])), [])
-                     for g in groups}
+            found = {g[0]: next((rows for k in g if (rows := self._named_clause_rows(docs, k))), []) for g in groups}
             missing = [r for r, rows in found.items() if not rows]
             structured = any(self.catalogue.refs_of(d) for d in docs)
             if structured and len(missing) == len(refs):
@@ -651,10 +649,19 @@ class Library:
         return out
 
     def _sub_clause_rows(self, docs: Sequence[str], ref: str) -> list[int]:
-        """Rows of the sub-clauses of clause ``ref`` (a question about "Section 7" is about 7.1,
-        7(a), ... too; see :meth:`_order_exact` for how many of them are shown); none for a
-        schedule, exhibit or annex label, whose passages are found by :meth:`_clause_rows`."""
+        """Rows of the sub-clauses of clause ``ref``; none for a schedule, exhibit or annex label,
+        whose passages are found by :meth:`_clause_rows`."""
         return [] if _PART_KEY.match(ref) else self.catalogue.rows_under_ref(docs, ref)
+
+    def _named_clause_rows(self, docs: Sequence[str], ref: str) -> list[int]:
+        """The rows a question naming clause ``ref`` is about: the clause's own (:meth:`_clause_rows`),
+        then its sub-clauses' (a question about "Section 7" is about 7.1, 7(a), ... too; see
+        :meth:`_order_exact` for which are shown), or its sub-clauses' alone when the clause has no
+        text of its own in the store (an "ARTICLE IX" heading, then 9.1, 9.2). Empty: the
+        agreements do not have the clause."""
+        own = self._clause_rows(docs, ref)
+        have = set(own)
+        return own + [r for r in self._sub_clause_rows(docs, ref) if r not in have]
 
     def _clause_rows(self, docs: Sequence[str], ref: str, *, fallback: bool = True) -> list[int]:
         """Rows of clause ``ref`` in ``docs``, from the surest evidence to the weakest: the
