@@ -54,6 +54,7 @@ from clauselens.library.passages import (
     definitions,
     embed_text,
     library_passages,
+    ref_key,
     ref_key_groups,
 )
 from clauselens.library.resolver import _QUESTION_WORDS, AgreementResolver, Resolution, resolution_tokens
@@ -508,7 +509,7 @@ class Library:
         by_ref: list[list[int]] = []
         if refs and docs:
             # each reference's rows under the first of its spellings the agreements have
-            found = {g[0]: next((rows for k in g if (rows := self._named_clause_rows(docs, k))), []) for g in groups}
+            found = {g[0]: self._rows_of_spellings(docs, g) for g in groups}
             missing = [r for r, rows in found.items() if not rows]
             structured = any(self.catalogue.refs_of(d) for d in docs)
             if structured and len(missing) == len(refs):
@@ -652,6 +653,21 @@ class Library:
         """Rows of the sub-clauses of clause ``ref``; none for a schedule, exhibit or annex label,
         whose passages are found by :meth:`_clause_rows`."""
         return [] if _PART_KEY.match(ref) else self.catalogue.rows_under_ref(docs, ref)
+
+    def _rows_of_spellings(self, docs: Sequence[str], spellings: Sequence[str]) -> list[int]:
+        """The rows of the first spelling of one named clause the agreements have (see
+        :func:`~clauselens.library.passages.ref_key_groups`). "Section 7.D.b" is spelled
+        ``7(d)(b)``, then ``7``: clause 7 stands in only when the tree did not read 7's lettered
+        items; when it did (7(a), 7(B), ...) a letter it lacks ("Section 7.F") is a clause the
+        agreement does not have."""
+        for i, key in enumerate(spellings):
+            if i and spellings[0].startswith(key + "(") and any(
+                    re.fullmatch(re.escape(key) + r"(?:\([a-z]\))+", ref_key(c.clause_ref) or "")
+                    for c in self.catalogue.passages(self._sub_clause_rows(docs, key))):
+                return []
+            if rows := self._named_clause_rows(docs, key):
+                return rows
+        return []
 
     def _named_clause_rows(self, docs: Sequence[str], ref: str) -> list[int]:
         """The rows a question naming clause ``ref`` is about: the clause's own (:meth:`_clause_rows`),

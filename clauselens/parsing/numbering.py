@@ -4,7 +4,8 @@ Pure functions over one line of text. Schemes: ``article`` (``ARTICLE IV``), ``n
 (``5.``, ``5.17``, ``Section 5.17``, ``§ 3.2``; depth = number of components; a bare ``1``
 without a period only before a capitals heading, ``1 DEFINITIONS``; inserted clauses carry
 a capital letter, ``2A``, ``2A.1``, valued just after ``2``: see :func:`num_value`), ``alpha`` /
-``ALPHA`` (``(a)`` / ``(A)``, also ``a)`` / ``A)``), ``roman`` / ``ROMAN`` (``(iv)`` / ``(IV)``), ``digit``
+``ALPHA`` (``(a)`` / ``(A)``, also ``a)`` / ``A)``), ``dotalpha`` (``A.`` / ``a.``, a lettered list item),
+``roman`` / ``ROMAN`` (``(iv)`` / ``(IV)``), ``digit``
 (``(1)``), ``top`` (``Schedule 2``, ``Exhibit B``, ``Annex A``, ``Appendix 1``),
 ``recital`` (``WHEREAS``), ``signature`` (``IN WITNESS WHEREOF``), ``caps`` (a short
 all-capitals heading line).
@@ -46,6 +47,10 @@ def num_ref(value: tuple[float, ...]) -> str:
         k = round((x - n) * 100)
         parts.append(f"{n}{chr(64 + k)}" if k else str(n))
     return ".".join(parts)
+#: A lettered item written with a full stop, "A. Effect of Termination" / "b. Termination by ABG": one
+#: letter, then a capital, a quote or a parenthesis (not "A. Smith"-style initials: the tree accepts such
+#: an item only as the first of a list, "A." / "a.", or the next letters of an open one).
+DOT_ALPHA_RE = re.compile(r"^([A-Za-z])\.[ \t]+(?=[A-Z\"“(])(.*)$")
 PAREN_RE = re.compile(r"^(?:\(([a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7}|\d{1,3})\)|([a-zA-Z]{1,2}|[ivxlcdmIVXLCDM]{1,7})\)(?=\s))\s*(.*)$")
 TOP_RE = re.compile(
     r"^(SCHEDULE|Schedule|EXHIBIT|Exhibit|ANNEX|Annex|APPENDIX|Appendix)\s+([A-Z]{1,2}|\d{1,3}(?:\.\d{1,3})?|[IVX]{1,5})\b\.?\s*[-–—:.]?\s*(.*)$"
@@ -165,6 +170,9 @@ def match_marker(line: str) -> Marker | None:
     m = PAREN_RE.match(line)
     if m:
         return Marker("paren", 0, m.group(1) or m.group(2), m.group(3).strip())
+    m = DOT_ALPHA_RE.match(line)
+    if m:
+        return Marker("dotalpha", 0, m.group(1), m.group(2).strip())
     if RECITAL_RE.match(line):
         return Marker("recital", 0, "", line.strip())
     if SIGNATURE_RE.match(line):

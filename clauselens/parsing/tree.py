@@ -344,6 +344,16 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
         heading = split_heading(m.rest) or _take_next_heading(m, lines, li, consumed)
         b.add_num(start, end, m, heading)
         return True
+    if m.scheme == "dotalpha":
+        # "A." / "a." items: their own lists (not merged with "(a)" lists), only at a block start, a
+        # list opened by its first letter and continued letter by letter (a gap of up to 3)
+        scheme, v = ("ALPHAdot" if m.label.isupper() else "alphadot"), ord(m.label.lower()) - 96
+        i = b._find(scheme)
+        cur = b.stack[i].value if i is not None else None
+        if inline or not block or not (v == 1 or (isinstance(cur, int) and cur < v <= cur + 3)):
+            return False
+        b.add_paren(start, end, scheme, v, m.label, split_heading(m.rest))
+        return True
     if m.scheme == "paren":
         reading = b.paren_reading(m.label)
         if reading is None:

@@ -114,3 +114,54 @@ def test_a_clause_printed_only_through_its_sub_clauses_is_found(tmp_path: Path) 
     assert not res.abstained, res.reason
     assert [p.clause_ref for p in res.passages[:2]] == ["4.1", "4.2"] and res.passages[0].method == "exact"
     assert lib.search("What does Section 6 of the Orrin Vale and Tessly Marsh agreement say?", 3).abstained
+
+
+def test_a_lettered_item_named_with_dots_is_its_tree_node(tmp_path: Path) -> None:
+    """ "Section 7.D.b" is the tree's 7(D)(b) ("D." and "b." items under clause 7)."""
+    d = tmp_path / "c"
+    d.mkdir()
+    (d / "endorse.txt").write_text(textwrap.dedent("""\
+        ENDORSEMENT AGREEMENT
+
+        This Endorsement Agreement is made between Quarry Pies Inc ("Company") and Halden Sports LLC ("Agent").
+
+        1. Term
+        The term is three years.
+
+        7. Termination
+
+        A. Termination by the Company. The Company may terminate if the celebrity is convicted of a felony.
+
+        D. Effect of Termination - Cash Consideration.
+
+        a. Termination by the Company. The Agent keeps a pro-rata share of the annual fee.
+
+        b. Termination by the Agent. Eighteen months of unpaid fees fall due at once.
+
+        8. Notices
+        Notices are given in writing.
+        """), encoding="utf-8")
+    lib = Library.open(tmp_path / "lib", embedder_name="none")
+    assert len(lib.add([d]).added) == 1
+    res = lib.search("Under Section 7.D.b of the Quarry Pies endorsement agreement, what falls due?", 3)
+    assert res.passages[0].clause_ref == "7(D)(b)" and "Eighteen months" in res.passages[0].text, res.trace
+    missing = lib.search("What does Section 7.F of the Quarry Pies endorsement agreement say?", 3)
+    assert missing.abstained and "not in" in missing.reason, missing.passages  # the tree reads 7's letters: no F
+
+
+def test_a_lead_in_before_sub_clauses_is_a_passage() -> None:
+    """ "3.2 ... shall terminate ... after:" is operative text (the Hertz trademark licence's form);
+    "ARTICLE 3. TERM AND TERMINATION" and "3.3 Survival." are headings only."""
+    from clauselens.library.passages import heading_only, library_passages
+    from clauselens.parsing import load_text_document
+
+    text = ("ARTICLE 3. TERM AND TERMINATION\n\n3.1 Either Party may terminate this Agreement on thirty days' notice.\n\n"
+            "3.2 This Agreement shall terminate no later than thirty (30) days after:\n\n"
+            "3.2.1 Licensee is acquired by a third party; or\n\n3.2.2 Licensor ceases to manage Licensee.\n\n"
+            "3.3 Survival.\n\n3.3.1 Clause 5 survives termination.\n")
+    doc = load_text_document(text, doc_id="lead")
+    by_ref = {c.clause_ref: c.text for c in library_passages(doc)}
+    assert by_ref["3.2"].startswith("3.2 This Agreement shall terminate") and "3.2.1" in by_ref
+    assert "3.3" not in by_ref and "Article 3" not in by_ref
+    assert heading_only("9. INTELLECTUAL PROPERTY") and heading_only("3.11. Compliance with Laws.")
+    assert not heading_only("6.2.2. Bankruptcy. A party may terminate this Agreement if:", "Bankruptcy")

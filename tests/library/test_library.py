@@ -399,6 +399,9 @@ def test_a_schedule_the_agreement_lacks_gets_no_matching_clause(parts_lib: Libra
 def test_ref_key_groups() -> None:
     from clauselens.library.passages import ref_key_groups
 
+    assert ref_key_groups("Under Section 7.D.b of the endorsement agreement, what is due?") == [["7(d)(b)", "7"]]
+    assert ref_key_groups("What does Section 3.B provide?") == [["3(b)", "3"]]
+
     assert ref_key_groups("What does Section 12.04(b) provide?") == [["12.4(b)"]]
     assert ref_key_groups("What is in Schedule 2?") == [["schedule2", "scheduleii"]]
     assert ref_key_groups("Article IV and Section 5.2") == [["articleiv", "article4", "4"], ["5.2"]]

@@ -179,6 +179,21 @@ def test_wrapped_references_are_not_headings():
     assert [n.ref for n in doc.nodes if n.ref] == ["1", "1.1", "1.2", "2", "2.1"]
 
 
+def test_lettered_items_with_a_full_stop_are_tree_levels():
+    """ "D. Effect of Termination" / "b. Termination by ABG" (the Papa John's endorsement agreement's
+    form): lists of their own under the clause they follow; initials and a lone "I." are not items."""
+    text = ("7. Termination\n\nA. Termination by the Company. The Company may terminate on notice.\n\n"
+            "B. Termination by the Agent. The Agent may terminate for breach.\n\n"
+            "C. Effect of Termination.\n\na. Termination by the Company. Fees are pro-rated.\n\n"
+            "b. Termination by the Agent. Eighteen months of fees fall due.\n\n"
+            "D. Survival. Clause 9 survives.\n\n8. Notices\n\nNotices go to J. Smith at the address below.\n\n"
+            "I. Smith and K. Jones sign for the Company.\n")
+    doc = load_text_document(text, doc_id="lettered")
+    assert [n.ref for n in doc.nodes if n.ref] == ["7", "7(A)", "7(B)", "7(C)", "7(C)(a)", "7(C)(b)", "7(D)", "8"]
+    node = next(n for n in doc.nodes if n.ref == "7(C)(b)")
+    assert doc.text[node.span.start:node.span.end].startswith("b. Termination by the Agent. Eighteen months")
+
+
 def test_amendment_doc_type_and_amends():
     text = ("AMENDMENT NO. 2 TO SUPPLY AGREEMENT\n\nThis Amendment amends the Supply Agreement dated January 5, 2020 "
             "between Alpha Inc. (\"Alpha\") and Beta LLC (\"Beta\").\n\n1. Section 4.2 of the Agreement is hereby amended "
