@@ -59,6 +59,7 @@ from clauselens.library.passages import (
 )
 from clauselens.library.resolver import _QUESTION_WORDS, AgreementResolver, Resolution, resolution_tokens
 from clauselens.library.storage import EngineRanking, open_storages
+from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.types import Chunk, Document
 from clauselens.retrieval.analyzer import LegalAnalyzer
 from clauselens.retrieval.fusion import RRF_K, reciprocal_rank_fusion
@@ -516,7 +517,7 @@ class Library:
                 trace["missing_refs"] = missing
                 names = ", ".join(self._label(d) for d in docs)
                 return SearchResult(query=question, abstained=True, trace=trace,
-                                    reason=f"{NO_MATCH}: clause {', '.join(_show_ref(r) for r in missing)} is not in {names}")
+                                    reason=f"{NO_MATCH}: {', '.join(clause_label(_show_ref(r)) for r in missing)} is not in {names}")
             by_ref = [found[r] for r in refs]
             first += [r for rows in by_ref for r in rows]
         if term and docs:
