@@ -74,9 +74,9 @@ def heading_only(body: str, heading: str | None = None) -> bool:
     "9. INTELLECTUAL PROPERTY", "3.11. Compliance with Laws.")? One line under 160 characters
     with nothing after the marker but a heading. Not a lead-in ending where its sub-clauses
     begin ("3.2 This Agreement ... shall terminate ... after:", "6.2.2. Bankruptcy. A party may
-    terminate ... if:"): until 2026-12 those were left out of the library, 408 of them in the first
-    120 CUAD agreements, so "Section 3.2" found only 3.2.1 and a question about the grounds for
-    termination missed the sentence that states them."""
+    terminate ... if:"): until record format 4 those were left out of the library too, so "Section
+    3.2" found only 3.2.1 and a question about the grounds for termination missed the sentence that
+    states them."""
     s = body.strip()
     if "\n" in s or len(s) >= 160:
         return False

@@ -3,8 +3,7 @@ definition (the exact defined-term field), and the definition comes first."""
 
 from __future__ import annotations
 
-import textwrap
-from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -32,10 +31,8 @@ def test_questions_that_ask_no_definition(q: str) -> None:
     assert cands(q) == []
 
 
-def test_the_definition_comes_first(tmp_path: Path) -> None:
-    d = tmp_path / "c"
-    d.mkdir()
-    (d / "supply.txt").write_text(textwrap.dedent("""\
+def test_the_definition_comes_first(library_of: Callable[[str, str], Library]) -> None:
+    lib = library_of("supply.txt", """\
         SUPPLY AGREEMENT
 
         This Supply Agreement is made between Corvale Mills Ltd ("Supplier") and Dunmere Bakeries plc ("Buyer").
@@ -50,9 +47,7 @@ def test_the_definition_comes_first(tmp_path: Path) -> None:
 
         3. Price
         3.1 The Buyer pays the list price within thirty days.
-        """), encoding="utf-8")
-    lib = Library.open(tmp_path / "lib", embedder_name="none")
-    assert len(lib.add([d]).added) == 1
+        """)
     for q, start in [("What qualifies as a Force Majeure Event under the Corvale supply agreement?", '1.1 "Force Majeure'),
                      ("In the Corvale supply agreement, what are Net Sales?", '1.2 "Net Sales"')]:
         res = lib.search(q, 3)

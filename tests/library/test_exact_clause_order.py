@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import textwrap
-from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -88,12 +88,10 @@ def test_a_clause_that_fits_keeps_its_document_order(lib: Library) -> None:
     assert [p.clause_ref for p in res.passages[:2]] == ["8", "8.1"]
 
 
-def test_a_clause_printed_only_through_its_sub_clauses_is_found(tmp_path: Path) -> None:
+def test_a_clause_printed_only_through_its_sub_clauses_is_found(library_of: Callable[[str, str], Library]) -> None:
     """A tree with 4.1 and 4.2 but no node "4" (its heading line was not read as a clause):
     "Section 4" is those sub-clauses, not "no matching clause found"."""
-    d = tmp_path / "c"
-    d.mkdir()
-    (d / "nda.txt").write_text(textwrap.dedent("""\
+    lib = library_of("nda.txt", """\
         MUTUAL NONDISCLOSURE AGREEMENT
 
         This Agreement is made between Orrin Vale Ltd ("Orrin") and Tessly Marsh Inc ("Tessly").
@@ -107,20 +105,16 @@ def test_a_clause_printed_only_through_its_sub_clauses_is_found(tmp_path: Path) 
 
         5. Law
         This Agreement is governed by the laws of England.
-        """), encoding="utf-8")
-    lib = Library.open(tmp_path / "lib", embedder_name="none")
-    assert len(lib.add([d]).added) == 1
+        """)
     res = lib.search("What does Section 4 of the Orrin Vale and Tessly Marsh agreement say about secrecy?", 3)
     assert not res.abstained, res.reason
     assert [p.clause_ref for p in res.passages[:2]] == ["4.1", "4.2"] and res.passages[0].method == "exact"
     assert lib.search("What does Section 6 of the Orrin Vale and Tessly Marsh agreement say?", 3).abstained
 
 
-def test_a_lettered_item_named_with_dots_is_its_tree_node(tmp_path: Path) -> None:
+def test_a_lettered_item_named_with_dots_is_its_tree_node(library_of: Callable[[str, str], Library]) -> None:
     """ "Section 7.D.b" is the tree's 7(D)(b) ("D." and "b." items under clause 7)."""
-    d = tmp_path / "c"
-    d.mkdir()
-    (d / "endorse.txt").write_text(textwrap.dedent("""\
+    lib = library_of("endorse.txt", """\
         ENDORSEMENT AGREEMENT
 
         This Endorsement Agreement is made between Quarry Pies Inc ("Company") and Halden Sports LLC ("Agent").
@@ -140,9 +134,7 @@ def test_a_lettered_item_named_with_dots_is_its_tree_node(tmp_path: Path) -> Non
 
         8. Notices
         Notices are given in writing.
-        """), encoding="utf-8")
-    lib = Library.open(tmp_path / "lib", embedder_name="none")
-    assert len(lib.add([d]).added) == 1
+        """)
     res = lib.search("Under Section 7.D.b of the Quarry Pies endorsement agreement, what falls due?", 3)
     assert res.passages[0].clause_ref == "7(D)(b)" and "Eighteen months" in res.passages[0].text, res.trace
     missing = lib.search("What does Section 7.F of the Quarry Pies endorsement agreement say?", 3)
