@@ -219,9 +219,22 @@ def search_cmd(
         where = " · ".join(x for x in (labels.get(p.doc_id, p.doc_title or ""), clause_label(p.clause_ref) if p.clause_ref else "",
                                        f"p. {p.page_start}" if p.page_start else "") if x)
         console.print(f"[bold]{i}.[/bold] {escape(where)}  [dim]{p.method} {p.score:.4f}[/dim]")
-        console.print("   " + escape(" ".join(p.text.split())[:400]))
+        console.print("   " + escape(snippet(p.text, res.trace.get("defined_term") if p.method == "exact" else None)))
         for n in p.notes:
             console.print(f"   [dim yellow]{escape(n)}[/dim yellow]")
 
 
-__all__ = ["library_app", "library_documents", "library_tools", "open_library", "pinned_tools"]
+def snippet(text: str, term: str | None = None, width: int = 400) -> str:
+    """The first ``width`` characters of a passage on one line; for a definition hit (``term``)
+    that would not show the definition, ``"… "`` and the text from a little before the quoted term
+    ("How is 'Territory' defined": the passage of a definitions clause holds it 780 characters in)."""
+    flat = " ".join(text.split())
+    if term:
+        low = flat.lower()
+        at = next((i for q in ('"', "“", "") if (i := low.find(f"{q}{term.lower()}")) >= 0), -1)
+        if at > width - 120:
+            flat = "… " + flat[max(0, at - 40):]
+    return flat[:width]
+
+
+__all__ = ["library_app", "library_documents", "library_tools", "open_library", "pinned_tools", "snippet"]

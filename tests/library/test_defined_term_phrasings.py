@@ -53,3 +53,11 @@ def test_the_definition_comes_first(library_of: Callable[[str, str], Library]) -
         res = lib.search(q, 3)
         assert res.trace.get("defined_term") and res.passages[0].method == "exact", res.trace
         assert res.passages[0].text.startswith(start), res.passages[0].text
+
+
+def test_library_search_shows_the_definition_not_the_passage_start() -> None:
+    from clauselens.interfaces.library_commands import snippet
+
+    text = "1. Definitions. " + "\"Affiliate\" means any entity controlling a party. " * 12 + "\"Territory\" means Israel and Cyprus."
+    assert snippet(text, "Territory").startswith("… ") and "\"Territory\" means Israel" in snippet(text, "Territory")
+    assert snippet(text).startswith("1. Definitions.") and snippet(text, "Affiliate").startswith("1. Definitions.")
