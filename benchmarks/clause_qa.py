@@ -200,6 +200,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.questions and not args.tag:
         ap.error("--questions needs --tag (the result files' name)")
     questions = [q for f in args.questions for q in load_questions(f)] if args.questions else load_questions()
+    provenance = run_provenance(["bm25s", "numpy", "sentence-transformers", "scipy"])  # before this run writes its files
     t0 = time.perf_counter()
     lib = library_for(args.setting, args.embedder, questions, file_names=args.file_names)
     lib.demote_front_matter = not args.no_front_matter_demotion
@@ -222,7 +223,7 @@ def main(argv: list[str] | None = None) -> None:
         "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()],  # latency is only comparable at like load
         "k": K, "abstain_threshold_dense": thr, "questions": len(questions), "summary": summary,
         "command": " ".join(["python -m benchmarks.clause_qa", *(argv if argv is not None else sys.argv[1:])]),
-        "provenance": run_provenance(["bm25s", "numpy", "sentence-transformers", "scipy"]),
+        "provenance": provenance,
         "date": dt.date.today().isoformat(),
     }
     if args.sweep and lib.embedder is not None:
