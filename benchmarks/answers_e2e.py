@@ -264,6 +264,14 @@ def _rule_issue(claim: str, findings: list[dict], r: dict) -> Any:
                            cited_refs=[c.get("clause_ref") for f in findings for c in f["citations"]])
 
 
+def _finding_issue(f: dict, r: dict) -> Any:
+    """What ``reports.build.build_report`` checks of a key finding before the model's verdict: a
+    heading or label (``check_heading``), then :func:`_rule_issue` on its own quotes."""
+    from clauselens.reports.support import check_heading
+
+    return check_heading(f["statement"]) or _rule_issue(f["statement"], [f], r)
+
+
 def _facts(r: dict, rule: str) -> list[bool]:
     """Per finding of row ``r``: shown as a cited fact under ``rule`` (module docstring)."""
     if rule == "before_19":
@@ -273,10 +281,7 @@ def _facts(r: dict, rule: str) -> list[bool]:
         return run
     if r["resolution"] in UNCONFIRMED_RESOLUTIONS and len(r["resolved_files"]) > 1:
         return [False] * len(run)  # facts of a candidate agreement only (reports.build.finalize_support)
-    from clauselens.reports.support import check_heading
-
-    return [ok and not f["statement"].rstrip().endswith("?") and check_heading(f["statement"]) is None
-            and _rule_issue(f["statement"], [f], r) is None
+    return [ok and not f["statement"].rstrip().endswith("?") and _finding_issue(f, r) is None
             for ok, f in zip(run, r["findings"])]
 
 

@@ -30,10 +30,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.answers_e2e import LABELS, OUT, _label, _rule_issue
+from benchmarks.answers_e2e import LABELS, OUT, _finding_issue, _label
 from benchmarks.clause_qa import rate
 from clauselens.provenance import run_provenance
-from clauselens.reports.support import check_heading
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "support_verdicts"
@@ -55,7 +54,7 @@ def items() -> list[dict[str, Any]]:
                 lab = _label(labels, key, f["statement"])
                 if lab is None or not f["citations"] or f["statement"].rstrip().endswith("?"):
                     continue
-                if check_heading(f["statement"]) is not None or _rule_issue(f["statement"], [f], r) is not None:
+                if _finding_issue(f, r) is not None:
                     continue
                 out.append({"run": tag or "run1", "key": key, "claim": f["statement"],
                             "quote": " ".join(c["quote"] for c in f["citations"]),

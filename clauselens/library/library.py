@@ -558,7 +558,10 @@ class Library:
                 and best < self.abstain_threshold:
             return SearchResult(query=question, abstained=True, trace=trace,
                                 reason=f"{NO_MATCH} (best passage similarity {best:.3f} < {self.abstain_threshold:.3f})")
-        exact = self._as_passages(list(dict.fromkeys(self._order_exact(by_ref, ranked, k) + first)), "exact")
+        named = list({p.chunk_id: p for p in self._order_exact(
+            [self._as_passages(list(dict.fromkeys(rows)), "exact") for rows in by_ref], ranked, k)}.values())
+        named_rows = {r for rows in by_ref for r in rows}
+        exact = named + self._as_passages(list(dict.fromkeys(r for r in first if r not in named_rows)), "exact")
         seen = {p.chunk_id for p in exact}
         out = (exact + [p for p in ranked if p.chunk_id not in seen])[:k]
         from clauselens.library.versions import apply_versions
@@ -626,29 +629,20 @@ class Library:
         rec = next((r for r in self.agreements() if r.doc_id == doc_id), None)
         return rec.label if rec else doc_id
 
-    def _order_exact(self, by_ref: Sequence[Sequence[int]], ranked: Sequence[Passage], k: int) -> list[int]:
-        """The rows of the clauses a question names, in the order they are shown. When they fit in
-        the top ``k`` they keep the order of :meth:`_clause_rows` (the clause's own first passage
-        first). When they do not -- a long clause cut into many passages, a number the agreement
-        restarts in each schedule ("Section 7" three times), a sub-clause the tree did not read so
-        its parent's passages stand in for it ("Section 7.D.b") -- the rest of the question chooses:
-        each clause's rows are ordered by their place in the ranked list (BM25 + dense, RRF; rows
-        it does not hold keep their order after those it does), and several clauses take turns,
-        so a second named clause is not pushed out by the first one's passages."""
-        if sum(len(rows) for rows in by_ref) <= k:
-            return [r for rows in by_ref for r in rows]
+    def _order_exact(self, by_ref: Sequence[Sequence[Passage]], ranked: Sequence[Passage], k: int) -> list[Passage]:
+        """The passages of the clauses a question names, in the order they are shown. When they fit
+        in the top ``k`` they keep the order of :meth:`_named_clause_rows` (the clause's own first
+        passage first). When they do not -- a long clause cut into many passages, a number the
+        agreement restarts in each schedule ("Section 7" three times), a clause with many sub-clauses --
+        the rest of the question chooses: each clause's passages after its first are ordered by their
+        place in the ranked list (BM25 + dense, RRF; those it does not hold keep their order after those
+        it does), and several clauses take turns, so a second named clause is not pushed out by the
+        first one's passages."""
+        if sum(len(ps) for ps in by_ref) <= k:
+            return [p for ps in by_ref for p in ps]
         place = {p.chunk_id: i for i, p in enumerate(ranked)}
-        ordered = []
-        for rows in (r for r in by_ref if r):
-            ids = [c.id for c in self.catalogue.passages(list(rows))]
-            if len(ids) != len(rows):  # a row gone from the store: keep the clause's own order
-                ids = [""] * len(rows)
-            ordered.append(list(rows[:1]) + [r for _, _, r in sorted((place.get(cid, len(place)), i, r)
-                                                                for i, (cid, r) in enumerate(zip(ids[1:], rows[1:])))])
-        out: list[int] = []
-        for turn in range(max(len(rows) for rows in ordered)):
-            out += [rows[turn] for rows in ordered if turn < len(rows)]
-        return out
+        ordered = [list(ps[:1]) + sorted(ps[1:], key=lambda p: place.get(p.chunk_id, len(place))) for ps in by_ref if ps]
+        return [ps[turn] for turn in range(max(len(ps) for ps in ordered)) for ps in ordered if turn < len(ps)]
 
     def _sub_clause_rows(self, docs: Sequence[str], ref: str) -> list[int]:
         """Rows of the sub-clauses of clause ``ref``; none for a schedule, exhibit or annex label,
@@ -662,23 +656,24 @@ class Library:
         items; when it did (7(a), 7(B), ...) a letter it lacks ("Section 7.F") is a clause the
         agreement does not have."""
         for i, key in enumerate(spellings):
+            subs = self._sub_clause_rows(docs, key)
             if i and spellings[0].startswith(key + "(") and any(
                     re.fullmatch(re.escape(key) + r"(?:\([a-z]\))+", ref_key(c.clause_ref) or "")
-                    for c in self.catalogue.passages(self._sub_clause_rows(docs, key))):
+                    for c in self.catalogue.passages(subs)):
                 return []
-            if rows := self._named_clause_rows(docs, key):
+            if rows := self._named_clause_rows(docs, key, subs):
                 return rows
         return []
 
-    def _named_clause_rows(self, docs: Sequence[str], ref: str) -> list[int]:
+    def _named_clause_rows(self, docs: Sequence[str], ref: str, subs: Sequence[int]) -> list[int]:
         """The rows a question naming clause ``ref`` is about: the clause's own (:meth:`_clause_rows`),
-        then its sub-clauses' (a question about "Section 7" is about 7.1, 7(a), ... too; see
+        then its sub-clauses' ``subs`` (a question about "Section 7" is about 7.1, 7(a), ... too; see
         :meth:`_order_exact` for which are shown), or its sub-clauses' alone when the clause has no
         text of its own in the store (an "ARTICLE IX" heading, then 9.1, 9.2). Empty: the
         agreements do not have the clause."""
         own = self._clause_rows(docs, ref)
         have = set(own)
-        return own + [r for r in self._sub_clause_rows(docs, ref) if r not in have]
+        return own + [r for r in subs if r not in have]
 
     def _clause_rows(self, docs: Sequence[str], ref: str, *, fallback: bool = True) -> list[int]:
         """Rows of clause ``ref`` in ``docs``, from the surest evidence to the weakest: the

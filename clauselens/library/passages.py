@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from clauselens.parsing.chunks import trim_span, windows
-from clauselens.parsing.numbering import alpha_value, match_marker, roman_to_int, split_heading
+from clauselens.parsing.numbering import alpha_value, match_marker, roman_to_int, split_heading, title_words
 from clauselens.parsing.terms import MEANS_RE, PAREN_DEF_RE
 from clauselens.parsing.types import Chunk, Document, SourcedText
 from clauselens.retrieval.analyzer import normalize_ref
@@ -85,13 +85,7 @@ def heading_only(body: str, heading: str | None = None) -> bool:
     if heading and rest.startswith(heading):
         rest = rest[len(heading):]
     rest = rest.strip(" .:-–—")
-    words = re.findall(r"[A-Za-z][\w'’-]*", rest)
-    titled = len(words) <= 8 and all(w[0].isupper() or w.lower() in _HEADING_SMALL for w in words)
-    return not rest or titled or split_heading(rest) == rest
-
-
-#: Small words a heading keeps in lower case ("Compliance with Laws", "Term and Termination").
-_HEADING_SMALL = frozenset("of the and or to for in on a an by with at from as per".split())
+    return not rest or title_words(rest) is not None or split_heading(rest) == rest
 
 
 def context_line(chunk: Chunk) -> str:

@@ -70,6 +70,19 @@ def clause_label(ref: str) -> str:
     return ref if _NAMED_UNIT.match(ref) else f"clause {ref}"
 
 
+#: Small words a heading keeps in lower case ("Limitation of Liability", "Compliance with Laws").
+HEADING_SMALL_WORDS = frozenset("of the and or to for in on a an by with at from as per".split())
+_HEADING_WORD = re.compile(r"[A-Za-z][\w'’-]*")
+
+
+def title_words(text: str, max_words: int = 8) -> list[str] | None:
+    """The words of ``text`` when it reads as a heading -- at most ``max_words`` words, each
+    capitalised or one of :data:`HEADING_SMALL_WORDS` ("Term and Termination") -- else ``None``."""
+    words = _HEADING_WORD.findall(text)
+    ok = len(words) <= max_words and all(w[0].isupper() or w.lower() in HEADING_SMALL_WORDS for w in words)
+    return words if ok else None
+
+
 def roman_to_int(s: str) -> int | None:
     """Value of a Roman numeral (case-insensitive), or ``None`` if ``s`` is not one."""
     s = s.lower()

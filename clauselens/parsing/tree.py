@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from clauselens.parsing.numbering import Marker, is_caps_heading, match_marker, num_ref, paren_candidates, split_heading
+from clauselens.parsing.numbering import Marker, alpha_value, is_caps_heading, match_marker, num_ref, paren_candidates, split_heading
 from clauselens.parsing.types import Node, NodeKind, Span
 
 #: Fewer numbered nodes than this → paragraph fallback (unless they cover >= 80 % of the text).
@@ -347,7 +347,7 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
     if m.scheme == "dotalpha":
         # "A." / "a." items: their own lists (not merged with "(a)" lists), only at a block start, a
         # list opened by its first letter and continued letter by letter (a gap of up to 3)
-        scheme, v = ("ALPHAdot" if m.label.isupper() else "alphadot"), ord(m.label.lower()) - 96
+        scheme, v = ("ALPHAdot" if m.label.isupper() else "alphadot"), alpha_value(m.label) or 0
         i = b._find(scheme)
         cur = b.stack[i].value if i is not None else None
         if inline or not block or not (v == 1 or (isinstance(cur, int) and cur < v <= cur + 3)):

@@ -57,6 +57,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Mapping, Sequence, TypeAlias
 
+from clauselens.parsing.numbering import HEADING_SMALL_WORDS, title_words
 from clauselens.reports.verify import printed_clause_numbers
 from clauselens.retrieval.analyzer import LegalAnalyzer, mask_clause_refs, normalize_ref
 
@@ -687,22 +688,20 @@ def check_fragment(claim: str, quote: str) -> SupportIssue | None:
     return SupportIssue("fragment", f"the quoted text is a fragment of {len(q)} content words that does not say the claim")
 
 
-#: Small words a heading keeps in lower case ("Limitation of Liability", "Term and Termination").
-_HEADING_SMALL = frozenset("of the and or to for in on a an by with at from as per".split())
 #: A finding of at most this many words, all capitalised, is a heading or a label.
 HEADING_MAX_WORDS = 8
 
 
 def check_heading(statement: str) -> SupportIssue | None:
     """``heading`` issue when a key finding is a heading or a label, not a statement: 2 to
-    :data:`HEADING_MAX_WORDS` words, each capitalised or a small word (:data:`_HEADING_SMALL`), and
+    :data:`HEADING_MAX_WORDS` words, each capitalised or a small word (:func:`~clauselens.parsing.numbering.title_words`), and
     not a sentence set in capitals ("THE SUPPLIER SHALL NOT BE LIABLE"). The third new-agreements
     run showed "Servicer Termination Right - Owner)" as a cited fact: it claims nothing a quote could
     support. For findings only -- a short answer may rightly be a name ("Dexcel Pharma Ltd.")."""
-    words = _WORD.findall(statement)
-    if not 2 <= len(words) <= HEADING_MAX_WORDS or not all(w[0].isupper() or w.lower() in _HEADING_SMALL for w in words):
+    words = title_words(statement, HEADING_MAX_WORDS)
+    if words is None or len(words) < 2:
         return None
-    if len(words) >= 5 and all(w.isupper() or w.lower() in _HEADING_SMALL for w in words):
+    if len(words) >= 5 and all(w.isupper() or w.lower() in HEADING_SMALL_WORDS for w in words):
         return None
     return SupportIssue("heading", "the statement is a heading or a label, not a claim a quote could support")
 
