@@ -189,6 +189,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--file-names", action="store_true", help="let file names count in resolution (off: the honest row)")
     ap.add_argument("--no-front-matter-demotion", action="store_true",
                     help="rank preamble and recitals like any passage (the library's step 4 off; the variant says so)")
+    ap.add_argument("--no-lay-terms", action="store_true",
+                    help="rank with the question alone, without the contract terms of its lay phrases "
+                         "(clauselens.retrieval.lay_terms; the variant says so)")
     ap.add_argument("--sweep", action="store_true", help="report the abstention trade-off over dense-cosine thresholds")
     ap.add_argument("--threshold", type=float, default=None,
                     help="abstention threshold on the best dense cosine to report as the headline (default: none)")
@@ -204,10 +207,12 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.perf_counter()
     lib = library_for(args.setting, args.embedder, questions, file_names=args.file_names)
     lib.demote_front_matter = not args.no_front_matter_demotion
+    lib.expand_lay_terms = not args.no_lay_terms
     build_s = time.perf_counter() - t0
     rows = run(lib, questions)
     variant = (f"{args.embedder}{'-filenames' if args.file_names else ''}"
-               f"{'-no-front-matter-demotion' if args.no_front_matter_demotion else ''}{f'-{args.tag}' if args.tag else ''}")
+               f"{'-no-front-matter-demotion' if args.no_front_matter_demotion else ''}"
+               f"{'-no-lay-terms' if args.no_lay_terms else ''}{f'-{args.tag}' if args.tag else ''}")
     RESULTS.mkdir(parents=True, exist_ok=True)
     rpath = RESULTS / f"clause_qa_{args.setting}_{variant}.results.jsonl"
     rpath.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -218,7 +223,7 @@ def main(argv: list[str] | None = None) -> None:
         "data": [rel_repo(f) for f in args.questions] if args.questions else str(DEV / "questions.jsonl"),
         "library": {"agreements": len(lib), "passages": sum(r.passages for r in lib.agreements()),
                     "embedder": lib.meta["embedder"], "file_names_in_resolution": args.file_names,
-                    "front_matter_demoted": lib.demote_front_matter,
+                    "front_matter_demoted": lib.demote_front_matter, "lay_terms": lib.expand_lay_terms,
                     "seconds_to_open_or_build": round(build_s, 1)},
         "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()],  # latency is only comparable at like load
         "k": K, "abstain_threshold_dense": thr, "questions": len(questions), "summary": summary,

@@ -114,6 +114,10 @@ class RetrievalSettings(BaseModel):
     # Rank an agreement's preamble and recitals after its operative clauses (clauselens.library,
     # Library._demote_front_matter; measured by benchmarks/clause_qa.py, README).
     library_demote_front_matter: bool = True
+    # Append the contract terms of a question's lay phrases ("walk away" -> "terminate", "for
+    # convenience", ...) to the library's ranking query (clauselens.retrieval.lay_terms; measured by
+    # benchmarks/clause_qa.py --no-lay-terms, README "Contract library").
+    library_lay_terms: bool = True
     library_rerank: Literal["none", "llm"] = "none"
     library_rerank_top: int = 10
     library_rerank_abstain: float = 0.0

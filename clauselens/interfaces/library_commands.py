@@ -46,6 +46,7 @@ def open_library(settings: Settings, name: str | None, *, create: bool = False, 
                        abstain_threshold=settings.retrieval.library_abstain_threshold, backend=backend, uri=uri)
     r = settings.retrieval
     lib.demote_front_matter = r.library_demote_front_matter
+    lib.expand_lay_terms = r.library_lay_terms
     if r.library_rerank == "llm":
         from clauselens.llm import get_chat_model
         from clauselens.retrieval.rerank import LLMRelevanceScorer

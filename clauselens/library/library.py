@@ -61,6 +61,7 @@ from clauselens.library.resolver import _QUESTION_WORDS, AgreementResolver, Reso
 from clauselens.library.storage import EngineRanking, open_storages
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.types import Chunk, Document
+from clauselens.retrieval import lay_terms
 from clauselens.retrieval.analyzer import LegalAnalyzer
 from clauselens.retrieval.fusion import RRF_K, reciprocal_rank_fusion
 from clauselens.retrieval.lexical import NO_MATCH
@@ -247,6 +248,9 @@ class Library:
         #: Rank an agreement's front matter (preamble and recitals, before its first numbered
         #: clause) after its operative clauses (:meth:`_demote_front_matter`).
         self.demote_front_matter = True
+        #: Append the contract terms of the question's lay phrases to the ranking query
+        #: (:mod:`clauselens.retrieval.lay_terms`; "walk away" -> "terminate", "for convenience", ...).
+        self.expand_lay_terms = True
         self._body_start: dict[str, int | None] = {}
         self._body_start_gen = -1
         stale = self.lexical.generation() != self.catalogue.generation()
@@ -537,6 +541,11 @@ class Library:
             recs = {r.doc_id: r for r in self.agreements()}
             words = set().union(*(naming_words(recs[d]) for d in docs if d in recs))
             rank_q = strip_naming_words(question, words)
+        if self.expand_lay_terms:  # after resolution and abstention: the added terms only rank
+            expansion = lay_terms.expand(question)
+            if expansion.terms:
+                rank_q = f"{rank_q} {expansion.text()}"
+                trace["lay_terms"] = list(expansion.concepts)
         trace["ranking_query"] = rank_q
         ranked = self._rank(rank_q, docs, trace, dense_query=dense_query, lexical_only=lexical_only)
         if res.status in ("uncertain", "ambiguous") and docs is not None and len(docs) > 1:
