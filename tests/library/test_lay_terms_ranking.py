@@ -1,0 +1,44 @@
+"""A plain-English question reaches the clause in contract words (issue #19's library case):
+the library appends the contract terms of the question's lay phrases to its ranking query only
+(``Library.expand_lay_terms``; ``clauselens.retrieval.lay_terms``)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from clauselens.library import Library
+
+AGREEMENT = """\
+    SUPPLY AGREEMENT
+
+    This Supply Agreement is made between Ardent Enzymes Ltd ("Supplier") and Corvale Pharma Ltd ("Buyer").
+
+    1. Orders
+    1.1 The Buyer may simply place orders for the deal volumes; the Supplier shall give the Buyer written
+    confirmation of each order and how much of it can ship.
+
+    2. Warranty
+    2.1 The Supplier warrants that each delivery to the Buyer meets the specification, and will give a
+    warning to the Buyer of any deviation from the deal volumes.
+
+    3. Term and Termination
+    3.1 Corvale may terminate this Agreement at any time, for convenience, by six (6) months prior written notice.
+    """
+QUESTION = "Can the buyer simply walk away from the deal, and with how much warning?"
+
+
+def test_a_lay_question_ranks_the_clause_in_contract_words_first(library_of: Callable[[str, str], Library]) -> None:
+    lib = library_of("supply.txt", AGREEMENT)
+    res = lib.search(QUESTION, k=3)
+    assert not res.abstained
+    assert res.passages[0].clause_ref == "3.1"
+    assert res.trace["lay_terms"] == ["termination for convenience"]
+    assert "terminate" in res.trace["ranking_query"] and res.query == QUESTION
+
+
+def test_without_the_expansion_the_question_words_pick_other_clauses(library_of: Callable[[str, str], Library]) -> None:
+    lib = library_of("supply.txt", AGREEMENT)
+    lib.expand_lay_terms = False
+    res = lib.search(QUESTION, k=3)
+    assert res.passages[0].clause_ref != "3.1"
+    assert "lay_terms" not in res.trace

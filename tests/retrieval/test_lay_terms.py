@@ -1,0 +1,43 @@
+"""The lay-phrase thesaurus (clauselens.retrieval.lay_terms): what a question's plain words add
+to the ranking query, and the bundled data's shape."""
+
+from __future__ import annotations
+
+from clauselens.retrieval.lay_terms import concepts, expand, phrase_pattern
+
+
+def test_a_lay_phrase_brings_its_concepts_contract_terms() -> None:
+    e = expand("Can the buyer simply walk away from the deal, and with how much warning?")
+    assert "termination for convenience" in e.concepts
+    assert {"terminate", "for convenience"} <= set(e.terms)
+    assert "terminate" in e.text()
+
+
+def test_phrases_match_with_regular_endings_as_whole_words() -> None:
+    assert "termination for convenience" in expand("What if the distributor walked away?").concepts
+    assert phrase_pattern("walk away").search("she WALKS  away")
+    assert not phrase_pattern("poach").search("a reproach to the board")
+    assert not phrase_pattern("walk away").search("walkaway")
+
+
+def test_a_question_in_contract_words_adds_nothing() -> None:
+    e = expand("What does Section 4.2 of the supply agreement say about the Products?")
+    assert e.concepts == () and e.terms == () and e.text() == ""
+
+
+def test_terms_are_listed_once_even_when_several_concepts_match() -> None:
+    e = expand("Can either side walk away, and can it poach the other side's staff?")
+    assert len(e.concepts) >= 2
+    assert len(e.terms) == len(set(e.terms))
+
+
+def test_the_bundled_thesaurus_is_well_formed() -> None:
+    cs = concepts()
+    assert len(cs) >= 40
+    seen: set[str] = set()
+    for c in cs:
+        assert c.contract_terms and c.phrases, c.name
+        for p in c.phrases:
+            assert p == p.lower() and p not in c.contract_terms, (c.name, p)
+            assert p not in seen, p  # a phrase stands for one concept
+            seen.add(p)
