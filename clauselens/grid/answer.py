@@ -98,7 +98,8 @@ def retrieve(library: Any, doc_id: str, q: GridQuestion, k: int = DEFAULT_K, *, 
     agreement's first :data:`FRONT_PASSAGES` passages first, then the ranked ones."""
     dense = dense or DENSE_QUERY
     res = library.search(q.search_text, k, doc_ids=[doc_id], absent_topics=False, front_matter=True if q.front_matter else None,
-                         dense_query=q.question if dense == "question" else None, lexical_only=dense == "none")
+                         dense_query=q.question if dense == "question" else None, lexical_only=dense == "none",
+                         lay_terms=False)
     if not q.front_matter:
         return res
     rows = library.catalogue.rows_of([doc_id])[:FRONT_PASSAGES]

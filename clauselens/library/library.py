@@ -61,9 +61,9 @@ from clauselens.library.resolver import _QUESTION_WORDS, AgreementResolver, Reso
 from clauselens.library.storage import EngineRanking, open_storages
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.types import Chunk, Document
-from clauselens.retrieval import lay_terms
 from clauselens.retrieval.analyzer import LegalAnalyzer
 from clauselens.retrieval.fusion import RRF_K, reciprocal_rank_fusion
+from clauselens.retrieval.lay_terms import expand as lay_expansion
 from clauselens.retrieval.lexical import NO_MATCH
 from clauselens.retrieval.types import Passage, SearchResult
 
@@ -480,7 +480,7 @@ class Library:
     def search(self, question: str, k: int = 5, *, doc_ids: Sequence[str] | None = None, party: str | None = None,
                doc_type: str | None = None, year: int | None = None, resolve: bool = True,
                absent_topics: bool = True, front_matter: bool | None = None,
-               dense_query: str | None = None, lexical_only: bool = False) -> SearchResult:
+               dense_query: str | None = None, lexical_only: bool = False, lay_terms: bool | None = None) -> SearchResult:
         """The top ``k`` passages for ``question`` (see the module docstring), or an
         abstaining result whose ``reason`` starts with "no matching clause found".
         ``absent_topics=False`` skips the absent-topic abstention (the clause grid searches with
@@ -490,7 +490,10 @@ class Library:
         agreement's date), ``False`` always demotes them, ``None`` decides from the question.
         ``dense_query`` embeds that text instead of ``question`` for the dense ranker (BM25 still
         ranks with ``question``: the grid gives BM25 contract wording and the embedder the question);
-        ``lexical_only`` ranks by BM25 alone (and skips the dense abstention threshold)."""
+        ``lexical_only`` ranks by BM25 alone (and skips the dense abstention threshold). ``lay_terms``
+        appends the contract terms of the question's lay phrases to the ranking query
+        (:mod:`clauselens.retrieval.lay_terms`); ``None`` follows :attr:`expand_lay_terms` (the grid,
+        whose search texts are contract wording already, passes ``False``)."""
         t0 = time.perf_counter()
         trace: dict[str, Any] = {}
         if not self.agreements():
@@ -541,8 +544,8 @@ class Library:
             recs = {r.doc_id: r for r in self.agreements()}
             words = set().union(*(naming_words(recs[d]) for d in docs if d in recs))
             rank_q = strip_naming_words(question, words)
-        if self.expand_lay_terms:  # after resolution and abstention: the added terms only rank
-            expansion = lay_terms.expand(question)
+        if self.expand_lay_terms if lay_terms is None else lay_terms:  # after resolution and abstention: they only rank
+            expansion = lay_expansion(question)
             if expansion.terms:
                 rank_q = f"{rank_q} {expansion.text()}"
                 trace["lay_terms"] = list(expansion.concepts)

@@ -42,3 +42,10 @@ def test_without_the_expansion_the_question_words_pick_other_clauses(library_of:
     res = lib.search(QUESTION, k=3)
     assert res.passages[0].clause_ref != "3.1"
     assert "lay_terms" not in res.trace
+
+
+def test_a_caller_can_turn_the_expansion_off_per_search(library_of: Callable[[str, str], Library]) -> None:
+    """The clause grid searches with contract wording already and passes ``lay_terms=False``."""
+    lib = library_of("supply.txt", AGREEMENT)
+    res = lib.search(QUESTION, k=3, lay_terms=False)
+    assert "lay_terms" not in res.trace and "terminate" not in res.trace["ranking_query"]
