@@ -145,7 +145,8 @@ def run(lib: Library, questions: list[dict]) -> list[dict]:
                     for r in lib.agreements() if r.doc_id == d]
         rows.append({"id": q["id"], "type": q["type"], "abstained": res.abstained, "reason": res.reason,
                      "passages": passages, "resolution": res.trace.get("resolution", {}).get("status"),
-                     "resolved_files": resolved, "best_dense": res.trace.get("best_dense"), "ms": round(ms, 2)})
+                     "resolved_files": resolved, "best_dense": res.trace.get("best_dense"),
+                     "lay_terms": res.trace.get("lay_terms", []), "ms": round(ms, 2)})
     return rows
 
 
@@ -171,6 +172,9 @@ def summarise(rows: list[dict], questions: list[dict], threshold: float = 0.0) -
     un = [r for r in rows if by_id[r["id"]]["type"] == "unanswerable"]
     out["unanswerable_answered"] = rate(sum(1 for r in un if not abst[r["id"]]), len(un))
     out["answerable_abstained"] = rate(sum(1 for r in ans if abst[r["id"]]), len(ans))
+    # questions whose ranking query got contract terms for a lay phrase (clauselens.retrieval.lay_terms)
+    out["with_lay_terms"] = {kind: sum(1 for r in rows if by_id[r["id"]]["type"] == kind and r.get("lay_terms"))
+                             for kind in (*KINDS, "unanswerable") if any(by_id[r["id"]]["type"] == kind for r in rows)}
     res_ok = sum(1 for r in rows if r["resolution"] == "resolved" and r["resolved_files"] == [by_id[r["id"]]["agreement_file"]])
     res_in = sum(1 for r in rows if by_id[r["id"]]["agreement_file"] in r["resolved_files"])
     out["resolution"] = {"resolved_to_the_right_agreement_alone": rate(res_ok, len(rows)),

@@ -61,10 +61,14 @@ def _word(w: str) -> str:
     return esc + r"(?:s|es|ed|d|ing)?" if w.isalpha() else esc
 
 
-def phrase_pattern(phrase: str) -> re.Pattern[str]:
-    """The regex a lay phrase matches with (see the module docstring)."""
-    words = phrase.lower().split()
-    return re.compile(r"(?<!\w)" + r"\W+".join(_word(w) for w in words) + r"(?!\w)", re.IGNORECASE)
+def _phrase(phrase: str) -> str:
+    return r"\W+".join(_word(w) for w in phrase.lower().split())
+
+
+def phrase_pattern(*phrases: str) -> re.Pattern[str]:
+    """The regex that matches any of ``phrases`` (see the module docstring); one per concept, so a
+    question is scanned once per concept (about 1 ms for the 90 here), not once per phrase (6 ms)."""
+    return re.compile(r"(?<!\w)(?:" + "|".join(_phrase(p) for p in phrases) + r")(?!\w)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -75,16 +79,16 @@ def concepts() -> tuple[LayConcept, ...]:
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[tuple[LayConcept, tuple[re.Pattern[str], ...]], ...]:
-    return tuple((c, tuple(phrase_pattern(p) for p in c.phrases)) for c in concepts())
+def _patterns() -> tuple[tuple[LayConcept, re.Pattern[str]], ...]:
+    return tuple((c, phrase_pattern(*c.phrases)) for c in concepts())
 
 
 def expand(question: str) -> Expansion:
     """The contract terms of every concept one of whose lay phrases ``question`` contains."""
     names: list[str] = []
     terms: dict[str, None] = {}
-    for concept, patterns in _patterns():
-        if any(p.search(question) for p in patterns):
+    for concept, pattern in _patterns():
+        if pattern.search(question):
             names.append(concept.name)
             terms.update(dict.fromkeys(concept.contract_terms))
     return Expansion(tuple(names), tuple(terms))
