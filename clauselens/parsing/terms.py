@@ -19,6 +19,30 @@ from clauselens.parsing.types import CrossReference, DefinedTerm, Document, Node
 _TERM = r"[\"“]([A-Z0-9][^\"”\n]{0,80}?)[\"”]"
 MEANS_RE = re.compile(_TERM + r"\s*(?:,\s*)?(?:shall\s+mean|means|mean|shall\s+have\s+the\s+meaning|has\s+the\s+meaning"
                                r"|shall\s+include|includes|refers\s+to|is\s+defined)\b")
+#: An unquoted definition at the start of a line, as some agreements write them: "1.10 INTELLECTUAL
+#: PROPERTY shall mean ...", "1.1.3 Effective Date: means ...", "DISABILITY shall mean ...": an optional
+#: clause number or list marker, a term of one to six capitalised words (with "of", "and", "or", "the",
+#: "for", "in", "to" between them), an optional colon or comma, and a defining verb. Group ``term``.
+UNQUOTED_MEANS_RE = re.compile(
+    r"(?m)^[ \t]*(?:(?:\d+(?:\.\d+)*\.?|\(?[A-Za-z0-9]{1,4}[.)])[ \t]+)*"
+    r"(?P<term>[A-Z][\w&/-]*(?:[ \t]+(?:(?:of|and|or|the|for|in|to)[ \t]+)?[A-Z0-9][\w&/-]*){0,5})"
+    r"[ \t]*[:,]?[ \t]+(?:shall[ \t]+mean|means|shall[ \t]+have[ \t]+the[ \t]+meaning|has[ \t]+the[ \t]+meaning)\b")
+#: First words that open a sentence, not a term ("The term ... means", "This Agreement means", "By ...").
+_NOT_A_TERM = frozenset("""a an the this that these those such each any all no none nothing neither either it its
+by in for as if where when which who upon under with without from to of on at""".split())
+
+
+def unquoted_definitions(text: str) -> list[tuple[str, int, int]]:
+    """``(term, start, end of the defining words)`` of every :data:`UNQUOTED_MEANS_RE` definition in
+    ``text``, in order; a term whose first word opens sentences (:data:`_NOT_A_TERM`) is not one."""
+    out = []
+    for m in UNQUOTED_MEANS_RE.finditer(text):
+        term = " ".join(m.group("term").split())
+        if len(term) >= 2 and term.split()[0].lower() not in _NOT_A_TERM:
+            out.append((term, m.start("term"), m.end()))
+    return out
+
+
 PAREN_DEF_RE = re.compile(
     r"\((?:[^()\"“”]{0,60}?\b)?(?:the\s+|each\s+(?:a|an)\s+|each,?\s+(?:a|an)\s+|collectively,?\s+(?:the\s+)?|individually,?\s+(?:a|an)\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?|referred\s+to\s+as\s+(?:the\s+)?|an?\s+)?"
     + _TERM + r"(?:\s*(?:or|and|,)\s*(?:the\s+)?" + _TERM + r")?\s*\)"
