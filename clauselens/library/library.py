@@ -111,7 +111,7 @@ _DEFINITION_CUE = re.compile(r"\b(?:defin\w*|mean(?:s|t|ing)?|counts?\s+as|quali
 _CAP_TERM = r"([A-Z][\w'’&-]*(?:\s+(?:(?:of|and|&|or|for|to|in|on|the)\s+)?[A-Z][\w'’&-]*){0,5})"
 #: Unquoted "how is X defined", "definition / meaning of X", "how does ... define X",
 #: "what does ... mean by X", "define X", "what is meant by X", "what counts / qualifies as (a) X",
-#: "what does X refer to", "what / who is (a) X under ...", and a question ending on "what is X?".
+#: "what does X refer to" / "what does X mean", "what / who is (a) X under ...", and a question ending on "what is X?".
 _JOINERS = frozenset({"of", "and", "&", "or", "for", "to", "in", "on", "the"})
 _DEFINED_UNQUOTED = [re.compile(p) for p in (
     r"(?i:\bhow\s+(?:is|are)\s+(?:the\s+(?:term\s+)?|an?\s+)?)" + _CAP_TERM + r"\s+(?i:defined)\b",
@@ -120,7 +120,7 @@ _DEFINED_UNQUOTED = [re.compile(p) for p in (
     r"(?i:\bmean\s+by\s+(?:the\s+(?:term\s+)?|an?\s+)?)" + _CAP_TERM,
     r"(?i:\bwhat\s+is\s+meant\s+by\s+(?:the\s+(?:term\s+)?|an?\s+)?)" + _CAP_TERM,
     r"(?i:\b(?:counts?|qualif(?:y|ies))\s+as\s+(?:the\s+|an?\s+)?)" + _CAP_TERM,
-    r"(?i:\bwhat\s+(?:does|do)\s+(?:the\s+(?:term\s+)?|an?\s+)?)" + _CAP_TERM + r"\s+(?i:refers?\s+to|stands?\s+for)\b",
+    r"(?i:\bwhat\s+(?:does|do)\s+(?:the\s+(?:term\s+)?|an?\s+)?)" + _CAP_TERM + r"\s+(?i:refers?\s+to|stands?\s+for|mean)\b",
     r"(?i:\b(?:what|who)\s+(?:is|are)\s+(?:an?\s+|the\s+)?)" + _CAP_TERM + r"\s+(?i:under|in|for)\s",
     r"(?i:\bwhat\s+(?:is|are)\s+(?:an?\s+|the\s+)?)" + _CAP_TERM + r"\s*\?\s*$",
 )]

@@ -30,7 +30,7 @@ from typing import Sequence
 
 from clauselens.parsing.chunks import trim_span, windows
 from clauselens.parsing.numbering import alpha_value, match_marker, roman_to_int, split_heading, title_words
-from clauselens.parsing.terms import MEANS_RE, PAREN_DEF_RE
+from clauselens.parsing.terms import MEANS_RE, PAREN_DEF_RE, unquoted_definitions
 from clauselens.parsing.types import Chunk, Document, SourcedText
 from clauselens.retrieval.analyzer import normalize_ref
 
@@ -231,7 +231,9 @@ def find_definition(text: str, term: str) -> tuple[int, int, bool] | None:
     """Where ``text`` defines ``term``, by the same rules as :func:`definitions`:
     ``(start of the quoted term, end of the defining words, means)`` for the first
     ``"X" means ...`` form, else ``(start of the opening parenthesis, end of the closing one,
-    False)`` for the first ``(the "X")`` form; ``None`` when ``text`` does not define it."""
+    False)`` for the first ``(the "X")`` form, else ``(start of the term, end of the defining words,
+    True)`` for an unquoted line-start ``X shall mean ...``
+    (:func:`~clauselens.parsing.terms.unquoted_definitions`); ``None`` when ``text`` does not define it."""
     quoted = re.compile(rf"[\"“]{re.escape(term)}[\"”]", re.IGNORECASE)
     hits = list(quoted.finditer(text))
     for m in hits:
@@ -243,7 +245,8 @@ def find_definition(text: str, term: str) -> tuple[int, int, bool] | None:
         close_at = text.find(")", m.end())
         if open_at >= 0 and ")" not in text[open_at:m.start()] and 0 <= close_at - m.end() <= 2:
             return open_at, close_at + 1, False
-    return None
+    key = " ".join(term.split()).lower()
+    return next(((start, end, True) for t, start, end in unquoted_definitions(text) if t.lower() == key), None)
 
 
 def definitions(doc: Document) -> list[Definition]:
@@ -252,7 +255,9 @@ def definitions(doc: Document) -> list[Definition]:
     ``is``, ``:`` ...) is a ``means`` definition (the parser's
     :data:`~clauselens.parsing.terms.MEANS_RE` form, widened to ``"X" or "Y" means`` and
     ``"X" is``); a quoted term inside a parenthesis (the parser's
-    :data:`~clauselens.parsing.terms.PAREN_DEF_RE` form, ``(the "X")``) is a parenthetical one.
+    :data:`~clauselens.parsing.terms.PAREN_DEF_RE` form, ``(the "X")``) is a parenthetical one; a
+    term written without quotation marks at a line start (``1.10 INTELLECTUAL PROPERTY shall mean``,
+    :func:`~clauselens.parsing.terms.unquoted_definitions`) is a ``means`` one too.
     The lookup prefers ``means`` definitions."""
     text = doc.text
     out: list[Definition] = []
@@ -270,6 +275,8 @@ def definitions(doc: Document) -> list[Definition]:
         for g in (1, 2):
             if m.group(g) and not any(d.offset == m.start(g) for d in out):
                 out.append(Definition(" ".join(m.group(g).split()).strip(" ,."), m.start(g), False))
+    for term, start, _ in unquoted_definitions(text):
+        out.append(Definition(term, start, True))
     out.sort(key=lambda d: d.offset)
     return out
 

@@ -1,8 +1,9 @@
 """Defined terms and cross-references over a built clause tree (pure functions).
 
 Definitions recognised: ``"X" means|shall mean|has the meaning|shall have the meaning|
-includes|refers to`` (straight or curly quotes, optional ``The term``) — these mark their
-node ``is_definition`` — and parenthetical definitions ``(the "X")``, ``(each, a "X")``,
+includes|refers to`` (straight or curly quotes, optional ``The term``) and, at a line start, the
+same without quotation marks (``1.10 INTELLECTUAL PROPERTY shall mean``, ``Effective Date: means``;
+:func:`unquoted_definitions`) — these mark their node ``is_definition`` — and parenthetical definitions ``(the "X")``, ``(each, a "X")``,
 ``(collectively, the "X")``, ``(hereinafter referred to as the "X")``.
 Cross-references: ``Section 5.17``, ``Sections 5.17 and 5.18``, ``clause 14.3(b)``,
 ``paragraph (c)``, ``Article IV``, ``§ 3.2``, ``Schedule 2``, ``Exhibit B``, ``Annex A``.
@@ -93,6 +94,8 @@ def find_defined_terms(doc: Document) -> dict[str, DefinedTerm]:
         for g in (1, 2):
             if m.group(g):
                 hits.append((m.group(g), m.start(g), m.end(g), False))
+    for term, start, _ in unquoted_definitions(text):
+        hits.append((term, start, start + len(term), True))
     hits.sort(key=lambda h: h[1])
     locate = _Locator(doc.nodes)
     for term, s, e, means in hits:
