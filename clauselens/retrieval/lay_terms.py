@@ -1,11 +1,11 @@
 """Lay words for contract terms: expand a plain-English question with the wording its clause uses.
 
-A lawyer's client, or a lawyer in a hurry, asks "can the buyer simply walk away from the deal, and
-with how much warning?"; the clause says "MediWound may terminate this Agreement at any time, by 6
-(six) months prior notice in writing". Neither BM25 nor a small sentence embedder bridges "walk
-away" to "terminate": on the library benchmark's paraphrase questions over agreements no dev
-question is about, the right clause sat at ranks 14--47 inside the right agreement (README,
-"Contract library").
+A lawyer's client, or a lawyer in a hurry, asks "may the distributor just walk away from this
+arrangement, and how much warning must it give?"; the clause says "Either party may terminate this
+Agreement for convenience upon ninety (90) days' prior written notice". Neither BM25 nor a small
+sentence embedder bridges "walk away" to "terminate": on the library benchmark's paraphrase
+questions over agreements no dev question is about, the right clause sat at ranks 14--47 inside the
+right agreement (README, "Contract library").
 
 This is thesaurus-based query expansion (Voorhees 1994, "Query expansion using lexical-semantic
 relations", SIGIR '94): when the question contains a lay phrase of a concept, the concept's

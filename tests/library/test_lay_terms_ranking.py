@@ -9,26 +9,26 @@ from typing import Callable
 from clauselens.library import Library
 
 AGREEMENT = """\
-    SUPPLY AGREEMENT
+    DISTRIBUTION AGREEMENT
 
-    This Supply Agreement is made between Ardent Enzymes Ltd ("Supplier") and Corvale Pharma Ltd ("Buyer").
+    This Distribution Agreement is made between Ardent Enzymes Ltd ("Supplier") and Corvale Trading Ltd ("Distributor").
 
     1. Orders
-    1.1 The Buyer may simply place orders for the deal volumes; the Supplier shall give the Buyer written
-    confirmation of each order and how much of it can ship.
+    1.1 The Distributor may just place orders under this arrangement; the Supplier shall give the Distributor
+    written confirmation of each order and how much of it can ship.
 
     2. Warranty
-    2.1 The Supplier warrants that each delivery to the Buyer meets the specification, and will give a
-    warning to the Buyer of any deviation from the deal volumes.
+    2.1 The Supplier warrants that each delivery to the Distributor meets the specification, and will give a
+    warning to the Distributor of any deviation from this arrangement.
 
     3. Term and Termination
-    3.1 Corvale may terminate this Agreement at any time, for convenience, by six (6) months prior written notice.
+    3.1 Either party may terminate this Agreement for convenience upon ninety (90) days' prior written notice.
     """
-QUESTION = "Can the buyer simply walk away from the deal, and with how much warning?"
+QUESTION = "May the distributor just walk away from this arrangement, and how much warning must it give?"
 
 
 def test_a_lay_question_ranks_the_clause_in_contract_words_first(library_of: Callable[[str, str], Library]) -> None:
-    lib = library_of("supply.txt", AGREEMENT)
+    lib = library_of("distribution.txt", AGREEMENT)
     res = lib.search(QUESTION, k=3)
     assert not res.abstained
     assert res.passages[0].clause_ref == "3.1"
@@ -37,7 +37,7 @@ def test_a_lay_question_ranks_the_clause_in_contract_words_first(library_of: Cal
 
 
 def test_without_the_expansion_the_question_words_pick_other_clauses(library_of: Callable[[str, str], Library]) -> None:
-    lib = library_of("supply.txt", AGREEMENT)
+    lib = library_of("distribution.txt", AGREEMENT)
     lib.expand_lay_terms = False
     res = lib.search(QUESTION, k=3)
     assert res.passages[0].clause_ref != "3.1"
@@ -46,6 +46,6 @@ def test_without_the_expansion_the_question_words_pick_other_clauses(library_of:
 
 def test_a_caller_can_turn_the_expansion_off_per_search(library_of: Callable[[str, str], Library]) -> None:
     """The clause grid searches with contract wording already and passes ``lay_terms=False``."""
-    lib = library_of("supply.txt", AGREEMENT)
+    lib = library_of("distribution.txt", AGREEMENT)
     res = lib.search(QUESTION, k=3, lay_terms=False)
     assert "lay_terms" not in res.trace and "terminate" not in res.trace["ranking_query"]

@@ -7,7 +7,7 @@ from clauselens.retrieval.lay_terms import concepts, expand, phrase_pattern
 
 
 def test_a_lay_phrase_brings_its_concepts_contract_terms() -> None:
-    e = expand("Can the buyer simply walk away from the deal, and with how much warning?")
+    e = expand("May the distributor just walk away from this arrangement, and how much warning must it give?")
     assert "termination for convenience" in e.concepts
     assert {"terminate", "for convenience"} <= set(e.terms)
     assert "terminate" in e.text()
