@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> None:
     for rec in sorted(lib.agreements(), key=lambda r: r.path):
         if args.unquoted:
             text = Path(rec.path).read_text(encoding="utf-8", errors="replace")
-            terms = sorted({(t, o) for t, o, _ in unquoted_definitions(text)})
+            terms = sorted({(d.term, d.start) for d in unquoted_definitions(text)})
         else:
             terms = sorted({(t, o) for (t, o) in db.execute(
                 "SELECT term, offset FROM definitions WHERE doc_id=? AND means=1", (rec.doc_id,))})

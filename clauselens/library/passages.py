@@ -11,7 +11,8 @@ while the passage's span stays the node's own text, so a citation maps back exac
 
 Exact fields per passage: the normalised clause reference (``14.3(b)``; see
 :func:`clauselens.retrieval.analyzer.normalize_ref`). Per agreement: every definition
-(``"X" means ...`` and parenthetical ``(the "X")``), as the offset of the defined term, so
+(``"X" means ...``, parenthetical ``(the "X")`` and unquoted at a line start, ``1.10 INTELLECTUAL
+PROPERTY shall mean ...``), as the offset of the defined term, so
 "how is X defined" can go to the passage that defines X.
 
 Because a passage stops at a node's first sub-clause, a definition whose body is a list
@@ -246,7 +247,7 @@ def find_definition(text: str, term: str) -> tuple[int, int, bool] | None:
         if open_at >= 0 and ")" not in text[open_at:m.start()] and 0 <= close_at - m.end() <= 2:
             return open_at, close_at + 1, False
     key = " ".join(term.split()).lower()
-    return next(((start, end, True) for t, start, end in unquoted_definitions(text) if t.lower() == key), None)
+    return next(((d.start, d.end, True) for d in unquoted_definitions(text) if d.term.lower() == key), None)
 
 
 def definitions(doc: Document) -> list[Definition]:
@@ -275,8 +276,7 @@ def definitions(doc: Document) -> list[Definition]:
         for g in (1, 2):
             if m.group(g) and not any(d.offset == m.start(g) for d in out):
                 out.append(Definition(" ".join(m.group(g).split()).strip(" ,."), m.start(g), False))
-    for term, start, _ in unquoted_definitions(text):
-        out.append(Definition(term, start, True))
+    out += [Definition(d.term, d.start, True) for d in unquoted_definitions(text)]
     out.sort(key=lambda d: d.offset)
     return out
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from typing import NamedTuple
 
 from clauselens.parsing.numbering import roman_to_int
 from clauselens.parsing.types import CrossReference, DefinedTerm, Document, Node, Span
@@ -33,14 +34,24 @@ _NOT_A_TERM = frozenset("""a an the this that these those such each any all no n
 by in for as if where when which who upon under with without from to of on at""".split())
 
 
-def unquoted_definitions(text: str) -> list[tuple[str, int, int]]:
-    """``(term, start, end of the defining words)`` of every :data:`UNQUOTED_MEANS_RE` definition in
-    ``text``, in order; a term whose first word opens sentences (:data:`_NOT_A_TERM`) is not one."""
+class UnquotedDefinition(NamedTuple):
+    """One :data:`UNQUOTED_MEANS_RE` definition: the ``term`` (whitespace normalised), where it
+    starts and ends in the text, and where the defining words end."""
+
+    term: str
+    start: int
+    term_end: int
+    end: int
+
+
+def unquoted_definitions(text: str) -> list[UnquotedDefinition]:
+    """Every :data:`UNQUOTED_MEANS_RE` definition in ``text``, in order; a term whose first word
+    opens sentences (:data:`_NOT_A_TERM`) is not one."""
     out = []
     for m in UNQUOTED_MEANS_RE.finditer(text):
         term = " ".join(m.group("term").split())
         if len(term) >= 2 and term.split()[0].lower() not in _NOT_A_TERM:
-            out.append((term, m.start("term"), m.end()))
+            out.append(UnquotedDefinition(term, m.start("term"), m.end("term"), m.end()))
     return out
 
 
@@ -94,8 +105,8 @@ def find_defined_terms(doc: Document) -> dict[str, DefinedTerm]:
         for g in (1, 2):
             if m.group(g):
                 hits.append((m.group(g), m.start(g), m.end(g), False))
-    for term, start, _ in unquoted_definitions(text):
-        hits.append((term, start, start + len(term), True))
+    for d in unquoted_definitions(text):  # the term's own span, as printed (its spaces may be doubled)
+        hits.append((d.term, d.start, d.term_end, True))
     hits.sort(key=lambda h: h[1])
     locate = _Locator(doc.nodes)
     for term, s, e, means in hits:

@@ -40,7 +40,7 @@ def test_line_start_definitions_without_quotes_are_read() -> None:
     text = ("1.10 INTELLECTUAL PROPERTY shall mean all patents.\n  1.1.3 Effective Date: means the signing date.\n"
             "DISABILITY shall mean illness.\nThe term Product means the goods.\nBy means of the Internet.\n"
             "(a) Territory means Canada.\nthe Licensee means business.\n")
-    assert [t for t, _, _ in unquoted_definitions(text)] == ["INTELLECTUAL PROPERTY", "Effective Date", "DISABILITY",
+    assert [d.term for d in unquoted_definitions(text)] == ["INTELLECTUAL PROPERTY", "Effective Date", "DISABILITY",
                                                              "Territory"]
     start, end, means = find_definition(text, "Intellectual Property")  # type: ignore[misc]
     assert means and text[start:end] == "INTELLECTUAL PROPERTY shall mean"
@@ -77,3 +77,10 @@ def test_a_cuad_agreement_in_capitals_without_quotes(tmp_path: Path) -> None:
                         ("Contract Year", "CONTRACT YEAR shall mean a period of twelve (12) successive months")):
         res = lib.search(f"What does {term} mean in the agreement?", k=5)
         assert res.passages[0].method == "exact" and words in res.passages[0].text, term
+
+
+def test_the_archivists_span_is_the_term_as_printed() -> None:
+    """Fixed-width filings double spaces inside a term: the span ends where the printed term ends."""
+    text = "1.10 INTELLECTUAL  PROPERTY shall mean all patents.\n"
+    (d,) = unquoted_definitions(text)
+    assert d.term == "INTELLECTUAL PROPERTY" and text[d.start:d.term_end] == "INTELLECTUAL  PROPERTY"
