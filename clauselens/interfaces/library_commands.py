@@ -154,7 +154,8 @@ def add_cmd(
 
 @library_app.command("list")
 def list_cmd(library: LibraryOpt = None) -> None:
-    """List the agreements of a library: title, parties, date, type, pages, passages."""
+    """List the agreements of a library: title, parties, date, type, pages ("–" for a text file, which
+    has none), passages."""
     try:
         lib = open_library(Settings(), library)
     except ClauselensError as e:
@@ -166,7 +167,7 @@ def list_cmd(library: LibraryOpt = None) -> None:
     for i, r in enumerate(lib.agreements(), start=1):
         parties = " / ".join(r.parties[:3]) + (f" ({', '.join(r.short_names[:4])})" if r.short_names else "")
         table.add_row(str(i), escape(r.title or ""), escape(parties), escape(r.date or (str(r.year) if r.year else "")),
-                      escape(r.kind), str(r.pages or ""), str(r.passages), escape(Path(r.path).name))
+                      escape(r.kind), str(r.pages) if r.pages else "–", str(r.passages), escape(Path(r.path).name))
     console.print(table)
     console.print(f"{len(lib)} agreements in {escape(str(lib.root))}")
 
@@ -216,6 +217,9 @@ def search_cmd(
     if res.abstained:
         console.print(f"[bold]{escape(res.reason or 'no matching clause found')}[/bold]")
         return
+    if res.trace.get("lay_terms"):
+        console.print("[dim]Read as contract wording: " + escape("; ".join(res.trace["lay_terms"]))
+                      + " (lay phrases of the question; only the ranking used them)[/dim]")
     for i, p in enumerate(res.passages, start=1):
         where = " · ".join(x for x in (labels.get(p.doc_id, p.doc_title or ""), clause_label(p.clause_ref) if p.clause_ref else "",
                                        f"p. {p.page_start}" if p.page_start else "") if x)
@@ -226,16 +230,23 @@ def search_cmd(
 
 
 def snippet(text: str, term: str | None = None, width: int = 400) -> str:
-    """The first ``width`` characters of a passage on one line; for a definition hit (``term``)
-    that would not show the definition, ``"… "`` and the text from a little before the quoted term
-    ("How is 'Territory' defined": the passage of a definitions clause holds it 780 characters in)."""
+    """About the first ``width`` characters of a passage on one line, cut between words and marked
+    ``…`` where cut; for a definition hit (``term``) that would not show the definition, ``"… "`` and
+    the text from a little before the quoted term ("How is 'Territory' defined": the passage of a
+    definitions clause holds it 780 characters in)."""
     flat = " ".join(text.split())
+    lead = ""
     if term:
         low = flat.lower()
         at = next((i for q in ('"', "“", "") if (i := low.find(f"{q}{term.lower()}")) >= 0), -1)
         if at > width - 120:
-            flat = "… " + flat[max(0, at - 40):]
-    return flat[:width]
+            start = max(0, at - 40)
+            space = flat.find(" ", start, at)
+            flat, lead = flat[space + 1 if space >= 0 else start:], "… "
+    if len(flat) <= width:
+        return lead + flat
+    cut = flat.rfind(" ", 0, width + 1)
+    return lead + flat[:cut if cut > width // 2 else width].rstrip(" ,;:") + " …"
 
 
 __all__ = ["library_app", "library_documents", "library_tools", "open_library", "pinned_tools", "snippet"]

@@ -61,3 +61,16 @@ def test_library_search_shows_the_definition_not_the_passage_start() -> None:
     text = "1. Definitions. " + "\"Affiliate\" means any entity controlling a party. " * 12 + "\"Territory\" means Israel and Cyprus."
     assert snippet(text, "Territory").startswith("… ") and "\"Territory\" means Israel" in snippet(text, "Territory")
     assert snippet(text).startswith("1. Definitions.") and snippet(text, "Affiliate").startswith("1. Definitions.")
+
+
+def test_library_search_snippet_cuts_between_words_and_says_so() -> None:
+    from clauselens.interfaces.library_commands import snippet
+
+    text = "Either party may terminate this Agreement for convenience upon ninety days' prior written notice. " * 8
+    shown = snippet(text, width=120)
+    assert shown.endswith(" …") and len(shown) <= 122
+    assert text.startswith(shown[:-2]) and text[len(shown) - 2] == " "  # the cut falls on a space
+    assert snippet("Short clause.") == "Short clause."
+    long_term = "1. Definitions. " + "\"Affiliate\" means any entity controlling a party. " * 12 + "\"Territory\" means Israel."
+    lead = snippet(long_term, "Territory")
+    assert lead.startswith("… ") and lead[2:].split(" ")[0] in long_term.split(" ")  # starts on a whole word

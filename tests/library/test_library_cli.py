@@ -54,6 +54,9 @@ def test_add_list_search_remove(env: Path) -> None:
     assert "Agreement: SUPPLY AGREEMENT" in found.output and "clause 15.2" in found.output
     none = _run(["library", "search", "What does Section 99.7 of the MediWound supply agreement provide?", "-l", "firm"])
     assert "no matching clause found" in none.output
+    lay = _run(["library", "search", "May MediWound just walk away from the supply agreement?", "-l", "firm"])
+    assert lay.exit_code == 0 and "Read as contract wording: termination for convenience" in lay.output
+    assert "Read as" not in found.output  # a question in contract words shows no such line
     gone = _run(["library", "remove", "supply.txt", "--library", "firm"])
     assert gone.exit_code == 0 and "supply.txt" in gone.output
     assert "1 agreements" in _run(["library", "list", "--library", "firm"]).output
