@@ -17,9 +17,16 @@ topics -- each with the contract terms its clause typically contains and the pla
 phrasings people use instead. It was written by a session that saw none of the project's
 questions, labels or results, and was not edited after it was measured (its ``how_written``).
 
-A lay phrase matches as whole words, case-insensitively, each word also with a regular ending
-("walked away", "pulls out"); words are separated by any non-word characters ("bad-mouth" /
-"bad mouth" are different phrases and listed as such). Pure functions over the bundled data.
+A lay phrase matches by its content words, not its exact string: question and phrase are
+lower-cased, split into words, small function words dropped (articles, pronouns, auxiliaries and
+a few prepositions: :data:`FUNCTION_WORDS`; "no", "not" and particles such as "out", "off",
+"away", "back" are kept) and the rest Snowball-stemmed (Porter 1980; the stemmer the lexical
+analyser uses), so "walked away" and "walks away" match "walk away" and "pulling the tablets off
+the market" matches "pulled from the market". The phrase's words must come in order, with at
+most :data:`MAX_GAP` other content words between two of them ("fall out over the campaign" is
+"falling out"; "hand the contract on" is "hand on the contract"), as in proximity-operator
+phrase search (a "sloppy" phrase query: Lucene's ``PhraseQuery.slop``). Pure functions over the
+bundled data.
 """
 
 from __future__ import annotations
@@ -56,19 +63,79 @@ class Expansion:
         return " ".join(self.terms)
 
 
+#: Words a lay phrase and a question are compared without: articles, pronouns, auxiliaries and a
+#: few prepositions -- the words phrasings vary in ("pull it from the market" / "pulled off the
+#: market"). Lucene's English stopwords (bm25s' list) less "no" and "not", plus pronouns and
+#: auxiliaries; verb particles ("out", "off", "away", "back", "up", "over") carry the meaning of a
+#: phrasal verb and are kept.
+FUNCTION_WORDS = frozenset(
+    "a an and are as at be but by for if in into is it of on or such that the their then there these they this to was "
+    "will with its it's his her hers our ours your yours my we you i he she him them us me who whom which what "
+    "been being has have had do does did doing can could may might must shall should would from how when where why"
+    .split())
+#: At most this many other content words may stand between two consecutive words of a phrase.
+MAX_GAP = 2
+#: A phrase shaped as a question ("how long does it last", "who is on each side") means what its
+#: small words say: it matches only as written.
+_QUESTION_SHAPED = re.compile(r"(?i)(?:how|who|whom|what|when|where|which|why)\b")
+_WORDS = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    import Stemmer  # PyStemmer: a core dependency (the lexical analyser's stemmer)
+
+    return Stemmer.Stemmer("english")
+
+
+def content_stems(text: str) -> list[str]:
+    """The stems of ``text``'s content words, in order (see the module docstring)."""
+    words = [w for w in _WORDS.findall(text.lower()) if w not in FUNCTION_WORDS]
+    return list(_stemmer().stemWords(words))
+
+
 def _word(w: str) -> str:
     esc = re.escape(w)
     return esc + r"(?:s|es|ed|d|ing)?" if w.isalpha() else esc
 
 
-def _phrase(phrase: str) -> str:
+def _strict(phrase: str) -> str:
     return r"\W+".join(_word(w) for w in phrase.lower().split())
 
 
-def phrase_pattern(*phrases: str) -> re.Pattern[str]:
-    """The regex that matches any of ``phrases`` (see the module docstring); one per concept, so a
-    question is scanned once per concept (about 1 ms for the 90 here), not once per phrase (6 ms)."""
-    return re.compile(r"(?<!\w)(?:" + "|".join(_phrase(p) for p in phrases) + r")(?!\w)", re.IGNORECASE)
+class PhraseMatcher:
+    """Matches any of some lay phrases in a text. A phrase of at least two content words matches by
+    their stems, in order, with gaps of at most :data:`MAX_GAP` words (one regex over the
+    space-joined stems of the text); a shorter one ("outsource", "for good") or one shaped as a
+    question ("who signed", "how long is it for": its meaning is in its small words) matches only
+    as written, whole words with a regular ending per word ("walked", "pulls")."""
+
+    def __init__(self, *phrases: str) -> None:
+        loose, strict = [], []
+        gap = f"(?: \\S+){{0,{MAX_GAP}}} "
+        for phrase in phrases:
+            stems = content_stems(phrase)
+            if len(stems) >= 2 and not _QUESTION_SHAPED.match(phrase):
+                loose.append(gap.join(re.escape(t) for t in stems))
+            else:
+                strict.append(_strict(phrase))
+        self.loose = re.compile(r"(?<!\S)(?:" + "|".join(loose) + r")(?!\S)") if loose else None
+        self.strict = re.compile(r"(?<!\w)(?:" + "|".join(strict) + r")(?!\w)", re.IGNORECASE) if strict else None
+
+    def search(self, text: str, stems: str | None = None) -> bool:
+        """Whether ``text`` contains one of the phrases (``stems``: its content stems joined by
+        spaces, when already computed)."""
+        if self.strict is not None and self.strict.search(text):
+            return True
+        if self.loose is None:
+            return False
+        return self.loose.search(" ".join(content_stems(text)) if stems is None else stems) is not None
+
+
+def phrase_matcher(*phrases: str) -> PhraseMatcher:
+    """The matcher of ``phrases`` (see the module docstring); one per concept, so a question is
+    scanned once per concept, not once per phrase."""
+    return PhraseMatcher(*phrases)
 
 
 @lru_cache(maxsize=1)
@@ -79,16 +146,17 @@ def concepts() -> tuple[LayConcept, ...]:
 
 
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[tuple[LayConcept, re.Pattern[str]], ...]:
-    return tuple((c, phrase_pattern(*c.phrases)) for c in concepts())
+def _matchers() -> tuple[tuple[LayConcept, PhraseMatcher], ...]:
+    return tuple((c, phrase_matcher(*c.phrases)) for c in concepts())
 
 
 def expand(question: str) -> Expansion:
     """The contract terms of every concept one of whose lay phrases ``question`` contains."""
     names: list[str] = []
     terms: dict[str, None] = {}
-    for concept, pattern in _patterns():
-        if pattern.search(question):
+    stems = " ".join(content_stems(question))
+    for concept, matcher in _matchers():
+        if matcher.search(question, stems):
             names.append(concept.name)
             terms.update(dict.fromkeys(concept.contract_terms))
     return Expansion(tuple(names), tuple(terms))

@@ -3,7 +3,7 @@ to the ranking query, and the bundled data's shape."""
 
 from __future__ import annotations
 
-from clauselens.retrieval.lay_terms import concepts, expand, phrase_pattern
+from clauselens.retrieval.lay_terms import concepts, content_stems, expand, phrase_matcher
 
 
 def test_a_lay_phrase_brings_its_concepts_contract_terms() -> None:
@@ -15,9 +15,27 @@ def test_a_lay_phrase_brings_its_concepts_contract_terms() -> None:
 
 def test_phrases_match_with_regular_endings_as_whole_words() -> None:
     assert "termination for convenience" in expand("What if the distributor walked away?").concepts
-    assert phrase_pattern("walk away").search("she WALKS  away")
-    assert not phrase_pattern("poach").search("a reproach to the board")
-    assert not phrase_pattern("walk away").search("walkaway")
+    assert phrase_matcher("walk away").search("she WALKS  away")
+    assert not phrase_matcher("poach").search("a reproach to the board")
+    assert not phrase_matcher("walk away").search("walkaway")
+
+
+def test_phrases_of_two_content_words_match_by_stems_in_order_with_small_gaps() -> None:
+    m = phrase_matcher("pulled from the market")
+    assert content_stems("pulled from the market") == ["pull", "market"]
+    assert m.search("If the drug has to be pulled off the market, who pays?")  # other small words
+    assert m.search("the cost of pulling the tablets off the market")  # MAX_GAP content words between
+    assert not m.search("the cost of pulling the new blue tablets off the market")  # four: too far
+    assert not m.search("the market pulled back")  # order counts
+    assert phrase_matcher("falling out").search("if they fall out over the campaign")
+    assert "product recall" in expand("Who pays when the pills are pulled off the market?").concepts
+
+
+def test_short_and_question_shaped_phrases_match_only_as_written() -> None:
+    assert not phrase_matcher("outsource").search("an outsourcing agreement")  # one content word: strict
+    assert phrase_matcher("outsource").search("may it outsource the work?")
+    assert not phrase_matcher("how long does it last").search("does the long warranty last?")
+    assert phrase_matcher("how long does it last").search("How long does it last?")
 
 
 def test_a_question_in_contract_words_adds_nothing() -> None:
