@@ -24,9 +24,10 @@ a few prepositions: :data:`FUNCTION_WORDS`; "no", "not" and particles such as "o
 analyser uses), so "walked away" and "walks away" match "walk away" and "pulling the tablets off
 the market" matches "pulled from the market". The phrase's words must come in order, with at
 most :data:`MAX_GAP` other content words between two of them ("fall out over the campaign" is
-"falling out"; "hand the contract on" is "hand on the contract"), as in proximity-operator
-phrase search (a "sloppy" phrase query: Lucene's ``PhraseQuery.slop``). Pure functions over the
-bundled data.
+"falling out"), as in proximity-operator phrase search (a "sloppy" phrase query: Lucene's
+``PhraseQuery.slop``); the parts of a hyphenated compound stay adjacent ("each year, quarter and
+month end" is no "year-end"). A phrase of one content word, or shaped as a question ("how long
+does it last"), matches only as written. Pure functions over the bundled data.
 """
 
 from __future__ import annotations
@@ -116,7 +117,9 @@ class PhraseMatcher:
         for phrase in phrases:
             stems = content_stems(phrase)
             if len(stems) >= 2 and not _QUESTION_SHAPED.match(phrase):
-                loose.append(gap.join(re.escape(t) for t in stems))
+                # the parts of a hyphenated compound ("year-end", "bad-mouth") stay adjacent
+                words = [" ".join(re.escape(t) for t in content_stems(w)) for w in phrase.split()]
+                loose.append(gap.join(w for w in words if w))
             else:
                 strict.append(_strict(phrase))
         self.loose = re.compile(r"(?<!\S)(?:" + "|".join(loose) + r")(?!\S)") if loose else None

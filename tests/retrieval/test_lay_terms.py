@@ -59,3 +59,10 @@ def test_the_bundled_thesaurus_is_well_formed() -> None:
             assert p == p.lower() and p not in c.contract_terms, (c.name, p)
             assert p not in seen, p  # a phrase stands for one concept
             seen.add(p)
+
+
+def test_the_parts_of_a_hyphenated_phrase_stay_together() -> None:
+    m = phrase_matcher("year-end")
+    assert m.search("what is paid at year-end?") and m.search("what is paid at year end?")
+    assert not m.search("accounts after each year, quarter and month end")
+    assert phrase_matcher("bad-mouth each other").search("may they bad-mouth one another or each other")
