@@ -70,6 +70,9 @@ class AgreementRecord(BaseModel):
     #: Analysed first words of its clause headings ("insur" for "Insurance", "audit" for
     #: "Audit Rights"): the clause topics it has (see :func:`heading_topics`).
     topics: list[str] | None = None  # None: not computed (a library written before topics existed)
+    #: The first two analysed words of its clause headings, "forc majeur" for "Force Majeure",
+    #: "limit liabil" for "Limitation of Liability" (see :func:`heading_topic_pairs`).
+    topic_pairs: list[str] | None = None  # None: not computed (a library written before pairs existed)
     record_format: int = 1  # records written before RECORD_FORMAT existed read as 1
 
     @property
@@ -144,7 +147,21 @@ def heading_topics(headings: Iterable[str], tokenize: Callable[[str], list[str]]
     return sorted(out)
 
 
-def make_record(doc: Document, *, passages: int = 0, topics: Sequence[str] = ()) -> AgreementRecord:
+def heading_topic_pairs(headings: Iterable[str], tokenize: Callable[[str], list[str]]) -> list[str]:
+    """The first two analysed words of each clause heading or label (numbers dropped), joined by a
+    space, sorted: ``"12. Force Majeure"`` gives ``"forc majeur"``, ``"Limitation of Liability"``
+    ``"limit liabil"`` (stopwords are not words here). Two-word clause topics, as
+    :func:`heading_topics` gives one-word ones."""
+    out: set[str] = set()
+    for h in headings:
+        toks = [t for t in tokenize(_HEAD_NUMBER.sub("", h or "")) if not any(c.isdigit() for c in t)]
+        if len(toks) >= 2:
+            out.add(f"{toks[0]} {toks[1]}")
+    return sorted(out)
+
+
+def make_record(doc: Document, *, passages: int = 0, topics: Sequence[str] = (),
+                topic_pairs: Sequence[str] = ()) -> AgreementRecord:
     """The catalogue record of a parsed ``doc``."""
     d = parse_date(doc.effective_date)
     year = d.year if d else None
@@ -158,7 +175,7 @@ def make_record(doc: Document, *, passages: int = 0, topics: Sequence[str] = ())
         amends=list(doc.amends), pages=len(doc.pages), chars=len(doc.text),
         clauses=sum(1 for n in doc.nodes if n.ref), defined_terms=len(doc.defined_terms), passages=passages,
         added_utc=datetime.now(timezone.utc).isoformat(timespec="seconds"), warnings=list(doc.warnings),
-        topics=sorted(topics), record_format=RECORD_FORMAT,
+        topics=sorted(topics), topic_pairs=sorted(topic_pairs), record_format=RECORD_FORMAT,
     )
 
 
@@ -225,5 +242,5 @@ def resolution_profile(doc: Document, record: AgreementRecord, *, with_file_name
     return "\n".join(f for f in fields if f)
 
 
-__all__ = ["AgreementRecord", "heading_topics", "make_record", "name_vocabulary", "naming_words", "strip_naming_words", "preamble_end",
-           "resolution_profile", "short_names"]
+__all__ = ["AgreementRecord", "heading_topic_pairs", "heading_topics", "make_record", "name_vocabulary", "naming_words",
+           "strip_naming_words", "preamble_end", "resolution_profile", "short_names"]

@@ -220,10 +220,21 @@ def test_open_does_not_rebuild_an_up_to_date_library(corpus: Path, tmp_path: Pat
     lib = Library.open(tmp_path / "lib", embedder_name="none")
     lib.add([letter, corpus / "a1.txt"])
     assert [r.topics for r in lib.agreements() if Path(r.path).name == "letter.txt"] == [[]]
+    assert [r.topic_pairs for r in lib.agreements() if Path(r.path).name == "letter.txt"] == [[]]
     calls = []
     monkeypatch.setattr(Library, "rebuild_lexical", lambda self: calls.append(1))
     Library.open(tmp_path / "lib", create=False)
     assert calls == []
+
+
+def test_a_library_written_before_topic_pairs_gets_them_on_open(corpus: Path, tmp_path: Path) -> None:
+    lib = Library.open(tmp_path / "lib", embedder_name="none")
+    lib.add([corpus / "a2.txt"])
+    pairs = lib.agreements()[0].topic_pairs
+    assert pairs and all(len(p.split()) == 2 for p in pairs)
+    old = lib.agreements()[0].model_copy(update={"topic_pairs": None})  # as an earlier release wrote it
+    lib.catalogue.update_record(old)
+    assert Library.open(tmp_path / "lib", create=False).agreements()[0].topic_pairs == pairs
 
 
 class _KeywordScorer:
@@ -528,6 +539,28 @@ def test_a_standard_topic_the_agreement_never_mentions_abstains(lib: Library, mo
     assert not used.abstained and used.passages
     monkeypatch.setattr(L, "TOPIC_MIN_AGREEMENTS", 50)  # a 4-agreement library says nothing about what is standard
     assert not lib.search("Which insurance policies does the IMPCO / Minda joint venture agreement require?", 5).abstained
+
+
+def test_a_two_word_topic_one_of_whose_words_the_agreement_never_uses_abstains(lib: Library,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """"Force Majeure" starts a clause heading in one of the four agreements (25%); MediWound's
+    supply agreement uses "force" ("in force") but never "majeure", so a force-majeure question about
+    it gets "no matching clause found" -- the one-word rule could not see it ("force" is used). The
+    IMPCO-Minda agreement says "force majeure" without such a heading: searched."""
+    import clauselens.library.library as L
+    from clauselens.library.catalogue import heading_topic_pairs
+
+    assert heading_topic_pairs(["12. Force Majeure", "7.1 Limitation of Liability", "9", "Term"], lib.analyzer.tokenize) == [
+        "forc majeur", "limit liabil"]
+    monkeypatch.setattr(L, "TOPIC_MIN_AGREEMENTS", 4)
+    assert lib.topic_shares()["forc majeur"] >= L.TOPIC_MIN_SHARE
+    res = lib.search("Is either party excused by force majeure under the MediWound supply agreement?", 5)
+    assert res.abstained and "never mentions 'force majeure'" in (res.reason or "")
+    assert res.trace["absent_topic"] == {"word": "force majeure", "library_share": 0.25}
+    used = lib.search("What does the IMPCO / Minda joint venture agreement say about force majeure?", 5)
+    assert not used.abstained and used.passages
+    split = lib.search("Is either party excused by majeure force under the MediWound supply agreement?", 5)
+    assert "absent_topic" not in split.trace  # the pair's words must stand together, in order
 
 
 def test_party_short_names_are_not_clause_topics(lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
