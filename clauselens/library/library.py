@@ -551,7 +551,7 @@ class Library:
             words = set().union(*(naming_words(recs[d]) for d in docs if d in recs))
             rank_q = strip_naming_words(question, words)
         if self.expand_lay_terms if lay_terms is None else lay_terms:  # after resolution and abstention: they only rank
-            expansion = lay_expansion(question)
+            expansion = lay_expansion(rank_q)  # without the words naming the agreement ("an Outsourcing Agreement")
             if expansion.terms:
                 rank_q = f"{rank_q} {expansion.text()}"
                 trace["lay_terms"] = list(expansion.concepts)

@@ -26,8 +26,9 @@ the market" matches "pulled from the market". The phrase's words must come in or
 most :data:`MAX_GAP` other content words between two of them ("fall out over the campaign" is
 "falling out"), as in proximity-operator phrase search (a "sloppy" phrase query: Lucene's
 ``PhraseQuery.slop``); the parts of a hyphenated compound stay adjacent ("each year, quarter and
-month end" is no "year-end"). A phrase of one content word, or shaped as a question ("how long
-does it last"), matches only as written. Pure functions over the bundled data.
+month end" is no "year-end"). A one-word phrase matches by its stem ("merges" in "is merged"); a
+phrase of several words but one content word ("for good"), or shaped as a question ("how long does
+it last"), matches only as written. Pure functions over the bundled data.
 """
 
 from __future__ import annotations
@@ -107,16 +108,19 @@ def _strict(phrase: str) -> str:
 class PhraseMatcher:
     """Matches any of some lay phrases in a text. A phrase of at least two content words matches by
     their stems, in order, with gaps of at most :data:`MAX_GAP` words (one regex over the
-    space-joined stems of the text); a shorter one ("outsource", "for good") or one shaped as a
-    question ("who signed", "how long is it for": its meaning is in its small words) matches only
-    as written, whole words with a regular ending per word ("walked", "pulls")."""
+    space-joined stems of the text); a one-word phrase matches by its stem ("merges" in "merged"); a
+    phrase reduced to one content word ("for good") or shaped as a question ("who signed", "how
+    long is it for": its meaning is in its small words) matches only as written, whole words with a
+    regular ending per word ("walked", "pulls")."""
 
     def __init__(self, *phrases: str) -> None:
         loose, strict = [], []
         gap = f"(?: \\S+){{0,{MAX_GAP}}} "
         for phrase in phrases:
             stems = content_stems(phrase)
-            if len(stems) >= 2 and not _QUESTION_SHAPED.match(phrase):
+            if len(stems) == 1 and len(phrase.split()) == 1:  # one word: by its stem ("merges" = "merged")
+                loose.append(re.escape(stems[0]))
+            elif len(stems) >= 2 and not _QUESTION_SHAPED.match(phrase):
                 # the parts of a hyphenated compound ("year-end", "bad-mouth") stay adjacent
                 words = [" ".join(re.escape(t) for t in content_stems(w)) for w in phrase.split()]
                 loose.append(gap.join(w for w in words if w))

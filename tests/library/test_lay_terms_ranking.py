@@ -49,3 +49,14 @@ def test_a_caller_can_turn_the_expansion_off_per_search(library_of: Callable[[st
     lib = library_of("distribution.txt", AGREEMENT)
     res = lib.search(QUESTION, k=3, lay_terms=False)
     assert "lay_terms" not in res.trace and "terminate" not in res.trace["ranking_query"]
+
+
+def test_words_that_name_the_agreement_are_no_lay_phrase(library_of: Callable[[str, str], Library]) -> None:
+    """"Outsource" is a lay phrase of subcontracting, but in "the Ardent / Corvale outsourcing
+    agreement" it names the agreement (its title): it adds no terms. Said of the work, it does."""
+    lib = library_of("outsourcing.txt", AGREEMENT.replace("DISTRIBUTION AGREEMENT", "OUTSOURCING AGREEMENT")
+                     .replace("This Distribution Agreement", "This Outsourcing Agreement"))
+    named = lib.search("How much warning must Corvale give to end the Ardent / Corvale outsourcing agreement?", k=3)
+    assert "subcontracting and personnel" not in named.trace.get("lay_terms", [])
+    work = lib.search("May Corvale outsource its ordering under the Ardent / Corvale agreement?", k=3)
+    assert "subcontracting and personnel" in work.trace.get("lay_terms", [])

@@ -31,9 +31,12 @@ def test_phrases_of_two_content_words_match_by_stems_in_order_with_small_gaps() 
     assert "product recall" in expand("Who pays when the pills are pulled off the market?").concepts
 
 
-def test_short_and_question_shaped_phrases_match_only_as_written() -> None:
-    assert not phrase_matcher("outsource").search("an outsourcing agreement")  # one content word: strict
+def test_one_word_phrases_match_by_stem_and_question_shaped_ones_only_as_written() -> None:
+    assert phrase_matcher("merges").search("if Garrett is bought or merged into another company")
     assert phrase_matcher("outsource").search("may it outsource the work?")
+    assert not phrase_matcher("poach").search("a reproach to the board")
+    assert phrase_matcher("for good").search("is the licence for good?")  # one content word of two: as written
+    assert not phrase_matcher("for good").search("good faith for both")
     assert not phrase_matcher("how long does it last").search("does the long warranty last?")
     assert phrase_matcher("how long does it last").search("How long does it last?")
 
