@@ -225,11 +225,12 @@ def library_options(kind: str, embedder_name: str) -> tuple[bool, str]:
     """``(use file names, embedder name)`` of a library method: ``library`` with optional
     flags ``-filenames`` (file names in resolution), ``-dense`` (``embedder_name``;
     otherwise lexical only, ``"none"``), ``-milvus`` (the milvus backend on a Milvus Lite
-    file, issue #20; see :func:`library_backend`) and ``-globalidf`` (local backend only:
-    ``Library.local_idf = False``, library-wide BM25 statistics; see :func:`library_local_idf`)."""
+    file, issue #20; see :func:`library_backend`), ``-globalidf`` (local backend only:
+    ``Library.local_idf = False``, library-wide BM25 statistics; see :func:`library_local_idf`) and
+    ``-nolay`` (``Library.expand_lay_terms = False``: no lay-phrase terms in the ranking query)."""
     base, *flags = kind.split("-")
-    if base != "library" or not set(flags) <= {"filenames", "dense", "milvus", "globalidf"}:
-        raise SystemExit(f"unknown library method {kind!r}: library[-filenames][-dense][-milvus|-globalidf]")
+    if base != "library" or not set(flags) <= {"filenames", "dense", "milvus", "globalidf", "nolay"}:
+        raise SystemExit(f"unknown library method {kind!r}: library[-filenames][-dense][-milvus|-globalidf][-nolay]")
     if {"milvus", "globalidf"} <= set(flags):
         raise SystemExit(f"{kind}: -globalidf is a local-backend switch (Milvus always uses the engine's BM25 statistics)")
     return "filenames" in flags, embedder_name if "dense" in flags else "none"
@@ -392,12 +393,13 @@ def library_fingerprint(lib, candidates: int) -> str:
     h = hashlib.sha256()
     for r in lib.agreements():
         h.update(f"{r.doc_id}:{r.sha256}:{r.passages}".encode())
-    h.update(f"{lib.meta.get('use_file_names', False)}:{lib.meta['embedder']}:{candidates}".encode())
+    h.update(f"{lib.meta.get('use_file_names', False)}:{lib.meta['embedder']}:{candidates}:{lib.expand_lay_terms}".encode())
     for f in sorted((REPO / "clauselens" / "library").glob("*.py")):
         h.update(f.read_bytes())
     for f in sorted((REPO / "clauselens" / "retrieval").glob("*.py")):
-        if f.name in ("analyzer.py", "lexical.py", "fusion.py", "types.py", "embedders.py"):
+        if f.name in ("analyzer.py", "lexical.py", "fusion.py", "types.py", "embedders.py", "lay_terms.py"):
             h.update(f.read_bytes())
+    h.update((REPO / "clauselens" / "data" / "lay_terms.json").read_bytes())
     return h.hexdigest()[:12]
 
 
@@ -498,6 +500,7 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
     seed = library_dir(a.selection, emb, files, default_files) if file_names and backend == "local" else None
     lib, build_s, rep = build_library(root, files, file_names=file_names, embedder_name=emb, seed=seed, backend=backend)
     lib.local_idf = library_local_idf(kind)  # -globalidf reads the same library with library-wide statistics
+    lib.expand_lay_terms = "nolay" not in kind.split("-")[1:]  # -nolay: the same library without lay-phrase terms
     doc_map = library_doc_map(lib, files)
     inv_map = {v: k for k, v in doc_map.items()}
     missing = sorted(set(files) - set(inv_map))
@@ -551,7 +554,7 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
                              f"{' + dense RRF' if emb_tag else ''} within the resolved agreements)",
                 "chunker": "library passages (clause bodies, <= 900 chars)", "embedder": emb if emb_tag else None,
                 "file_names_in_resolution": file_names, "candidates_per_ranker": candidates,
-                "backend": backend, "bm25_statistics": bm25_statistics(kind),
+                "backend": backend, "bm25_statistics": bm25_statistics(kind), "lay_terms": lib.expand_lay_terms,
                 "library": {"root": str(root), "agreements": len(lib), "passages": n_passages,
                             "build_or_open_s_this_run": round(build_s, 1), "added_this_run": len(rep.added),
                             "reindexed_this_run": len(rep.updated),

@@ -116,6 +116,7 @@ def test_library_method_flags():
     BM25 statistics (and means nothing on Milvus, so it is refused there)."""
     assert library_options("library", "minilm") == (False, "none")
     assert library_options("library-filenames-dense", "minilm") == (True, "minilm")
+    assert library_options("library-nolay", "minilm") == library_options("library", "minilm")  # same library, no lay terms
     assert library_backend("library-milvus") == "milvus" and library_backend("library-globalidf") == "local"
     assert library_local_idf("library") and library_local_idf("library-milvus")
     assert not library_local_idf("library-globalidf") and not library_local_idf("library-filenames-globalidf")
