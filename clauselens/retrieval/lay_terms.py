@@ -157,13 +157,19 @@ def _matchers() -> tuple[tuple[LayConcept, PhraseMatcher], ...]:
     return tuple((c, phrase_matcher(*c.phrases)) for c in concepts())
 
 
+#: Text in double quotation marks: the agreement's own words (a party's name, a defined term),
+#: which hold no lay phrase (Parent "ELI LILLY AND COMPANY" is no "parent company").
+_QUOTED = re.compile(r"[\"“][^\"”]{1,120}[\"”]")
+
+
 def expand(question: str) -> Expansion:
-    """The contract terms of every concept one of whose lay phrases ``question`` contains."""
+    """The contract terms of every concept one of whose lay phrases ``question`` contains, outside
+    text in double quotation marks."""
     names: list[str] = []
     terms: dict[str, None] = {}
-    stems = " ".join(content_stems(question))
+    segments = [(seg, " ".join(content_stems(seg))) for seg in _QUOTED.split(question)]  # a phrase never spans a quote
     for concept, matcher in _matchers():
-        if matcher.search(question, stems):
+        if any(matcher.search(seg, stems) for seg, stems in segments):
             names.append(concept.name)
             terms.update(dict.fromkeys(concept.contract_terms))
     return Expansion(tuple(names), tuple(terms))

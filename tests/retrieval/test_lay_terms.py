@@ -69,3 +69,12 @@ def test_the_parts_of_a_hyphenated_phrase_stay_together() -> None:
     assert m.search("what is paid at year-end?") and m.search("what is paid at year end?")
     assert not m.search("accounts after each year, quarter and month end")
     assert phrase_matcher("bad-mouth each other").search("may they bad-mouth one another or each other")
+
+
+def test_quoted_text_holds_no_lay_phrase() -> None:
+    """A name or defined term in double quotes is the agreement's words: Parent "ELI LILLY AND
+    COMPANY" is no "parent company" (LegalBench-RAG's MAUD queries), and a phrase does not span it."""
+    q = 'Consider the Acquisition Agreement between Parent "ELI LILLY AND COMPANY" and Target "PREVAIL INC."; What is the Type of Consideration'
+    assert expand(q).concepts == ()
+    assert "affiliate license" in expand("Does the licence cover the parent company?").concepts
+    assert "termination for convenience" in expand('May \u201cAcme Ltd\u201d walk away from the deal?').concepts
