@@ -10,6 +10,7 @@ when any file failed.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -229,12 +230,18 @@ def search_cmd(
             console.print(f"   [dim yellow]{escape(n)}[/dim yellow]")
 
 
+#: The page banner SEC EDGAR prints on every page of a filed exhibit ("Source: KITOV PHARMA LTD.,
+#: 20-F, 3/26/2019"; 3,308 in the CUAD texts, each ending in the filing date): page furniture,
+#: left out of a snippet (a quote in a report stays verbatim).
+_EDGAR_SOURCE = re.compile(r"Source: [^\n]{1,150}?, \d{1,2}/\d{1,2}/\d{4}")
+
+
 def snippet(text: str, term: str | None = None, width: int = 400) -> str:
-    """About the first ``width`` characters of a passage on one line, cut between words and marked
-    ``…`` where cut; for a definition hit (``term``) that would not show the definition, ``"… "`` and
+    """About the first ``width`` characters of a passage on one line, EDGAR page banners left out,
+    cut between words and marked ``…`` where cut; for a definition hit (``term``) that would not show the definition, ``"… "`` and
     the text from a little before the quoted term ("How is 'Territory' defined": the passage of a
     definitions clause holds it 780 characters in)."""
-    flat = " ".join(text.split())
+    flat = " ".join(_EDGAR_SOURCE.sub(" ", text).split())
     lead = ""
     if term:
         low = flat.lower()

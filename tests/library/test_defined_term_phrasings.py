@@ -74,3 +74,11 @@ def test_library_search_snippet_cuts_between_words_and_says_so() -> None:
     long_term = "1. Definitions. " + "\"Affiliate\" means any entity controlling a party. " * 12 + "\"Territory\" means Israel."
     lead = snippet(long_term, "Territory")
     assert lead.startswith("… ") and lead[2:].split(" ")[0] in long_term.split(" ")  # starts on a whole word
+
+
+def test_library_search_snippet_leaves_out_edgar_page_banners() -> None:
+    from clauselens.interfaces.library_commands import snippet
+
+    text = "Source: KITOV PHARMA LTD., 20-F, 3/26/2019      2.2 Kitov shall be responsible for obtaining approvals."
+    assert snippet(text) == "2.2 Kitov shall be responsible for obtaining approvals."
+    assert snippet("The Source: of the goods, see 3.1.") == "The Source: of the goods, see 3.1."  # no filing date: kept
