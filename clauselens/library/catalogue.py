@@ -68,10 +68,10 @@ class AgreementRecord(BaseModel):
     added_utc: str = ""
     warnings: list[str] = Field(default_factory=list)
     #: Analysed first words of its clause headings ("insur" for "Insurance", "audit" for
-    #: "Audit Rights"): the clause topics it has (see :func:`heading_topics`).
+    #: "Audit Rights"): the clause topics it has (see :func:`heading_topic_words`).
     topics: list[str] | None = None  # None: not computed (a library written before topics existed)
     #: The first two analysed words of its clause headings, "forc majeur" for "Force Majeure",
-    #: "limit liabil" for "Limitation of Liability" (see :func:`heading_topic_pairs`).
+    #: "limit liabil" for "Limitation of Liability" (see :func:`heading_topic_words`).
     topic_pairs: list[str] | None = None  # None: not computed (a library written before pairs existed)
     record_format: int = 1  # records written before RECORD_FORMAT existed read as 1
 
@@ -135,29 +135,21 @@ _HEAD_NUMBER = re.compile(r"^\s*(?:article|section|clause|schedule|exhibit|annex
                           r"[\dIVXivx.()a-z]*\d[\d.()a-z]*\.?\s*", re.IGNORECASE)
 
 
-def heading_topics(headings: Iterable[str], tokenize: Callable[[str], list[str]]) -> list[str]:
-    """The first analysed word of each clause heading or label (numbers dropped), sorted:
-    ``"8.1 Insurance Requirements"`` gives ``"insur"``. Across a library, the share of
-    agreements with a topic says whether it is a standard clause topic."""
-    out: set[str] = set()
+def heading_topic_words(headings: Iterable[str], tokenize: Callable[[str], list[str]]) -> tuple[list[str], list[str]]:
+    """The clause topics of some headings or labels, in one pass (numbers dropped), sorted: the first
+    analysed word of each (``"8.1 Insurance Requirements"`` gives ``"insur"``) and its first two joined
+    by a space (``"12. Force Majeure"`` gives ``"forc majeur"``, ``"Limitation of Liability"``
+    ``"limit liabil"``: stopwords are not words here). Across a library, the share of agreements with
+    a topic says whether it is a standard clause topic."""
+    words: set[str] = set()
+    pairs: set[str] = set()
     for h in headings:
         toks = [t for t in tokenize(_HEAD_NUMBER.sub("", h or "")) if not any(c.isdigit() for c in t)]
         if toks:
-            out.add(toks[0])
-    return sorted(out)
-
-
-def heading_topic_pairs(headings: Iterable[str], tokenize: Callable[[str], list[str]]) -> list[str]:
-    """The first two analysed words of each clause heading or label (numbers dropped), joined by a
-    space, sorted: ``"12. Force Majeure"`` gives ``"forc majeur"``, ``"Limitation of Liability"``
-    ``"limit liabil"`` (stopwords are not words here). Two-word clause topics, as
-    :func:`heading_topics` gives one-word ones."""
-    out: set[str] = set()
-    for h in headings:
-        toks = [t for t in tokenize(_HEAD_NUMBER.sub("", h or "")) if not any(c.isdigit() for c in t)]
+            words.add(toks[0])
         if len(toks) >= 2:
-            out.add(f"{toks[0]} {toks[1]}")
-    return sorted(out)
+            pairs.add(f"{toks[0]} {toks[1]}")
+    return sorted(words), sorted(pairs)
 
 
 def make_record(doc: Document, *, passages: int = 0, topics: Sequence[str] = (),
@@ -242,5 +234,5 @@ def resolution_profile(doc: Document, record: AgreementRecord, *, with_file_name
     return "\n".join(f for f in fields if f)
 
 
-__all__ = ["AgreementRecord", "heading_topic_pairs", "heading_topics", "make_record", "name_vocabulary", "naming_words",
+__all__ = ["AgreementRecord", "heading_topic_words", "make_record", "name_vocabulary", "naming_words",
            "strip_naming_words", "preamble_end", "resolution_profile", "short_names"]

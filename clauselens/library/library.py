@@ -42,8 +42,7 @@ from clauselens.errors import ClauselensError, ConfigError, IngestError, Retriev
 from clauselens.library.catalogue import (
     RECORD_FORMAT,
     AgreementRecord,
-    heading_topic_pairs,
-    heading_topics,
+    heading_topic_words,
     make_record,
     naming_words,
     resolution_profile,
@@ -383,8 +382,8 @@ class Library:
         if self.embedder is not None and passages:
             self.vectors.append(first, self.embedder.embed_passages(texts))
         labels = {h for c in passages for h in c.heading_path}
-        record = make_record(doc, passages=len(passages), topics=heading_topics(labels, self.analyzer.tokenize),
-                             topic_pairs=heading_topic_pairs(labels, self.analyzer.tokenize))
+        topics, pairs = heading_topic_words(labels, self.analyzer.tokenize)
+        record = make_record(doc, passages=len(passages), topics=topics, topic_pairs=pairs)
         defs = [(d.term, d.offset, d.means) for d in definitions(doc)]
         self.catalogue.put_agreement(record, resolution_profile(doc, record), passages, tokens,
                                      list(range(first, first + len(passages))), defs, clause_markers(doc.text))
@@ -414,8 +413,8 @@ class Library:
         for r in self.agreements():
             if r.topics is None or r.topic_pairs is None:
                 labels = {h for c in self.catalogue.passages(self.catalogue.rows_of([r.doc_id])) for h in c.heading_path}
-                self.catalogue.update_record(r.model_copy(update={"topics": heading_topics(labels, self.analyzer.tokenize),
-                                                                  "topic_pairs": heading_topic_pairs(labels, self.analyzer.tokenize)}))
+                topics, pairs = heading_topic_words(labels, self.analyzer.tokenize)
+                self.catalogue.update_record(r.model_copy(update={"topics": topics, "topic_pairs": pairs}))
         if self.lexical.indexes_on_write:  # Milvus computes BM25 on insert: nothing to rebuild
             if self.meta.get("use_file_names"):
                 raise ConfigError("file names in agreement resolution are not supported on the milvus backend")
