@@ -50,6 +50,16 @@ documented rules (no model in the scoring):
   ``--replay-answer-check``, stored in the row as ``answer_check``). The replay judges the same
   answer text; it does not re-run the question. On a run at code that has these checks, the
   replay repeats them (idempotent).
+* **quotes** (``Settings.facts = "quotes"``, the default since it was added): the same reports
+  shown with their quotes as their only facts (``reports.build.quoted_facts``): the quotes of the
+  findings the run showed as cited facts are the facts -- each checked against the corpus file's
+  text at its character spans and against the clause number it prints (:func:`quote_issue`;
+  ``quote_issues`` lists every failure) -- and each such finding's statement and the answer are
+  the model's *reading* (``readings_shown``, hand-labelled like the claims: ``readings_unsupported``).
+  A key fact counts as stated when a quote shown as a fact states it. It is a replay of the
+  presentation only: the draft, the checks and the verdicts are those of the run (``quoted_facts``
+  runs after them). A run made with ``facts = "quotes"`` keeps ``"facts": "quotes"`` in its rows and
+  is scored so under ``run`` too.
 * **runs**: ``--tag`` names a run (its own cache folder, result file
   ``benchmarks/results/answers_e2e_<tag>.json`` and hand-label file
   ``benchmarks/data/answers_e2e_labels_<tag>.json``); the untagged run is the first (89adcf9). A
@@ -209,7 +219,7 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
             "parties": parties, "party_aliases": aliases,
             "resolved_files": [paths.get(d, d) for d in resolution["chosen"]],
             "answer": r.answer, "conclusion": r.conclusion, "documents_silent": r.documents_silent,
-            "verification": r.verification, "findings": findings,
+            "verification": r.verification, "facts": r.facts, "findings": findings,
             "dropped_quotes": [d.reason for d in r.dropped_quotes],
             "wall_seconds": round(wall, 1), "llm_calls": res.transcript["token_usage"]["llm_calls"],
             "turns": r.turns, "commit": commit}
@@ -272,8 +282,39 @@ def _finding_issue(f: dict, r: dict) -> Any:
     return check_heading(f["statement"]) or _rule_issue(f["statement"], [f], r)
 
 
+@lru_cache(maxsize=None)
+def _corpus_text(fp: str) -> str | None:
+    path = CORPUS / fp
+    return path.read_text(encoding="utf-8") if path.is_file() else None
+
+
+def quote_issue(cite: dict) -> str | None:
+    """Why a quote shown as a fact (the ``quotes`` rule) would not hold, or ``None``: its text is not
+    the corpus file's text at its character spans (white space compared as one space), or its
+    clause number contradicts the number the quote prints (``reports.support.quote_clause_ref``)."""
+    from clauselens.reports.support import quote_clause_ref
+
+    text = _corpus_text(cite["file_path"])
+    if text is None:
+        return "source file not found"
+    source = "".join(text[a:b] for a, b in cite["spans"])
+    if not cite["spans"] or " ".join(source.split()) != " ".join(cite["quote"].split()):
+        return "not the source text at its spans"
+    if cite.get("clause_ref") and quote_clause_ref(cite["quote"], cite["clause_ref"]) != cite["clause_ref"]:
+        return f"cited as clause {cite['clause_ref']}, prints {quote_clause_ref(cite['quote'], cite['clause_ref'])}"
+    return None
+
+
+def _quotes_rule(r: dict, rule: str) -> bool:
+    """Whether row ``r`` is scored with its quotes as its facts: the ``quotes`` rule, or the ``run``
+    rule of a run whose reports showed them so (``Settings.facts = "quotes"``, kept in the row)."""
+    return rule == "quotes" or (rule == "run" and r.get("facts") == "quotes")
+
+
 def _facts(r: dict, rule: str) -> list[bool]:
     """Per finding of row ``r``: shown as a cited fact under ``rule`` (module docstring)."""
+    if rule == "quotes":
+        rule = "run"  # the same findings; what is shown of them differs (score)
     if rule == "before_19":
         return [bool(f["grounded"] and f["citations"]) for f in r["findings"]]
     run = [bool(f["cited_fact"]) for f in r["findings"]]
@@ -287,8 +328,8 @@ def _facts(r: dict, rule: str) -> list[bool]:
 
 def _answer_shown(r: dict, facts: list[bool], rule: str) -> bool:
     """Whether row ``r``'s answer reads as a settled fact under ``rule``."""
-    if r["documents_silent"] or not any(facts):
-        return False
+    if r["documents_silent"] or not any(facts) or _quotes_rule(r, rule):
+        return False  # with quotes as the facts, the answer is the model's reading (reports.build.READING_PREFIX)
     if rule == "before_19":
         return True
     if is_marked(r["answer"]):
@@ -317,7 +358,7 @@ def _label(labels: dict, key: str, claim: str) -> bool | None:
 
 def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> dict:
     """The module docstring's rules over ``rows``; per-question verdicts under ``"questions"``."""
-    rules = ("before_19", "run", "replayed")
+    rules = ("before_19", "run", "replayed", "quotes")
     per_q = []
     for r in rows:
         q = by_id[r["id"]]
@@ -328,9 +369,18 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
             shown_answer = _answer_shown(r, facts, rule)
             claims = [(f"{r['id']}#{i}", ok, f["statement"]) for i, (ok, f) in enumerate(zip(facts, r["findings"]))]
             claims.append((f"{r['id']}#answer", shown_answer, strip_mark(r["answer"])))
-            shown = [(k, c) for k, ok, c in claims if ok]
-            said = " ".join([r["answer"] if shown_answer else "", r["conclusion"] if shown_answer else "",
-                             *(f["statement"] for f, ok in zip(r["findings"], facts) if ok)])
+            quoted = _quotes_rule(r, rule)
+            if quoted:  # the facts are the quotes; the statements and the answer are the model's reading
+                readings = [(k, c) for k, ok, c in claims if ok] + \
+                    ([(f"{r['id']}#answer", strip_mark(r["answer"]))] if any(facts) and not r["documents_silent"] else [])
+                cites = [c for f, ok in zip(r["findings"], facts) if ok for c in f["citations"]]
+                quote_issues = [f"{r['id']}: {why}" for c in cites if (why := quote_issue(c))]
+                shown = []
+                said = " ".join(c["quote"] for c in cites)
+            else:
+                shown = [(k, c) for k, ok, c in claims if ok]
+                said = " ".join([r["answer"] if shown_answer else "", r["conclusion"] if shown_answer else "",
+                                 *(f["statement"] for f, ok in zip(r["findings"], facts) if ok)])
             kf = key_facts(q["reference_answer"]) if q["type"] in ANSWERABLE else []
             grounded = any(_overlaps(c, q["gold"]) for f, ok in zip(r["findings"], facts) if ok for c in f["citations"])
             stated = [k for k in kf if states(k, said)]
@@ -341,6 +391,12 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
                 "claims_shown_as_fact": len(shown),
                 "unsupported_shown_as_fact": [k for k, c in shown if _label(labels, k, c) is False],
                 "unlabelled": [k for k, c in shown if _label(labels, k, c) is None]}
+            if quoted:
+                p[rule].update({
+                    "quotes_shown_as_fact": len(cites), "quote_issues": quote_issues,
+                    "readings_shown": len(readings),
+                    "readings_unsupported": [k for k, c in readings if _label(labels, k, c) is False],
+                    "readings_unlabelled": [k for k, c in readings if _label(labels, k, c) is None]})
         per_q.append(p)
     out: dict[str, Any] = {}
     for rule in rules:
@@ -357,6 +413,18 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
         o["claims"] = {"shown_as_fact": shown, "hand_labelled": shown - unlab, "unlabelled": unlab,
                        "unsupported_shown_as_fact": unsup,
                        "supporting_share_of_labelled": rate(shown - unlab - unsup, shown - unlab) if shown > unlab else None}
+        qs = [p[rule] for p in per_q if "quotes_shown_as_fact" in p[rule]]
+        if qs:  # the questions scored with their quotes as their facts (_quotes_rule)
+            n_read = sum(x["readings_shown"] for x in qs)
+            read_unlab = sum(len(x["readings_unlabelled"]) for x in qs)
+            read_unsup = sum(len(x["readings_unsupported"]) for x in qs)
+            o["quoted_facts"] = {
+                "questions": len(qs), "quotes_shown_as_fact": sum(x["quotes_shown_as_fact"] for x in qs),
+                "quote_issues": [i for x in qs for i in x["quote_issues"]],
+                "readings_shown": n_read, "readings_hand_labelled": n_read - read_unlab,
+                "readings_unsupported": read_unsup,
+                "readings_supporting_share_of_labelled":
+                    rate(n_read - read_unlab - read_unsup, n_read - read_unlab) if n_read > read_unlab else None}
         out[rule] = o
     n_claims = sum(p["findings"] + 1 for p in per_q)
     lab = [_label(labels, f"{r['id']}#{i}", c) for r in rows

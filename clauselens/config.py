@@ -172,6 +172,15 @@ class Settings(BaseSettings):
     # (one finding per agreement) without a model call (``clauselens.agents.definitions``).
     # ``CLAUSELENS_EXTRACTIVE_DEFINITIONS=false`` lets the model draft it like any question.
     extractive_definitions: bool = True
+    # What a report shows as a fact (issue #19): "quotes" -- only the verified quotes of the key
+    # findings that passed the support checks, word for word from the documents; the model's
+    # statement beside each and its answer are shown as its *reading* of them
+    # (``clauselens.reports.build.quoted_facts``, ``READING_PREFIX``). "claims" -- the model's
+    # statements themselves are shown as cited facts once their checks pass (the rule before this
+    # setting). With the default 1.5B model, 24 of 99 such statements were unsupported in the five
+    # out-of-sample runs of ``benchmarks/answers_e2e.py`` (README "Trust"), so "quotes" is the
+    # default; ``CLAUSELENS_FACTS=claims`` for a stronger verdict model on a server.
+    facts: Literal["quotes", "claims"] = "quotes"
 
     @property
     def models_dir(self) -> Path:

@@ -30,7 +30,14 @@ from clauselens.agents.state import GraphState, passages_of
 from clauselens.config import ModelSettings
 from clauselens.errors import ModelResponseError
 from clauselens.parsing.injection import is_suspicious
-from clauselens.reports.build import GAP_UNADDRESSED, MAX_COVERAGE_DOCS, build_report, finalize_support, is_marked
+from clauselens.reports.build import (
+    GAP_UNADDRESSED,
+    MAX_COVERAGE_DOCS,
+    build_report,
+    finalize_support,
+    is_marked,
+    quoted_facts,
+)
 from clauselens.reports.model import (
     SILENT_ANSWER,
     CappedModel,
@@ -555,6 +562,8 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
                                                        model_settings=settings.model_for("interrogator"), documents=docs)
         calls += answer_calls
         support += [answer_verdict] if answer_verdict else []
+    if settings.facts == "quotes":  # issue #19: the quotes are the facts, the statements the model's reading
+        r = quoted_facts(r)
     r.left_out = list(state.get("left_out") or [])
     r.retrieval_warnings = retrieval_warnings(state.get("events") or [])
     r.suspicious = [f"{Path(d.get('source_path') or '').name or d.get('title')}: {w}"

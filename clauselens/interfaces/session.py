@@ -50,7 +50,7 @@ from clauselens.interfaces.store import SessionStore, check_session_id, new_sess
 from clauselens.parsing.types import Document, DocumentSummary
 from clauselens.pipeline import AskResult, save_result
 from clauselens.reports.model import Report
-from clauselens.reports.render import verification_banner
+from clauselens.reports.render import quote_text, verification_banner
 
 Event = dict[str, Any]
 Emit = Callable[[Event], None]
@@ -109,9 +109,14 @@ class TurnResult:
 
 
 def answer_text(report: Report) -> str:
-    """The chat reply for a report: the answer, then the verified citations' locations."""
+    """The chat reply for a report: the answer, then -- when the report's facts are its quotes
+    (``Report.facts``) -- each cited finding's quotes word for word, then the verified citations'
+    locations."""
     lines = [b for b in (verification_banner(report),) if b]  # issue #19: unverified answers say so
     lines.append(report.answer or report.conclusion or "(no answer)")
+    if report.facts == "quotes":
+        quoted = {c.id: c for f in report.key_findings for c in report.fact_quotes(f)}
+        lines += [f'[{c.id}] "{quote_text(c)}"' for c in quoted.values()]
     if report.citations:
         lines.append("Sources: " + "; ".join(f"[{c.id}] {c.location}" for c in report.citations))
     return "\n".join(lines)

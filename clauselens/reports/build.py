@@ -39,7 +39,14 @@ from clauselens.reports.model import (
     ReportDraft,
     SupportStatus,
 )
-from clauselens.reports.support import ISSUE_STATUS, check_claim, check_heading, check_prose, check_statement
+from clauselens.reports.support import (
+    ISSUE_STATUS,
+    check_claim,
+    check_heading,
+    check_prose,
+    check_statement,
+    quote_clause_ref,
+)
 from clauselens.reports.verify import (
     MIN_PIECE_WORDS,
     QuoteMatch,
@@ -164,7 +171,7 @@ def build_report(
                     citations.append(Citation(
                         id=cid, passage_id=m.passage_id, chunk_id=p.chunk_id, doc_id=p.doc_id,
                         node_id=p.node_id, doc_title=p.doc_title, source_path=p.source_path,
-                        clause_ref=p.clause_ref, heading_path=p.heading_path,
+                        clause_ref=quote_clause_ref(m.text, p.clause_ref), heading_path=p.heading_path,
                         page_start=p.page_start, page_end=p.page_end, spans=m.doc_spans, quote=m.text,
                         extended=extended, selected=selected,
                     ))
@@ -419,7 +426,41 @@ UNCONFIRMED_PREFIX = "Unconfirmed (quoted from an agreement the question may not
 #: something its cited facts' quotes did not -- most often what a withheld finding said.
 PARTLY_UNVERIFIED_PREFIX = ("Partly unverified (it may rest on a key finding the quotes do not support; see "
                             "knowledge gaps): ")
-_MARKS = (UNVERIFIED_PREFIX, UNCONFIRMED_PREFIX, PARTLY_UNVERIFIED_PREFIX)
+#: Put before the answer and conclusion of a report whose facts are its quotes (:func:`quoted_facts`):
+#: what they say is the model's summing-up of the quoted clauses, not a fact itself.
+READING_PREFIX = "Reading (the model's words, summing up the quoted clauses; rely on the quotes): "
+_MARKS = (UNVERIFIED_PREFIX, UNCONFIRMED_PREFIX, PARTLY_UNVERIFIED_PREFIX, READING_PREFIX)
+
+
+def quoted_facts(report: Report) -> Report:
+    """``report`` with its quotes as its only facts (``Settings.facts = "quotes"``; issue #19:
+    "a claim its quote does not support is never shown as fact").
+
+    A 1.5B model's statement can pass every check and still misread its quote (a representation
+    read as a duty; "24 hours or more in any 72-hour period" over "twenty-four (24) consecutive
+    hours, or forty-eight (48) hours in any seventy-two (72) hour period"; README "Trust": 24 of 99
+    such facts were unsupported in the out-of-sample runs). So the facts a report shows are the
+    verified quotes of the findings that passed the support checks -- the documents' own words at
+    their character spans -- and each finding's statement is shown beside its quotes as the
+    model's reading (:meth:`Report.fact_quotes`, the renderers). The answer and conclusion of a
+    report with such facts carry :data:`READING_PREFIX` (an answer marked already keeps its mark:
+    unverified, partly unverified, unconfirmed), and a verified report's note says what is checked
+    and what is not. Findings that failed a check are shown as before (unsupported, unverified,
+    unconfirmed). Idempotent; returns a new :class:`Report`."""
+    if report.facts == "quotes":
+        return report
+    update: dict[str, Any] = {"facts": "quotes"}
+    n = sum(f.cited_fact for f in report.key_findings)
+    if not report.documents_silent and n:
+        update["answer"] = _mark_unverified(report.answer, READING_PREFIX)
+        update["conclusion"] = _mark_unverified(report.conclusion, READING_PREFIX)
+        if report.verification == "verified":
+            old = f"Every key finding ({len(report.key_findings)}) is supported by a verified quote."
+            new = (f"Every key finding ({len(report.key_findings)}) rests on a verified quote, shown word for word "
+                   "as the fact; what the findings and the answer say of the quotes is the model's reading, "
+                   "checked but not guaranteed.")
+            update["verification_note"] = report.verification_note.replace(old, new)
+    return report.model_copy(update=update)
 
 
 def strip_mark(text: str) -> str:

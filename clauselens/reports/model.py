@@ -247,6 +247,12 @@ class Report(BaseModel):
     #: the (answer, quotes) pair; ``unchecked`` when not asked); ``answer_support_note`` says why.
     answer_support: SupportStatus = "unchecked"
     answer_support_note: str = ""
+    #: what the report shows as a fact (``Settings.facts``, issue #19): ``claims`` -- a cited
+    #: finding's statement (the rule before the setting; reports saved before it read back so);
+    #: ``quotes`` -- only the verified quotes of the cited findings, word for word, with each
+    #: statement and the answer shown as the model's reading of them
+    #: (:func:`clauselens.reports.build.quoted_facts`).
+    facts: Literal["claims", "quotes"] = "claims"
 
     @property
     def unsupported_findings(self) -> list[Finding]:
@@ -259,6 +265,14 @@ class Report(BaseModel):
     #: document, page and clause or position: invisible text left out at extraction, and visible
     #: sentences addressed to an AI or telling the reader to ignore instructions (not followed).
     suspicious: list[str] = Field(default_factory=list)
+
+    def fact_quotes(self, f: Finding) -> list[Citation]:
+        """The verified quotes a cited finding ``f`` shows as its facts (its citations, in order;
+        ``[]`` for a finding that is no cited fact)."""
+        if not f.cited_fact:
+            return []
+        cites = {c.id: c for c in self.citations}
+        return [cites[c] for c in f.citation_ids if c in cites]
 
     def citation(self, cid: str) -> Citation:
         """The citation with id ``cid``; raises ``KeyError``."""

@@ -150,9 +150,24 @@ def verification_banner(report: Report) -> str:
     return ""
 
 
-def finding_markdown(f: Finding) -> str:
-    """One key finding as a Markdown bullet: a cited fact with its citation ids, or marked
-    **Unsupported** / **Unverified** with the reason (never with bare citation ids)."""
+#: What a cited finding's statement is called when the report's facts are its quotes
+#: (``Report.facts == "quotes"``, :func:`clauselens.reports.build.quoted_facts`).
+READING_LABEL = "The model's reading (not a quotation)"
+
+
+def quote_text(c: Citation) -> str:
+    """A citation's quote on one line (the source text's line breaks and runs of spaces as one space)."""
+    return " ".join(c.quote.split())
+
+
+def finding_markdown(f: Finding, report: Report | None = None) -> str:
+    """One key finding as a Markdown bullet: a cited fact with its citation ids -- or, when the
+    report's facts are its quotes, the quotes word for word with their locations and the
+    statement below them as the model's reading -- or marked **Unsupported** / **Unverified** with
+    the reason (never with bare citation ids)."""
+    if f.cited_fact and report is not None and report.facts == "quotes" and report.fact_quotes(f):
+        facts = "; ".join(f"{c.location}: \"{quote_text(c)}\" [{c.id}]" for c in report.fact_quotes(f))
+        return f"- {facts}\n  - _{READING_LABEL}:_ {f.statement}"
     if f.cited_fact:
         return f"- {f.statement} " + " ".join(f"[{c}]" for c in f.citation_ids)
     if not f.grounded or not f.citation_ids:
@@ -204,7 +219,7 @@ def to_markdown(report: Report) -> str:
     if report.legal_reasoning:
         out += [report.legal_reasoning, ""]
     if report.key_findings:
-        out += ["**Key findings**", ""] + [finding_markdown(f) for f in report.key_findings]
+        out += ["**Key findings**", ""] + [finding_markdown(f, report) for f in report.key_findings]
     else:
         out.append(no_findings_note(report))
     both = bool(report.knowledge_gaps and report.follow_up_questions)  # section 4 holds two lists: name each
@@ -222,8 +237,7 @@ def to_markdown(report: Report) -> str:
     out += [f"## {titles[4]}", ""]
     if report.citations:
         for c in report.citations:
-            quote = " ".join(c.quote.split())
-            out.append(f"- **[{c.id}]** {c.location}: \"{quote}\"" + (f" _({SELECTED_NOTE})_" if c.selected else ""))
+            out.append(f"- **[{c.id}]** {c.location}: \"{quote_text(c)}\"" + (f" _({SELECTED_NOTE})_" if c.selected else ""))
     else:
         out.append(NO_CITATIONS)
     if show_conclusion(report):
@@ -244,7 +258,7 @@ def to_html(report: Report) -> str:
     return env.get_template("report.html.j2").render(
         r=report, titles=section_titles(report), basis=label_basis_text(report), header=header_fields(report),
         gaps_note=gaps_note(report), no_findings=no_findings_note(report), no_citations=NO_CITATIONS, selected_note=SELECTED_NOTE,
-        show_conclusion=show_conclusion(report), cite_title=citation_title)
+        show_conclusion=show_conclusion(report), cite_title=citation_title, reading_label=READING_LABEL)
 
 
 def to_json(report: Report) -> str:

@@ -20,11 +20,13 @@ from docx.shared import Pt, RGBColor
 from clauselens.reports.model import Finding, Report
 from clauselens.reports.render import (
     NO_CITATIONS,
+    READING_LABEL,
     SELECTED_NOTE,
     gaps_note,
     header_fields,
     label_basis_text,
     no_findings_note,
+    quote_text,
     section_titles,
     show_conclusion,
     verification_banner,
@@ -45,8 +47,17 @@ def _bullets(doc: DocxDocument, items: list[str]) -> None:
         doc.add_paragraph(item, style="List Bullet")
 
 
-def _finding(doc: DocxDocument, f: Finding) -> None:
+def _finding(doc: DocxDocument, f: Finding, report: Report) -> None:
     p = doc.add_paragraph(style="List Bullet")
+    quotes = report.fact_quotes(f) if report.facts == "quotes" else []
+    if quotes:  # the quotes are the facts; the statement is the model's reading (reports.build.quoted_facts)
+        for i, c in enumerate(quotes):
+            p.add_run(("; " if i else "") + f"{c.location}: ")
+            p.add_run(f"\u201c{quote_text(c)}\u201d ").italic = True
+            p.add_run(f"[{c.id}]").bold = True
+        r = doc.add_paragraph().add_run(f"{READING_LABEL}: {f.statement}")
+        r.font.color.rgb = _GREY
+        return
     if f.cited_fact:
         p.add_run(f.statement + " ")
         p.add_run(" ".join(f"[{c}]" for c in f.citation_ids)).bold = True
@@ -108,7 +119,7 @@ def build_docx(report: Report) -> DocxDocument:
     if report.key_findings:
         doc.add_heading("Key findings", level=2)
         for f in report.key_findings:
-            _finding(doc, f)
+            _finding(doc, f, report)
     else:
         doc.add_paragraph(no_findings_note(report))
     doc.add_heading(titles[2], level=1)

@@ -768,6 +768,23 @@ def _ref_related(a: str, b: str) -> bool:
     return a == b or b.startswith((a + ".", a + "(")) or a.startswith((b + ".", b + "("))
 
 
+def quote_clause_ref(quote: str, clause_ref: str | None) -> str | None:
+    """The clause number a citation of ``quote`` names: the passage's ``clause_ref``, unless the quote
+    opens with a printed clause number (:func:`~clauselens.reports.verify.printed_clause_numbers`)
+    that is neither that clause nor one inside or around it -- then the printed one, the document's
+    own label. Issue #19's held-out run: a quote opening "16.4 If the JVC fails to sell ..." cited
+    as clause 16.3, and "1.6 \"Territory\" is ..." as clause 1.5 (the clause tree's number was off
+    by one); with the quotes shown as the facts (``Settings.facts``) the location must not
+    contradict the quoted text."""
+    labels = printed_clause_numbers(quote.lstrip(" \t\n\"“”'"))
+    if not labels or labels[0][0] != 0:
+        return clause_ref
+    printed = labels[0][2]
+    if clause_ref and (not clause_ref[:1].isdigit() or _ref_related(_ref_key(printed), _ref_key(clause_ref))):
+        return clause_ref
+    return printed
+
+
 def check_clause_ref(claim: str, quote: str, cited_refs: Sequence[str | None] = ()) -> SupportIssue | None:
     """``clause`` issue when the claim puts what it says in a clause the quoted text is not from:
     each clause number the claim names must be one the quote prints as a label

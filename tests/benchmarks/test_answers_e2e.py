@@ -137,3 +137,34 @@ def test_the_held_out_sample_has_the_same_shape_and_no_question_of_the_fixed_one
     rest = sample(qs, rest=True)  # every question in neither sample
     assert {q["id"] for q in rest} == {q["id"] for q in qs} - {q["id"] for q in fixed + held}
     assert Counter(q["type"] for q in rest) == {"exact": 10, "paraphrase": 10}
+
+
+def test_the_quotes_rule_shows_the_quotes_as_facts_and_checks_them_against_the_source(tmp_path, monkeypatch):
+    """``Settings.facts = "quotes"`` (issue #19): the facts are the quotes, checked against the corpus
+    file at their spans and against the clause number they print; statements and answer are readings."""
+    import benchmarks.answers_e2e as e2e
+
+    text = "1.1 Term. This Agreement lasts three (3) years. 1.2 Notice. Either party may end it on 30 days' notice."
+    (tmp_path / "cuad").mkdir()
+    (tmp_path / "cuad" / "x.txt").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(e2e, "CORPUS", tmp_path)
+    e2e._corpus_text.cache_clear()
+    a, b = text.index("1.2"), len(text)
+    q = {"x-ex-1": {"id": "x-ex-1", "type": "exact", "reference_answer": "30 days' notice.",
+                    "gold": [{"file_path": "cuad/x.txt", "span": [a, b]}]}}
+    f = _finding("Either party may end it on 60 days' notice.", True, span=(a, b))
+    f["citations"][0].update(quote=text[a:b], clause_ref="1.2")
+    row = _row("It ends on 60 days' notice.", [f])
+    labels = {"x-ex-1#0": False, "x-ex-1#answer": False}
+    s = score([row], q, labels)
+    quoted = s["quotes"]["quoted_facts"]
+    assert s["quotes"]["claims"]["shown_as_fact"] == 0 and quoted["quotes_shown_as_fact"] == 1 and quoted["quote_issues"] == []
+    assert quoted["readings_shown"] == 2 and quoted["readings_unsupported"] == 2  # the model's words, shown as its reading
+    assert s["questions"][0]["quotes"]["correct"]  # the quote states the "30"; the reading's "60" is not a fact
+    assert s["run"]["claims"]["unsupported_shown_as_fact"] == 2  # the same report, statements shown as facts
+    # a run made with facts = "quotes" is scored so under "run" too
+    assert score([{**row, "facts": "quotes"}], q, labels)["run"]["claims"]["shown_as_fact"] == 0
+    # a quote that is not the file's text at its spans, and one cited under another clause number than it prints
+    assert e2e.quote_issue({**f["citations"][0], "quote": "Either party may end it on 60 days"}) == "not the source text at its spans"
+    assert e2e.quote_issue({**f["citations"][0], "clause_ref": "1.1"}) == "cited as clause 1.1, prints 1.2"
+    assert e2e.quote_issue({**f["citations"][0], "file_path": "cuad/missing.txt"}) == "source file not found"

@@ -121,3 +121,16 @@ def test_printed_clause_numbers_are_the_quoting_rules_clause_openings():
     quote = _between(KITOV, '1.26 "Marketing Authorization"', "multiples of a full Batch.")
     assert [n for _, _, n in printed_clause_numbers(quote)] == ["1.26", "1.27"]
     assert printed_clause_numbers("as set out in Section 1.27 \"Minimum Order Requirements\" and $1.5 Million") == []
+
+
+def test_a_citation_names_the_clause_number_its_quote_prints():
+    from clauselens.reports.support import quote_clause_ref
+
+    # issue #19's held-out run: the clause tree's number was off by one
+    assert quote_clause_ref("16.4   If the JVC fails to sell [one million dollars", "16.3") == "16.4"
+    assert quote_clause_ref('1.6 "Territory" is all areas in which ALFA AESAR markets', "1.5") == "1.6"
+    # the same clause, one inside it, an unnumbered quote, a named schedule: the passage's number stays
+    assert quote_clause_ref("5.2.1 The Company shall deliver", "5.2") == "5.2"
+    assert quote_clause_ref("12.2 Either Party may terminate", "12.2") == "12.2"
+    assert quote_clause_ref("The Company shall deliver", "4.6(i)") == "4.6(i)"
+    assert quote_clause_ref("3.1 The Distributor shall", "Schedule B") == "Schedule B"
