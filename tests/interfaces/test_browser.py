@@ -131,6 +131,10 @@ def test_upload_ask_report_click_citation(server, browser, fake_model, tmp_path)
     assert "Round 1: Researcher searched" in progress and "Report: 1 verified citation(s)" in progress
     assert "60 days' written notice" in browser.find_element(By.CSS_SELECTOR, "#report .answer").text
     assert "60 days' written notice" in browser.find_element(By.ID, "chat").text
+    # issue #19: the fact is the quote, word for word; the model's statement is shown as its reading
+    assert "Either party may terminate" in browser.find_element(By.CSS_SELECTOR, "#report li.quoted-fact q.fact").text
+    assert "The model's reading" in browser.find_element(By.CSS_SELECTOR, "#report li.quoted-fact .reading").text
+    assert browser.find_element(By.CSS_SELECTOR, "#report .answer").text.startswith("Reading (the model's words")
     shot(browser, shots / "2_report.png")
 
     # click the citation: the document opens with the quoted clause highlighted
