@@ -219,7 +219,7 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
             "parties": parties, "party_aliases": aliases,
             "resolved_files": [paths.get(d, d) for d in resolution["chosen"]],
             "answer": r.answer, "conclusion": r.conclusion, "documents_silent": r.documents_silent,
-            "verification": r.verification, "facts": r.facts, "findings": findings,
+            "verification": r.verification, "facts": r.facts, "readings": r.readings, "findings": findings,
             "dropped_quotes": [d.reason for d in r.dropped_quotes],
             "wall_seconds": round(wall, 1), "llm_calls": res.transcript["token_usage"]["llm_calls"],
             "turns": r.turns, "commit": commit}

@@ -563,7 +563,7 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
         calls += answer_calls
         support += [answer_verdict] if answer_verdict else []
     if settings.facts == "quotes":  # issue #19: the quotes are the facts, the statements the model's reading
-        r = quoted_facts(r)
+        r = quoted_facts(r, by_rule=bool(state.get("extractive")))
     r.left_out = list(state.get("left_out") or [])
     r.retrieval_warnings = retrieval_warnings(state.get("events") or [])
     r.suspicious = [f"{Path(d.get('source_path') or '').name or d.get('title')}: {w}"

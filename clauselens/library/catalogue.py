@@ -38,8 +38,10 @@ _RECITALS = re.compile(r"\b(?:RECITALS|Recitals|WHEREAS|Whereas|BACKGROUND|Backg
 #: file whose record is older (2: short names stop at the recitals; 3: party names from long
 #: defining parentheses, lower-case brands, a second party after "and"; 4: lettered items "A." / "a."
 #: are clause-tree levels, and a clause's lead-in before its sub-clauses is a passage; 5: definitions
-#: written without quotation marks at a line start, "1.10 INTELLECTUAL PROPERTY shall mean", are recorded).
-RECORD_FORMAT = 5
+#: written without quotation marks at a line start, "1.10 INTELLECTUAL PROPERTY shall mean", are recorded;
+#: 6: a clause whose first line ends in a page number is no table-of-contents line, so its number is kept,
+#: ``parsing.tree.TOC_MAX_CHARS``).
+RECORD_FORMAT = 6
 _CAP_WORD = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9]*(?:[-'’][A-Za-z0-9]+)*)")
 
 

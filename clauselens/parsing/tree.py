@@ -65,8 +65,22 @@ _INLINE_BREAK = re.compile(
 )
 
 
-#: A table-of-contents line ("Article 1   Definitions . . . . . 1") is not a heading.
-_TOC_LINE = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$|\s{3,}\d{1,3}\s*$")
+#: A table-of-contents line ("Article 1   Definitions . . . . . 1") is not a heading: dot leaders
+#: (a two-column contents line can be long), or a page number after a run of spaces ...
+_TOC_DOTS = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$")
+_TOC_PAGE = re.compile(r"\s{3,}\d{1,3}\s*$")
+#: ... in a line of at most this many characters: a clause's first line that ends in a page number
+#: ("7. Resignation and Removal of the Remarketing Agents. A Remarketing Agent may resign ... shall
+#: have entered into a   28", 659 characters, in CUAD's MetLife remarketing agreement, whose EDGAR
+#: text keeps page numbers at line ends) is no contents entry; read as one, its clause number was lost
+#: (48 of the 510 CUAD texts have lines over this length that open with a clause marker and end so, 510
+#: lines in all).
+TOC_MAX_CHARS = 160
+
+
+def _toc_line(line: str) -> bool:
+    """Whether ``line`` is a table-of-contents entry (:data:`_TOC_DOTS`, :data:`_TOC_PAGE`)."""
+    return _TOC_DOTS.search(line) is not None or (len(line) <= TOC_MAX_CHARS and _TOC_PAGE.search(line) is not None)
 
 
 def _lines(text: str):
@@ -240,7 +254,7 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
         if not line:
             prev = ""
             continue
-        m = None if _TOC_LINE.search(line) else match_marker(line)
+        m = None if _toc_line(line) else match_marker(line)
         handled = False
         if m is not None:
             n_before = len(b.drafts)

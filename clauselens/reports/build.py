@@ -432,7 +432,7 @@ READING_PREFIX = "Reading (the model's words, summing up the quoted clauses; rel
 _MARKS = (UNVERIFIED_PREFIX, UNCONFIRMED_PREFIX, PARTLY_UNVERIFIED_PREFIX, READING_PREFIX)
 
 
-def quoted_facts(report: Report) -> Report:
+def quoted_facts(report: Report, by_rule: bool = False) -> Report:
     """``report`` with its quotes as its only facts (``Settings.facts = "quotes"``; issue #19:
     "a claim its quote does not support is never shown as fact").
 
@@ -446,12 +446,21 @@ def quoted_facts(report: Report) -> Report:
     report with such facts carry :data:`READING_PREFIX` (an answer marked already keeps its mark:
     unverified, partly unverified, unconfirmed), and a verified report's note says what is checked
     and what is not. Findings that failed a check are shown as before (unsupported, unverified,
-    unconfirmed). Idempotent; returns a new :class:`Report`."""
+    unconfirmed). ``by_rule``: the statements and the answer were written by rule from the quotes (an
+    extractive definition report: "defines X in clause 1.2", the answer the definition itself), not by
+    the model; they are shown as such (``Report.readings = "rules"``) and the answer is not marked.
+    Idempotent; returns a new :class:`Report`."""
     if report.facts == "quotes":
         return report
-    update: dict[str, Any] = {"facts": "quotes"}
+    update: dict[str, Any] = {"facts": "quotes", "readings": "rules" if by_rule else "model"}
     n = sum(f.cited_fact for f in report.key_findings)
-    if not report.documents_silent and n:
+    if not report.documents_silent and n and by_rule:
+        if report.verification == "verified":
+            old = f"Every key finding ({len(report.key_findings)}) is supported by a verified quote."
+            new = (f"Every key finding ({len(report.key_findings)}) is a verified quote of the definition, shown word "
+                   "for word as the fact; the line beside it, written by rule, says where it is.")
+            update["verification_note"] = report.verification_note.replace(old, new)
+    elif not report.documents_silent and n:
         update["answer"] = _mark_unverified(report.answer, READING_PREFIX)
         update["conclusion"] = _mark_unverified(report.conclusion, READING_PREFIX)
         if report.verification == "verified":

@@ -253,6 +253,10 @@ class Report(BaseModel):
     #: statement and the answer shown as the model's reading of them
     #: (:func:`clauselens.reports.build.quoted_facts`).
     facts: Literal["claims", "quotes"] = "claims"
+    #: who wrote the statements shown beside the quotes when ``facts`` is ``quotes``: ``model`` (its
+    #: reading of them) or ``rules`` (an extractive definition report: each statement only says where
+    #: the quoted definition is, and the answer is the quote itself; :mod:`clauselens.agents.definitions`).
+    readings: Literal["model", "rules"] = "model"
 
     @property
     def unsupported_findings(self) -> list[Finding]:

@@ -153,6 +153,15 @@ def verification_banner(report: Report) -> str:
 #: What a cited finding's statement is called when the report's facts are its quotes
 #: (``Report.facts == "quotes"``, :func:`clauselens.reports.build.quoted_facts`).
 READING_LABEL = "The model's reading (not a quotation)"
+#: ... when the statement was written by rule from the quote (``Report.readings == "rules"``: an
+#: extractive definition report).
+RULE_LABEL = "Where it is (written by clauselens from the quote)"
+
+
+def reading_label(report: Report) -> str:
+    """What the statement beside a quoted fact is called: :data:`READING_LABEL`, or :data:`RULE_LABEL`
+    for a report whose statements were written by rule."""
+    return RULE_LABEL if report.readings == "rules" else READING_LABEL
 
 
 def quote_text(c: Citation) -> str:
@@ -167,7 +176,7 @@ def finding_markdown(f: Finding, report: Report | None = None) -> str:
     the reason (never with bare citation ids)."""
     if f.cited_fact and report is not None and report.facts == "quotes" and report.fact_quotes(f):
         facts = "; ".join(f"{c.location}: \"{quote_text(c)}\" [{c.id}]" for c in report.fact_quotes(f))
-        return f"- {facts}\n  - _{READING_LABEL}:_ {f.statement}"
+        return f"- {facts}\n  - _{reading_label(report)}:_ {f.statement}"
     if f.cited_fact:
         return f"- {f.statement} " + " ".join(f"[{c}]" for c in f.citation_ids)
     if not f.grounded or not f.citation_ids:
@@ -258,7 +267,7 @@ def to_html(report: Report) -> str:
     return env.get_template("report.html.j2").render(
         r=report, titles=section_titles(report), basis=label_basis_text(report), header=header_fields(report),
         gaps_note=gaps_note(report), no_findings=no_findings_note(report), no_citations=NO_CITATIONS, selected_note=SELECTED_NOTE,
-        show_conclusion=show_conclusion(report), cite_title=citation_title, reading_label=READING_LABEL)
+        show_conclusion=show_conclusion(report), cite_title=citation_title, reading_label=reading_label(report))
 
 
 def to_json(report: Report) -> str:

@@ -20,13 +20,13 @@ from docx.shared import Pt, RGBColor
 from clauselens.reports.model import Finding, Report
 from clauselens.reports.render import (
     NO_CITATIONS,
-    READING_LABEL,
     SELECTED_NOTE,
     gaps_note,
     header_fields,
     label_basis_text,
     no_findings_note,
     quote_text,
+    reading_label,
     section_titles,
     show_conclusion,
     verification_banner,
@@ -55,7 +55,7 @@ def _finding(doc: DocxDocument, f: Finding, report: Report) -> None:
             p.add_run(("; " if i else "") + f"{c.location}: ")
             p.add_run(f"\u201c{quote_text(c)}\u201d ").italic = True
             p.add_run(f"[{c.id}]").bold = True
-        r = doc.add_paragraph().add_run(f"{READING_LABEL}: {f.statement}")
+        r = doc.add_paragraph().add_run(f"{reading_label(report)}: {f.statement}")
         r.font.color.rgb = _GREY
         return
     if f.cited_fact:

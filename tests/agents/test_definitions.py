@@ -94,6 +94,15 @@ def test_graph_answers_a_definition_question_without_a_draft_call() -> None:
     assert ev and "no model call" in ev[0]["note"]
     rep = next(e for e in res.transcript["events"] if e["type"] == "report")
     assert [x["source"] for x in rep["support"]] == ["rules"]
+    # quotes are the facts (Settings.facts); the statement and the answer were written by rule, not
+    # by the model, so they are not called its reading and the answer is not marked
+    from clauselens.reports import to_markdown
+    from clauselens.reports.build import is_marked
+    from clauselens.reports.render import READING_LABEL, RULE_LABEL
+
+    assert r.facts == "quotes" and r.readings == "rules" and not is_marked(r.answer)
+    md = to_markdown(r)
+    assert f"_{RULE_LABEL}:_" in md and READING_LABEL not in md and "verified quote of the definition" in r.verification_note
 
 
 def test_a_definition_whose_body_is_a_list_in_the_next_clauses_says_it_goes_on() -> None:

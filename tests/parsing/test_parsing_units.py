@@ -252,3 +252,35 @@ def test_markdown_file(tmp_path):
     p.write_text("# Terms\n\n1. Payment\n\n1.1 Pay on time.\n\n1.2 Pay in full.\n", encoding="utf-8")
     doc = load_document(p)
     assert [n.ref for n in doc.nodes if n.ref] == ["1", "1.1", "1.2"] and doc.pages == []
+
+
+def test_a_clause_line_ending_in_a_page_number_keeps_its_number():
+    """EDGAR texts keep page numbers at line ends (CUAD's MetLife remarketing agreement: "7. Resignation
+    and Removal of the Remarketing Agents. A Remarketing Agent may resign ... entered into a   28"); such a
+    line is no table-of-contents entry, while short contents lines still are."""
+    body = ("A Remarketing Agent may resign and be discharged from its duties and obligations hereunder, and the "
+            "Company may remove any or all of the Remarketing Agents, by giving five (5) Business Days' prior "
+            "written notice, provided that no such resignation shall take effect until a successor has entered into a   28")
+    text = ("CONTENTS\n\n1. Appointment   1\n2. Fees   2\n3. Resignation and Removal   3\n4. Notices   4\n\n"
+            "1. Appointment. The Company appoints the Remarketing Agents as its exclusive agents.\n\n"
+            "2. Fees. The Company shall pay the fees set out in the Pricing Agreement.\n\n"
+            f"3. Resignation and Removal of the Remarketing Agents. {body}\n"
+            "remarketing agreement with the Company.\n\n"
+            "4. Notices. All notices shall be in writing.\n")
+    doc = load_text_document(text, doc_id="toc")
+    sections = [n for n in doc.nodes if n.ref in ("1", "2", "3", "4")]
+    assert [n.ref for n in sections] == ["1", "2", "3", "4"]
+    three = next(n for n in sections if n.ref == "3")
+    assert text[three.span.start:three.span.end].startswith("3. Resignation and Removal of the Remarketing Agents.")
+    assert all(n.span.start > text.index("4. Notices   4") for n in sections)  # the contents lines opened no clause
+
+
+def test_the_metlife_remarketing_agreement_has_its_section_7():
+    """The real case (the LegalBench-RAG copy of CUAD): Sections 7, 11, 14 and 19 were lost."""
+    path = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad" / \
+        "MetLife, Inc. - Remarketing Agreement.txt"
+    if not path.exists():
+        pytest.skip("LegalBench-RAG corpus not present")
+    doc = load_document(path)
+    refs = {n.ref for n in doc.nodes}
+    assert {str(i) for i in range(1, 23)} <= refs

@@ -95,10 +95,10 @@ from clauselens.parsing.sniff import sniff_file
 from clauselens.parsing.types import Document
 from clauselens.reports.render import (
     NO_CITATIONS,
-    READING_LABEL,
     gaps_note,
     header_fields,
     no_findings_note,
+    reading_label,
     section_titles,
     show_conclusion,
     to_html,
@@ -450,7 +450,7 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
         return templates.TemplateResponse(request, "report_fragment.html", {
             "r": rep, "n": n, "sid": sid, "header": header_fields(rep), "banner": verification_banner(rep),
             "gaps_note": gaps_note(rep), "no_findings": no_findings_note(rep), "no_citations": NO_CITATIONS,
-            "show_conclusion": show_conclusion(rep), "titles": section_titles(rep), "reading_label": READING_LABEL})
+            "show_conclusion": show_conclusion(rep), "titles": section_titles(rep), "reading_label": reading_label(rep)})
 
     @app.get("/s/{sid}/reports/{n}.{fmt}")
     def report_download(sid: str, n: int, fmt: str) -> Response:
