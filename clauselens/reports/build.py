@@ -453,22 +453,20 @@ def quoted_facts(report: Report, by_rule: bool = False) -> Report:
     if report.facts == "quotes":
         return report
     update: dict[str, Any] = {"facts": "quotes", "readings": "rules" if by_rule else "model"}
-    n = sum(f.cited_fact for f in report.key_findings)
-    if not report.documents_silent and n and by_rule:
-        if report.verification == "verified":
-            old = f"Every key finding ({len(report.key_findings)}) is supported by a verified quote."
-            new = (f"Every key finding ({len(report.key_findings)}) is a verified quote of the definition, shown word "
-                   "for word as the fact; the line beside it, written by rule, says where it is.")
-            update["verification_note"] = report.verification_note.replace(old, new)
-    elif not report.documents_silent and n:
+    if report.documents_silent or not any(f.cited_fact for f in report.key_findings):
+        return report.model_copy(update=update)
+    n = len(report.key_findings)
+    if by_rule:
+        said = (f"Every key finding ({n}) is a verified quote of the definition, shown word for word as the fact; "
+                "the line beside it, written by rule, says where it is.")
+    else:
         update["answer"] = _mark_unverified(report.answer, READING_PREFIX)
         update["conclusion"] = _mark_unverified(report.conclusion, READING_PREFIX)
-        if report.verification == "verified":
-            old = f"Every key finding ({len(report.key_findings)}) is supported by a verified quote."
-            new = (f"Every key finding ({len(report.key_findings)}) rests on a verified quote, shown word for word "
-                   "as the fact; what the findings and the answer say of the quotes is the model's reading, "
-                   "checked but not guaranteed.")
-            update["verification_note"] = report.verification_note.replace(old, new)
+        said = (f"Every key finding ({n}) rests on a verified quote, shown word for word as the fact; what the "
+                "findings and the answer say of the quotes is the model's reading, checked but not guaranteed.")
+    if report.verification == "verified":  # finalize_support's note, said for quoted facts
+        update["verification_note"] = report.verification_note.replace(
+            f"Every key finding ({n}) is supported by a verified quote.", said)
     return report.model_copy(update=update)
 
 
