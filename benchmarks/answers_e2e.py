@@ -300,8 +300,9 @@ def quote_issue(cite: dict) -> str | None:
     source = "".join(text[a:b] for a, b in cite["spans"])
     if not cite["spans"] or " ".join(source.split()) != " ".join(cite["quote"].split()):
         return "not the source text at its spans"
-    if cite.get("clause_ref") and quote_clause_ref(cite["quote"], cite["clause_ref"]) != cite["clause_ref"]:
-        return f"cited as clause {cite['clause_ref']}, prints {quote_clause_ref(cite['quote'], cite['clause_ref'])}"
+    printed = quote_clause_ref(cite["quote"], cite.get("clause_ref"))
+    if cite.get("clause_ref") and printed != cite["clause_ref"]:
+        return f"cited as clause {cite['clause_ref']}, prints {printed}"
     return None
 
 

@@ -273,10 +273,7 @@ class Report(BaseModel):
     def fact_quotes(self, f: Finding) -> list[Citation]:
         """The verified quotes a cited finding ``f`` shows as its facts (its citations, in order;
         ``[]`` for a finding that is no cited fact)."""
-        if not f.cited_fact:
-            return []
-        cites = {c.id: c for c in self.citations}
-        return [cites[c] for c in f.citation_ids if c in cites]
+        return [self.citation(c) for c in f.citation_ids] if f.cited_fact else []
 
     def citation(self, cid: str) -> Citation:
         """The citation with id ``cid``; raises ``KeyError``."""

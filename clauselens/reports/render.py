@@ -174,8 +174,9 @@ def finding_markdown(f: Finding, report: Report | None = None) -> str:
     report's facts are its quotes, the quotes word for word with their locations and the
     statement below them as the model's reading -- or marked **Unsupported** / **Unverified** with
     the reason (never with bare citation ids)."""
-    if f.cited_fact and report is not None and report.facts == "quotes" and report.fact_quotes(f):
-        facts = "; ".join(f"{c.location}: \"{quote_text(c)}\" [{c.id}]" for c in report.fact_quotes(f))
+    quotes = report.fact_quotes(f) if report is not None and report.facts == "quotes" else []
+    if quotes and report is not None:
+        facts = "; ".join(f"{c.location}: \"{quote_text(c)}\" [{c.id}]" for c in quotes)
         return f"- {facts}\n  - _{reading_label(report)}:_ {f.statement}"
     if f.cited_fact:
         return f"- {f.statement} " + " ".join(f"[{c}]" for c in f.citation_ids)
