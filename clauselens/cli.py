@@ -193,6 +193,9 @@ def ask(
                                                                             "tool; with --nli its vote joins the label.")] = None,
     library: Annotated[Optional[str], typer.Option("--library", "-l", help="Answer from this library (see `clauselens library add`) "
                                                                            "instead of files: the agreement is resolved from the question.")] = None,
+    reading: Annotated[bool, typer.Option("--reading/--no-reading", help="With a question naming a clause number: let the model write "
+                                                                         "a short reading under the quoted clause (default), or show the "
+                                                                         "quote alone with no model call.")] = True,
 ) -> None:
     """Answer QUESTION about FILE(s) with a grounded, cited report."""
     from clauselens.pipeline import ask as run_ask
@@ -211,6 +214,8 @@ def ask(
                              password=password, tools=tools, ocr=ocr, timeout=timeout)
         if no_cache:
             settings = settings.model_copy(update={"use_store": False})
+        if not reading:
+            settings = settings.model_copy(update={"reading": False})
         if precedents is not None:
             settings = settings.with_precedent_bank(precedents)
         answer_form: Literal["report", "nli"] = "nli" if (nli or mode == "nli") else "report"

@@ -181,6 +181,14 @@ class Settings(BaseSettings):
     # out-of-sample runs of ``benchmarks/answers_e2e.py`` (README "Trust"), so "quotes" is the
     # default; ``CLAUSELENS_FACTS=claims`` for a stronger verdict model on a server.
     facts: Literal["quotes", "claims"] = "quotes"
+    # Issue #38: a question that names a clause number is answered by quoting that clause by rule; the
+    # model then writes one short reading of it (``clauselens.agents.delivery.write_reading``).
+    # ``CLAUSELENS_READING=false`` (``ask --no-reading``) skips that call: the quote alone, no model call.
+    reading: bool = True
+    # Issue #38: a retrieved clause leads the report ("The clauses that speak to this") only when its
+    # trained relevance head's P(relevant) (``Passage.scores["head"]``) reaches this; passages without a
+    # head score lead by retrieval's ranking alone (the library's own abstention ran before).
+    lead_min_relevance: float = 0.5
 
     @property
     def models_dir(self) -> Path:

@@ -13,7 +13,6 @@ and :func:`report_node` (quote verification, support check and the final report)
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Mapping, Sequence
 
@@ -24,9 +23,21 @@ from clauselens import events as ET
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, budget_passages, call_structured
 from clauselens.agents.definitions import definition_draft, definitions_supported
+from clauselens.agents.delivery import document_labels, lead_quotes, question_ranking, rule_step, rule_target
 from clauselens.agents.nli import combine
 from clauselens.agents.resources import AgentResources
 from clauselens.agents.state import GraphState, passages_of
+from clauselens.agents.verdicts import (  # noqa: F401  (re-exported: the support verdict's public names)
+    SUPPORT_EVIDENCE_MAX_TOKENS,
+    SUPPORT_MAX_TOKENS,
+    SUPPORT_QUOTE_CHARS,
+    SupportEvidenceVerdict,
+    SupportStyle,
+    SupportVerdict,
+    check_answer,
+    check_support,
+    judge_support,
+)
 from clauselens.config import ModelSettings
 from clauselens.errors import ModelResponseError
 from clauselens.parsing.injection import is_suspicious
@@ -34,9 +45,8 @@ from clauselens.reports.build import (
     GAP_UNADDRESSED,
     MAX_COVERAGE_DOCS,
     build_report,
-    finalize_support,
-    is_marked,
     quoted_facts,
+    strip_mark,
 )
 from clauselens.reports.model import (
     SILENT_ANSWER,
@@ -46,6 +56,7 @@ from clauselens.reports.model import (
     NLIReportDraft,
     Report,
     ReportDraft,
+    RuleQuote,
     from_contractnli,
     to_contractnli,
 )
@@ -84,44 +95,6 @@ class StopDecision(CappedModel):
     reason: str = Field(default="", description="One sentence why.")
     follow_up_questions: list[str] = Field(default_factory=list, description="0-2 questions aimed at the gaps.")
 
-
-class SupportVerdict(CappedModel):
-    """The model's structured verdict on one (claim, quoted text) pair (issue #19)."""
-
-    str_caps: ClassVar[dict[str, int]] = {"reason": 240}
-    publish_required: ClassVar[tuple[str, ...]] = ("reason",)
-
-    reason: str = Field(default="", description="One short sentence: what the quoted text says about the claim.")
-    verdict: Literal["supports", "contradicts", "unrelated"] = Field(
-        description="supports, contradicts or unrelated")
-
-
-class SupportEvidenceVerdict(CappedModel):
-    """The evidence-first form of :class:`SupportVerdict`: the quote's words that state the claim and
-    what of the claim they do not state, before the verdict (``P.SUPPORT_EVIDENCE_SYSTEM``)."""
-
-    str_caps: ClassVar[dict[str, int]] = {"evidence": 400, "missing": 200}
-    publish_required: ClassVar[tuple[str, ...]] = ()
-
-    evidence: str = Field(default="", description="The words of the quoted text that state the claim, copied word for word.")
-    missing: str = Field(default="", description="Every part of the claim the evidence does not state; empty if none.")
-    verdict: Literal["supports", "contradicts", "unrelated"] = Field(
-        description="supports, contradicts or unrelated")
-
-
-#: How the model is asked for a support verdict: ``reason`` (a one-sentence reason, then the verdict)
-#: or ``evidence`` (:class:`SupportEvidenceVerdict`). Compared on the hand-labelled claims by
-#: ``benchmarks/support_verdicts.py``.
-SupportStyle = Literal["reason", "evidence"]
-#: A ``missing`` that names nothing.
-_NOTHING_MISSING = re.compile(r"^\W*(?:none|nothing|n/?a|no(?:thing)? (?:part|parts)?\s*(?:is )?missing|-)?\W*$", re.IGNORECASE)
-
-#: Reply budget of one support verdict, in tokens (a 240-character reason is ~60 tokens).
-SUPPORT_MAX_TOKENS = 128
-#: ... and of an evidence-first one (up to 400 characters of evidence, 200 of missing parts).
-SUPPORT_EVIDENCE_MAX_TOKENS = 256
-#: Characters of quoted text shown in a support prompt (extended quotes are whole clauses).
-SUPPORT_QUOTE_CHARS = 1500
 
 
 def _ctx(context: str | None) -> str:
@@ -277,117 +250,6 @@ def mark_unaddressed(draft: ReportDraft, passages: Mapping[str, Passage], questi
     return draft.model_copy(update={"knowledge_gaps": gaps, "follow_up_questions": asks + list(draft.follow_up_questions)})
 
 
-def judge_support(claim: str, quote: str, location: str, *, model: BaseChatModel, context: str | None = None,
-                  model_settings: ModelSettings | None = None, style: SupportStyle = "reason",
-                  ) -> tuple[SupportVerdict, CallRecord]:
-    """The model's :class:`SupportVerdict` on one (claim, quoted text) pair. With ``style="evidence"``
-    the model is asked for a :class:`SupportEvidenceVerdict`, and a "supports" beside a part of the
-    claim it names as missing counts as "unrelated" (the reason quotes both). Raises ``ModelResponseError``."""
-    q = " ".join(quote.split())
-    if len(q) > SUPPORT_QUOTE_CHARS:
-        q = q[:SUPPORT_QUOTE_CHARS] + " [...]"
-    fields = {"context_block": _ctx(context), "location": location, "quote": q, "claim": " ".join(claim.split())}
-    if style == "reason":
-        return call_structured(model, P.SUPPORT_SYSTEM, P.SUPPORT_USER.format(**fields), SupportVerdict,
-                               agent="interrogator", step="support", model_settings=model_settings,
-                               max_tokens=SUPPORT_MAX_TOKENS)
-    ev, rec = call_structured(model, P.SUPPORT_EVIDENCE_SYSTEM, P.SUPPORT_EVIDENCE_USER.format(**fields),
-                              SupportEvidenceVerdict, agent="interrogator", step="support", model_settings=model_settings,
-                              max_tokens=SUPPORT_EVIDENCE_MAX_TOKENS)
-    missing = "" if _NOTHING_MISSING.match(ev.missing) else ev.missing.strip()
-    verdict = "unrelated" if ev.verdict == "supports" and missing else ev.verdict
-    reason = (f"evidence: \"{ev.evidence.strip()}\"" if ev.evidence.strip() else "no evidence in the quote")
-    reason += f"; not stated: {missing}" if missing else ""
-    return SupportVerdict(reason=reason[:240], verdict=verdict), rec
-
-
-_VERDICT_STATUS = {"supports": "supported", "contradicts": "contradicted", "unrelated": "unrelated"}
-
-
-def check_support(
-    report: Report, passages: Mapping[str, Passage], *, model: BaseChatModel, context: str | None = None,
-    model_settings: ModelSettings | None = None, documents: Sequence[Mapping[str, Any]] | None = None,
-) -> tuple[Report, list[CallRecord], list[dict[str, Any]]]:
-    """Ask the model whether each key finding's quoted text supports it (issue #19).
-
-    Only findings that passed the deterministic checks of :func:`clauselens.reports.build.build_report`
-    (``support == "unchecked"``, or ``"unconfirmed"``: from a candidate agreement, verified quote) are asked; ``supports`` makes them ``supported``,
-    ``contradicts`` / ``unrelated`` take them off the cited facts. A verdict the model cannot
-    give (``ModelResponseError``) leaves the finding ``unchecked`` and says so. The report is
-    then re-finalised (:func:`clauselens.reports.build.finalize_support`).
-
-    Returns ``(report, calls, verdicts)``; ``verdicts`` is one JSON-ready record per finding
-    (statement, status, note, source: ``rules`` / ``model`` / ``none``) for the transcript.
-    """
-    cites = {c.id: c for c in report.citations}
-    findings = []
-    calls: list[CallRecord] = []
-    log: list[dict[str, Any]] = []
-    for f in report.key_findings:
-        src = "rules" if f.support in ("contradicted", "unverified") else "none"
-        if f.support in ("unchecked", "unconfirmed") and f.citation_ids:  # unconfirmed: passed the rules, candidate agreement
-            cs = [cites[c] for c in f.citation_ids if c in cites]
-            quote = " ".join(c.quote for c in cs)
-            # the clause heading tells the model what the clause is about ("4.3 Non-Solicitation")
-            location = "; ".join(dict.fromkeys(c.location + (f" ({' > '.join(c.heading_path[-2:])})" if c.heading_path else "")
-                                               for c in cs))
-            try:
-                v, rec = judge_support(f.statement, quote, location, model=model, context=context,
-                                       model_settings=model_settings)
-                calls.append(rec)
-                f = f.model_copy(update={"support": _VERDICT_STATUS[v.verdict], "support_note": f"model: {v.reason.strip()}"})
-                src = "model"
-            except ModelResponseError as e:
-                f = f.model_copy(update={"support_note": f"the model's support check failed: {e}"})
-        findings.append(f)
-        log.append({"statement": f.statement, "support": f.support, "note": f.support_note, "source": src})
-    out = report.model_copy(update={"key_findings": findings})
-    return finalize_support(out, passages, documents), calls, log
-
-
-def check_answer(
-    report: Report, passages: Mapping[str, Passage], *, model: BaseChatModel, context: str | None = None,
-    model_settings: ModelSettings | None = None, documents: Sequence[Mapping[str, Any]] | None = None,
-) -> tuple[Report, list[CallRecord], dict[str, Any] | None]:
-    """Ask the model whether the quotes of the report's cited facts support its *answer* (issue
-    #19: a small model can cite the right clause and still answer something it does not say --
-    "accepted when NTC returns an acknowledged copy" over a clause on deemed acceptance within three
-    days). An answer that restates a supported finding is supported by rule (no call). A report
-    with no cited fact, a silent one, an NLI label and an answer marked unverified already (some
-    finding failed: :data:`~clauselens.reports.build.PARTLY_UNVERIFIED_PREFIX`) are not asked. ``contradicts`` / ``unrelated``
-    mark the answer and conclusion unverified and the report partly verified
-    (:func:`clauselens.reports.build.finalize_support`). Returns ``(report, calls, verdict record
-    or None)``."""
-    facts = [f for f in report.key_findings if f.cited_fact]
-    answer = report.answer.strip()
-    if report.documents_silent or report.label is not None or not facts or not answer:
-        return report, [], None
-    if report.answer_support != "unchecked":  # the deterministic checks already failed it (build_report)
-        return report, [], {"statement": answer, "support": report.answer_support, "note": report.answer_support_note,
-                            "source": "rules", "part": "answer"}
-    if is_marked(answer):  # some finding failed: marked already (reports.build.finalize_support)
-        return report, [], None
-    if any(_norm(answer) == _norm(f.statement) and f.support == "supported" for f in facts):
-        out = report.model_copy(update={"answer_support": "supported",
-                                        "answer_support_note": "rules: the answer restates a supported finding"})
-        return out, [], {"statement": answer, "support": "supported", "note": out.answer_support_note, "source": "rules",
-                         "part": "answer"}
-    cites = {c.id: c for c in report.citations}
-    ids = list(dict.fromkeys(c for f in facts for c in f.citation_ids if c in cites))
-    quote = " ".join(cites[c].quote for c in ids)
-    location = "; ".join(dict.fromkeys(cites[c].location for c in ids))
-    try:
-        v, rec = judge_support(answer, quote, location, model=model, context=context, model_settings=model_settings)
-    except ModelResponseError as e:
-        return report, [], {"statement": answer, "support": "unchecked", "note": f"the model's support check failed: {e}",
-                            "source": "none", "part": "answer"}
-    out = report.model_copy(update={"answer_support": _VERDICT_STATUS[v.verdict],
-                                    "answer_support_note": f"model: {v.reason.strip()}"})
-    return (finalize_support(out, passages, documents), [rec],
-            {"statement": answer, "support": out.answer_support, "note": out.answer_support_note, "source": "model",
-             "part": "answer"})
-
-
 def decide(question: str, draft: ReportDraft, *, model: BaseChatModel, asked: Sequence[str] = (),
            context: str | None = None, model_settings: ModelSettings | None = None) -> tuple[StopDecision, CallRecord]:
     """The model's :class:`StopDecision` on ``draft``. Raises ``ModelResponseError``."""
@@ -460,13 +322,19 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     ms = settings.model_for("interrogator")
     turn = int(state.get("turn") or 0)
     if turn == 0:
-        try:
-            subs, rec = decompose(question, model=res.model("interrogator"), context=context, model_settings=ms)
-            ev = [{"type": ET.LLM_CALL, **rec.as_dict()}]
-        except ModelResponseError as e:
-            subs, ev = [question], [{"type": ET.NOTE, "text": f"decomposition failed, researching the question as asked: {e}"}]
-        return {"sub_questions": subs, "pending": subs, "route": "research", "follow_ups_asked": 0,
-                "events": ev + [{"type": ET.DECOMPOSE, "sub_questions": subs}]}
+        target = None if nli else rule_target(question)
+        if target is not None:  # issue #38: a rule decides what to quote; no decomposition
+            subs, ev = [question], [{"type": ET.NOTE, "text": f"{target.replace('_', ' ')} question: quoted by rule, "
+                                                             "not decomposed"}]
+        else:
+            try:
+                subs, rec = decompose(question, model=res.model("interrogator"), context=context, model_settings=ms)
+                ev = [{"type": ET.LLM_CALL, **rec.as_dict()}]
+            except ModelResponseError as e:
+                subs, ev = [question], [{"type": ET.NOTE, "text": f"decomposition failed, researching the question as asked: {e}"}]
+        pending = list(dict.fromkeys([question, *subs]))  # the question as asked ranks the clauses that lead the report
+        return {"sub_questions": subs, "pending": pending, "route": "research", "follow_ups_asked": 0,
+                "rule_target": target, "events": ev + [{"type": ET.DECOMPOSE, "sub_questions": subs}]}
 
     passages = passages_of(state)
     asked = list(state.get("asked") or [])
@@ -479,14 +347,18 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
         return {"draft": draft.model_dump(mode="json"), "route": "report", "complete": True,
                 "stop_reason": "nothing relevant found", "events": events}
     if not nli and settings.extractive_definitions:
-        ddraft = definition_draft(question, passages, sub_questions=state.get("sub_questions") or [],
-                                  documents=state.get("documents"))
+        subs = [] if state.get("rule_target") == "definition" else state.get("sub_questions") or []
+        ddraft = definition_draft(question, passages, documents=state.get("documents"), sub_questions=subs)
         if ddraft is not None:  # a definition is quoted, not paraphrased: no model call
             events.append({"type": ET.DRAFT, "turn": turn, "draft": ddraft.model_dump(mode="json"),
                            "shown": [pid for f in ddraft.findings for pid in f.passage_ids],
                            "note": "definition quoted from the passages (extractive); no model call"})
             return {"draft": ddraft.model_dump(mode="json"), "route": "report", "complete": True, "extractive": True,
                     "stop_reason": "definition found in the documents", "events": events}
+    if not nli:
+        ruled = rule_step(state, lambda: res.model("interrogator"), settings, passages, turn)
+        if ruled is not None:  # issue #38: a named clause quoted by rule, or no clause passes the bar
+            return ruled
     try:
         draft, rec, shown = draft_report(
             question, passages, model=res.model("interrogator"), recent=state.get("last_new_ids") or [],
@@ -499,12 +371,15 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
         return {"route": "report", "complete": False, "stop_reason": "draft failed", "events": events}
     events += [{"type": ET.LLM_CALL, **rec.as_dict()},
                {"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": shown}]
-    try:
-        decision, drec = decide(question, draft, model=res.model("interrogator"), asked=asked,
-                                context=context, model_settings=ms)
-        events.append({"type": ET.LLM_CALL, **drec.as_dict()})
-    except ModelResponseError as e:
-        decision = StopDecision(complete=False, reason=f"decision failed: {e}")
+    if turn >= max_turns:  # no round is left to research: the stop decision would change nothing (no call)
+        decision = StopDecision(complete=False, reason="turn limit reached; the model was not asked to judge the draft")
+    else:
+        try:
+            decision, drec = decide(question, draft, model=res.model("interrogator"), asked=asked,
+                                    context=context, model_settings=ms)
+            events.append({"type": ET.LLM_CALL, **drec.as_dict()})
+        except ModelResponseError as e:
+            decision = StopDecision(complete=False, reason=f"decision failed: {e}")
     follow_ups, why = next_questions(draft, decision, turn=turn, max_turns=max_turns, asked=asked,
                                      follow_ups_asked=int(state.get("follow_ups_asked") or 0))
     events.append({"type": ET.DECISION, "turn": turn, "decision": decision.model_dump(mode="json"),
@@ -519,6 +394,17 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     else:
         upd.update(route="report", stop_reason=why)
     return upd
+
+
+def declined(report: Report, draft: ReportDraft, passages: Mapping[str, Passage],
+             documents: Sequence[Mapping[str, Any]] | None) -> Report:
+    """The report of a question no retrieved clause passes the relevance bar for and whose draft
+    quotes nothing verifiable (issue #38: decline cleanly, never a quote-less "Unverified" answer): the
+    documents do not address it, and what the model drafted is kept under knowledge gaps as a line."""
+    out = build_report(silent_draft(report.question, False), passages, question=report.question, context=report.context,
+                       turns=report.turns, complete=report.complete, documents=documents)
+    gap = f"No retrieved clause passed the relevance bar; the model's draft (not an answer) read: {strip_mark(draft.answer)}"
+    return out.model_copy(update={"knowledge_gaps": [*out.knowledge_gaps, gap[:400]]})
 
 
 def retrieval_warnings(events: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -547,13 +433,26 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     draft = ReportDraft.model_validate(state["draft"]) if state.get("draft") else silent_draft(state["question"], nli)
     basis = LabelBasis.model_validate(state["label_basis"]) if state.get("label_basis") else None
     passages, docs = passages_of(state), state.get("documents") or None
+    rule_quotes = [RuleQuote.model_validate(q) for q in state.get("rule_quotes") or []]
+    leads = not (nli or state.get("extractive") or state.get("rule_decided") or draft.addressed is False and not passages)
+    if leads:  # issue #38: retrieval's best clauses for the question lead the report, whatever the model drafted
+        rule_quotes = lead_quotes(state["question"], passages, question_ranking(state.get("events") or [], state["question"]),
+                                  min_relevance=settings.lead_min_relevance, names=document_labels(docs))
+        if not draft.addressed and not any("head" in passages[q.passage_id].scores for q in rule_quotes):
+            rule_quotes = []  # the model judged the passages silent and no trained relevance head says otherwise
+    by_rule = bool(state.get("extractive")) or (bool(state.get("rule_decided")) and not any(
+        ev.get("step") == "reading" for ev in ET.of_type(state.get("events") or [], ET.LLM_CALL)))
     r = build_report(draft, passages, question=state["question"], context=state.get("context"),
                      turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli,
-                     label_basis=basis, documents=docs)
+                     label_basis=basis, documents=docs, rule_quotes=rule_quotes,
+                     answer_by_rule=by_rule and not state.get("extractive"))
     calls: list[CallRecord] = []
     support: list[dict[str, Any]] = []  # issue #19: the verdict on each finding's (claim, quote) pair
     if state.get("extractive"):  # quoted definitions: the claim only names where the quote is
         r, support = definitions_supported(r, passages, docs)
+    elif state.get("rule_decided"):  # a named clause quoted by rule, or declined: no model verdict
+        support = [{"statement": f.statement, "support": f.support, "note": f.support_note, "source": "rules"}
+                   for f in r.key_findings]
     elif settings.support_check:  # a silent report's findings have no verified quote: logged, never asked
         r, calls, support = check_support(r, passages, model=res.model("interrogator"), context=state.get("context"),
                                           model_settings=settings.model_for("interrogator"), documents=docs)
@@ -562,8 +461,10 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
                                                        model_settings=settings.model_for("interrogator"), documents=docs)
         calls += answer_calls
         support += [answer_verdict] if answer_verdict else []
+    if leads and not rule_quotes and not r.documents_silent and not any(f.cited_fact for f in r.key_findings):
+        r = declined(r, draft, passages, docs)  # issue #38: no clause passes the bar and the model quoted none
     if settings.facts == "quotes":  # issue #19: the quotes are the facts, the statements the model's reading
-        r = quoted_facts(r, by_rule=bool(state.get("extractive")))
+        r = quoted_facts(r, by_rule=by_rule)
     r.left_out = list(state.get("left_out") or [])
     r.retrieval_warnings = retrieval_warnings(state.get("events") or [])
     r.suspicious = [f"{Path(d.get('source_path') or '').name or d.get('title')}: {w}"

@@ -125,3 +125,16 @@ SUPPORT_EVIDENCE_USER = (
     "CLAIM: {claim}\n\n"
     "Return JSON with evidence, missing and verdict (supports, contradicts or unrelated)."
 )
+
+#: The reading under clauses quoted by rule (issue #38, :func:`clauselens.agents.interrogator.write_reading`):
+#: the quotes are the facts already; the model only says, briefly, what they answer.
+READING_SYSTEM = (
+    "You are the Interrogator, a careful contract lawyer. The clauses below were quoted from the contract "
+    "because the question names them or asks about them. Answer the question in one or two sentences using ONLY "
+    "what the quoted text says; name the clause you rely on. If the quoted text does not answer the question, say "
+    "that it does not. Do not add facts the quoted text does not state.\n" + DATA_NOT_INSTRUCTIONS
+)
+READING_USER = (
+    "{context_block}Question: {question}\n\nQuoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\n"
+    "Return JSON with the field answer."
+)

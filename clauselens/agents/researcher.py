@@ -32,6 +32,9 @@ from clauselens.retrieval.types import Passage, RetrievalMethod
 MAX_QUERIES = 6
 #: At most this many passages a round adds (best first), so drafts stay within the window.
 MAX_NEW_PER_ROUND = 12
+#: The first query's best passages kept whatever their score (the question as asked: issue #38's lead clauses
+#: and a named clause's sub-clauses come from them).
+KEEP_FIRST = 4
 #: Reply budget of the plan call (a full plan is ~100 tokens).
 PLAN_MAX_TOKENS = 256
 #: Anchor tools: searched once, in the first round, with the user's own question (a labelled
@@ -182,7 +185,11 @@ def research_round(
                          "scores": {k_: round(v, 6) for k_, v in p.scores.items()}, "ranks": p.ranks})
         results.append({"tool": tool_name, "query": q, "abstained": res.abstained, "reason": res.reason,
                         "passages": rows, **({"trace": res.trace} if res.trace else {})})
-    ranked = sorted(fresh.values(), key=lambda p: -p.score)[:MAX_NEW_PER_ROUND]
+    # the first query's best passages always get ids (issue #38: the question as asked ranks the clauses
+    # that lead the report), then the rest by score
+    first_q = {row["chunk_id"] for r in results if queries and r["query"] == queries[0] and r["tool"] in tools
+               for row in r["passages"][:KEEP_FIRST]}
+    ranked = sorted(fresh.values(), key=lambda p: (p.chunk_id not in first_q, -p.score))[:MAX_NEW_PER_ROUND]
     new_ids: list[str] = []
     for p in ranked:
         pid = f"P{next_no}"
@@ -212,7 +219,7 @@ def researcher_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     tools_ = {n: t for n, t in all_tools.items() if n not in ANCHOR_TOOLS}
     first = not int(state.get("turn") or 0)
     rr = research_round(
-        pending, model=res.model("researcher") if tools_ else None, tools=tools_, known=known,
+        pending, model=res.model("researcher") if tools_ and not state.get("rule_target") else None, tools=tools_, known=known,
         k=settings.retrieval.top_k, context=state.get("context"), model_settings=settings.model_for("researcher"),
         multi_doc=len(state.get("documents") or []) > 1,
         anchor_query=state["question"] if first else None, anchor_tools=anchors,

@@ -71,6 +71,13 @@ class GraphState(GraphInput, total=False):
     #: The draft quotes definitions found by the defined-term field, without a model call
     #: (``clauselens.agents.definitions``): its findings are judged by rule, not by the model.
     extractive: bool
+    #: What a rule decides to quote (issue #38, :func:`clauselens.agents.delivery.rule_target`):
+    #: ``"named_clause"``, ``"definition"`` or ``None`` (the model drafts; retrieval's best clauses lead).
+    rule_target: str | None
+    #: Clauses quoted by rule (:class:`~clauselens.reports.model.RuleQuote` dumps), cited facts whatever the
+    #: model drafts; ``rule_decided`` is True when the rule wrote the whole draft (no model verdicts).
+    rule_quotes: list[dict[str, Any]]
+    rule_decided: bool
     report: dict[str, Any] | None
     events: Annotated[list[dict[str, Any]], operator.add]
 

@@ -37,6 +37,7 @@ from clauselens.reports.model import (
     LabelBasis,
     Report,
     ReportDraft,
+    RuleQuote,
     SupportStatus,
 )
 from clauselens.reports.support import (
@@ -52,6 +53,7 @@ from clauselens.reports.verify import (
     QuoteMatch,
     clean_model_quote,
     extend_match,
+    passage_offsets_to_doc_spans,
     select_quote,
     verify_pieces,
     verify_quote,
@@ -116,6 +118,8 @@ def build_report(
     nli: bool = False,
     label_basis: LabelBasis | None = None,
     documents: Sequence[Mapping[str, Any]] | None = None,
+    rule_quotes: Sequence[RuleQuote] = (),
+    answer_by_rule: bool = False,
 ) -> Report:
     """Verify ``draft`` against the retrieved ``passages`` (run-local id -> Passage).
 
@@ -124,12 +128,16 @@ def build_report(
     given (precedent vote or abstention, see :class:`LabelBasis`); otherwise ``label`` is None.
     ``documents`` are the run's document summaries (``doc_id``, ``title``, ``source_path``) for
     the per-document coverage of :func:`finalize_support` (none without them: pre-indexed tools
-    or a question put to a whole library name no documents).
+    or a question put to a whole library name no documents). ``rule_quotes`` are clauses chosen by
+    rule (issue #38: a named clause, retrieval's best clauses): each becomes a cited fact first, its
+    quote the passage's own characters, never withheld by the model's checks (:func:`rule_findings`).
+    ``answer_by_rule``: the answer was written by clauselens, not the model (a named clause quoted with no
+    reading): it is no claim to check.
     """
     citations: list[Citation] = []
     dropped: list[DroppedQuote] = []
-    findings: list[Finding] = []
     by_span: dict[tuple, str] = {}
+    findings: list[Finding] = rule_findings(rule_quotes, passages, citations, by_span)
     for f in draft.findings:
         pids = [p for p in f.passage_ids if p in passages]
         cids: list[str] = []
@@ -226,8 +234,8 @@ def build_report(
         label = label_basis.decided
     answer_support: SupportStatus = "unchecked"
     answer_note = ""
-    passing = [f for f in findings if f.grounded and f.citation_ids and f.support == "unchecked"]
-    if not silent and not nli and passing and answer:  # the answer is a claim too (issue #19)
+    passing = [f for f in findings if f.grounded and f.citation_ids and (f.support == "unchecked" or f.rule)]
+    if not silent and not nli and passing and answer and not answer_by_rule:  # the answer is a claim too (issue #19)
         ids = {c for f in passing for c in f.citation_ids}
         cited = [c for c in citations if c.id in ids]
         parties = _parties(documents, {c.doc_id for c in cited})
@@ -263,6 +271,41 @@ def build_report(
         answer_support=answer_support, answer_support_note=answer_note,
     )
     return finalize_support(report, passages, documents)
+
+
+#: The support note of a finding quoted by rule, per :data:`~clauselens.reports.model.RuleKind`.
+RULE_NOTES = {
+    "named_clause": "rules: the clause the question names, quoted verbatim (exact clause-number field)",
+    "definition": "rules: the agreement's own definition, verbatim",
+    "lead": "rules: one of the best retrieved clauses for the question, quoted verbatim (retrieval's ranking)",
+}
+
+
+def rule_findings(rule_quotes: Sequence[RuleQuote], passages: Mapping[str, Passage], citations: list[Citation],
+                  by_span: dict[tuple, str]) -> list[Finding]:
+    """One cited fact per clause quoted by rule (issue #38), its citation appended to ``citations``
+    (``by_span`` de-duplicates a span quoted twice). The quote is ``passage.text[start:end]`` itself --
+    chosen by rule, so there is no model copy to verify -- and the finding is ``supported`` by rule: its
+    statement only says where the clause is and why it was chosen. Quotes of unknown passages or empty
+    spans are skipped."""
+    out: list[Finding] = []
+    for rq in rule_quotes:
+        p = passages.get(rq.passage_id)
+        if p is None or not (0 <= rq.start < rq.end <= len(p.text)) or not p.text[rq.start:rq.end].strip():
+            continue
+        key = (p.chunk_id, rq.start, rq.end)
+        cid = by_span.get(key)
+        if cid is None:
+            cid = by_span[key] = f"C{len(citations) + 1}"
+            text = p.text[rq.start:rq.end]
+            citations.append(Citation(
+                id=cid, passage_id=rq.passage_id, chunk_id=p.chunk_id, doc_id=p.doc_id, node_id=p.node_id,
+                doc_title=p.doc_title, source_path=p.source_path, clause_ref=quote_clause_ref(text, p.clause_ref),
+                heading_path=p.heading_path, page_start=p.page_start, page_end=p.page_end,
+                spans=passage_offsets_to_doc_spans(p, rq.start, rq.end), quote=text))
+        out.append(Finding(statement=rq.statement, passage_ids=[rq.passage_id], citation_ids=[cid], grounded=True,
+                           support="supported", support_note=RULE_NOTES[rq.kind], rule=rq.kind))
+    return out
 
 
 #: Knowledge-gap line for a sentence of the report's prose (legal reasoning, conclusion) that its quotes

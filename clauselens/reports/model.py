@@ -63,6 +63,25 @@ CITED_FACT = ("supported", "unchecked")
 Verification = Literal["verified", "partial", "unverified", "silent"]
 
 
+#: Why a clause was quoted by rule (issue #38, :mod:`clauselens.agents.delivery`): ``named_clause`` --
+#: the question names its number; ``definition`` -- the question asks what a defined term means;
+#: ``lead`` -- one of the best retrieved clauses for the question as asked ("The clauses that speak to
+#: this"), chosen by retrieval's ranking and relevance bar, not by whether the model copied a quote.
+RuleKind = Literal["named_clause", "definition", "lead"]
+
+
+class RuleQuote(BaseModel):
+    """A clause quoted by rule: ``[start, end)`` of the text of retrieved passage ``passage_id``
+    (run-local id), the statement clauselens writes beside it and why it was chosen (``kind``).
+    :func:`clauselens.reports.build.build_report` turns each into a cited fact without asking the model."""
+
+    passage_id: str
+    start: int
+    end: int
+    statement: str
+    kind: RuleKind
+
+
 class Citation(BaseModel):
     """One verified quote.
 
@@ -123,6 +142,10 @@ class Finding(BaseModel):
     grounded: bool = True
     support: SupportStatus = "unchecked"
     support_note: str = ""
+    #: Set when clauselens chose the quoted clause by rule, not the model (issue #38; :data:`RuleKind`):
+    #: its quote is a fact however the model reads it, and its statement, written by clauselens, only
+    #: says where the clause is and why it was chosen. ``None`` for the model's own findings.
+    rule: RuleKind | None = None
 
     @property
     def cited_fact(self) -> bool:
@@ -269,6 +292,24 @@ class Report(BaseModel):
     #: document, page and clause or position: invisible text left out at extraction, and visible
     #: sentences addressed to an AI or telling the reader to ignore instructions (not followed).
     suspicious: list[str] = Field(default_factory=list)
+
+    @property
+    def rule_findings(self) -> list[Finding]:
+        """The findings whose clause clauselens quoted by rule (issue #38), shown first as "The clauses
+        that speak to this" (a named clause, a definition, or retrieval's best clauses)."""
+        return [f for f in self.key_findings if f.rule is not None]
+
+    @property
+    def model_findings(self) -> list[Finding]:
+        """The model's own findings (its readings), shown after :attr:`rule_findings`."""
+        return [f for f in self.key_findings if f.rule is None]
+
+    def outside_rule_clauses(self, f: Finding) -> bool:
+        """True when ``f`` is the model's finding in a report that quotes clauses by rule and none of the
+        passages it cites is one of them (issue #38: "a reading whose citation is not among those clauses
+        says so")."""
+        ruled = {p for g in self.rule_findings for p in g.passage_ids}
+        return f.rule is None and bool(ruled) and bool(f.passage_ids) and not ruled.intersection(f.passage_ids)
 
     def fact_quotes(self, f: Finding) -> list[Citation]:
         """The verified quotes a cited finding ``f`` shows as its facts (its citations, in order;

@@ -158,10 +158,35 @@ READING_LABEL = "The model's reading (not a quotation)"
 RULE_LABEL = "Where it is (written by clauselens from the quote)"
 
 
-def reading_label(report: Report) -> str:
-    """What the statement beside a quoted fact is called: :data:`READING_LABEL`, or :data:`RULE_LABEL`
-    for a report whose statements were written by rule."""
-    return RULE_LABEL if report.readings == "rules" else READING_LABEL
+#: ... for a clause retrieval chose for the question (issue #38, ``Finding.rule == "lead"``).
+LEAD_LABEL = "Why it is quoted (written by clauselens, not the model)"
+#: Added to :data:`READING_LABEL` for a model finding that cites none of the clauses quoted by rule.
+OUTSIDE_NOTE = "; it cites a clause other than the ones quoted above"
+#: The heading of the clauses quoted by rule (issue #38) above the model's findings.
+RULE_HEADING = "The clauses that speak to this"
+#: The heading of the findings (the model's, or a definition's) -- under :data:`RULE_HEADING` when both show.
+FINDINGS_HEADING = "Key findings"
+
+
+def reading_label(report: Report, f: Finding | None = None) -> str:
+    """What the statement beside a quoted fact is called: :data:`READING_LABEL`, :data:`RULE_LABEL` for a
+    statement written by rule (a report whose statements all are, or a finding ``f`` quoted by rule),
+    :data:`LEAD_LABEL` for a clause retrieval chose; a model finding citing none of the clauses quoted by rule
+    says so (:data:`OUTSIDE_NOTE`)."""
+    if f is not None and f.rule == "lead":
+        return LEAD_LABEL
+    if report.readings == "rules" or (f is not None and f.rule is not None):
+        return RULE_LABEL
+    return READING_LABEL + (OUTSIDE_NOTE if f is not None and report.outside_rule_clauses(f) else "")
+
+
+def finding_groups(report: Report) -> list[tuple[str, list[Finding]]]:
+    """The key findings as the renderers list them: the clauses quoted by rule first under
+    :data:`RULE_HEADING` (a named clause or retrieval's best clauses; issue #38), then the rest under
+    :data:`FINDINGS_HEADING` (the model's findings; a definition report's findings). Empty groups left out."""
+    first = [f for f in report.key_findings if f.rule in ("lead", "named_clause")]
+    rest = [f for f in report.key_findings if f.rule not in ("lead", "named_clause")]
+    return [(h, fs) for h, fs in ((RULE_HEADING, first), (FINDINGS_HEADING, rest)) if fs]
 
 
 def quote_text(c: Citation) -> str:
@@ -177,7 +202,7 @@ def finding_markdown(f: Finding, report: Report | None = None) -> str:
     quotes = report.fact_quotes(f) if report is not None and report.facts == "quotes" else []
     if quotes and report is not None:
         facts = "; ".join(f"{c.location}: \"{quote_text(c)}\" [{c.id}]" for c in quotes)
-        return f"- {facts}\n  - _{reading_label(report)}:_ {f.statement}"
+        return f"- {facts}\n  - _{reading_label(report, f)}:_ {f.statement}"
     if f.cited_fact:
         return f"- {f.statement} " + " ".join(f"[{c}]" for c in f.citation_ids)
     if not f.grounded or not f.citation_ids:
@@ -229,7 +254,8 @@ def to_markdown(report: Report) -> str:
     if report.legal_reasoning:
         out += [report.legal_reasoning, ""]
     if report.key_findings:
-        out += ["**Key findings**", ""] + [finding_markdown(f, report) for f in report.key_findings]
+        for i, (heading, group) in enumerate(finding_groups(report)):
+            out += ([""] if i else []) + [f"**{heading}**", ""] + [finding_markdown(f, report) for f in group]
     else:
         out.append(no_findings_note(report))
     both = bool(report.knowledge_gaps and report.follow_up_questions)  # section 4 holds two lists: name each
@@ -268,7 +294,8 @@ def to_html(report: Report) -> str:
     return env.get_template("report.html.j2").render(
         r=report, titles=section_titles(report), basis=label_basis_text(report), header=header_fields(report),
         gaps_note=gaps_note(report), no_findings=no_findings_note(report), no_citations=NO_CITATIONS, selected_note=SELECTED_NOTE,
-        show_conclusion=show_conclusion(report), cite_title=citation_title, reading_label=reading_label(report))
+        show_conclusion=show_conclusion(report), cite_title=citation_title, reading_label=lambda f: reading_label(report, f),
+        groups=finding_groups(report))
 
 
 def to_json(report: Report) -> str:

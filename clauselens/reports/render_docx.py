@@ -21,6 +21,7 @@ from clauselens.reports.model import Finding, Report
 from clauselens.reports.render import (
     NO_CITATIONS,
     SELECTED_NOTE,
+    finding_groups,
     gaps_note,
     header_fields,
     label_basis_text,
@@ -55,7 +56,7 @@ def _finding(doc: DocxDocument, f: Finding, report: Report) -> None:
             p.add_run(("; " if i else "") + f"{c.location}: ")
             p.add_run(f"\u201c{quote_text(c)}\u201d ").italic = True
             p.add_run(f"[{c.id}]").bold = True
-        r = doc.add_paragraph().add_run(f"{reading_label(report)}: {f.statement}")
+        r = doc.add_paragraph().add_run(f"{reading_label(report, f)}: {f.statement}")
         r.font.color.rgb = _GREY
         return
     if f.cited_fact:
@@ -117,9 +118,10 @@ def build_docx(report: Report) -> DocxDocument:
     if report.legal_reasoning:
         doc.add_paragraph(report.legal_reasoning)
     if report.key_findings:
-        doc.add_heading("Key findings", level=2)
-        for f in report.key_findings:
-            _finding(doc, f, report)
+        for heading, group in finding_groups(report):
+            doc.add_heading(heading, level=2)
+            for f in group:
+                _finding(doc, f, report)
     else:
         doc.add_paragraph(no_findings_note(report))
     doc.add_heading(titles[2], level=1)

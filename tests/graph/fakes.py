@@ -1,6 +1,6 @@
 """A scripted chat model for fast graph tests: replies are chosen by the JSON schema the
 model layer asks for (``SubQuestions``, ``SearchPlan``, ``ReportDraft``, ``StopDecision``,
-``SupportVerdict``; ``DialogueExtraction`` for the chat Archivist), so tests do not depend on call order; every prompt it received is kept for
+``SupportVerdict``; ``DialogueExtraction`` for the chat Archivist; ``Reading`` under a clause quoted by rule), so tests do not depend on call order; every prompt it received is kept for
 assertions. A script without ``SupportVerdict`` replies ``supports`` to the report's support
 checks (tests of the support check script it)."""
 
@@ -15,7 +15,7 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 SCHEMAS = ("SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "ScanSelection", "TreeRepair", "SupportVerdict", "SupportEvidenceVerdict",
-           "DialogueExtraction")
+           "DialogueExtraction", "Reading")
 DEFAULTS = {"SupportVerdict": [{"reason": "scripted default: the quoted text states the claim", "verdict": "supports"}]}
 #: Clause 7.2 of the DRIVEN DELIVERIES consulting agreement (CUAD), the termination answer's quote.
 TERMINATION_QUOTE = ("Either Party may terminate this Agreement, with or without cause, upon giving the other party thirty (30) "

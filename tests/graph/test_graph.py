@@ -54,6 +54,7 @@ def _script(drafts, decisions, plan=None):
                                 "agreement_names": [], "tools": ["hybrid"]}],
         "ReportDraft": drafts,
         "StopDecision": decisions,
+        "Reading": [{"answer": "The quoted clause answers it."}],  # a question naming a clause (issue #38)
     }
 
 
@@ -73,13 +74,16 @@ def test_stops_when_complete_without_gaps(doc):
                                            "SupportVerdict"]
     assert "30 days' prior written notice" in model.calls[-1][2] and r.answer_support == "supported"
     assert res.transcript["stop_reason"].startswith("judged complete")
-    # the verbatim quote is kept, located in clause 7.2, with an exact span into the document text
-    assert len(r.citations) == 1
-    c = r.citations[0]
+    # issue #38: retrieval's best clauses for the question lead the report as facts quoted by rule
+    assert r.rule_findings and all(f.rule == "lead" and f.cited_fact for f in r.rule_findings)
+    assert r.key_findings[: len(r.rule_findings)] == r.rule_findings
+    # the model's verbatim quote is kept, located in clause 7.2, with an exact span into the document text
+    (mf,) = r.model_findings
+    (c,) = [r.citation(cid) for cid in mf.citation_ids]
     assert c.clause_ref and c.clause_ref.startswith("7")
     # widened from the model's phrase to the whole sentence (issue #19: quotes end at clause boundaries)
     assert doc.text[c.spans[0].start:c.spans[-1].end].startswith(VERBATIM) and c.quote.endswith("of this Agreement.")
-    assert c.extended and r.key_findings[0].support == "supported" and r.verification == "verified"
+    assert c.extended and mf.support == "supported" and r.verification == "verified"
     # the user's context is in every prompt
     assert all(CONTEXT in user for _, _, user in model.calls)
 
@@ -112,7 +116,8 @@ def test_stops_at_max_turns_when_never_complete(doc):
     assert res.report.turns == 3 and not res.report.complete
     assert "turn limit" in res.transcript["stop_reason"]
     asked = res.transcript["asked"]
-    assert asked[2:] == ["What about payment on termination?", "What does the contract say about gap?",
+    assert asked[0] == QUESTION  # issue #38: the question as asked is researched too (it ranks the lead clauses)
+    assert asked[3:] == ["What about payment on termination?", "What does the contract say about gap?",
                          "Which clauses survive termination?"]  # decision first, then gaps; never repeated
     # passages de-duplicated across rounds: ids unique per chunk
     chunk_ids = [p["chunk_id"] for p in res.transcript["passages"].values()]
@@ -126,9 +131,9 @@ def test_paraphrase_dropped_and_listed_as_gap(doc, tmp_path):
     r = res.report
     assert [d.quote for d in r.dropped_quotes] == [PARAPHRASE]
     assert any(PARAPHRASE in g for g in r.knowledge_gaps)
-    assert [f.grounded for f in r.key_findings] == [True, False]
+    assert [f.grounded for f in r.model_findings] == [True, False]
     for c in r.citations:
-        assert " ".join("".join(doc.text[s.start:s.end] for s in c.spans).split()) == " ".join(c.quote.split())
+        assert " ".join("\n".join(doc.text[s.start:s.end] for s in c.spans).split()) == " ".join(c.quote.split())
     paths = save_result(res, tmp_path)
     t = json.loads(paths["transcript"].read_text())
     kinds = {e["type"] for e in t["events"]}

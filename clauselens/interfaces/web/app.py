@@ -95,6 +95,7 @@ from clauselens.parsing.sniff import sniff_file
 from clauselens.parsing.types import Document
 from clauselens.reports.render import (
     NO_CITATIONS,
+    finding_groups,
     gaps_note,
     header_fields,
     no_findings_note,
@@ -450,7 +451,8 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
         return templates.TemplateResponse(request, "report_fragment.html", {
             "r": rep, "n": n, "sid": sid, "header": header_fields(rep), "banner": verification_banner(rep),
             "gaps_note": gaps_note(rep), "no_findings": no_findings_note(rep), "no_citations": NO_CITATIONS,
-            "show_conclusion": show_conclusion(rep), "titles": section_titles(rep), "reading_label": reading_label(rep)})
+            "show_conclusion": show_conclusion(rep), "titles": section_titles(rep), "reading_label": lambda f: reading_label(rep, f),
+            "groups": finding_groups(rep)})
 
     @app.get("/s/{sid}/reports/{n}.{fmt}")
     def report_download(sid: str, n: int, fmt: str) -> Response:

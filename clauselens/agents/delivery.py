@@ -1,0 +1,355 @@
+"""Deliver the clause retrieval found (issue #38): where a rule can decide what to quote, the model does not.
+
+The default 1.5B model withheld correct quotes: a vague paraphrase of a clause retrieval ranked first
+failed the coverage check, a quote it could not copy verbatim was dropped, and a definition question
+whose sub-questions lost the term's quotation marks skipped the extractive path. So the Interrogator
+decides by rule, before any model call, what the report quotes as its facts:
+
+* **a named clause** (:func:`rule_target` ``"named_clause"``): a question that names a clause number
+  the resolved agreement has ("Section 7.2", "paragraph 10.3", "clause 14(b)(ii)", "Schedule 2") gets
+  that clause -- the passages the exact clause-number field retrieved for it, the clause and its
+  sub-clauses -- quoted verbatim (:func:`named_clause_quotes`); the model only writes the reading below
+  it (:func:`clauselens.agents.interrogator.write_reading`), or nothing with ``Settings.reading`` off;
+* **a definition** (``"definition"``): the extractive definition draft of
+  :mod:`clauselens.agents.definitions`, decided on the question as asked (no decomposition);
+* **the clauses that speak to this** (every other question): the best one to three clauses retrieval
+  ranked for the question *as asked* (:func:`question_ranking`, :func:`lead_quotes`), each passing the
+  relevance bar -- the library's own abstention already ran; a trained relevance head's P(relevant),
+  when a passage carries one (``Passage.scores["head"]``), must reach ``Settings.lead_min_relevance`` --
+  quoted by rule, whatever the model later drafts; the model's findings are its readings under them.
+
+A lead quote is the passage when it is short, else the window of its sentences
+(:func:`clauselens.parsing.sentences.sentence_spans`) around the one sharing most content words with the
+question and its contract-vocabulary expansion (:func:`clauselens.retrieval.lay_terms.expand`), grown
+sentence by sentence up to :data:`LEAD_CHARS` characters.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal, Mapping, Sequence
+
+from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import Field
+
+from clauselens import events as ET
+from clauselens.agents import prompts_interrogator as P
+from clauselens.agents.common import CallRecord, call_structured
+from clauselens.agents.definitions import asked_term
+from clauselens.config import ModelSettings
+from clauselens.library.passages import ref_key, ref_key_groups
+from clauselens.parsing.numbering import clause_label
+from clauselens.parsing.sentences import sentence_spans
+from clauselens.reports.model import CappedModel, ReportDraft, RuleQuote
+from clauselens.retrieval.types import Passage
+
+#: Most clauses a report leads with (issue #38: "the best one to three retrieved clauses").
+LEAD_MAX = 3
+#: Longest quote of a lead clause, in characters (a longer passage is quoted as its best window).
+LEAD_CHARS = 700
+#: Longest quote of a named clause, in characters (cut at its last sentence end within it).
+NAMED_CHARS = 1500
+#: Most passages of a named clause quoted (the clause and its first sub-clauses, retrieval's order).
+NAMED_MAX = 4
+#: A passage with fewer words is a heading or a page number, not a clause that speaks to anything.
+MIN_LEAD_WORDS = 8
+#: Tools whose results are never the question's own ranking (labelled precedents of other contracts).
+_NOT_RANKINGS = ("precedents",)
+
+Target = Literal["named_clause", "definition"]
+
+
+def rule_target(question: str) -> Target | None:
+    """What a rule decides to quote for ``question``: ``"definition"`` when it asks only what a defined
+    term means (:func:`clauselens.agents.definitions.asked_term`), ``"named_clause"`` when it names a clause
+    number or a schedule / exhibit / article label (:func:`clauselens.library.passages.ref_key_groups`),
+    else ``None`` (the model drafts; the report still leads with retrieval's best clauses)."""
+    if asked_term(question):
+        return "definition"
+    if ref_key_groups(question):
+        return "named_clause"
+    return None
+
+
+def question_ranking(events: Sequence[Mapping[str, Any]], question: str) -> list[str]:
+    """Run-local ids of the passages retrieval ranked for the question as asked, best first: the first
+    retrieval result whose query is the question (or its ``"Consider <agreement>; ..."`` form) from a tool
+    that ranks the documents, and that did not abstain. Empty when no tool searched the question itself."""
+    for ev in ET.of_type(events, ET.RETRIEVAL):
+        for r in ev.get("results") or []:
+            q = str(r.get("query") or "")
+            if r.get("tool") in _NOT_RANKINGS or r.get("abstained") or not (q == question or q.endswith("; " + question)):
+                continue
+            ids = [str(row["passage_id"]) for row in r.get("passages") or [] if row.get("passage_id")]
+            if ids:
+                return list(dict.fromkeys(ids))
+    return []
+
+
+def _doc_name(p: Passage, names: Mapping[str, str]) -> str:
+    return names.get(p.doc_id) or p.doc_title or (p.source_path or p.doc_id).replace("\\", "/").rsplit("/", 1)[-1]
+
+
+def _where(p: Passage, names: Mapping[str, str]) -> str:
+    """``"Supply Agreement, clause 7.2, p. 4"``."""
+    parts = [_doc_name(p, names)]
+    if p.clause_ref:
+        parts.append(clause_label(p.clause_ref))
+    elif p.heading_path:
+        parts.append(p.heading_path[-1])
+    if p.page_start:
+        parts.append(f"p. {p.page_start}")
+    return ", ".join(parts)
+
+
+def _trimmed(text: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and text[a].isspace():
+        a += 1
+    while b > a and text[b - 1].isspace():
+        b -= 1
+    return a, b
+
+
+def _cut_at_sentence(text: str, a: int, b: int, limit: int) -> tuple[int, int]:
+    """``[a, b)`` cut to at most ``limit`` characters at the last sentence end inside it (whole sentences
+    from :func:`sentence_spans`), or at a word boundary when the first sentence alone is longer."""
+    if b - a <= limit:
+        return a, b
+    ends = [s.end for s in sentence_spans(text, a, b) if s.end - a <= limit]
+    if ends:
+        return a, max(ends)
+    cut = text.rfind(" ", a, a + limit)
+    return a, (cut if cut > a else a + limit)
+
+
+def named_clause_quotes(question: str, passages: Mapping[str, Passage], ranking: Sequence[str],
+                        names: Mapping[str, str] | None = None) -> list[RuleQuote]:
+    """The clause(s) ``question`` names, quoted verbatim: the passages the exact clause-number field
+    retrieved (``method == "exact"``, or ``scores["exact"]`` of a ranker's hit) whose clause number is the one named or one of its sub-clauses
+    ("7.2" names 7.2, 7.2(a), 7.2.1), in retrieval's order (``ranking`` first, then the rest by id), at
+    most :data:`NAMED_MAX`, each cut to :data:`NAMED_CHARS` at a sentence end. Empty when retrieval found
+    none (the model drafts then)."""
+    names = names or {}
+    keys = {k for group in ref_key_groups(question) for k in group}
+    if not keys:
+        return []
+    order = list(dict.fromkeys([pid for pid in ranking if pid in passages]
+                               + sorted(passages, key=lambda x: (len(x), x))))
+
+    def named(p: Passage) -> bool:
+        rk = ref_key(p.clause_ref) or ""
+        return any(rk == k or rk.startswith((k + "(", k + ".")) for k in keys)
+
+    hits = [pid for pid in order if (passages[pid].method == "exact" or "exact" in passages[pid].scores)
+            and named(passages[pid])]
+    out: list[RuleQuote] = []
+    for pid in hits:
+        p = passages[pid]
+        if len(out) >= NAMED_MAX or any(_overlap(p, passages[q.passage_id]) for q in out):
+            continue  # the clause and the chunk holding it with its heading: quote it once
+        a, b = _cut_at_sentence(p.text, *_trimmed(p.text, 0, len(p.text)), NAMED_CHARS)
+        if b <= a:
+            continue
+        shown = clause_label(p.clause_ref) if p.clause_ref else "the clause"
+        more = " (its opening; the clause goes on in the agreement)" if b < len(p.text.rstrip()) else ""
+        out.append(RuleQuote(passage_id=pid, start=a, end=b, kind="named_clause",
+                             statement=f"{_where(p, names)}: {shown}, which the question names{more}."))
+    return out
+
+
+def _tokens(text: str) -> set[str]:
+    from clauselens.retrieval.analyzer import LegalAnalyzer
+
+    return set(LegalAnalyzer().tokenize(text))
+
+
+def quote_window(text: str, question: str, max_chars: int = LEAD_CHARS) -> tuple[int, int]:
+    """``[start, end)`` of ``text`` to quote for ``question``: all of it (trimmed) when it fits in
+    ``max_chars``; else the sentence sharing most content words with the question and the contract terms
+    of its lay phrases (ties: the earlier), grown by its neighbours -- the better-matching side first --
+    while the window fits, and cut at a sentence end if that one sentence alone is too long."""
+    a, b = _trimmed(text, 0, len(text))
+    if b - a <= max_chars:
+        return a, b
+    units = sentence_spans(text, a, b)
+    if not units:
+        return _cut_at_sentence(text, a, b, max_chars)
+    from clauselens.retrieval.lay_terms import expand
+
+    words = _tokens(question) | _tokens(" ".join(expand(question).terms))
+    score = [len(words & _tokens(text[u.start:u.end])) for u in units]
+    best = max(range(len(units)), key=lambda i: (score[i], -i))
+    lo = hi = best
+    while True:
+        options = [j for j in (lo - 1, hi + 1) if 0 <= j < len(units)]
+        options = [j for j in options if max(units[hi].end, units[j].end) - min(units[lo].start, units[j].start) <= max_chars]
+        if not options:
+            break
+        j = max(options, key=lambda j: (score[j], -j))
+        lo, hi = min(lo, j), max(hi, j)
+    return _cut_at_sentence(text, units[lo].start, units[hi].end, max_chars)
+
+
+def _overlap(a: Passage, b: Passage) -> bool:
+    """Whether two passages share characters of one document (a clause and an ancestor chunk holding it)."""
+    return a.doc_id == b.doc_id and any(x.start < y.end and y.start < x.end for x in a.spans for y in b.spans)
+
+
+def lead_quotes(question: str, passages: Mapping[str, Passage], ranking: Sequence[str], *,
+                min_relevance: float = 0.0, names: Mapping[str, str] | None = None,
+                skip: Sequence[str] = ()) -> list[RuleQuote]:
+    """The clauses that speak to ``question``: retrieval's best passages for it (``ranking``), at most
+    :data:`LEAD_MAX`, each with at least :data:`MIN_LEAD_WORDS` words and, when it carries a trained
+    relevance head's P(relevant) (``scores["head"]``), at least ``min_relevance``; ``skip`` are passages
+    quoted already (a named clause). Each is quoted by :func:`quote_window`. Empty when none passes the
+    bar: the report then declines unless the model's own quotes hold."""
+    names = names or {}
+    out: list[RuleQuote] = []
+    for pid in ranking:
+        if len(out) >= LEAD_MAX:
+            break
+        p = passages.get(pid)
+        if p is None or pid in skip or len(p.text.split()) < MIN_LEAD_WORDS:
+            continue
+        head = p.scores.get("head")
+        if head is not None and head < min_relevance:
+            continue
+        if any(_overlap(p, passages[q.passage_id]) for q in out):  # a clause and the chunk holding it: quote it once
+            continue
+        a, b = quote_window(p.text, question)
+        n = len(out) + 1
+        rank = "best" if n == 1 else ("second" if n == 2 else "third")
+        why = f"P(relevant) {head:.2f}" if head is not None else f"ranked by {p.method or 'retrieval'}"
+        out.append(RuleQuote(passage_id=pid, start=a, end=b, kind="lead",
+                             statement=f"{_where(p, names)}: retrieval's {rank} match for the question ({why})."))
+    return out
+
+
+class Reading(CappedModel):
+    """The model's reading of clauses quoted by rule: its answer only (one short call)."""
+
+    str_caps: ClassVar[dict[str, int]] = {"answer": 400}
+    publish_required: ClassVar[tuple[str, ...]] = ("answer",)
+    sentence_fields: ClassVar[tuple[str, ...]] = ("answer",)
+
+    answer: str = Field(default="", description="One or two sentences answering the question from the quoted text.")
+
+
+#: Reply budget of a reading (400 characters are ~100 tokens).
+READING_MAX_TOKENS = 160
+#: Characters of quoted text a reading prompt shows (the named clauses, in order).
+READING_QUOTE_CHARS = 2400
+#: The answer of a named-clause report when no reading is asked for (``Settings.reading`` off).
+NO_READING = "The clause the question names is quoted above, word for word; no model reading was asked for."
+
+
+def write_reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage], *,
+                  model: BaseChatModel, context: str | None = None, model_settings: ModelSettings | None = None,
+                  names: Mapping[str, str] | None = None) -> tuple[str, CallRecord]:
+    """The model's short answer to ``question`` from the clauses quoted by rule (one call, ~10 s with the
+    1.5B model on 2 cores). Raises ``ModelResponseError``."""
+    lines, used = [], 0
+    for q in quotes:
+        p = passages[q.passage_id]
+        text = " ".join(p.text[q.start:q.end].split())[: max(0, READING_QUOTE_CHARS - used)]
+        if not text:
+            break
+        used += len(text)
+        lines.append(f"[{_where(p, names or {})}] \"{text}\"")
+    ctx = P.CONTEXT_BLOCK.format(context=context) if context else P.NO_CONTEXT
+    out, rec = call_structured(model, P.READING_SYSTEM, P.READING_USER.format(context_block=ctx, question=question,
+                                                                              quotes="\n".join(lines)),
+                               Reading, agent="interrogator", step="reading", model_settings=model_settings,
+                               max_tokens=READING_MAX_TOKENS)
+    return out.answer.strip(), rec
+
+
+def named_clause_draft(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage],
+                       reading: str | None, names: Mapping[str, str] | None = None) -> ReportDraft:
+    """The draft of a named-clause report: written by rule around the quoted clause(s) (which
+    :func:`clauselens.reports.build.build_report` turns into cited facts); ``reading`` is the model's answer
+    (:func:`write_reading`), or ``None`` for :data:`NO_READING`."""
+    first = passages[quotes[0].passage_id]
+    refs = list(dict.fromkeys(clause_label(passages[q.passage_id].clause_ref or "") for q in quotes
+                              if passages[q.passage_id].clause_ref))
+    title = f"{', '.join(refs[:2]) or 'The named clause'} of {_doc_name(first, names or {})}"
+    reasoning = ("The clause the question names is quoted from the agreement's own text, found by the exact "
+                 "clause-number field; nothing in the quote is a model paraphrase."
+                 + (" The answer is the model's reading of the quote." if reading else ""))
+    answer = reading or NO_READING
+    return ReportDraft(title=title[:100], topic_summary=question[:300], legal_reasoning=reasoning, findings=[],
+                       answer=answer, addressed=True, conclusion=answer)
+
+
+def question_abstained(events: Sequence[Mapping[str, Any]], question: str) -> str | None:
+    """The reason every tool that searched the question as asked gave for finding nothing ("no matching
+    clause found: ... never mentions 'insurance'"), or ``None`` when one returned passages or none searched it."""
+    reasons: list[str] = []
+    for ev in ET.of_type(events, ET.RETRIEVAL):
+        for r in ev.get("results") or []:
+            q = str(r.get("query") or "")
+            if r.get("tool") in _NOT_RANKINGS or not (q == question or q.endswith("; " + question)):
+                continue
+            if not r.get("abstained") and r.get("passages"):
+                return None
+            reasons.append(str(r.get("reason") or "no passage retrieved"))
+    return reasons[0] if reasons else None
+
+
+def document_labels(documents: Sequence[Mapping[str, Any]] | None) -> dict[str, str]:
+    """``doc_id -> title`` (else file name) of the run's documents."""
+    return {str(d["doc_id"]): str(d.get("title") or str(d.get("source_path") or d["doc_id"]).replace("\\", "/").rsplit("/", 1)[-1])
+            for d in documents or [] if d.get("doc_id")}
+
+
+def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Mapping[str, Passage],
+              turn: int) -> dict[str, Any] | None:
+    """The Interrogator's rule-decided step after a research round (issue #38), as a state update, or
+    ``None`` when the model drafts:
+
+    * a question naming a clause that retrieval found: the clause quoted by rule
+      (:func:`named_clause_quotes`) and the model's one-call reading (:func:`write_reading`; none when
+      ``settings.reading`` is off, or when the call fails: the quote stands, and the run says so);
+    * a question whose own search found nothing (every tool abstained: "no matching clause found"):
+      declined without a model call.
+
+    ``model`` is a zero-argument callable returning the Interrogator's chat model (made on first use)."""
+    from clauselens.errors import ModelResponseError
+    from clauselens.reports.model import SILENT_ANSWER
+
+    question = str(state["question"])
+    events = list(state.get("events") or [])
+    names = document_labels(state.get("documents"))
+    out: list[dict[str, Any]] = []
+    if state.get("rule_target") == "named_clause":
+        quotes = named_clause_quotes(question, passages, question_ranking(events, question), names)
+        if quotes:
+            reading: str | None = None
+            if settings.reading:
+                try:
+                    reading, rec = write_reading(question, quotes, passages, model=model(), context=state.get("context"),
+                                                 model_settings=settings.model_for("interrogator"), names=names)
+                    out.append({"type": ET.LLM_CALL, **rec.as_dict()})
+                except ModelResponseError as e:
+                    out.append({"type": ET.NOTE, "text": f"the model's reading failed; the quoted clause stands alone: {e}"})
+            draft = named_clause_draft(question, quotes, passages, reading or None, names)
+            out.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"),
+                        "shown": [q.passage_id for q in quotes],
+                        "note": "the clause the question names, quoted by rule; the model wrote only the reading"})
+            return {"draft": draft.model_dump(mode="json"), "rule_quotes": [q.model_dump() for q in quotes],
+                    "rule_decided": True, "route": "report", "complete": True, "events": out,
+                    "stop_reason": "the named clause quoted by rule"}
+    reason = question_abstained(events, question)
+    if reason is not None:
+        draft = ReportDraft(title=question[:100], topic_summary=question[:300], answer=f"Declined: {reason}."[:480],
+                            addressed=False, knowledge_gaps=["No clause passed the relevance bar for the question as asked."],
+                            conclusion=SILENT_ANSWER)
+        out.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [],
+                    "note": f"the question's own search found no clause ({reason}); declined without a model call"})
+        return {"draft": draft.model_dump(mode="json"), "rule_decided": True, "route": "report", "complete": True,
+                "events": out, "stop_reason": "no clause passes the relevance bar"}
+    return None
+
+
+__all__ = ["LEAD_CHARS", "LEAD_MAX", "NAMED_CHARS", "NAMED_MAX", "NO_READING", "Reading", "Target", "document_labels",
+           "lead_quotes", "named_clause_draft", "named_clause_quotes", "question_abstained", "question_ranking",
+           "quote_window", "rule_step", "rule_target", "write_reading"]
