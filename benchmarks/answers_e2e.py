@@ -212,7 +212,7 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
                           "clause_ref": c.clause_ref, "quote": c.quote,
                           "spans": [[s.start, s.end] for s in c.spans]})
         findings.append({"statement": f.statement, "support": f.support, "support_note": f.support_note,
-                         "grounded": f.grounded, "cited_fact": f.cited_fact, "citations": cites})
+                         "grounded": f.grounded, "cited_fact": f.cited_fact, "citations": cites, "rule": f.rule})
     parties = {paths.get(d["doc_id"], rel(d["source_path"] or "")): list(d.get("parties") or []) for d in docs}
     aliases = {paths.get(d["doc_id"], rel(d["source_path"] or "")): dict(d.get("party_aliases") or {}) for d in docs}
     return {"id": q["id"], "type": q["type"], "question": q["question"], "resolution": resolution["status"],
@@ -372,7 +372,8 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
             claims.append((f"{r['id']}#answer", shown_answer, strip_mark(r["answer"])))
             quoted = _quotes_rule(r, rule)
             if quoted:  # the facts are the quotes; the statements and the answer are the model's reading
-                readings = [(k, c) for k, ok, c in claims if ok] + \
+                by_rule = {f"{r['id']}#{i}" for i, f in enumerate(r["findings"]) if f.get("rule")}  # issue #38: not the model's
+                readings = [(k, c) for k, ok, c in claims if ok and k not in by_rule] + \
                     ([(f"{r['id']}#answer", strip_mark(r["answer"]))] if any(facts) and not r["documents_silent"] else [])
                 cites = [c for f, ok in zip(r["findings"], facts) if ok for c in f["citations"]]
                 quote_issues = [f"{r['id']}: {why}" for c in cites if (why := quote_issue(c))]
@@ -436,6 +437,13 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
     walls = sorted(p["wall_seconds"] for p in per_q)
     out["wall_seconds"] = {"n": len(walls), "median": walls[len(walls) // 2] if walls else None,
                            "max": walls[-1] if walls else None, "total": round(sum(walls), 1)}
+    by_kind = {}  # issue #38: wall time per kind (median, p95 by nearest rank) and model calls
+    for kind in sorted({p["type"] for p in per_q}):
+        ws = sorted(p["wall_seconds"] for p in per_q if p["type"] == kind)
+        calls = sorted(p["llm_calls"] for p in per_q if p["type"] == kind)
+        by_kind[kind] = {"n": len(ws), "median": ws[len(ws) // 2], "p95": ws[min(len(ws) - 1, int(0.95 * len(ws)))],
+                         "median_llm_calls": calls[len(calls) // 2]}
+    out["wall_seconds"]["by_kind"] = by_kind
     out["questions"] = per_q
     return out
 

@@ -29,7 +29,7 @@ import re
 from typing import Any, Mapping, Sequence
 
 from clauselens.library.library import defined_term_candidates, term_variants
-from clauselens.library.passages import OPEN_END, definition_list, find_definition
+from clauselens.library.passages import OPEN_END, definition_list, find_definition, ref_key, ref_key_groups
 from clauselens.parsing.numbering import clause_label
 from clauselens.reports.build import GAP_UNADDRESSED, finalize_support
 from clauselens.reports.model import DraftFinding, Report, ReportDraft
@@ -178,6 +178,39 @@ def asked_term(question: str, sub_questions: Sequence[str] = ()) -> str | None:
     return terms[0]
 
 
+#: A definition that points to the clause giving the meaning ("has the meaning given in Section 9", "shall have
+#: the meaning set forth in Schedule 3"): issue #38 asks to follow the chain and quote both.
+_MEANING_IN = re.compile(
+    r"\bmeaning\s+(?:given|set\s+(?:forth|out)|ascribed|assigned|specified|provided|defined)\b[^.;\"“]{0,40}?\b(?:in|under)\s+"
+    r"((?:section|clause|article|paragraph|schedule|exhibit|annex|appendix)s?\s+[0-9IVXLC]+(?:\.\d+)*(?:\s?\([a-z0-9]{1,4}\))*)",
+    re.IGNORECASE)
+
+
+def chained_refs(quote: str) -> list[str]:
+    """The clauses a definition's quote sends the reader to for its meaning ("Section 9"), in order."""
+    return list(dict.fromkeys(m.group(1) for m in _MEANING_IN.finditer(quote)))
+
+
+def _chain_findings(found: Mapping[str, tuple[str, str, str, Passage]], passages: Mapping[str, Passage],
+                    label: Mapping[str, str], room: int) -> tuple[list[DraftFinding], list[str]]:
+    """For each definition that gives its meaning by reference, the referred clause quoted from the
+    agreement's retrieved passages (at most ``room`` findings), and the references not among them."""
+    out: list[DraftFinding] = []
+    missing: list[str] = []
+    for doc_id, (_pid, v, quote, _p) in found.items():
+        for ref in chained_refs(quote):
+            keys = {k for g in ref_key_groups(ref) for k in g}
+            hit = next((q for _i, q in sorted(passages.items()) if q.doc_id == doc_id and (ref_key(q.clause_ref) or "") in keys), None)
+            if hit is None:
+                missing.append(ref)
+            elif len(out) < room:
+                out.append(DraftFinding(statement=_cut(f'{label[doc_id]} gives the meaning of "{v}" in {ref}, to which its '
+                                                       "definition refers.", 280),
+                                        passage_ids=[next(i for i, q in passages.items() if q is hit)],
+                                        quote=_cut(hit.text.strip(), QUOTE_CHARS)))
+    return out, missing
+
+
 def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_questions: Sequence[str] = (),
                      documents: Sequence[Mapping[str, Any]] | None = None) -> ReportDraft | None:
     """An extractive :class:`ReportDraft` quoting the definition of the term ``question`` asks
@@ -246,6 +279,8 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
         lists[doc_id] = whole
         h, q0, t = answers[i]
         answers[i] = (h, f"{q0} {' '.join(taken)}", t)
+    chain, missing = _chain_findings(found, passages, label, ReportDraft.caps["findings"] - len(findings))
+    findings += chain
     several = len(found) > 1
     gaps = [f'{GAP_UNADDRESSED} {n}: no definition of "{term}" among its retrieved passages'
             for d, n in names.items() if d not in found] if several or len(names) > 1 else []
@@ -275,8 +310,12 @@ def definition_draft(question: str, passages: Mapping[str, Passage], *, sub_ques
                              "no model paraphrase)" + (", once per agreement that defines it." if several else ".")
                              + (" Where its body is a list in the sub-clauses that follow, the list is quoted item by item."
                                 if lists else ""), 700),
-        findings=findings, answer=answer, addressed=True, knowledge_gaps=(open_ends + gaps)[:3],
+        findings=findings, answer=answer, addressed=True,
+        knowledge_gaps=(open_ends + [f'The definition gives the meaning by reference to {ref}, which is not among the '
+                                     "retrieved passages (it may not be part of the filed text)" for ref in missing] + gaps)[:3],
         conclusion=_cut(f'"{term}" is defined as quoted above' + (f" in {len(found)} agreements." if several else "."), 450),
+        # a meaning given by reference in a clause not retrieved yet: the Interrogator researches it once
+        follow_up_questions=[f"What does {ref} say?" for ref in missing][:3],
     )
 
 

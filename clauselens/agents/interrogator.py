@@ -349,6 +349,12 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     if not nli and settings.extractive_definitions:
         subs = [] if state.get("rule_target") == "definition" else state.get("sub_questions") or []
         ddraft = definition_draft(question, passages, documents=state.get("documents"), sub_questions=subs)
+        if ddraft is not None and ddraft.follow_up_questions and not state.get("follow_ups_asked"):
+            # issue #38: the meaning is given in a clause not retrieved yet ("has the meaning given in Section 9"):
+            # research it once, by rule, whatever the turn limit (no model call: the plan is skipped)
+            events.append({"type": ET.NOTE, "text": "the definition refers to " + "; ".join(ddraft.follow_up_questions)})
+            return {"pending": list(ddraft.follow_up_questions), "route": "research", "follow_ups_asked": 1,
+                    "rule_target": "definition", "events": events}
         if ddraft is not None:  # a definition is quoted, not paraphrased: no model call
             events.append({"type": ET.DRAFT, "turn": turn, "draft": ddraft.model_dump(mode="json"),
                            "shown": [pid for f in ddraft.findings for pid in f.passage_ids],

@@ -30,7 +30,7 @@ _TOKEN_RE = re.compile(f"(?P<amount>{_AMOUNT})|(?P<ref>{_REF})|(?P<word>{_WORD})
 
 # "clause 3", "section 12", "article 5" name a reference even without a dot.
 _NAMED_REF_RE = re.compile(
-    r"(?:\b(?:clause|section|sections|article|paragraph|sub-clause|subclause|schedule|annex|exhibit)s?\s+|§+\s*)"
+    r"(?:\b(?:clause|section|sections|article|paragraph|sub-clause|subclause|sub-paragraph|subparagraph|sub-section|subsection|schedule|annex|exhibit)s?\s+|§+\s*)"
     r"(\d+(?:\.\d+)*(?:\s?\([a-z0-9]{1,4}\))*)",
     re.IGNORECASE,
 )

@@ -189,3 +189,40 @@ def test_lead_label_and_heading_in_markdown(doc):
     md = to_markdown(r)
     assert f"**{RULE_HEADING}**" in md and LEAD_LABEL in md and md.index(RULE_HEADING) < md.index("**Key findings**")
     assert any("terminat" in r.citation(f.citation_ids[0]).quote.lower() for f in r.rule_findings)
+
+
+ALLIED = CUAD.parents[1] / "legalbench-rag" / "corpus" / "cuad" / \
+    "AlliedEsportsEntertainmentInc_20190815_8-K_EX-10.34_11788308_EX-10.34_Sponsorship Agreement.txt"
+
+
+@pytest.fixture(scope="module")
+def allied_library(tmp_path_factory):
+    from clauselens.library import Library
+
+    lib = Library.open(tmp_path_factory.mktemp("lib") / "allied", embedder_name="none")  # lexical: no weights
+    lib.add([ALLIED])
+    return lib
+
+
+def test_a_meaning_given_by_reference_is_followed_and_both_are_quoted(allied_library):
+    """'"Term" has the meaning given in Section 3': the definition and Section 3 are quoted, no model call."""
+    model = ScriptedChat(script={})
+    res = ask([], 'How does the sponsorship agreement define "Term"?', _settings(), models=model,
+              tools={"library": allied_library.retriever()}, max_turns=1)
+    r = res.report
+    assert model.calls == [] and r.verification == "verified"
+    quotes = [r.citation(f.citation_ids[0]).quote for f in r.key_findings]
+    assert quotes[0].startswith('2.9 "Term" has the meaning given in Section 3')
+    assert any(q.startswith("3. Term of this Agreement. This Agreement shall be valid for five (5) years") for q in quotes)
+
+
+def test_a_referred_clause_missing_from_the_text_is_researched_once_and_said(allied_library):
+    """Schedule 3, which gives "Sponsorship Fee" its meaning, is not in the filed text: one rule-made research
+    round asks for it, the library says it is not there, and the report says so under knowledge gaps."""
+    model = ScriptedChat(script={})
+    res = ask([], 'How does the sponsorship agreement define "Sponsorship Fee"?', _settings(), models=model,
+              tools={"library": allied_library.retriever()}, max_turns=1)
+    r = res.report
+    assert model.calls == [] and res.transcript["asked"][-1] == "What does Schedule 3 say?"
+    assert r.key_findings and "Schedule 3" in r.citation(r.key_findings[0].citation_ids[0]).quote
+    assert any("Schedule 3" in g and "not among the retrieved passages" in g for g in r.knowledge_gaps)
