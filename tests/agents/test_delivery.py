@@ -226,3 +226,12 @@ def test_a_referred_clause_missing_from_the_text_is_researched_once_and_said(all
     assert model.calls == [] and res.transcript["asked"][-1] == "What does Schedule 3 say?"
     assert r.key_findings and "Schedule 3" in r.citation(r.key_findings[0].citation_ids[0]).quote
     assert any("Schedule 3" in g and "not among the retrieved passages" in g for g in r.knowledge_gaps)
+
+
+def test_a_lead_clause_far_behind_the_best_on_every_ranker_is_left_out():
+    text = "Either party may terminate this agreement on thirty days written notice to the other."
+    best = _passage("1", text, 0).model_copy(update={"scores": {"bm25": 5.0, "dense": 0.72}})
+    near = _passage("2", text, 200).model_copy(update={"scores": {"bm25": 3.0, "dense": 0.32}})  # BM25 within half
+    far = _passage("3", text, 400).model_copy(update={"scores": {"bm25": 1.0, "dense": 0.44}})  # severability-like
+    ps = {"P1": best, "P2": far, "P3": near}
+    assert [q.passage_id for q in lead_quotes("how to terminate?", ps, ["P1", "P2", "P3"])] == ["P1", "P3"]
