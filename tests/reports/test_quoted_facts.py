@@ -91,6 +91,8 @@ def test_html_docx_and_chat_show_the_quote(quoted):
     assert " ".join(c.quote.split()) in body and f"{READING_LABEL}: {STATEMENT}" in body
     chat = answer_text(r)
     assert chat.startswith(READING_PREFIX) and " ".join(c.quote.split()) in chat
+    lead = r.citation(r.rule_findings[0].citation_ids[0])  # issue #38: the clauses quoted by rule come first
+    assert chat.index("The clauses that speak to this:") < chat.index(" ".join(lead.quote.split()))
 
 
 def test_claims_setting_keeps_the_statement_as_the_fact(claims):
