@@ -38,6 +38,7 @@ from clauselens.agents.common import CallRecord, call_structured
 from clauselens.agents.definitions import asked_term
 from clauselens.config import ModelSettings
 from clauselens.library.passages import ref_key, ref_key_groups
+from clauselens.parsing.injection import instruction_like
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.reports.model import CappedModel, ReportDraft, RuleQuote
@@ -236,6 +237,9 @@ def lead_quotes(question: str, passages: Mapping[str, Passage], ranking: Sequenc
         p = passages.get(pid)
         if p is None or pid in skip or len(p.text.split()) < MIN_LEAD_WORDS:
             continue
+        flat = p.text.replace("\n", " ")
+        if any(instruction_like(flat[u.start:u.end]) for u in sentence_spans(flat)):
+            continue  # an instruction to AI readers is never a clause that speaks to the question (issue #41)
         head = p.scores.get("head")
         if head is not None and head < min_relevance:
             continue

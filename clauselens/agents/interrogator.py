@@ -25,6 +25,7 @@ from clauselens.agents.common import CallRecord, budget_passages, call_structure
 from clauselens.agents.definitions import definition_draft, definitions_supported
 from clauselens.agents.delivery import document_labels, lead_quotes, question_ranking, rule_step, rule_target
 from clauselens.agents.nli import combine
+from clauselens.agents.refusal import refuse_injected
 from clauselens.agents.resources import AgentResources
 from clauselens.agents.state import GraphState, passages_of
 from clauselens.agents.verdicts import (  # noqa: F401  (re-exported: the support verdict's public names)
@@ -467,6 +468,7 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
                                                        model_settings=settings.model_for("interrogator"), documents=docs)
         calls += answer_calls
         support += [answer_verdict] if answer_verdict else []
+    r = refuse_injected(r, passages, docs)  # issue #41: an answer repeating a planted instruction is withheld
     if leads and not rule_quotes and not r.documents_silent and not any(f.cited_fact for f in r.key_findings):
         r = declined(r, draft, passages, docs)  # issue #38: no clause passes the bar and the model quoted none
     if settings.facts == "quotes":  # issue #19: the quotes are the facts, the statements the model's reading

@@ -472,7 +472,10 @@ PARTLY_UNVERIFIED_PREFIX = ("Partly unverified (it may rest on a key finding the
 #: Put before the answer and conclusion of a report whose facts are its quotes (:func:`quoted_facts`):
 #: what they say is the model's summing-up of the quoted clauses, not a fact itself.
 READING_PREFIX = "Reading (the model's words, summing up the quoted clauses; rely on the quotes): "
-_MARKS = (UNVERIFIED_PREFIX, UNCONFIRMED_PREFIX, PARTLY_UNVERIFIED_PREFIX, READING_PREFIX)
+#: Put in place of an answer that repeated an instruction a document addresses to AI readers (issue #41 item 2,
+#: :mod:`clauselens.agents.refusal`).
+WITHHELD_PREFIX = "Withheld (the model's answer repeated an instruction a document addresses to AI readers): "
+_MARKS = (UNVERIFIED_PREFIX, UNCONFIRMED_PREFIX, PARTLY_UNVERIFIED_PREFIX, READING_PREFIX, WITHHELD_PREFIX)
 
 
 def quoted_facts(report: Report, by_rule: bool = False) -> Report:
