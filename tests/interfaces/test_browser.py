@@ -13,6 +13,7 @@ images), otherwise to pytest's tmp_path.
 """
 
 import contextlib
+import re
 import os
 import socket
 import threading
@@ -128,12 +129,15 @@ def test_upload_ask_report_click_citation(server, browser, fake_model, tmp_path)
     browser.find_element(By.ID, "ask").click()
     cite = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#report a.citation")))
     progress = browser.find_element(By.ID, "progress").text
-    assert "Round 1: Researcher searched" in progress and "Report: 1 verified citation(s)" in progress
+    assert "Round 1: Researcher searched" in progress and re.search(r"Report: \d+ verified citation\(s\)", progress)
     assert "60 days' written notice" in browser.find_element(By.CSS_SELECTOR, "#report .answer").text
     assert "60 days' written notice" in browser.find_element(By.ID, "chat").text
     # issue #19: the fact is the quote, word for word; the model's statement is shown as its reading
-    assert "Either party may terminate" in browser.find_element(By.CSS_SELECTOR, "#report li.quoted-fact q.fact").text
-    assert "The model's reading" in browser.find_element(By.CSS_SELECTOR, "#report li.quoted-fact .reading").text
+    # issue #38: the clauses retrieval found for the question lead, quoted by rule, above the model's findings
+    assert "The clauses that speak to this" in browser.find_element(By.ID, "report").text
+    assert any("Either party may terminate" in e.text for e in browser.find_elements(By.CSS_SELECTOR, "#report li.quoted-fact q.fact"))
+    readings = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#report li.quoted-fact .reading")]
+    assert readings[0].startswith("Why it is quoted") and any("The model's reading" in t for t in readings)
     assert browser.find_element(By.CSS_SELECTOR, "#report .answer").text.startswith("Reading (the model's words")
     shot(browser, shots / "2_report.png")
 
