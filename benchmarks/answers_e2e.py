@@ -512,6 +512,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--label-sheet", type=Path, default=None,
                     help="write the claims that lack a hand label (question, claim, quotes; no verdicts) to this JSON")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--no-reading", action="store_true",
+                    help="no model reading under a named clause (Settings.reading off; issue #38: no model call where "
+                         "rules decide); use it with its own --tag")
+    ap.add_argument("--kinds", nargs="*", default=[], help="ask only these question kinds (e.g. exact defined_term)")
     args = ap.parse_args(argv)
     out_path = args.out or (OUT.with_name(f"answers_e2e_{args.tag}.json") if args.tag else OUT)
     labels_path = LABELS.with_name(f"answers_e2e_labels_{args.tag}.json") if args.tag else LABELS
@@ -519,6 +523,8 @@ def main(argv: list[str] | None = None) -> None:
     from clauselens.config import Settings
 
     settings = Settings()
+    if args.no_reading:
+        settings = settings.model_copy(update={"reading": False})
     model = settings.model_for("interrogator")
     name = str(model.model)
     config = f"{Path(name).stem if name.endswith('.gguf') else Path(name).name}-t{args.max_turns}"
@@ -531,6 +537,8 @@ def main(argv: list[str] | None = None) -> None:
         ap.error("--holdout, --rest and --questions name different samples; give one")
     questions = load_questions(args.questions) if args.questions else load_questions()
     chosen = questions if args.questions else sample(questions, holdout=args.holdout, rest=args.rest)
+    if args.kinds:
+        chosen = [q for q in chosen if q["type"] in args.kinds]
     by_id = {q["id"]: q for q in questions}
     if not args.score_only:
         from benchmarks.clause_qa import library_for
@@ -572,7 +580,8 @@ def main(argv: list[str] | None = None) -> None:
         "versions": run_provenance(["llama-cpp-python", "langgraph"]),
         "data": str(args.questions) if args.questions else str(DEV / "questions.jsonl"), "corpus": str(CORPUS / "cuad"),
         "library": "cuad462-minilm (file names not read)",
-        "model": config, "max_turns": args.max_turns, "tag": args.tag or None,
+        "model": config, "max_turns": args.max_turns, "tag": args.tag or None, "reading": settings.reading,
+        "kinds": args.kinds or None,
         "labels": str(labels_path.relative_to(REPO)),
         "sample": {"seed": None if args.rest or args.questions else SEED + 1 if args.holdout else SEED,
                    "holdout": args.holdout, "rest": args.rest,
