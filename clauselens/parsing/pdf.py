@@ -52,9 +52,12 @@ def resolve_pdf_engine(engine: str) -> Literal["pdfium", "pdfplumber"]:
 MIN_TEXT_CHARS = 20
 #: Mean Tesseract word confidence (0-100) below which a page gets a warning.
 LOW_OCR_CONFIDENCE = 60.0
-#: OCR readings below this mean word confidence (0-100) trigger orientation detection; an upright
-#: 300-dpi contract scan reads at 85-95 here (robustness/scanned_nda_page1.pdf: ~90).
-OSD_BELOW_CONFIDENCE = 75.0
+#: A reading of the page turned as Tesseract's orientation detection says is kept unless its mean
+#: word confidence is this much below the unturned reading's (:func:`ocr_words`).
+ROTATED_CONFIDENCE_SLACK = 10.0
+#: A reading of the turned page at this mean word confidence or more is kept without reading the
+#: unturned page too (an upright 300-dpi contract scan reads at 85-95; scanned_nda_page1.pdf ~90).
+GOOD_OCR_CONFIDENCE = 80.0
 #: Minimum Tesseract "Orientation confidence" to act on a detected rotation. OCRmyPDF's
 #: ``--rotate-pages-threshold`` defaults to 14 and calls 2 aggressive (OCRmyPDF docs, cookbook,
 #: "Correct page rotation"); a clean 300-dpi page turned 90° scored 14-16 here. We take 5 because a
@@ -306,10 +309,15 @@ def _mark_layers(page, off: frozenset[str]) -> str | None:
     return None
 
 
+#: Why a character the rendered page does not show is left out (:mod:`clauselens.parsing.visibility`).
+NOT_SHOWN = "not shown on the rendered page: transparent, covered, clipped or the background's colour"
+
+
 def _hidden_reason(c: dict, box: tuple[float, float, float, float], fills: list[dict],
                    colours: dict | None = None) -> str | None:
     """Why a character cannot be seen on the page (None if it can): outside the page box, under
-    :data:`MIN_VISIBLE_SIZE` points, or filled in the background's colour. ``colours`` caches,
+    :data:`MIN_VISIBLE_SIZE` points, or filled in the background's colour (the fast path), else
+    no ink on the rendered page (``not_shown``, PDFium pages only: :mod:`~clauselens.parsing.visibility`). ``colours`` caches,
     per colour value across the characters of one page (same ``fills``), :func:`_colour_entry`:
     a colour no background comes near needs no look under the character."""
     if c.get("render_invisible"):
@@ -328,10 +336,10 @@ def _hidden_reason(c: dict, box: tuple[float, float, float, float], fills: list[
         rgb, maybe = colours[col] = _colour_entry(col, fills)  # type: ignore[index]
     except TypeError:  # an unhashable colour value
         rgb, maybe = _colour_entry(col, fills)
-    if rgb is None or not maybe:
-        return None
-    if _near(rgb, _background(c, fills) if fills else (1.0, 1.0, 1.0)):
+    if rgb is not None and maybe and _near(rgb, _background(c, fills) if fills else (1.0, 1.0, 1.0)):
         return "text in the background colour"
+    if c.get("not_shown"):
+        return NOT_SHOWN
     return None
 
 
@@ -468,26 +476,28 @@ def detect_rotation(image, dpi: int) -> tuple[int, float] | None:
 def ocr_words(image, dpi: int) -> tuple[dict[str, list], int]:
     """OCR one page image, turning a sideways or upside-down scan upright first.
 
-    The page is read as it is; when that reading is not clearly good (mean word confidence
-    below :data:`OSD_BELOW_CONFIDENCE`, or almost no text), Tesseract's orientation
-    detection runs; a rotation it reports with confidence >= :data:`OSD_MIN_CONFIDENCE` is
-    applied and the page read again, and that reading is kept only if its confidence is
-    higher. Detection failing leaves the page as it is.
+    Tesseract's orientation detection (OSD) runs for every page (issue #41 item 4: a page turned
+    270° read at confidence 95.6 in reverse line order, so a high confidence does not prove the
+    page upright; OSD costs a fraction of the OCR). When it reports a rotation with confidence
+    >= :data:`OSD_MIN_CONFIDENCE`, the turned image is read; that reading is kept unless its
+    mean word confidence is more than :data:`ROTATED_CONFIDENCE_SLACK` below the unturned one's
+    (then OSD was wrong: the page read well as it was). Detection failing (too little text)
+    leaves the page as it is.
 
     Returns (:func:`tesseract_words` output, degrees the image was turned clockwise before the
     reading: its word boxes are in the turned image's pixels).
     """
-    data = tesseract_words(image, dpi)
-    lines, conf = _data_lines(data)
-    if conf is not None and conf >= OSD_BELOW_CONFIDENCE and _real_text(lines):
-        return data, 0
     found = detect_rotation(image, dpi)
     if found is None or found[0] == 0 or found[1] < OSD_MIN_CONFIDENCE:
-        return data, 0
+        return tesseract_words(image, dpi), 0
     turned = image.rotate(-found[0], expand=True)  # PIL turns counter-clockwise
     data2 = tesseract_words(turned, dpi)
     _, conf2 = _data_lines(data2)
-    if conf2 is not None and (conf is None or conf2 > conf):
+    if conf2 is not None and conf2 >= GOOD_OCR_CONFIDENCE:
+        return data2, found[0]  # a good reading of the turned page: the unturned one is not needed
+    data = tesseract_words(image, dpi)
+    _, conf = _data_lines(data)
+    if conf2 is not None and (conf is None or conf2 >= conf - ROTATED_CONFIDENCE_SLACK):
         return data2, found[0]
     return data, 0
 

@@ -16,7 +16,11 @@ mode (``FPDFTextObj_GetTextRenderMode``): a character in render mode 3 (invisibl
 §9.3.6) whose centre lies on no image of the page is marked ``render_invisible`` (an OCR'd scan's
 text layer is mode 3 text over the page image and stays), and the layer (optional-content group,
 §8.11) the object is marked with, when the PDF's default configuration hides it: the character is
-marked ``hidden_layer`` (issue #22 item 10; pdfplumber's characters carry neither).
+marked ``hidden_layer`` (issue #22 item 10; pdfplumber's characters carry neither). Then, with
+``check_ink`` (the default), every character is checked against the rendered page
+(:func:`clauselens.parsing.visibility.mark_unshown`): one that paints no ink is marked
+``not_shown`` (alpha 0, covered, clipped, the background's colour; issue #41 item 1); the
+characters of an OCR'd scan's layer are marked ``ocr_layer`` and kept.
 Characters PDFium generates (``FPDFText_IsGenerated``: the spaces and line breaks it infers) are
 left out; pdfplumber infers spaces from gaps instead. PDFium reports a hyphen that ends a line as
 U+0002; it is given back as "-" (what the page shows, and what pdfminer reads), so the line-join
@@ -144,7 +148,7 @@ class PdfiumPage:
     def __init__(self, page: Any, number: int, *, chars: list[dict] | None = None,
                  rects: list[dict] | None = None, bbox: tuple[float, float, float, float] | None = None,
                  cropbox: tuple[float, float, float, float] | None = None, unchecked_forms: bool = False,
-                 off_layers: frozenset[str] = frozenset()) -> None:
+                 off_layers: frozenset[str] = frozenset(), check_ink: bool = True) -> None:
         self.page_number = number
         self.rotation = 0
         if page is None:  # a crop or filter of another PdfiumPage
@@ -162,6 +166,10 @@ class PdfiumPage:
         self.images: list[dict] = []  # bounding boxes of image objects, filled by _filled_rects
         self.rects = self._filled_rects(page)
         self.chars = self._chars(page, off_layers)
+        if check_ink:
+            from clauselens.parsing.visibility import mark_unshown
+
+            mark_unshown(page, self.chars, self._ox, self._top, self._over_image)
 
     # ------------------------------------------------------------ reading
     def _chars(self, page: Any, off_layers: frozenset[str] = frozenset()) -> list[dict]:
@@ -218,8 +226,8 @@ class PdfiumPage:
                 })
                 if layer:
                     out[-1]["hidden_layer"] = layer
-                if invisible and not self._over_image(out[-1]):
-                    out[-1]["render_invisible"] = True
+                if invisible:
+                    out[-1]["ocr_layer" if self._over_image(out[-1]) else "render_invisible"] = True
             return out
         finally:
             tp.close()

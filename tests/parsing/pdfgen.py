@@ -10,8 +10,10 @@ import textwrap
 from pathlib import Path
 
 #: One text run: (x, y from the page bottom, font size, text), optionally followed by an RGB fill
-#: colour (0..1 each; default black), the name of the layer (optional-content group) it is in, and
-#: its text render mode (``Tr``, §9.3.6; 3 = invisible).
+#: colour (0..1 each; default black), the name of the layer (optional-content group) it is in, its
+#: text render mode (``Tr``, §9.3.6; 3 = invisible), and graphics-state operators drawn around it
+#: inside ``q ... Q`` (e.g. ``"/GS0 gs"`` for the fill alpha 0 of ``gstates``, or a clipping path
+#: ``"0 0 10 10 re W n"``, §8.5.4).
 Run = tuple
 
 
@@ -21,7 +23,8 @@ def _esc(text: str) -> str:
 
 def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (612, 792), *,
               fills: list[list[tuple]] | None = None, in_form: bool = False,
-              layers: dict[str, bool] | None = None, images: list[list[tuple]] | None = None) -> Path:
+              layers: dict[str, bool] | None = None, images: list[list[tuple]] | None = None,
+              over: list[list[tuple]] | None = None, rotate: int = 0) -> Path:
     """Write a PDF with one page per list of runs; returns ``path``.
 
     ``fills``: per page, filled rectangles ``(x, y, width, height, (r, g, b))`` drawn before the
@@ -30,7 +33,10 @@ def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (6
     layer name -> shown by default; a run naming a layer is drawn inside ``/OC /Ln BDC ... EMC``
     (optional content, §8.11: the OCGs listed in ``/OCProperties``, hidden ones in ``/D /OFF``).
     ``images``: per page, boxes ``(x, y, width, height)`` each painted with a 1x1 light-grey inline
-    image (``BI ... ID ... EI``, §8.9.7) before the text, like a scan under its OCR text layer."""
+    image (``BI ... ID ... EI``, §8.9.7) before the text, like a scan under its OCR text layer.
+    ``over``: per page, shapes painted *after* the text: ``("rect", x, y, w, h, (r, g, b))`` or
+    ``("image", x, y, w, h)`` (an opaque 1x1 white image). Every page has ``/ExtGState /GS0`` with
+    fill and stroke alpha 0 (``ca``/``CA``, §11.6.4.4). ``rotate``: the pages' ``/Rotate``."""
     objs: list[bytes] = [b"", b""]  # 1: catalog, 2: pages, filled in below
     objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")  # 3
     ocg: dict[str, int] = {}
@@ -43,8 +49,9 @@ def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (6
         mode = f"{r[6]} Tr " if len(r) > 6 and r[6] is not None else ""
         body = (f"BT {' '.join(f'{v:g}' for v in (r[4] if len(r) > 4 and r[4] else (0, 0, 0)))} rg {mode}"
                 f"/F1 {r[2]:g} Tf {r[0]:.2f} {r[1]:.2f} Td ({_esc(r[3])}) Tj ET")
-        if mode:
-            body = f"q {body} Q"  # the render mode is graphics state: it must not leak into later runs
+        wrap = r[7] if len(r) > 7 and r[7] else ""
+        if mode or wrap:
+            body = f"q {wrap} {body} Q"  # the render mode is graphics state: it must not leak into later runs
         return f"/OC /L{ocg[r[5]]} BDC {body} EMC\n" if len(r) > 5 and r[5] else body + "\n"
 
     kids = []
@@ -53,8 +60,12 @@ def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (6
                         for f in (fills[n] if fills and n < len(fills) else []))
         pics = "".join(f"q {w:g} 0 0 {h:g} {x:g} {y:g} cm BI /W 1 /H 1 /CS /G /BPC 8 ID \xe0 EI Q\n"
                        for x, y, w, h in (images[n] if images and n < len(images) else []))
-        stream = (pics + rects + "".join(run(r) for r in runs)).encode("latin-1")
-        resources = b"<< /Font << /F1 3 0 R >>%s >>" % props
+        post = "".join(
+            f"{' '.join(f'{v:g}' for v in o[5])} rg {o[1]:g} {o[2]:g} {o[3]:g} {o[4]:g} re f\n" if o[0] == "rect"
+            else f"q {o[3]:g} 0 0 {o[4]:g} {o[1]:g} {o[2]:g} cm BI /W 1 /H 1 /CS /G /BPC 8 ID \xff EI Q\n"
+            for o in (over[n] if over and n < len(over) else []))
+        stream = (pics + rects + "".join(run(r) for r in runs) + post).encode("latin-1")
+        resources = b"<< /Font << /F1 3 0 R >> /ExtGState << /GS0 << /ca 0 /CA 0 >> >>%s >>" % props
         if in_form:
             objs.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 %g %g] /Resources %s /Length %d >>\nstream\n"
                         % (size[0], size[1], resources, len(stream)) + stream + b"endstream")
@@ -63,7 +74,7 @@ def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (6
         objs.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"endstream")
         content = len(objs)
         objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Resources %s "
-                    b"/Contents %d 0 R >>" % (size[0], size[1], resources, content))
+                    b"/Contents %d 0 R%s >>" % (size[0], size[1], resources, content, b" /Rotate %d" % rotate if rotate else b""))
         kids.append(len(objs))
     oc = b""
     if ocg:

@@ -1,0 +1,156 @@
+"""Whether a PDF character shows on the page, judged from what PDFium paints (issue #41 item 1).
+
+The rule-based checks of :func:`clauselens.parsing.pdf._hidden_reason` (render mode 3, hidden
+layers, off-page, under 2 pt, the background's colour) are the fast path. They miss text hidden
+by the graphics state or by later painting: a fill alpha of 0 (ExtGState ``ca 0``, ISO 32000-1
+§11.3.7), a white rectangle or an opaque image drawn over it (painter's model, §8.1), a clipping
+path that cuts it away (§8.5.4), colour on a background of the same colour painted in a way the
+rectangle rule does not see. One rule covers them all: *differential rendering*. The page is
+rendered twice by PDFium (pypdfium2), once as it is and once with every text object set to
+render mode 3 (invisible, §9.3.6, ``FPDFTextObj_SetTextRenderMode``); a character whose box
+differs between the two renders by less than :data:`MIN_INK` (0-255, largest channel difference)
+at every pixel paints nothing the reader can see, and is marked ``not_shown``.
+
+Kept: characters of an invisible text object over an image (an OCR'd scan's text layer: what the
+reader sees is the image under it; :mod:`clauselens.parsing.pdfium_page` marks them
+``ocr_layer``), text drawn under a scan's image that shows something where the text is (the
+other way OCR tools lay a text layer; two CUAD PDFs are made so), whitespace, and characters whose box lies outside the rendered page (the fast
+path's "outside the page" rule names those).
+
+Cost: two renders per page at :data:`RENDER_SCALE` (``benchmarks/robustness_visibility.py``
+measures ms per page). The render flags turn anti-aliasing of text off, so a glyph's pixels are
+either its colour or the background's and a thin glyph (".", "i") is not washed out.
+
+Side effects: changes the render mode of the page's text objects and puts it back; the caller
+holds :data:`~clauselens.parsing.pdfium_lock.PDFIUM_LOCK` and never saves the page.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+from typing import Any, Callable
+
+#: Render scale (1.0 = 72 dpi). 1.5 = 108 dpi: a 10-pt glyph spans ~15 pixels, 2-pt text ~3.
+RENDER_SCALE = 1.5
+#: Largest per-channel difference (0-255) between the two renders under a character that counts
+#: as ink. Text anti-aliasing is off, so visible glyph pixels differ by their full contrast with
+#: the background; 40 leaves out text within ~15 % of the background's colour (the colour rule's
+#: :data:`~clauselens.parsing.pdf.SAME_COLOUR` is 8 %).
+MIN_INK = 40
+#: A page with more characters than this is not rendered (the fast path alone judges it): a dense
+#: page of a real contract has 3-6 thousand.
+MAX_CHARS = 20000
+
+
+def _text_objects(page: Any) -> list[Any]:
+    """Every text object of the page, inside Form XObjects too (depth-limited like pypdfium2)."""
+    import pypdfium2.raw as pr
+
+    out: list[Any] = []
+
+    def walk(count: int, get: Callable[[int], Any], depth: int) -> None:
+        for k in range(count):
+            obj = get(k)
+            kind = pr.FPDFPageObj_GetType(obj)
+            if kind == pr.FPDF_PAGEOBJ_TEXT:
+                out.append(obj)
+            elif kind == pr.FPDF_PAGEOBJ_FORM and depth < 15:
+                walk(pr.FPDFFormObj_CountObjects(obj), functools.partial(pr.FPDFFormObj_GetObject, obj), depth + 1)
+
+    walk(pr.FPDFPage_CountObjects(page.raw), lambda k: pr.FPDFPage_GetObject(page.raw, k), 0)
+    return out
+
+
+def _render(page: Any, scale: float) -> Any:
+    """The page rendered at ``scale`` as a BGRx numpy array (rows top to bottom), text not anti-aliased."""
+    import numpy as np
+
+    bitmap = page.render(scale=scale, draw_annots=False, no_smoothtext=True, prefer_bgrx=True)
+    try:
+        arr = np.array(bitmap.to_numpy(), copy=True)
+    finally:
+        bitmap.close()
+    return arr
+
+
+def _ink(shown: Any, bare: Any) -> Any:
+    """Boolean mask of the pixels where the two BGRx renders differ by :data:`MIN_INK` or more in
+    some channel (only the pixels that differ at all are compared channel by channel)."""
+    import numpy as np
+
+    ys, xs = np.nonzero(shown.view(np.uint32)[:, :, 0] != bare.view(np.uint32)[:, :, 0])
+    diff = np.abs(shown[ys, xs, :3].astype(np.int16) - bare[ys, xs, :3].astype(np.int16)).max(axis=1)
+    keep = diff >= MIN_INK
+    ink = np.zeros(shown.shape[:2], dtype=bool)
+    ink[ys[keep], xs[keep]] = True
+    return ink
+
+
+def _device_map(page: Any, width: int, height: int) -> Callable[[float, float], tuple[float, float]]:
+    """Page user space -> pixel (x, y) of a render ``width`` x ``height`` (PDFium's own transform,
+    ``FPDF_PageToDevice``, so /Rotate and the crop box are honoured): an affine map from 3 points."""
+    import pypdfium2.raw as pr
+
+    dx, dy = ctypes.c_int(), ctypes.c_int()
+
+    def dev(x: float, y: float) -> tuple[float, float]:
+        pr.FPDF_PageToDevice(page.raw, 0, 0, width, height, 0, x, y, dx, dy)
+        return float(dx.value), float(dy.value)
+
+    big = 1000.0
+    o, ex, ey = dev(0.0, 0.0), dev(big, 0.0), dev(0.0, big)
+    ax, ay = ((ex[0] - o[0]) / big, (ex[1] - o[1]) / big), ((ey[0] - o[0]) / big, (ey[1] - o[1]) / big)
+    return lambda x, y: (o[0] + ax[0] * x + ay[0] * y, o[1] + ax[1] * x + ay[1] * y)
+
+
+def mark_unshown(page: Any, chars: list[dict], ox: float, top: float, on_image: Callable[[dict], bool],
+                 scale: float = RENDER_SCALE) -> int:
+    """Mark ``not_shown`` on the characters of ``chars`` (pdfplumber-style dicts from
+    :class:`~clauselens.parsing.pdfium_page.PdfiumPage`: top-left origin, offset by the media box's
+    ``ox`` and ``top``) that paint no ink on the rendered page (module docstring). Returns how many
+    were marked. ``page``: the open ``pypdfium2.PdfPage`` they were read from; ``on_image``: whether
+    a character lies on an image of the page. A character without ink that lies on an image which
+    shows something under it (the render without text is not blank in its box) is a scan's text
+    layer drawn under the scan (OCR tools do both: mode-3 text over the image, or any text under
+    it) and is marked ``ocr_layer`` instead; text under a blank (white) image is ``not_shown``."""
+    import pypdfium2.raw as pr
+
+    todo = [c for c in chars if c["text"].strip() and not c.get("ocr_layer") and not c.get("render_invisible")
+            and not c.get("hidden_layer")]
+    if not todo or len(chars) > MAX_CHARS:
+        return 0
+    shown = _render(page, scale)
+    objs = _text_objects(page)
+    modes = [pr.FPDFTextObj_GetTextRenderMode(o) for o in objs]
+    try:
+        for o in objs:
+            pr.FPDFTextObj_SetTextRenderMode(o, pr.FPDF_TEXTRENDERMODE_INVISIBLE)
+        bare = _render(page, scale)
+    finally:
+        for o, m in zip(objs, modes):
+            if m >= 0:
+                pr.FPDFTextObj_SetTextRenderMode(o, m)
+    if shown.shape != bare.shape:
+        return 0
+    ink = _ink(shown, bare)
+    h, w = ink.shape
+    to_dev = _device_map(page, w, h)
+    marked = 0
+    for c in todo:
+        corners = [to_dev(x + ox, top - y) for x in (c["x0"], c["x1"]) for y in (c["top"], c["bottom"])]
+        px0 = max(int(min(p[0] for p in corners)), 0)
+        px1 = min(int(max(p[0] for p in corners)) + 1, w)
+        py0 = max(int(min(p[1] for p in corners)), 0)
+        py1 = min(int(max(p[1] for p in corners)) + 1, h)
+        if px1 <= px0 or py1 <= py0:
+            continue  # off the rendered page: the fast path's "outside the page" rule
+        if ink[py0:py1, px0:px1].any():
+            continue
+        under = bare[py0:py1, px0:px1, :3]
+        if on_image(c) and int(under.max()) - int(under.min()) >= MIN_INK:
+            c["ocr_layer"] = True  # under a scan's image that shows something there: its text layer
+        else:
+            c["not_shown"] = True
+            marked += 1
+    return marked
