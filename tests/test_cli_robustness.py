@@ -129,5 +129,49 @@ def test_web_upload_over_the_limit_does_not_report_the_limit_as_the_size():
         check_upload("big.pdf", b"%PDF-" + b"0" * (2 * 1048576), max_bytes=1048576)
     msg = str(e.value)
     assert msg == "big.pdf: the file is larger than the 1 MiB upload limit (start the server with --max-upload-mb to raise it)"
-    with pytest.raises(StoreError, match="not a PDF: this is a PNG image"):
-        check_upload("scan.pdf", _png())
+    assert check_upload("scan.pdf", _png()) == "scan.pdf"  # read by content, as the CLI does (#41 item 6)
+
+
+def _random_binary() -> bytes:
+    import random
+
+    rng = random.Random(41)
+    return bytes(rng.randrange(256) for _ in range(4096))
+
+
+@pytest.mark.parametrize("name,data", [
+    ("random.pdf", _random_binary()), ("random.txt", _random_binary()), ("random.docx", _random_binary()),
+    ("random", _random_binary()), ("setup.exe", b"MZ\x90\x00\x03\x00\x00\x00" + bytes(56)), ("empty.pdf", b""),
+])
+def test_one_input_policy_refuses_alike_in_cli_mcp_and_web(tmp_path, name, data):
+    """Issue #41 item 6: the web upload check and the loader (CLI and MCP ingest) give the same
+    message for the same bytes, whatever the name."""
+    from clauselens.errors import IngestError
+    from clauselens.interfaces.store import StoreError, check_upload
+    from clauselens.parsing import load_document
+
+    path = tmp_path / name
+    path.write_bytes(data)
+    with pytest.raises(IngestError) as loaded:
+        load_document(path)
+    with pytest.raises(StoreError) as uploaded:
+        check_upload(name, data)
+    assert str(uploaded.value) == str(loaded.value)
+    assert "a text file" not in str(loaded.value)
+    res = _run(["ingest", "--no-ocr", str(path)], env={"CLAUSELENS_CACHE_DIR": str(tmp_path / "cache")})
+    assert res.exit_code == 2 and str(loaded.value) in res.output.replace("\n", " ")
+
+
+def test_one_input_policy_accepts_misnamed_files_everywhere(tmp_path):
+    """A PDF named .txt and a PNG named .pdf are read by content by the loader (CLI, MCP) and pass
+    the web upload check; the loader warns that the name misleads."""
+    from clauselens.interfaces.store import check_upload
+    from clauselens.parsing import load_document
+
+    pdf = (ROBUST / "running_header_footer.pdf").read_bytes()
+    assert check_upload("contract.txt", pdf) == "contract.txt"
+    path = tmp_path / "contract.txt"
+    path.write_bytes(pdf)
+    doc = load_document(path)
+    assert doc.pages and "is a PDF file but is named .txt" in doc.warnings[0]
+    assert check_upload("scan.pdf", _png()) == "scan.pdf"

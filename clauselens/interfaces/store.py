@@ -4,10 +4,10 @@ Layout: ``<cache_dir>/sessions/<session_id>/uploads/<file name>``. Every path th
 or the MCP server is handed is resolved and must stay inside the store (or inside an
 explicitly allowed root); anything else is refused with :class:`StoreError`.
 
-Type check: the extension must be one the Archivist reads (``.txt .md .pdf .docx``) and
-the first bytes must agree with it (PDF: ``%PDF-`` per ISO 32000-1 §7.5.2; DOCX: a ZIP
-local-file header ``PK\\x03\\x04`` per the APPNOTE spec §4.3.7; text: no NUL byte in the
-first 8 KiB unless it starts with a UTF-16/32 byte-order mark).
+Type check: :func:`clauselens.parsing.policy.check_input_bytes`, the input policy of the CLI and
+MCP server too: the content decides (a PNG named ``.pdf`` is OCR'd, a PDF named ``.txt`` read as
+a PDF, with a warning that the name misleads); empty files, damaged packages, formats clauselens
+does not read and binary data are refused with the loader's message.
 """
 
 from __future__ import annotations
@@ -17,14 +17,13 @@ import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
-from clauselens.errors import ClauselensError
-from clauselens.parsing.sniff import sniff_bytes
+from clauselens.errors import ClauselensError, IngestError
+from clauselens.parsing.policy import check_input_bytes
 
 #: Default upload limit: 20 MiB (CUAD's largest PDF is ~5 MB; this leaves room for scans).
 DEFAULT_MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 ALLOWED_SUFFIXES = (".txt", ".md", ".pdf", ".docx")
 _SESSION_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-_UTF_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\xef\xbb\xbf")
 
 
 class StoreError(ClauselensError):
@@ -64,26 +63,14 @@ def check_upload(name: str, data: bytes, max_bytes: int = DEFAULT_MAX_UPLOAD_BYT
             does not match the extension (e.g. a ``.pdf`` that is not a PDF).
     """
     fname = safe_filename(name)
-    suffix = Path(fname).suffix.lower()
-    if suffix not in ALLOWED_SUFFIXES:
-        raise StoreError(
-            f"{fname}: unsupported file type {suffix or '(none)'}; upload one of {', '.join(ALLOWED_SUFFIXES)}"
-        )
-    if not data:
-        raise StoreError(f"{fname}: the file is empty")
     if len(data) > max_bytes:
         # the caller reads at most max_bytes + 1 bytes, so len(data) is not the file's size
         raise StoreError(f"{fname}: the file is larger than the {max_bytes / 1048576:g} MiB upload limit "
                          f"(start the server with --max-upload-mb to raise it)")
-    head = data[:8192]
-    sniffed = sniff_bytes(head[:1024])  # None: a ZIP package (a .docx is one)
-    if suffix == ".pdf" and (sniffed is None or sniffed.kind != "pdf"):
-        what = "a ZIP package" if sniffed is None else sniffed.what
-        raise StoreError(f"{fname}: not a PDF: this is {what} (it does not start with %PDF-)")
-    if suffix == ".docx" and sniffed is not None:
-        raise StoreError(f"{fname}: not a Word .docx file: this is {sniffed.what} (not a ZIP package)")
-    if suffix in (".txt", ".md") and b"\x00" in head and not head.startswith(_UTF_BOMS):
-        raise StoreError(f"{fname}: this looks like a binary file, not text")
+    try:  # the input policy of the CLI and MCP too (issue #41 item 6): by content, never by name
+        check_input_bytes(fname, data)
+    except IngestError as exc:
+        raise StoreError(str(exc)) from None
     return fname
 
 

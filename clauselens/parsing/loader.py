@@ -28,6 +28,7 @@ from clauselens.parsing.metadata import (
     guess_title,
 )
 from clauselens.parsing.pdf import PdfEngine, extract_image, extract_pdf
+from clauselens.parsing.policy import refuse_unreadable
 from clauselens.parsing.sniff import Sniffed, extension_warning, sniff_file
 from clauselens.parsing.terms import find_cross_references, find_defined_terms
 from clauselens.parsing.textfile import decode_text_bytes
@@ -139,10 +140,7 @@ def load_document(path: str | Path, *, password: str | None = None, ocr: bool = 
     if not p.is_file():
         raise IngestError(str(p), "not a file")
     kind = sniff(p)
-    if kind.kind == "empty":
-        raise NoTextError(name, f"no text found in {name}: the file is empty (0 bytes)")
-    if kind.kind in ("damaged", "other"):
-        raise IngestError(name, kind.problem(p))
+    refuse_unreadable(p, kind)  # the one input policy of every front end (parsing/policy.py)
     sha = file_sha256(p)
     pages: list[Page] = []
     warnings: list[str] = []

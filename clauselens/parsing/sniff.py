@@ -17,7 +17,8 @@ Signatures (first bytes unless noted):
 * Images: PNG ``\\x89PNG\\r\\n\\x1a\\n`` (PNG spec §5.2), JPEG ``FF D8 FF`` (ITU T.81 SOI marker),
   GIF ``GIF87a``/``GIF89a``, TIFF ``II*\\0``/``MM\\0*`` (TIFF 6.0 §2), BMP ``BM`` with zero
   reserved bytes 6-9, WebP ``RIFF....WEBP``.
-* Others named in messages: RTF ``{\\rtf``, gzip ``1F 8B`` (RFC 1952), 7-Zip, RAR, ELF.
+* Others named in messages: RTF ``{\\rtf``, gzip ``1F 8B`` (RFC 1952), 7-Zip, RAR, ELF, Windows
+  executables (``MZ`` followed by NUL bytes in the DOS header; a text starting "MZ" stays text).
 
 Anything else is a text candidate: :func:`clauselens.parsing.textfile.decode_text_bytes`
 decides (binary data is refused there).
@@ -28,6 +29,7 @@ from __future__ import annotations
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 #: Bytes read to sniff a file.
 HEAD_BYTES = 1024
@@ -110,7 +112,7 @@ def not_what_named(path: Path, sniffed: Sniffed) -> str:
     return f"not a {promised}: "
 
 
-def _sniff_zip(path: Path) -> Sniffed:
+def _sniff_zip(path: Path | BinaryIO) -> Sniffed:
     try:
         with zipfile.ZipFile(path) as zf:
             names = set(zf.namelist())
@@ -142,6 +144,8 @@ def sniff_bytes(head: bytes) -> Sniffed | None:
     for sig, kind, what in _SIGNATURES:
         if head.startswith(sig):
             return Sniffed(kind, what)
+    if head.startswith(b"MZ") and b"\x00" in head[2:64]:  # DOS/PE header (text never holds NUL bytes)
+        return Sniffed("other", "a Windows executable")
     if head.startswith(b"BM") and head[6:10] == b"\x00\x00\x00\x00":
         return Sniffed("image", "a BMP image")
     if head.startswith(b"RIFF") and head[8:12] == b"WEBP":
@@ -157,6 +161,14 @@ def sniff_file(path: str | Path) -> Sniffed:
         head = fh.read(HEAD_BYTES)
     s = sniff_bytes(head)
     return _sniff_zip(p) if s is None else s
+
+
+def sniff_data(data: bytes) -> Sniffed:
+    """:func:`sniff_file` for a file's bytes held in memory (a web upload)."""
+    import io
+
+    s = sniff_bytes(data[:HEAD_BYTES])
+    return _sniff_zip(io.BytesIO(data)) if s is None else s
 
 
 def extension_warning(path: str | Path, sniffed: Sniffed) -> str | None:

@@ -69,10 +69,10 @@ def test_bad_uploads_are_refused_and_session_stays_usable(client):
     sid = _sid(client)
     r = _upload(client, sid, "whitespace_only.txt", (ROBUST / "whitespace_only.txt").read_bytes())
     assert r.status_code == 400 and "no text found in whitespace_only.txt" in r.json()["error"]
-    r = _upload(client, sid, "contract.pdf", b"this is not a pdf")
-    assert r.status_code == 400 and "not a PDF" in r.json()["error"]
+    r = _upload(client, sid, "contract.pdf", b"\x00\x01binary, not a pdf")  # the CLI's message (#41 item 6)
+    assert r.status_code == 400 and "binary file of an unknown type, not text" in r.json()["error"]
     r = _upload(client, sid, "tool.exe", b"MZ\x90\x00")
-    assert r.status_code == 400 and "unsupported file type" in r.json()["error"]
+    assert r.status_code == 400 and "this is a Windows executable" in r.json()["error"]
     r = _upload(client, sid, "big.txt", b"a" * (64 * 1024 + 1))
     assert r.status_code == 400 and "upload limit" in r.json()["error"]
     assert client.get(f"/s/{sid}/state").json()["documents"] == []
