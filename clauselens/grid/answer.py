@@ -2,7 +2,13 @@
 from the model, and the report's deterministic quote checks (:mod:`clauselens.reports.verify`):
 the quote must be verbatim in a retrieved passage, it is widened to whole words and its
 sentence / clause (as a report's quotes are), and the widened quote must be about the
-question's topic (:func:`topic_check`), else the cell is ``unverified`` and its quote withheld.
+question's topic (:func:`topic_check`; a question without ``terms`` gets them derived,
+:func:`clauselens.grid.topic.derive_terms`), else the cell is ``unverified`` and its quote withheld.
+The answer must then be what the quote states (:func:`check_answer`, issue #45): not an echo of
+the prompt (:func:`clauselens.grid.evidence.echo_issue`), a typed value read from the quote
+(:func:`clauselens.grid.values.check_value`), and a yes/no answer shown by the quote
+(:func:`clauselens.grid.evidence.yes_no_issue`). A yes/no cell is "No / not found" only when no
+retrieved passage is about the topic; when one is and the model found nothing, it is unverified.
 
 The checks run on the model's stored reply (:attr:`Cell.reply`), so a new check version
 (:data:`CHECK_VERSION`) re-checks stored cells without asking the model again
@@ -24,7 +30,10 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
 from clauselens.grid.cells import Cell
+from clauselens.grid.evidence import echo_issue, yes_no_issue
 from clauselens.grid.questions import GridQuestion
+from clauselens.grid.topic import derive_terms
+from clauselens.grid.values import ONE_DATE, check_value
 from clauselens.parsing.numbering import clause_label
 from clauselens.reports.verify import extend_match, verify_pieces, verify_quote
 from clauselens.retrieval.types import Passage, SearchResult
@@ -32,7 +41,7 @@ from clauselens.retrieval.types import Passage, SearchResult
 #: Bumped when the prompt or the answer schema changes (part of every cell's fingerprint).
 PROMPT_VERSION = "grid-4"
 #: Bumped when :func:`finish`'s checks change (stored cells are re-checked from their stored reply).
-CHECK_VERSION = "verbatim+clause+topic-1"
+CHECK_VERSION = "verbatim+clause+topic-2+value+echo+yesno-1"
 #: Passages the model reads per cell.
 DEFAULT_K = 3
 #: What the embedder reads: nothing ("none": BM25 alone), the question ("question") or the search
@@ -51,6 +60,7 @@ TYPE_HINTS: dict[str, str] = {
     "duration": "The answer is the period, e.g. \"30 days\", \"2 years\", \"successive 1-year periods\".",
     "amount": "The answer is the amount with its currency, e.g. \"$50,000\".",
     "party": "The answer is the names of the parties, separated by \"; \".",
+    "jurisdiction": "The answer is the state or country, as the contract names it.",
     "text": "The answer is a few words.",
 }
 
@@ -94,13 +104,18 @@ def retrieve(library: Any, doc_id: str, q: GridQuestion, k: int = DEFAULT_K, *, 
     resolution step), ranked by BM25 on the question's ``search`` text (``dense="question"`` or
     ``"search"`` adds the embedder on that text, fused by RRF; :data:`DENSE_QUERY` was chosen on
     the tune split of ``benchmarks/cuad_grid.py``); the absent-topic shortcut is off (the model
-    decides "not found"). A preamble question (``q.front_matter``: title, parties, date) reads the
-    agreement's first :data:`FRONT_PASSAGES` passages first, then the ranked ones."""
+    decides "not found"). A preamble question (``q.front_matter``: title, parties, date; or a
+    ``party`` question without a search text) reads the agreement's first :data:`FRONT_PASSAGES`
+    passages first, then the ranked ones. A question without a ``search`` text (a user's own
+    words) has its lay phrases' contract terms added to the ranking query
+    (:mod:`clauselens.retrieval.lay_terms`)."""
     dense = dense or DENSE_QUERY
-    res = library.search(q.search_text, k, doc_ids=[doc_id], absent_topics=False, front_matter=True if q.front_matter else None,
+    user = not q.search.strip()  # a question in the user's words: its lay phrases' contract terms join the ranking query
+    front = q.front_matter or (user and q.type == "party")
+    res = library.search(q.search_text, k, doc_ids=[doc_id], absent_topics=False, front_matter=True if front else None,
                          dense_query=q.question if dense == "question" else None, lexical_only=dense == "none",
-                         lay_terms=False)
-    if not q.front_matter:
+                         lay_terms=user)
+    if not front:
         return res
     rows = library.catalogue.rows_of([doc_id])[:FRONT_PASSAGES]
     lead = [Passage.from_chunk(c, 1.0, "front") for c in library.catalogue.passages(rows)]
@@ -134,12 +149,6 @@ def ask_model(model: Any, q: GridQuestion, passages: Sequence[Passage], *, metho
     return invoke_structured(model, messages_for(q, passages), CellAnswer, method=method, max_retries=max_retries)
 
 
-_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
-#: One calendar date: "May 8, 2014", "8 May 2014", "5/8/2014", "2014-05-08".
-_ONE_DATE = re.compile(rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?{_MONTHS},?\s+\d{{4}}"
-                       r"|\d{1,2}/\d{1,2}/\d{2,4}|\d{4}-\d{2}-\d{2})", re.IGNORECASE)
-
-
 def normalise(q: GridQuestion, answer: str) -> str:
     """The typed form of a short answer: ``Yes``/``No``; an ISO date when the text is one
     calendar date; otherwise the text, trimmed."""
@@ -151,7 +160,7 @@ def normalise(q: GridQuestion, answer: str) -> str:
         if low.startswith("n") or low in ("false",):
             return "No"
         return a
-    if q.type == "date" and _ONE_DATE.fullmatch(a):
+    if q.type == "date" and ONE_DATE.fullmatch(a):
         from dateutil import parser as dparser
 
         try:
@@ -166,26 +175,54 @@ def _term_pattern(term: str) -> str:
     return (r"(?<![a-z0-9])" if term[:1].isalnum() else "") + body
 
 
+def topic_terms(q: GridQuestion) -> list[str]:
+    """The question's topic terms: its :attr:`GridQuestion.terms`, or, for a question written
+    without them, terms derived from its words (:func:`clauselens.grid.topic.derive_terms`)."""
+    return list(q.terms) if q.terms else list(derive_terms(q.question))
+
+
 def topic_check(q: GridQuestion, text: str) -> list[str]:
-    """The question's topic terms (:attr:`GridQuestion.terms`, word prefixes) found in ``text``;
-    ``[]`` means the text is not about the question's topic. A question without terms passes
-    (``["*"]``)."""
-    if not q.terms:
+    """The question's topic terms (:func:`topic_terms`, word prefixes) found in ``text``;
+    ``[]`` means the text is not about the question's topic. A question with no terms at all
+    (generic words only) passes (``["*"]``)."""
+    terms = topic_terms(q)
+    if not terms:
         return ["*"]
     low = text.lower()
-    return [t for t in q.terms if re.search(_term_pattern(t), low)]
+    return [t for t in terms if re.search(_term_pattern(t), low)]
 
 
 def terms_preview(q: GridQuestion, n: int = 8) -> str:
     """The question's first ``n`` topic terms, for a cell's reason."""
-    return ", ".join(q.terms[:n]) + (", …" if len(q.terms) > n else "")
+    terms = topic_terms(q)
+    return ", ".join(terms[:n]) + (", …" if len(terms) > n else "")
 
 
 def off_topic(q: GridQuestion, passages: Sequence[Passage]) -> bool:
     """True when no retrieved passage mentions the question's topic: any quote the model could
     give would fail :func:`topic_check` (a quote lies inside one passage), so the cell is "not
-    found" without a model call. Always False for a question without terms."""
-    return bool(q.terms) and not any(topic_check(q, p.text) for p in passages)
+    found" without a model call. Always False for a question without topic terms."""
+    return bool(topic_terms(q)) and not any(topic_check(q, p.text) for p in passages)
+
+
+def instructions(q: GridQuestion) -> list[str]:
+    """The prompt's own words (system text and every type hint): an answer must not repeat them."""
+    return [SYSTEM, *TYPE_HINTS.values()]
+
+
+def check_answer(q: GridQuestion, answer: str, quote: str) -> tuple[str, str]:
+    """The answer's shown value and ``""``, or the value and the reason it is not what the
+    verified ``quote`` states: echo of the prompt, typed value not the quote's, yes/no not
+    shown by the quote (see the module docstring). The checks run in turn; the first reason wins."""
+    if not answer.strip():
+        return answer, "the model gave no answer"
+    echo = echo_issue(answer, quote, instructions(q))
+    if echo:
+        return answer, echo
+    if q.type == "yes_no":
+        return answer, yes_no_issue(q.question, answer, quote)
+    checked = check_value(q.type, answer, quote)
+    return (checked.value if not checked.reason and q.type != "date" else answer), checked.reason
 
 
 def source_link(path: str, page: int | None) -> str:
@@ -215,6 +252,11 @@ def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: C
     if reply is None:
         return Cell(**base, status="not found", answer=no, reason=result.reason or "no matching clause found")
     if not reply.found or not (reply.quote.strip() or reply.answer.strip()):
+        on_topic = [i for i, p in enumerate(result.passages, start=1) if topic_terms(q) and topic_check(q, p.text)]
+        if q.type == "yes_no" and on_topic:  # "No" only when nothing retrieved is about the topic
+            return Cell(**base, status="unverified", answer="",
+                        reason=f"the model found no answer, but retrieved passage(s) {', '.join(f'P{i}' for i in on_topic)} "
+                               f"speak of the topic ({terms_preview(q)}); not shown as No")
         return Cell(**base, status="not found", answer=no, reason="the retrieved passages do not answer it")
     answer = normalise(q, reply.answer) or ("Yes" if q.type == "yes_no" else "")
     by_id = {p.chunk_id: p for p in result.passages}
@@ -231,10 +273,15 @@ def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: C
         return Cell(**base, status="unverified", answer=answer, model_quote=" ".join(quote.split())[:1000],
                     reason="the quoted sentence does not mention the question's topic (none of: "
                            f"{terms_preview(q)}); quote withheld")
-    return Cell(**base, status="answered", answer=answer, quote=" ".join(quote.split()), clause=src.clause_ref or "",
+    shown, issue = check_answer(q, answer, quote)
+    if issue:
+        return Cell(**base, status="unverified", answer=answer, model_quote=" ".join(quote.split())[:1000],
+                    reason=f"{issue}; quote withheld")
+    return Cell(**base, status="answered", answer=shown, quote=" ".join(quote.split()), clause=src.clause_ref or "",
                 page=src.page_start, link=source_link(src.source_path or base.get("source_path", ""), src.page_start),
                 quote_spans=[[s.start, s.end] for x in matches for s in x.doc_spans])
 
 
-__all__ = ["CHECK_VERSION", "CellAnswer", "DEFAULT_K", "PROMPT_VERSION", "ask_model", "finish", "fingerprint", "messages_for",
-           "normalise", "off_topic", "terms_preview", "retrieve", "source_link", "stored_reply", "topic_check"]
+__all__ = ["CHECK_VERSION", "CellAnswer", "DEFAULT_K", "PROMPT_VERSION", "ask_model", "check_answer", "finish", "fingerprint",
+           "instructions", "messages_for", "normalise", "off_topic", "terms_preview", "retrieve", "source_link", "stored_reply",
+           "topic_check", "topic_terms"]

@@ -2,16 +2,18 @@
 
 A question has an ``id`` (the column key), the ``question`` the model answers, an optional
 ``search`` text in contract wording (what the library is searched with; the question itself
-when empty) and an answer ``type``: ``yes_no``, ``date``, ``duration``, ``amount``, ``party``
-or ``text``. Load them from YAML (a list of mappings, or ``{questions: [...]}``) or CSV
-(header ``id,question,type[,search][,terms]``), or use the built-in ``cuad`` preset (:data:`CUAD`).
+when empty) and an answer ``type``: ``yes_no``, ``date``, ``duration``, ``amount`` (money or a
+percentage), ``party``, ``jurisdiction`` (a state or country: governing law, courts, venue) or
+``text``. Load them from YAML (a list of mappings, or ``{questions: [...]}``) or CSV (header
+``id,question,type[,search][,terms]``), or use the built-in ``cuad`` preset (:data:`CUAD`).
 
 ``terms`` (optional; a list, or one string separated by ``;``) are the words a quote must use to
 be about the question's topic: each is a word *prefix* ("exclusiv" matches "exclusive" and
 "exclusively"; "first refusal" matches the phrase). A cell whose verified quote, widened to its
 sentence, contains none of them is not shown as answered (:func:`clauselens.grid.answer.topic_check`):
 a small model answers "Yes" and copies a sentence that is verbatim but about something else
-(an exclusivity cell citing the governing-law clause). No terms: no topic check.
+(an exclusivity cell citing the governing-law clause). A question without terms gets them
+derived from its own words (:func:`clauselens.grid.topic.derive_terms`, issue #45).
 
 The CUAD preset has one question per category of CUAD v1's 41 clause categories. Each was
 written from the category's *description* in CUAD's own ``CUAD_v1_README.txt`` ("Category
@@ -32,10 +34,12 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from clauselens.errors import ConfigError
 
-AnswerType = Literal["yes_no", "date", "duration", "amount", "party", "text"]
-ANSWER_TYPES: tuple[str, ...] = ("yes_no", "date", "duration", "amount", "party", "text")
+AnswerType = Literal["yes_no", "date", "duration", "amount", "party", "jurisdiction", "text"]
+ANSWER_TYPES: tuple[str, ...] = ("yes_no", "date", "duration", "amount", "party", "jurisdiction", "text")
 _TYPE_ALIASES = {"yes/no": "yes_no", "yesno": "yes_no", "bool": "yes_no", "boolean": "yes_no", "free text": "text",
-                 "string": "text", "money": "amount", "period": "duration", "parties": "party"}
+                 "string": "text", "money": "amount", "period": "duration", "parties": "party",
+                 "law": "jurisdiction", "governing law": "jurisdiction", "governing_law": "jurisdiction", "place": "jurisdiction",
+                 "percentage": "amount", "percent": "amount"}
 
 
 def split_terms(v: str | list | tuple) -> list[str]:

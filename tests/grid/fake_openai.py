@@ -2,7 +2,8 @@
 
 It serves ``GET /v1/models`` (``owned_by="vllm"``, so clauselens asks for ``json_schema``
 output) and ``POST /v1/chat/completions``, answering a grid cell from the prompt itself:
-the first sentence of passage P1 as the quote, "Yes" as the answer. A question containing
+the first sentence of passage P1 as the quote, "Yes" as the answer (a yes/no question) or the
+quote's first words (any other). A question containing
 "zebra" gets ``found=false``; one containing "paraphrase" gets a quote that is not in any
 passage. Each request sleeps ``delay`` seconds; ``max_in_flight`` records how many requests
 were open at once, ``requests`` how many were answered.
@@ -32,7 +33,9 @@ def reply_for(prompt: str) -> dict:
         return {"found": False, "passage": 0, "quote": "", "answer": ""}
     if "paraphrase" in question:
         return {"found": True, "passage": 1, "quote": "The parties agreed on something this contract never says.", "answer": "Yes"}
-    return {"found": True, "passage": 1, "quote": first_sentence(passages["1"]), "answer": "Yes"}
+    quote = first_sentence(passages["1"])
+    # a yes/no question is answered "Yes"; any other with words of its quote (the grid checks the value against the quote)
+    return {"found": True, "passage": 1, "quote": quote, "answer": "Yes" if 'answer is "Yes"' in prompt else " ".join(quote.split()[:6])}
 
 
 class FakeOpenAI:

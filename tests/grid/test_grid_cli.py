@@ -85,9 +85,14 @@ def test_grid_xlsx_failing_contract_resume_and_concurrency(env: Path) -> None:
         for f in ("a_supply.txt", "b_manufacturing.txt"):
             text = normalize((env / "contracts" / f).read_text(encoding="utf-8", errors="replace"))
             law = by[(f, "governing_law")]
-            assert law["status"] == "answered", law
-            assert law["quote"] and normalize(law["quote"]) in text  # verbatim in the contract
-            assert law["link"].startswith("file://")
+            if f == "b_manufacturing.txt" and law["status"] == "unverified":
+                # the fake server quotes P1's first sentence ("Source: KITOV PHARMA LTD., 20-F ..."): not about the
+                # question's law, so not answered (issue #45: the topic terms of a question written without terms)
+                assert "does not mention the question's topic" in law["reason"] and not law["quote"]
+            else:
+                assert law["status"] == "answered", (law["answer"], law["reason"])
+                assert law["quote"] and normalize(law["quote"]) in text  # verbatim in the contract
+                assert law["link"].startswith("file://")
             assert by[(f, "zebra")]["status"] == "not found" and by[(f, "zebra")]["answer"] == "No"
             term = by[(f, "termination")]
             assert term["status"] == "unverified" and not term["quote"] and "withheld" in term["reason"]

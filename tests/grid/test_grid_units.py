@@ -29,7 +29,7 @@ def _base() -> dict:
     return {"row_key": "sha", "question_id": "q", "fingerprint": "f", "agreement": "A", "source_path": "/tmp/x.pdf"}
 
 
-YN = GridQuestion(id="tfc", question="Can a party terminate without cause?", type="yes_no")
+YN = GridQuestion(id="tfc", question="Can a party terminate the agreement?", type="yes_no")
 
 
 def test_questions_yaml_csv_and_errors(tmp_path: Path) -> None:
@@ -71,7 +71,11 @@ def test_cell_status_from_reply() -> None:
     assert ok.link.endswith("x.pdf#page=3")
     bad = finish(_base(), YN, res, CellAnswer(found=True, passage=1, quote="may end the contract at will", answer="Yes"))
     assert bad.status == "unverified" and bad.quote == "" and bad.answer == "Yes"
+    # the model found nothing, but the retrieved passage speaks of terminating: not shown as "No" (issue #45)
     no = finish(_base(), YN, res, CellAnswer(found=False))
+    assert no.status == "unverified" and no.answer == "" and "not shown as No" in no.reason and "P1" in no.reason
+    other = SearchResult(query="q", passages=[_passage("9.1 Notices go to the address below.")])
+    no = finish(_base(), YN, other, CellAnswer(found=False))
     assert no.status == "not found" and no.answer == "No"
     abst = finish(_base(), YN, SearchResult(query="q", abstained=True, reason="no matching clause found: x"), None)
     assert abst.status == "not found" and "no matching clause" in abst.reason
@@ -89,7 +93,8 @@ def test_topic_check_withholds_an_off_topic_quote() -> None:
     on = finish(_base(), excl, res, CellAnswer(found=True, passage=1, quote="Distributor is the sole distributor", answer="Yes"))
     assert on.status == "answered" and on.quote == "12.2 Distributor is the sole distributor in Canada."
     assert topic_check(excl, "EXCLUSIVELY") == ["exclusiv"] and topic_check(excl, "nonexclusive") == []
-    assert topic_check(YN, "anything") == ["*"]  # no terms: no topic check
+    generic = GridQuestion(id="g", question="What does the agreement say?", type="text")
+    assert topic_check(generic, "anything") == ["*"]  # generic words only: no topic terms, no topic check
     phrase = GridQuestion(id="r", question="ROFR?", type="yes_no", terms=["first  Refusal", "%"])
     assert phrase.terms == ["first refusal", "%"] and topic_check(phrase, "a right of first\nrefusal") == ["first refusal"]
     assert topic_check(phrase, "10% of net sales") == ["%"]
@@ -159,9 +164,10 @@ def test_runner_goes_on_past_a_failing_cell(tmp_path: Path) -> None:
         calls.append(q.id)
         if q.id == "boom":
             raise ModelUnavailableError("cannot reach model server at http://x: refused")
-        return CellAnswer(found=True, passage=1, quote="Either party may terminate this Agreement", answer="Yes")
+        return CellAnswer(found=True, passage=1, quote="Either party may terminate this Agreement",
+                          answer="Yes" if q.type == "yes_no" else "either party may terminate")
 
-    qs = [YN, GridQuestion(id="boom", question="Anything?", type="yes_no"), GridQuestion(id="law", question="Which law?")]
+    qs = [YN, GridQuestion(id="boom", question="May it terminate?", type="yes_no"), GridQuestion(id="law", question="Who may terminate?")]
     rows = [GridRow(row_key="r1", agreement="A", doc_id="d1"), GridRow(row_key="r2", agreement="B", error="could not read: bad PDF")]
     store = CellStore(tmp_path / "cells.sqlite")
     stats = run_grid(_FakeLibrary(), rows, qs, store, model=None, model_id="fake", answer=answer)

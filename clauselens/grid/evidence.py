@@ -1,0 +1,139 @@
+"""Checks of a grid cell's answer against its verified quote (issue #45), beside the typed
+values of :mod:`clauselens.grid.values`:
+
+* **echo** (:func:`echo_issue`): the answer repeats the prompt -- its instructions, a type hint
+  or a hint's examples. Issue #45's first run showed a duration cell *answered*
+  ``the period, e.g. "30 days", "2 years", "successive 1-year periods"``. An answer sharing a run
+  of :data:`ECHO_WORDS` words with the instructions (and not with the quote), or giving two or
+  more of a hint's quoted examples, is rejected.
+* **yes/no from evidence** (:func:`yes_no_issue`): a polar question ("Can a party transfer the
+  agreement without the other's consent?") is read as the claim it asks about ("a party may
+  transfer ..."); "Yes" needs a quote that asserts one of the question's actions
+  (:data:`clauselens.reports.support.ACTIONS`) with the question's polarity for a compatible party
+  (:func:`clauselens.reports.support.check_claim`: negation and party checks, issue #19), and keeps
+  a condition the question sets with "without" ("without consent": the quote must say "without",
+  "need not", "for any reason", ...). "No" with a quote needs a quote that says the opposite (a
+  negation of the question's action, or a negation where the question has no action in the
+  lexicon). A question with no action in the lexicon ("Is either party given exclusive rights?")
+  is judged by the topic check alone.
+
+Each check returns ``""`` or one sentence (the cell's reason); they compose: the grid runs them in
+turn (:func:`clauselens.grid.answer.check_answer`), and another check (a clause-presence model)
+can be added to that list. Pure functions; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from clauselens.reports.support import ACTIONS, assertions, check_claim
+
+#: An answer sharing a run of this many words with the prompt's instructions repeats them.
+ECHO_WORDS = 3
+_WORD = re.compile(r"[a-z0-9]+(?:['’-][a-z0-9]+)*")
+_EXAMPLE = re.compile(r"[\"“]([^\"”]{1,60})[\"”]")
+_HINT_MARKS = re.compile(r"\be\.\s?g\.|\bfor example\b|\bthe answer is\b", re.IGNORECASE)
+
+
+def _ngrams(text: str, n: int) -> set[tuple[str, ...]]:
+    words = _WORD.findall(text.lower())
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def echo_issue(answer: str, quote: str, instructions: Iterable[str]) -> str:
+    """``""``, or why ``answer`` repeats the prompt's ``instructions`` (system text, type hints):
+    a marker of a hint ("e.g.", "the answer is"); two or more of the hints' quoted examples; or
+    a run of :data:`ECHO_WORDS` words of the instructions that the quote does not have."""
+    texts = list(instructions)
+    if _HINT_MARKS.search(answer):
+        return "the answer repeats the prompt's instructions, not the contract"
+    low = " ".join(answer.lower().split())
+    examples = {e.lower() for t in texts for e in _EXAMPLE.findall(t) if len(e.split()) <= 6}
+    if sum(1 for e in examples if e in low) >= 2:
+        return "the answer repeats the prompt's examples, not the contract"
+    shared = _ngrams(answer, ECHO_WORDS) & set().union(*(_ngrams(t, ECHO_WORDS) for t in texts)) - _ngrams(quote, ECHO_WORDS)
+    if shared:
+        return f"the answer repeats the prompt's instructions (\"{' '.join(sorted(shared)[0])}\"), not the contract"
+    return ""
+
+
+#: A polar question: auxiliary, then the rest ("Can a party ...", "Is a party forbidden ...").
+_POLAR = re.compile(r"^\s*(can|could|may|might|must|shall|should|will|would|is|are|does|do|has|have)\s+(.+?)[\s?.!]*$",
+                    re.IGNORECASE)
+_MAY = {"can", "could", "may", "might"}
+#: Everyday verbs for actions of the lexicon (a general lay vocabulary, not per question).
+LAY_VERBS = {"end": "terminate", "quit": "terminate", "exit": "terminate", "cancel": "terminate", "check": "inspect",
+             "examine": "inspect", "hand": "transfer", "pass": "transfer", "hire": "hire", "poach": "solicit"}
+_STATE_WORDS = {"forbidden": "prohibited", "banned": "prohibited", "prevented": "prohibited", "stopped": "prohibited",
+                "barred": "barred", "prohibited": "prohibited", "restricted": "restricted", "required": "required",
+                "obliged": "obliged", "obligated": "obligated", "allowed": "allowed", "permitted": "permitted",
+                "entitled": "entitled", "free": "free"}
+_SUBJECT_START = re.compile(r"^((?:a|an|the|either|each|any|one|neither|both)\s+[\w'’-]+|[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3})\s+")
+_ACTION_RE = re.compile(r"\b(" + "|".join(ACTIONS.values()) + r")\b", re.IGNORECASE)
+
+
+def question_claim(question: str) -> str | None:
+    """The statement a polar ``question`` asks about, with a modal phrase over an action of the
+    lexicon ("Can a party end the agreement ..." -> "a party may terminate the agreement ..."), or
+    None when it has none (then no assertion check applies)."""
+    m = _POLAR.match(" ".join(question.split()))
+    if not m:
+        return None
+    aux, rest = m.group(1).lower(), m.group(2)
+    s = _SUBJECT_START.match(rest)
+    if not s:
+        return None
+    subject, tail = s.group(1), rest[s.end():]
+    first, _, after = tail.partition(" ")
+    if aux in ("is", "are") and first.lower() in _STATE_WORDS:
+        return f"{subject} is {_STATE_WORDS[first.lower()]} {after}" if _ACTION_RE.search(after) else None
+    verb = LAY_VERBS.get(first.lower(), first)
+    if aux in ("does", "do", "has", "have"):  # "Does X have to pay", "Does X have the right to audit"
+        hv = re.match(r"(?:have|has)\s+(?:the\s+right\s+)?to\s+(\S+)\s*(.*)", tail, re.IGNORECASE)
+        if not hv:
+            return None
+        modal = "may" if "right" in tail.lower().split()[:3] else "shall"
+        verb, after = LAY_VERBS.get(hv.group(1).lower(), hv.group(1)), hv.group(2)
+    else:
+        modal = "may" if aux in _MAY else "shall"
+    claim = f"{subject} {modal} {verb} {after}".strip()
+    return claim if any(a for a in assertions(claim)) else None
+
+
+_WITHOUT = re.compile(r"\bwithout\b", re.IGNORECASE)
+_KEEPS_WITHOUT = re.compile(r"\bwithout\b|\bfor\s+any\s+reason\b|\bfor\s+convenience\b|\bat\s+will\b|\bfor\s+no\s+reason\b|"
+                            r"\bsole\s+discretion\b|\bneed\s+not\b|\bnot\s+be\s+required\b|\bno\s+(?:prior\s+)?(?:written\s+)?consent\b|"
+                            r"\bat\s+any\s+time\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|none|nothing|without|cannot|non-?\w+)\b|n't", re.IGNORECASE)
+
+
+def yes_no_issue(question: str, answer: str, quote: str) -> str:
+    """``""``, or why the verified ``quote`` does not show ``answer`` ("Yes" / "No") to the polar
+    ``question`` (see the module docstring)."""
+    claim = question_claim(question)
+    if answer == "Yes":
+        if claim is None:
+            return ""
+        asked = {a.action for a in assertions(claim)}
+        if not {a.action for a in assertions(quote)} & asked:
+            return f"the quote does not state that a party may or must {' / '.join(sorted(asked))}"
+        issue = check_claim(claim, quote)
+        if issue is not None:
+            return f"\"Yes\" is not what the quote says: {issue.detail}"
+        if _WITHOUT.search(question) and not _KEEPS_WITHOUT.search(quote):
+            return "the question asks about doing it without a condition; the quote sets one"
+        return ""
+    if answer == "No":
+        if claim is not None and {a.action for a in assertions(claim)} & {a.action for a in assertions(quote)}:
+            issue = check_claim(claim, quote)
+            if issue is not None and issue.kind in ("negation", "party"):
+                return ""
+            if _WITHOUT.search(question) and not _KEEPS_WITHOUT.search(quote):
+                return ""  # "may assign with consent" answers "without consent?" with No
+            return "\"No\" is not what the quote says: it states the permission or duty asked about"
+        return "" if _NEGATION.search(quote) else "the quote does not say no"
+    return f"the answer {answer!r} is neither Yes nor No"
+
+
+__all__ = ["ECHO_WORDS", "LAY_VERBS", "echo_issue", "question_claim", "yes_no_issue"]

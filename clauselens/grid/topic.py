@@ -1,0 +1,65 @@
+"""What a grid question is about, for a question a user wrote without ``terms`` (issue #45).
+
+A cell's verified quote must be about its question's topic (:func:`clauselens.grid.answer.topic_check`);
+a preset question lists its topic words (:attr:`~clauselens.grid.questions.GridQuestion.terms`),
+a user's question has none. :func:`topic_terms` derives them, generically, from the question:
+
+1. its content words (function words dropped, as :func:`clauselens.retrieval.lay_terms.content_stems` does,
+   and the words any question about a contract uses, :data:`GENERIC`), Snowball-stemmed (Porter
+   1980) and used as word prefixes ("confidential" -> ``confidenti``, matching "confidentiality");
+2. the contract terms of the lay phrases the question contains (thesaurus-based expansion,
+   Voorhees 1994; :func:`clauselens.retrieval.lay_terms.expand`: "end the agreement early without
+   a reason" -> "terminate", "for convenience", ...);
+3. the contract terms of every thesaurus concept whose name shares a content stem with the
+   question (outside :data:`GENERIC`): "renews" -> the concept "renewal term" -> "automatically
+   renew", "successive", ...
+
+The terms are data derived per question, never a list written for a question. No terms at all
+(a question of generic words only) leaves the topic unchecked, as before.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from clauselens.retrieval.lay_terms import concepts, content_stems, expand
+
+#: Words any question about a contract may use; they tell nothing of its topic (stems are
+#: compared, so inflections are covered). Interrogatives, quantities of a question ("how much",
+#: "how long"), the contract and its parties, light verbs.
+GENERIC = frozenset("""
+agreement agreements contract contracts party parties other others each either both someone something anyone else
+any all time times much many long last lasts first one two date dates day term terms clause clauses section provision
+provisions give gives giving given make makes made take takes get gets put say says said state states country
+countries company companies us we they use under there whose whether way thing things kind type also well within
+long often soon ever still mean means right rights apply applies applied most least itself before after
+mention mentions mentioned contain contains include includes provide provides provided anything something
+""".split())
+_GENERIC_STEMS = frozenset(content_stems(" ".join(GENERIC)))
+
+
+def _stems(text: str) -> list[str]:
+    return [s for s in content_stems(text) if s not in _GENERIC_STEMS and len(s) > 2]
+
+
+@lru_cache(maxsize=1)
+def _concept_stems() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
+    return tuple((frozenset(_stems(c.name)), c.contract_terms) for c in concepts())
+
+
+@lru_cache(maxsize=512)
+def derive_terms(question: str) -> tuple[str, ...]:
+    """The topic terms (lower-case word prefixes and phrases) of ``question``; see the module docstring."""
+    own = _stems(question)
+    terms: dict[str, None] = dict.fromkeys(own)
+    terms.update(dict.fromkeys(t.lower() for t in expand(question).terms))
+    mine = set(own)
+    for names, contract_terms in _concept_stems():
+        if names & mine:
+            terms.update(dict.fromkeys(t.lower() for t in contract_terms))
+    # a term that is a generic word itself ("agreement", "party") would match every clause
+    return tuple(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC))
+
+
+__all__ = ["GENERIC", "derive_terms"]

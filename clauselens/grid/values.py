@@ -1,0 +1,335 @@
+"""Typed values read from a grid cell's verified quote (issue #45).
+
+A small model answers a typed grid question with a value and copies a quote. The quote is
+checked verbatim (:mod:`clauselens.reports.verify`); this module checks that the *value* is what
+the quote states. Each type has a deterministic reader that lists the values a text states, in a
+normal form, and :func:`check_value` passes only when every value of the answer is among the
+values of the quote:
+
+* **date** -- calendar dates ("May 8, 2014", "the 8th day of May, 2014", "5/8/2014",
+  "2014-05-08"), parsed by python-dateutil to ISO dates. An answer that is no calendar date ("upon
+  execution", "three years after the Effective Date") must state a period the quote states, or
+  use only words of the quote;
+* **duration** -- a count and a unit: "30 days", "thirty (30) days", "one (1) year", "one-year",
+  "twelve months", "successive one-year periods"; counts in words or figures (a figure in
+  parentheses restating the words counts once), units day / week / month / year / hour. Equal
+  periods in other units are the same value by a stated rule: 12 months = 1 year, 7 days = 1
+  week (:func:`same_period`);
+* **amount** -- money ("$50,000", "US$ 1.5 million", "USD 10,000", "50,000 dollars") and
+  percentages ("10%", "ten percent (10%)"), compared by value and kind (money / percent);
+* **party** -- the names of the answer (split on ";" and " and "), each of which must appear in
+  the quote by its distinctive name words (company-form words such as "Inc." ignored;
+  :func:`name_tokens`);
+* **jurisdiction** -- US states, Canadian provinces, countries and a few legal territories
+  ("England and Wales") named in the text (:data:`JURISDICTIONS`); the answer's must be a
+  non-empty subset of the quote's ("the laws of the United States" over a quote that names no
+  jurisdiction is unverified);
+* **text** -- at least half of the answer's content words are the quote's.
+
+A value that is not in the quote, nor derivable from it by one of these stated rules, is never
+*answered*. Pure functions; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+#: Numbers in words (counts of periods, percentages, amounts in words).
+_UNITS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+          "seventeen eighteen nineteen").split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(_UNITS)}
+NUMBER_WORDS.update({w: 20 + 10 * i for i, w in enumerate(_TENS)})
+NUMBER_WORDS.update({"a": 1, "an": 1, "single": 1, "half": 0})
+_SCALE = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+_NUM_WORD = r"(?:" + "|".join(sorted([*_UNITS, *_TENS], key=len, reverse=True)) + r")"
+#: "thirty", "thirty-six", "one hundred twenty", "12", "1,000".
+_COUNT = rf"(?:\d[\d,]*(?:\.\d+)?|{_NUM_WORD}(?:[\s-]+(?:{_NUM_WORD}|hundred|thousand|and))*|an?|single)"
+
+
+def words_to_number(text: str) -> float | None:
+    """A count in figures or English words ("thirty-six", "one hundred twenty", "1,000"), or None."""
+    t = text.lower().replace(",", "").strip()
+    if re.fullmatch(r"\d+(?:\.\d+)?", t):
+        return float(t)
+    total, cur, seen = 0, 0, False
+    for w in re.split(r"[\s-]+", t):
+        if w == "and" or not w:
+            continue
+        if w in NUMBER_WORDS:
+            cur += NUMBER_WORDS[w]
+        elif w in _SCALE:
+            cur = max(cur, 1) * _SCALE[w]
+            if _SCALE[w] >= 1000:
+                total, cur = total + cur, 0
+        else:
+            return None
+        seen = True
+    return float(total + cur) if seen else None
+
+
+# ----------------------------------------------------------------------------------------- dates
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+#: One calendar date: "May 8, 2014", "8 May 2014", "the 8th day of May, 2014", "5/8/2014", "2014-05-08".
+ONE_DATE = re.compile(rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?"
+                      rf"{_MONTHS},?\s+\d{{4}}|\d{{1,2}}/\d{{1,2}}/\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})", re.IGNORECASE)
+
+
+def parse_date(text: str) -> date | None:
+    """One calendar date (:data:`ONE_DATE`) as a :class:`datetime.date`, or None."""
+    from dateutil import parser as dparser
+
+    try:
+        return dparser.parse(re.sub(r"\bday\s+of\b", " ", text, flags=re.IGNORECASE)).date()
+    except (ValueError, OverflowError):
+        return None
+
+
+def dates_in(text: str) -> list[date]:
+    """The calendar dates ``text`` states, in order."""
+    out = [parse_date(m.group(0)) for m in ONE_DATE.finditer(" ".join(text.split()))]
+    return [d for d in out if d is not None]
+
+
+# ------------------------------------------------------------------------------------- durations
+_PERIOD_UNIT = r"(?:calendar\s+|business\s+|working\s+|consecutive\s+|full\s+)?(day|week|month|year|hour)s?"
+#: "thirty (30) days", "one (1) year", "30-day", "one-year", "twelve months".
+_DURATION = re.compile(rf"(?<![\w$])({_COUNT})(?:\s*\(\s*(\d[\d,]*)\s*\))?[\s-]*{_PERIOD_UNIT}\b", re.IGNORECASE)
+_UNIT_DAYS = {"hour": 1 / 24, "day": 1, "week": 7, "month": 30.4375, "year": 365.25}
+
+
+@dataclass(frozen=True)
+class Period:
+    """``count`` ``unit`` (day, week, month, year, hour)."""
+
+    count: float
+    unit: str
+
+    def __str__(self) -> str:
+        n = int(self.count) if self.count == int(self.count) else self.count
+        return f"{n} {self.unit}{'' if n == 1 else 's'}"
+
+
+def durations_in(text: str) -> list[Period]:
+    """The periods ``text`` states (see the module docstring), in order."""
+    out = []
+    for m in _DURATION.finditer(" ".join(text.split())):
+        n = float(m.group(2).replace(",", "")) if m.group(2) else words_to_number(m.group(1))
+        if n is not None and n > 0:
+            out.append(Period(n, m.group(3).lower()))
+    return out
+
+
+def same_period(a: Period, b: Period) -> bool:
+    """The same period, in any unit: equal counts of one unit, or 12 months = 1 year, 7 days = 1
+    week, 24 hours = 1 day (exact conversions only; 30 days is not a month)."""
+    if a.unit == b.unit:
+        return abs(a.count - b.count) < 1e-9
+    exact = {("month", "year"): 12, ("day", "week"): 7, ("hour", "day"): 24}
+    for (small, big), f in exact.items():
+        if (a.unit, b.unit) == (small, big):
+            return abs(a.count - f * b.count) < 1e-9
+        if (a.unit, b.unit) == (big, small):
+            return abs(b.count - f * a.count) < 1e-9
+    return False
+
+
+# --------------------------------------------------------------------------------------- amounts
+_CURRENCY = r"(?:US\s?\$|U\.S\.\s?\$|\$|USD|EUR|€|£|GBP|CAD|C\$|RMB|¥)"
+_MAGNITUDE = r"(?:\s*(million|billion|thousand|m|bn|k)\b)?"
+_MONEY = re.compile(rf"{_CURRENCY}\s*(\d[\d,]*(?:\.\d+)?){_MAGNITUDE}"
+                    rf"|(\d[\d,]*(?:\.\d+)?){_MAGNITUDE}\s*(?:U\.?S\.?\s+)?(?:dollars|usd|euros?|pounds)\b", re.IGNORECASE)
+_PERCENT = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)|\b({_NUM_WORD}(?:[\s-]+{_NUM_WORD})*)\s+per\s?cent\b",
+                      re.IGNORECASE)
+_MAG = {"million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "thousand": 1e3, "k": 1e3}
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A sum of money (``kind="money"``) or a percentage (``kind="percent"``)."""
+
+    value: float
+    kind: str
+
+    def __str__(self) -> str:
+        v = int(self.value) if self.value == int(self.value) else self.value
+        return f"{v}%" if self.kind == "percent" else f"${v:,}"
+
+
+def amounts_in(text: str) -> list[Amount]:
+    """The sums of money and percentages ``text`` states, in order of kind."""
+    t = " ".join(text.split())
+    out = []
+    for m in _MONEY.finditer(t):
+        num, mag = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        out.append(Amount(float(num.replace(",", "")) * _MAG.get((mag or "").lower(), 1.0), "money"))
+    for m in _PERCENT.finditer(t):
+        v = float(m.group(1)) if m.group(1) else words_to_number(m.group(2))
+        if v is not None:
+            out.append(Amount(v, "percent"))
+    return out
+
+
+# ---------------------------------------------------------------------------------- jurisdictions
+_US_STATES = ("Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho "
+              "Illinois Indiana Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi "
+              "Missouri Montana Nebraska Nevada Ohio Oklahoma Oregon Pennsylvania Tennessee Texas Utah Vermont Virginia "
+              "Washington Wisconsin Wyoming").split() + [
+    "New Hampshire", "New Jersey", "New Mexico", "New York", "North Carolina", "North Dakota", "Rhode Island",
+    "South Carolina", "South Dakota", "West Virginia", "District of Columbia", "Puerto Rico"]
+_PROVINCES = ["Ontario", "Quebec", "British Columbia", "Alberta", "Manitoba", "Saskatchewan", "Nova Scotia", "New Brunswick",
+              "Newfoundland", "Prince Edward Island"]
+_COUNTRIES = ["United States", "United States of America", "USA", "U.S.A.", "Canada", "Mexico", "Brazil", "Argentina",
+              "Chile", "England", "England and Wales", "Wales", "Scotland", "Northern Ireland", "United Kingdom", "U.K.",
+              "Ireland", "France", "Germany", "Netherlands", "The Netherlands", "Belgium", "Luxembourg", "Switzerland",
+              "Austria", "Italy", "Spain", "Portugal", "Sweden", "Norway", "Denmark", "Finland", "Poland", "Greece",
+              "Israel", "India", "China", "People's Republic of China", "PRC", "Hong Kong", "Taiwan", "Japan", "Korea",
+              "Republic of Korea", "Singapore", "Malaysia", "Thailand", "Vietnam", "Philippines", "Indonesia",
+              "Australia", "New Zealand", "South Africa", "Cayman Islands", "Bermuda", "British Virgin Islands",
+              "Russia", "Russian Federation", "Turkey", "United Arab Emirates", "Saudi Arabia", "Egypt", "Nigeria"]
+#: Canonical names for spellings of one jurisdiction.
+_CANON = {"united states of america": "United States", "usa": "United States", "u.s.a.": "United States",
+          "u.s.": "United States", "us": "United States", "u.k.": "United Kingdom", "uk": "United Kingdom",
+          "the netherlands": "Netherlands", "people's republic of china": "China", "prc": "China",
+          "republic of korea": "Korea", "russian federation": "Russia", "england and wales": "England"}
+#: Every jurisdiction the reader knows (US states, Canadian provinces, countries).
+JURISDICTIONS: tuple[str, ...] = tuple(_US_STATES + _PROVINCES + _COUNTRIES)
+_JUR_RE = re.compile(r"(?<![\w.])(" + "|".join(re.escape(j) for j in sorted(JURISDICTIONS, key=len, reverse=True))
+                     + r")(?![\w])")
+
+
+def _canon(name: str) -> str:
+    return _CANON.get(name.lower(), name)
+
+
+def jurisdictions_in(text: str) -> set[str]:
+    """The jurisdictions ``text`` names (canonical names; case as written, so "georgia" in lower
+    case -- not a place name -- is not read). "England and Wales" counts as England and Wales."""
+    t = " ".join(text.split())
+    found = {_canon(m.group(1)) for m in _JUR_RE.finditer(t)}
+    if "England" in found and re.search(r"England\s+and\s+Wales", t):
+        found.add("Wales")
+    return found
+
+
+# --------------------------------------------------------------------------------------- parties
+_NAME_FILLER = frozenset("""inc incorporated llc l.l.c ltd limited corp corporation co company plc lp llp sa ag gmbh bv nv
+the of and a an""".split())
+
+
+def name_tokens(name: str) -> set[str]:
+    """The distinctive words of a party name, lower case (company-form words dropped)."""
+    return {t for t in re.findall(r"[a-z0-9][a-z0-9&'-]*", name.lower()) if t not in _NAME_FILLER and len(t) > 1}
+
+
+def party_names(answer: str) -> list[str]:
+    """The names in a party answer: split on ";", newlines, and " and " between names."""
+    parts = re.split(r"\s*(?:;|\n|\band\b(?=\s+[A-Z]))\s*", answer)
+    return [p.strip(" ,.") for p in parts if p.strip(" ,.")]
+
+
+# --------------------------------------------------------------------------------------- checking
+_CONTENT = re.compile(r"[a-z0-9]+")
+_SMALL = frozenset("a an the of to in on at by for and or is are be this that its their with as from any each "
+                   "shall will may".split())
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in _CONTENT.findall(text.lower()) if w not in _SMALL]
+
+
+def _words_in(answer: str, quote: str, share: float = 1.0) -> bool:
+    words = content_words(answer)
+    have = set(content_words(quote))
+    stems = {w[:5] for w in have}
+    hits = sum(1 for w in words if w in have or w[:5] in stems)
+    return bool(words) and hits >= share * len(words)
+
+
+@dataclass(frozen=True)
+class ValueCheck:
+    """The typed answer's normal form (``value``) and, when it is not what the quote states, the
+    ``reason`` (one sentence for the cell); ``reason`` empty: the value is the quote's."""
+
+    value: str
+    reason: str = ""
+
+
+def _check_periods(answer: str, quote: str) -> ValueCheck | None:
+    mine = durations_in(answer)
+    if not mine:
+        return None
+    theirs = durations_in(quote)
+    missing = [p for p in mine if not any(same_period(p, q) for q in theirs)]
+    if missing:
+        said = ", ".join(str(p) for p in theirs) or "no period"
+        return ValueCheck(answer, f"the answer's period ({', '.join(map(str, missing))}) is not what the quote states ({said})")
+    return ValueCheck(answer)
+
+
+def _check_date(a: str, quote: str) -> ValueCheck:
+    mine = dates_in(a)
+    if mine:
+        theirs = dates_in(quote)
+        bad = [d for d in mine if d not in theirs]
+        if bad:
+            said = ", ".join(d.isoformat() for d in theirs) or "no calendar date"
+            return ValueCheck(a, f"the answer's date {bad[0].isoformat()} is not in the quote (it states {said})")
+        return ValueCheck(mine[0].isoformat() if ONE_DATE.fullmatch(a) else a)
+    return _check_periods(a, quote) or (ValueCheck(a) if _words_in(a, quote) else
+                                        ValueCheck(a, "the answer is no date the quote states"))
+
+
+def _check_amount(a: str, quote: str) -> ValueCheck:
+    mine, theirs = amounts_in(a), amounts_in(quote)
+    if not mine:
+        return ValueCheck(a, "the answer states no sum of money or percentage")
+    bad = [x for x in mine if not any(x.kind == y.kind and abs(x.value - y.value) < 1e-6 for y in theirs)]
+    if bad:
+        said = ", ".join(str(y) for y in theirs) or "no amount"
+        return ValueCheck(a, f"the answer's amount {bad[0]} is not what the quote states ({said})")
+    return ValueCheck(a)
+
+
+def _check_party(a: str, quote: str) -> ValueCheck:
+    names = party_names(a)
+    have = name_tokens(quote)
+    bad = [n for n in names if not name_tokens(n) or not name_tokens(n) <= have]
+    if not names or bad:
+        return ValueCheck(a, f"the quote does not name {bad[0] if bad else 'a party'}")
+    return ValueCheck("; ".join(names))
+
+
+def _check_jurisdiction(a: str, quote: str) -> ValueCheck:
+    mine, theirs = jurisdictions_in(a), jurisdictions_in(quote)
+    if not mine:
+        return ValueCheck(a, "the answer names no state or country")
+    if not mine <= theirs:
+        said = ", ".join(sorted(theirs)) or "no state or country"
+        return ValueCheck(a, f"the answer's {', '.join(sorted(mine - theirs))} is not what the quote names ({said})")
+    return ValueCheck(", ".join(sorted(mine)))
+
+
+def check_value(qtype: str, answer: str, quote: str) -> ValueCheck:
+    """Is the typed ``answer`` what ``quote`` states? (see the module docstring)."""
+    a = " ".join(answer.split()).strip(" .;")
+    if qtype == "date":
+        return _check_date(a, quote)
+    if qtype == "duration":
+        return _check_periods(a, quote) or (ValueCheck(a) if _words_in(a, quote) and not re.search(r"\d", a) else
+                                            ValueCheck(a, "the answer states no period the quote states"))
+    if qtype == "amount":
+        return _check_amount(a, quote)
+    if qtype == "party":
+        return _check_party(a, quote)
+    if qtype == "jurisdiction":
+        return _check_jurisdiction(a, quote)
+    if qtype == "text" and a and not _words_in(a, quote, 0.5):
+        return ValueCheck(a, "most of the answer's words are not in the quote")
+    return ValueCheck(a)
+
+
+__all__ = ["Amount", "JURISDICTIONS", "ONE_DATE", "Period", "ValueCheck", "amounts_in", "check_value", "dates_in",
+           "durations_in", "jurisdictions_in", "name_tokens", "parse_date", "party_names", "same_period", "words_to_number"]
