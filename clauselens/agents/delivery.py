@@ -191,6 +191,15 @@ def quote_window(text: str, question: str, max_chars: int = LEAD_CHARS) -> tuple
     return _cut_at_sentence(text, units[lo].start, units[hi].end, max_chars)
 
 
+#: Where a passage carries a reranker's P(relevant): the trained head's (issue #39), else the LLM reranker's.
+RELEVANCE_KEYS = ("head", "llm")
+
+
+def relevance(p: Passage) -> float | None:
+    """A reranker's P(relevant) for passage ``p`` (:data:`RELEVANCE_KEYS`), or ``None`` when none scored it."""
+    return next((float(p.scores[k]) for k in RELEVANCE_KEYS if k in p.scores), None)
+
+
 def _overlap(a: Passage, b: Passage) -> bool:
     """Whether two passages share characters of one document (a clause and an ancestor chunk holding it)."""
     return a.doc_id == b.doc_id and any(x.start < y.end and y.start < x.end for x in a.spans for y in b.spans)
@@ -240,7 +249,7 @@ def lead_quotes(question: str, passages: Mapping[str, Passage], ranking: Sequenc
         flat = p.text.replace("\n", " ")
         if any(instruction_like(flat[u.start:u.end]) for u in sentence_spans(flat)):
             continue  # an instruction to AI readers is never a clause that speaks to the question (issue #41)
-        head = p.scores.get("head")
+        head = relevance(p)
         if head is not None and head < min_relevance:
             continue
         if any(_overlap(p, passages[q.passage_id]) for q in out):  # a clause and the chunk holding it: quote it once
@@ -384,4 +393,4 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
 
 __all__ = ["LEAD_CHARS", "LEAD_MAX", "NAMED_CHARS", "NAMED_MAX", "NO_READING", "Reading", "Target", "document_labels",
            "lead_quotes", "named_clause_draft", "named_clause_quotes", "question_abstained", "question_ranking",
-           "quote_window", "rule_step", "rule_target", "write_reading"]
+           "quote_window", "relevance", "rule_step", "rule_target", "write_reading"]

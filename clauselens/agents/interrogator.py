@@ -23,7 +23,14 @@ from clauselens import events as ET
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, budget_passages, call_structured
 from clauselens.agents.definitions import definition_draft, definitions_supported
-from clauselens.agents.delivery import document_labels, lead_quotes, question_ranking, rule_step, rule_target
+from clauselens.agents.delivery import (
+    document_labels,
+    lead_quotes,
+    question_ranking,
+    relevance,
+    rule_step,
+    rule_target,
+)
 from clauselens.agents.nli import combine
 from clauselens.agents.refusal import refuse_injected
 from clauselens.agents.resources import AgentResources
@@ -445,7 +452,7 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     if leads:  # issue #38: retrieval's best clauses for the question lead the report, whatever the model drafted
         rule_quotes = lead_quotes(state["question"], passages, question_ranking(state.get("events") or [], state["question"]),
                                   min_relevance=settings.lead_min_relevance, names=document_labels(docs))
-        if not draft.addressed and not any("head" in passages[q.passage_id].scores for q in rule_quotes):
+        if not draft.addressed and not any(relevance(passages[q.passage_id]) is not None for q in rule_quotes):
             rule_quotes = []  # the model judged the passages silent and no trained relevance head says otherwise
     by_rule = bool(state.get("extractive")) or (bool(state.get("rule_decided")) and not any(
         ev.get("step") == "reading" for ev in ET.of_type(state.get("events") or [], ET.LLM_CALL)))
