@@ -118,9 +118,12 @@ class RetrievalSettings(BaseModel):
     # convenience", ...) to the library's ranking query (clauselens.retrieval.lay_terms; measured by
     # benchmarks/clause_qa.py --no-lay-terms, README "Contract library").
     library_lay_terms: bool = True
-    library_rerank: Literal["none", "llm"] = "none"
+    # "head": the trained cross-encoder of clauselens/heads (issue #39; benchmarks/clause_qa_head.py), off with
+    # one notice when its weights are not installed; its abstention threshold (None) is the one head.json
+    # recorded, chosen on the training validation split.
+    library_rerank: Literal["none", "llm", "head"] = "none"
     library_rerank_top: int = 10
-    library_rerank_abstain: float = 0.0
+    library_rerank_abstain: float | None = None  # None: off for "llm", head.json's threshold for "head"
 
 
 class Settings(BaseSettings):

