@@ -210,13 +210,14 @@ def instructions(q: GridQuestion) -> list[str]:
     return [SYSTEM, *TYPE_HINTS.values()]
 
 
-def check_answer(q: GridQuestion, answer: str, quote: str) -> tuple[str, str]:
+def check_answer(q: GridQuestion, answer: str, quote: str, raw: str = "") -> tuple[str, str]:
     """The answer's shown value and ``""``, or the value and the reason it is not what the
-    verified ``quote`` states: echo of the prompt, typed value not the quote's, yes/no not
-    shown by the quote (see the module docstring). The checks run in turn; the first reason wins."""
+    verified ``quote`` states: echo of the prompt (checked on the model's ``raw`` answer, before
+    :func:`normalise`), typed value not the quote's, yes/no not shown by the quote (see the module
+    docstring). The checks run in turn; the first reason wins."""
     if not answer.strip():
         return answer, "the model gave no answer"
-    echo = echo_issue(answer, quote, instructions(q))
+    echo = echo_issue(raw or answer, quote, instructions(q))
     if echo:
         return answer, echo
     if q.type == "yes_no":
@@ -273,7 +274,7 @@ def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: C
         return Cell(**base, status="unverified", answer=answer, model_quote=" ".join(quote.split())[:1000],
                     reason="the quoted sentence does not mention the question's topic (none of: "
                            f"{terms_preview(q)}); quote withheld")
-    shown, issue = check_answer(q, answer, quote)
+    shown, issue = check_answer(q, answer, quote, reply.answer)
     if issue:
         return Cell(**base, status="unverified", answer=answer, model_quote=" ".join(quote.split())[:1000],
                     reason=f"{issue}; quote withheld")

@@ -49,9 +49,12 @@ def echo_issue(answer: str, quote: str, instructions: Iterable[str]) -> str:
     if _HINT_MARKS.search(answer):
         return "the answer repeats the prompt's instructions, not the contract"
     low = " ".join(answer.lower().split())
-    examples = {e.lower() for t in texts for e in _EXAMPLE.findall(t) if len(e.split()) <= 6}
+    examples = {e.lower() for t in texts for e in _EXAMPLE.findall(t)
+                if len(e.split()) <= 6 and _WORD.search(e.lower()) and e.lower() not in ("yes", "no")}
     if sum(1 for e in examples if e in low) >= 2:
         return "the answer repeats the prompt's examples, not the contract"
+    if low.strip(" .") in examples and low.strip(" .") not in " ".join(quote.lower().split()):
+        return "the answer is the prompt's example, not the contract"
     shared = _ngrams(answer, ECHO_WORDS) & set().union(*(_ngrams(t, ECHO_WORDS) for t in texts)) - _ngrams(quote, ECHO_WORDS)
     if shared:
         return f"the answer repeats the prompt's instructions (\"{' '.join(sorted(shared)[0])}\"), not the contract"
@@ -97,10 +100,13 @@ def question_claim(question: str) -> str | None:
         verb, after = LAY_VERBS.get(hv.group(1).lower(), hv.group(1)), hv.group(2)
     else:
         modal = "may" if aux in _MAY else "shall"
+    verb = _SAME_ACTION.get(verb.lower(), verb)
     claim = f"{subject} {modal} {verb} {after}".strip()
     return claim if any(a for a in assertions(claim)) else None
 
 
+#: Actions contracts use for one another ("transfer the agreement" is "assign" it).
+_SAME_ACTION = {"transfer": "transfer or assign", "assign": "assign or transfer", "terminate": "terminate or cancel"}
 _WITHOUT = re.compile(r"\bwithout\b", re.IGNORECASE)
 _KEEPS_WITHOUT = re.compile(r"\bwithout\b|\bfor\s+any\s+reason\b|\bfor\s+convenience\b|\bat\s+will\b|\bfor\s+no\s+reason\b|"
                             r"\bsole\s+discretion\b|\bneed\s+not\b|\bnot\s+be\s+required\b|\bno\s+(?:prior\s+)?(?:written\s+)?consent\b|"

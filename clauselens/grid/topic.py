@@ -12,7 +12,10 @@ a user's question has none. :func:`topic_terms` derives them, generically, from 
    a reason" -> "terminate", "for convenience", ...);
 3. the contract terms of every thesaurus concept whose name shares a content stem with the
    question (outside :data:`GENERIC`): "renews" -> the concept "renewal term" -> "automatically
-   renew", "successive", ...
+   renew", "successive", ...;
+4. the contract wording of everyday words (:data:`EVERYDAY`: "end" -> "terminat", "expir";
+   "signed" -> "execut", "dated", ...), a small general vocabulary of plain verbs and nouns,
+   not written for any question.
 
 The terms are data derived per question, never a list written for a question. No terms at all
 (a question of generic words only) leaves the topic unchecked, as before.
@@ -37,6 +40,17 @@ long often soon ever still mean means right rights apply applies applied most le
 mention mentions mentioned contain contains include includes provide provides provided anything something
 """.split())
 _GENERIC_STEMS = frozenset(content_stems(" ".join(GENERIC)))
+#: Everyday words (by stem) and the contract wording they stand for (word prefixes and phrases).
+EVERYDAY: dict[str, tuple[str, ...]] = {
+    "end": ("terminat", "expir", "term of"), "quit": ("terminat",), "stop": ("terminat", "ceas"), "cancel": ("terminat", "cancel"),
+    "last": ("term of", "continu", "expir", "durat"), "start": ("commenc", "effective"), "begin": ("commenc", "effective"),
+    "sign": ("execut", "dated", "entered into", "as of"), "pay": ("fee", "pay", "price", "compensat", "$"),
+    "paid": ("fee", "pay", "price", "compensat", "$"), "money": ("fee", "pay", "price", "compensat", "$"),
+    "cost": ("fee", "price", "cost", "$"), "secret": ("confidential",), "fix": ("cure",), "check": ("inspect", "audit"),
+    "transfer": ("assign", "transfer"), "hand": ("assign", "transfer"), "law": ("governed", "laws of"),
+    "court": ("jurisdiction", "venue", "arbitrat"), "settl": ("jurisdiction", "venue", "arbitrat"),
+    "forbidden": ("shall not", "may not", "prohibit"), "damag": ("liab",), "warn": ("notice",),
+}
 
 
 def _stems(text: str) -> list[str]:
@@ -55,6 +69,8 @@ def derive_terms(question: str) -> tuple[str, ...]:
     terms: dict[str, None] = dict.fromkeys(own)
     terms.update(dict.fromkeys(t.lower() for t in expand(question).terms))
     mine = set(own)
+    for stem in own:
+        terms.update(dict.fromkeys(EVERYDAY.get(stem, ())))
     for names, contract_terms in _concept_stems():
         if names & mine:
             terms.update(dict.fromkeys(t.lower() for t in contract_terms))
@@ -62,4 +78,4 @@ def derive_terms(question: str) -> tuple[str, ...]:
     return tuple(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC))
 
 
-__all__ = ["GENERIC", "derive_terms"]
+__all__ = ["EVERYDAY", "GENERIC", "derive_terms"]

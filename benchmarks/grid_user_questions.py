@@ -1,0 +1,213 @@
+"""The grid on questions a user writes (issue #45): are the *answered* cells right?
+
+Data: ``benchmarks/data/grid_user_questions/questions.yaml`` -- 20 ordinary questions in plain
+words (no ``search``, no ``terms``), typed date / duration / amount / party / jurisdiction /
+yes-no -- over CUAD agreements from ``../shared/data/cuad/full_contract_txt/`` (CUAD v1, CC BY
+4.0; see its SOURCE.md), with the hand-written answer key
+``benchmarks/data/grid_user_questions/answer_key.json`` (how it was made is in the file: written
+from the contract texts before any cell was read). Nothing here is tuned on it.
+
+Run (one heavy process: the in-process default model, ~7 s per cell alone on 2 cores, much slower
+when the cores are shared):
+
+    .venv/bin/python -m benchmarks.grid_user_questions --run      # fill the grid (resumable), then score
+    .venv/bin/python -m benchmarks.grid_user_questions             # score the stored cells (re-checked with the
+                                                                    # current checks, no model call)
+
+The agreements are copied to ``~/.cache/clauselens/bench/grid_user_q45/agreements`` and added to a
+library ``grid_user_q45``; cells are stored in ``~/.cache/clauselens/bench/grid_user_q45.cells.sqlite``
+(the grid's own resumable store). Scoring re-runs :func:`clauselens.grid.run_grid` without a
+model: stored replies are re-checked by the current :data:`clauselens.grid.answer.CHECK_VERSION`.
+
+Per answer type: cells, answerable (the key has a value / a Yes-No), answered-and-correct,
+answered-but-wrong, unverified, not found, and the cells the key marks ambiguous; wrong share of
+answered and answered share of answerable with Wilson 95 % intervals; cells per minute of the
+model run (from the cells' own seconds). A typed value is correct when it is one the key accepts
+under the same reader the grid uses (:mod:`clauselens.grid.values`: dates as dates, periods with
+12 months = 1 year, amounts by value, parties by name words, jurisdictions by name); an answered
+value where the key says the contract states none is wrong.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT / "benchmarks" / "data" / "grid_user_questions"
+CUAD_TXT = ROOT.parent / "shared" / "data" / "cuad" / "full_contract_txt"
+CACHE = Path(os.environ.get("CLAUSELENS_BENCH_CACHE", Path.home() / ".cache" / "clauselens" / "bench"))
+LIBRARY = "grid_user_q45"
+#: The library the benchmark adds its copies to (same texts and chunking as any grid run over them).
+RESULTS = ROOT / "benchmarks" / "results"
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
+    """Wilson score interval for k successes of n (Wilson 1927)."""
+    if n == 0:
+        return [0.0, 1.0]
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return [round(max(0.0, c - h), 3), round(min(1.0, c + h), 3)]
+
+
+def correct(qtype: str, answer: str, key: dict[str, Any]) -> bool:
+    """Is an answered value one the key accepts (see the module docstring)?"""
+    from clauselens.grid.values import amounts_in, dates_in, durations_in, jurisdictions_in, name_tokens, party_names, same_period
+
+    if qtype == "yes_no":
+        return answer == key.get("gold")
+    if not key.get("answerable"):
+        return False
+    accept = [str(a) for a in key.get("accept", [])]
+    if qtype == "date":
+        ds = dates_in(answer) or [d for a in [answer] for d in dates_in(a)]
+        if ds:
+            return all(d.isoformat() in accept for d in ds)
+    if qtype in ("date", "duration"):
+        mine = durations_in(answer)
+        want = [p for a in accept for p in durations_in(a)]
+        return bool(mine) and all(any(same_period(m, w) for w in want) for m in mine)
+    if qtype == "amount":
+        mine_a = amounts_in(answer)
+        return bool(mine_a) and all(any(abs(m.value - float(a)) < 1e-6 for a in accept) for m in mine_a)
+    if qtype == "party":
+        names = party_names(answer)
+        gold = [name_tokens(a) for a in accept]
+        return bool(names) and all(any(name_tokens(n) & g for g in gold) for n in names)
+    if qtype == "jurisdiction":
+        mine_j = jurisdictions_in(answer)
+        return bool(mine_j) and mine_j <= set(accept)
+    return False
+
+
+def prepare() -> tuple[Any, list[Any], list[Any], Any]:
+    """The library (agreements added), grid rows, questions and cell store."""
+    from clauselens.config import Settings
+    from clauselens.grid import CellStore, load_questions
+    from clauselens.interfaces.grid_commands import grid_rows
+
+    key = json.loads((DATA / "answer_key.json").read_text())
+    folder = CACHE / LIBRARY / "agreements"
+    folder.mkdir(parents=True, exist_ok=True)
+    for stem in key["agreements"]:
+        src = CUAD_TXT / f"{stem}.txt"
+        if not src.exists():
+            sys.exit(f"missing {src}: needs ../shared/data/cuad")
+        if not (folder / src.name).exists():
+            shutil.copy(src, folder / src.name)
+    settings = Settings()
+    lib, rows = grid_rows(settings, str(folder), LIBRARY + "_bench")
+    questions = load_questions(DATA / "questions.yaml")
+    return lib, rows, questions, CellStore(CACHE / f"{LIBRARY}.cells.sqlite")
+
+
+def run_model(lib: Any, rows: list[Any], questions: list[Any], store: Any, limit: int) -> None:
+    from clauselens.config import Settings
+    from clauselens.grid import run_grid
+    from clauselens.interfaces.grid_commands import grid_model_settings
+    from clauselens.llm import get_chat_model
+
+    settings = Settings()
+    ms = grid_model_settings(settings, model=None, base_url=None, api_key=None)
+    chat = get_chat_model(ms, settings.models_dir)
+    stats = run_grid(lib, rows[:limit] if limit else rows, questions, store, model=chat, model_id=f"{ms.backend}:{ms.model}",
+                     on_cell=lambda c, d, t, r: print(f"{d}/{t} {c.status}: {c.question_id} · {c.agreement[:40]}", flush=True))
+    print(f"computed {stats.computed} cells in {stats.seconds:.0f} s", flush=True)
+
+
+def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id: str) -> dict[str, Any]:
+    """Re-check the stored cells (no model) and score them against the key."""
+    from clauselens.grid import run_grid
+
+    run_grid(lib, rows, questions, store, model=None, model_id=model_id, compute=True,
+             answer=lambda *a, **kw: (_ for _ in ()).throw(RuntimeError("no model calls while scoring")))
+    key = json.loads((DATA / "answer_key.json").read_text())["agreements"]
+    by_row = {r.row_key: Path(r.source_path).stem for r in rows}
+    qtype = {q.id: q.type for q in questions}
+    per: dict[str, dict[str, Any]] = {}
+    details = []
+    for c in store.cells():
+        stem = by_row.get(c.row_key)
+        if stem not in key or c.question_id not in qtype or (c.status == "error" and "no model calls" in c.reason):
+            continue
+        t = qtype[c.question_id]
+        k = key[stem][c.question_id]
+        s = per.setdefault(t, {"cells": 0, "answerable": 0, "ambiguous": 0, "answered_correct": 0, "answered_wrong": 0,
+                               "unverified": 0, "not_found": 0, "not_found_but_key_has_answer": 0, "error": 0, "seconds": 0.0})
+        s["cells"] += 1
+        s["seconds"] += c.seconds
+        ambiguous = (k.get("gold") is None) if t == "yes_no" else (k.get("answerable") is None)
+        answerable = (k.get("gold") in ("Yes", "No")) if t == "yes_no" else bool(k.get("answerable"))
+        s["ambiguous"] += ambiguous
+        s["answerable"] += answerable
+        verdict = c.status
+        if c.status == "answered" and not ambiguous:
+            ok = correct(t, c.answer, k)
+            s["answered_correct" if ok else "answered_wrong"] += 1
+            verdict = "correct" if ok else "WRONG"
+        elif c.status == "unverified":
+            s["unverified"] += 1
+        elif c.status == "not found":
+            s["not_found"] += 1
+            if answerable and not (t == "yes_no" and k.get("gold") == "No"):
+                s["not_found_but_key_has_answer"] += 1
+        elif c.status == "error":
+            s["error"] += 1
+        details.append({"agreement": stem, "question": c.question_id, "type": t, "status": c.status, "answer": c.answer,
+                        "verdict": verdict, "key": k.get("gold", k.get("accept")), "reason": c.reason[:300],
+                        "quote": (c.quote or c.model_quote)[:300]})
+    total = {f: sum(s[f] for s in per.values()) for f in next(iter(per.values()), {})}
+    out: dict[str, Any] = {"per_type": per, "all": total}
+    for s in [*per.values(), total]:
+        answered = s["answered_correct"] + s["answered_wrong"]
+        s["answered_wrong_share"] = round(s["answered_wrong"] / answered, 3) if answered else None
+        s["answered_wrong_ci95"] = wilson(s["answered_wrong"], answered)
+        s["answered_share_of_answerable"] = round(s["answered_correct"] / s["answerable"], 3) if s["answerable"] else None
+        s["answered_share_ci95"] = wilson(s["answered_correct"], s["answerable"])
+        s["cells_per_minute"] = round(60 * s["cells"] / s["seconds"], 2) if s["seconds"] else None
+    out["details"] = sorted(details, key=lambda d: (d["agreement"], d["question"]))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--run", action="store_true", help="fill missing cells with the default model first (slow)")
+    ap.add_argument("--limit", type=int, default=0, help="--run: first N agreements only")
+    ap.add_argument("--tag", default="", help="suffix of the result file name")
+    args = ap.parse_args(argv)
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    lib, rows, questions, store = prepare()
+    from clauselens.config import Settings
+    from clauselens.interfaces.grid_commands import grid_model_settings
+
+    ms = grid_model_settings(Settings(), model=None, base_url=None, api_key=None)
+    if args.run:
+        run_model(lib, rows, questions, store, args.limit)
+    res = score(lib, rows, questions, store, f"{ms.backend}:{ms.model}")
+    from clauselens.grid.answer import CHECK_VERSION
+
+    res.update(model=f"{ms.backend}:{ms.model}", check_version=CHECK_VERSION, questions=str(DATA / "questions.yaml"),
+               answer_key=str(DATA / "answer_key.json"), agreements=sorted({d["agreement"] for d in res["details"]}))
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / f"grid_user_questions{('_' + args.tag) if args.tag else ''}.json"
+    path.write_text(json.dumps(res, indent=1))
+    for t, s in [*res["per_type"].items(), ("ALL", res["all"])]:
+        print(f"{t:13s} cells {s['cells']:3d} answerable {s['answerable']:3d} correct {s['answered_correct']:3d} "
+              f"wrong {s['answered_wrong']:2d} unverified {s['unverified']:3d} not-found {s['not_found']:3d} "
+              f"ambiguous {s['ambiguous']:2d} wrong/answered {s['answered_wrong_share']} answered/answerable "
+              f"{s['answered_share_of_answerable']} cells/min {s['cells_per_minute']}")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
