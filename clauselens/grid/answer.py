@@ -41,7 +41,7 @@ from clauselens.retrieval.types import Passage, SearchResult
 #: Bumped when the prompt or the answer schema changes (part of every cell's fingerprint).
 PROMPT_VERSION = "grid-4"
 #: Bumped when :func:`finish`'s checks change (stored cells are re-checked from their stored reply).
-CHECK_VERSION = "verbatim+clause+topic-2+value+echo+yesno-1"
+CHECK_VERSION = "verbatim+clause+topic-2+value+echo+yesno-2"
 #: Passages the model reads per cell.
 DEFAULT_K = 3
 #: What the embedder reads: nothing ("none": BM25 alone), the question ("question") or the search
@@ -213,13 +213,14 @@ def instructions(q: GridQuestion) -> list[str]:
 def check_answer(q: GridQuestion, answer: str, quote: str, raw: str = "") -> tuple[str, str]:
     """The answer's shown value and ``""``, or the value and the reason it is not what the
     verified ``quote`` states: echo of the prompt (checked on the model's ``raw`` answer, before
-    :func:`normalise`), typed value not the quote's, yes/no not shown by the quote (see the module
-    docstring). The checks run in turn; the first reason wins."""
+    :func:`normalise`; the shown value is then ``""``: prompt text is never shown as an answer),
+    typed value not the quote's, yes/no not shown by the quote (see the module docstring). The
+    checks run in turn; the first reason wins."""
     if not answer.strip():
         return answer, "the model gave no answer"
     echo = echo_issue(raw or answer, quote, instructions(q))
     if echo:
-        return answer, echo
+        return "", echo
     if q.type == "yes_no":
         return answer, yes_no_issue(q.question, answer, quote)
     checked = check_value(q.type, answer, quote)
@@ -260,23 +261,25 @@ def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: C
                                f"speak of the topic ({terms_preview(q)}); not shown as No")
         return Cell(**base, status="not found", answer=no, reason="the retrieved passages do not answer it")
     answer = normalise(q, reply.answer) or ("Yes" if q.type == "yes_no" else "")
+    # prompt text is never shown as an answer, whatever else fails (issue #45)
+    shown_answer = "" if reply.answer.strip() and echo_issue(reply.answer, reply.quote, instructions(q)) else answer
     by_id = {p.chunk_id: p for p in result.passages}
     prefer = [result.passages[reply.passage - 1].chunk_id] if 1 <= reply.passage <= len(result.passages) else []
     m = verify_quote(reply.quote, by_id, prefer) if reply.quote.strip() else None
     matches = [m] if m is not None else (verify_pieces(reply.quote, by_id, prefer)[0] if reply.quote.strip() else [])
     if not matches:
-        return Cell(**base, status="unverified", answer=answer, model_quote=reply.quote[:1000],
+        return Cell(**base, status="unverified", answer=shown_answer, model_quote=reply.quote[:1000],
                     reason="the model's quote is not verbatim in the retrieved passages; quote withheld")
     matches = [extend_match(x, by_id[x.passage_id])[0] for x in matches]
     src = by_id[matches[0].passage_id]
     quote = " … ".join(x.text for x in matches)
     if not topic_check(q, quote):
-        return Cell(**base, status="unverified", answer=answer, model_quote=" ".join(quote.split())[:1000],
+        return Cell(**base, status="unverified", answer=shown_answer, model_quote=" ".join(quote.split())[:1000],
                     reason="the quoted sentence does not mention the question's topic (none of: "
                            f"{terms_preview(q)}); quote withheld")
     shown, issue = check_answer(q, answer, quote, reply.answer)
     if issue:
-        return Cell(**base, status="unverified", answer=answer, model_quote=" ".join(quote.split())[:1000],
+        return Cell(**base, status="unverified", answer=shown and answer, model_quote=" ".join(quote.split())[:1000],
                     reason=f"{issue}; quote withheld")
     return Cell(**base, status="answered", answer=shown, quote=" ".join(quote.split()), clause=src.clause_ref or "",
                 page=src.page_start, link=source_link(src.source_path or base.get("source_path", ""), src.page_start),

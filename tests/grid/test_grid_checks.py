@@ -114,7 +114,9 @@ def test_the_prompts_own_hint_is_never_an_answer() -> None:
     """Issue #45's first run: a duration cell answered with the type hint itself, over the right Term clause."""
     hint = 'the period, e.g. "30 days", "2 years", "successive 1-year periods"'
     cell = _cell(HOW_LONG, _window(COOL, COOL_TERM), COOL_TERM, hint)
-    assert cell.status == "unverified" and "prompt" in cell.reason and cell.quote == ""
+    assert cell.status == "unverified" and "prompt" in cell.reason and cell.quote == "" and cell.answer == ""  # never shown
+    lost = _cell(HOW_LONG, _window(COOL, COOL_TERM), "a sentence the contract does not have", hint)
+    assert lost.status == "unverified" and lost.answer == ""  # not shown even when the quote fails first
     for qtype, text in TYPE_HINTS.items():  # every hint, as an answer, is withheld
         q = GridQuestion(id="q", question="How long does the agreement last?", type=qtype)  # type: ignore[arg-type]
         assert check_answer(q, text, COOL_TERM, text)[1], qtype
