@@ -2,8 +2,8 @@
 
 :func:`run_grid` walks the cells row by row. Cells already in the :class:`~clauselens.grid.cells.CellStore`
 with the same fingerprint are skipped (a rerun does only the missing ones; ``error`` cells are
-retried); a stored answer checked by an older :data:`~clauselens.grid.answer.CHECK_VERSION` is
-re-checked from its stored reply (retrieval again, no model call). A cell whose retrieved passages
+retried); a stored cell checked by an older :data:`~clauselens.grid.answer.CHECK_VERSION` is
+re-checked from its stored reply (retrieval again, no model call; a "not found" the model gave too). A cell whose retrieved passages
 never mention the question's topic terms is "not found" without a model call
 (:func:`~clauselens.grid.answer.off_topic`; recomputed when the checks change). For each missing
 cell the runner retrieves in its own thread (the library's catalogue is one SQLite connection), sends the model call to a ``ThreadPoolExecutor`` of
@@ -111,8 +111,8 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                                         "agreement": row.agreement, "doc_id": row.doc_id, "source_path": row.source_path,
                                         "model": model_id}
                 old = store.get(row.row_key, q.id, fps[q.id])
-                if (old is not None and compute and old.check != CHECK_VERSION and old.status in ("answered", "unverified")
-                        and not row.error):
+                if (old is not None and compute and old.check != CHECK_VERSION and not row.error
+                        and (old.status in ("answered", "unverified") or old.reply is not None)):
                     try:  # new checks, same model reply: no model call
                         cell = finish({**base, "seconds": old.seconds}, q, retrieve(library, row.doc_id, q, k), stored_reply(old))
                     except Exception:  # noqa: BLE001 - keep the stored cell when it cannot be re-checked

@@ -170,3 +170,28 @@ def test_no_only_when_nothing_retrieved_is_on_the_topic() -> None:
     assert not re.search(r"assign|transfer", notices, re.IGNORECASE)
     cell = _cell(ASSIGN, notices, "", "", found=False)
     assert cell.status == "not found" and cell.answer == "No"
+
+
+def test_a_stored_not_found_is_rechecked_from_its_reply(tmp_path: Path) -> None:
+    """A "No / not found" the model gave under older checks is re-checked without the model: the
+    retrieved clause speaks of assignment, so it is no longer shown as "No"."""
+    from clauselens.grid import CellStore, GridRow, run_grid
+    from clauselens.grid.answer import CHECK_VERSION, fingerprint
+    from clauselens.grid.cells import Cell
+
+    passage = _window(COOL, "C. Assignment and Delegation")
+
+    class Lib:
+        def search(self, *a, **kw):
+            return SearchResult(query="q", passages=[Passage(chunk_id="c1", doc_id="d1", node_id="n1", text=passage,
+                                                             spans=[Span(start=0, end=len(passage))])])
+
+    store = CellStore(tmp_path / "c.sqlite")
+    fp = fingerprint(ASSIGN, "m")
+    store.put(Cell(row_key="r1", question_id=ASSIGN.id, fingerprint=fp, status="not found", answer="No", check="old",
+                   reply=CellAnswer(found=False).model_dump()))
+    calls: list = []
+    stats = run_grid(Lib(), [GridRow(row_key="r1", agreement="A", doc_id="d1")], [ASSIGN], store, model=object(), model_id="m",
+                     answer=lambda *a, **kw: calls.append(a))
+    (cell,) = store.cells()
+    assert not calls and stats.rechecked == 1 and cell.status == "unverified" and cell.check == CHECK_VERSION
