@@ -195,3 +195,11 @@ def test_a_stored_not_found_is_rechecked_from_its_reply(tmp_path: Path) -> None:
                      answer=lambda *a, **kw: calls.append(a))
     (cell,) = store.cells()
     assert not calls and stats.rechecked == 1 and cell.status == "unverified" and cell.check == CHECK_VERSION
+
+
+def test_jurisdiction_type_and_aliases() -> None:
+    from clauselens.grid.questions import parse_questions
+
+    qs = parse_questions("- {question: Which law governs?, type: governing law}\n- {question: Where are disputes heard?, type: Jurisdiction}\n",
+                         "yaml")
+    assert [q.type for q in qs] == ["jurisdiction", "jurisdiction"] and "jurisdiction" in TYPE_HINTS
