@@ -200,6 +200,5 @@ def test_a_stored_not_found_is_rechecked_from_its_reply(tmp_path: Path) -> None:
 def test_jurisdiction_type_and_aliases() -> None:
     from clauselens.grid.questions import parse_questions
 
-    qs = parse_questions("- {question: Which law governs?, type: governing law}\n- {question: Where are disputes heard?, type: Jurisdiction}\n",
-                         "yaml")
+    qs = parse_questions("id,question,type\nlaw,Which law governs?,governing law\nforum,Where are disputes heard?,Jurisdiction\n", "csv")
     assert [q.type for q in qs] == ["jurisdiction", "jurisdiction"] and "jurisdiction" in TYPE_HINTS
