@@ -41,6 +41,22 @@ def _ngrams(text: str, n: int) -> set[tuple[str, ...]]:
     return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
 
 
+def _states(value: str, quote: str) -> bool:
+    """Does ``quote`` state ``value`` -- as written, or as the same date, period or amount
+    ("30 days" in "thirty (30) days")?"""
+    from clauselens.grid.values import amounts_in, dates_in, durations_in, same_period
+
+    if value in " ".join(quote.lower().split()):
+        return True
+    if dates_in(value):
+        return set(dates_in(value)) <= set(dates_in(quote))
+    if durations_in(value):
+        return all(any(same_period(p, q) for q in durations_in(quote)) for p in durations_in(value))
+    if amounts_in(value):
+        return all(any(a.kind == b.kind and abs(a.value - b.value) < 1e-6 for b in amounts_in(quote)) for a in amounts_in(value))
+    return False
+
+
 def echo_issue(answer: str, quote: str, instructions: Iterable[str]) -> str:
     """``""``, or why ``answer`` repeats the prompt's ``instructions`` (system text, type hints):
     a marker of a hint ("e.g.", "the answer is"); two or more of the hints' quoted examples; or
@@ -53,7 +69,7 @@ def echo_issue(answer: str, quote: str, instructions: Iterable[str]) -> str:
                 if len(e.split()) <= 6 and _WORD.search(e.lower()) and e.lower() not in ("yes", "no")}
     if sum(1 for e in examples if e in low) >= 2:
         return "the answer repeats the prompt's examples, not the contract"
-    if low.strip(" .") in examples and low.strip(" .") not in " ".join(quote.lower().split()):
+    if low.strip(" .") in examples and not _states(low, quote):
         return "the answer is the prompt's example, not the contract"
     shared = _ngrams(answer, ECHO_WORDS) & set().union(*(_ngrams(t, ECHO_WORDS) for t in texts)) - _ngrams(quote, ECHO_WORDS)
     if shared:

@@ -69,7 +69,7 @@ def derive_terms(question: str) -> tuple[str, ...]:
     terms: dict[str, None] = dict.fromkeys(own)
     terms.update(dict.fromkeys(t.lower() for t in expand(question).terms))
     mine = set(own)
-    for stem in own:
+    for stem in content_stems(question):  # everyday words count even when generic ("how long does it last")
         terms.update(dict.fromkeys(EVERYDAY.get(stem, ())))
     for names, contract_terms in _concept_stems():
         if names & mine:

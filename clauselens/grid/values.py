@@ -9,12 +9,13 @@ values of the quote:
 * **date** -- calendar dates ("May 8, 2014", "the 8th day of May, 2014", "5/8/2014",
   "2014-05-08"), parsed by python-dateutil to ISO dates. An answer that is no calendar date ("upon
   execution", "three years after the Effective Date") must state a period the quote states, or
-  use only words of the quote;
+  be a short phrase (:data:`PHRASE_WORDS`) of the quote's words;
 * **duration** -- a count and a unit: "30 days", "thirty (30) days", "one (1) year", "one-year",
   "twelve months", "successive one-year periods"; counts in words or figures (a figure in
   parentheses restating the words counts once), units day / week / month / year / hour. Equal
   periods in other units are the same value by a stated rule: 12 months = 1 year, 7 days = 1
-  week (:func:`same_period`);
+  week (:func:`same_period`); an answer with no period must be a short phrase of the quote
+  ("perpetual", "until terminated");
 * **amount** -- money ("$50,000", "US$ 1.5 million", "USD 10,000", "50,000 dollars") and
   percentages ("10%", "ten percent (10%)"), compared by value and kind (money / percent);
 * **party** -- the names of the answer (split on ";" and " and "), each of which must appear in
@@ -269,6 +270,11 @@ def _check_periods(answer: str, quote: str) -> ValueCheck | None:
     return ValueCheck(answer)
 
 
+#: An answer that states no period or date may be a short phrase of the quote of at most this many
+#: content words ("perpetual", "upon execution", "until terminated"); longer, it is a copied sentence.
+PHRASE_WORDS = 3
+
+
 def _check_date(a: str, quote: str) -> ValueCheck:
     mine = dates_in(a)
     if mine:
@@ -278,7 +284,8 @@ def _check_date(a: str, quote: str) -> ValueCheck:
             said = ", ".join(d.isoformat() for d in theirs) or "no calendar date"
             return ValueCheck(a, f"the answer's date {bad[0].isoformat()} is not in the quote (it states {said})")
         return ValueCheck(mine[0].isoformat() if ONE_DATE.fullmatch(a) else a)
-    return _check_periods(a, quote) or (ValueCheck(a) if _words_in(a, quote) else
+    short = len(content_words(a)) <= PHRASE_WORDS
+    return _check_periods(a, quote) or (ValueCheck(a) if short and _words_in(a, quote) else
                                         ValueCheck(a, "the answer is no date the quote states"))
 
 
@@ -317,8 +324,9 @@ def check_value(qtype: str, answer: str, quote: str) -> ValueCheck:
     a = " ".join(answer.split()).strip(" .;")
     if qtype == "date":
         return _check_date(a, quote)
-    if qtype == "duration":
-        return _check_periods(a, quote) or (ValueCheck(a) if _words_in(a, quote) and not re.search(r"\d", a) else
+    if qtype == "duration":  # no period: a short phrase of the quote ("perpetual", "until terminated")
+        short = len(content_words(a)) <= PHRASE_WORDS and not re.search(r"\d", a)
+        return _check_periods(a, quote) or (ValueCheck(a) if short and _words_in(a, quote) else
                                             ValueCheck(a, "the answer states no period the quote states"))
     if qtype == "amount":
         return _check_amount(a, quote)

@@ -75,6 +75,10 @@ def test_value_not_in_the_quote_is_unverified() -> None:
     passage = _window(COOL, COOL_TERM)
     ok = _cell(RENEWAL, passage, COOL_TERM, "one (1) year")
     assert ok.status == "answered" and ok.answer == "one (1) year", ok.reason
+    entire = "A. Entire Agreement: This Agreement together with all documents incorporated by reference herein"
+    copied = check_value("duration", "This Agreement together with all documents incorporated", entire)
+    assert copied.reason == "the answer states no period the quote states"  # a copied sentence is no period
+    assert not check_value("duration", "perpetual", "the license is perpetual and irrevocable").reason
     wrong = _cell(RENEWAL, passage, COOL_TERM, "3 years")
     assert wrong.status == "unverified" and "3 years" in wrong.reason and "1 year" in wrong.reason and wrong.quote == ""
     fee_q = GridQuestion(id="fee", question="How much money must be paid under the agreement?", type="amount")
@@ -123,11 +127,15 @@ def test_the_prompts_own_hint_is_never_an_answer() -> None:
     assert echo_issue("the state or country", "laws of the State of Missouri", TYPE_HINTS.values())
     assert echo_issue("May 8, 2014", "dated as of May 26, 2017", TYPE_HINTS.values())  # the date hint's example
     assert not echo_issue("one year", COOL_TERM, TYPE_HINTS.values())
+    # an example the quote states (by value) is the contract's answer, not an echo
+    notice = "PivX may terminate this Agreement for convenience by giving at least thirty (30) days written notice of termination"
+    assert not echo_issue("30 days", notice, TYPE_HINTS.values()) and echo_issue("30 days", COOL_TERM, TYPE_HINTS.values())
 
 
 # ------------------------------------------------------------------ rule 3: the quote must be about the question
 def test_topic_terms_are_derived_for_a_users_question() -> None:
     assert "renew" in derive_terms(RENEWAL.question) and "terminat" in derive_terms("On what date does the agreement end?")
+    assert "expir" in derive_terms(HOW_LONG.question)  # "last": an everyday word, though generic
     assert "confidenti" in derive_terms("For how long must confidential information be kept secret?")
     assert derive_terms("What does this agreement say?") == ()
     assert topic_terms(GridQuestion(id="x", question="Is there exclusivity?", terms="exclusiv")) == ["exclusiv"]
