@@ -14,7 +14,7 @@ from clauselens.grid.answer import TYPE_HINTS, CellAnswer, check_answer, finish,
 from clauselens.grid.evidence import echo_issue, question_claim, yes_no_issue
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.topic import derive_terms
-from clauselens.grid.values import amounts_in, dates_in, durations_in, jurisdictions_in, same_period, words_to_number
+from clauselens.grid.values import amounts_in, check_value, dates_in, durations_in, jurisdictions_in, same_period, words_to_number
 from clauselens.parsing.types import Span
 from clauselens.retrieval.types import Passage, SearchResult
 
