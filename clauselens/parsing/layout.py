@@ -22,6 +22,7 @@ import statistics
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+from typing import Callable
 
 #: A line that starts like a clause/heading marker must never be joined to the previous one.
 MARKER_START = re.compile(
@@ -164,7 +165,8 @@ MAYBE_SPLIT_SHARE = 0.15
 MIN_COLUMN_FILL = 0.5
 
 
-def find_gutter(rows: list[list[tuple[float, float]]], *, char_width: float | None = None) -> Gutter | None:
+def find_gutter(rows: list[list[tuple[float, float]]], *, char_width: float | None = None,
+                _depth: int = 0) -> Gutter | None:
     """Find the gutter of a two-column page.
 
     Args:
@@ -236,10 +238,21 @@ def find_gutter(rows: list[list[tuple[float, float]]], *, char_width: float | No
     share = len(split) / len(text_rows)
     if share < MAYBE_SPLIT_SHARE or len(split) < 3:
         return None
-    # running text on both sides: the parts next to the gutter fill their column
+    # running text on both sides: the parts next to the gutter fill their column, or the side is
+    # itself set in columns (three columns: the side of two has a gutter of its own)
     lfill = sorted(sum(b - a for a, b in segs[i] if b <= gx) / (gx - left) for i in split)
     rfill = sorted(sum(b - a for a, b in segs[i] if a >= gx) / (right - gx) for i in split)
-    if lfill[len(lfill) // 2] < MIN_COLUMN_FILL or rfill[len(rfill) // 2] < MIN_COLUMN_FILL:
+
+    def columns_inside(keep: Callable[[tuple[float, float]], bool]) -> bool:
+        if _depth >= 2:
+            return False
+        side = [[bx for bx in rows[i] if keep(bx)] if i in split else [] for i in text_rows]  # not headings
+        inner = find_gutter(side, char_width=cw, _depth=_depth + 1)
+        return inner is not None and bool(inner.split)
+
+    if lfill[len(lfill) // 2] < MIN_COLUMN_FILL and not columns_inside(lambda bx: bx[1] <= gx):
+        return None
+    if rfill[len(rfill) // 2] < MIN_COLUMN_FILL and not columns_inside(lambda bx: bx[0] >= gx):
         return None
     if share < MIN_SPLIT_SHARE:
         return Gutter(gx0, gx1, frozenset(), frozenset(cross), False,

@@ -374,51 +374,74 @@ def _drop_invisible(page) -> tuple[Any, list[str]]:
     return visible, warnings
 
 
+#: Levels of column splitting (:func:`_text_lines`): 2 reads up to four columns side by side.
+MAX_COLUMN_DEPTH = 2
+
+
 def _text_lines(page) -> tuple[list[Line], str | None]:
     """Lines of a pdfplumber page in reading order (upright coordinates), and a warning when
     the column layout is uncertain. Invisible characters must be dropped first
     (:func:`_drop_invisible`).
 
-    A two-column page (:func:`~clauselens.parsing.layout.find_gutter`) is read band by
-    band: rows that run across the gutter (a full-width title) as they are, and between
-    them the left column, then the right one, each cropped at the gutter and read alone.
+    Recursive XY-cut (Nagy & Seth, "Hierarchical representation of optically scanned documents",
+    ICPR 1984) with whitespace gutters as the vertical cuts: a page (or a column of it) with a
+    gutter (:func:`~clauselens.parsing.layout.find_gutter`) is read band by band: rows that run
+    across the gutter (a full-width title or heading) as they are, and between them the left part,
+    then the right one, each cropped at the gutter and read the same way (so a right part that
+    holds two columns is split again, up to :data:`MAX_COLUMN_DEPTH` levels: 1-3 columns of
+    unequal widths). Each column read gets its own :attr:`Line.column` number.
     """
-    rows = _rows(page)
+    warnings: list[str] = []
+    lines = _read_region(page, _rows(page), 0, [0], warnings)
+    return lines, (warnings[0] if warnings else None)
+
+
+def _read_region(page, rows: list[dict], depth: int, ids: list[int], warnings: list[str]) -> list[Line]:
+    """:func:`_text_lines` on one region (``page`` cropped to it, ``rows`` its text rows);
+    ``ids`` holds the last column number given out; warnings are appended to ``warnings``."""
+    ids[0] += 1
+    own = ids[0] if depth else 0
     boxes = [[(c["x0"], c["x1"]) for c in r.get("chars", []) if c["text"].strip() and c["text"] not in RULE_CHARS]
              for r in rows]
-    gutter = find_gutter(boxes)
+    gutter = find_gutter(boxes) if depth <= MAX_COLUMN_DEPTH else None
     if gutter is None:
-        return _as_lines(rows), None
+        return _as_lines(rows, own)
     if not gutter.split:
-        return _as_lines(rows), (f"page {page.page_number}: may be set in two columns ({gutter.why}); "
-                                 "read line by line, check the reading order")
+        warnings.append(f"page {page.page_number}: may be set in columns ({gutter.why}); "
+                        "read line by line, check the reading order")
+        return _as_lines(rows, own)
     x = gutter.x
     out: list[Line] = []
     band: list[int] = []
+    x0, y0, x1, y1 = page.bbox
 
     def flush(lo: int, hi: int) -> None:
         if not band:
             return
-        top = (rows[lo - 1]["bottom"] + rows[lo]["top"]) / 2 if lo > 0 else page.bbox[1]
-        bottom = (rows[hi]["bottom"] + rows[hi + 1]["top"]) / 2 if hi + 1 < len(rows) else page.bbox[3]
-        top, bottom = max(top, page.bbox[1]), min(max(bottom, top + 1), page.bbox[3])
-        for col, (a, b) in ((1, (page.bbox[0], x)), (2, (x, page.bbox[2]))):
+        top = (rows[lo - 1]["bottom"] + rows[lo]["top"]) / 2 if lo > 0 else y0
+        bottom = (rows[hi]["bottom"] + rows[hi + 1]["top"]) / 2 if hi + 1 < len(rows) else y1
+        top, bottom = max(top, y0), min(max(bottom, top + 1), y1)
+        for a, b in ((x0, x), (x, x1)):
             part = page.crop((a, top, b, bottom), strict=False)
-            out.extend(_as_lines(_rows(part), col))
+            out.extend(_read_region(part, _rows(part), depth + 1, ids, warnings))
         band.clear()
 
+    # rows above the first row split by the gutter are outside the column block (a title that
+    # starts over the gutter, not across it): read whole
+    whole = gutter.crossing | set(range(min(gutter.split)))
     for i, r in enumerate(rows):
-        if i in gutter.crossing:
+        if i in whole:
             if band:
                 flush(band[0], band[-1])
-            out.append(_as_lines([r])[0])
+            out.append(_as_lines([r], own)[0])
         else:
             band.append(i)
     if band:
         flush(band[0], band[-1])
-    warning = None if gutter.certain else (f"page {page.page_number}: read as two columns split at x={x:.0f}, but the "
-                                           f"layout is uncertain ({gutter.why}); check the reading order")
-    return out, warning
+    if not gutter.certain:
+        warnings.append(f"page {page.page_number}: read in columns split at x={x:.0f}, but the layout is uncertain "
+                        f"({gutter.why}); check the reading order")
+    return out
 
 
 def tesseract_words(image, dpi: int) -> dict[str, list]:

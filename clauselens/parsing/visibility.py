@@ -153,4 +153,8 @@ def mark_unshown(page: Any, chars: list[dict], ox: float, top: float, on_image: 
         else:
             c["not_shown"] = True
             marked += 1
+    if marked:  # a space between hidden characters is hidden with them (the warning quotes words)
+        for prev, c, nxt in zip(chars, chars[1:], chars[2:]):
+            if not c["text"].strip() and prev.get("not_shown") and nxt.get("not_shown"):
+                c["not_shown"] = True
     return marked
