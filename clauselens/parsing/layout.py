@@ -9,7 +9,9 @@ Columns: a text-layer line extractor reads a two-column page row by row across t
 (pdfplumber's ``extract_text_lines``, like any y-sorted reader). :func:`find_gutter` looks
 for a vertical band, in the middle 60 % of the text's width, that many rows leave empty
 while (almost) no row crosses it, with long lines on both sides (tables and signature
-blocks have short cells and are left alone). The same idea as the whitespace-cover
+blocks have short cells and are left alone) or a side that is itself set in columns (three
+columns: :func:`clauselens.parsing.pdf._text_lines` cuts again inside each side, a recursive
+XY-cut). The same idea as the whitespace-cover
 "gutter" of Breuel, "Two Geometric Algorithms for Layout Analysis" (DAS 2002), restricted
 to one vertical cut.
 """
@@ -167,13 +169,16 @@ MIN_COLUMN_FILL = 0.5
 
 def find_gutter(rows: list[list[tuple[float, float]]], *, char_width: float | None = None,
                 _depth: int = 0) -> Gutter | None:
-    """Find the gutter of a two-column page.
+    """Find the gutter of a page in two or more columns (the best-supported one; the caller cuts
+    again inside each side).
 
     Args:
         rows: per text row (top to bottom), the ``(x0, x1)`` boxes of its visible characters.
         char_width: typical character width (default: median of the boxes); a gap must be
             at least ``max(2.5 * char_width, 8)`` wide to count as a gutter (word spaces
             are ~0.25-1 em).
+        _depth: recursion depth of the check that a side with short lines is itself in
+            columns (internal).
 
     Returns:
         ``None`` for a one-column page (or too few rows, < 6), else a :class:`Gutter`;
