@@ -79,9 +79,10 @@ def load_questions(path: Path = DEV / "questions.jsonl") -> list[dict]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-def library_for(setting: str, embedder: str, questions: list[dict], *, file_names: bool = False) -> Library:
-    """Open (building or completing it first) the benchmark library of ``setting``."""
-    root = CACHE / f"{setting}-{embedder}{'-fn' if file_names else ''}"
+def library_for(setting: str, embedder: str, questions: list[dict], *, file_names: bool = False, tag: str = "") -> Library:
+    """Open (building or completing it first) the benchmark library of ``setting`` (``tag``: an
+    agreements10 library of another question file's agreements gets its own directory)."""
+    root = CACHE / f"{setting}-{embedder}{'-fn' if file_names else ''}{f'-{tag}' if tag and setting == 'agreements10' else ''}"
     base = CACHE / f"{setting}-{embedder}"
     if file_names and not root.exists() and (base / "library.json").exists():
         shutil.copytree(base, root)  # same passages and vectors; only the resolution profiles change

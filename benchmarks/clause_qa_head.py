@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> None:
 
     questions = [q for f in args.questions for q in load_questions(f)] if args.questions else load_questions()
     provenance = run_provenance(["bm25s", "numpy", "sentence-transformers", "torch", "transformers", "scipy"])
-    lib = library_for(args.setting, "minilm", questions)
+    lib = library_for(args.setting, "minilm", questions, tag="" if args.tag == "dev" else args.tag)
     head = HeadReranker(**({"max_length": args.max_length} if args.max_length else {})).load()
     thr = float(head.meta.get("abstain_threshold", 0.0))
     variants: dict[str, dict] = {}

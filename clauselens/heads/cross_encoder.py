@@ -21,10 +21,11 @@ from typing import Any, Sequence
 from clauselens.heads.base import load_sequence_classifier, load_tokenizer
 
 NAME = "reranker"
-#: Word pieces per (question, passage) pair. Library passages are at most 900 characters plus a
-#: heading path (~230 pieces); 256 keeps all but the longest whole. Chosen by
-#: ``benchmarks/clause_qa_head.py --max-length`` (latency against top-5 on the dev sets).
-MAX_LENGTH = 256
+#: Word pieces per (question, passage) pair when ``head.json`` does not say (it records the training
+#: length, which inference uses). Library passages are at most 900 characters plus a heading path
+#: (~230 pieces); the head is trained at 128 (the question and the passage's first ~450 characters)
+#: because a forward pass costs ~linearly in length on this CPU (benchmarks/clause_qa_head.py latency).
+MAX_LENGTH = 128
 BATCH = 16
 
 
@@ -33,11 +34,12 @@ class HeadReranker:
 
     Args:
         root: weights root (default ``clauselens/heads/weights``; tests pass another).
-        max_length: word pieces per pair (question first; the passage is truncated).
+        max_length: word pieces per pair (question first; the passage is truncated); default the
+            head's training length from ``head.json``.
         batch_size: pairs per forward pass.
     """
 
-    def __init__(self, root: Path | None = None, max_length: int = MAX_LENGTH, batch_size: int = BATCH) -> None:
+    def __init__(self, root: Path | None = None, max_length: int | None = None, batch_size: int = BATCH) -> None:
         self.root, self.max_length, self.batch_size = root, max_length, batch_size
         self._model: Any = None
         self._tok: Any = None
@@ -47,6 +49,8 @@ class HeadReranker:
         """Load the weights and tokenizer now (raises ``HeadMissingError`` / ``HeadChecksumError``)."""
         if self._model is None:
             self._model, self.meta = load_sequence_classifier(NAME, self.root)
+            if self.max_length is None:  # the length it was trained at (head.json), else MAX_LENGTH
+                self.max_length = int(self.meta.get("max_length") or MAX_LENGTH)
             self._tok = load_tokenizer()
         return self
 

@@ -107,6 +107,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--save-steps", type=int, default=50)
     ap.add_argument("--seed", type=int, default=39)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--init", type=Path, default=None,
+                    help="continue from this CrossEncoder checkpoint (a previous run's last checkpoint-N) instead of "
+                         "all-MiniLM-L6-v2; with another --seed it trains on further groups")
     ap.add_argument("--resume", action="store_true", help="continue from the last checkpoint under --out")
     ap.add_argument("--export", action="store_true", help="write the fp16 head, manifest and loss curve")
     args = ap.parse_args(argv)
@@ -121,7 +124,7 @@ def main(argv: list[str] | None = None) -> None:
     val = sample_groups(groups["val"], args.val_groups // 2, args.val_groups // 2, args.seed)
     ds = pairs_dataset(train)
     print(f"[train_reranker] {len(train)} groups, {len(ds)} pairs; {len(val)} validation groups", file=sys.stderr)
-    model = CrossEncoder(str(base_model_path()), num_labels=1, max_length=args.max_length, device="cpu",
+    model = CrossEncoder(str(args.init or base_model_path()), num_labels=1, max_length=args.max_length, device="cpu",
                          local_files_only=True)
     targs = CrossEncoderTrainingArguments(
         output_dir=str(args.out), num_train_epochs=args.epochs, max_steps=args.max_steps,
@@ -158,6 +161,9 @@ def main(argv: list[str] | None = None) -> None:
                  "val": {"agreements": manifest["val"]["agreements"], "groups_scored": len(val)}},
         "training": cpu, "validation": metrics, "abstain_threshold": metrics["threshold"],
     }
+    prev = d / "head.json"
+    if args.init is not None and prev.exists():  # a continued run records the run it started from
+        meta["init_from"] = {k: v for k, v in json.loads(prev.read_text()).items() if k not in ("validation",)}
     written = save_fp16(model.model, "reranker", meta)
     CURVE.write_text(json.dumps({"head": "reranker", "log_history": trainer.state.log_history, "cpu": cpu,
                                  "validation": metrics, "sha256": written["sha256"]}, indent=2) + "\n")
