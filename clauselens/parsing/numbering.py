@@ -1,10 +1,10 @@
 """Clause-marker recognition: which numbering scheme a line starts with, and its value.
 
 Pure functions over one line of text. Schemes: ``article`` (``ARTICLE IV``), ``num``
-(``5.``, ``5.17``, ``Section 5.17``, ``§ 3.2``; depth = number of components; a bare ``1``
+(``5.``, ``5.17``, ``Section 5.17``, ``Clause 7``, ``§ 3.2``; depth = number of components; a bare ``1``
 without a period only before a capitals heading, ``1 DEFINITIONS``; inserted clauses carry
 a capital letter, ``2A``, ``2A.1``, valued just after ``2``: see :func:`num_value`), ``alpha`` /
-``ALPHA`` (``(a)`` / ``(A)``, also ``a)`` / ``A)``), ``dotalpha`` (``A.`` / ``a.``, a lettered list item),
+``ALPHA`` (``(a)`` / ``(A)``, also ``a)`` / ``A)``, and ``7(a)``: the item of clause 7), ``dotalpha`` (``A.`` / ``a.``, a lettered list item),
 ``roman`` / ``ROMAN`` (``(iv)`` / ``(IV)``), ``digit``
 (``(1)``), ``top`` (``Schedule 2``, ``Exhibit B``, ``Annex A``, ``Appendix 1``),
 ``recital`` (``WHEREAS``), ``signature`` (``IN WITNESS WHEREOF``), ``caps`` (a short
@@ -20,7 +20,13 @@ _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 _ROMAN_RE = re.compile(r"^(?=[ivxlcdm]+$)m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 
 ARTICLE_RE = re.compile(r"^(ARTICLE|Article|PART|Part)(?:\s+([IVXLCDM]+|\d{1,3})|(?<=[Tt])(\d{1,3}))\b\.?\s*[-–—:.]?\s*(.*)$")
-SECTION_RE = re.compile(r"^(?:SECTION|Section|§§?)\s*(\d{1,3}(?:\.\d{1,3})*)(?![\d.]*\d)(?=[\s.:\-–—]|$)\.?\s*[-–—:.]?\s*(.*)$")
+SECTION_RE = re.compile(r"^(?:SECTION|Section|CLAUSE|Clause|§§?)\s*(\d{1,3}(?:\.\d{1,3})*)(?![\d.]*\d)(?=[\s.:\-–—]|$)\.?\s*[-–—:.]?\s*(.*)$")
+#: Another "Clause N" on the same line: a table of contents ("CLAUSE 22 SANCTIONS  33  CLAUSE 23 ..."), no clause.
+_TOC_CLAUSE = re.compile(r"\b(?:CLAUSE|Clause)\s+\d")
+#: A sub-clause written with its clause's number, "7(a) Notices shall ..." / "12(b)": read as the
+#: "(a)" item of clause 7 (:func:`match_marker` puts the 7 in ``Marker.word``; the tree takes the
+#: item only while clause 7 is open).
+NUM_PAREN_RE = re.compile(r"^(\d{1,3})\(([a-z]{1,2}|[ivx]{1,5}|[A-Z])\)(?=\s)\s*(.*)$")
 NUM_RE = re.compile(r"^(\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]?)*)(\.|\))?(?=\s|$)\s*(.*)$")
 _NUM_PART = re.compile(r"^(\d{1,3})([A-Z]?)$")
 
@@ -161,7 +167,7 @@ def match_marker(line: str) -> Marker | None:
         if v:
             return Marker("article", v, ident.upper(), m.group(4).strip(), m.group(1).capitalize(), True)
     m = SECTION_RE.match(line)
-    if m:
+    if m and not (line[:1] in "Cc" and _TOC_CLAUSE.search(m.group(2))):
         t: tuple[float, ...] = tuple(int(x) for x in m.group(1).split("."))
         return Marker("num", t, m.group(1), m.group(2).strip(), "Section", True)
     m = TOP_RE.match(line)
@@ -183,6 +189,9 @@ def match_marker(line: str) -> Marker | None:
     m = PAREN_RE.match(line)
     if m:
         return Marker("paren", 0, m.group(1) or m.group(2), m.group(3).strip())
+    m = NUM_PAREN_RE.match(line)
+    if m:  # ``word`` carries the clause number: the tree accepts it only inside that clause
+        return Marker("paren", 0, m.group(2), m.group(3).strip(), m.group(1))
     m = DOT_ALPHA_RE.match(line)
     if m:
         return Marker("dotalpha", 0, m.group(1), m.group(2).strip())

@@ -369,6 +369,8 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
         b.add_paren(start, end, scheme, v, m.label, split_heading(m.rest))
         return True
     if m.scheme == "paren":
+        if m.word and (b.last_num is None or int(b.last_num[0]) != int(m.word)):
+            return False  # "7(a)" outside clause 7
         reading = b.paren_reading(m.label)
         if reading is None:
             return False

@@ -244,6 +244,16 @@ def _numbering_case(k: int, seed: int, style: str) -> Case:
                 refs.append(f"{i}.{j}")
                 lines.append(f"{i}.{j}.1 {sentence(rng, 10)}")
                 refs.append(f"{i}.{j}.1")
+        elif style == "clause_word":
+            lines.append(f"Clause {i} {rng.choice(WORDS).title()}")
+            refs.append(str(i))
+            for letter in "ab":
+                lines.append(f"{i}({letter}) {sentence(rng, 10)}:" if letter == "a" else f"{i}({letter}) {sentence(rng, 10)}")
+                refs.append(f"{i}({letter})")
+                if letter == "a":
+                    for roman in ("i", "ii", "iii"):
+                        lines.append(f"({roman}) {sentence(rng, 6)[:-1]};")
+                        refs.append(f"{i}(a)({roman})")
         elif style == "section_word":
             lines.append(f"Section {i}. {rng.choice(WORDS).title()}. {sentence(rng, 14)}")
             refs.append(str(i))
@@ -297,7 +307,7 @@ def _policy_cases(seed: int) -> list[Case]:
 
 
 def make_cases(seed: int = 0, *, scans: bool = True) -> list[Case]:
-    """The generated cases for ``seed`` (34 with the four scans, 30 without)."""
+    """The generated cases for ``seed`` (35 with the four scans, 31 without)."""
     out = [_hidden_case(k, seed) for k in range(len(HIDING))]
     layouts = [
         (1, (1,), 0, False, False), (1, (1,), 0, False, True),
@@ -310,7 +320,7 @@ def make_cases(seed: int = 0, *, scans: bool = True) -> list[Case]:
     if scans:
         out += [_scan_case(k, seed, turn) for k, turn in enumerate((0, 90, 180, 270))]
     out += [_numbering_case(k, seed, st) for k, st in enumerate(("article_section", "decimal_letters", "deep_decimal",
-                                                                  "section_word"))]
+                                                                  "section_word", "clause_word"))]
     out += _policy_cases(seed)
     return out
 
