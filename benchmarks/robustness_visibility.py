@@ -9,7 +9,9 @@ ink check (the difference; median of 3 runs per page is not taken: one run, the 
 the non-space characters the ink check marks ``not_shown`` that no fast-path rule already drops
 (each one would be a false alarm on these files: nobody hid text in them) with the lines they sit on.
 
-Run: ``.venv/bin/python -m benchmarks.robustness_visibility`` -> ``benchmarks/results/robustness_visibility.json``.
+Run: ``.venv/bin/python -m benchmarks.robustness_visibility`` -> ``benchmarks/results/robustness_visibility.json``;
+with ``--plumber``, the pdfplumber engine's warnings of text the rendered page does not show (false
+alarms on these files) -> ``benchmarks/results/robustness_visibility_pdfplumber.json``.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 SOURCES = [REPO.parent / "shared" / "data" / "cuad" / "full_contract_pdf", REPO.parent / "shared" / "robustness"]
 OUT = REPO / "benchmarks" / "results" / "robustness_visibility.json"
+PLUMBER_OUT = REPO / "benchmarks" / "results" / "robustness_visibility_pdfplumber.json"
 
 
 def measure(path: Path) -> dict:
@@ -70,8 +73,31 @@ def measure(path: Path) -> dict:
             "false_alarm_sample": flagged[:20]}
 
 
+def plumber_alarms(files: list[Path]) -> dict:
+    """The pdfplumber engine with the same rule (:func:`~clauselens.parsing.visibility.mark_unshown_plumber`):
+    warnings of text "not shown on the rendered page" per file (each a false alarm on these files)."""
+    from clauselens.parsing.pdf import NOT_SHOWN, extract_pdf
+
+    out = {}
+    for f in files:
+        try:
+            _, warnings = extract_pdf(f, ocr=False, engine="pdfplumber")
+        except Exception as exc:  # encrypted / image-only files of the robustness folder
+            out[f.name] = f"skipped: {str(exc)[:60]}"
+            continue
+        out[f.name] = [w[:160] for w in warnings if NOT_SHOWN in w]
+        print(f.name, len(out[f.name]), flush=True)
+    return out
+
+
 def main(argv: list[str]) -> None:
     files = sorted(f for d in SOURCES for f in d.rglob("*") if f.is_file() and f.suffix.lower() == ".pdf")
+    if "--plumber" in argv:
+        alarms = plumber_alarms(files)
+        PLUMBER_OUT.write_text(json.dumps({"files": alarms, "warned_lines": sum(len(v) for v in alarms.values()
+                                                                                if isinstance(v, list)),
+                                           "command": " ".join([Path(sys.argv[0]).name, *argv])}, indent=1) + "\n")
+        return
     rows = []
     for f in files:
         r = measure(f)

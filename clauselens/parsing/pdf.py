@@ -31,6 +31,7 @@ from typing import Any, Literal
 
 from clauselens.errors import EncryptedDocumentError, IngestError, NoTextError
 from clauselens.parsing.layout import Line, find_furniture, find_gutter, lines_to_text, normalize_extracted
+from clauselens.parsing.visibility import mark_unshown_plumber
 
 PdfEngine = Literal["auto", "pdfium", "pdfplumber"]
 #: What ``auto`` means: the engine whose output matched pdfplumber's on the 21 CUAD PDFs (same
@@ -635,14 +636,19 @@ def _real_text(lines: list[Line]) -> bool:
 _PageRead = tuple[list[Line], list[str], bool]
 
 
-def _plumber_page(page, i: int, off: frozenset[str] = frozenset()) -> _PageRead:
+def _plumber_page(page, i: int, off: frozenset[str] = frozenset(), path: Path | None = None,
+                  password: str | None = None) -> _PageRead:
     """Read one pdfplumber page: invisible text dropped (text of layers in ``off`` included, see
-    :func:`_mark_layers`), columns, warnings."""
+    :func:`_mark_layers`; with ``path``, text the rendered page does not show,
+    :func:`~clauselens.parsing.visibility.mark_unshown_plumber`),
+    columns, warnings."""
     warnings: list[str] = []
     sideways = False
     try:
         if (mixed := _mark_layers(page, off)) is not None:
             warnings.append(mixed)
+        if path is not None:
+            mark_unshown_plumber(page, path, password)
         visible, hidden = _drop_invisible(page)
         warnings.extend(hidden)
         lines, col_warning = _text_lines(visible)
@@ -777,7 +783,7 @@ def extract_pdf(
                     reads = [None] * len(todo)
                 for i, page in enumerate(todo):
                     if reads[i] is None:
-                        reads[i] = _plumber_page(page, i, off)
+                        reads[i] = _plumber_page(page, i, off, path, password)
             finally:
                 pdf.close()
     page_lines: list[list[Line]] = []

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+from pathlib import Path
 from typing import Any, Callable
 
 #: Render scale (1.0 = 72 dpi). 1.5 = 108 dpi: a 10-pt glyph spans ~15 pixels, 2-pt text ~3.
@@ -158,3 +159,38 @@ def mark_unshown(page: Any, chars: list[dict], ox: float, top: float, on_image: 
             if not c["text"].strip() and prev.get("not_shown") and nxt.get("not_shown"):
                 c["not_shown"] = True
     return marked
+
+
+def mark_unshown_plumber(page: Any, path: Path, password: str | None) -> None:
+    """The rendered-visibility rule (:mod:`clauselens.parsing.visibility`) on a pdfplumber page's
+    characters: PDFium renders the same page (under the PDFium lock) and characters that paint no
+    ink are marked ``not_shown``. Pages with ``/Rotate`` or a PDF PDFium cannot open keep the fast
+    path's rules only."""
+    if page.rotation % 360 or not page.chars:
+        return
+    import pypdfium2 as pdfium
+
+    from clauselens.parsing.pdfium_lock import PDFIUM_LOCK
+
+    images = [(im["x0"], im["x1"], im["top"], im["bottom"]) for im in page.images]
+
+    def on_image(c: dict) -> bool:
+        x, y = (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
+        return any(x0 <= x <= x1 and t <= y <= b for x0, x1, t, b in images)
+
+    x0, _, _, y1 = (float(v) for v in page.mediabox)
+    with PDFIUM_LOCK:
+        try:
+            pdf = pdfium.PdfDocument(str(path), password=password or None)
+        except Exception:
+            return
+        try:
+            pp = pdf[page.page_number - 1]
+            try:
+                mark_unshown(pp, page.chars, x0, y1, on_image)
+            finally:
+                pp.close()
+        except Exception:  # a page PDFium cannot render: the fast path's rules stand
+            return
+        finally:
+            pdf.close()

@@ -30,11 +30,12 @@ CASES = {
 }
 
 
+@pytest.mark.parametrize("engine", ["pdfium", "pdfplumber"])
 @pytest.mark.parametrize("name", list(CASES))
-def test_hidden_line_left_out_and_warned(tmp_path, name):
+def test_hidden_line_left_out_and_warned(tmp_path, name, engine):
     run, over = CASES[name]
     pdf = write_pdf(tmp_path / "h.pdf", [BODY + [run]], over=[over] if over else None)
-    pages, warnings = extract_pdf(pdf, ocr=False)
+    pages, warnings = extract_pdf(pdf, ocr=False, engine=engine)
     text = pages[0].text
     assert "terminated" not in text
     assert "part 11." in text and "part 0." in text  # the visible text stays
