@@ -365,8 +365,8 @@ def _drop_invisible(page) -> tuple[Any, list[str]]:
     for (_, why), cs in sorted(lines.items(), key=lambda kv: kv[1][0]["top"]):
         cs.sort(key=lambda c: c["x0"])
         text = " ".join("".join(c["text"] for c in cs).split())
-        if not text:
-            continue
+        if not text or (why == NOT_SHOWN and not any(ch.isalnum() for ch in text)):
+            continue  # a stray "," or "_" a scan's text layer misplaced carries no words: left out unsaid
         preview = text if len(text) <= 120 else text[:117] + "..."
         warnings.append(f"page {page.page_number}: invisible text left out ({why}, at x={cs[0]['x0']:.0f}, "
                         f"y={cs[0]['top']:.0f}): \"{preview}\" - hidden text can carry instructions to AI tools; "
