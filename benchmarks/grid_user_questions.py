@@ -21,7 +21,8 @@ model: stored replies are re-checked by the current :data:`clauselens.grid.answe
 
 Per answer type: cells, answerable (the key has a value / a Yes-No), answered-and-correct,
 answered-but-wrong, unverified, not found, and the cells the key marks ambiguous; wrong share of
-answered and answered share of answerable with Wilson 95 % intervals; cells per minute of the
+answered and answered-and-correct share of answerable with Wilson 95 % intervals; the model's own
+answers with the checks ignored (``model_answered``, ``model_wrong``: every reply with found=true); cells per minute of the
 model run (from the cells' own seconds). A typed value is correct when it is one the key accepts
 under the same reader the grid uses (:mod:`clauselens.grid.values`: dates as dates, periods with
 12 months = 1 year, amounts by value, parties by name words, jurisdictions by name); an answered
@@ -150,6 +151,13 @@ def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id:
         s["ambiguous"] += ambiguous
         s["answerable"] += answerable
         verdict = c.status
+        # the model's own answer, checks ignored (what the grid showed before issue #45's checks, quote aside)
+        if c.reply and c.reply.get("found") and str(c.reply.get("answer", "")).strip() and not ambiguous:
+            from clauselens.grid.answer import normalise
+
+            q = next(x for x in questions if x.id == c.question_id)
+            s["model_answered"] = s.get("model_answered", 0) + 1
+            s["model_wrong"] = s.get("model_wrong", 0) + (not correct(t, normalise(q, str(c.reply["answer"])), k))
         if c.status == "answered" and not ambiguous:
             ok = correct(t, c.answer, k)
             s["answered_correct" if ok else "answered_wrong"] += 1
@@ -165,6 +173,9 @@ def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id:
         details.append({"agreement": stem, "question": c.question_id, "type": t, "status": c.status, "answer": c.answer,
                         "verdict": verdict, "key": k.get("gold", k.get("accept")), "reason": c.reason[:300],
                         "quote": (c.quote or c.model_quote)[:300]})
+    for s in per.values():
+        s.setdefault("model_answered", 0)
+        s.setdefault("model_wrong", 0)
     total = {f: sum(s[f] for s in per.values()) for f in next(iter(per.values()), {})}
     out: dict[str, Any] = {"per_type": per, "all": total}
     for s in [*per.values(), total]:
@@ -173,6 +184,7 @@ def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id:
         s["answered_wrong_ci95"] = wilson(s["answered_wrong"], answered)
         s["answered_share_of_answerable"] = round(s["answered_correct"] / s["answerable"], 3) if s["answerable"] else None
         s["answered_share_ci95"] = wilson(s["answered_correct"], s["answerable"])
+        s["model_wrong_share"] = round(s["model_wrong"] / s["model_answered"], 3) if s["model_answered"] else None
         s["cells_per_minute"] = round(60 * s["cells"] / s["seconds"], 2) if s["seconds"] else None
     out["details"] = sorted(details, key=lambda d: (d["agreement"], d["question"]))
     return out
@@ -205,7 +217,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{t:13s} cells {s['cells']:3d} answerable {s['answerable']:3d} correct {s['answered_correct']:3d} "
               f"wrong {s['answered_wrong']:2d} unverified {s['unverified']:3d} not-found {s['not_found']:3d} "
               f"ambiguous {s['ambiguous']:2d} wrong/answered {s['answered_wrong_share']} answered/answerable "
-              f"{s['answered_share_of_answerable']} cells/min {s['cells_per_minute']}")
+              f"{s['answered_share_of_answerable']} cells/min {s['cells_per_minute']} | model alone: answered "
+              f"{s['model_answered']} wrong {s['model_wrong']}")
     print(f"wrote {path}")
 
 

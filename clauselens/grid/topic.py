@@ -38,6 +38,7 @@ provisions give gives giving given make makes made take takes get gets put say s
 countries company companies us we they use under there whose whether way thing things kind type also well within
 long often soon ever still mean means right rights apply applies applied most least itself before after
 mention mentions mentioned contain contains include includes provide provides provided anything something
+information
 """.split())
 _GENERIC_STEMS = frozenset(content_stems(" ".join(GENERIC)))
 #: Everyday words (by stem) and the contract wording they stand for (word prefixes and phrases).
