@@ -13,8 +13,8 @@ images), otherwise to pytest's tmp_path.
 """
 
 import contextlib
-import re
 import os
+import re
 import socket
 import threading
 import time
