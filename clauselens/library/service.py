@@ -180,7 +180,7 @@ class LibraryService:
         self.library = library
         self.load = load
         self._write_guard = threading.Lock()
-        self._swap_guard = threading.Lock()
+        self._swap_guard = threading.RLock()  # readers of this service vs. the swap
         self._seen_generation = library.catalogue.generation()
         self._links: tuple[int, dict[str, str]] | None = None
 
@@ -209,6 +209,14 @@ class LibraryService:
             # whole objects are swapped (a search running now keeps the objects it already read)
             lib.catalogue, lib.vectors, lib.lexical = cat, vec, lex
             self._seen_generation = cat.generation()
+
+    @contextmanager
+    def reading(self) -> Iterator[Library]:
+        """The readers' library, held still: no swap happens until the block ends (page and
+        search read through this; a whole agreement or nothing)."""
+        with self._swap_guard:
+            self.refresh()
+            yield self.library
 
     def records(self) -> list[AgreementRecord]:
         """Every agreement's record (after :meth:`refresh`)."""
@@ -259,13 +267,14 @@ class LibraryService:
         limit = max(1, min(int(limit), MAX_PAGE))
         offset = max(0, int(offset))
         words, keyed = parse_filter(filter)
-        recs = self.records()
-        hits = [r for r in recs if self._matches(r, words, keyed)]
-        if sort != "added" or descending:
-            hits.sort(key=SORT_KEYS[sort], reverse=descending)
-        shown = hits[offset: offset + limit]
-        return AgreementPage(rows=self._rows(shown, recs), total=len(hits), offset=offset, limit=limit,
-                             library_total=len(recs))
+        with self.reading() as lib:
+            recs = lib.agreements()
+            hits = [r for r in recs if self._matches(r, words, keyed)]
+            if sort != "added" or descending:
+                hits.sort(key=SORT_KEYS[sort], reverse=descending)
+            shown = hits[offset: offset + limit]
+            return AgreementPage(rows=self._rows(shown, recs), total=len(hits), offset=offset, limit=limit,
+                                 library_total=len(recs))
 
     def _rows(self, shown: Sequence[AgreementRecord], recs: Sequence[AgreementRecord]) -> list[AgreementRow]:
         def key(r: AgreementRecord) -> tuple:
@@ -289,10 +298,10 @@ class LibraryService:
             raise ClauselensError("type what to search for")
         k = max(1, min(int(k), 50))
         doc_ids = [self.record(agreement).doc_id] if agreement else None
-        self.refresh()
-        res = self.library.search(query, k, doc_ids=doc_ids, **filters)
-        q = set(self.library.analyzer.tokenize(res.trace.get("ranking_query") or query))
-        marks = [matched_offsets(p.text, q, self.library.analyzer.tokenize) for p in res.passages]
+        with self.reading() as lib:
+            res = lib.search(query, k, doc_ids=doc_ids, **filters)
+        q = set(lib.analyzer.tokenize(res.trace.get("ranking_query") or query))
+        marks = [matched_offsets(p.text, q, lib.analyzer.tokenize) for p in res.passages]
         return res, marks
 
     # ------------------------------------------------------------------ writing

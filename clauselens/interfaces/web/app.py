@@ -52,6 +52,8 @@ Routes (``{sid}`` is a session id):
 ``GET /s/{sid}/grids/{gid}/cells/{row}/{qid}``  one cell (row index, question id) with its
                                        document's id and the quote's spans, for the document view
 ``GET /s/{sid}/grids/{gid}/export.{xlsx|csv|html|json}``  the grid as filled so far
+``/s/{sid}/library/...``               with ``serve --library``: the library room (browse, clause
+                                       search, add, remove; :mod:`.library_routes`)
 =====================================  ===================================================
 
 A citation of a PDF opens the cited page's image with the quoted words boxed
@@ -314,6 +316,14 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
             return check_session_id(sid)
         except StoreError as e:
             raise HTTPException(400, str(e)) from None
+
+    if service.library is not None:  # the library room (issue #46): browse, search, add, remove
+        from clauselens.interfaces.web.library_routes import library_router
+        from clauselens.library.service import LibraryService
+
+        app.state.library_service = LibraryService(service.library, load=service.load_document)
+        app.include_router(library_router(app.state.library_service, sid_ok=sid_ok, start_job=runner.start_work,
+                                          max_upload_bytes=max_upload_bytes))
 
     def pickable() -> list[dict]:
         out = []

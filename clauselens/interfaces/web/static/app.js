@@ -392,6 +392,8 @@ let lastGridId = null; // the session's latest grid (from /state), shown when th
 function setMode(mode) {
   const isGrid = mode === "grid";
   document.body.classList.toggle("mode-grid", isGrid);
+  document.body.classList.remove("mode-library");  // the library room (library.js) steps aside
+  if ($("mode-library")) $("mode-library").setAttribute("aria-pressed", "false");
   $("mode-ask").setAttribute("aria-pressed", String(!isGrid));
   $("mode-grid").setAttribute("aria-pressed", String(isGrid));
   history.replaceState(null, "", isGrid ? "#grid" : location.pathname);
