@@ -137,9 +137,10 @@ def named_clause_quotes(question: str, passages: Mapping[str, Passage], ranking:
     order = list(dict.fromkeys([pid for pid in ranking if pid in passages]
                                + sorted(passages, key=lambda x: (len(x), x))))
 
-    def named(p: Passage) -> bool:
-        rk = ref_key(p.clause_ref) or ""
-        return any(rk == k or rk.startswith((k + "(", k + ".")) for k in keys)
+    def named(p: Passage) -> bool:  # the clause, a sub-clause of it, or (a tree that did not read the asked
+        rk = ref_key(p.clause_ref) or ""  # item "6.1(c)") the clause that holds it, found by the exact field
+        return bool(rk) and any(rk == k or rk.startswith((k + "(", k + ".")) or k.startswith((rk + "(", rk + "."))
+                                for k in keys)
 
     hits = [pid for pid in order if (passages[pid].method == "exact" or "exact" in passages[pid].scores)
             and named(passages[pid])]

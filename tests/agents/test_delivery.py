@@ -235,3 +235,12 @@ def test_a_lead_clause_far_behind_the_best_on_every_ranker_is_left_out():
     far = _passage("3", text, 400).model_copy(update={"scores": {"bm25": 1.0, "dense": 0.44}})  # severability-like
     ps = {"P1": best, "P2": far, "P3": near}
     assert [q.passage_id for q in lead_quotes("how to terminate?", ps, ["P1", "P2", "P3"])] == ["P1", "P3"]
+
+
+def test_an_item_the_tree_did_not_read_is_quoted_from_its_clause():
+    """"Article 6.1(c)" where the tree holds 6.1 whole: the exact field returns 6.1, and 6.1 is quoted."""
+    p = _passage("1", "6.1 Lock-up. (a) ... (c) No party shall transfer its JVC shares for three years.", 0, ref="6.1")
+    ps = {"P1": p.model_copy(update={"method": "exact"}), "P2": _passage("2", "6.10 Other matters of the company.", 90,
+                                                                          ref="6.10").model_copy(update={"method": "exact"})}
+    out = named_clause_quotes("What does Article 6.1(c) impose?", ps, ["P1", "P2"])
+    assert [q.passage_id for q in out] == ["P1"]
