@@ -24,7 +24,7 @@ def _esc(text: str) -> str:
 def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (612, 792), *,
               fills: list[list[tuple]] | None = None, in_form: bool = False,
               layers: dict[str, bool] | None = None, images: list[list[tuple]] | None = None,
-              over: list[list[tuple]] | None = None, rotate: int = 0) -> Path:
+              over: list[list[tuple]] | None = None, rotate: int = 0, font: str = "Helvetica") -> Path:
     """Write a PDF with one page per list of runs; returns ``path``.
 
     ``fills``: per page, filled rectangles ``(x, y, width, height, (r, g, b))`` drawn before the
@@ -36,9 +36,10 @@ def write_pdf(path: Path, pages: list[list[Run]], size: tuple[float, float] = (6
     image (``BI ... ID ... EI``, §8.9.7) before the text, like a scan under its OCR text layer.
     ``over``: per page, shapes painted *after* the text: ``("rect", x, y, w, h, (r, g, b))`` or
     ``("image", x, y, w, h)`` (an opaque 1x1 white image). Every page has ``/ExtGState /GS0`` with
-    fill and stroke alpha 0 (``ca``/``CA``, §11.6.4.4). ``rotate``: the pages' ``/Rotate``."""
+    fill and stroke alpha 0 (``ca``/``CA``, §11.6.4.4). ``rotate``: the pages' ``/Rotate``. ``font``:
+    the standard-14 font of every run (Helvetica, Times-Roman, Courier, ...)."""
     objs: list[bytes] = [b"", b""]  # 1: catalog, 2: pages, filled in below
-    objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")  # 3
+    objs.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /%s /Encoding /WinAnsiEncoding >>" % font.encode("ascii"))  # 3
     ocg: dict[str, int] = {}
     for name in layers or {}:
         objs.append(b"<< /Type /OCG /Name (%s) >>" % _esc(name).encode("latin-1"))
