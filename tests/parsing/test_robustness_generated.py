@@ -2,7 +2,8 @@
 1-3 column layouts, 0/90/180/270-degree scans, numbering styles, misnamed and binary files), each
 handled: hidden text left out and warned, 6-gram recall >= 0.95 or a layout warning, >= 95 % of the
 clause numbers, the right message (:mod:`robustness_gen`). One test per case (the scans OCR a small
-200-dpi page each, ~5-10 s); other seeds run in ``benchmarks/robustness_generated.py``."""
+200-dpi page each, 13-27 s on the shared machine); other seeds run in
+``benchmarks/robustness_generated.py``."""
 
 from __future__ import annotations
 
