@@ -3,8 +3,8 @@
 - README.md stays at most 300 lines (the five-minute read the issue asks for);
 - every relative link and image in README.md and docs/*.md points to a file that exists, and a
   ``#anchor`` to a heading of that Markdown file (GitHub's heading slugs);
-- every ``clauselens ...`` line in the README's code blocks names commands and options the typer
-  app has (checked against its click command tree, not by running anything);
+- every ``clauselens ...`` line in the code (blocks and spans) of README.md and docs/*.md names
+  commands and options the typer app has (checked against its click command tree, not by running anything);
 - every ``make X`` in the README's code blocks is a target of the Makefile.
 """
 
@@ -79,10 +79,10 @@ def broken_links(md: Path) -> list[str]:
     return bad
 
 
-def readme_code_lines() -> list[str]:
-    """The README's shell lines in fenced code blocks, continuations joined, comments kept."""
+def readme_code_lines(md: Path = README) -> list[str]:
+    """A Markdown file's shell lines in fenced code blocks, continuations joined, comments kept."""
     lines, in_fence, buf = [], False, ""
-    for line in README.read_text(encoding="utf-8").splitlines():
+    for line in md.read_text(encoding="utf-8").splitlines():
         if _FENCE.match(line.strip()):
             in_fence = not in_fence
             continue
@@ -96,9 +96,9 @@ def readme_code_lines() -> list[str]:
     return lines
 
 
-def readme_inline_commands() -> list[str]:
-    """Inline code spans of the README's prose that are clauselens command lines."""
-    prose = re.sub(r"^(```|~~~).*?^(```|~~~)", "", README.read_text(encoding="utf-8"), flags=re.M | re.S)
+def readme_inline_commands(md: Path = README) -> list[str]:
+    """Inline code spans of a Markdown file's prose that are clauselens command lines."""
+    prose = re.sub(r"^(```|~~~).*?^(```|~~~)", "", md.read_text(encoding="utf-8"), flags=re.M | re.S)
     return [span for span in re.findall(r"`([^`]+)`", prose) if re.match(r"(\.venv/bin/)?clauselens\s", span)]
 
 
@@ -182,6 +182,14 @@ def test_readme_commands_exist() -> None:
     assert problems == []
     shown = {shlex.split(ln, comments=True)[1] for ln in lines}
     assert {"ingest", "ask", "library", "chat", "serve", "grid"} <= shown
+
+
+@pytest.mark.parametrize("md", DOCS, ids=lambda p: p.name)
+def test_docs_commands_exist(md: Path) -> None:
+    root = _cli_tree()
+    lines = [ln for ln in readme_code_lines(md) if re.match(r"\s*(\.venv/bin/)?clauselens\s", ln)]
+    lines += readme_inline_commands(md)
+    assert [p for ln in lines for p in command_problems(ln, root)] == []
 
 
 def test_command_checker_catches_unknown_names() -> None:
