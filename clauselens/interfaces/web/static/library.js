@@ -29,7 +29,7 @@ async function loadAgreements() {
   try { p = await getJSON(`/s/${sid}/library/agreements?${q}`); } catch (e) { showError(e.message, false); return; }
   lib.total = p.total;
   $("lib-count").textContent = `${p.name} · ${p.library_total} agreements`;
-  if ($("library-count")) $("library-count").textContent = p.library_total;
+  if ($("library-count")) $("library-count").textContent = `${p.library_total} agreements`;
   const tb = $("lib-rows");
   tb.innerHTML = "";
   if (!p.rows.length) {
@@ -61,7 +61,8 @@ async function loadAgreements() {
     tr.appendChild(el("td", "", r.type));
     tr.appendChild(el("td", "num", r.pages ? String(r.pages) : "–"));
     tr.appendChild(el("td", "num", String(r.passages)));
-    tr.appendChild(el("td", "", when(r.added)));
+    const added = new Date(r.added);
+    tr.appendChild(el("td", "nowrap", isNaN(added) ? r.added : added.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" })));
     const act = el("td", "lib-actions");
     const ask = el("button", "btn btn-small lib-ask", "Ask");
     ask.type = "button";
@@ -251,6 +252,7 @@ function followAdd(job) {
     $("lib-add-bar").style.width = "100%";
     $("lib-add-text").textContent = r.message;
     for (const f of r.failed) $("lib-add-failed").appendChild(el("li", "", f.message.includes(f.file_name) ? f.message : `${f.file_name}: ${f.message}`));
+    $("lib-add-status").scrollIntoView({ block: "nearest" });
   });
   on("error", (ev) => showError(ev.message, false));
   on("done", async () => {
