@@ -516,6 +516,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="no model reading under a named clause (Settings.reading off; issue #38: no model call where "
                          "rules decide); use it with its own --tag")
     ap.add_argument("--kinds", nargs="*", default=[], help="ask only these question kinds (e.g. exact defined_term)")
+    ap.add_argument("--setting", choices=("cuad462", "agreements10"), default="cuad462",
+                    help="the library asked: all 462 CUAD contracts (default), or only the question file's own "
+                         "agreements (benchmarks/clause_qa.py's settings; the row says which)")
     args = ap.parse_args(argv)
     out_path = args.out or (OUT.with_name(f"answers_e2e_{args.tag}.json") if args.tag else OUT)
     labels_path = LABELS.with_name(f"answers_e2e_labels_{args.tag}.json") if args.tag else LABELS
@@ -527,7 +530,8 @@ def main(argv: list[str] | None = None) -> None:
         settings = settings.model_copy(update={"reading": False})
     model = settings.model_for("interrogator")
     name = str(model.model)
-    config = f"{Path(name).stem if name.endswith('.gguf') else Path(name).name}-t{args.max_turns}"
+    config = f"{Path(name).stem if name.endswith('.gguf') else Path(name).name}-t{args.max_turns}" + \
+        ("" if args.setting == "cuad462" else f"-{args.setting}")
     cache = CACHE / (f"{config}-{args.tag}" if args.tag else config)
     cache.mkdir(parents=True, exist_ok=True)
     if args.restore and not any(cache.glob("*.json")) and out_path.exists():
@@ -544,7 +548,7 @@ def main(argv: list[str] | None = None) -> None:
         from benchmarks.clause_qa import library_for
 
         commit = commit_now()  # the code this process runs: HEAD when it started
-        lib = library_for("cuad462", "minilm", questions)
+        lib = library_for(args.setting, "minilm", questions, tag=args.tag if args.questions else "")
         todo = [q for q in interleaved(chosen) if (args.fresh or not (cache / f"{q['id']}.json").exists())
                 and (not args.only or q["id"] in args.only)]
         if args.limit:
@@ -579,7 +583,7 @@ def main(argv: list[str] | None = None) -> None:
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "versions": run_provenance(["llama-cpp-python", "langgraph"]),
         "data": str(args.questions) if args.questions else str(DEV / "questions.jsonl"), "corpus": str(CORPUS / "cuad"),
-        "library": "cuad462-minilm (file names not read)",
+        "library": f"{args.setting}-minilm (file names not read)",
         "model": config, "max_turns": args.max_turns, "tag": args.tag or None, "reading": settings.reading,
         "kinds": args.kinds or None,
         "labels": str(labels_path.relative_to(REPO)),
