@@ -2,7 +2,7 @@
 against ``serve --library`` on a lexical library of two CUAD contracts and the bundled PDF. One flow
 per test: find an agreement by party, open it (clause tree), run a clause search and open a hit
 on its PDF page with the passage boxed, pre-fill a question about it; add files with live
-progress (a bad one listed), then remove one after confirming. Screenshots go to docs/screenshots/
+progress (a bad one listed), ask about the new one, then remove one after confirming. Screenshots go to docs/screenshots/
 with CLAUSELENS_SAVE_SCREENSHOTS=1 (10_library_table.png, 11_library_search_hit.png,
 12_library_add.png), otherwise to pytest's tmp_path."""
 
@@ -102,6 +102,7 @@ def test_find_open_search_hit_and_ask(site, browser, tmp_path):  # noqa: F811
 
 def test_add_with_progress_then_remove_after_confirming(site, browser, tmp_path):  # noqa: F811
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
 
     url, service = site
     wait = _library(browser, url)
@@ -117,6 +118,18 @@ def test_add_with_progress_then_remove_after_confirming(site, browser, tmp_path)
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lib-rows tr[data-doc]")) == 4)
     assert browser.find_element(By.ID, "lib-count").text.lower().endswith("4 agreements")
     shot(browser, _shots(tmp_path) / "12_library_add.png")
+
+    # ask a question about the new agreement: "Ask" pre-fills one naming it; the answer cites it
+    row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#lib-rows tr[data-doc]") if "nanophase_distributor.txt" in r.text)
+    row.find_element(By.CSS_SELECTOR, "button.lib-ask").click()
+    q = browser.find_element(By.ID, "question")
+    assert "NANOPHASE" in q.get_attribute("value").upper()
+    q.send_keys("How can this agreement be terminated?")
+    browser.find_element(By.ID, "ask").click()
+    cite = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#report a.citation")))
+    assert "Library: the question names" in browser.find_element(By.ID, "progress").text
+    assert cite.get_attribute("data-doc") == row.get_attribute("data-doc")
+    browser.find_element(By.ID, "mode-library").click()
 
     row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#lib-rows tr[data-doc]") if "nanophase_distributor.txt" in r.text)
     row.find_element(By.CSS_SELECTOR, "button.lib-remove").click()

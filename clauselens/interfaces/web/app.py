@@ -323,7 +323,7 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
 
         app.state.library_service = LibraryService(service.library, load=service.load_document)
         app.include_router(library_router(app.state.library_service, sid_ok=sid_ok, start_job=runner.start_work,
-                                          max_upload_bytes=max_upload_bytes))
+                                          latest_job=runner.latest, max_upload_bytes=max_upload_bytes))
 
     def pickable() -> list[dict]:
         out = []

@@ -14,6 +14,8 @@ writer lock and the upload policy live in the library package.
                                                    ``{"job"}``; its ``library_progress`` and
                                                    ``library_added`` events stream from
                                                    ``/s/{sid}/jobs/{job}/events`` (SSE)
+``GET /s/{sid}/library/job``                       the session's latest add (``{"id", "done"}``): a
+                                                   reloaded page re-attaches to one still running
 ``POST /s/{sid}/library/remove``                   form ``keys`` (doc ids, repeatable)
 =================================================  =============================================
 """
@@ -57,10 +59,16 @@ def hit_json(rank: int, p: Any, marks: list[list[int]], labels: dict[str, str]) 
 
 
 def library_router(svc: LibraryService, *, sid_ok: Callable[[str], str], start_job: Callable[..., Any],
-                   max_upload_bytes: int) -> APIRouter:
+                   latest_job: Callable[[str, str], Any], max_upload_bytes: int) -> APIRouter:
     """The library routes (module docstring). ``start_job(sid, work, kind=...)`` runs
-    ``work(emit)`` as a job whose events the page follows over SSE."""
+    ``work(emit)`` as a job whose events the page follows over SSE; ``latest_job(sid, kind)`` is
+    the session's latest one (a reloaded page re-attaches to an add still running)."""
     r = APIRouter()
+
+    @r.get("/s/{sid}/library/job")
+    def job(sid: str) -> dict:
+        j = latest_job(sid_ok(sid), "library")
+        return {"job": None if j is None else {"id": j.id, "done": j.done}}
 
     @r.get("/s/{sid}/library/agreements")
     def agreements(sid: str, filter: str = "", sort: str = "added", desc: bool = False, offset: int = 0,

@@ -266,3 +266,11 @@ function followAdd(job) {
 }
 
 if (location.hash === "#library") setLibraryMode();
+// an add still running (a reloaded page, a second tab of the session): follow its progress again
+getJSON(`/s/${sid}/library/job`).then((j) => {
+  if (j.job && !j.job.done) {
+    $("lib-add").disabled = true;
+    $("lib-add-status").hidden = false;
+    followAdd(j.job.id);
+  }
+}).catch(() => {});
