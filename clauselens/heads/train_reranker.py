@@ -59,6 +59,24 @@ def sample_groups(groups: list[dict[str, Any]], annotated: int, absent: int, see
     return out
 
 
+def add_cross_negatives(groups: list[dict[str, Any]], pool: list[dict[str, Any]], n: int, seed: int) -> None:
+    """Give each group up to ``n`` negatives that are positives of *other* categories of the same
+    contract (kind ``cross``): a clause relevant to some question is not relevant to every one, so
+    the model cannot score a passage by a question-independent prior (a short governing-law clause
+    is positive for its category in nearly every contract)."""
+    rng = random.Random(seed)
+    by_contract: dict[str, list[tuple[str, str]]] = {}
+    for g in pool:
+        for p in g["pairs"]:
+            if p["kind"] == "positive":
+                by_contract.setdefault(g["contract"], []).append((g["category"], p["text"]))
+    for g in groups:
+        own = {p["text"] for p in g["pairs"]}
+        cand = [t for c, t in by_contract.get(g["contract"], []) if c != g["category"] and t not in own]
+        for t in rng.sample(cand, min(n, len(cand))):
+            g["pairs"].append({"text": t, "label": 0.0, "kind": "cross"})
+
+
 def pairs_dataset(groups: list[dict[str, Any]]) -> Any:
     from datasets import Dataset
 
@@ -110,6 +128,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--init", type=Path, default=None,
                     help="continue from this CrossEncoder checkpoint (a previous run's last checkpoint-N) instead of "
                          "all-MiniLM-L6-v2; with another --seed it trains on further groups")
+    ap.add_argument("--cross-negatives", type=int, default=0,
+                    help="per group, this many positives of other categories of the same contract as negatives")
     ap.add_argument("--resume", action="store_true", help="continue from the last checkpoint under --out")
     ap.add_argument("--export", action="store_true", help="write the fp16 head, manifest and loss curve")
     args = ap.parse_args(argv)
@@ -122,6 +142,9 @@ def main(argv: list[str] | None = None) -> None:
     groups = load_groups(args.groups)
     train = sample_groups(groups["train"], args.annotated, args.absent, args.seed)
     val = sample_groups(groups["val"], args.val_groups // 2, args.val_groups // 2, args.seed)
+    if args.cross_negatives:
+        add_cross_negatives(train, groups["train"], args.cross_negatives, args.seed)
+        add_cross_negatives(val, groups["val"], args.cross_negatives, args.seed)
     ds = pairs_dataset(train)
     print(f"[train_reranker] {len(train)} groups, {len(ds)} pairs; {len(val)} validation groups", file=sys.stderr)
     model = CrossEncoder(str(args.init or base_model_path()), num_labels=1, max_length=args.max_length, device="cpu",
