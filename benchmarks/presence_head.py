@@ -3,7 +3,8 @@
 Report split: every agreement of ``legalbench-rag/corpus/cuad/`` (TXT) that has a row in
 ``master_clauses.csv`` and is NOT in ``train_allowed.txt`` (listed by name in the result JSON); the
 subset that are the 21 contracts of ``selected_contracts.json`` (their TXT, not the PDFs) is reported
-separately. Gold: a category is present when its annotation column is non-empty. 95% intervals are
+separately, and both again over only the grid's 32 yes/no columns (``clauselens.grid.questions.CUAD``).
+Gold: a category is present when its annotation column is non-empty. 95% intervals are
 percentile bootstrap over agreements (1,000 resamples, seed 0). Run::
 
     OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python benchmarks/presence_head.py
@@ -18,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
+from clauselens.grid.questions import CUAD as CUAD_PRESET
 from clauselens.heads.presence import PresenceHead
 from clauselens.heads.train_presence import CUAD, allowed_keys, corpus_files, key, load_rows
 
@@ -74,17 +76,21 @@ def main() -> None:
         pred[i] = [r.present for r in res]
         gold[i] = [bool(ann[k][c]) for c in cats]
     sel = np.array([k in selected for k in report])
+    yn = [j for j, c in enumerate(cats) if c in {q.category for q in CUAD_PRESET if q.type == "yes_no"}]
+    yn_cats = [cats[j] for j in yn]
     out = {
         "data": "CUAD report split: corpus TXT agreements with a master_clauses.csv row, not in train_allowed.txt",
         "head": {"kind": head.meta["kind"], "sha256": head.meta["sha256"]},
         "report_split": summary(pred, gold, cats),
         "selected_21_txt": summary(pred[sel], gold[sel], cats) if sel.any() else None,
+        "report_split_yes_no_columns": summary(pred[:, yn], gold[:, yn], yn_cats),
+        "selected_21_txt_yes_no_columns": summary(pred[sel][:, yn], gold[sel][:, yn], yn_cats) if sel.any() else None,
         "report_agreements": [files[k].name for k in report],
         "seconds": round(time.time() - t0, 1),
         "command": "OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python benchmarks/presence_head.py",
     }
     OUT.write_text(json.dumps(out, indent=1) + "\n")
-    for name in ("report_split", "selected_21_txt"):
+    for name in ("report_split", "selected_21_txt", "report_split_yes_no_columns", "selected_21_txt_yes_no_columns"):
         s = out[name]
         if s:
             print(name, s["agreements"], "acc", s["accuracy"], s["accuracy_95ci"], "always-No",
