@@ -10,7 +10,10 @@ wrong, there are none because the probe always answers).
    span, positive when the span is annotated evidence for that hypothesis in dev. Span recall@k is
    the share of gold evidence spans (Entailment/Contradiction test pairs) among the top-k spans.
 2. Label: per hypothesis, a 3-class logistic regression over the TF-IDF of its top-k evidence spans
-   joined, plus the top evidence score; a hypothesis with one dev label predicts that label.
+   joined and of the top span alone, plus the three highest evidence scores; a hypothesis with one
+   dev label predicts that label. k and C are chosen by 4-fold cross-validation over dev documents.
+   (An earlier variant without the top-span block and the 2nd/3rd scores had dev-CV 0.7975 and
+   test 0.782; this one was adopted for its dev-CV 0.803, both test numbers were seen.)
 
 95% intervals: percentile bootstrap over test pairs (1,000 resamples, seed 0). Run::
 
@@ -34,8 +37,8 @@ DATA = Path("/work/shared/data/contractnli")
 OUT = Path(__file__).resolve().parent / "results" / "contractnli_head_test.json"
 LABELS = ["Entailment", "Contradiction", "NotMentioned"]
 K = 3
-GRID_K = (1, 2, 3, 5)
-GRID_C = (1.0, 4.0, 16.0)
+GRID_K = (1, 3, 5)
+GRID_C = (4.0, 16.0)
 CHOSEN: dict[str, float] = {}
 
 
@@ -53,15 +56,17 @@ def ci(values: list[float]) -> list[float]:
 
 
 def features(ev: LogisticRegression, vec: TfidfVectorizer, docs: list[dict], xs: list, k: int) -> tuple[object, list]:
-    """TF-IDF of each document's top-k evidence spans joined, plus its top evidence score."""
-    texts, tops, orders = [], [], []
+    """TF-IDF of the top-k evidence spans joined and of the top span alone, plus the top-3 evidence scores."""
+    texts, tops, orders, firsts = [], [], [], []
     for doc, x in zip(docs, xs):
         s = ev.predict_proba(x)[:, 1]
         order = np.argsort(-s)[:k]
         orders.append(order)
         texts.append(" ".join(spans(doc)[i] for i in order))
-        tops.append([float(s[order[0]])])
-    return hstack([vec.transform(texts), np.asarray(tops)]).tocsr(), orders
+        top3 = sorted(s.tolist(), reverse=True)[:3] + [0.0, 0.0]
+        tops.append(top3[:3])
+        firsts.append(spans(doc)[order[0]])
+    return hstack([vec.transform(texts), vec.transform(firsts), np.asarray(tops)]).tocsr(), orders
 
 
 def choice(doc: dict, h: str) -> str:
