@@ -21,8 +21,12 @@ from typing import Any, Callable, Sequence
 
 from clauselens.errors import ClauselensError
 from clauselens.grid.answer import CHECK_VERSION, DEFAULT_K, ask_model, fingerprint, finish, off_topic, retrieve, stored_reply, terms_preview
-from clauselens.grid.cells import Cell, CellStore
+from clauselens.grid.cells import Cell, CellStore, Status
+from clauselens.grid.presence import contract_presence, presence_answer
 from clauselens.grid.questions import GridQuestion
+from clauselens.library.library import chunks_of
+
+PRESENCE_MODEL = "presence-head"
 
 
 @dataclass
@@ -66,11 +70,14 @@ def _error_text(e: BaseException) -> str:
 
 def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQuestion], store: CellStore, *,
              model: Any = None, model_id: str = "", concurrency: int = 1, k: int = DEFAULT_K, method: str = "auto",
-             on_cell: CellCallback | None = None, answer: Callable[..., Any] = ask_model, compute: bool = True) -> GridStats:
+             on_cell: CellCallback | None = None, answer: Callable[..., Any] = ask_model, compute: bool = True,
+             presence: bool = False) -> GridStats:
     """Fill every missing cell of ``rows`` × ``questions`` into ``store`` (see the module
     docstring). ``model``: a langchain chat model (``None``: retrieval only is not allowed;
     every question needs the answer step). ``compute=False`` only counts the stored cells (an
-    export of a partial grid). Returns :class:`GridStats`."""
+    export of a partial grid). ``presence=True``: yes/no questions of a CUAD category are answered by
+    the clause presence head (:mod:`clauselens.grid.presence`, no model call; model id
+    ``presence-head``). Returns :class:`GridStats`."""
     t0 = time.perf_counter()
     stats = GridStats(total=len(rows) * len(questions))
     fps = {q.id: fingerprint(q, model_id, k) for q in questions}
@@ -106,7 +113,20 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
     workers = max(1, int(concurrency))
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grid") as pool:
         for row in rows:
+            heads = contract_presence(chunks_of(library, row.doc_id)) if presence and compute and not row.error else None
             for q in questions:
+                got = presence_answer(heads, q.category) if q.type == "yes_no" else None
+                if got is not None:
+                    fp = fingerprint(q, PRESENCE_MODEL, k)
+                    old = store.get(row.row_key, q.id, fp)
+                    if old is None:
+                        base0: dict[str, Any] = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fp, "agreement": row.agreement,
+                                 "doc_id": row.doc_id, "source_path": row.source_path, "model": PRESENCE_MODEL}
+                        status: Status = "answered" if got.answer == "Yes" else "not found"
+                        record(Cell(**base0, status=status, answer=got.answer, quote=got.quote, reason=got.reason), False)
+                    else:
+                        record(old, True)
+                    continue
                 base: dict[str, Any] = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fps[q.id],
                                         "agreement": row.agreement, "doc_id": row.doc_id, "source_path": row.source_path,
                                         "model": model_id}
