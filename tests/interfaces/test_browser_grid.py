@@ -152,10 +152,11 @@ def test_after_a_restart_the_page_shows_the_interrupted_grid_and_resumes_it(brow
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#grid-table button.gcell.s-answered")) == 2)
         assert browser.find_element(By.ID, "grid-card").is_displayed()
         assert "interrupted" in browser.find_element(By.ID, "grid-progress-text").text
-        assert len(browser.find_elements(By.CSS_SELECTOR, "#grid-table button.gcell.pending")) == 2
+        # the third stored cell was decided without the model (no passage on the topic: issue #45): "not found"
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#grid-table button.gcell.pending")) == 1
         browser.find_element(By.ID, "grid-resume").click()
         wait.until(lambda d: d.find_element(By.ID, "grid-progress-text").text.startswith("4 of 4 cells · done in"))
-        assert "2 reused" in browser.find_element(By.ID, "grid-progress-text").text
-        assert len(browser.find_elements(By.CSS_SELECTOR, "#grid-table button.gcell.s-answered")) == 4
+        assert "3 reused" in browser.find_element(By.ID, "grid-progress-text").text
+        assert len(browser.find_elements(By.CSS_SELECTOR, "#grid-table button.gcell.s-answered")) == 3
         assert not browser.find_element(By.ID, "grid-resume").is_displayed()
-    assert model.cells == 2  # only the missing cells asked the model
+    assert model.cells == 1  # only the missing cell asked the model

@@ -177,6 +177,12 @@ def test_library_session_grid(library_root, tmp_path):
                                               "questions": "Which law governs this agreement? | text"}).json()["grid"]
         evs = _events(c, sid, gid)
         cell = next(e["cell"] for e in evs if e["type"] == "cell")
-        assert cell["status"] == "answered" and cell["doc_id"] == kitov["doc_id"], cell
+        # the fake model's sentence may miss the topic (issue #45 checks every question's topic): then the cell is
+        # unverified with its quote withheld, and the cell still opens the agreement at the passage it read
+        assert cell["status"] in ("answered", "unverified") and cell["doc_id"] == kitov["doc_id"], cell
         text = c.get(f"/s/{sid}/documents/{kitov['doc_id']}").json()["text"]
-        assert normalize(" ".join(text[s:e] for s, e in cell["quote_spans"])) == normalize(cell["quote"])
+        if cell["status"] == "answered":
+            assert normalize(" ".join(text[s:e] for s, e in cell["quote_spans"])) == normalize(cell["quote"])
+        else:
+            assert not cell["quote"] and "topic" in cell["reason"]
+            assert cell["top_spans"] and all(text[s:e].strip() for s, e in cell["top_spans"])
