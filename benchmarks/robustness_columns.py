@@ -39,9 +39,9 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 def main(argv: list[str]) -> None:
     sys.path.insert(0, str(REPO / "tests" / "parsing"))
     from pdfminer.high_level import extract_text
-    from robustness_gen import LAYOUT_WARNING, make_cases, ngram_recall
 
     from clauselens.parsing import load_document, load_text_document
+    from tests.parsing.robustness_gen import LAYOUT_WARNING, make_cases, ngram_recall
 
     n_seeds = int(argv[0]) if argv else 5
     rows = []

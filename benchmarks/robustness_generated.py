@@ -25,7 +25,7 @@ OUT = REPO / "benchmarks" / "results" / "robustness_generated.json"
 
 def main(argv: list[str]) -> None:
     sys.path.insert(0, str(REPO / "tests" / "parsing"))
-    from robustness_gen import check, make_cases
+    from tests.parsing.robustness_gen import check, make_cases
 
     n_seeds = int(argv[0]) if argv else 3
     rows = []

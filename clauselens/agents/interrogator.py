@@ -53,6 +53,7 @@ from clauselens.reports.build import (
     GAP_UNADDRESSED,
     MAX_COVERAGE_DOCS,
     build_report,
+    finalize_support,
     quoted_facts,
     strip_mark,
 )
@@ -418,7 +419,11 @@ def declined(report: Report, draft: ReportDraft, passages: Mapping[str, Passage]
     out = build_report(silent_draft(report.question, False), passages, question=report.question, context=report.context,
                        turns=report.turns, complete=report.complete, documents=documents)
     gap = f"No retrieved clause passed the relevance bar; the model's draft (not an answer) read: {strip_mark(draft.answer)}"
-    return out.model_copy(update={"knowledge_gaps": [*out.knowledge_gaps, gap[:400]]})
+    # the model's findings stay listed, none of them a fact (each was checked, and failed)
+    out = out.model_copy(update={"key_findings": report.key_findings, "citations": report.citations,
+                                 "dropped_quotes": report.dropped_quotes,
+                                 "knowledge_gaps": [*out.knowledge_gaps, gap[:400]]})
+    return finalize_support(out, passages, documents)
 
 
 def retrieval_warnings(events: Sequence[Mapping[str, Any]]) -> list[str]:
