@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import pytest
-
 from clauselens.grid.presence import contract_presence, presence_answer
-from clauselens.heads.base import head_dir
-from clauselens.heads.presence import NAME, WEIGHT_FILE
 
 from .test_presence_head import ACCURAY
 
@@ -18,7 +14,6 @@ class FakeChunk:
     text: str
 
 
-@pytest.mark.skipif(not (head_dir(NAME) / WEIGHT_FILE).is_file(), reason="presence head not built")
 def test_governing_law_yes_quotes_the_clause_passage() -> None:
     gov_at = ACCURAY.index("12.1.")
     chunks = [FakeChunk(ACCURAY[:gov_at]), FakeChunk(ACCURAY[gov_at:])]
@@ -49,7 +44,6 @@ class FakeLibrary:
         self.catalogue = FakeCatalogue(chunks)
 
 
-@pytest.mark.skipif(not (head_dir(NAME) / WEIGHT_FILE).is_file(), reason="presence head not built")
 def test_run_grid_answers_yes_no_columns_without_a_model(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from clauselens.grid.cells import CellStore
     from clauselens.grid.questions import CUAD
