@@ -27,6 +27,7 @@ sentence by sentence up to :data:`LEAD_CHARS` characters.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -159,10 +160,15 @@ def named_clause_quotes(question: str, passages: Mapping[str, Passage], ranking:
     return out
 
 
-def _tokens(text: str) -> set[str]:
+@lru_cache(maxsize=1)
+def _analyzer() -> Any:
     from clauselens.retrieval.analyzer import LegalAnalyzer
 
-    return set(LegalAnalyzer().tokenize(text))
+    return LegalAnalyzer()
+
+
+def _tokens(text: str) -> set[str]:
+    return set(_analyzer().tokenize(text))
 
 
 def quote_window(text: str, question: str, max_chars: int = LEAD_CHARS) -> tuple[int, int]:

@@ -19,6 +19,7 @@ Lead clauses never quote such a passage (:func:`clauselens.agents.delivery.lead_
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from clauselens.parsing.injection import instruction_like
@@ -44,10 +45,15 @@ def instructions_in(p: Passage) -> list[str]:
     return [flat[s.start:s.end] for s in sentence_spans(flat) if instruction_like(flat[s.start:s.end])]
 
 
-def _words(text: str) -> set[str]:
+@lru_cache(maxsize=1)
+def _analyzer() -> Any:
     from clauselens.retrieval.analyzer import LegalAnalyzer
 
-    return set(LegalAnalyzer().tokenize(text))
+    return LegalAnalyzer()
+
+
+def _words(text: str) -> set[str]:
+    return set(_analyzer().tokenize(text))
 
 
 def echoes(text: str, instruction: str) -> bool:
