@@ -193,12 +193,12 @@ def commit_now() -> str:
 
 def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None) -> dict:
     """Ask ``q`` of the library through the same calls ``clauselens ask --library`` makes."""
-    from clauselens.interfaces.library_commands import library_documents, library_tools
+    from clauselens.library.opening import for_question
     from clauselens.pipeline import ask
 
     t0 = time.perf_counter()
-    tools, resolution = library_tools(lib, q["question"])
-    docs = library_documents(lib, resolution["chosen"], resolution["status"])
+    asked = for_question(lib, q["question"])
+    tools, docs = asked.tools(), [dict(d) for d in asked.documents()]
     res = ask([], q["question"], settings, tools=tools, documents=docs, max_turns=max_turns)
     wall = time.perf_counter() - t0
     r = res.report
@@ -215,9 +215,9 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
                          "grounded": f.grounded, "cited_fact": f.cited_fact, "citations": cites, "rule": f.rule})
     parties = {paths.get(d["doc_id"], rel(d["source_path"] or "")): list(d.get("parties") or []) for d in docs}
     aliases = {paths.get(d["doc_id"], rel(d["source_path"] or "")): dict(d.get("party_aliases") or {}) for d in docs}
-    return {"id": q["id"], "type": q["type"], "question": q["question"], "resolution": resolution["status"],
+    return {"id": q["id"], "type": q["type"], "question": q["question"], "resolution": asked.status,
             "parties": parties, "party_aliases": aliases,
-            "resolved_files": [paths.get(d, d) for d in resolution["chosen"]],
+            "resolved_files": [paths.get(d, d) for d in asked.doc_ids],
             "answer": r.answer, "conclusion": r.conclusion, "documents_silent": r.documents_silent,
             "verification": r.verification, "facts": r.facts, "readings": r.readings, "findings": findings,
             "dropped_quotes": [d.reason for d in r.dropped_quotes],

@@ -209,6 +209,12 @@ def ask(
         *paths, question = files_and_question
         if library is not None and paths:
             raise ConfigError("give either files or --library, not both (add the files first: clauselens library add FILES)")
+        if library is not None:  # a library answers through its own index: --mode / --tools / --precedents say otherwise
+            from clauselens.library.opening import check_library_tools
+
+            check_library_tools([mode] if mode in RETRIEVAL_MODES else [], "--mode")
+            check_library_tools((tools or "").split(","), "--tools")
+            check_library_tools(["precedents"] if precedents is not None else [], "--precedents")
         tools = _tools_for_mode(mode, tools)
         settings = _settings(model=model, base_url=base_url, api_key=api_key, max_turns=max_turns,
                              password=password, tools=tools, ocr=ocr, timeout=timeout)
@@ -221,14 +227,15 @@ def ask(
         answer_form: Literal["report", "nli"] = "nli" if (nli or mode == "nli") else "report"
         lib_tools, lib_docs = None, None
         if library is not None:
-            from clauselens.interfaces.library_commands import library_documents, library_tools, open_library
+            from clauselens.agents.resources import ModelPool
+            from clauselens.library.opening import for_question, open_library
 
-            lib = open_library(settings, library)
-            lib_tools, resolution = library_tools(lib, question)
-            lib_docs = library_documents(lib, resolution["chosen"], resolution["status"])
+            lib = open_library(settings, library, chat_model=ModelPool(settings).researcher)
+            asked = for_question(lib, question)
+            lib_tools, lib_docs = asked.tools(), [dict(d) for d in asked.documents()]
             labels = {a.doc_id: a.label for a in lib.agreements()}
-            chosen = [labels.get(d, d) for d in resolution["chosen"]]
-            if resolution["status"] == "resolved":
+            chosen = asked.labels()
+            if asked.status == "resolved":
                 console.print(f"[dim]Library {escape(lib.root.name)}: the question names[/dim] {escape(chosen[0])}")
             elif chosen:
                 console.print(f"[yellow]Library {escape(lib.root.name)}: the question could mean {len(chosen)} agreements; "

@@ -37,9 +37,9 @@ def build_service(settings: Settings, *, models: Any = None, db_path: Path | Non
     pool = ModelPool(settings, models)  # one pool: the Archivist, the graph and the tools share models
     lib = None
     if library is not None:
-        from clauselens.interfaces.library_commands import open_library
+        from clauselens.library.opening import open_library
 
-        lib = open_library(settings, library)
+        lib = open_library(settings, library, chat_model=pool.researcher)
     return ChatSessions(settings, archivist_model=pool.model("archivist"), interrogate=GraphInterrogate(settings, models=pool),
                         load_document=lambda p: load_one(p, settings), db_path=db_path or default_sessions_db(settings),
                         library=lib)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clauselens import events as ET
 from clauselens.agents.archivist import document_summary, index_tools
@@ -25,6 +25,9 @@ from clauselens.config import Settings
 from clauselens.parsing.types import Document
 from clauselens.pipeline import AskResult
 from clauselens.retrieval.types import RetrievalMethod
+
+if TYPE_CHECKING:
+    from clauselens.library import Library
 
 Emit = Callable[[dict[str, Any]], None]
 ToolsFactory = Callable[[], Mapping[str, RetrievalMethod]]
@@ -128,13 +131,14 @@ class GraphInterrogate:
         tools = self.tools_for(documents)
         return self.run(request, tools, [document_summary(d) for d in documents], emit, left_out)
 
-    def from_library(self, request: ArchivistRequest, library: Any, emit: Emit) -> AskResult:
+    def from_library(self, request: ArchivistRequest, library: Library, emit: Emit) -> AskResult:
         """Run the agents on ``library`` (already indexed), its retriever pinned to
         ``request.doc_ids`` (the whole library when empty)."""
-        from clauselens.interfaces.library_commands import library_documents, pinned_tools
+        from clauselens.library.opening import pinned
 
         labels = {r.doc_id: r.label for r in library.agreements()}
         chosen = [d for d in request.doc_ids if d in labels]
         where = "; ".join(labels[d] for d in chosen) if chosen else f"all {len(labels)} agreements"
         emit({"type": ET.STATUS, "agent": "researcher", "text": f"Researcher: searching the library: {where}"})
-        return self.run(request, pinned_tools(library, chosen), library_documents(library, chosen), emit)
+        lib = pinned(library, chosen)
+        return self.run(request, lib.tools(), [dict(d) for d in lib.documents()], emit)

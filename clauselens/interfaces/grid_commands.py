@@ -21,9 +21,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, ConfigError, IngestError
+from clauselens.interfaces.consoles import add_progress, fail, out_console  # one error printer for the library and grid commands
 from clauselens.interfaces.consoles import err_console as make_err_console
-from clauselens.interfaces.consoles import out_console
-from clauselens.interfaces.library_commands import _fail, add_progress  # one error printer for the library and grid commands
 
 console = out_console()
 err_console = make_err_console()
@@ -52,22 +51,24 @@ def grid_model_settings(settings: Settings, *, model: str | None, base_url: str 
 def grid_rows(settings: Settings, source: str, library_name: str | None, *, ocr: bool = True) -> tuple[Any, list[Any]]:
     """The library and the grid's rows for ``source``: a library name/path (every agreement),
     or contract files/folders (added to the library first; files that fail become error rows)."""
+    from clauselens.agents.resources import ModelPool
     from clauselens.grid import GridRow
-    from clauselens.interfaces.library_commands import open_library
+    from clauselens.library.opening import open_library
 
     p = Path(source).expanduser()
     if ("/" in source or p.suffix) and not p.exists():
         raise ConfigError(f"no such folder, file or library: {source}")
     is_contracts = p.is_file() or (p.is_dir() and not (p / "library.json").exists())
     if not is_contracts:
-        lib = open_library(settings, library_name or source)
+        lib = open_library(settings, library_name or source, chat_model=ModelPool(settings).researcher)
         return lib, [GridRow(row_key=r.sha256, agreement=r.label, source_path=r.path, doc_id=r.doc_id)
                      for r in lib.agreements()]
     from clauselens.agents.archivist import load_one
     from clauselens.parsing import DocumentStore
 
     settings = settings.model_copy(update={"ocr": ocr})
-    lib = open_library(settings, library_name or (p.stem if p.is_file() else p.resolve().name), create=True)
+    lib = open_library(settings, library_name or (p.stem if p.is_file() else p.resolve().name), create=True,
+                       chat_model=ModelPool(settings).researcher)
     store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
     with _progress() as bar:
         progress = add_progress(bar, rate="")
@@ -147,7 +148,7 @@ def grid_cmd(
         model_id = f"{ms.backend}:{ms.model}"
         cell_store = CellStore(store or out.with_suffix(".cells.sqlite"))
     except ClauselensError as e:
-        _fail(e)
+        fail(e)
         return
     n_cells = len(rows) * len(qs)
     console.print(f"Grid: {len(rows)} agreements × {len(qs)} questions = {n_cells} cells; model {escape(model_id)}, "
@@ -184,7 +185,7 @@ def grid_cmd(
     try:
         path = write_grid(out, rows, qs, cells, info)
     except (OSError, ClauselensError) as e:
-        _fail(e if isinstance(e, ClauselensError) else ConfigError(f"cannot write {out}: {e}"))
+        fail(e if isinstance(e, ClauselensError) else ConfigError(f"cannot write {out}: {e}"))
         return
     finally:
         cell_store.close()

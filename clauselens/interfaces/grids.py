@@ -43,6 +43,7 @@ from typing import Any, Callable, Literal, Sequence
 from pydantic import BaseModel, ValidationError
 
 from clauselens import events as ET
+from clauselens.agents.resources import ModelPool
 from clauselens.errors import ClauselensError, ConfigError
 from clauselens.grid import Cell, GridQuestion, GridRow
 from clauselens.interfaces.session import ChatSessions
@@ -515,7 +516,7 @@ class GridRuns:
     def _session_library(self, session_id: str, rows: list[GridRow]) -> Any:
         """The session's lexical grid library with ``rows``' documents added; a row whose document
         cannot be added gets its ``error``."""
-        from clauselens.interfaces.library_commands import open_library
+        from clauselens.library.opening import open_library
 
         settings = self.service.settings
         lexical = settings.model_copy(update={"retrieval": settings.retrieval.model_copy(update={"embedder": "none"})})
@@ -527,7 +528,7 @@ class GridRuns:
             return self.service.parsed_document(session_id, doc_id) if doc_id else self.service.load_document(p)
 
         with self._build:
-            lib = open_library(lexical, str(root), create=True)
+            lib = open_library(lexical, str(root), create=True, chat_model=ModelPool(lexical).researcher)
             rep = lib.add([Path(r.source_path) for r in rows], load=load)
         failed = dict(rep.failed)
         added = {r.path for r in lib.agreements()}
@@ -542,9 +543,10 @@ class GridRuns:
             return self._session_library(grid.session_id, grid.rows)
         if lib.meta.get("backend", "local") != "local":
             return lib
-        from clauselens.interfaces.library_commands import open_library
+        from clauselens.library.opening import open_library
 
-        return open_library(self.service.settings, str(lib.root))  # its own SQLite connection for this thread
+        settings = self.service.settings  # its own SQLite connection for this thread
+        return open_library(settings, str(lib.root), chat_model=ModelPool(settings).researcher)
 
     def run(self, grid: GridRun, emit: Emit | None = None) -> None:
         """Fill ``grid`` (in the calling thread), calling ``emit`` with its events (see the module

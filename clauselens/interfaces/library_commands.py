@@ -1,6 +1,6 @@
 """``clauselens library add | list | remove | search`` (a typer sub-app that
-``clauselens.cli`` mounts), and :func:`open_library` / :func:`library_tools`, which the
-``ask --library`` path uses to answer from a persistent library instead of re-indexing files.
+``clauselens.cli`` mounts). Opening a library and pinning it to a question's agreements is the
+library layer's (:mod:`clauselens.library.opening`); this module only prints.
 
 Libraries live under ``~/.cache/clauselens/libraries/<name>`` (``--library NAME``; a path
 works too). Every long step shows a rich progress bar with ETA; a bad file is reported and
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.markup import escape
@@ -21,9 +21,12 @@ from rich.table import Table
 
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, IngestError
+from clauselens.interfaces.consoles import add_progress, fail, out_console
 from clauselens.interfaces.consoles import err_console as make_err_console
-from clauselens.interfaces.consoles import out_console
 from clauselens.parsing.numbering import clause_label
+
+if TYPE_CHECKING:
+    from clauselens.library import Library
 
 library_app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
                           help="A persistent library of agreements: add once, ask across all of them.")
@@ -34,80 +37,17 @@ LibraryOpt = Annotated[Optional[str], typer.Option("--library", "-l", help="Libr
                                                                            "folder path; default 'default'.")]
 
 
-def open_library(settings: Settings, name: str | None, *, create: bool = False, backend: str | None = None,
-                 uri: str | None = None) -> Any:
-    """The library ``name`` (see :func:`clauselens.library.library_root`) with the
-    settings' embedder for a new one (and ``backend`` / ``uri``: see ``library add``), and the settings'
-    reranker (``retrieval.library_rerank``). Raises :class:`ConfigError` when it does not exist
-    and ``create`` is False."""
-    from clauselens.library import Library, library_root
+def _open(settings: Settings, name: str | None, **kw: Any) -> Library:
+    """:func:`clauselens.library.opening.open_library` with the Researcher's model from the
+    settings for an LLM reranker (created only when ``retrieval.library_rerank`` is ``llm``)."""
+    from clauselens.library.opening import open_library
 
-    root = library_root(settings.cache_dir, name)
-    lib = Library.open(root, embedder_name=settings.retrieval.embedder, cache_dir=settings.cache_dir, create=create,
-                       abstain_threshold=settings.retrieval.library_abstain_threshold, backend=backend, uri=uri)
-    r = settings.retrieval
-    lib.demote_front_matter = r.library_demote_front_matter
-    lib.expand_lay_terms = r.library_lay_terms
-    if r.library_rerank == "llm":
-        from clauselens.llm import get_chat_model
-        from clauselens.retrieval.rerank import LLMRelevanceScorer
+    def researcher() -> Any:
+        from clauselens.agents.resources import ModelPool
 
-        lib.reranker = LLMRelevanceScorer(get_chat_model(settings.researcher_model, settings.models_dir), max_chars=10_000)
-        lib.rerank_top, lib.rerank_abstain = r.library_rerank_top, r.library_rerank_abstain or 0.0
-    elif r.library_rerank == "head":
-        from clauselens.heads.cross_encoder import load_reranker
+        return ModelPool(settings).researcher()
 
-        head = load_reranker()  # None (said once) when the head is not installed: reranking off
-        if head is not None:
-            lib.reranker, lib.rerank_top = head, r.library_rerank_top
-            lib.rerank_abstain = head.abstain_threshold if r.library_rerank_abstain is None else r.library_rerank_abstain
-    return lib
-
-
-def library_tools(library: Any, question: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The Researcher's tools for a question about ``library``: the library retriever pinned
-    to the agreement(s) the question names (the whole library when it names none), and the
-    resolution trace (status, chosen, ranked candidates) for the caller to show."""
-    res = library.resolve(question)
-    return pinned_tools(library, res.chosen), res.trace()
-
-
-def pinned_tools(library: Any, doc_ids: list[str] | None) -> dict[str, Any]:
-    """The Researcher's tools over ``library``, pinned to ``doc_ids`` (all agreements when empty)."""
-    return {"hybrid": library.retriever(list(doc_ids) if doc_ids else None)}
-
-
-def library_documents(library: Any, doc_ids: list[str], resolution: str | None = None) -> list[dict[str, Any]]:
-    """Document summaries of the pinned agreements, for :func:`clauselens.pipeline.ask`'s
-    ``documents`` (the Researcher names the agreement in its queries when there are several;
-    the transcript lists them; the report's party check reads ``parties`` and ``party_aliases``).
-    ``resolution``: the library resolution's status, kept on each summary (the report says which
-    candidate its facts come from when the question named none clearly)."""
-    records = {r.doc_id: r for r in library.agreements()}
-    extra = {"resolution": resolution} if resolution else {}
-    return [{"doc_id": r.doc_id, "title": r.title, "source_path": r.path, "parties": list(r.parties),
-             "party_aliases": {k: list(v) for k, v in r.party_aliases.items()},
-             "doc_type": r.doc_type, "pages": r.pages, "effective_date": r.date, **extra}
-            for r in (records.get(d) for d in doc_ids) if r is not None]
-
-
-def _fail(e: ClauselensError) -> None:
-    err_console.print(f"[bold red]Error:[/bold red] [red]{escape(str(e))}[/red]")
-    raise typer.Exit(code=e.exit_code)
-
-
-def add_progress(bar: Progress, **fields: Any) -> Any:
-    """A ``Library.add`` progress callback drawing one bar per stage on ``bar`` (``fields``:
-    extra task fields the bar's columns read, e.g. ``rate=""``)."""
-    tasks: dict[str, Any] = {}
-
-    def progress(stage: str, i: int, n: int, detail: str) -> None:
-        label = {"add": "Adding agreements", "index": "Building the search index"}.get(stage, stage)
-        if stage not in tasks:
-            tasks[stage] = bar.add_task(label, total=n, detail="", **fields)
-        bar.update(tasks[stage], completed=i, total=n, detail=escape(detail[:50]))
-
-    return progress
+    return open_library(settings, name, chat_model=researcher, **kw)
 
 
 def _progress() -> Progress:
@@ -136,9 +76,9 @@ def add_cmd(
 
     settings = Settings().model_copy(update={"ocr": ocr})
     try:
-        lib = open_library(settings, library, create=True, backend=backend, uri=uri)
+        lib = _open(settings, library, create=True, backend=backend, uri=uri)
     except ClauselensError as e:
-        _fail(e)
+        fail(e)
         return
     store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
     with _progress() as bar:
@@ -147,7 +87,7 @@ def add_cmd(
         try:
             rep = lib.add(paths, load=lambda p: load_one(p, settings, store=store), prune=prune, progress=progress)
         except ClauselensError as e:
-            _fail(e)
+            fail(e)
             return
     console.print(f"Library [bold]{escape(lib.root.name)}[/bold] ({escape(str(lib.root))}): {len(lib)} agreements. "
                   f"This run: {len(rep.added)} added, {len(rep.updated)} re-indexed, {len(rep.unchanged)} unchanged, "
@@ -165,9 +105,9 @@ def list_cmd(library: LibraryOpt = None) -> None:
     """List the agreements of a library: title, parties, date, type, pages ("–" for a text file, which
     has none), passages."""
     try:
-        lib = open_library(Settings(), library)
+        lib = _open(Settings(), library)
     except ClauselensError as e:
-        _fail(e)
+        fail(e)
         return
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
     for col in ("#", "title", "parties (short names)", "date", "type", "pages", "passages", "file"):
@@ -187,10 +127,10 @@ def remove_cmd(
 ) -> None:
     """Remove agreements from a library."""
     try:
-        lib = open_library(Settings(), library)
+        lib = _open(Settings(), library)
         removed = lib.remove(agreements)
     except ClauselensError as e:
-        _fail(e)
+        fail(e)
         return
     for p in removed:
         console.print(f"Removed {escape(p)}")
@@ -208,10 +148,10 @@ def search_cmd(
 ) -> None:
     """Top passages for a question (no model call): agreement, clause, page, score, quote."""
     try:
-        lib = open_library(Settings(), library)
+        lib = _open(Settings(), library)
         res = lib.search(question, k, party=party, doc_type=doc_type, year=year)
     except ClauselensError as e:
-        _fail(e)
+        fail(e)
         return
     r = res.trace.get("resolution", {})
     labels = {a.doc_id: a.label for a in lib.agreements()}
@@ -263,4 +203,4 @@ def snippet(text: str, term: str | None = None, width: int = 400) -> str:
     return lead + flat[:cut if cut > width // 2 else width].rstrip(" ,;:") + " …"
 
 
-__all__ = ["library_app", "library_documents", "library_tools", "open_library", "pinned_tools", "snippet"]
+__all__ = ["library_app", "snippet"]

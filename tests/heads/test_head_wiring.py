@@ -23,7 +23,7 @@ def settings_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _open() -> Any:
     from clauselens.config import Settings
-    from clauselens.interfaces.library_commands import open_library
+    from clauselens.library.opening import open_library
 
     return open_library(Settings(), "h", create=True)
 

@@ -338,13 +338,13 @@ def test_a_record_written_before_party_aliases_opens_without_a_rebuild(corpus: P
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     import json
 
-    from clauselens.interfaces.library_commands import library_documents
+    from clauselens.library.opening import pinned
 
     lib = Library.open(tmp_path / "lib", embedder_name="none")
     lib.add([corpus / "a1.txt"])
     rec = lib.agreements()[0]
     assert rec.party_aliases == {"MediWound Ltd.": ["MediWound"], "Challenge Bioproducts Corporation Ltd.": ["CBC"]}
-    assert library_documents(lib, [rec.doc_id])[0]["party_aliases"] == rec.party_aliases
+    assert pinned(lib, [rec.doc_id]).documents()[0]["party_aliases"] == rec.party_aliases
     old = json.loads(rec.model_dump_json())
     del old["party_aliases"]  # as an older version wrote it
     with lib.catalogue.db:  # the SQLite catalogue
@@ -354,7 +354,7 @@ def test_a_record_written_before_party_aliases_opens_without_a_rebuild(corpus: P
     again = Library.open(tmp_path / "lib", create=False)
     (r,) = again.agreements()
     assert r.party_aliases == {} and r.parties == rec.parties
-    assert library_documents(again, [r.doc_id])[0]["party_aliases"] == {}
+    assert pinned(again, [r.doc_id]).documents()[0]["party_aliases"] == {}
     assert again.add([corpus / "a1.txt"]).unchanged == [str(corpus / "a1.txt")]  # not re-indexed for the new field
     assert calls == []
 

@@ -73,7 +73,8 @@ def test_missing_library_and_conflicting_arguments(env: Path) -> None:
 
 def test_library_rerank_setting_attaches_the_llm_scorer(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from clauselens.config import Settings
-    from clauselens.interfaces.library_commands import open_library
+    from clauselens.errors import ConfigError
+    from clauselens.library.opening import open_library
     from clauselens.retrieval.rerank import LLMRelevanceScorer
 
     assert _run(["library", "add", str(env / "supply.txt"), "--library", "rr"]).exit_code == 0
@@ -81,5 +82,20 @@ def test_library_rerank_setting_attaches_the_llm_scorer(env: Path, monkeypatch: 
     monkeypatch.setenv("CLAUSELENS_RETRIEVAL__LIBRARY_RERANK", "llm")
     monkeypatch.setenv("CLAUSELENS_RETRIEVAL__LIBRARY_RERANK_TOP", "7")
     monkeypatch.setenv("CLAUSELENS_RETRIEVAL__LIBRARY_RERANK_ABSTAIN", "0.3")
-    lib = open_library(Settings(), "rr")  # the model is loaded on first use, not here
+    model = object()  # the library layer never makes a model: the front end passes its getter
+    lib = open_library(Settings(), "rr", chat_model=lambda: model)
     assert isinstance(lib.reranker, LLMRelevanceScorer) and (lib.rerank_top, lib.rerank_abstain) == (7, 0.3)
+    assert lib.reranker.chat_model is model
+    with pytest.raises(ConfigError, match="needs the Researcher's chat model"):
+        open_library(Settings(), "rr")
+
+
+def test_ask_library_rejects_tools_it_cannot_use(env: Path) -> None:
+    """``ask --library`` searches through the library's own index: --mode / --tools / --precedents
+    naming another tool get a message instead of being ignored (issue #43)."""
+    assert _run(["library", "add", str(env / "supply.txt"), "--library", "firm"]).exit_code == 0
+    for extra, said in ((["--mode", "navindex"], "--mode"), (["--tools", "hybrid,inject"], "--tools"),
+                        (["--precedents", str(env / "supply.txt")], "--precedents")):
+        res = _run(["ask", "What is the term?", "--library", "firm", *extra])
+        assert res.exit_code == 3, res.output
+        assert said in res.output and "cannot be used with --library" in res.output, res.output
