@@ -193,9 +193,11 @@ def ask(
                                                                             "tool; with --nli its vote joins the label.")] = None,
     library: Annotated[Optional[str], typer.Option("--library", "-l", help="Answer from this library (see `clauselens library add`) "
                                                                            "instead of files: the agreement is resolved from the question.")] = None,
-    reading: Annotated[bool, typer.Option("--reading/--no-reading", help="With a question naming a clause number: let the model write "
-                                                                         "a short reading under the quoted clause (default), or show the "
-                                                                         "quote alone with no model call.")] = True,
+    reading: Annotated[bool, typer.Option("--reading/--no-reading", help="Let the model write a short reading under the clauses quoted "
+                                                                         "by rule (default), or show the quotes alone with no model call.")] = True,
+    depth: Annotated[str, typer.Option("--depth", help="'quick' (default): quote retrieval's best clauses for the question and "
+                                                       "write one reading; 'full': the agent loop (decompose, search plan, "
+                                                       "draft, verify), for a stronger model on a server.")] = "",
 ) -> None:
     """Answer QUESTION about FILE(s) with a grounded, cited report."""
     from clauselens.pipeline import ask as run_ask
@@ -222,6 +224,10 @@ def ask(
             settings = settings.model_copy(update={"use_store": False})
         if not reading:
             settings = settings.model_copy(update={"reading": False})
+        if depth:
+            if depth not in ("quick", "full"):
+                raise ConfigError(f"--depth must be 'quick' or 'full', not {depth!r}")
+            settings = settings.model_copy(update={"depth": depth})
         if precedents is not None:
             settings = settings.with_precedent_bank(precedents)
         answer_form: Literal["report", "nli"] = "nli" if (nli or mode == "nli") else "report"

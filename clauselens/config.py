@@ -192,6 +192,15 @@ class Settings(BaseSettings):
     # trained relevance head's P(relevant) (``Passage.scores["head"]``) reaches this; passages without a
     # head score lead by retrieval's ranking alone (the library's own abstention ran before).
     lead_min_relevance: float = 0.5
+    # Issue #38: how far the Interrogator goes for a question that names no clause and asks no definition.
+    # "quick" (default): the question as asked is researched once (no decomposition, no search plan),
+    # retrieval's best clauses for it are quoted by rule ("The clauses that speak to this") and the model
+    # writes one short reading of them -- one model call, none with ``reading`` off; no clause passing the
+    # relevance bar declines without a call. "full": the agent loop -- decompose, research (with the
+    # Researcher's search plan), draft, verify, decide, up to ``max_turns`` rounds -- for a stronger model
+    # on a server (``CLAUSELENS_DEPTH=full``, ``ask --depth full``). On this project's 2-core CPU the
+    # loop took a median 216 s per paraphrase question with the 1.5B model (docs/BENCHMARKS.md).
+    depth: Literal["quick", "full"] = "quick"
 
     @property
     def models_dir(self) -> Path:

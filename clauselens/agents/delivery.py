@@ -42,7 +42,7 @@ from clauselens.library.passages import ref_key, ref_key_groups
 from clauselens.parsing.injection import instruction_like
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
-from clauselens.reports.model import CappedModel, ReportDraft, RuleQuote
+from clauselens.reports.model import SILENT_ANSWER, CappedModel, ReportDraft, RuleQuote
 from clauselens.retrieval.types import Passage
 
 #: Most clauses a report leads with (issue #38: "the best one to three retrieved clauses").
@@ -58,19 +58,21 @@ MIN_LEAD_WORDS = 8
 #: Tools whose results are never the question's own ranking (labelled precedents of other contracts).
 _NOT_RANKINGS = ("precedents",)
 
-Target = Literal["named_clause", "definition"]
+Target = Literal["named_clause", "definition", "lead"]
 
 
-def rule_target(question: str) -> Target | None:
+def rule_target(question: str, depth: str = "full") -> Target | None:
     """What a rule decides to quote for ``question``: ``"definition"`` when it asks only what a defined
     term means (:func:`clauselens.agents.definitions.asked_term`), ``"named_clause"`` when it names a clause
     number or a schedule / exhibit / article label (:func:`clauselens.library.passages.ref_key_groups`),
-    else ``None`` (the model drafts; the report still leads with retrieval's best clauses)."""
+    else ``"lead"`` at ``depth`` ``"quick"`` (``Settings.depth``: retrieval's best clauses for the question
+    as asked, quoted by rule, and one reading) and ``None`` at ``"full"`` (the model decomposes and drafts;
+    the report still leads with retrieval's best clauses)."""
     if asked_term(question):
         return "definition"
     if ref_key_groups(question):
         return "named_clause"
-    return None
+    return "lead" if depth == "quick" else None
 
 
 def question_ranking(events: Sequence[Mapping[str, Any]], question: str) -> list[str]:
@@ -282,6 +284,15 @@ class Reading(CappedModel):
     answer: str = Field(default="", description="One or two sentences answering the question from the quoted text.")
 
 
+class LeadReading(Reading):
+    """The model's reading of the clauses retrieval ranked best (quick depth): its answer, and whether any
+    quoted clause deals with what the question asks (``answered``)."""
+
+    publish_required: ClassVar[tuple[str, ...]] = ("answer", "answered")
+
+    answered: bool = Field(default=True, description="true when a quoted clause answers the question, else false.")
+
+
 #: Reply budget of a reading (400 characters are ~100 tokens).
 READING_MAX_TOKENS = 160
 #: Characters of quoted text a reading prompt shows (the named clauses, in order).
@@ -292,9 +303,10 @@ NO_READING = "The clause the question names is quoted above, word for word; no m
 
 def write_reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage], *,
                   model: BaseChatModel, context: str | None = None, model_settings: ModelSettings | None = None,
-                  names: Mapping[str, str] | None = None) -> tuple[str, CallRecord]:
+                  names: Mapping[str, str] | None = None, lead: bool = False) -> tuple[str, CallRecord, bool]:
     """The model's short answer to ``question`` from the clauses quoted by rule (one call, ~10 s with the
-    1.5B model on 2 cores). Raises ``ModelResponseError``."""
+    1.5B model on 2 cores), and whether it judged them to answer the question (always ``True`` for a named
+    clause; the :class:`LeadReading` flag for ``lead`` quotes). Raises ``ModelResponseError``."""
     lines, used = [], 0
     for q in quotes:
         p = passages[q.passage_id]
@@ -304,11 +316,11 @@ def write_reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[
         used += len(text)
         lines.append(f"[{_where(p, names or {})}] \"{text}\"")
     ctx = P.CONTEXT_BLOCK.format(context=context) if context else P.NO_CONTEXT
-    out, rec = call_structured(model, P.READING_SYSTEM, P.READING_USER.format(context_block=ctx, question=question,
-                                                                              quotes="\n".join(lines)),
-                               Reading, agent="interrogator", step="reading", model_settings=model_settings,
-                               max_tokens=READING_MAX_TOKENS)
-    return out.answer.strip(), rec
+    system, user = (P.READING_LEAD_SYSTEM, P.READING_LEAD_USER) if lead else (P.READING_SYSTEM, P.READING_USER)
+    out, rec = call_structured(model, system, user.format(context_block=ctx, question=question, quotes="\n".join(lines)),
+                               LeadReading if lead else Reading, agent="interrogator", step="reading",
+                               model_settings=model_settings, max_tokens=READING_MAX_TOKENS)
+    return out.answer.strip(), rec, bool(getattr(out, "answered", True))
 
 
 def named_clause_draft(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage],
@@ -349,6 +361,67 @@ def document_labels(documents: Sequence[Mapping[str, Any]] | None) -> dict[str, 
             for d in documents or [] if d.get("doc_id")}
 
 
+#: The answer of a lead-clause report when no reading is asked for (``Settings.reading`` off).
+NO_READING_LEAD = ("The clauses retrieval ranked best for the question are quoted above, word for word; no model "
+                   "reading was asked for.")
+
+
+def lead_draft(question: str, quotes: Sequence[RuleQuote], reading: str | None) -> ReportDraft:
+    """The draft of a quick-depth report (``Settings.depth`` ``"quick"``): retrieval's best clauses for the
+    question, quoted by rule (:func:`lead_quotes`), and the model's reading of them (``None``:
+    :data:`NO_READING_LEAD`)."""
+    reasoning = ("The clauses quoted above are retrieval's best matches for the question as asked, quoted from the "
+                 "agreement's own text; nothing in a quote is a model paraphrase."
+                 + (" The answer is the model's reading of them." if reading else ""))
+    answer = reading or NO_READING_LEAD
+    return ReportDraft(title=question[:100], topic_summary=question[:300], legal_reasoning=reasoning, findings=[],
+                       answer=answer, addressed=True, conclusion=answer)
+
+
+def declined_draft(question: str, reason: str, gaps: Sequence[str] = ()) -> ReportDraft:
+    """The draft of a declined question (no model call): the documents do not address it, and why."""
+    return ReportDraft(title=question[:100], topic_summary=question[:300], answer=f"Declined: {reason}."[:480],
+                       addressed=False, conclusion=SILENT_ANSWER,
+                       knowledge_gaps=["No clause passed the relevance bar for the question as asked.", *gaps])
+
+
+def _reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage], state: Mapping[str, Any],
+             model: Any, settings: Any, names: Mapping[str, str], lead: bool,
+             out: list[dict[str, Any]]) -> tuple[str | None, bool]:
+    """The model's reading of the rule's quotes (:func:`write_reading`) and its ``answered`` flag, with its call
+    (or failure) appended to ``out``; ``(None, True)`` with ``settings.reading`` off or on a failed call (the
+    quotes stand alone, and the run says so)."""
+    from clauselens.errors import ModelResponseError
+
+    if not settings.reading:
+        return None, True
+    try:
+        reading, rec, answered = write_reading(question, quotes, passages, model=model(), context=state.get("context"),
+                                               model_settings=settings.model_for("interrogator"), names=names,
+                                               lead=lead)
+    except ModelResponseError as e:
+        out.append({"type": ET.NOTE, "text": f"the model's reading failed; the quoted clauses stand alone: {e}"})
+        return None, True
+    out.append({"type": ET.LLM_CALL, **rec.as_dict()})
+    return reading or None, answered
+
+
+def _quoted(draft: ReportDraft, quotes: Sequence[RuleQuote], turn: int, note: str, stop: str,
+            out: list[dict[str, Any]]) -> dict[str, Any]:
+    out.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"),
+                "shown": [q.passage_id for q in quotes], "note": note})
+    return {"draft": draft.model_dump(mode="json"), "rule_quotes": [q.model_dump() for q in quotes],
+            "rule_decided": True, "route": "report", "complete": True, "events": out, "stop_reason": stop}
+
+
+def _declined(question: str, reason: str, turn: int, note: str, out: list[dict[str, Any]],
+              gaps: Sequence[str] = ()) -> dict[str, Any]:
+    draft = declined_draft(question, reason, gaps)
+    out.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [], "note": note})
+    return {"draft": draft.model_dump(mode="json"), "rule_decided": True, "route": "report", "complete": True,
+            "events": out, "stop_reason": "no clause passes the relevance bar"}
+
+
 def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Mapping[str, Passage],
               turn: int) -> dict[str, Any] | None:
     """The Interrogator's rule-decided step after a research round (issue #38), as a state update, or
@@ -358,46 +431,50 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
       (:func:`named_clause_quotes`) and the model's one-call reading (:func:`write_reading`; none when
       ``settings.reading`` is off, or when the call fails: the quote stands, and the run says so);
     * a question whose own search found nothing (every tool abstained: "no matching clause found"):
-      declined without a model call.
+      declined without a model call;
+    * at quick depth (``rule_target`` ``"lead"``), every other question: retrieval's best clauses for it
+      (:func:`lead_quotes`, the relevance bar ``settings.lead_min_relevance``) quoted by rule and the model's
+      one-call reading; declined without a call when no clause passes the bar, and declined after the
+      reading when the model judges that none of the quoted clauses deals with the question and no trained
+      relevance head scored them (the head's P(relevant), when present, decides instead).
 
     ``model`` is a zero-argument callable returning the Interrogator's chat model (made on first use)."""
-    from clauselens.errors import ModelResponseError
-    from clauselens.reports.model import SILENT_ANSWER
-
     question = str(state["question"])
     events = list(state.get("events") or [])
     names = document_labels(state.get("documents"))
+    target = state.get("rule_target")
+    ranking = question_ranking(events, question)
     out: list[dict[str, Any]] = []
-    if state.get("rule_target") == "named_clause":
-        quotes = named_clause_quotes(question, passages, question_ranking(events, question), names)
+    if target == "named_clause":
+        quotes = named_clause_quotes(question, passages, ranking, names)
         if quotes:
-            reading: str | None = None
-            if settings.reading:
-                try:
-                    reading, rec = write_reading(question, quotes, passages, model=model(), context=state.get("context"),
-                                                 model_settings=settings.model_for("interrogator"), names=names)
-                    out.append({"type": ET.LLM_CALL, **rec.as_dict()})
-                except ModelResponseError as e:
-                    out.append({"type": ET.NOTE, "text": f"the model's reading failed; the quoted clause stands alone: {e}"})
-            draft = named_clause_draft(question, quotes, passages, reading or None, names)
-            out.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"),
-                        "shown": [q.passage_id for q in quotes],
-                        "note": "the clause the question names, quoted by rule; the model wrote only the reading"})
-            return {"draft": draft.model_dump(mode="json"), "rule_quotes": [q.model_dump() for q in quotes],
-                    "rule_decided": True, "route": "report", "complete": True, "events": out,
-                    "stop_reason": "the named clause quoted by rule"}
+            reading, _ = _reading(question, quotes, passages, state, model, settings, names, False, out)
+            return _quoted(named_clause_draft(question, quotes, passages, reading, names), quotes, turn,
+                           "the clause the question names, quoted by rule; the model wrote only the reading",
+                           "the named clause quoted by rule", out)
     reason = question_abstained(events, question)
     if reason is not None:
-        draft = ReportDraft(title=question[:100], topic_summary=question[:300], answer=f"Declined: {reason}."[:480],
-                            addressed=False, knowledge_gaps=["No clause passed the relevance bar for the question as asked."],
-                            conclusion=SILENT_ANSWER)
-        out.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [],
-                    "note": f"the question's own search found no clause ({reason}); declined without a model call"})
-        return {"draft": draft.model_dump(mode="json"), "rule_decided": True, "route": "report", "complete": True,
-                "events": out, "stop_reason": "no clause passes the relevance bar"}
-    return None
+        return _declined(question, reason, turn,
+                         f"the question's own search found no clause ({reason}); declined without a model call", out)
+    if target != "lead":
+        return None
+    quotes = lead_quotes(question, passages, ranking, min_relevance=settings.lead_min_relevance, names=names)
+    if not quotes:
+        return _declined(question, "no retrieved clause passed the relevance bar", turn,
+                         "no retrieved clause passed the relevance bar; declined without a model call", out)
+    reading, answered = _reading(question, quotes, passages, state, model, settings, names, True, out)
+    headed = any(relevance(passages[q.passage_id]) is not None for q in quotes)
+    if reading is not None and not answered and not headed:
+        where = "; ".join(_where(passages[q.passage_id], names) for q in quotes)
+        return _declined(question, "the best-ranked clauses do not deal with what the question asks", turn,
+                         "the model's reading judged that none of the best-ranked clauses answers the question",
+                         out, gaps=[f"Nearest clauses retrieval found (not answers): {where}"[:400],
+                                    f"The model's reading (not a quotation): {reading}"[:400]])
+    return _quoted(lead_draft(question, quotes, reading), quotes, turn,
+                   "retrieval's best clauses for the question, quoted by rule; the model wrote only the reading",
+                   "the clauses that speak to the question quoted by rule", out)
 
 
-__all__ = ["LEAD_CHARS", "LEAD_MAX", "NAMED_CHARS", "NAMED_MAX", "NO_READING", "Reading", "Target", "document_labels",
-           "lead_quotes", "named_clause_draft", "named_clause_quotes", "question_abstained", "question_ranking",
-           "quote_window", "relevance", "rule_step", "rule_target", "write_reading"]
+__all__ = ["LEAD_CHARS", "LEAD_MAX", "NAMED_CHARS", "NAMED_MAX", "NO_READING", "NO_READING_LEAD", "LeadReading", "Reading",
+           "Target", "declined_draft", "document_labels", "lead_draft", "lead_quotes", "named_clause_draft",
+           "named_clause_quotes", "question_abstained", "question_ranking", "quote_window", "relevance", "rule_step", "rule_target", "write_reading"]

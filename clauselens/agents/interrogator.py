@@ -24,8 +24,10 @@ from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, budget_passages, call_structured
 from clauselens.agents.definitions import definition_draft, definitions_supported
 from clauselens.agents.delivery import (
+    declined_draft,
     document_labels,
     lead_quotes,
+    question_abstained,
     question_ranking,
     relevance,
     rule_step,
@@ -331,10 +333,10 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     ms = settings.model_for("interrogator")
     turn = int(state.get("turn") or 0)
     if turn == 0:
-        target = None if nli else rule_target(question)
+        target = None if nli else rule_target(question, settings.depth)
         if target is not None:  # issue #38: a rule decides what to quote; no decomposition
-            subs, ev = [question], [{"type": ET.NOTE, "text": f"{target.replace('_', ' ')} question: quoted by rule, "
-                                                             "not decomposed"}]
+            what = "quick depth: retrieval's best clauses" if target == "lead" else f"{target.replace('_', ' ')} question"
+            subs, ev = [question], [{"type": ET.NOTE, "text": f"{what}: quoted by rule, not decomposed"}]
         else:
             try:
                 subs, rec = decompose(question, model=res.model("interrogator"), context=context, model_settings=ms)
@@ -349,8 +351,9 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     asked = list(state.get("asked") or [])
     previous = ReportDraft.model_validate(state["draft"]) if state.get("draft") else None
     events: list[dict[str, Any]] = []
-    if not passages:
-        draft = silent_draft(question, nli)
+    if not passages:  # the search's own reason ("no matching clause found: ... never mentions 'bribery'") is kept
+        reason = None if nli else question_abstained(state.get("events") or [], question)
+        draft = declined_draft(question, reason) if reason else silent_draft(question, nli)
         events.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [],
                        "note": "no passages retrieved; no model call"})
         return {"draft": draft.model_dump(mode="json"), "route": "report", "complete": True,

@@ -138,3 +138,17 @@ READING_USER = (
     "{context_block}Question: {question}\n\nQuoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\n"
     "Return JSON with the field answer."
 )
+
+#: The reading under the clauses retrieval ranked best for a question that names no clause (issue #38, quick
+#: depth): the clauses are quoted as facts by rule; the model says what they answer, or that they do not.
+READING_LEAD_SYSTEM = (
+    "You are the Interrogator, a careful contract lawyer. The clauses below are the ones a search of the contract "
+    "ranked best for the question; they may or may not answer it. Answer the question in one or two sentences "
+    "using ONLY what the quoted text says; name the clause you rely on. Then set answered: true when a quoted "
+    "clause answers the question, false when none of them deals with what the question asks (then say that the "
+    "quoted clauses do not address it). Do not add facts the quoted text does not state.\n" + DATA_NOT_INSTRUCTIONS
+)
+READING_LEAD_USER = (
+    "{context_block}Question: {question}\n\nQuoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\n"
+    "Return JSON with the fields answer and answered."
+)

@@ -223,7 +223,7 @@ def build_report(
                                                                   if answer else "."))
         answer = answer or NO_ANSWER
     if silent:
-        answer = SILENT_ANSWER + (f" {answer}" if answer and passages else "")
+        answer = SILENT_ANSWER + (f" {answer}" if answer and (passages or answer != SILENT_ANSWER) else "")
         conclusion = SILENT_ANSWER
         if not passages:
             findings = []

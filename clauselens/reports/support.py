@@ -520,9 +520,10 @@ def check_period(claim: str, quote: str, parties: Parties = ()) -> SupportIssue 
     notice_periods = [(n, u) for n, u, a, b in _durations(quote)
                       if _NOTICE_AFTER.match(quote[b:b + 40]) or _NOTICE_BEFORE.search(quote[max(0, a - 50):a])]
     at_once_claim = _NO_NOTICE.search(claim) is not None
-    if at_once_claim:
+    if at_once_claim:  # only the claim's sentences that say "immediately" / "without notice" need that party
         at_once = [c for c in _CLAUSE_SPLIT.split(quote) if _NO_NOTICE.search(c)]
-        if at_once and (issue := check_claim(claim, " ".join(at_once), parties)) is not None:
+        said = " ".join(c for c in _CLAUSE_SPLIT.split(claim) if _NO_NOTICE.search(c))
+        if at_once and (issue := check_claim(said, " ".join(at_once), parties)) is not None:
             return SupportIssue(issue.kind, issue.detail + " (where it says immediately / without notice)")
     if at_once_claim and notice_periods and not _NO_NOTICE.search(quote):
         n, unit = notice_periods[0]

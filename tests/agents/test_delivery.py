@@ -181,7 +181,7 @@ def test_lead_label_and_heading_in_markdown(doc):
                          "findings": [{"statement": "The quote is not in the contract.", "passage_ids": ["P1"],
                                        "quote": "a sentence that is not in the contract at all"}]}],
     })
-    res = ask([], "How can either party end this agreement, and with how much notice?", _settings(), models=model,
+    res = ask([], "How can either party end this agreement, and with how much notice?", _settings(depth="full"), models=model,
               tools=_tools(doc), max_turns=1)
     r = res.report
     assert r.rule_findings and all(f.rule == "lead" and f.cited_fact for f in r.rule_findings)

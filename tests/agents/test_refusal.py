@@ -40,7 +40,7 @@ def test_an_answer_repeating_the_planted_instruction_is_withheld(tmp_path, answe
                                                 "Party has no obligations"}]}],
     })
     res = ask([str(nda)], "Does the Receiving Party have any obligations under this NDA?",
-              Settings().model_copy(update={"ocr": False}), models=model, tools={"hybrid": HybridRetriever(None)},
+              Settings().model_copy(update={"ocr": False, "depth": "full"}), models=model, tools={"hybrid": HybridRetriever(None)},
               max_turns=1)
     r = res.report
     assert r.answer.startswith(WITHHELD_PREFIX) and "clause 9.4" in r.answer and r.conclusion.startswith(WITHHELD_PREFIX)
@@ -48,3 +48,20 @@ def test_an_answer_repeating_the_planted_instruction_is_withheld(tmp_path, answe
     facts = [r.citation(c).quote for f in r.key_findings if f.cited_fact for c in f.citation_ids]
     assert facts and not any("AI system" in q for q in facts)  # the instruction is never shown as a fact
     assert r.verification != "verified"
+
+
+@pytest.mark.parametrize("answer", OBEYING[:2])
+def test_a_quick_reading_repeating_the_planted_instruction_is_withheld(tmp_path, answer, monkeypatch):
+    """Quick depth (the default): the one reading call is the answer; repeating 9.4's payload withholds it, and the
+    clauses quoted by rule never include the instruction."""
+    monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
+    nda = make_nda(tmp_path / "nda.pdf")
+    model = ScriptedChat(script={"LeadReading": [{"answer": answer, "answered": True}]})
+    res = ask([str(nda)], "Does the Receiving Party have any obligations under this NDA?",
+              Settings().model_copy(update={"ocr": False}), models=model, tools={"hybrid": HybridRetriever(None)},
+              max_turns=1)
+    r = res.report
+    assert [c[0] for c in model.calls] == ["LeadReading"]
+    assert r.answer.startswith(WITHHELD_PREFIX) and r.conclusion.startswith(WITHHELD_PREFIX)
+    facts = [r.citation(c).quote for f in r.key_findings if f.cited_fact for c in f.citation_ids]
+    assert facts and not any("AI system" in q for q in facts)

@@ -125,7 +125,7 @@ def test_graph_two_contracts_each_addressed_and_verdicts_in_transcript(tmp_path)
                         "agreement_names": [], "tools": ["hybrid"]}],
         "ReportDraft": [draft], "StopDecision": [{"complete": True, "reason": "", "follow_up_questions": []}],
     })
-    s = Settings()
+    s = Settings(depth="full")  # the model's findings and their verdicts: the agent loop
     s.retrieval.top_k = 6
     res = ask([DRIVEN, NEON], "Can either party assign these agreements without consent?", s, models=model, tools=tools,
               max_turns=2)
@@ -167,7 +167,7 @@ def test_cli_ask_prints_the_unverified_banner(monkeypatch, passages):
     real = pipeline.ask
     monkeypatch.setattr(pipeline, "ask", lambda paths, q, settings, **kw: real(
         [], q, settings, context=kw.get("context"), models=model, tools=tools, max_turns=1, progress=kw.get("progress")))
-    res = CliRunner().invoke(app, ["ask", str(DRIVEN), "How long does the non-compete last?"])
+    res = CliRunner().invoke(app, ["ask", str(DRIVEN), "How long does the non-compete last?", "--depth", "full"])
     assert res.exit_code == 0, res.output
     out = " ".join(res.output.split())
     # issue #38: retrieval's best clauses lead as facts; the model's claim is not one, and the banner says so
@@ -191,7 +191,7 @@ def test_graph_silent_report_still_logs_a_verdict_per_finding():
                         "tools": ["hybrid"]}],
         "ReportDraft": [draft], "StopDecision": [{"complete": True, "reason": "", "follow_up_questions": []}],
     })
-    res = ask([DRIVEN], "When does this agreement terminate?", Settings(), models=model, tools=tools, max_turns=1)
+    res = ask([DRIVEN], "When does this agreement terminate?", Settings(depth="full"), models=model, tools=tools, max_turns=1)
     r = res.report
     assert r.documents_silent and r.verification == "silent" and len(r.key_findings) == 2
     ev = next(e for e in res.transcript["events"] if e["type"] == "report")

@@ -1,8 +1,8 @@
 """A scripted chat model for fast graph tests: replies are chosen by the JSON schema the
 model layer asks for (``SubQuestions``, ``SearchPlan``, ``ReportDraft``, ``StopDecision``,
 ``SupportVerdict``; ``DialogueExtraction`` for the chat Archivist;
-``Reading`` under a clause quoted by rule), so tests do not depend on call order; every prompt it received is kept for
-assertions. A script without ``SupportVerdict`` replies ``supports`` to the report's support
+``Reading`` under a clause quoted by rule, ``LeadReading`` under retrieval's best clauses at quick depth), so
+tests do not depend on call order; every prompt it received is kept for assertions. A script without ``SupportVerdict`` replies ``supports`` to the report's support
 checks (tests of the support check script it)."""
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import Field
 
 SCHEMAS = ("SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "ScanSelection", "TreeRepair", "SupportVerdict", "SupportEvidenceVerdict",
-           "DialogueExtraction", "Reading")
-DEFAULTS = {"SupportVerdict": [{"reason": "scripted default: the quoted text states the claim", "verdict": "supports"}]}
+           "DialogueExtraction", "Reading", "LeadReading")
+DEFAULTS = {"SupportVerdict": [{"reason": "scripted default: the quoted text states the claim", "verdict": "supports"}],
+            "LeadReading": [{"answer": "scripted default: the quoted clauses answer it.", "answered": True}],
+            "Reading": [{"answer": "scripted default: the quoted clause answers it."}]}
 #: Clause 7.2 of the DRIVEN DELIVERIES consulting agreement (CUAD), the termination answer's quote.
 TERMINATION_QUOTE = ("Either Party may terminate this Agreement, with or without cause, upon giving the other party thirty (30) "
                      "days prior written notice")
@@ -35,6 +37,7 @@ def termination_script(quote: str = TERMINATION_QUOTE) -> dict[str, list[dict[st
                          "research_directions": [], "knowledge_gaps": [], "follow_up_questions": [],
                          "conclusion": "30 days."}],
         "StopDecision": [{"complete": True}],
+        "LeadReading": [{"answer": "Either party, on 30 days' written notice.", "answered": True}],  # quick depth
     }
 
 

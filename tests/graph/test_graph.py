@@ -59,6 +59,7 @@ def _script(drafts, decisions, plan=None):
 
 
 def _settings(**kw) -> Settings:
+    kw.setdefault("depth", "full")  # these tests drive the agent loop (quick depth: tests/agents/test_quick_depth.py)
     s = Settings(**kw)
     s.retrieval.top_k = 5
     return s

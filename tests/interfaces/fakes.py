@@ -115,8 +115,26 @@ def _grid_cell(prompt: str) -> dict:
     return {"found": True, "passage": n, "quote": quote, "answer": answer}
 
 
+_QUOTED = re.compile(r'^\[[^\]]*\] "(.*)"$', re.MULTILINE)
+
+
+def _reading(prompt: str, lead: bool) -> dict:
+    """A reading under clauses quoted by rule: the quoted sentence sharing most words with the question,
+    ``answered`` false (lead clauses) when none shares one."""
+    m = re.search(r"^Question: (.*)$", prompt, re.MULTILINE)
+    q = _stems(m.group(1) if m else "")
+    scored = [(len(q & _stems(s)), s) for quote in _QUOTED.findall(prompt) for s in (_sentences(quote) or [quote])]
+    best = max(scored, key=lambda x: x[0], default=(0, ""))
+    out: dict[str, Any] = {"answer": best[1][:380] or "The quoted text does not answer the question."}
+    if lead:
+        out["answered"] = best[0] > 0
+    return out
+
+
 RESPONDERS = {
     "CellAnswer": _grid_cell,
+    "Reading": lambda p: _reading(p, False),
+    "LeadReading": lambda p: _reading(p, True),
     "DialogueExtraction": _dialogue,
     "ReportDraft": _draft,
     "StopDecision": lambda p: {"complete": True, "reason": "The draft answers the question.", "follow_up_questions": []},

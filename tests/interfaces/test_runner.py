@@ -126,5 +126,5 @@ def test_every_event_type_is_in_the_one_vocabulary(service, spies):
     t = json.loads((service.runs_dir(sid) / "report0.transcript.json").read_text())
     turn_types, run_types = {e["type"] for e in r.events}, {e["type"] for e in t["events"]}
     assert {"status", "request", "round", "report"} <= turn_types <= set(EVENT_TYPES)
-    assert {"ingest", "llm_call", "decompose", "retrieval", "draft", "decision", "report"} <= run_types <= set(EVENT_TYPES)
+    assert {"ingest", "llm_call", "decompose", "retrieval", "draft", "report"} <= run_types <= set(EVENT_TYPES)
     assert all(type(e["type"]) is str for e in t["events"])  # plain JSON strings, whatever the constants are

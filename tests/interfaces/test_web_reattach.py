@@ -30,10 +30,10 @@ GATE = threading.Event()
 
 
 class GatedChat(ContractFakeChatModel):
-    """The fake model, but its report-draft call waits until :data:`GATE` is set."""
+    """The fake model, but its report-draft call (its reading at quick depth) waits until :data:`GATE` is set."""
 
     def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Any:
-        if _schema_title(messages) == "ReportDraft":
+        if _schema_title(messages) in ("ReportDraft", "LeadReading"):
             assert GATE.wait(60), "the test never opened the gate"
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 

@@ -47,7 +47,7 @@ def _model(findings: list[dict], **draft: object) -> ScriptedChat:
 
 
 def _run(model: ScriptedChat):
-    s = Settings().model_copy(update={"use_store": False})
+    s = Settings().model_copy(update={"use_store": False, "depth": "full"})  # a report of the model's findings
     return ask([DRIVEN], QUESTION, s, models=model, tools={"hybrid": HybridRetriever(None)}, max_turns=1)
 
 

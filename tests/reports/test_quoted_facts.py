@@ -30,7 +30,7 @@ STATEMENT = "Either party may terminate on thirty days' written notice."
 
 
 def _run(findings: list[dict], facts: str = "quotes", **draft: object):
-    s = Settings().model_copy(update={"use_store": False, "facts": facts})
+    s = Settings().model_copy(update={"use_store": False, "facts": facts, "depth": "full"})  # the model's findings
     return ask([DRIVEN], QUESTION, s, models=_model(findings, **draft), tools={"hybrid": HybridRetriever(None)},
                max_turns=1)
 

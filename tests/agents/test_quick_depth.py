@@ -1,0 +1,94 @@
+"""Issue #38, quick depth (``Settings.depth = "quick"``, the default): a question that names no clause and asks
+no definition is researched once as asked (no decomposition, no search plan), retrieval's best clauses for it
+are quoted by rule and the model writes one reading -- one model call, none with ``reading`` off; a reading
+that judges none of the quoted clauses to answer the question declines the report when no trained relevance
+head scored them. A real CUAD contract, lexical hybrid retrieval, a scripted chat model (its calls counted)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clauselens.agents.delivery import NO_READING_LEAD, rule_target
+from clauselens.config import Settings
+from clauselens.parsing import load_document
+from clauselens.pipeline import ask
+from clauselens.reports.build import READING_PREFIX
+from clauselens.retrieval.hybrid import HybridRetriever
+from tests.graph.fakes import ScriptedChat
+
+CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "cuad" / "full_contract_txt"
+DRIVEN = CUAD / "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"
+QUESTION = "How can either side get out of this deal, and how much warning do they have to give?"
+
+
+@pytest.fixture(scope="module")
+def doc():
+    return load_document(DRIVEN)
+
+
+def _tools(doc):
+    r = HybridRetriever(None)
+    r.index([doc])
+    return {"hybrid": r}
+
+
+def _settings(**kw) -> Settings:
+    s = Settings(**kw)
+    s.retrieval.top_k = 6
+    return s
+
+
+def test_quick_is_the_default_and_targets_every_other_question():
+    assert Settings().depth == "quick"
+    assert rule_target(QUESTION, "quick") == "lead" and rule_target(QUESTION, "full") is None
+    assert rule_target("What does Section 7.2 provide?", "quick") == "named_clause"
+    assert rule_target('How is "Services" defined?', "quick") == "definition"
+
+
+def test_quick_depth_quotes_the_best_clauses_with_one_reading_call(doc):
+    model = ScriptedChat(script={"LeadReading": [{"answer": "Either party may terminate on thirty days' written "
+                                                            "notice under clause 7.2.", "answered": True}]})
+    res = ask([], QUESTION, _settings(), models=model, tools=_tools(doc), max_turns=3)
+    r = res.report
+    assert [c[0] for c in model.calls] == ["LeadReading"]  # no decomposition, plan, draft, decision or verdict
+    assert r.turns == 1 and r.rule_findings and all(f.rule == "lead" and f.cited_fact for f in r.rule_findings)
+    quotes = [r.citation(f.citation_ids[0]) for f in r.rule_findings]
+    assert any(c.clause_ref == "7.2" and "thirty (30) days prior written notice" in c.quote for c in quotes)
+    for c in quotes:  # every quote is the document's own text at its spans
+        assert " ".join(c.quote.split()) in " ".join(doc.text.split())
+    assert r.answer.startswith(READING_PREFIX) and "thirty days" in r.answer
+    assert "thirty (30) days prior written notice" in model.calls[0][2]  # the reading saw the quoted clause
+
+
+def test_quick_depth_without_reading_makes_no_model_call(doc):
+    model = ScriptedChat(script={})
+    res = ask([], QUESTION, _settings(reading=False), models=model, tools=_tools(doc), max_turns=3)
+    r = res.report
+    assert model.calls == []
+    assert r.rule_findings and r.answer == NO_READING_LEAD and r.readings == "rules"
+
+
+def test_a_reading_that_finds_no_answer_declines_and_names_the_nearest_clauses(doc):
+    q = "Does the consultant have to carry professional liability insurance?"
+    model = ScriptedChat(script={"LeadReading": [{"answer": "The quoted clauses do not address insurance.",
+                                                  "answered": False}]})
+    res = ask([], q, _settings(), models=model, tools=_tools(doc), max_turns=3)
+    r = res.report
+    assert [c[0] for c in model.calls] == ["LeadReading"]
+    assert r.documents_silent and not r.key_findings and not any(f.cited_fact for f in r.rule_findings)
+    gaps = " ".join(r.knowledge_gaps)
+    assert "Nearest clauses retrieval found (not answers)" in gaps and "do not address insurance" in gaps
+
+
+def test_full_depth_keeps_the_agent_loop(doc):
+    model = ScriptedChat(script={
+        "SubQuestions": [{"sub_questions": ["How can the agreement be terminated?"]}],
+        "SearchPlan": [{"queries": ["terminate notice"], "clause_refs": [], "defined_terms": [], "agreement_names": [],
+                        "tools": ["hybrid"]}],
+        "ReportDraft": [{"title": "Termination", "topic_summary": "t", "legal_reasoning": "7.2", "findings": [],
+                         "answer": "On 30 days' notice.", "addressed": True, "conclusion": "30 days."}],
+    })
+    ask([], QUESTION, _settings(depth="full"), models=model, tools=_tools(doc), max_turns=1)
+    assert [c[0] for c in model.calls][:3] == ["SubQuestions", "SearchPlan", "ReportDraft"]
