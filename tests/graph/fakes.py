@@ -1,7 +1,7 @@
 """A scripted chat model for fast graph tests: replies are chosen by the JSON schema the
 model layer asks for (``SubQuestions``, ``SearchPlan``, ``ReportDraft``, ``StopDecision``,
-``SupportVerdict``; ``DialogueExtraction`` for the chat Archivist;
-``Reading`` under a clause quoted by rule, ``LeadReading`` under retrieval's best clauses at quick depth), so
+``SupportVerdict``; ``DialogueExtraction`` for the chat Archivist; ``Reading`` under a clause quoted
+by rule, ``LeadReading`` under retrieval's best clauses at quick depth), so
 tests do not depend on call order; every prompt it received is kept for assertions. A script without ``SupportVerdict`` replies ``supports`` to the report's support
 checks (tests of the support check script it)."""
 
