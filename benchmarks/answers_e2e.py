@@ -222,7 +222,10 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
             "verification": r.verification, "facts": r.facts, "readings": r.readings, "findings": findings,
             "dropped_quotes": [d.reason for d in r.dropped_quotes],
             "wall_seconds": round(wall, 1), "llm_calls": res.transcript["token_usage"]["llm_calls"],
-            "turns": r.turns, "commit": commit}
+            "turns": r.turns, "commit": commit, "depth": settings.depth,
+            "draft_notes": [e.get("note") for e in res.transcript["events"] if e.get("type") == "draft"],
+            "nearest": [{"file_path": paths.get(n["doc_id"], n["doc_id"]), "spans": n["spans"]}
+                        for e in res.transcript["events"] if e.get("type") == "draft" for n in e.get("nearest") or []]}
 
 
 def _overlaps(cite: dict, gold: list[dict]) -> bool:
@@ -515,6 +518,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-reading", action="store_true",
                     help="no model reading under a named clause (Settings.reading off; issue #38: no model call where "
                          "rules decide); use it with its own --tag")
+    ap.add_argument("--depth", choices=("quick", "full"), default=None,
+                    help="Settings.depth (default: the product's, quick): quick quotes retrieval's best clauses and "
+                         "writes one reading; full runs the agent loop (issue #38)")
     ap.add_argument("--kinds", nargs="*", default=[], help="ask only these question kinds (e.g. exact defined_term)")
     ap.add_argument("--setting", choices=("cuad462", "agreements10"), default="cuad462",
                     help="the library asked: all 462 CUAD contracts (default), or only the question file's own "
@@ -528,6 +534,8 @@ def main(argv: list[str] | None = None) -> None:
     settings = Settings()
     if args.no_reading:
         settings = settings.model_copy(update={"reading": False})
+    if args.depth:
+        settings = settings.model_copy(update={"depth": args.depth})
     model = settings.model_for("interrogator")
     name = str(model.model)
     config = f"{Path(name).stem if name.endswith('.gguf') else Path(name).name}-t{args.max_turns}" + \
@@ -585,6 +593,7 @@ def main(argv: list[str] | None = None) -> None:
         "data": str(args.questions) if args.questions else str(DEV / "questions.jsonl"), "corpus": str(CORPUS / "cuad"),
         "library": f"{args.setting}-minilm (file names not read)",
         "model": config, "max_turns": args.max_turns, "tag": args.tag or None, "reading": settings.reading,
+        "depth": settings.depth,
         "kinds": args.kinds or None,
         "labels": str(labels_path.relative_to(REPO)),
         "sample": {"seed": None if args.rest or args.questions else SEED + 1 if args.holdout else SEED,

@@ -415,9 +415,11 @@ def _quoted(draft: ReportDraft, quotes: Sequence[RuleQuote], turn: int, note: st
 
 
 def _declined(question: str, reason: str, turn: int, note: str, out: list[dict[str, Any]],
-              gaps: Sequence[str] = ()) -> dict[str, Any]:
+              gaps: Sequence[str] = (), nearest: Sequence[Passage] = ()) -> dict[str, Any]:
     draft = declined_draft(question, reason, gaps)
-    out.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [], "note": note})
+    out.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [], "note": note,
+                "nearest": [{"doc_id": p.doc_id, "clause_ref": p.clause_ref, "spans": [[s.start, s.end] for s in p.spans]}
+                            for p in nearest]})
     return {"draft": draft.model_dump(mode="json"), "rule_decided": True, "route": "report", "complete": True,
             "events": out, "stop_reason": "no clause passes the relevance bar"}
 
@@ -469,7 +471,8 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
         return _declined(question, "the best-ranked clauses do not deal with what the question asks", turn,
                          "the model's reading judged that none of the best-ranked clauses answers the question",
                          out, gaps=[f"Nearest clauses retrieval found (not answers): {where}"[:400],
-                                    f"The model's reading (not a quotation): {reading}"[:400]])
+                                    f"The model's reading (not a quotation): {reading}"[:400]],
+                         nearest=[passages[q.passage_id] for q in quotes])
     return _quoted(lead_draft(question, quotes, reading), quotes, turn,
                    "retrieval's best clauses for the question, quoted by rule; the model wrote only the reading",
                    "the clauses that speak to the question quoted by rule", out)
