@@ -91,7 +91,10 @@ def _settings(*, model: str | None, base_url: str | None, api_key: str | None, m
 
 
 class _Progress:
-    """Turns graph updates into one line each (and a spinner while a step runs)."""
+    """Prints the lines of :func:`clauselens.interfaces.progress.progress_lines` for each graph
+    update, timed, and keeps the spinner on what runs next."""
+
+    _STYLE = {"info": "", "warning": "yellow", "error": "red"}
 
     def __init__(self, status: Any) -> None:
         self.status = status
@@ -101,53 +104,21 @@ class _Progress:
         console.print(f"[dim]{time.perf_counter() - self.t0:6.1f}s[/dim] {text}")
 
     def __call__(self, node: str, upd: dict[str, Any]) -> None:
-        if node == ET.DRAFT_TEXT:  # the draft's answer as the model writes it (pipeline.DraftWatcher)
-            from clauselens.interfaces.engine import draft_preview
+        from clauselens.interfaces.progress import draft_preview, progress_lines, progress_status
 
+        if node == ET.DRAFT_TEXT:  # the draft's answer as the model writes it (pipeline.DraftWatcher)
             label = "answer" if upd.get("field") == "answer" else "draft"
             self.status.update(f"Interrogator writing the {label} ({time.perf_counter() - self.t0:.0f}s): "
                                f"[italic]{escape(draft_preview(upd['text']))}[/italic]")
             return
-        if node == "archivist":
-            for d in upd.get("documents") or []:
-                name = escape(d.get("title") or Path(d["source_path"]).name)
-                self._line(f"[bold]Ingested[/bold] {name}: {d['chars']:,} chars, {d['pages']} pages, "
-                           f"{d['numbered_clauses']} numbered clauses")
-                for w in d.get("warnings") or []:
-                    self._line(f"  [yellow]warning:[/yellow] {escape(w)}")
-            for m in upd.get("left_out") or []:
-                self._line(f"[bold red]Left out[/bold red] (cannot be read): [red]{escape(m)}[/red]")
-            self.status.update("Interrogator: breaking the question down...")
-        elif node == "researcher":
-            ev: dict[str, Any] = next((e for e in upd.get("events", []) if e.get("type") == ET.RETRIEVAL), {})
-            n_q = len(ev.get("results", []))
-            self._line(f"[bold]Research round {upd.get('turn')}[/bold]: {n_q} searches, "
-                       f"{len(ev.get('new_passage_ids', []))} new passages")
-            self.status.update(f"Interrogator: drafting (round {upd.get('turn')})...")
-        elif node == "interrogator":
-            if "sub_questions" in upd:
-                self._line("[bold]Sub-questions:[/bold] " + escape("; ".join(upd["sub_questions"])))
-            else:
-                dec = next((e for e in upd.get("events", []) if e.get("type") == ET.DECISION), None)
-                if dec is not None:
-                    fu = dec.get("follow_up_questions") or []
-                    msg = f"[bold]Draft {dec['turn']}[/bold]: {escape(dec['reason'])}"
-                    if fu:
-                        msg += " -> follow-up: " + escape("; ".join(fu))
-                    self._line(msg)
-                elif upd.get("stop_reason"):
-                    self._line(f"[bold]Stop[/bold]: {escape(upd['stop_reason'])}")
-            self.status.update("Researcher: searching..." if upd.get("route") == "research"
-                               else "Writing the report; checking each finding against its quote...")
-        elif node == "report":
-            ev = next((e for e in upd.get("events", []) if e.get("type") == ET.REPORT), {})
-            sup = [x for x in ev.get("support") or [] if x.get("part") != "answer"]  # the answer's check is not a finding
-            ans = next((x for x in ev.get("support") or [] if x.get("part") == "answer"), None)
-            ok = sum(1 for x in sup if x.get("support") in ("supported", "unchecked"))
-            self._line(f"[bold]Report ready[/bold]: {ok} of {len(sup)} findings supported by their quotes"
-                       + (f"; the answer {'is' if ans['support'] in ('supported', 'unchecked') else 'is not'} supported"
-                          if ans else "")
-                       + (f" ({ev['verification']})" if ev.get("verification") else ""))
+        for line in progress_lines(node, upd):
+            style = self._STYLE[line.level]
+            label = f"[bold {style}]{escape(line.label)}[/bold {style}]" if style else f"[bold]{escape(line.label)}[/bold]"
+            text = f"[{style}]{escape(line.text)}[/{style}]" if style and not line.indent else escape(line.text)
+            self._line(("  " if line.indent else "") + (f"{label}: {text}" if line.label else text))
+        status = progress_status(node, upd)
+        if status:
+            self.status.update(status)
 
 
 #: ``ask --mode`` values that pin the Researcher to one retrieval tool (issue #4: the

@@ -105,6 +105,40 @@ def test_event_types_are_written_and_matched_through_the_vocabulary() -> None:
     assert not found, "bare event type strings (use clauselens.events' constants):\n" + "\n".join(found)
 
 
+def _written_event_keys() -> list[tuple[str, str, set[str]]]:
+    """``(where, kind, keys)`` of every event dict literal the package and the benchmarks write
+    with ``"type": ET.<KIND>`` (keys of ``**`` splats are not known statically and not listed)."""
+    from clauselens import events
+
+    by_const = {name: getattr(events, name) for name in dir(events) if name.isupper() and getattr(events, name) in events.EVENT_TYPES}
+    out = []
+    for path in sorted([*(REPO / "clauselens").rglob("*.py"), *(REPO / "benchmarks").rglob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Dict):
+                continue
+            kind = next((by_const.get(v.attr) for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant)
+                         and k.value == "type" and isinstance(v, ast.Attribute) and v.attr in by_const), None)
+            if kind:
+                keys = {k.value for k in node.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+                out.append((f"{path.relative_to(REPO)}:{node.lineno}", kind, keys))
+    return out
+
+
+def test_event_payloads_are_typed() -> None:
+    """Every event kind has its TypedDict(s) in ``clauselens.events.PAYLOADS`` (issue #43), and
+    every event the code writes uses only keys its kind's payload type declares."""
+    from typing import get_type_hints
+
+    from clauselens import events
+
+    assert set(events.PAYLOADS) == set(events.EVENT_TYPES)
+    declared = {kind: set().union(*(get_type_hints(t) for t in types)) for kind, types in events.PAYLOADS.items()}
+    written = _written_event_keys()
+    assert len({kind for _, kind, _ in written}) >= 15, "the scan found too few event writers"
+    bad = [f"{where}: {kind} writes {sorted(keys - declared[kind])}" for where, kind, keys in written if keys - declared[kind]]
+    assert not bad, "event keys not in their payload TypedDict (clauselens/events.py):\n" + "\n".join(bad)
+
+
 def _definitions(name: str) -> list[str]:
     """Where the package defines ``name`` at module level (a function, class or assignment)."""
     out = []

@@ -76,7 +76,7 @@ def _show_event(console: Console, ev: Event, status: Any = None) -> None:
     t = ev.get("type")
     if t == ET.DRAFT_TEXT:  # the answer as it is written: on the spinner line, not in the scrollback
         if status is not None:
-            from clauselens.interfaces.engine import draft_preview
+            from clauselens.interfaces.progress import draft_preview
 
             status.update(f"[dim]Interrogator writing: [italic]{escape(draft_preview(ev['text']))}[/italic][/]")
         return

@@ -22,6 +22,7 @@ from clauselens.agents.archivist import document_summary, index_tools
 from clauselens.agents.archivist_dialogue import ArchivistRequest
 from clauselens.agents.resources import ModelPool
 from clauselens.config import Settings
+from clauselens.interfaces.progress import draft_preview, progress_lines, progress_text
 from clauselens.parsing.types import Document
 from clauselens.pipeline import AskResult
 from clauselens.retrieval.types import RetrievalMethod
@@ -31,44 +32,6 @@ if TYPE_CHECKING:
 
 Emit = Callable[[dict[str, Any]], None]
 ToolsFactory = Callable[[], Mapping[str, RetrievalMethod]]
-
-
-#: Characters of a draft's answer a one-line progress display shows (its end: the words just written).
-DRAFT_PREVIEW_CHARS = 100
-
-
-def draft_preview(text: str, n: int = DRAFT_PREVIEW_CHARS) -> str:
-    """The last ``n`` characters of draft text on one line ("…" in front when cut). Pure."""
-    t = " ".join(text.split())
-    return t if len(t) <= n else "…" + t[-(n - 1):]
-
-
-def progress_text(node: str, update: Mapping[str, Any]) -> str | None:
-    """One line for the user about one graph node's update, or None to show nothing. Pure."""
-    if node == "interrogator":
-        if "sub_questions" in update:
-            subs = update["sub_questions"]
-            return f"Interrogator: {len(subs)} sub-question(s): " + " | ".join(subs)
-        decisions = [e for e in update.get("events", []) if e.get("type") == ET.DECISION]
-        if decisions:
-            d = decisions[-1]
-            fu = d.get("follow_up_questions") or []
-            verdict = "complete" if d.get("decision", {}).get("complete") else "incomplete"
-            tail = f"; follow-up: {' | '.join(fu)}" if fu else f"; {d.get('reason', '')}"
-            return f"Round {d.get('turn')}: Interrogator drafted an answer ({verdict}){tail}"
-        notes = [e.get("text") for e in update.get("events", []) if e.get("type") == ET.NOTE]
-        return f"Interrogator: {notes[-1]}" if notes else None
-    if node == "researcher":
-        rets = [e for e in update.get("events", []) if e.get("type") == ET.RETRIEVAL]
-        if rets:
-            r = rets[-1]
-            return (f"Round {r.get('turn')}: Researcher searched {len(r.get('questions', []))} question(s), "
-                    f"{len(r.get('new_passage_ids', []))} new passage(s)")
-        return None
-    if node == "report":
-        rep = update.get("report") or {}
-        return f"Report: {len(rep.get('citations', []))} verified citation(s)"
-    return None
 
 
 class GraphInterrogate:
@@ -105,7 +68,8 @@ class GraphInterrogate:
     def run(self, request: ArchivistRequest, tools: Mapping[str, RetrievalMethod],
             documents: Sequence[dict[str, Any]], emit: Emit, left_out: Sequence[str] = ()) -> AskResult:
         """:func:`clauselens.pipeline.ask` on pre-indexed ``tools``; ``emit`` gets
-        ``{"type": ET.ROUND, "node", "text"}`` events as graph nodes finish, and
+        ``{"type": ET.ROUND, "node", "text"}`` events as graph nodes finish (one per line of
+        :func:`clauselens.interfaces.progress.progress_lines`), and
         ``{"type": ET.DRAFT_TEXT, "text", "field"}`` while a draft is written; ``left_out`` (the
         files the session could not read) go into the report as ``ask``'s do."""
         from clauselens.pipeline import ask
@@ -114,9 +78,8 @@ class GraphInterrogate:
             if node == ET.DRAFT_TEXT:  # the draft's answer as it is written (pipeline.DraftWatcher)
                 emit({"type": ET.DRAFT_TEXT, "text": update["text"], "field": update.get("field")})
                 return
-            text = progress_text(node, update)
-            if text:
-                emit({"type": ET.ROUND, "node": node, "text": text})
+            for line in progress_lines(node, update):
+                emit({"type": ET.ROUND, "node": node, "text": line.plain()})
 
         return ask([], request.question, self.settings, context=request.context, progress=progress,
                    models=self.models, tools=tools, documents=documents, left_out=left_out)
@@ -142,3 +105,6 @@ class GraphInterrogate:
         emit({"type": ET.STATUS, "agent": "researcher", "text": f"Researcher: searching the library: {where}"})
         lib = pinned(library, chosen)
         return self.run(request, lib.tools(), [dict(d) for d in lib.documents()], emit)
+
+
+__all__ = ["GraphInterrogate", "draft_preview", "progress_text"]

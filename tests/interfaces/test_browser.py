@@ -129,7 +129,7 @@ def test_upload_ask_report_click_citation(server, browser, fake_model, tmp_path)
     browser.find_element(By.ID, "ask").click()
     cite = wait.until(EC.element_to_be_clickable((By.CSS_SELECTOR, "#report a.citation")))
     progress = browser.find_element(By.ID, "progress").text
-    assert "Round 1: Researcher searched" in progress and re.search(r"Report: \d+ verified citation\(s\)", progress)
+    assert "Round 1: Researcher searched" in progress and re.search(r"Report ready: .*\d+ verified citation\(s\)", progress)
     assert "60 days' written notice" in browser.find_element(By.CSS_SELECTOR, "#report .answer").text
     assert "60 days' written notice" in browser.find_element(By.ID, "chat").text
     # issue #19: the fact is the quote, word for word; the model's statement is shown as its reading
