@@ -331,19 +331,12 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
         with user_errors():
             sid = sid_of(session_id)
             resolution = None
+            res = service.search(sid, query, max(1, min(k, 50)))
             if service.library is not None:
-                res = service.library.search(query, max(1, min(k, 50)))
                 r = res.trace.get("resolution") or {}
                 labels = {a.doc_id: a.label for a in service.library.agreements()}
                 resolution = ResolutionOut(status=r.get("status", "unnamed"), chosen=[
                     AgreementOut(doc_id=d, label=labels.get(d, d)) for d in r.get("chosen", [])])
-            else:
-                docs = service.parsed_documents(sid)
-                if not docs:
-                    raise ClauselensError("no documents in this session yet: call ingest first")
-                tools = service.interrogate.tools_for(docs)  # type: ignore[attr-defined]
-                tool = tools.get("hybrid") or next(iter(tools.values()))
-                res = tool.search(query, k=max(1, min(k, 50)))
             return SearchOut(session_id=sid, query=query, abstained=res.abstained, reason=res.reason, resolution=resolution, passages=[
                 PassageOut(rank=i + 1, doc_id=p.doc_id, doc_title=p.doc_title, clause_ref=p.clause_ref,
                            heading_path=p.heading_path, page_start=p.page_start, page_end=p.page_end,

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, cast
@@ -51,6 +51,7 @@ from clauselens.parsing.types import Document, DocumentSummary
 from clauselens.pipeline import AskResult, save_result
 from clauselens.reports.model import Report
 from clauselens.reports.render import quote_text, verification_banner
+from clauselens.retrieval.types import RetrievalMethod, SearchResult
 
 Event = dict[str, Any]
 Emit = Callable[[Event], None]
@@ -68,6 +69,8 @@ class Interrogate(Protocol):
                  left_out: Sequence[str] = ()) -> AskResult: ...
 
     def from_library(self, request: ArchivistRequest, library: Any, emit: Emit) -> AskResult: ...
+
+    def tools_for(self, documents: Sequence[Document]) -> Mapping[str, RetrievalMethod]: ...
 
 
 class UnknownDocumentError(ClauselensError):
@@ -350,6 +353,19 @@ class ChatSessions:
     def parsed_documents(self, session_id: str) -> list[Document]:
         """The session's documents, parsed (cached in memory; re-parsed after a restart)."""
         return self._parsed_documents(session_id, self.documents(session_id))
+
+    def search(self, session_id: str, query: str, k: int = 5) -> SearchResult:
+        """The top ``k`` passages for ``query``: from the library (its resolution in the trace),
+        else from the session's documents through the runner's tools (``hybrid`` when configured).
+        Raises :class:`ClauselensError` when the session has no documents yet."""
+        if self.library is not None:
+            return self.library.search(query, k)
+        docs = self.parsed_documents(session_id)
+        if not docs:
+            raise ClauselensError("no documents in this session yet: call ingest first")
+        tools = self.interrogate.tools_for(docs)
+        tool = tools.get("hybrid") or next(iter(tools.values()))
+        return tool.search(query, k=k)
 
     def parsed_document(self, session_id: str, doc_id: str) -> Document:
         """One of the session's documents, parsed (cached as :meth:`parsed_documents`). Raises

@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from clauselens.config import RetrievalSettings, Settings
 from clauselens.errors import ConfigError
 from clauselens.interfaces.commands import build_service
-from clauselens.interfaces.grids import questions_from_text
+from clauselens.grid.jobs import questions_from_text
 from clauselens.interfaces.web.app import create_app
 from clauselens.reports.verify import normalize
 
