@@ -89,6 +89,36 @@ def test_graph_modules_are_wiring_only() -> None:
             assert not nested, f"graph/{path.name}: {fn.name} defines {type(nested[0]).__name__} at line {nested[0].lineno}"
 
 
+#: Module pairs that still import each other (issue #43): library/ is being split by concern this
+#: session (issue #42); empty this once it lands.
+MUTUAL_IMPORTS_ALLOWED = {("clauselens.library.library", "clauselens.library.versions"),
+                          ("clauselens.library.milvus", "clauselens.library.storage")}
+
+
+def _module_imports() -> dict[str, set[str]]:
+    """Module name -> the package modules it imports anywhere in its body (function-local imports too)."""
+    mods = {".".join(p.relative_to(PKG.parent).with_suffix("").parts).removesuffix(".__init__"): p for p in PKG.rglob("*.py")}
+    out: dict[str, set[str]] = {}
+    for name, path in mods.items():
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                found |= {m for m in (node.module, *(f"{node.module}.{a.name}" for a in node.names)) if m in mods}
+            elif isinstance(node, ast.Import):
+                found |= {a.name for a in node.names if a.name in mods}
+        out[name] = found - {name}
+    return out
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """No import loop of two modules, even through a function-local import (issue #43: the
+    Markdown and Word renderers did; their shared words are ``reports/render_parts.py`` now)."""
+    imports = _module_imports()
+    assert "clauselens.reports.render_parts" in imports["clauselens.reports.render_docx"]
+    pairs = {tuple(sorted((a, b))) for a, bs in imports.items() for b in bs if a in imports.get(b, set())}
+    assert pairs <= MUTUAL_IMPORTS_ALLOWED, f"modules that import each other: {sorted(pairs - MUTUAL_IMPORTS_ALLOWED)}"
+
+
 def test_readme_architecture_table_matches_the_tree() -> None:
     """The README's architecture table names every package and top-level module of the tree, and
     nothing that is not there (issue #18)."""

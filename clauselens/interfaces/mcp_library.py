@@ -13,8 +13,22 @@ from typing import Any, Callable
 from pydantic import BaseModel, Field
 
 from clauselens.errors import ClauselensError, IngestError
-from clauselens.interfaces.mcp_server import AgreementOut, ResolutionOut
 from clauselens.interfaces.session import ChatSessions
+
+
+class AgreementOut(BaseModel):
+    """A library agreement a question could mean."""
+
+    doc_id: str
+    label: str
+
+
+class ResolutionOut(BaseModel):
+    """Which library agreements a question names: ``status`` is ``resolved`` (one),
+    ``ambiguous`` / ``uncertain`` (several searched), ``unnamed`` (the whole library)."""
+
+    status: str
+    chosen: list[AgreementOut] = Field(default_factory=list)
 
 
 class LibraryAgreementOut(BaseModel):

@@ -58,6 +58,7 @@ from pydantic import BaseModel, Field
 
 from clauselens.errors import ClauselensError, IngestError
 from clauselens.interfaces.grids import GridRun, GridRuns
+from clauselens.interfaces.mcp_library import AgreementOut, ResolutionOut  # shared with the library tools
 from clauselens.interfaces.session import ChatSessions
 from clauselens.interfaces.store import StoreError
 from clauselens.reports.render import to_markdown
@@ -113,21 +114,6 @@ class PassageOut(BaseModel):
     spans: list[list[int]]
     score: float
     text: str
-
-
-class AgreementOut(BaseModel):
-    """A library agreement a question could mean."""
-
-    doc_id: str
-    label: str
-
-
-class ResolutionOut(BaseModel):
-    """Which library agreements a question names: ``status`` is ``resolved`` (one),
-    ``ambiguous`` / ``uncertain`` (several searched), ``unnamed`` (the whole library)."""
-
-    status: str
-    chosen: list[AgreementOut] = Field(default_factory=list)
 
 
 class SearchOut(BaseModel):

@@ -18,7 +18,7 @@ from docx.document import Document as DocxDocument
 from docx.shared import Pt, RGBColor
 
 from clauselens.reports.model import Finding, Report
-from clauselens.reports.render import (
+from clauselens.reports.render_parts import (
     NO_CITATIONS,
     SELECTED_NOTE,
     finding_groups,
