@@ -295,6 +295,67 @@ def ingest(
         raise typer.Exit(code=failures[0][1].exit_code)
 
 
+@app.command()
+def review(
+    files: Annotated[Optional[list[Path]], typer.Argument(metavar="[FILE]...", help="Contract file(s) (.pdf .docx .txt .md).")] = None,
+    playbook: Annotated[Optional[Path], typer.Option("--playbook", "-p", help="Playbook YAML (see examples/playbooks/).")] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="Output folder: review.md/.html/.xlsx/.json and redlined DOCX.")] = Path("review"),
+    library: Annotated[Optional[str], typer.Option("--library", "-l", help="Review a library's agreements instead of files.")] = None,
+    agreement: Annotated[Optional[list[str]], typer.Option("--agreement", "-a", help="With --library: only this agreement "
+                                                                                      "(doc id, file name or title words; repeatable).")] = None,
+    reading: Annotated[bool, typer.Option("--reading/--no-reading", help="Add the model's reading of each quoted clause "
+                                                                        "(--no-reading: no model call at all).")] = True,
+    redline: Annotated[bool, typer.Option("--redline/--no-redline", help="Write a redlined DOCX (tracked changes) per agreement.")] = True,
+    model: Annotated[Optional[str], typer.Option("--model", help="Reading model: bundled name or .gguf path.")] = None,
+    base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server for the reading.")] = None,
+    api_key: Annotated[Optional[str], typer.Option("--api-key", help="API key for --base-url.")] = None,
+) -> None:
+    """Check agreement(s) against a playbook of standard positions: per position compliant / deviation /
+    missing / unclear, with the clause quoted word for word, the value read and the rule that decided."""
+    from clauselens.playbook.model import load_playbook
+    from clauselens.playbook.run import open_library_for_review, review_inputs
+    from clauselens.playbook.sources import from_library, load_file
+
+    try:
+        if playbook is None:
+            raise ConfigError("give the playbook: --playbook P.yaml (examples in examples/playbooks/)")
+        if bool(files) == (library is not None):
+            raise ConfigError("give contract FILE(s) or --library NAME (one of them)")
+        if agreement and library is None:
+            raise ConfigError("--agreement picks agreements of a --library")
+        pb = load_playbook(playbook)
+        settings = Settings()
+        if library is not None:
+            inputs = from_library(open_library_for_review(settings, library), agreement or [])
+        else:
+            inputs = [load_file(f, settings) for f in files or []]
+        reader = None
+        if reading:
+            from clauselens.interfaces.grid_commands import grid_model_settings
+            from clauselens.llm import get_chat_model
+            from clauselens.playbook.reading import make_reader
+
+            ms = grid_model_settings(settings, model=model, base_url=base_url, api_key=api_key)
+            reader = make_reader(get_chat_model(ms, settings.models_dir))
+        run = review_inputs(inputs, pb, out, reading=reader, redlines=redline)
+    except ClauselensError as e:
+        _fail(e)
+        return
+    table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
+    for col in ("agreement", "compliant", "deviation", "missing", "unclear"):
+        table.add_column(col)
+    for rv in run.reviews:
+        c = rv.counts()
+        table.add_row(escape(rv.agreement[:60]), *(str(c[k]) for k in ("compliant", "deviation", "missing", "unclear")))
+    console.print(table)
+    console.print(f"Wrote {escape(str(run.reports['md']))} (+ .html .xlsx .json)" +
+                  (f" and {len(run.redlines)} redlined DOCX" if run.redlines else "") + f" in {run.seconds:.1f}s.")
+    failed = [rv for rv in run.reviews if rv.error]
+    if failed:
+        _print_failures([(None, f"{rv.agreement}: {rv.error}") for rv in failed], len(run.reviews), "could not be reviewed")
+        raise typer.Exit(code=IngestError.exit_code)
+
+
 # Interactive interfaces (issue #5): terminal chat, MCP server, web UI.
 from clauselens.interfaces.commands import chat_cmd, mcp_cmd, serve_cmd  # noqa: E402
 from clauselens.interfaces.grid_commands import grid_cmd  # noqa: E402

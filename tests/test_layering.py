@@ -16,7 +16,8 @@ PKG = Path(__file__).resolve().parents[1] / "clauselens"
 #: Top-level modules every layer may import (docs/DESIGN.md, "Module map", first row): data and
 #: messages only, so they import nothing of the package but each other.
 LEAVES = {"errors", "config", "provenance", "events", "extras"}
-AREAS = LEAVES | {"parsing", "heads", "llm", "retrieval", "library", "reports", "agents", "grid", "graph", "pipeline", "interfaces", "cli"}
+AREAS = LEAVES | {"parsing", "heads", "llm", "retrieval", "library", "reports", "agents", "grid", "playbook", "graph", "pipeline",
+                  "interfaces", "cli"}
 
 #: package area -> areas it must not import (docs/DESIGN.md, "Module map").
 FORBIDDEN: dict[str, set[str]] = {
@@ -29,7 +30,9 @@ FORBIDDEN: dict[str, set[str]] = {
     "library": {"llm", "agents", "graph", "reports", "grid", "pipeline", "interfaces", "cli"},
     "reports": {"agents", "graph", "grid", "pipeline", "interfaces", "cli"},
     "agents": {"graph", "grid", "pipeline", "interfaces", "cli"},
-    "grid": {"agents", "graph", "pipeline", "interfaces", "cli"},
+    "grid": {"agents", "graph", "playbook", "pipeline", "interfaces", "cli"},
+    # playbook review (issue #44): grid's values and presence, the library's passages, parsing, heads
+    "playbook": {"agents", "graph", "pipeline", "interfaces", "cli"},
     "graph": {"grid", "pipeline", "interfaces", "cli"},
     "pipeline": {"grid", "interfaces", "cli"},
     "interfaces": set(),

@@ -1,0 +1,1 @@
+"""Playbook review (issue #44): an agreement checked against a firm's standard positions."""

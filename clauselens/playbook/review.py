@@ -1,0 +1,266 @@
+"""Review one agreement against a playbook (issue #44): per position compliant / deviation / missing / unclear.
+
+Inputs are an agreement's verbatim passages in document order (library passages: one span of
+``Document.text`` each, with clause reference and page; :func:`clauselens.library.passages.library_passages`
+for a parsed file, :func:`clauselens.library.library.chunks_of` for a library agreement).
+
+**Presence.** A position with a CUAD category the clause presence head was trained to decide
+(:mod:`clauselens.heads.presence`, issue #40: a TF-IDF logistic probe, max over 100-word windows,
+per-category threshold) is decided by the head: present when its score is above the threshold by
+more than the playbook's ``unclear_margin`` in log-odds (the logit distance is the probe's own
+scale: Cox 1958 / the logistic model), absent when below by more than it, else **unclear**
+("the presence head is not sure"). The clause quoted is the passage the head scores highest for
+the category. A position without a category (or one the head never predicts) is found by BM25
+over the agreement's passages (bm25s; Robertson & Zaragoza 2009) with the topic and its terms
+(the position's ``terms``, else :func:`clauselens.grid.topic.derive_terms`); a passage counts
+when it mentions at least two of the terms (one when there is one term).
+
+**Outcome.** ``present``: compliant with the quote / missing. ``absent``: deviation with the
+quote / compliant (no clause: the head's score says why). Value rules (:mod:`clauselens.playbook.rules`):
+missing when the clause is absent, else the rule read on the head's passages above its threshold
+(at most :data:`MAX_CLAUSES`, best first); clauses that disagree are **unclear** ("conflicting
+clauses"), and so is a clause the rule cannot read a value from. A compliant outcome of a rule that
+needs a clause always carries a quote (:func:`check_invariants`).
+
+The model's reading (optional; :mod:`clauselens.playbook.reading`) is added afterwards and labelled
+as the model's; it never changes an outcome.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Sequence
+
+from clauselens.errors import ClauselensError
+from clauselens.playbook.model import Playbook, Position
+from clauselens.playbook.rules import RuleResult, evaluate
+
+#: Clauses of one category read for a value rule (best first).
+MAX_CLAUSES = 3
+#: A quote shown in a report is at most this many characters (cut at a sentence end, still verbatim).
+QUOTE_CHARS = 900
+OUTCOMES = ("compliant", "deviation", "missing", "unclear")
+
+
+@dataclass
+class Quote:
+    """A verbatim clause: ``text == document text[start:end]``; clause reference, heading, page."""
+
+    text: str
+    start: int
+    end: int
+    clause: str = ""
+    heading: str = ""
+    page: int | None = None
+
+
+@dataclass
+class PositionResult:
+    """One position's outcome for one agreement (see the module docstring)."""
+
+    position_id: str
+    topic: str
+    severity: str
+    rule: str
+    outcome: str
+    why: str
+    decided_by: str  # "presence head", "topic search", "value rule"
+    value: str = ""
+    quotes: list[Quote] = field(default_factory=list)
+    presence_score: float | None = None
+    threshold: float | None = None
+    preferred: str = ""
+    reading: str = ""  # the model's reading (labelled as such), empty with --no-reading
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class AgreementReview:
+    """A playbook's review of one agreement."""
+
+    agreement: str
+    source_path: str
+    doc_id: str
+    results: list[PositionResult]
+    seconds: float = 0.0
+    error: str = ""
+
+    def counts(self) -> dict[str, int]:
+        return {o: sum(1 for r in self.results if r.outcome == o) for o in OUTCOMES}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"agreement": self.agreement, "source_path": self.source_path, "doc_id": self.doc_id,
+                "seconds": round(self.seconds, 3), "error": self.error, "counts": self.counts(),
+                "results": [r.to_dict() for r in self.results]}
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def quote_of(passage: Any, focus: tuple[int, int] | None = None, limit: int = QUOTE_CHARS) -> Quote:
+    """The passage as a :class:`Quote` (cut to ``limit`` characters around ``focus`` at sentence
+    boundaries; a cut quote is still a contiguous substring of the document)."""
+    text = str(passage.text)
+    spans = getattr(passage, "spans", None) or []
+    base = spans[0].start if spans else 0
+    a, b = 0, len(text)
+    if len(text) > limit:
+        f0, f1 = focus if focus and focus != (0, 0) else (0, 0)
+        a = max(0, text.rfind(". ", 0, max(0, f0 - limit // 3)) + 2) if f0 > limit // 3 else 0
+        b = text.find(". ", max(f1, a + limit // 2), a + limit)
+        b = b + 1 if b > 0 else min(len(text), a + limit)
+    heading = " > ".join(getattr(passage, "heading_path", []) or [])
+    return Quote(text=text[a:b], start=base + a, end=base + b, clause=getattr(passage, "clause_ref", None) or "",
+                 heading=heading, page=getattr(passage, "page_start", None))
+
+
+class Reviewer:
+    """Reviews agreements against one playbook; the presence head and each agreement's passage
+    scores are computed on first use."""
+
+    def __init__(self, playbook: Playbook, head: Any = None) -> None:
+        self.playbook = playbook
+        self._head = head
+
+    @property
+    def head(self) -> Any:
+        if self._head is None:
+            from clauselens.heads.presence import load
+
+            self._head = load()
+        return self._head
+
+    def _head_decides(self, pos: Position) -> bool:
+        if not pos.category or pos.category not in self.head.categories:
+            return False
+        return float(self.head.thresholds[self.head.categories.index(pos.category)]) < 1.0
+
+    def review(self, passages: Sequence[Any], *, agreement: str, source_path: str = "", doc_id: str = "",
+               reading: Callable[[Position, PositionResult], str] | None = None) -> AgreementReview:
+        """Every position of the playbook for one agreement's ``passages`` (see the module docstring)."""
+        t0 = time.perf_counter()
+        texts = [str(p.text) for p in passages]
+        if not any(t.strip() for t in texts):
+            raise ClauselensError(f"{agreement}: the agreement has no text to review")
+        need_head = any(self._head_decides(p) for p in self.playbook.positions)
+        verdicts = {v.category: v for v in self.head.score(" ".join(texts))} if need_head else {}
+        probs = self.head.window_probs(texts) if need_head else None
+        results = []
+        for pos in self.playbook.positions:
+            if self._head_decides(pos):
+                j = self.head.categories.index(pos.category)
+                res = self._by_head(pos, passages, verdicts[pos.category], probs[:, j] if probs is not None else None)
+            else:
+                res = self._by_topic(pos, passages)
+            if reading is not None and res.quotes:
+                res.reading = reading(pos, res)
+            results.append(res)
+        check_invariants(self.playbook, results)
+        return AgreementReview(agreement, source_path, doc_id, results, time.perf_counter() - t0)
+
+    # ---------------------------------------------------------------- presence head
+    def _by_head(self, pos: Position, passages: Sequence[Any], verdict: Any, pprobs: Any) -> PositionResult:
+        margin = self.playbook.unclear_margin
+        z = _logit(verdict.score) - _logit(verdict.threshold)
+        base = _result(pos, presence_score=round(float(verdict.score), 4), threshold=round(float(verdict.threshold), 4))
+        order = sorted(range(len(passages)), key=lambda i: -float(pprobs[i])) if pprobs is not None else []
+        clauses = [i for i in order if float(pprobs[i]) >= verdict.threshold][:MAX_CLAUSES] or order[:1]
+        said = f"presence head: score {verdict.score:.2f} vs threshold {verdict.threshold:.2f} (margin {margin:g} log-odds)"
+        if abs(z) < margin:
+            base.update(outcome="unclear", why=f"{said}: too close to the threshold to decide", decided_by="presence head",
+                        quotes=[quote_of(passages[i]) for i in clauses[:1]])
+            return PositionResult(**base)
+        if z < 0:  # absent
+            outcome = "compliant" if pos.require.rule == "absent" else "missing"
+            base.update(outcome=outcome, why=f"{said}: no such clause", decided_by="presence head")
+            return PositionResult(**base)
+        return self._present(pos, base, [passages[i] for i in clauses], said, "presence head")
+
+    # ---------------------------------------------------------------- topic search
+    def _by_topic(self, pos: Position, passages: Sequence[Any]) -> PositionResult:
+        from clauselens.grid.topic import derive_terms
+        from clauselens.playbook.rules import _has
+
+        terms = pos.terms or list(derive_terms(pos.topic))
+        base = _result(pos)
+        need = 1 if len(terms) <= 1 else 2
+        hits = []
+        for i in _bm25_order(f"{pos.topic} {' '.join(terms)}", [str(p.text) for p in passages]):
+            low = str(passages[i].text)
+            if len({t for t in terms if _has(low, [t])}) >= need:
+                hits.append(i)
+            if len(hits) >= MAX_CLAUSES:
+                break
+        said = f"topic search: passages mentioning at least {need} of {', '.join(terms[:6]) or 'the topic'}"
+        if not terms:
+            base.update(outcome="unclear", why="the topic has no distinctive words to search for; add terms", decided_by="topic search")
+            return PositionResult(**base)
+        if not hits:
+            outcome = "compliant" if pos.require.rule == "absent" else "missing"
+            base.update(outcome=outcome, why=f"{said}: none found", decided_by="topic search")
+            return PositionResult(**base)
+        return self._present(pos, base, [passages[i] for i in hits], said, "topic search")
+
+    # ---------------------------------------------------------------- a clause is there
+    def _present(self, pos: Position, base: dict[str, Any], clauses: list[Any], said: str, by: str) -> PositionResult:
+        rule = pos.require.rule
+        if rule in ("present", "absent"):
+            outcome = "compliant" if rule == "present" else "deviation"
+            base.update(outcome=outcome, why=f"{said}: the clause is there", decided_by=by, quotes=[quote_of(clauses[0])])
+            return PositionResult(**base)
+        from clauselens.grid.topic import derive_terms
+
+        cues = pos.value_near or pos.terms or list(derive_terms(pos.topic))
+        read: list[tuple[Any, RuleResult]] = [(c, evaluate(pos.require, str(c.text), cues)) for c in clauses]
+        decided = [(c, r) for c, r in read if r.outcome != "unclear"]
+        if not decided:
+            c, r = read[0]
+            base.update(outcome="unclear", why=f"{r.why} ({said})", decided_by="value rule", value=r.value,
+                        quotes=[quote_of(c, r.span)])
+            return PositionResult(**base)
+        kinds = {r.outcome for _, r in decided}
+        if len(kinds) > 1:
+            vals = "; ".join(f"{r.value} ({r.outcome})" for _, r in decided)
+            base.update(outcome="unclear", why=f"conflicting clauses: {vals}", decided_by="value rule",
+                        value=" / ".join(r.value for _, r in decided), quotes=[quote_of(c, r.span) for c, r in decided])
+            return PositionResult(**base)
+        c, r = decided[0]
+        base.update(outcome=r.outcome, why=r.why, decided_by="value rule", value=r.value, quotes=[quote_of(c, r.span)])
+        return PositionResult(**base)
+
+
+def _result(pos: Position, **kw: Any) -> dict[str, Any]:
+    return {"position_id": pos.id, "topic": pos.topic, "severity": pos.severity, "rule": pos.require.describe(),
+            "preferred": pos.preferred, "outcome": "unclear", "why": "", "decided_by": "", **kw}
+
+
+def _bm25_order(query: str, texts: list[str]) -> list[int]:
+    """Passage indices by BM25 score (bm25s, English stop words), best first; zero scores dropped."""
+    import bm25s
+    import numpy as np
+
+    corpus = bm25s.tokenize(texts, stopwords="en", show_progress=False)
+    index = bm25s.BM25()
+    index.index(corpus, show_progress=False)
+    words = bm25s.tokenize([query], stopwords="en", return_ids=False, show_progress=False)[0]
+    if not words:
+        return []
+    scores = index.get_scores(words)
+    return [int(i) for i in np.argsort(-scores) if scores[i] > 0]
+
+
+def check_invariants(playbook: Playbook, results: list[PositionResult]) -> None:
+    """Never a "compliant" without a quoted clause where the rule needs one (raises; a bug, not input)."""
+    needs = {p.id: p.require.needs_clause for p in playbook.positions}
+    for r in results:
+        if r.outcome == "compliant" and needs.get(r.position_id, True) and not r.quotes:
+            raise AssertionError(f"position {r.position_id}: compliant without a quoted clause")
+
+
+__all__ = ["AgreementReview", "MAX_CLAUSES", "OUTCOMES", "PositionResult", "Quote", "Reviewer", "check_invariants", "quote_of"]

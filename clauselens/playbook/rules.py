@@ -1,0 +1,246 @@
+"""Deterministic value rules of a playbook position, read from a verified clause (issue #44).
+
+Every value is parsed from the quoted clause by the readers of :mod:`clauselens.grid.values`
+(issue #45) -- jurisdictions, periods, amounts -- never taken from a model. :func:`evaluate`
+returns ``compliant`` / ``deviation`` or ``unclear`` (with the reason: the clause states no value,
+or several values that disagree), the value in a normal form and the rule that decided:
+
+* ``governing_law_in``: the jurisdiction(s) after "law(s) of" in the sentences that govern
+  ("governed", "laws of", "construed"); a country is dropped when one of its states or provinces
+  is named ("the State of New York, United States" is New York). One jurisdiction in the set:
+  compliant; none in the set: deviation; several, some in the set: unclear.
+* ``period_at_most`` / ``period_at_least``: the period of the clause that stands nearest one of the
+  position's ``value_near`` words in its sentence (one period only: that one), compared in days
+  (1 month = 30.4375 days, 1 year = 365.25 days -- the same constants as the value reader);
+* ``cap_months_of_fees_at_least``: the period of fees a liability cap counts ("the fees paid in the
+  twelve (12) months preceding the claim"); a cap stated only as a sum of money is unclear (the
+  sum cannot be compared with months of fees without the fees);
+* ``consent_required``: a sentence on the topic requires the other party's consent or approval
+  (compliant); a sentence lets a party assign "without" consent and none requires it (deviation);
+  an outright prohibition with no consent route, or no such sentence, is unclear.
+
+Pure functions; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from clauselens.grid.values import Period, amounts_in, jurisdictions_in
+from clauselens.playbook.model import Requirement
+
+_UNIT_DAYS = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.4375, "year": 365.25}
+_SENTENCE = re.compile(r"[^.;]+(?:[.;]|$)")
+#: Sub-national jurisdictions and their country (a country named beside one of them is dropped).
+_COUNTRY_OF = {"United States": "us", "Canada": "ca", "United Kingdom": "uk", "England": "uk", "Wales": "uk", "Scotland": "uk",
+               "Northern Ireland": "uk"}
+_CA_PROVINCES = {"Ontario", "Quebec", "British Columbia", "Alberta", "Manitoba", "Saskatchewan", "Nova Scotia", "New Brunswick",
+                 "Newfoundland", "Prince Edward Island"}
+_NATIONS = {"United States", "Canada", "United Kingdom"}
+_LAW_OF = re.compile(r"\blaws?\s+(?:and\s+regulations\s+)?of\b|\bgoverned\s+by\b", re.IGNORECASE)
+_GOVERNING = ("govern", "laws of", "law of", "construed", "interpreted")
+
+
+@dataclass(frozen=True)
+class RuleResult:
+    """What a rule made of one clause: ``outcome`` (compliant / deviation / unclear), the value
+    read from the clause (normal form; empty when none), why, and where in the clause the value
+    stands (``[start, end)`` into the clause text; ``(0, 0)`` when none)."""
+
+    outcome: str
+    value: str
+    why: str
+    span: tuple[int, int] = (0, 0)
+
+
+def days(p: Period) -> float:
+    """A period in days (see the module docstring)."""
+    return p.count * _UNIT_DAYS[p.unit]
+
+
+def sentences(text: str) -> list[tuple[int, str]]:
+    """``(offset, sentence)`` pairs of ``text`` (split after "." and ";")."""
+    return [(m.start(), m.group(0)) for m in _SENTENCE.finditer(text) if m.group(0).strip()]
+
+
+def _has(text: str, words: list[str] | tuple[str, ...]) -> list[int]:
+    """Offsets where one of ``words`` (word prefixes or phrases, lower case) starts in ``text``."""
+    low = text.lower()
+    out: list[int] = []
+    for w in words:
+        out += [m.start() for m in re.finditer(r"(?<![a-z0-9])" + re.escape(w), low)]
+    return sorted(out)
+
+
+def reduce_jurisdictions(names: set[str]) -> set[str]:
+    """Drop a country when one of its states or provinces is also named."""
+    us_state = any(n not in _COUNTRY_OF and n not in _CA_PROVINCES and n not in _NATIONS and _looks_us(n) for n in names)
+    out = set(names)
+    if us_state:
+        out.discard("United States")
+    if names & _CA_PROVINCES:
+        out.discard("Canada")
+    if names & {"England", "Wales", "Scotland", "Northern Ireland"}:
+        out.discard("United Kingdom")
+    if "England" in out and "Wales" in out:
+        out.discard("Wales")
+    return out
+
+
+def _looks_us(name: str) -> bool:
+    from clauselens.grid.values import _US_STATES
+
+    return name in _US_STATES
+
+
+def governing_law(text: str) -> set[str]:
+    """The jurisdictions whose law governs, as ``text`` states it (see the module docstring)."""
+    found: set[str] = set()
+    fallback: set[str] = set()
+    for _, s in sentences(text):
+        if not _has(s, _GOVERNING):
+            continue
+        for m in _LAW_OF.finditer(s):
+            after = s[m.end(): m.end() + 120]
+            stop = re.search(r"\b(?:courts?|venue|jurisdiction|arbitrat)", after, re.IGNORECASE)
+            got = jurisdictions_in(after[: stop.start()] if stop else after)
+            found |= got
+        fallback |= jurisdictions_in(s)
+    return reduce_jurisdictions(found or fallback)
+
+
+def _law_rule(req: Requirement, text: str) -> RuleResult:
+    law = governing_law(text)
+    if not law:
+        return RuleResult("unclear", "", "the clause names no jurisdiction whose law governs")
+    value = ", ".join(sorted(law))
+    inside = law & set(req.allowed)
+    span = _value_span(text, sorted(law))
+    if inside == law and len(law) == 1:
+        return RuleResult("compliant", value, f"{value} is in the playbook's set ({', '.join(req.allowed)})", span)
+    if not inside:
+        return RuleResult("deviation", value, f"{value} is not in the playbook's set ({', '.join(req.allowed)})", span)
+    return RuleResult("unclear", value, f"the clause names several governing laws ({value}), not all in the set", span)
+
+
+def _value_span(text: str, words: list[str]) -> tuple[int, int]:
+    for w in words:
+        i = text.find(w)
+        if i >= 0:
+            return i, i + len(w)
+    return 0, 0
+
+
+def near_period(text: str, cues: list[str]) -> tuple[Period, tuple[int, int]] | None | str:
+    """The period of ``text`` nearest one of ``cues`` in its sentence (see the module docstring);
+    None: no period at all; a string: why no one period could be chosen."""
+    from clauselens.grid.values import _DURATION, words_to_number
+
+    found: list[tuple[Period, int, int]] = []
+    for m in _DURATION.finditer(text):
+        n = float(m.group(2).replace(",", "")) if m.group(2) else words_to_number(m.group(1))
+        if n is not None and n > 0:
+            found.append((Period(n, m.group(3).lower()), m.start(), m.end()))
+    if not found:
+        return None
+    best: tuple[float, Period, int, int] | None = None
+    for off, s in sentences(text):
+        hits = [off + h for h in _has(s, cues)] if cues else []
+        for p, a, b in found:
+            if hits and off <= a < off + len(s):
+                dist = min(abs(h - a) for h in hits)
+                if best is None or dist < best[0]:
+                    best = (dist, p, a, b)
+    if best is not None:
+        return best[1], (best[2], best[3])
+    distinct = {days(p) for p, _, _ in found}
+    if len(distinct) == 1:
+        return found[0][0], (found[0][1], found[0][2])
+    return f"the clause states several periods ({', '.join(str(p) for p, _, _ in found[:4])}) and none stands near " \
+           f"{', '.join(cues[:4]) or 'the topic'}"
+
+
+def _period_rule(req: Requirement, text: str, cues: list[str]) -> RuleResult:
+    assert req.period is not None
+    got = near_period(text, cues)
+    if got is None:
+        return RuleResult("unclear", "", "the clause states no period")
+    if isinstance(got, str):
+        return RuleResult("unclear", "", got)
+    p, span = got
+    limit = req.period
+    ok = days(p) <= days(limit) + 1e-9 if req.rule == "period_at_most" else days(p) >= days(limit) - 1e-9
+    cmp = "at most" if req.rule == "period_at_most" else "at least"
+    return RuleResult("compliant" if ok else "deviation", str(p),
+                      f"{p} is {'' if ok else 'not '}{cmp} {limit}", span)
+
+
+_CAP_CUES = ["preceding", "prior", "paid", "payable", "fees", "immediately"]
+
+
+def _cap_rule(req: Requirement, text: str, cues: list[str]) -> RuleResult:
+    assert req.months is not None
+    fee_sentences = [(o, s) for o, s in sentences(text) if _has(s, ["fee", "paid", "payable", "amounts paid", "charges"])]
+    for off, s in fee_sentences:
+        got = near_period(s, cues or _CAP_CUES)
+        if isinstance(got, tuple):
+            p, (a, b) = got
+            months = days(p) / _UNIT_DAYS["month"]
+            ok = months >= req.months - 1e-6
+            return RuleResult("compliant" if ok else "deviation", f"fees of {p}",
+                              f"a cap of the fees of {p} ({months:g} months) is {'' if ok else 'not '}at least "
+                              f"{req.months:g} months of fees", (off + a, off + b))
+    money = [a for a in amounts_in(text) if a.kind == "money"]
+    if money:
+        return RuleResult("unclear", str(money[0]), f"the cap is stated as a sum ({money[0]}), not as months of fees")
+    return RuleResult("unclear", "", "the clause states no period of fees for its cap")
+
+
+_CONSENT = re.compile(r"\b(?:consent|approv|agree(?:ment)?\s+in\s+writing)", re.IGNORECASE)
+_FREE = re.compile(r"\bwithout\s+(?:the\s+)?(?:need\s+(?:for|of|to\s+obtain)\s+|necessity\s+of\s+|requirement\s+of\s+|obtaining\s+)?"
+                   r"(?:the\s+)?(?:any\s+)?(?:prior\s+)?(?:written\s+)?(?:consent|approval)", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|cannot|prohibit\w*)\b|n't\b", re.IGNORECASE)
+_PROHIBIT = re.compile(r"\b(?:shall\s+not|may\s+not|cannot|not\s+be\s+assignable|non-?assignable|prohibit\w*)\b", re.IGNORECASE)
+
+
+def _consent_rule(text: str, cues: list[str]) -> RuleResult:
+    topic = cues or ["assign", "transfer"]
+    requires = free = prohibits = None
+    for off, s in sentences(text):
+        if not _has(s, topic):
+            continue
+        m_free = _FREE.search(s)
+        before = s[: m_free.start()] if m_free else ""
+        if m_free and not _NEGATION.search(before):
+            free = free or (off + m_free.start(), off + m_free.end())
+            continue
+        m = _CONSENT.search(s)
+        if m:
+            requires = requires or (off + m.start(), off + m.end())
+        elif _PROHIBIT.search(s):
+            prohibits = prohibits or (off, off + len(s))
+    if requires:
+        return RuleResult("compliant", "consent required", "a sentence on the topic requires the other party's consent", requires)
+    if free:
+        return RuleResult("deviation", "no consent needed", "the clause lets a party act without the other's consent", free)
+    if prohibits:
+        return RuleResult("unclear", "prohibited", "the clause prohibits it outright (no consent route)", prohibits)
+    return RuleResult("unclear", "", "no sentence of the clause says whether consent is needed")
+
+
+def evaluate(req: Requirement, text: str, cues: list[str]) -> RuleResult:
+    """Apply a value rule to one clause ``text`` (see the module docstring); ``cues``: the words a
+    value must stand near (the position's ``value_near``, else its topic terms)."""
+    if req.rule == "governing_law_in":
+        return _law_rule(req, text)
+    if req.rule in ("period_at_most", "period_at_least"):
+        return _period_rule(req, text, cues)
+    if req.rule == "cap_months_of_fees_at_least":
+        return _cap_rule(req, text, cues)
+    if req.rule == "consent_required":
+        return _consent_rule(text, cues)
+    raise ValueError(f"{req.rule} is not a value rule")
+
+
+__all__ = ["RuleResult", "days", "evaluate", "governing_law", "near_period", "reduce_jurisdictions", "sentences"]
