@@ -73,14 +73,23 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--max-length", type=int, default=None, help="word pieces per pair (default: the head's)")
     ap.add_argument("--questions", type=Path, nargs="+", default=None)
     ap.add_argument("--tag", default="dev")
+    ap.add_argument("--head-root", type=Path, default=None,
+                    help="weights root holding reranker/ (a training run's export; default: the installed head)")
+    ap.add_argument("--answerability-root", type=Path, default=None,
+                    help="weights root holding answerability/model.json (default: the installed one, else --head-root)")
+    ap.add_argument("--suffix", default="", help="appended to the result file names (e.g. the head's stage)")
     args = ap.parse_args(argv)
     from clauselens.heads.cross_encoder import HeadReranker
 
     questions = [q for f in args.questions for q in load_questions(f)] if args.questions else load_questions()
     provenance = run_provenance(["bm25s", "numpy", "sentence-transformers", "torch", "transformers", "scipy"])
     lib = library_for(args.setting, "minilm", questions, tag="" if args.tag == "dev" else args.tag)
-    head = HeadReranker(**({"max_length": args.max_length} if args.max_length else {})).load()
-    thr = float(head.meta.get("abstain_threshold", 0.0))
+    from clauselens.heads.base import WEIGHTS
+
+    ans_root = args.answerability_root or (WEIGHTS if (WEIGHTS / "answerability").exists() else args.head_root)
+    head = HeadReranker(args.head_root, answerability_root=ans_root,
+                        **({"max_length": args.max_length} if args.max_length else {})).load()
+    thr = head.abstain_threshold  # P(answerable) when the answerability model is installed, else head.json's
     variants: dict[str, dict] = {}
     lib.reranker = None
     rows = run(lib, questions)
@@ -90,7 +99,7 @@ def main(argv: list[str] | None = None) -> None:
         t0 = time.perf_counter()
         rows = run_head(lib, questions)
         print(f"[clause_qa_head] top {n}: {time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
-        (RESULTS / f"clause_qa_head_{args.setting}_{args.tag}_top{n}.results.jsonl").write_text(
+        (RESULTS / f"clause_qa_head_{args.setting}_{args.tag}_top{n}{args.suffix}.results.jsonl").write_text(
             "".join(json.dumps(r) + "\n" for r in rows))
         keep = ("exact+defined_term", "paraphrase", "unanswerable_answered", "answerable_abstained")
         variants[f"head_top{n}"] = {
@@ -105,6 +114,8 @@ def main(argv: list[str] | None = None) -> None:
         "data": [rel_repo(f) for f in args.questions] if args.questions else "../shared/data/clause-qa-dev/questions.jsonl",
         "head": {k: head.meta.get(k) for k in ("sha256", "abstain_threshold", "max_length", "training_command")}
         | {"max_length_used": head.max_length},
+        "answerability": None if head.answerability is None else
+        {k: head.answerability.spec.get(k) for k in ("threshold", "head_sha256", "training_command")},
         "abstain_threshold_from_validation_split": thr, "questions": len(questions),
         "torch_threads": __import__("torch").get_num_threads(),
         "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()],
@@ -112,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
         "command": " ".join(["python -m benchmarks.clause_qa_head", *(argv if argv is not None else sys.argv[1:])]),
         "provenance": provenance, "date": dt.date.today().isoformat(),
     }
-    out = RESULTS / f"clause_qa_head_{args.setting}_{args.tag}.json"
+    out = RESULTS / f"clause_qa_head_{args.setting}_{args.tag}{args.suffix}.json"
     out.write_text(json.dumps(result, indent=2) + "\n")
     for name, v in variants.items():
         s = v["summary"]

@@ -7,7 +7,9 @@ cross-entropy on CUAD clause annotations (Hendrycks et al. 2021) by
 ``clauselens.heads.train_reranker``, so ``sigmoid(logit)`` is read as P(relevant) and a threshold on
 the best one abstains ("no matching clause found").
 
-:class:`HeadReranker` has the library's reranker interface, ``score(query, texts) -> [P(relevant)]``.
+:class:`HeadReranker` has the library's reranker interface, ``score(query, texts) -> [P(relevant)]``,
+and ``judge(query, texts, dense, bm25)``: P(relevant) calibrated and P(answerable) of the list from
+the answerability model fitted on this head (``heads.answerability``; the library prefers it).
 Weights load on first use (``base.load_sequence_classifier``: offline, sha256-checked). Inference
 runs under ``torch.inference_mode`` in batches, with the threads torch is set to
 (``torch.set_num_threads`` / ``OMP_NUM_THREADS``: this module never changes them).
@@ -15,10 +17,13 @@ runs under ``torch.inference_mode`` in batches, with the threads torch is set to
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, Sequence
 
-from clauselens.heads.base import load_sequence_classifier, load_tokenizer
+from clauselens.heads.answerability import NAME as ANSWERABILITY
+from clauselens.heads.answerability import Answerability
+from clauselens.heads.base import HeadMissingError, load_sequence_classifier, load_tokenizer, notice_missing
 
 NAME = "reranker"
 #: Word pieces per (question, passage) pair when ``head.json`` does not say (it records the training
@@ -39,11 +44,15 @@ class HeadReranker:
         batch_size: pairs per forward pass.
     """
 
-    def __init__(self, root: Path | None = None, max_length: int | None = None, batch_size: int = BATCH) -> None:
+    def __init__(self, root: Path | None = None, max_length: int | None = None, batch_size: int = BATCH,
+                 answerability_root: Path | None = None) -> None:
         self.root, self.max_length, self.batch_size = root, max_length, batch_size
+        self.answerability_root = answerability_root
         self._model: Any = None
         self._tok: Any = None
         self.meta: dict[str, Any] = {}
+        #: The fitted calibration and answerability model (``heads.answerability``), None when not installed.
+        self.answerability: Answerability | None = None
 
     def load(self) -> "HeadReranker":
         """Load the weights and tokenizer now (raises ``HeadMissingError`` / ``HeadChecksumError``)."""
@@ -52,12 +61,24 @@ class HeadReranker:
             if self.max_length is None:  # the length it was trained at (head.json), else MAX_LENGTH
                 self.max_length = int(self.meta.get("max_length") or MAX_LENGTH)
             self._tok = load_tokenizer()
+            try:
+                self.answerability = Answerability.load(self.answerability_root or self.root)
+                fitted_on = self.answerability.spec.get("head_sha256") or []
+                if fitted_on and self.meta.get("sha256") not in fitted_on:
+                    self.answerability = None
+                    raise HeadMissingError(f"{ANSWERABILITY} model was fitted on another reranker head "
+                                           f"({fitted_on[0][:12]}, this one {str(self.meta.get('sha256'))[:12]})")
+            except HeadMissingError as e:
+                notice_missing(ANSWERABILITY, "calibrated relevance and answerability (the head's sigmoid is used)", e)
         return self
 
     @property
     def abstain_threshold(self) -> float:
-        """The abstention threshold on the best P(relevant) recorded in ``head.json`` (chosen on the
-        training validation split), 0 when none."""
+        """The abstention threshold on P(answerable) of the answerability model when installed, else on
+        the best P(relevant) recorded in ``head.json`` (both chosen on validation splits of training
+        agreements), 0 when none."""
+        if self.answerability is not None:
+            return self.answerability.threshold
         return float(self.meta.get("abstain_threshold") or 0.0)
 
     def logits(self, query: str, texts: Sequence[str]) -> list[float]:
@@ -76,15 +97,27 @@ class HeadReranker:
 
     def score(self, query: str, texts: Sequence[str]) -> list[float]:
         """P(relevant) = sigmoid(logit) of each of ``texts`` for ``query``, in order."""
-        import math
-
         return [1.0 / (1.0 + math.exp(-x)) for x in self.logits(query, texts)]
+
+
+    def judge(self, query: str, texts: Sequence[str], dense: Sequence[float | None],
+              bm25: Sequence[float | None]) -> tuple[list[float], float]:
+        """Calibrated P(relevant) of each of ``texts`` (a fused list, best first; ``dense`` / ``bm25``
+        its retrieval scores, None where a ranker did not return it) and P(some passage answers
+        ``query``). Without the answerability model: the head's sigmoid and its best value."""
+        logits = self.logits(query, texts)
+        if not logits:
+            return [], 0.0
+        if self.answerability is None:
+            probs = [1.0 / (1.0 + math.exp(-x)) for x in logits]
+            return probs, max(probs)
+        return self.answerability.p_relevant(logits), self.answerability.p_answerable(logits, dense, bm25)
 
 
 def load_reranker(root: Path | None = None) -> HeadReranker | None:
     """The installed reranker head, loaded and checksum-verified; None after one notice
     ("reranker head not installed: ...; reranking off") when it is missing or corrupt."""
-    from clauselens.heads.base import HeadChecksumError, HeadMissingError, notice_missing
+    from clauselens.heads.base import HeadChecksumError
 
     try:
         return HeadReranker(root).load()

@@ -196,14 +196,18 @@ def contract_groups(row: dict[str, str], cp: ContractPassages, text: str, phr: d
     return groups, skipped
 
 
+def split_keys(keys: list[str], val_share: float, seed: int) -> set[str]:
+    """The validation agreements (seeded sample of ``val_share`` of the sorted ``keys``)."""
+    keys = sorted(keys)
+    return set(random.Random(seed).sample(keys, max(1, round(len(keys) * val_share))))
+
+
 def build(out: Path, *, val_share: float = 0.1, seed: int = 39, limit: int | None = None) -> dict[str, Any]:
     """Write ``groups.jsonl`` (one training group per line, with ``split``) and ``manifest.json``
     under ``out``; resumable (contracts already in ``groups.jsonl`` are skipped)."""
     phr = phrasings()
     rows = allowed_rows()[:limit]
-    rng_split = random.Random(seed)
-    keys = sorted(name_key(r["Filename"]) for r, _ in rows)
-    val = set(rng_split.sample(keys, max(1, round(len(keys) * val_share))))
+    val = split_keys([name_key(r["Filename"]) for r, _ in rows], val_share, seed)
     out.mkdir(parents=True, exist_ok=True)
     gfile = out / "groups.jsonl"
     done = {json.loads(x)["contract"] for x in gfile.read_text().splitlines()} if gfile.exists() else set()

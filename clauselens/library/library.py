@@ -865,16 +865,21 @@ class Library:
 
     def _rerank(self, question: str, ranked: list[Passage], trace: dict[str, Any]) -> tuple[list[Passage], float]:
         """The fused list with its first :attr:`rerank_top` passages re-ordered by
-        :func:`rerank_order` of the scorer's P(relevant), and the best P(relevant)."""
+        :func:`rerank_order` of the scorer's P(relevant), and the best P(relevant) -- for a scorer with
+        ``judge`` (the trained head) its P(answerable) of the list instead."""
         head, tail = ranked[: self.rerank_top], ranked[self.rerank_top:]
         t0 = time.perf_counter()
-        probs = [float(x) for x in self.reranker.score(question, [rerank_text(p) for p in head])]
+        texts, judge = [rerank_text(p) for p in head], getattr(self.reranker, "judge", None)
+        if judge is not None:  # the trained head (issue #39): calibrated P(relevant) and P(answerable) of the list
+            probs, best = judge(question, texts, [p.scores.get("dense") for p in head], [p.scores.get("bm25") for p in head])
+        else:
+            probs = [float(x) for x in self.reranker.score(question, texts)]
+            best = max(probs, default=0.0)
         for p, pr in zip(head, probs):
-            p.scores["llm"] = pr
+            p.scores["head" if judge is not None else "llm"] = pr
         order = rerank_order(probs)
-        trace["rerank"] = {"scored": len(head), "best": round(max(probs, default=0.0), 4),
-                           "seconds": round(time.perf_counter() - t0, 2)}
-        return [head[i] for i in order] + tail, max(probs, default=0.0)
+        trace["rerank"] = {"scored": len(head), "best": round(best, 4), "seconds": round(time.perf_counter() - t0, 2)}
+        return [head[i] for i in order] + tail, best
 
     def _rank_in_engine(self, engine: EngineRanking, question: str, docs: Sequence[str] | None, trace: dict[str, Any], *,
                         dense_query: str | None = None, lexical_only: bool = False) -> list[Passage]:

@@ -1,0 +1,139 @@
+"""Answerability and reranking data from the library's own ranking (issue #39).
+
+For every ``train_allowed.txt`` agreement in a built library (the benchmark's 462-contract CUAD
+library: read, never rebuilt) and every CUAD category of
+``clauselens/heads/data/cuad_category_phrasings.json``, one generic phrasing per register (lay and
+legal; no question file is read) is searched in that agreement alone exactly as a question is
+(:meth:`Library.search` pinned to the agreement, top :data:`TOP`, no reranker, no absent-topic
+rule), and the search is written with its label:
+
+* ``present``: the agreement's CUAD annotation for the category is non-empty (Hendrycks et al.
+  2021); an empty annotation means no passage answers the question -- its retrieved passages are the
+  "neighbouring clause" negatives an abstention decision must reject;
+* per passage: its text as the reranker reads it (``rerank_text``), its retrieval scores (dense
+  cosine, BM25, fused rank) and ``gold`` -- whether it overlaps an annotated clause of the category
+  (located by ``head_pairs.locate``) -- plus ``other``: the categories whose annotated clauses it
+  overlaps (topic-mismatch negatives for this question).
+
+Agreements are split as ``head_pairs`` splits them (seeded, by agreement), so the answerability
+model (``clauselens.heads.train_answerability``) is fitted and its threshold chosen on agreements
+the reranker head never saw. Resumable: searches already in the output file are skipped.
+
+    .venv/bin/python -m clauselens.library.answerability_data
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from clauselens.library.head_pairs import CACHE, DATA, _squash, allowed_rows, clause_texts, locate, name_key, phrasings, split_keys
+from clauselens.library.library import Library, rerank_text
+
+LIBRARY = Path.home() / ".cache" / "clauselens" / "bench" / "clause_qa" / "cuad462-minilm"
+OUT = CACHE / "answerability" / "searches.jsonl"
+#: The reranker head's training data manifest (``head_pairs``): its train agreements are left out here.
+HEAD_MANIFEST = CACHE / "pairs" / "manifest.json"
+TOP = 10
+
+
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1] and min(a[1], b[1]) - max(a[0], b[0]) >= 40
+
+
+def gold_spans(row: dict[str, str], text: str, cats: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """Category -> located spans of its annotated clauses in ``text`` (absent categories: [])."""
+    sq = _squash(text)
+    return {c: [s for s in (locate(text, t, sq) for t in clause_texts(row.get(c, ""))) if s is not None] for c in cats}
+
+
+def search_record(lib: Library, doc_id: str, query: str, gold: dict[str, list[tuple[int, int]]],
+                  category: str) -> dict[str, Any]:
+    """One search of ``query`` in agreement ``doc_id`` with its passages labelled."""
+    t0 = time.perf_counter()
+    res = lib.search(query, TOP, doc_ids=[doc_id], resolve=False, absent_topics=False)
+    ms = (time.perf_counter() - t0) * 1000
+    out = []
+    for rank, p in enumerate(res.passages):
+        span = (p.spans[0].start, p.spans[-1].end)
+        out.append({"rank": rank, "span": list(span), "method": p.method, "text": rerank_text(p),
+                    "dense": p.scores.get("dense"), "bm25": p.scores.get("bm25"),
+                    "gold": any(_overlap(span, g) for g in gold.get(category, [])),
+                    "other": sorted(c for c, gs in gold.items() if c != category and any(_overlap(span, g) for g in gs))})
+    return {"abstained": res.abstained, "ms": round(ms, 1), "passages": out}
+
+
+def build(out: Path = OUT, library: Path = LIBRARY, *, seed: int = 39, val_share: float = 0.1,
+          limit: int | None = None, both_registers: bool = False, exclude: set[str] | frozenset[str] = frozenset()) -> int:
+    """Append the searches of every allowed agreement of ``library`` (except the ``exclude`` keys) to
+    ``out``: per category one phrasing of a register drawn at random (both registers with
+    ``both_registers``). Returns how many were written this run."""
+    phr = phrasings()
+    cats = list(phr)
+    rows = allowed_rows()
+    val = split_keys([name_key(r["Filename"]) for r, _ in rows], val_share, seed)
+    random.Random(seed).shuffle(rows)  # a run stopped early still covers the collection evenly
+    lib = Library.open(library, embedder_name="minilm", abstain_threshold=0.0)
+    by_key = {name_key(Path(r.path).name): r.doc_id for r in lib.agreements()}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = {(d["contract"], d["category"], d["register"]) for d in
+            (json.loads(x) for x in out.read_text().splitlines())} if out.exists() else set()
+    written = 0
+    t0 = time.perf_counter()
+    with open(out, "a", encoding="utf-8") as f:
+        for n, (row, path) in enumerate(rows[:limit], 1):
+            key = name_key(row["Filename"])
+            if key not in by_key or key in exclude:
+                continue
+            gold = gold_spans(row, path.read_text(encoding="utf-8"), cats)
+            rng = random.Random(f"{seed}:{key}:answerability")
+            for cat in cats:
+                present = bool(clause_texts(row.get(cat, "")))
+                if present and not gold[cat]:
+                    continue  # annotated but not located in the text: no label for its passages
+                regs = ["lay", "legal"] if both_registers else [rng.choice(["lay", "legal"])]
+                for reg in regs:
+                    if (key, cat, reg) in done:
+                        continue
+                    query = rng.choice(phr[cat][reg])
+                    rec = search_record(lib, by_key[key], query, gold, cat)
+                    f.write(json.dumps({"contract": key, "file": path.name, "split": "val" if key in val else "train",
+                                        "category": cat, "register": reg, "query": query, "present": present,
+                                        **rec}) + "\n")
+                    written += 1
+            f.flush()
+            if n % 10 == 0:
+                print(f"[answerability_data] {n}/{len(rows)} agreements, {written} searches, "
+                      f"{time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
+    return written
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--library", type=Path, default=LIBRARY)
+    ap.add_argument("--seed", type=int, default=39)
+    ap.add_argument("--val-share", type=float, default=0.1)
+    ap.add_argument("--limit", type=int, default=None, help="first N allowed agreements only (a quick check)")
+    ap.add_argument("--both-registers", action="store_true", help="a lay and a legal phrasing per category")
+    ap.add_argument("--exclude-manifest", type=Path, default=HEAD_MANIFEST,
+                    help="skip the agreements of this head_pairs manifest's train split (the reranker head's own "
+                         "training agreements: its scores there are not those of an unseen agreement)")
+    args = ap.parse_args(argv)
+    if not (args.library / "library.json").exists():
+        raise SystemExit(f"no library at {args.library}: build it with python -m benchmarks.clause_qa --setting cuad462")
+    exclude: set[str] = set()
+    if args.exclude_manifest and args.exclude_manifest.exists():
+        exclude = {name_key(x) for x in json.loads(args.exclude_manifest.read_text())["train"]["agreement_files"]}
+    n = build(args.out, args.library, seed=args.seed, val_share=args.val_share, limit=args.limit,
+              both_registers=args.both_registers, exclude=exclude)
+    print(f"wrote {n} searches to {args.out} (data: {DATA / 'cuad'})")
+
+
+if __name__ == "__main__":
+    main()
