@@ -226,7 +226,10 @@ def parse_playbook(text: str, source: str = "playbook") -> Playbook:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         where = f", line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{source}{where}: not valid YAML ({e.problem or e.context})") from None
+        ctx = e.context_mark
+        opened = f"; {e.context} on line {ctx.line + 1}" if e.context and ctx is not None and ctx is not mark and \
+            ctx.line != getattr(mark, "line", None) else ""
+        raise ConfigError(f"{source}{where}: not valid YAML ({e.problem or e.context}{opened})") from None
     except yaml.YAMLError as e:
         raise ConfigError(f"{source}: not valid YAML ({e})") from None
     if not isinstance(data, dict):
@@ -239,13 +242,14 @@ def parse_playbook(text: str, source: str = "playbook") -> Playbook:
         loc = tuple(x for x in er["loc"] if x not in ("function-after[_unique()]",))
         line = _line_of(root, loc)
         what = ".".join(str(x) for x in loc) or "playbook"
-        pos = ""
         if len(loc) >= 2 and loc[0] == "positions" and isinstance(loc[1], int):
-            pid = (data.get("positions") or [{}])[loc[1]]
-            pos = f" (position {pid.get('id', loc[1] + 1) if isinstance(pid, dict) else loc[1] + 1})"
+            item = (data.get("positions") or [{}])[loc[1]]
+            pid = item.get("id") if isinstance(item, dict) else None
+            rest = ".".join(str(x) for x in loc[2:])
+            what = f"position {loc[1] + 1}" + (f" ({pid})" if pid else "") + (f", {rest}" if rest else "")
         msg = str(er["msg"]).removeprefix("Value error, ")
         more = f" (and {len(e.errors()) - 1} more problem(s))" if len(e.errors()) > 1 else ""
-        raise ConfigError(f"{source}{f', line {line}' if line else ''}: {what}{pos}: {msg}{more}") from None
+        raise ConfigError(f"{source}{f', line {line}' if line else ''}: {what}: {msg}{more}") from None
 
 
 def load_playbook(path: str | Path) -> Playbook:
