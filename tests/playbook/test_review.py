@@ -153,7 +153,8 @@ def test_value_rules_read_the_clause() -> None:
                     []).outcome == "compliant"
     assert evaluate(consent, "Either party may assign this Agreement without the consent of the other party.", []).outcome == "deviation"
     assert evaluate(consent, "This Agreement is not assignable.", []).outcome == "unclear"
-    cap = parse_playbook("name: c\npositions:\n  - {id: c, topic: cap on liability, require: {cap_months_of_fees_at_least: 12}}\n").positions[0].require
+    cap_yaml = "name: c\npositions:\n  - {id: c, topic: cap on liability, require: {cap_months_of_fees_at_least: 12}}\n"
+    cap = parse_playbook(cap_yaml).positions[0].require
     assert evaluate(cap, "Liability shall not exceed the fees paid in the six (6) months preceding the claim.", []).outcome == "deviation"
     assert evaluate(cap, "Liability shall not exceed the fees paid in the twelve (12) months preceding the claim.", []).outcome == "compliant"
     assert evaluate(cap, "Liability shall not exceed $50,000.", []).outcome == "unclear"
