@@ -39,10 +39,11 @@ from clauselens.agents.common import CallRecord, call_structured
 from clauselens.agents.definitions import asked_term
 from clauselens.config import ModelSettings
 from clauselens.library.passages import ref_key, ref_key_groups
+from clauselens.llm.capped import CappedModel
 from clauselens.parsing.injection import instruction_like
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
-from clauselens.reports.model import SILENT_ANSWER, CappedModel, ReportDraft, RuleQuote
+from clauselens.reports.model import SILENT_ANSWER, ReportDraft, RuleQuote
 from clauselens.retrieval.types import Passage
 
 #: Most clauses a report leads with (issue #38: "the best one to three retrieved clauses").

@@ -19,8 +19,8 @@ from fastapi.testclient import TestClient
 
 from clauselens.config import RetrievalSettings, Settings
 from clauselens.errors import ConfigError
-from clauselens.interfaces.commands import build_service
 from clauselens.grid.jobs import questions_from_text
+from clauselens.interfaces.commands import build_service
 from clauselens.interfaces.web.app import create_app
 from clauselens.reports.verify import normalize
 

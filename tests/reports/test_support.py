@@ -197,7 +197,7 @@ def test_partial_and_unverified_quote_gaps(passages):
 
 
 def test_prose_cut_at_its_budget_ends_on_a_full_sentence():
-    from clauselens.reports.model import whole_sentences
+    from clauselens.llm.capped import whole_sentences
 
     # the issue: "The conclusion was cut off mid-sentence" (the grammar ends a string at maxLength)
     cut = ("Either Party may terminate on thirty (30) days' written notice. The Company may terminate immediately on a "
