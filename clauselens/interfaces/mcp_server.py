@@ -422,6 +422,9 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
                            f"computing the {grid.total - stored} missing")
             return out
 
+    from clauselens.interfaces.mcp_review import review_tools  # review_agreement (issue #44: playbook review)
+
+    review_tools(server, service, admit, user_errors)
     if service.library is not None:
         from clauselens.interfaces.mcp_library import library_tools
 
