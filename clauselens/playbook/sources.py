@@ -33,7 +33,6 @@ class AgreementInput:
 
 def load_file(path: str | Path, settings: Settings | None = None) -> AgreementInput:
     """Parse one contract file into an :class:`AgreementInput` (errors: :class:`IngestError`)."""
-    from clauselens.library.passages import library_passages
     from clauselens.parsing import DocumentStore
     from clauselens.parsing.store import parse_file
 
@@ -49,12 +48,20 @@ def load_file(path: str | Path, settings: Settings | None = None) -> AgreementIn
         doc = DocumentStore(settings.store_dir / "documents").load(p, **kw)
     else:
         doc = parse_file(p, **kw)
+    return from_document(doc)
+
+
+def from_document(doc: Any) -> AgreementInput:
+    """A parsed :class:`~clauselens.parsing.types.Document` as an :class:`AgreementInput`."""
+    from clauselens.library.passages import library_passages
+
+    name = Path(doc.source_path).name if doc.source_path else doc.id
     if not doc.text.strip():
-        raise NoTextError(p.name, f"no text found in {p.name}")
+        raise NoTextError(name, f"no text found in {name}")
     passages = library_passages(doc)
     if not passages:
-        raise NoTextError(p.name, f"no clauses found in {p.name}")
-    return AgreementInput(label=doc.title or p.name, source_path=str(p), doc_id=doc.id, passages=passages, document=doc)
+        raise NoTextError(name, f"no clauses found in {name}")
+    return AgreementInput(label=doc.title or name, source_path=doc.source_path or "", doc_id=doc.id, passages=passages, document=doc)
 
 
 def _matches(record: Any, key: str) -> bool:
@@ -83,4 +90,4 @@ def from_library(library: Any, agreements: Sequence[str] = ()) -> list[Agreement
             for r in records]
 
 
-__all__ = ["AgreementInput", "from_library", "load_file"]
+__all__ = ["AgreementInput", "from_document", "from_library", "load_file"]

@@ -158,3 +158,23 @@ def test_value_rules_read_the_clause() -> None:
     assert evaluate(cap, "Liability shall not exceed the fees paid in the six (6) months preceding the claim.", []).outcome == "deviation"
     assert evaluate(cap, "Liability shall not exceed the fees paid in the twelve (12) months preceding the claim.", []).outcome == "compliant"
     assert evaluate(cap, "Liability shall not exceed $50,000.", []).outcome == "unclear"
+
+
+@needs_cuad
+def test_model_reading_is_labelled_and_changes_no_outcome(tmp_path: Path) -> None:
+    from langchain_core.language_models.fake_chat_models import FakeListChatModel
+
+    from clauselens.playbook.reading import make_reader
+    from clauselens.playbook.report import to_markdown
+
+    pb = parse_playbook(PLAYBOOK, "test.yaml")
+    a = load_file(CCA)
+    plain = Reviewer(pb).review(a.passages, agreement=a.label)
+    fake = FakeListChatModel(responses=["The clause picks New Jersey law."] * 20)
+    read = Reviewer(pb).review(a.passages, agreement=a.label, reading=make_reader(fake))
+    assert [r.outcome for r in read.results] == [r.outcome for r in plain.results]
+    assert all(r.reading == "The clause picks New Jersey law." for r in read.results if r.quotes)
+    assert all(not r.reading for r in read.results if not r.quotes)  # nothing to read: no model call
+    md = to_markdown(pb, [read])
+    assert "**Model's reading (not a quote):** The clause picks New Jersey law." in md
+    assert "> The clause picks" not in md  # never shown as a quote
