@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from clauselens.library.head_pairs import CACHE, DATA, _squash, allowed_rows, clause_texts, locate, name_key, phrasings, split_keys
+from clauselens.library.head_pairs import CACHE, DATA, allowed_rows, clause_texts, locate, name_key, phrasings, split_keys, squash
 from clauselens.library.library import Library, rerank_text
 
 LIBRARY = Path.home() / ".cache" / "clauselens" / "bench" / "clause_qa" / "cuad462-minilm"
@@ -48,7 +48,7 @@ def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
 
 def gold_spans(row: dict[str, str], text: str, cats: list[str]) -> dict[str, list[tuple[int, int]]]:
     """Category -> located spans of its annotated clauses in ``text`` (absent categories: [])."""
-    sq = _squash(text)
+    sq = squash(text)
     return {c: [s for s in (locate(text, t, sq) for t in clause_texts(row.get(c, ""))) if s is not None] for c in cats}
 
 

@@ -83,7 +83,7 @@ def clause_texts(cell: str) -> list[str]:
     return [str(x) for x in val] if isinstance(val, list) else [str(val)]
 
 
-def _squash(text: str) -> tuple[str, list[int]]:
+def squash(text: str) -> tuple[str, list[int]]:
     """``text`` with whitespace runs as one space, and each kept character's offset in ``text``."""
     out, where, prev_space = [], [], False
     for i, ch in enumerate(text):
@@ -101,8 +101,8 @@ def _squash(text: str) -> tuple[str, list[int]]:
 def locate(text: str, clause: str, squashed: tuple[str, list[int]] | None = None) -> tuple[int, int] | None:
     """The span of ``clause`` in ``text``, whitespace-insensitive; a long clause found by its first
     and last 60 characters. None when not found."""
-    s, where = squashed or _squash(text)
-    c = _squash(clause.strip())[0]
+    s, where = squashed or squash(text)
+    c = squash(clause.strip())[0]
     if len(c) < 12:
         return None
     i = s.find(c)
@@ -167,7 +167,7 @@ def contract_groups(row: dict[str, str], cp: ContractPassages, text: str, phr: d
                     rng: random.Random, analyzer: LegalAnalyzer) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Training groups of one contract (one per category) and counts of what was skipped."""
     groups, skipped = [], {"not_located": 0}
-    squashed = _squash(text)
+    squashed = squash(text)
     n = len(cp.texts)
     for cat, ph in phr.items():
         clauses = clause_texts(row.get(cat, ""))

@@ -48,7 +48,7 @@ def page_separator(before: str, after: str) -> str:
     return PAGE_SEP
 
 
-def _doc_id(path: Path, sha: str) -> str:
+def doc_id_for(path: Path, sha: str) -> str:
     stem = re.sub(r"[^A-Za-z0-9]+", "-", path.stem).strip("-")[:60] or "doc"
     return f"{stem}-{sha[:8]}"
 
@@ -175,5 +175,5 @@ def load_document(path: str | Path, *, password: str | None = None, ocr: bool = 
     named = extension_warning(p, kind)
     if named:
         warnings = [named, *warnings]
-    doc = Document(id=_doc_id(p, sha), source_path=str(p), sha256=sha, text=text, pages=pages, warnings=warnings)
+    doc = Document(id=doc_id_for(p, sha), source_path=str(p), sha256=sha, text=text, pages=pages, warnings=warnings)
     return _assemble(doc)

@@ -288,11 +288,11 @@ def _read_ocr_words(path: Path, number: int, dpi: int, password: str | None) -> 
     """Page ``number`` rendered at ``dpi`` and read by Tesseract, exactly as the parser's OCR step
     does (:func:`clauselens.parsing.pdf.render_for_ocr`, :func:`~clauselens.parsing.pdf.ocr_words`:
     the same picture, the same reading, turned upright the same way); ~4 s for a 300-dpi page."""
-    from clauselens.parsing.pdf import _ocr_errors, ocr_line_words, ocr_words, render_for_ocr
+    from clauselens.parsing.pdf import ocr_errors, ocr_line_words, ocr_words, render_for_ocr
 
     with _open_page(path, number, password) as (_pdf, page):
         image = render_for_ocr(page, dpi)
-    with _ocr_errors(path.name):
+    with ocr_errors(path.name):
         data, turned = ocr_words(image, dpi)
     width, height = image.size
     words = []

@@ -563,7 +563,7 @@ def _ocr_lines(pdf_path: Path, index: int, dpi: int, password: str | None) -> tu
     return ocr_image(image, dpi)
 
 
-def _ocr_errors(name: str):
+def ocr_errors(name: str):
     """Context manager turning OCR backend failures into one clear :class:`IngestError`."""
     import contextlib
 
@@ -605,7 +605,7 @@ def extract_image(path: Path, *, what: str, ocr: bool = True, ocr_dpi: int = 300
             frames = [(f.convert("RGB"), f.info.get("dpi")) for f in ImageSequence.Iterator(im)]
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
         raise IngestError(name, f"{lead}this is {what}, but it is damaged or truncated and cannot be decoded") from None
-    with _ocr_errors(name):
+    with ocr_errors(name):
         for image, dpi_info in frames:
             dpi = int(round(float(dpi_info[0]))) if dpi_info and float(dpi_info[0]) >= 70 else ocr_dpi
             lines, conf, turned = ocr_image(image, dpi)
@@ -823,7 +823,7 @@ def extract_pdf(
             raise NoTextError(name, "no text layer (image-only PDF) and OCR is disabled; enable OCR to read it")
         warnings.append(f"pages {', '.join(str(i + 1) for i in image_only)} have no text layer and OCR is disabled: their text is missing")
     if image_only and ocr:
-        with _ocr_errors(name):
+        with ocr_errors(name):
             for i in image_only:
                 page_lines[i], confs[i], turned = _ocr_lines(path, i, ocr_dpi, password)
                 if turned:

@@ -39,7 +39,7 @@ from typing import Iterable
 from pydantic import ValidationError
 
 from clauselens.errors import IngestError
-from clauselens.parsing.loader import _doc_id, file_sha256, load_document, sniff
+from clauselens.parsing.loader import doc_id_for, file_sha256, load_document, sniff
 from clauselens.parsing.pdf import PdfEngine, pdf_page_count, resolve_pdf_engine
 from clauselens.parsing.sniff import extension_warning
 from clauselens.parsing.types import SCHEMA_VERSION, Document
@@ -254,7 +254,7 @@ class DocumentStore:
             if not doc.pages:
                 check_text_size(p, len(doc.text.encode("utf-8")), max_text_mb)
             doc.source_path = str(p)
-            doc.id = _doc_id(p, sha)
+            doc.id = doc_id_for(p, sha)
             if named:
                 doc.warnings.insert(0, named)
             self.hits += 1

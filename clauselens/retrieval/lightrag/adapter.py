@@ -245,7 +245,7 @@ def verbatim_chunking(tokenizer: Any, content: str, split_by_character: str | No
             for i, sp in enumerate(spans) if content[sp.start:sp.end].strip()]
 
 
-class _LoopThread:
+class LoopThread:
     """One event loop in a daemon thread for all LightRAG instances of this process.
 
     LightRAG's shared-storage locks belong to the loop that created them, so every
@@ -266,7 +266,7 @@ class _LoopThread:
         return asyncio.run_coroutine_threadsafe(coro, cls._loop).result()
 
 
-def _write_json(path: Path, obj: Any) -> None:
+def write_json(path: Path, obj: Any) -> None:
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(json.dumps(obj, ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(tmp, path)

@@ -31,8 +31,7 @@ from clauselens.retrieval.lightrag.adapter import (
     GraphUnavailableError,
     InsertProgress,
     LLMFunc,
-    _LoopThread,
-    _write_json,
+    LoopThread,
     corpus_hash,
     graph_chunks,
     graph_key,
@@ -41,6 +40,7 @@ from clauselens.retrieval.lightrag.adapter import (
     make_embedding_func,
     make_llm_model_func,
     verbatim_chunking,
+    write_json,
 )
 from clauselens.retrieval.types import Passage, SearchResult
 
@@ -174,10 +174,10 @@ class LightRAGRetriever:
             prev = json.loads(meta_path.read_text(encoding="utf-8"))
             self._build_id = str(prev.get("build_id", ""))  # "" = built before build ids existed
             self.stats.index_seconds = float(prev.get("stats", {}).get("index_seconds", 0.0))
-        _write_json(self.working_dir / CHUNKS_FILE,
+        write_json(self.working_dir / CHUNKS_FILE,
                     {k: [c.model_dump(mode="json") for c in cs] for k, cs in by_key.items()})
         self._write_meta()
-        _LoopThread.run(self._ainsert_all(texts))
+        LoopThread.run(self._ainsert_all(texts))
         self._write_meta()
         if self.stats.failed_chunks and self.stats.failed_chunks >= len(by_key):
             raise RetrievalError(
@@ -227,7 +227,7 @@ class LightRAGRetriever:
         import lightrag
 
         assert self.working_dir is not None
-        _write_json(self.working_dir / META_FILE, {
+        write_json(self.working_dir / META_FILE, {
             "build_id": self._build_id,
             "embedder": {"name": self.embedder.name, "dim": int(self.embedder.dim)},
             "llm": str(self.llm_name),
@@ -352,7 +352,7 @@ class LightRAGRetriever:
             return SearchResult(query=query, abstained=True, reason="empty question", trace={"tool": "lightrag"})
         t0 = time.monotonic()
         keywords = keywords or self.keywords
-        data = _LoopThread.run(self._aquery(query, k, mode, keywords))
+        data = LoopThread.run(self._aquery(query, k, mode, keywords))
         body = data.get("data") or {}
         passages: list[Passage] = []
         seen: set[str] = set()
@@ -402,4 +402,4 @@ class LightRAGRetriever:
         """Flush and close LightRAG's storages (safe to call twice)."""
         if self._rag is not None:
             rag, self._rag = self._rag, None
-            _LoopThread.run(rag.finalize_storages())
+            LoopThread.run(rag.finalize_storages())

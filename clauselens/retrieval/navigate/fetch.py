@@ -43,7 +43,7 @@ def _descendants(doc: Document, node: Node) -> list[Node]:
     return out
 
 
-def _provision(doc: Document, node: Node, method: str, score: float, via: str | None = None) -> Passage:
+def passage_of_node(doc: Document, node: Node, method: str, score: float, via: str | None = None) -> Passage:
     """The verbatim text of ``node`` (with descendants when it is a short parent), as a Passage."""
     spans = [node.body_span]
     if node.children and (node.body_span.end - node.body_span.start) < EXPAND_CHILDREN_BELOW:
@@ -99,7 +99,7 @@ def fetch(corpus: NavCorpus, picks: Sequence[tuple[str, str]], k: int = 2 * MAX_
         if (doc_id, node_id) in seen or covered(doc_id, node) or len(out) >= k:
             return
         seen.add((doc_id, node_id))
-        out.append(_provision(doc, node, method, score, via))
+        out.append(passage_of_node(doc, node, method, score, via))
 
     for rank, (d, n) in enumerate(picks):
         add(d, n, 1.0 - rank / (2 * max(len(picks), 1)), None)

@@ -20,7 +20,7 @@ from clauselens.errors import RetrievalError
 from clauselens.parsing.types import Document
 from clauselens.retrieval.embedders import Embedder
 from clauselens.retrieval.ledger import Ledger
-from clauselens.retrieval.navigate.fetch import _provision
+from clauselens.retrieval.navigate.fetch import passage_of_node
 from clauselens.retrieval.navigate.index import build_nav_index
 from clauselens.retrieval.rerank import Reranker
 from clauselens.retrieval.types import Passage, SearchResult
@@ -78,7 +78,7 @@ class NavEmbedRetriever:
             idx, _ = build_nav_index(d)
             for n in idx.nodes:
                 if not n.is_toc_entry:
-                    ps.append(_provision(d, d.node(n.id), self.name, 0.0))
+                    ps.append(passage_of_node(d, d.node(n.id), self.name, 0.0))
         self.passages = ps
         texts = [f"{p.doc_title} {p.clause_ref or ''}\n{p.text}" for p in ps]
         self.vectors = self.embedder.embed_passages(texts) if ps else self.vectors
