@@ -52,6 +52,8 @@ Routes (``{sid}`` is a session id):
 ``GET /s/{sid}/grids/{gid}/cells/{row}/{qid}``  one cell (row index, question id) with its
                                        document's id and the quote's spans, for the document view
 ``GET /s/{sid}/grids/{gid}/export.{xlsx|csv|html|json}``  the grid as filled so far
+``POST /s/{sid}/review``               playbook review (multipart ``playbook`` YAML, ``agreements``) and
+                                       its files (:mod:`.review_routes`)
 ``/s/{sid}/library/...``               with ``serve --library``: the library room (browse, clause
                                        search, add, remove; :mod:`.library_routes`)
 =====================================  ===================================================
@@ -317,6 +319,9 @@ def create_app(service: ChatSessions, *, pick_dirs: tuple[Path, ...] = (),
         except StoreError as e:
             raise HTTPException(400, str(e)) from None
 
+    from clauselens.interfaces.web.review_routes import review_router  # playbook review (issue #44)
+
+    app.include_router(review_router(service, sid_ok=sid_ok))
     if service.library is not None:  # the library room (issue #46): browse, search, add, remove
         from clauselens.interfaces.web.library_routes import library_router
         from clauselens.library.service import LibraryService

@@ -628,3 +628,42 @@ refresh().then((st) => {
     document.body.dataset.idle = "1";
   }
 });
+
+// Playbook review (issue #44): the agreements chosen for the grid against an uploaded playbook.
+$("review-form").onsubmit = (e) => {
+  e.preventDefault();
+  const f = $("review-playbook").files[0];
+  if (!f) { showError("Choose a playbook file (YAML).", false); return; }
+  const body = new FormData();
+  body.append("playbook", f);
+  const boxes = Array.from($("grid-agreements").querySelectorAll("input"));
+  const chosen = boxes.filter((b) => b.checked).map((b) => b.value);
+  if (!chosen.length) { showError("Choose at least one agreement.", false); return; }
+  if (chosen.length < boxes.length) for (const d of chosen) body.append("agreements", d);
+  run(async () => {
+    const data = await postForm(`/s/${sid}/review`, body);
+    const box = $("review-result");
+    box.replaceChildren(el("p", "", `Reviewed against ${data.playbook}:`));
+    const table = el("table", "grid-table");
+    const head = el("tr");
+    for (const h of ["agreement", "compliant", "deviation", "missing", "unclear"]) head.append(el("th", "", h));
+    table.append(head);
+    for (const a of data.agreements) {
+      const tr = el("tr");
+      tr.append(el("td", "", a.agreement + (a.error ? ` (error: ${a.error})` : "")));
+      for (const k of ["compliant", "deviation", "missing", "unclear"]) tr.append(el("td", "", String(a.counts[k] || 0)));
+      table.append(tr);
+    }
+    box.append(table);
+    const links = el("p", "downloads", "Download: ");
+    for (const [k, url] of Object.entries(data.files)) {
+      const a = el("a", "", k.toUpperCase()); a.href = url; a.target = "_blank"; links.append(a, " · ");
+    }
+    for (const [label, url] of Object.entries(data.redlines)) {
+      const a = el("a", "", `redline: ${label}`); a.href = url; links.append(a, " · ");
+    }
+    box.append(links);
+    box.hidden = false;
+    document.body.dataset.idle = "1";
+  });
+};
