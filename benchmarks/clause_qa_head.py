@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks.clause_qa import RESULTS, library_for, load_questions, rel_repo, run, summarise
+from benchmarks.clause_qa import RESULTS, K, hit, library_for, load_questions, rel, rel_repo, run, summarise
 from clauselens.provenance import run_provenance
 
 SWEEP = [round(0.05 * i, 2) for i in range(1, 20)]
@@ -46,22 +46,56 @@ def with_threshold(rows: list[dict], t: float) -> list[dict]:
     return out
 
 
+FUSION_WEIGHTS = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0]
+
+
+def fusion_sweep(rows: list[dict], questions: list[dict], rrf_k: int = 60) -> dict[str, dict]:
+    """Paraphrase top-5 hits when the reranked top N is ordered by a weighted RRF of the fused order
+    (weight 1) and the head's order (weight ``w``; 1 = the library's :func:`rerank_order`, 0 = no
+    reranking), recomputed offline from each row's fused top N and its head scores (questions answered
+    by an exact field or abstained are left as they are)."""
+    by_id = {q["id"]: q for q in questions}
+    out = {}
+    for w in FUSION_WEIGHTS:
+        x = n = 0
+        for r in rows:
+            q = by_id[r["id"]]
+            if q["type"] != "paraphrase":
+                continue
+            n += 1
+            fused = r.get("fused_top")
+            if not fused or r["abstained"]:
+                x += (not r["abstained"]) and hit(r["passages"], q["gold"])
+                continue
+            by_p = sorted(range(len(fused)), key=lambda i: (-(fused[i]["head"] or 0.0), i))
+            score = [1.0 / (rrf_k + i + 1) for i in range(len(fused))]
+            for rank, i in enumerate(by_p, start=1):
+                score[i] += w / (rrf_k + rank)
+            order = sorted(range(len(fused)), key=lambda i: (-score[i], i))
+            x += hit([fused[i] for i in order][:K], q["gold"])
+        out[f"{w:g}"] = {"paraphrase_top5": x, "n": n}
+    return out
+
+
 def run_head(lib: Any, questions: list[dict]) -> list[dict]:
     """:func:`benchmarks.clause_qa.run` plus each row's best P(relevant) (None when not reranked)."""
     best: dict[str, float | None] = {}
     orig = lib._rerank
 
     def spy(question: str, ranked: list, trace: dict) -> tuple[list, float]:
+        fused = ranked[: lib.rerank_top]
         out = orig(question, ranked, trace)
         best["last"] = out[1]
+        best["fused"] = [{"file_path": rel(p.source_path or ""), "span": [p.spans[0].start, p.spans[-1].end],
+                          "head": p.scores.get("head", p.scores.get("llm"))} for p in fused]
         return out
 
     lib._rerank = spy
     rows = []
     for q in questions:
-        best["last"] = None
+        best["last"], best["fused"] = None, None
         rows += run(lib, [q])
-        rows[-1]["rerank_best"] = best["last"]
+        rows[-1]["rerank_best"], rows[-1]["fused_top"] = best["last"], best["fused"]
     lib._rerank = orig
     return rows
 
@@ -105,6 +139,7 @@ def main(argv: list[str] | None = None) -> None:
         variants[f"head_top{n}"] = {
             "summary": summarise(rows, questions),
             f"abstain_at_{thr}": summarise(with_threshold(rows, thr), questions),
+            "fusion_weight_sweep": fusion_sweep(rows, questions),
             "sweep": {f"{t:.2f}": {k: v for k, v in summarise(with_threshold(rows, t), questions).items() if k in keep}
                       for t in SWEEP},
         }

@@ -131,12 +131,19 @@ def fit(args: argparse.Namespace) -> None:
     lx = np.asarray([x for r in tr for x in r["logits"]])[:, None]
     ly = np.asarray([g for r in tr for g in r["gold"]], dtype=int)
     platt = LogisticRegression(C=1e4).fit(lx, ly)
-    X, y = np.asarray([r["x"] for r in tr]), np.asarray([r["present"] for r in tr], dtype=int)
+    if args.label == "retrieved":  # fit on answerable searches whose answer was retrieved, and unanswerable ones
+        tr_fit = [r for r in tr if not r["present"] or any(r["gold"])]
+    else:
+        tr_fit = tr
+    X, y = np.asarray([r["x"] for r in tr_fit]), np.asarray([r["present"] for r in tr_fit], dtype=int)
     Xv, yv = np.asarray([r["x"] for r in va]), np.asarray([r["present"] for r in va], dtype=int)
     scaler = StandardScaler().fit(X)
     lr = LogisticRegression(C=args.C, max_iter=1000).fit(scaler.transform(X), y)
     pv = lr.predict_proba(scaler.transform(Xv))[:, 1]
     cv = curve(yv, pv)
+    hit5 = np.asarray([any(r["gold"][:5]) for r in va])
+    keep = (yv == 0) | hit5  # answerable searches with the answer in the top 5 (what abstaining would lose)
+    cv_hit = curve(yv[keep], pv[keep])
     ok = [c for c in cv if c["answerable_abstained"] <= args.max_abstained]
     thr = max((c["t"] for c in ok), default=0.0)
     vx = np.asarray([x for r in va for x in r["logits"]])[:, None]
@@ -152,12 +159,13 @@ def fit(args: argparse.Namespace) -> None:
                  "head_sha256": sorted(h for h in heads if h)},
         "val_auc": {"model": _auc(yv, pv), **{f: _auc(yv, Xv[:, i]) for i, f in enumerate(FEATURES)}},
         "val_passage_auc_platt": _auc(vy, pp),
-        "threshold": thr, "max_abstained": args.max_abstained, "val_curve": cv, "val_passage_curve": passage_curve,
+        "label": args.label, "C": args.C, "threshold": thr, "max_abstained": args.max_abstained, "val_curve": cv,
+        "val_curve_answer_in_top5": cv_hit, "val_passage_curve": passage_curve,
         "coef": dict(zip(FEATURES, [round(float(c), 4) for c in lr.coef_[0]])),
     }
     print(json.dumps({k: v for k, v in report.items() if "curve" not in k}, indent=2))
-    for c in cv[::3]:
-        print(c)
+    for c, c5 in list(zip(cv, cv_hit))[::3]:
+        print(c, "| answer in top 5:", c5["answerable_abstained"])
     if not args.export:
         return
     spec = {"name": NAME, "features": list(FEATURES), "platt": [float(platt.coef_[0][0]), float(platt.intercept_[0])],
@@ -167,13 +175,13 @@ def fit(args: argparse.Namespace) -> None:
                                 "clauselens.heads.train_answerability score --head <reranker head dir> && python -m "
                                 "clauselens.heads.train_answerability " + " ".join(sys.argv[1:]),
             "validation": {k: v for k, v in report.items() if k not in ("val_curve", "val_passage_curve")}}
-    d = WEIGHTS / NAME
+    d = (args.export_root or WEIGHTS) / NAME
     d.mkdir(parents=True, exist_ok=True)
     (d / MODEL_FILE).write_text(json.dumps(spec, indent=2) + "\n")
     r = resource.getrusage(resource.RUSAGE_SELF)
-    RESULTS.write_text(json.dumps({**report, "model_sha256": sha256_file(d / MODEL_FILE),
+    (args.results or RESULTS).write_text(json.dumps({**report, "model_sha256": sha256_file(d / MODEL_FILE),
                                    "fit_cpu_s": round(r.ru_utime + r.ru_stime, 1)}, indent=2) + "\n")
-    print(f"wrote {d / MODEL_FILE} and {RESULTS}")
+    print(f"wrote {d / MODEL_FILE} and {args.results or RESULTS}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -189,8 +197,13 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=39)
     ap.add_argument("--val-share", type=float, default=0.3, help="agreements held out for the curve and threshold")
     ap.add_argument("--C", type=float, default=1.0)
+    ap.add_argument("--label", choices=("present", "retrieved"), default="present",
+                    help="fit on every search (answerable = category annotated) or leave out the answerable ones "
+                         "whose answer retrieval missed (the validation curve always counts every search)")
     ap.add_argument("--max-abstained", type=float, default=0.03)
     ap.add_argument("--export", action="store_true")
+    ap.add_argument("--export-root", type=Path, default=None, help="weights root (default: clauselens/heads/weights)")
+    ap.add_argument("--results", type=Path, default=None, help="curve JSON (default: " + RESULTS.name + ")")
     args = ap.parse_args(argv)
     score(args) if args.step == "score" else fit(args)
 

@@ -77,6 +77,38 @@ def add_cross_negatives(groups: list[dict[str, Any]], pool: list[dict[str, Any]]
             g["pairs"].append({"text": t, "label": 0.0, "kind": "cross"})
 
 
+def library_groups(path: Path, seed: int, limit: int, absent_share: float = 0.3, top: int = 8) -> list[dict[str, Any]]:
+    """Training groups from the library's own ranking (``library.answerability_data`` searches of the
+    head's train agreements): per search of an annotated category, its top ``top`` passages with the
+    gold ones positive and the others negative (kind ``library_hard``: what the library ranks near the
+    answer); per search of an absent category, its top passages all negative (kind ``library_absent``:
+    the neighbouring clauses an unanswerable question retrieves). At most ``limit`` groups, about
+    ``absent_share`` of them absent, seeded."""
+    rng = random.Random(seed)
+    ann, absent = [], []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        s = json.loads(line)
+        ps = s["passages"][:top]
+        if not ps or s["split"] != "train":
+            continue
+        if s["present"]:
+            if not any(p["gold"] for p in ps):
+                continue  # the answer was not retrieved: no positive to learn from
+            pairs = [{"text": p["text"], "label": 1.0 if p["gold"] else 0.0,
+                      "kind": "positive" if p["gold"] else "library_hard"} for p in ps]
+            ann.append({"contract": s["contract"], "category": s["category"], "query": s["query"], "absent": False,
+                        "pairs": pairs})
+        else:
+            absent.append({"contract": s["contract"], "category": s["category"], "query": s["query"], "absent": True,
+                           "pairs": [{"text": p["text"], "label": 0.0, "kind": "library_absent"} for p in ps[:4]]})
+    rng.shuffle(ann)
+    rng.shuffle(absent)
+    n_abs = round(limit * absent_share)
+    out = ann[:limit - n_abs] + absent[:n_abs]
+    rng.shuffle(out)
+    return out
+
+
 def pairs_dataset(groups: list[dict[str, Any]]) -> Any:
     from datasets import Dataset
 
@@ -130,8 +162,15 @@ def main(argv: list[str] | None = None) -> None:
                          "all-MiniLM-L6-v2; with another --seed it trains on further groups")
     ap.add_argument("--cross-negatives", type=int, default=0,
                     help="per group, this many positives of other categories of the same contract as negatives")
+    ap.add_argument("--library-searches", type=Path, default=None,
+                    help="answerability_data searches of the head's train agreements: train on the library's own "
+                         "ranking (gold vs the passages ranked next to it) instead of the BM25 groups")
+    ap.add_argument("--library-groups", type=int, default=1500, help="groups drawn from --library-searches")
     ap.add_argument("--resume", action="store_true", help="continue from the last checkpoint under --out")
     ap.add_argument("--export", action="store_true", help="write the fp16 head, manifest and loss curve")
+    ap.add_argument("--export-root", type=Path, default=None,
+                    help="weights root to export to (default: clauselens/heads/weights, the installed head)")
+    ap.add_argument("--curve", type=Path, default=None, help="loss-curve JSON (default: " + CURVE.name + ")")
     args = ap.parse_args(argv)
     import torch
     from sentence_transformers.cross_encoder import CrossEncoder, CrossEncoderTrainer, CrossEncoderTrainingArguments
@@ -141,6 +180,8 @@ def main(argv: list[str] | None = None) -> None:
     torch.manual_seed(args.seed)
     groups = load_groups(args.groups)
     train = sample_groups(groups["train"], args.annotated, args.absent, args.seed)
+    if args.library_searches is not None:
+        train = train + library_groups(args.library_searches, args.seed, args.library_groups)
     val = sample_groups(groups["val"], args.val_groups // 2, args.val_groups // 2, args.seed)
     if args.cross_negatives:
         add_cross_negatives(train, groups["train"], args.cross_negatives, args.seed)
@@ -166,7 +207,7 @@ def main(argv: list[str] | None = None) -> None:
     if not args.export:
         return
     manifest = json.loads((args.groups.parent / "manifest.json").read_text())
-    d = head_dir("reranker")
+    d = head_dir("reranker", args.export_root)
     d.mkdir(parents=True, exist_ok=True)
     (d / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     kinds: dict[str, int] = {}
@@ -184,13 +225,20 @@ def main(argv: list[str] | None = None) -> None:
                  "val": {"agreements": manifest["val"]["agreements"], "groups_scored": len(val)}},
         "training": cpu, "validation": metrics, "abstain_threshold": metrics["threshold"],
     }
+    if args.init is not None:
+        meta["init_checkpoint"] = str(args.init)
+    if args.library_searches is not None:
+        meta["data"]["library_searches"] = {"file": str(args.library_searches), "groups": args.library_groups,
+                                            "made_by": "python -m clauselens.library.answerability_data --both-registers "
+                                                       "--only-manifest <head_pairs manifest>"}
     prev = d / "head.json"
     if args.init is not None and prev.exists():  # a continued run records the run it started from
         meta["init_from"] = {k: v for k, v in json.loads(prev.read_text()).items() if k not in ("validation",)}
-    written = save_fp16(model.model, "reranker", meta)
-    CURVE.write_text(json.dumps({"head": "reranker", "log_history": trainer.state.log_history, "cpu": cpu,
+    written = save_fp16(model.model, "reranker", meta, args.export_root)
+    curve_file = args.curve or CURVE
+    curve_file.write_text(json.dumps({"head": "reranker", "log_history": trainer.state.log_history, "cpu": cpu,
                                  "validation": metrics, "sha256": written["sha256"]}, indent=2) + "\n")
-    print(f"wrote {d} ({written['size']} bytes, sha256 {written['sha256']}) and {CURVE}")
+    print(f"wrote {d} ({written['size']} bytes, sha256 {written['sha256']}) and {curve_file}")
 
 
 if __name__ == "__main__":

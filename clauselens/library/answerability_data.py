@@ -69,10 +69,11 @@ def search_record(lib: Library, doc_id: str, query: str, gold: dict[str, list[tu
 
 
 def build(out: Path = OUT, library: Path = LIBRARY, *, seed: int = 39, val_share: float = 0.1,
-          limit: int | None = None, both_registers: bool = False, exclude: set[str] | frozenset[str] = frozenset()) -> int:
+          limit: int | None = None, both_registers: bool = False, exclude: set[str] | frozenset[str] = frozenset(),
+          only: set[str] | None = None) -> int:
     """Append the searches of every allowed agreement of ``library`` (except the ``exclude`` keys) to
     ``out``: per category one phrasing of a register drawn at random (both registers with
-    ``both_registers``). Returns how many were written this run."""
+    ``both_registers``); with ``only``, those agreements alone. Returns how many were written this run."""
     phr = phrasings()
     cats = list(phr)
     rows = allowed_rows()
@@ -88,7 +89,7 @@ def build(out: Path = OUT, library: Path = LIBRARY, *, seed: int = 39, val_share
     with open(out, "a", encoding="utf-8") as f:
         for n, (row, path) in enumerate(rows[:limit], 1):
             key = name_key(row["Filename"])
-            if key not in by_key or key in exclude:
+            if key not in by_key or key in exclude or (only is not None and key not in only):
                 continue
             gold = gold_spans(row, path.read_text(encoding="utf-8"), cats)
             rng = random.Random(f"{seed}:{key}:answerability")
@@ -124,14 +125,20 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--exclude-manifest", type=Path, default=HEAD_MANIFEST,
                     help="skip the agreements of this head_pairs manifest's train split (the reranker head's own "
                          "training agreements: its scores there are not those of an unseen agreement)")
+    ap.add_argument("--only-manifest", type=Path, default=None,
+                    help="search only the agreements of this manifest's train split (the head's own: reranker "
+                         "training data from the library's ranking); --exclude-manifest is then ignored")
     args = ap.parse_args(argv)
     if not (args.library / "library.json").exists():
         raise SystemExit(f"no library at {args.library}: build it with python -m benchmarks.clause_qa --setting cuad462")
     exclude: set[str] = set()
-    if args.exclude_manifest and args.exclude_manifest.exists():
+    only = None
+    if args.only_manifest is not None:
+        only = {name_key(x) for x in json.loads(args.only_manifest.read_text())["train"]["agreement_files"]}
+    elif args.exclude_manifest and args.exclude_manifest.exists():
         exclude = {name_key(x) for x in json.loads(args.exclude_manifest.read_text())["train"]["agreement_files"]}
     n = build(args.out, args.library, seed=args.seed, val_share=args.val_share, limit=args.limit,
-              both_registers=args.both_registers, exclude=exclude)
+              both_registers=args.both_registers, exclude=exclude, only=only)
     print(f"wrote {n} searches to {args.out} (data: {DATA / 'cuad'})")
 
 
