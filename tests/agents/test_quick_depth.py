@@ -1,8 +1,7 @@
 """Issue #38, quick depth (``Settings.depth = "quick"``, the default): a question that names no clause and asks
 no definition is researched once as asked (no decomposition, no search plan), retrieval's best clauses for it
-are quoted by rule and the model writes one reading -- one model call, none with ``reading`` off; a reading
-that judges none of the quoted clauses to answer the question declines the report when no trained relevance
-head scored them. A real CUAD contract, lexical hybrid retrieval, a scripted chat model (its calls counted)."""
+are quoted by rule and the model writes one reading -- one model call, none with ``reading`` off; no clause
+passing the relevance bar (a trained head's P(relevant)) declines without a call. A real CUAD contract, lexical hybrid retrieval, a scripted chat model (its calls counted)."""
 
 from __future__ import annotations
 
@@ -70,16 +69,48 @@ def test_quick_depth_without_reading_makes_no_model_call(doc):
     assert r.rule_findings and r.answer == NO_READING_LEAD and r.readings == "rules"
 
 
-def test_a_reading_that_finds_no_answer_declines_and_names_the_nearest_clauses(doc):
+def test_a_readings_no_answer_flag_is_logged_not_acted_on(doc):
     q = "Does the consultant have to carry professional liability insurance?"
     model = ScriptedChat(script={"LeadReading": [{"answer": "The quoted clauses do not address insurance.",
                                                   "answered": False}]})
     res = ask([], q, _settings(), models=model, tools=_tools(doc), max_turns=3)
     r = res.report
     assert [c[0] for c in model.calls] == ["LeadReading"]
-    assert r.documents_silent and not r.key_findings and not any(f.cited_fact for f in r.rule_findings)
-    gaps = " ".join(r.knowledge_gaps)
-    assert "Nearest clauses retrieval found (not answers)" in gaps and "do not address insurance" in gaps
+    assert r.rule_findings and not r.documents_silent  # the quotes stand; the reading says they do not answer
+    notes = [e.get("note") or "" for e in res.transcript["events"] if e["type"] == "draft"]
+    assert any("judged that none of them answers" in n for n in notes)
+
+
+class _HeadScored:
+    """The lexical retriever, with a trained relevance head's P(relevant) on every passage (as the library's
+    reranker head sets ``Passage.scores["head"]``)."""
+
+    name = "hybrid"
+
+    def __init__(self, inner: HybridRetriever, p: float) -> None:
+        self.inner, self.p = inner, p
+
+    def index(self, documents):
+        self.inner.index(documents)
+
+    def search(self, query: str, k: int = 8):
+        res = self.inner.search(query, k)
+        for passage in res.passages:
+            passage.scores["head"] = self.p
+        return res
+
+
+def test_no_clause_passing_the_head_bar_declines_without_a_model_call(doc):
+    q = "Does the consultant have to carry professional liability insurance?"
+    model = ScriptedChat(script={})
+    res = ask([], q, _settings(lead_min_relevance=0.5), models=model, tools={"hybrid": _HeadScored(_tools(doc)["hybrid"], 0.2)},
+              max_turns=3)
+    r = res.report
+    assert model.calls == []
+    assert r.documents_silent and not r.key_findings and "relevance bar" in r.answer
+    res = ask([], q, _settings(lead_min_relevance=0.5), models=ScriptedChat(script={}),
+              tools={"hybrid": _HeadScored(_tools(doc)["hybrid"], 0.9)}, max_turns=3)
+    assert res.report.rule_findings and "P(relevant) 0.90" in res.report.rule_findings[0].statement
 
 
 def test_full_depth_keeps_the_agent_loop(doc):
