@@ -1,7 +1,8 @@
 """Issue #38, quick depth (``Settings.depth = "quick"``, the default): a question that names no clause and asks
 no definition is researched once as asked (no decomposition, no search plan), retrieval's best clauses for it
 are quoted by rule and the model writes one reading -- one model call, none with ``reading`` off; no clause
-passing the relevance bar (a trained head's P(relevant)) declines without a call. A real CUAD contract, lexical hybrid retrieval, a scripted chat model (its calls counted)."""
+passing the relevance bar (a trained head's P(relevant)) declines without a call. A real CUAD contract, lexical
+hybrid retrieval, a scripted chat model (its calls counted)."""
 
 from __future__ import annotations
 
