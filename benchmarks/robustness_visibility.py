@@ -31,7 +31,7 @@ PLUMBER_OUT = REPO / "benchmarks" / "results" / "robustness_visibility_pdfplumbe
 def measure(path: Path) -> dict:
     import pypdfium2 as pdfium
 
-    from clauselens.parsing.pdf import _hidden_reason
+    from clauselens.parsing.hidden import hidden_reason as _hidden_reason
     from clauselens.parsing.pdfium_lock import PDFIUM_LOCK
     from clauselens.parsing.pdfium_page import PdfiumPage
 
@@ -76,7 +76,8 @@ def measure(path: Path) -> dict:
 def plumber_alarms(files: list[Path]) -> dict:
     """The pdfplumber engine with the same rule (:func:`~clauselens.parsing.visibility.mark_unshown_plumber`):
     warnings of text "not shown on the rendered page" per file (each a false alarm on these files)."""
-    from clauselens.parsing.pdf import NOT_SHOWN, extract_pdf
+    from clauselens.parsing.hidden import NOT_SHOWN
+    from clauselens.parsing.pdf import extract_pdf
 
     out = {}
     for f in files:

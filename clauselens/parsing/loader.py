@@ -2,7 +2,7 @@
 
 Dispatch by content (:mod:`sniff`: file signatures), never by extension, so the same bytes
 give the same result under any name: PDF → :mod:`pdf`; Word package → :mod:`docx_loader`;
-scanned image → OCR (:func:`pdf.extract_image`); no binary signature → :mod:`textfile`.
+scanned image → OCR (:func:`ocr.extract_image`); no binary signature → :mod:`textfile`.
 Empty files, damaged packages and formats clauselens does not read (``.xlsx``, legacy
 ``.doc``, archives) are refused with a message that says what the file is. A name that
 promises another format (a PDF saved as ``.txt``) adds a warning. Then: clause tree, page
@@ -27,7 +27,8 @@ from clauselens.parsing.metadata import (
     guess_party_aliases,
     guess_title,
 )
-from clauselens.parsing.pdf import PdfEngine, extract_image, extract_pdf
+from clauselens.parsing.ocr import extract_image
+from clauselens.parsing.pdf import PdfEngine, extract_pdf
 from clauselens.parsing.policy import refuse_unreadable
 from clauselens.parsing.sniff import Sniffed, extension_warning, sniff_file
 from clauselens.parsing.terms import find_cross_references, find_defined_terms

@@ -261,7 +261,7 @@ def span_boxes(path: str | Path, number: int, page_text: str, ranges: Sequence[t
 @dataclass(frozen=True)
 class OcrWords:
     """The words Tesseract read on one page, in the order the OCR'd page text is made in
-    (:func:`clauselens.parsing.pdf.ocr_line_words`): ``(text, x0, y0, x1, y1, line)``, the box in
+    (:func:`clauselens.parsing.ocr.ocr_line_words`): ``(text, x0, y0, x1, y1, line)``, the box in
     pixels of the page rendered upright at ``width`` x ``height`` (top-left origin), ``line`` the
     index of its Tesseract line."""
 
@@ -286,9 +286,9 @@ def _unturn(box: tuple[int, int, int, int], turned: int, width: int, height: int
 
 def _read_ocr_words(path: Path, number: int, dpi: int, password: str | None) -> OcrWords:
     """Page ``number`` rendered at ``dpi`` and read by Tesseract, exactly as the parser's OCR step
-    does (:func:`clauselens.parsing.pdf.render_for_ocr`, :func:`~clauselens.parsing.pdf.ocr_words`:
+    does (:func:`clauselens.parsing.ocr.render_for_ocr`, :func:`~clauselens.parsing.ocr.ocr_words`:
     the same picture, the same reading, turned upright the same way); ~4 s for a 300-dpi page."""
-    from clauselens.parsing.pdf import ocr_errors, ocr_line_words, ocr_words, render_for_ocr
+    from clauselens.parsing.ocr import ocr_errors, ocr_line_words, ocr_words, render_for_ocr
 
     with _open_page(path, number, password) as (_pdf, page):
         image = render_for_ocr(page, dpi)

@@ -75,8 +75,8 @@ def test_text_in_a_layer_hidden_by_default_is_left_out_with_a_warning(tmp_path: 
     """Issue #22 item 10, hidden OCG layers: the PDF viewer does not show an optional-content
     group that the default configuration turns off (ISO 32000-1 §8.11.4), but a text-layer
     reader extracts it. It is left out of the text and reported like other invisible text."""
+    from clauselens.parsing.hidden import off_layers
     from clauselens.parsing.injection import is_suspicious
-    from clauselens.parsing.pdf import off_layers
 
     pdf = _layered_nda(tmp_path, shown_layer=False)
     assert off_layers(pdf) == {"Review notes"}
@@ -104,7 +104,7 @@ def test_a_page_mixing_shown_and_hidden_layers(tmp_path: Path) -> None:
 
 
 def test_a_pdf_without_layers_has_none_hidden(tmp_path: Path) -> None:
-    from clauselens.parsing.pdf import off_layers
+    from clauselens.parsing.hidden import off_layers
 
     assert off_layers(make_nda(tmp_path / "nda.pdf")) == frozenset()
     assert off_layers(tmp_path / "missing.pdf") == frozenset()

@@ -124,7 +124,7 @@ def test_sideways_scan_is_turned_upright_before_ocr(tmp_path):
 def test_orientation_detection_failure_leaves_the_page_as_is():
     from PIL import Image, ImageDraw
 
-    from clauselens.parsing.pdf import detect_rotation, ocr_image
+    from clauselens.parsing.ocr import detect_rotation, ocr_image
 
     im = Image.new("L", (600, 200), 255)
     ImageDraw.Draw(im).text((20, 80), "ok", fill=0)  # far too little text for orientation detection

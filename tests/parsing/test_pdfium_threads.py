@@ -15,7 +15,7 @@ from typing import Any, Callable
 import pytest
 
 from clauselens.parsing import load_document
-from clauselens.parsing import pdf as pdf_mod
+from clauselens.parsing import ocr as ocr_mod
 from clauselens.parsing.page_image import render_page_png, span_boxes
 from clauselens.parsing.pdfium_lock import PDFIUM_LOCK
 
@@ -76,8 +76,8 @@ def test_every_pdfium_call_holds_the_lock(monkeypatch: pytest.MonkeyPatch):
     page = doc.pages[0]
     render_page_png(BUNDLED, 1, width_px=300)
     span_boxes(BUNDLED, 1, doc.text[page.start:page.end], [(0, 80)])
-    monkeypatch.setattr(pdf_mod, "ocr_image", lambda image, dpi: ([], None, 0))
-    pdf_mod._ocr_lines(ROBUST / "scanned_nda_page1.pdf", 0, 72, None)
+    monkeypatch.setattr(ocr_mod, "ocr_image", lambda image, dpi: ([], None, 0))
+    ocr_mod.ocr_pdf_page(ROBUST / "scanned_nda_page1.pdf", 0, 72, None)
     assert calls[0] > 1000
     assert not unlocked, f"PDFium called without the lock: {sorted(set(unlocked))}"
     assert not PDFIUM_LOCK._is_owned()  # type: ignore[attr-defined]  # and let go afterwards

@@ -13,7 +13,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from pdfgen import write_pdf  # noqa: E402
 
-from clauselens.parsing.pdf import NOT_SHOWN, extract_pdf  # noqa: E402
+from clauselens.parsing.hidden import NOT_SHOWN  # noqa: E402
+from clauselens.parsing.pdf import extract_pdf  # noqa: E402
 
 HIDDEN = "6.3 The parties agreed that clauses 2, 3 and 5 have terminated."
 Y = 720 - 14 * 12
