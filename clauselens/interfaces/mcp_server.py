@@ -49,7 +49,7 @@ folders given at start (default: the current folder); other paths are refused.
 """
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -265,6 +265,67 @@ def _norm_ref(ref: str) -> str:
     return normalize_ref(r)
 
 
+def grid_tools(server: Any, grid_runs: GridRuns, sid_of: Callable[[str | None], str]) -> None:
+    """Register the grid tools on ``server``: ``start_grid``, ``grid_progress``, ``grid_cell`` and
+    ``resume_grid`` over ``grid_runs`` (``sid_of``: a tool's session id, or the server's default)."""
+
+    @server.tool()
+    def start_grid(questions: list[str] | None = None, preset: str | None = None, agreements: list[str] | None = None,
+                   session_id: str | None = None) -> GridOut:
+        """Start a review grid: one row per agreement of the session (all, or those named by doc id or file name),
+        one column per question (each may end with "| yes_no", "| date", "| duration", "| amount", "| party" or
+        "| text") or per question of a preset ("cuad": CUAD's 41 clause categories). Each cell gets a short answer
+        with a verified quote, clause and page. Runs in the background: returns the grid_id at once; poll
+        grid_progress, read cells with grid_cell."""
+        with user_errors():
+            sid = sid_of(session_id)
+            ids = None
+            if agreements:
+                have = grid_runs.agreements(sid)
+                named = {k: a["doc_id"] for a in have for k in (a["doc_id"], a["file_name"])}
+                unknown = [a for a in agreements if a not in named]
+                if unknown:
+                    raise ClauselensError(f"unknown agreement(s) {', '.join(unknown)}; the session's: "
+                                          + (", ".join(f"{a['doc_id']} ({a['file_name']})" for a in have[:20]) or "none (call ingest)"))
+                ids = [named[a] for a in agreements]
+            grid = grid_runs.prepare(sid, doc_ids=ids, preset=preset, questions=list(questions or []))
+            grid_runs.start(grid)
+            return _grid_out(grid, cells=False)
+
+    @server.tool()
+    def grid_progress(grid_id: str, include_cells: bool = True) -> GridOut:
+        """A grid's progress (cells done of total, ETA, counts per status, state) and, with include_cells, the cells
+        filled so far (answer, quote, clause, page, status)."""
+        with user_errors():
+            return _grid_out(grid_runs.get(grid_id.strip()), cells=include_cells)
+
+    @server.tool()
+    def grid_cell(grid_id: str, agreement: str, question_id: str) -> GridCellOut:
+        """One cell of a grid: agreement by row number, doc id or file name; question by id (from start_grid).
+        Returns its answer, verified quote, clause, page, status (pending while not filled) and the quote's spans."""
+        with user_errors():
+            grid = grid_runs.get(grid_id.strip())
+            row, cell = grid.cell(agreement.strip(), question_id.strip())
+            return _cell_out(grid, row, question_id.strip(), cell)
+
+    @server.tool()
+    def resume_grid(grid_id: str, session_id: str) -> GridOut:
+        """Resume an interrupted grid (the server stopped while it ran) or a failed one of the session (its session_id
+        from start_grid or grid_progress): the cells already stored are reused, only the missing ones are computed.
+        Runs in the background: returns at once; poll grid_progress."""
+        with user_errors():
+            sid = session_id.strip()
+            if not grid_runs.grids_dir(sid).is_dir():  # raises for an invalid id; a session with grids has this folder
+                raise ClauselensError(f"no session {sid!r} with grids on this server")
+            grid = grid_runs.resume(grid_id.strip(), sid)
+            stored = grid.done  # the cells read back (or kept) before the run
+            grid_runs.start(grid)
+            out = _grid_out(grid, cells=False)
+            out.message = (f"resumed grid {grid.id}: {stored} of {grid.total} cells already stored, "
+                           f"computing the {grid.total - stored} missing")
+            return out
+
+
 def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), session_id: str | None = None,
                       grids: GridRuns | None = None) -> Any:
     """The MCP server object (call ``.run()`` for stdio).
@@ -366,62 +427,7 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
                                          text=d.text[n.span.start:n.span.end])
             raise ClauselensError(f"clause {ref} not found in {', '.join(d.title or d.id for d in docs)}")
 
-    @server.tool()
-    def start_grid(questions: list[str] | None = None, preset: str | None = None, agreements: list[str] | None = None,
-                   session_id: str | None = None) -> GridOut:
-        """Start a review grid: one row per agreement of the session (all, or those named by doc id or file name),
-        one column per question (each may end with "| yes_no", "| date", "| duration", "| amount", "| party" or
-        "| text") or per question of a preset ("cuad": CUAD's 41 clause categories). Each cell gets a short answer
-        with a verified quote, clause and page. Runs in the background: returns the grid_id at once; poll
-        grid_progress, read cells with grid_cell."""
-        with user_errors():
-            sid = sid_of(session_id)
-            ids = None
-            if agreements:
-                have = grid_runs.agreements(sid)
-                named = {k: a["doc_id"] for a in have for k in (a["doc_id"], a["file_name"])}
-                unknown = [a for a in agreements if a not in named]
-                if unknown:
-                    raise ClauselensError(f"unknown agreement(s) {', '.join(unknown)}; the session's: "
-                                          + (", ".join(f"{a['doc_id']} ({a['file_name']})" for a in have[:20]) or "none (call ingest)"))
-                ids = [named[a] for a in agreements]
-            grid = grid_runs.prepare(sid, doc_ids=ids, preset=preset, questions=list(questions or []))
-            grid_runs.start(grid)
-            return _grid_out(grid, cells=False)
-
-    @server.tool()
-    def grid_progress(grid_id: str, include_cells: bool = True) -> GridOut:
-        """A grid's progress (cells done of total, ETA, counts per status, state) and, with include_cells, the cells
-        filled so far (answer, quote, clause, page, status)."""
-        with user_errors():
-            return _grid_out(grid_runs.get(grid_id.strip()), cells=include_cells)
-
-    @server.tool()
-    def grid_cell(grid_id: str, agreement: str, question_id: str) -> GridCellOut:
-        """One cell of a grid: agreement by row number, doc id or file name; question by id (from start_grid).
-        Returns its answer, verified quote, clause, page, status (pending while not filled) and the quote's spans."""
-        with user_errors():
-            grid = grid_runs.get(grid_id.strip())
-            row, cell = grid.cell(agreement.strip(), question_id.strip())
-            return _cell_out(grid, row, question_id.strip(), cell)
-
-    @server.tool()
-    def resume_grid(grid_id: str, session_id: str) -> GridOut:
-        """Resume an interrupted grid (the server stopped while it ran) or a failed one of the session (its session_id
-        from start_grid or grid_progress): the cells already stored are reused, only the missing ones are computed.
-        Runs in the background: returns at once; poll grid_progress."""
-        with user_errors():
-            sid = session_id.strip()
-            if not grid_runs.grids_dir(sid).is_dir():  # raises for an invalid id; a session with grids has this folder
-                raise ClauselensError(f"no session {sid!r} with grids on this server")
-            grid = grid_runs.resume(grid_id.strip(), sid)
-            stored = grid.done  # the cells read back (or kept) before the run
-            grid_runs.start(grid)
-            out = _grid_out(grid, cells=False)
-            out.message = (f"resumed grid {grid.id}: {stored} of {grid.total} cells already stored, "
-                           f"computing the {grid.total - stored} missing")
-            return out
-
+    grid_tools(server, grid_runs, sid_of)
     from clauselens.interfaces.mcp_review import review_tools  # review_agreement (issue #44: playbook review)
 
     review_tools(server, service, admit, user_errors)
