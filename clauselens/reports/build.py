@@ -32,6 +32,7 @@ from typing import Any, Mapping, Sequence
 from clauselens.reports.model import (
     SILENT_ANSWER,
     Citation,
+    DraftFinding,
     DroppedQuote,
     Finding,
     LabelBasis,
@@ -107,6 +108,106 @@ def _without_contradicted(text: str, quoted: str, parties: Any, part: str) -> tu
     return " ".join(kept), gaps
 
 
+def _model_finding(f: DraftFinding, passages: Mapping[str, Passage], citations: list[Citation], dropped: list[DroppedQuote],
+                   by_span: dict[tuple, str], *, question: str, documents: Sequence[Mapping[str, Any]] | None) -> Finding | None:
+    """One of the model's findings with its quote verified (a verbatim match, else its verbatim
+    pieces, else the cited passage's sentence that says most of its claim), the citations it adds to
+    ``citations`` (one per quoted span, shared through ``by_span``) and the quotes it loses to
+    ``dropped``; its statement checked against its quotes (:func:`check_statement`). None for a
+    finding with no statement (its citations still count)."""
+    pids = [p for p in f.passage_ids if p in passages]
+    cids: list[str] = []
+    grounded = selected = False
+    quote = clean_model_quote(f.quote or "")
+    if not quote and f.statement.strip() and (chosen := select_quote(f.statement, passages, pids)):
+        quote, selected = chosen.text, True  # no usable quote (only passage ids): the cited passage's sentence
+    if quote:
+        m = verify_quote(quote, passages, prefer=pids)
+        matches: list[QuoteMatch] = [m] if m is not None else []
+        if m is None:
+            matches, missing = verify_pieces(quote, passages, prefer=pids)
+            if not matches:
+                chosen = select_quote(f.statement, passages, pids, quote)
+                dropped.append(DroppedQuote(quote=quote, passage_id=pids[0] if pids else None,
+                                            reason="not found verbatim in any retrieved passage" + (
+                                                f"; the finding cites instead the sentence of {chosen.passage_id} "
+                                                "that says most of its claim" if chosen else "")))
+                matches, selected = ([chosen], True) if chosen else ([], False)
+            else:
+                for piece in missing:
+                    short = len(piece.split()) < MIN_PIECE_WORDS
+                    dropped.append(DroppedQuote(
+                        quote=piece, passage_id=pids[0] if pids else None,
+                        reason=(f"{SHORT_PIECE} (under {MIN_PIECE_WORDS} words)"
+                                if short else "part of a longer quote; not found verbatim in any retrieved passage"),
+                    ))
+        for m in matches:
+            p = passages[m.passage_id]
+            wide, _ = extend_match(m, p)
+            added = p.text[wide.start:m.start] + p.text[m.end:wide.end]
+            extended, m = any(ch.isalnum() for ch in added), wide
+            key = (p.chunk_id, m.start, m.end)
+            if key in by_span:
+                cid = by_span[key]
+            else:
+                cid = f"C{len(citations) + 1}"
+                by_span[key] = cid
+                citations.append(Citation(
+                    id=cid, passage_id=m.passage_id, chunk_id=p.chunk_id, doc_id=p.doc_id,
+                    node_id=p.node_id, doc_title=p.doc_title, source_path=p.source_path,
+                    clause_ref=quote_clause_ref(m.text, p.clause_ref), heading_path=p.heading_path,
+                    page_start=p.page_start, page_end=p.page_end, spans=m.doc_spans, quote=m.text,
+                    extended=extended, selected=selected,
+                ))
+            if cid not in cids:
+                cids.append(cid)
+            grounded = True
+            if m.passage_id not in pids:
+                pids.append(m.passage_id)
+    statement = f.statement.strip()
+    if not statement:
+        return None
+    support: SupportStatus
+    support, note = ("unchecked", "") if grounded else ("unverified", "no quote could be verified in the documents")
+    if grounded and statement.rstrip().endswith("?"):  # a small model restated the question
+        support, note = "unrelated", "the statement is a question, not a claim a quote could support"
+    elif grounded:
+        cited = [c for c in citations if c.id in cids]
+        issue = check_heading(statement) or check_statement(
+            statement, " ".join(c.quote for c in cited), question=question,
+            headings=[c.heading_path[-1] for c in cited if c.heading_path],
+            cited_titles=[c.doc_title or "" for c in cited],
+            other_titles=[str(d.get("title") or "") for d in documents or []
+                          if d.get("doc_id") not in {c.doc_id for c in cited}],
+            parties=_parties(documents, {c.doc_id for c in cited}), cited_refs=[c.clause_ref for c in cited])
+        if issue is not None:
+            support, note = ISSUE_STATUS[issue.kind], f"{issue.kind} mismatch: {issue.detail}"
+    return Finding(statement=statement, passage_ids=pids, citation_ids=cids, grounded=grounded,
+                   support=support, support_note=note)
+
+
+def _answer_support(answer: str, passing: Sequence[Finding], citations: Sequence[Citation],
+                    documents: Sequence[Mapping[str, Any]] | None, question: str) -> tuple[SupportStatus, str]:
+    """The answer checked as a claim (issue #19): against the report's own passing findings
+    (:func:`check_claim`), then against their quotes (:func:`check_statement`); ``("unchecked", "")``
+    when neither finds an issue."""
+    answer_support: SupportStatus = "unchecked"
+    answer_note = ""
+    ids = {c for f in passing for c in f.citation_ids}
+    cited = [c for c in citations if c.id in ids]
+    parties = _parties(documents, {c.doc_id for c in cited})
+    if (issue := check_claim(answer, " ".join(f.statement for f in passing), parties)) is not None:
+        # "Yes, both parties can assign" over its own finding "neither party may assign"
+        answer_support = "contradicted"
+        answer_note = f"rules: the answer contradicts the report's own key findings ({issue.kind} mismatch: " \
+                      f"{issue.detail.replace('the quoted text says', 'a finding says')})"
+    elif (issue := check_statement(answer, " ".join(c.quote for c in cited), question=question,
+                                   cited_titles=[c.doc_title or "" for c in cited], parties=parties,
+                                   cited_refs=[c.clause_ref for c in cited])) is not None:
+        answer_support, answer_note = ISSUE_STATUS[issue.kind], f"rules: {issue.kind} mismatch: {issue.detail}"
+    return answer_support, answer_note
+
+
 def build_report(
     draft: ReportDraft,
     passages: Mapping[str, Passage],
@@ -139,74 +240,8 @@ def build_report(
     by_span: dict[tuple, str] = {}
     findings: list[Finding] = rule_findings(rule_quotes, passages, citations, by_span)
     for f in draft.findings:
-        pids = [p for p in f.passage_ids if p in passages]
-        cids: list[str] = []
-        grounded = selected = False
-        quote = clean_model_quote(f.quote or "")
-        if not quote and f.statement.strip() and (chosen := select_quote(f.statement, passages, pids)):
-            quote, selected = chosen.text, True  # no usable quote (only passage ids): the cited passage's sentence
-        if quote:
-            m = verify_quote(quote, passages, prefer=pids)
-            matches: list[QuoteMatch] = [m] if m is not None else []
-            if m is None:
-                matches, missing = verify_pieces(quote, passages, prefer=pids)
-                if not matches:
-                    chosen = select_quote(f.statement, passages, pids, quote)
-                    dropped.append(DroppedQuote(quote=quote, passage_id=pids[0] if pids else None,
-                                                reason="not found verbatim in any retrieved passage" + (
-                                                    f"; the finding cites instead the sentence of {chosen.passage_id} "
-                                                    "that says most of its claim" if chosen else "")))
-                    matches, selected = ([chosen], True) if chosen else ([], False)
-                else:
-                    for piece in missing:
-                        short = len(piece.split()) < MIN_PIECE_WORDS
-                        dropped.append(DroppedQuote(
-                            quote=piece, passage_id=pids[0] if pids else None,
-                            reason=(f"{SHORT_PIECE} (under {MIN_PIECE_WORDS} words)"
-                                    if short else "part of a longer quote; not found verbatim in any retrieved passage"),
-                        ))
-            for m in matches:
-                p = passages[m.passage_id]
-                wide, _ = extend_match(m, p)
-                added = p.text[wide.start:m.start] + p.text[m.end:wide.end]
-                extended, m = any(ch.isalnum() for ch in added), wide
-                key = (p.chunk_id, m.start, m.end)
-                if key in by_span:
-                    cid = by_span[key]
-                else:
-                    cid = f"C{len(citations) + 1}"
-                    by_span[key] = cid
-                    citations.append(Citation(
-                        id=cid, passage_id=m.passage_id, chunk_id=p.chunk_id, doc_id=p.doc_id,
-                        node_id=p.node_id, doc_title=p.doc_title, source_path=p.source_path,
-                        clause_ref=quote_clause_ref(m.text, p.clause_ref), heading_path=p.heading_path,
-                        page_start=p.page_start, page_end=p.page_end, spans=m.doc_spans, quote=m.text,
-                        extended=extended, selected=selected,
-                    ))
-                if cid not in cids:
-                    cids.append(cid)
-                grounded = True
-                if m.passage_id not in pids:
-                    pids.append(m.passage_id)
-        statement = f.statement.strip()
-        if statement:
-            support: SupportStatus
-            support, note = ("unchecked", "") if grounded else ("unverified", "no quote could be verified in the documents")
-            if grounded and statement.rstrip().endswith("?"):  # a small model restated the question
-                support, note = "unrelated", "the statement is a question, not a claim a quote could support"
-            elif grounded:
-                cited = [c for c in citations if c.id in cids]
-                issue = check_heading(statement) or check_statement(
-                    statement, " ".join(c.quote for c in cited), question=question,
-                    headings=[c.heading_path[-1] for c in cited if c.heading_path],
-                    cited_titles=[c.doc_title or "" for c in cited],
-                    other_titles=[str(d.get("title") or "") for d in documents or []
-                                  if d.get("doc_id") not in {c.doc_id for c in cited}],
-                    parties=_parties(documents, {c.doc_id for c in cited}), cited_refs=[c.clause_ref for c in cited])
-                if issue is not None:
-                    support, note = ISSUE_STATUS[issue.kind], f"{issue.kind} mismatch: {issue.detail}"
-            findings.append(Finding(statement=statement, passage_ids=pids, citation_ids=cids, grounded=grounded,
-                                    support=support, support_note=note))
+        if (finding := _model_finding(f, passages, citations, dropped, by_span, question=question, documents=documents)) is not None:
+            findings.append(finding)
 
     gaps = list(draft.knowledge_gaps)
     for d in dropped:
@@ -232,22 +267,11 @@ def build_report(
         label = "not_mentioned"
     if nli and label_basis is not None and label_basis.decided:
         label = label_basis.decided
+    passing = [f for f in findings if f.grounded and f.citation_ids and (f.support == "unchecked" or f.rule)]
     answer_support: SupportStatus = "unchecked"
     answer_note = ""
-    passing = [f for f in findings if f.grounded and f.citation_ids and (f.support == "unchecked" or f.rule)]
     if not silent and not nli and passing and answer and not answer_by_rule:  # the answer is a claim too (issue #19)
-        ids = {c for f in passing for c in f.citation_ids}
-        cited = [c for c in citations if c.id in ids]
-        parties = _parties(documents, {c.doc_id for c in cited})
-        if (issue := check_claim(answer, " ".join(f.statement for f in passing), parties)) is not None:
-            # "Yes, both parties can assign" over its own finding "neither party may assign"
-            answer_support = "contradicted"
-            answer_note = f"rules: the answer contradicts the report's own key findings ({issue.kind} mismatch: " \
-                          f"{issue.detail.replace('the quoted text says', 'a finding says')})"
-        elif (issue := check_statement(answer, " ".join(c.quote for c in cited), question=question,
-                                       cited_titles=[c.doc_title or "" for c in cited], parties=parties,
-                                       cited_refs=[c.clause_ref for c in cited])) is not None:
-            answer_support, answer_note = ISSUE_STATUS[issue.kind], f"rules: {issue.kind} mismatch: {issue.detail}"
+        answer_support, answer_note = _answer_support(answer, passing, citations, documents, question)
     reasoning = draft.legal_reasoning.strip()
     if not silent and not nli and passing:  # the report's own prose may not say what its quotes contradict
         quoted = " ".join(c.quote for c in citations if c.id in {i for f in passing for i in f.citation_ids})
