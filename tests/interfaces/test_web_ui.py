@@ -12,7 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from clauselens.errors import ClauselensError
-from clauselens.interfaces.web.app import create_app, parse_spans
+from clauselens.interfaces.web.app import create_app
+from clauselens.interfaces.web.document_routes import parse_spans
 
 from .conftest import ROBUST
 
