@@ -35,6 +35,14 @@ with the sample named; also the mean seconds per cell of that (sequential) run.
     .venv/bin/python -m benchmarks.cuad_grid --part retrieval
     .venv/bin/python -m benchmarks.cuad_grid --part yesno --store out/cuad21.cells.sqlite --tag cuad21
 
+The clause presence head's grid (issue #40; yes/no columns only, no model call; none of the 21 PDFs
+is in ``train_allowed.txt``), scored on the same cells as the 1.5B's committed run::
+
+    clauselens grid DIR_OF_THE_21_PDFS --library cuad21_presence --preset cuad --presence \
+        --only <the 32 yes/no ids> --out out/cuad21_presence.xlsx
+    .venv/bin/python -m benchmarks.cuad_grid --part yesno --store out/cuad21_presence.cells.sqlite \
+        --tag cuad21_presence --compare benchmarks/results/cuad_grid_yesno_cuad21_1.5b.json
+
 Anchors, for context only (different task and protocol): CUAD's paper (Hendrycks et al. 2021)
 reports DeBERTa-xlarge at 47.8 AUPR and 44.0 precision at 80 % recall on span extraction.
 """
@@ -328,6 +336,49 @@ def value_match(q, gold: str, answer: str) -> bool | None:
     return bool(a) and bool(g) and (g <= a or a <= g)
 
 
+def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
+    """95 % Wilson score interval of a proportion k/n."""
+    if not n:
+        return [0.0, 0.0]
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return [round(float(c - h), 4), round(float(c + h), 4)]
+
+
+def yesno_scores(rows: list[dict]) -> dict:
+    """Yes/no accuracy (Wilson 95 %), always-"No" accuracy and Yes precision/recall/F1 of ``rows``
+    (``gold``/``pred`` in Yes/No)."""
+    n = len(rows)
+    right = sum(r["gold"] == r["pred"] for r in rows)
+    tp = sum(r["gold"] == "Yes" and r["pred"] == "Yes" for r in rows)
+    py = sum(r["pred"] == "Yes" for r in rows)
+    gy = sum(r["gold"] == "Yes" for r in rows)
+    prec, rec = (tp / py if py else 0.0), (tp / gy if gy else 0.0)
+    return {"n": n, "accuracy": round(right / n, 4) if n else None, "accuracy_95ci": wilson(right, n),
+            "always_no_accuracy": round((n - gy) / n, 4) if n else None, "always_no_95ci": wilson(n - gy, n),
+            "gold_yes": gy, "pred_yes": py, "precision_yes": round(prec, 4), "recall_yes": round(rec, 4),
+            "f1_yes": round(2 * prec * rec / (prec + rec), 4) if prec + rec else 0.0}
+
+
+def compare_yesno(rows: list[dict], other: Path) -> dict:
+    """This store's yes/no cells against another run's committed result (``--compare``) on the
+    (contract, category) cells both have."""
+    theirs = {(r["contract"], r["category"]): r for r in json.loads(other.read_text())["rows"] if r["type"] == "yes_no"}
+    mine = {(r["contract"], r["category"]): r for r in rows if r["type"] == "yes_no"}
+    keys = sorted(set(mine) & set(theirs))
+    out: dict = {"compared_with": str(other.relative_to(REPO)) if other.is_relative_to(REPO) else str(other),
+                 "cells_in_both": len(keys), "only_here": len(set(mine) - set(theirs)), "only_there": len(set(theirs) - set(mine))}
+    for split in ("report", "all"):
+        ks = [k for k in keys if split == "all" or mine[k]["split"] == split]
+        out[split] = {"this": yesno_scores([mine[k] for k in ks]), "other": yesno_scores([theirs[k] for k in ks]),
+                      "per_category_f1_yes": {c: {"this": yesno_scores([mine[k] for k in ks if k[1] == c])["f1_yes"],
+                                                  "other": yesno_scores([theirs[k] for k in ks if k[1] == c])["f1_yes"]}
+                                              for c in sorted({k[1] for k in ks})}}
+    return out
+
+
 def run_yesno(args: argparse.Namespace) -> dict:
     """Accuracy of a grid's cells against CUAD's answers: yes/no categories exactly, other
     categories by :func:`value_match`. Error cells are excluded and counted."""
@@ -396,6 +447,8 @@ def run_yesno(args: argparse.Namespace) -> dict:
                       "recall_yes": round(sum(r["pred"] == "Yes" for r in gold_yes) / len(gold_yes), 4) if gold_yes else None,
                       "precision_yes": round(sum(r["gold"] == "Yes" for r in pred_yes) / len(pred_yes), 4) if pred_yes else None,
                       "per_category": {c: {"n": len(v), "accuracy": round(sum(v) / len(v), 4)} for c, v in sorted(by_cat.items())}}
+    if args.compare is not None:
+        out["comparison"] = compare_yesno(rows, args.compare)
     return {"part": "yesno", "store": str(args.store), "summary": out, "error_cells": errors,
             # median, not mean: a cell's seconds include any time the process was paused
             "median_seconds_per_cell": round(float(np.median(seconds)), 1) if seconds else None,
@@ -412,6 +465,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--build", action="store_true", help="(re)add the corpus to the library first")
     ap.add_argument("--store", type=Path, help="--part yesno: a grid's .cells.sqlite")
     ap.add_argument("--tag", default="", help="suffix of the result file name")
+    ap.add_argument("--compare", type=Path, default=None,
+                    help="--part yesno: a committed yesno result JSON (e.g. the 1.5B's) to score on the same cells")
     args = ap.parse_args(argv)
     t0 = time.time()
     res = {"retrieval": run_retrieval, "yesno": run_yesno, "topic": run_topic, "precheck": run_precheck}[args.part](args)

@@ -201,6 +201,15 @@ class Settings(BaseSettings):
     # on a server (``CLAUSELENS_DEPTH=full``, ``ask --depth full``). On this project's 2-core CPU the
     # loop took a median 216 s per paraphrase question with the 1.5B model (docs/BENCHMARKS.md).
     depth: Literal["quick", "full"] = "quick"
+    # Issue #40: grid yes/no columns of a CUAD category are answered by the clause presence head
+    # (``clauselens.grid.presence``, no model call) when it is installed; it measured better than the 1.5B
+    # (benchmarks/results/cuad_grid_presence_cuad21.json). ``CLAUSELENS_GRID_PRESENCE=false`` or
+    # ``grid --no-presence`` asks the model instead.
+    grid_presence: bool = True
+    # Issue #40: who judges "does this quote support this claim" after the deterministic checks: "head" --
+    # the trained support head (``clauselens.heads.support``, no model call; the model's verdict is used when
+    # the head is not installed), "llm" -- the Interrogator model (``CLAUSELENS_SUPPORT_VERDICT=llm``).
+    support_verdict: Literal["head", "llm"] = "head"
 
     @property
     def models_dir(self) -> Path:

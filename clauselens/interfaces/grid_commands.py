@@ -116,6 +116,9 @@ def grid_cmd(
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages when adding files.")] = True,
     export_only: Annotated[bool, typer.Option("--export-only", help="Write OUT from the stored cells; compute nothing (missing cells show "
                                                                     "as pending).")] = False,
+    presence: Annotated[Optional[bool], typer.Option("--presence/--no-presence", help="Yes/no columns of a CUAD category from the "
+                                                                                  "clause presence head, no model call (default: on "
+                                                                                  "when installed; CLAUSELENS_GRID_PRESENCE).")] = None,
 ) -> None:
     """Fill a review grid: one row per agreement, one column per question; each cell a short
     answer with its verified quote, clause, page, link and status. Resumable."""
@@ -171,7 +174,8 @@ def grid_cmd(
 
         try:
             stats = run_grid(lib, rows, qs, cell_store, model=chat, model_id=model_id, concurrency=concurrency,
-                             k=k, method=ms.structured_method, on_cell=on_cell, compute=not export_only)
+                             k=k, method=ms.structured_method, on_cell=on_cell, compute=not export_only,
+                             presence=settings.grid_presence if presence is None else presence)
         except KeyboardInterrupt:
             interrupted = True
     cells = [c for c in cell_store.cells() if c.question_id in {q.id for q in qs}]

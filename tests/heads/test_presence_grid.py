@@ -64,3 +64,45 @@ def test_run_grid_answers_yes_no_columns_without_a_model(tmp_path) -> None:  # t
     assert stats.computed == 1 and len(cells) == 1
     assert cells[0].answer == "No" and cells[0].status == "not found" and cells[0].model == "presence-head"
     assert "presence head" in cells[0].reason
+
+
+def test_grid_command_has_the_presence_switch_and_the_setting_defaults_on(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import re
+
+    from typer.testing import CliRunner
+
+    from clauselens.cli import app
+    from clauselens.config import Settings
+
+    res = CliRunner().invoke(app, ["grid", "--help"], env={"COLUMNS": "200", "NO_COLOR": "1"})
+    assert res.exit_code == 0
+    text = re.sub(r"\x1b\[[0-9;]*m", "", res.output)
+    assert "--presence" in text and "--no-presence" in text
+    assert Settings().grid_presence is True  # on by default: the head is committed
+    monkeypatch.setenv("CLAUSELENS_GRID_PRESENCE", "false")
+    assert Settings().grid_presence is False
+
+
+def test_grid_command_passes_no_presence_to_the_runner(monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """``--no-presence`` reaches ``run_grid(presence=False)``; without the switch the setting decides."""
+    from typer.testing import CliRunner
+
+    import clauselens.grid as grid
+    import clauselens.interfaces.grid_commands as gc
+    from clauselens.cli import app
+    from clauselens.grid.runner import GridStats
+
+    seen: list[bool] = []
+
+    def fake_run_grid(*a, presence: bool = False, **kw):  # type: ignore[no-untyped-def]
+        seen.append(presence)
+        return GridStats(total=0)
+
+    monkeypatch.setattr(grid, "run_grid", fake_run_grid)
+    monkeypatch.setattr(gc, "grid_rows", lambda *a, **kw: (None, []))
+    monkeypatch.setattr("clauselens.llm.get_chat_model", lambda *a, **kw: None)
+    monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path))
+    out = tmp_path / "g.json"
+    for extra in (["--no-presence"], [], ["--presence"]):
+        CliRunner().invoke(app, ["grid", str(tmp_path), "--preset", "cuad", "--out", str(out), *extra])
+    assert seen == [False, True, True]
