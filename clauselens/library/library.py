@@ -58,7 +58,7 @@ from clauselens.library.passages import (
     ref_key_groups,
 )
 from clauselens.library.resolver import _QUESTION_WORDS, AgreementResolver, Resolution, resolution_tokens
-from clauselens.library.storage import EngineRanking, open_storages
+from clauselens.library.storage import EngineRanking, open_storages, top_scores
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.types import Chunk, Document
 from clauselens.retrieval.analyzer import LegalAnalyzer
@@ -67,6 +67,11 @@ from clauselens.retrieval.lay_terms import expand as lay_expansion
 from clauselens.retrieval.lexical import NO_MATCH
 from clauselens.retrieval.types import Passage, SearchResult
 
+#: Lexical engine of a new local library (``bm25s`` or ``tantivy``; an existing library keeps the
+#: one it records, libraries from before issue #42 record none and use bm25s).
+DEFAULT_LEXICAL = "bm25s"
+#: During a long ``add`` the segment index commits every this many files (a crash loses at most these).
+COMMIT_EVERY = 200
 #: Files ``add`` picks up inside folders.
 SUFFIXES = (".txt", ".md", ".pdf", ".docx")
 #: Candidates each first-stage ranker contributes to fusion.
@@ -242,7 +247,8 @@ class Library:
         self.cache_dir = cache_dir
         self._embedder = embedder
         self.catalogue, self.lexical, self.vectors = open_storages(meta["backend"], self.root, int(meta["dim"]),
-                                                                   uri=meta.get("uri"), name=meta.get("name"))
+                                                                   uri=meta.get("uri"), name=meta.get("name"),
+                                                                   lexical=meta.get("lexical", "bm25s"))
         self.analyzer = LegalAnalyzer()
         self.resolver = AgreementResolver()
         self.local_idf = True
@@ -270,10 +276,10 @@ class Library:
     @classmethod
     def open(cls, root: str | Path, *, embedder_name: str = "minilm", backend: str | None = None,
              embedder: Any = None, cache_dir: Path | None = None, create: bool = True,
-             abstain_threshold: float | None = None, uri: str | None = None) -> "Library":
+             abstain_threshold: float | None = None, uri: str | None = None, lexical: str | None = None) -> "Library":
         """Open the library at ``root`` (created when ``create``; a new library records
-        ``embedder_name``, ``backend`` (default ``local``) and, for ``milvus``, ``uri``; an
-        existing one keeps what it was built with).
+        ``embedder_name``, ``backend`` (default ``local``), for ``milvus`` ``uri``, for ``local``
+        the ``lexical`` engine (default :data:`DEFAULT_LEXICAL`); an existing one keeps what it was built with).
         Raises :class:`ConfigError` when it does not exist and ``create`` is False, or when
         ``embedder``, ``backend`` or ``uri`` differ from the ones the library was built with."""
         root = Path(root).expanduser()
@@ -288,6 +294,9 @@ class Library:
                 if want is not None and meta.get(key) != want:
                     raise ConfigError(f"library {root} uses {key} {meta.get(key)!r}, not {want!r}; "
                                       "add to a new library to change it")
+            if lexical is not None and meta.get("lexical", "bm25s") != lexical:
+                raise ConfigError(f"library {root} uses lexical engine {meta.get('lexical', 'bm25s')!r}, not {lexical!r}; "
+                                  "add to a new library to change it")
         elif not create:
             raise ConfigError(f"no library at {root} (create it with: clauselens library add FILES --library {root.name})")
         else:
@@ -304,6 +313,8 @@ class Library:
                     "passage_format": 1, "abstain_threshold": 0.0}
             if backend == "milvus":
                 meta["uri"] = uri or str(root / "milvus.db")
+            else:
+                meta["lexical"] = lexical or DEFAULT_LEXICAL
             root.mkdir(parents=True, exist_ok=True)
             mpath.write_text(json.dumps(meta, indent=2))
         if embedder is not None and meta["embedder"] != "none" and embedder.name != meta["embedder"]:
@@ -358,29 +369,47 @@ class Library:
                 continue
             try:
                 doc = load(f)
-                n = self._put(doc)
+                n = self._put(doc, replaces=[old.doc_id] if old is not None else [])
             except ClauselensError as e:
                 rep.failed.append((str(f), str(e)))
                 continue
             rep.passages += n
             (rep.updated if old is not None else rep.added).append(str(f))
+            if self.lexical.incremental and (len(rep.added) + len(rep.updated)) % COMMIT_EVERY == 0:
+                self._commit_lexical()
         if prune:
             for path, rec in known.items():
                 if not Path(path).exists():
                     self.catalogue.remove_agreement(rec.doc_id)
+                    if self.lexical.incremental:
+                        self.lexical.remove_doc(rec.doc_id)  # type: ignore[attr-defined]
                     rep.pruned.append(path)
         if progress:
             progress("add", len(files), len(files), "")
         if rep.added or rep.updated or rep.pruned or self.lexical.generation() != self.catalogue.generation():
             if progress:
                 progress("index", 0, 1, "BM25")
-            self.rebuild_lexical()
+            self._commit_lexical()
             if progress:
                 progress("index", 1, 1, "BM25")
         rep.seconds = time.perf_counter() - t0
         return rep
 
-    def _put(self, doc: Document) -> int:
+    def _commit_lexical(self) -> None:
+        """Make the lexical index match the catalogue: commit the staged segment (segment
+        engines; the whole index is rebuilt when the index missed a change, e.g. after a crash)
+        or rebuild (bm25s)."""
+        if self.lexical.incremental and self.lexical.generation() is not None:
+            self.lexical.commit(self.catalogue.generation(), [r.doc_id for r in self.agreements()])  # type: ignore[attr-defined]
+        else:
+            self.rebuild_lexical()
+
+    def _profile_tokens(self, record: AgreementRecord, profile: str) -> list[str]:
+        if self.meta.get("use_file_names", False):
+            profile += "\n" + Path(record.path).stem.replace("_", " ").replace("-", " ")
+        return self.analyzer.tokenize(profile)
+
+    def _put(self, doc: Document, replaces: Sequence[str] = ()) -> int:
         passages = library_passages(doc)
         texts = [embed_text(c) for c in passages]
         tokens = self.analyzer.tokenize_many(texts)
@@ -391,8 +420,13 @@ class Library:
         topics, pairs = heading_topic_words(labels, self.analyzer.tokenize)
         record = make_record(doc, passages=len(passages), topics=topics, topic_pairs=pairs)
         defs = [(d.term, d.offset, d.means) for d in definitions(doc)]
-        self.catalogue.put_agreement(record, resolution_profile(doc, record), passages, tokens,
-                                     list(range(first, first + len(passages))), defs, clause_markers(doc.text))
+        profile = resolution_profile(doc, record)
+        rows = list(range(first, first + len(passages)))
+        self.catalogue.put_agreement(record, profile, passages, tokens, rows, defs, clause_markers(doc.text))
+        if self.lexical.incremental:  # a segment: the replaced version's passages deleted, this one's staged
+            for d in dict.fromkeys([*replaces, record.doc_id]):
+                self.lexical.remove_doc(d)  # type: ignore[attr-defined]
+            self.lexical.add_passages(record.doc_id, rows, tokens, self._profile_tokens(record, profile))  # type: ignore[attr-defined]
         return len(passages)
 
     def remove(self, keys: Sequence[str]) -> list[str]:
@@ -407,8 +441,10 @@ class Library:
             for r in hit:
                 if self.catalogue.remove_agreement(r.doc_id):
                     removed.append(r.path)
+                    if self.lexical.incremental:
+                        self.lexical.remove_doc(r.doc_id)  # type: ignore[attr-defined]
         if removed:
-            self.rebuild_lexical()
+            self._commit_lexical()
         if unknown:
             raise ConfigError(f"not in library {self.root.name}: {', '.join(unknown)}")
         return removed
@@ -428,13 +464,11 @@ class Library:
             return
         rows, toks = self.catalogue.all_tokens()
         recs = self.agreements()
-        use_names = bool(self.meta.get("use_file_names", False))
-        prof = []
-        for r in recs:
-            p = self.catalogue.profile(r.doc_id)
-            if use_names:
-                p += "\n" + Path(r.path).stem.replace("_", " ").replace("-", " ")
-            prof.append(self.analyzer.tokenize(p))
+        prof = [self._profile_tokens(r, self.catalogue.profile(r.doc_id)) for r in recs]
+        if self.lexical.incremental:  # a segment engine rebuilt whole (a crash, a migration): it needs each row's agreement
+            self.lexical.build(rows, toks, [r.doc_id for r in recs], prof, self.catalogue.generation(),  # type: ignore[call-arg]
+                               doc_ids=self.catalogue.all_doc_ids())
+            return
         self.lexical.build(rows, toks, [r.doc_id for r in recs], prof, self.catalogue.generation())
 
     # ------------------------------------------------------------- search
@@ -782,10 +816,9 @@ class Library:
         lists: dict[str, list[tuple[int, float]]] = {}
         q_tokens = self.analyzer.tokenize(question)
         if rows is not None and len(rows) <= LOCAL_BM25_MAX and self.local_idf:
-            r_l, s_l = rows, _local_bm25(self.catalogue.tokens_of(rows), q_tokens)
+            lists["bm25"] = top_scores(rows, _local_bm25(self.catalogue.tokens_of(rows), q_tokens), CANDIDATES, positive=True)
         else:
-            r_l, s_l = self.lexical.passage_scores(q_tokens, rows)
-        lists["bm25"] = _top(r_l, s_l, CANDIDATES, positive=True)
+            lists["bm25"] = self.lexical.top_passages(q_tokens, rows, docs, CANDIDATES)
         if self.embedder is not None and not lexical_only:
             q = self.embedder.embed_queries([dense_query or question])[0]
             r_d, s_d = self.vectors.scores(q, rows)
@@ -794,7 +827,7 @@ class Library:
                 keep = r_d < len(mask)
                 keep[keep] = mask[r_d[keep]]
                 r_d, s_d = r_d[keep], s_d[keep]
-            lists["dense"] = _top(r_d, s_d, CANDIDATES, positive=False)
+            lists["dense"] = top_scores(r_d, s_d, CANDIDATES, positive=False)
         trace["stage_hits"] = {n: len(v) for n, v in lists.items()}
         wanted = list(dict.fromkeys(r for v in lists.values() for r, _ in v))
         by_row = dict(zip(wanted, self._as_passages(wanted, "")))
@@ -942,19 +975,6 @@ def _local_bm25(corpus: list[list[str]], query: list[str]) -> np.ndarray:
     if not ids:
         return np.zeros(len(corpus), np.float32)
     return np.asarray(ix.get_scores(ids), dtype=np.float32)
-
-
-def _top(rows: np.ndarray, scores: np.ndarray, k: int, positive: bool) -> list[tuple[int, float]]:
-    if len(rows) == 0:
-        return []
-    if positive:
-        keep = scores > 0
-        rows, scores = rows[keep], scores[keep]
-    if len(rows) > k:
-        part = np.argpartition(-scores, k - 1)[:k]
-        rows, scores = rows[part], scores[part]
-    order = np.lexsort((rows, -scores))
-    return [(int(rows[i]), float(scores[i])) for i in order]
 
 
 class LibraryRetriever:

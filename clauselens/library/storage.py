@@ -124,6 +124,10 @@ class CatalogueStorage(ABC):
     def all_tokens(self) -> tuple[np.ndarray, list[list[str]]]:
         """Rows and analysed tokens of every live passage (to rebuild the BM25 index)."""
 
+    def all_doc_ids(self) -> list[str]:
+        """The doc id of every live passage, in the row order of :meth:`all_tokens`."""
+        raise NotImplementedError(f"{type(self).__name__} does not list passage doc ids")
+
     @abstractmethod
     def tokens_of(self, rows: Rows) -> list[list[str]]:
         """Analysed tokens of the passages at ``rows``, in that order."""
@@ -143,6 +147,16 @@ class LexicalStorage(ABC):
     #: True when the engine indexes passages as they are written (Milvus): ``build`` is then
     #: called with empty token lists, only to record the generation.
     indexes_on_write: bool = False
+    #: True when the index grows by segments (:class:`~clauselens.library.lexical_tantivy.TantivyLexical`):
+    #: ``Library.add`` / ``remove`` call ``add_passages`` / ``remove_doc`` / ``commit`` instead of ``build``.
+    incremental: bool = False
+
+    def top_passages(self, tokens: list[str], rows: np.ndarray | None, doc_ids: Sequence[str] | None,
+                     k: int) -> list[tuple[int, float]]:
+        """``(row, BM25)`` of the top ``k`` passages with a positive score, within ``rows`` (the
+        passages of ``doc_ids``) when given; best first, ties by row."""
+        r, s = self.passage_scores(tokens, rows)
+        return top_scores(r, s, k, positive=True)
 
     @abstractmethod
     def build(self, rows: np.ndarray, tokens: list[list[str]], profile_ids: list[str],
@@ -183,6 +197,20 @@ class VectorStorage(ABC):
     @abstractmethod
     def scores(self, query: np.ndarray, rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """``(rows, cosine)`` of the passages at ``rows`` (all stored rows when ``None``)."""
+
+
+def top_scores(rows: np.ndarray, scores: np.ndarray, k: int, positive: bool) -> list[tuple[int, float]]:
+    """The ``k`` best ``(row, score)`` (only scores > 0 when ``positive``), best first, ties by row."""
+    if len(rows) == 0:
+        return []
+    if positive:
+        keep = scores > 0
+        rows, scores = rows[keep], scores[keep]
+    if len(rows) > k:
+        part = np.argpartition(-scores, k - 1)[:k]
+        rows, scores = rows[part], scores[part]
+    order = np.lexsort((rows, -scores))
+    return [(int(rows[i]), float(scores[i])) for i in order]
 
 
 # ------------------------------------------------------------------ local: SQLite
@@ -377,6 +405,9 @@ class SqliteCatalogue(CatalogueStorage):
             toks.append(t.split() if t else [])
         return np.asarray(rows, dtype=np.int64), toks
 
+    def all_doc_ids(self) -> list[str]:
+        return [d for (d,) in self.db.execute("SELECT doc_id FROM passages ORDER BY row")]
+
     def tokens_of(self, rows: Rows) -> list[list[str]]:
         rows = [int(r) for r in rows]
         got: dict[int, list[str]] = {}
@@ -541,19 +572,32 @@ class NumpyVectors(VectorStorage):
         return rows, np.asarray(mm[rows] @ q)
 
 
+#: Lexical engines of the ``local`` backend: ``bm25s`` (one index rebuilt on every change) and
+#: ``tantivy`` (segments: :mod:`clauselens.library.lexical_tantivy`).
+LEXICAL_ENGINES = ("bm25s", "tantivy")
+
 #: Library backends: ``local`` (the embedded default above) and ``milvus``
 #: (:mod:`clauselens.library.milvus`: Milvus Lite at a ``.db`` path, or a Milvus server by URI).
 BACKENDS = ("local", "milvus")
 
 
-def open_storages(backend: str, root: Path, dim: int, *, uri: str | None = None,
-                  name: str | None = None) -> tuple[CatalogueStorage, LexicalStorage, VectorStorage]:
+def open_storages(backend: str, root: Path, dim: int, *, uri: str | None = None, name: str | None = None,
+                  lexical: str = "bm25s") -> tuple[CatalogueStorage, LexicalStorage, VectorStorage]:
     """The storages of backend ``backend`` for the library at ``root``: ``local`` keeps them
     under ``root``; ``milvus`` in the collections ``clauselens_<name>_*`` of the Milvus at
-    ``uri`` (default: the Milvus Lite file ``root/milvus.db``). Raises :class:`ConfigError`
-    naming the valid backends for an unknown one."""
+    ``uri`` (default: the Milvus Lite file ``root/milvus.db``); ``lexical`` picks the local
+    lexical engine (:data:`LEXICAL_ENGINES`). Raises :class:`ConfigError` naming the valid
+    backends / engines for an unknown one."""
     if backend == "local":
-        return SqliteCatalogue(root / "catalogue.sqlite"), Bm25sLexical(root / "lexical"), NumpyVectors(root / "vectors.f32", dim)
+        if lexical not in LEXICAL_ENGINES:
+            raise ConfigError(f"unknown lexical engine {lexical!r}; available: {', '.join(LEXICAL_ENGINES)}")
+        if lexical == "tantivy":
+            from clauselens.library.lexical_tantivy import TantivyLexical
+
+            lex: LexicalStorage = TantivyLexical(root / "lexical_tantivy")
+        else:
+            lex = Bm25sLexical(root / "lexical")
+        return SqliteCatalogue(root / "catalogue.sqlite"), lex, NumpyVectors(root / "vectors.f32", dim)
     if backend == "milvus":
         from clauselens.extras import require_extra
 
@@ -564,5 +608,5 @@ def open_storages(backend: str, root: Path, dim: int, *, uri: str | None = None,
     raise ConfigError(f"unknown library backend {backend!r}; available: {', '.join(BACKENDS)}")
 
 
-__all__ = ["BACKENDS", "Bm25sLexical", "CatalogueStorage", "LexicalStorage", "NumpyVectors", "SqliteCatalogue",
-           "VectorStorage", "open_storages"]
+__all__ = ["BACKENDS", "LEXICAL_ENGINES", "Bm25sLexical", "CatalogueStorage", "LexicalStorage", "NumpyVectors", "SqliteCatalogue",
+           "VectorStorage", "open_storages", "top_scores"]

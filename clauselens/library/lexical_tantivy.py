@@ -1,0 +1,197 @@
+"""A lexical index that grows by segments (issue #42): passages in a tantivy index, agreement
+profiles in a small bm25s index.
+
+Tantivy (the Rust search library behind Quickwit; Python bindings ``tantivy``) writes every
+commit as new immutable *segments* and merges them in the background, as Lucene does: adding an
+agreement writes a segment of its passages, removing one marks its passages deleted, and a
+re-added (changed) file is a delete plus a new segment -- nothing is rebuilt. A commit is atomic
+(``meta.json`` of the index is replaced last), so a process killed mid-add leaves the index at its
+last commit. Scoring is tantivy's BM25 (Robertson & Zaragoza 2009, "The Probabilistic Relevance
+Framework: BM25 and Beyond"; k1 = 1.2, b = 0.75, Lucene's IDF) over the library's own analysed
+tokens (:class:`~clauselens.retrieval.analyzer.LegalAnalyzer` output joined by spaces, indexed
+with tantivy's ``whitespace`` tokenizer), so clause numbers and defined terms are matched as the
+bm25s index matches them.
+
+Agreement profiles (one short text per agreement, for resolution) stay in bm25s
+(:class:`~clauselens.library.storage.Bm25sLexical`, the resolver was tuned on its scores): their
+analysed tokens are kept in ``profile_tokens.json`` and the small index (one row per agreement)
+is rebuilt from them at each commit, without reading the catalogue back.
+
+Consistency with the catalogue: ``lexical_meta.json`` records the catalogue generation of the
+last complete commit (tantivy commit, profile index, then this file, each replaced atomically);
+a library whose catalogue moved on without it (a crash between the two) is rebuilt on open.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from clauselens.library.storage import Bm25sLexical, LexicalStorage
+
+#: Writer heap (bytes): tantivy flushes a segment when it is full.
+WRITER_HEAP = 64_000_000
+#: Top hits read for ``passage_scores`` (the engine returns a top list, not a score per passage).
+SCORES_LIMIT = 1000
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+class TantivyLexical(LexicalStorage):
+    """:class:`LexicalStorage` with passages in tantivy segments under ``root/passages`` and the
+    agreement profiles in bm25s under ``root/profiles`` (see the module docstring)."""
+
+    incremental = True
+
+    def __init__(self, root: Path) -> None:
+        import tantivy
+
+        self._tv = tantivy
+        self.root = Path(root)
+        (self.root / "passages").mkdir(parents=True, exist_ok=True)
+        sb = tantivy.SchemaBuilder()
+        sb.add_text_field("tokens", tokenizer_name="whitespace", index_option="freq")
+        sb.add_text_field("doc_id", tokenizer_name="raw", index_option="basic")
+        sb.add_integer_field("row", stored=False, indexed=False, fast=True)
+        self.schema = sb.build()
+        self.index = tantivy.Index(self.schema, path=str(self.root / "passages"))
+        self._writer: Any = None
+        self._profiles = Bm25sLexical(self.root / "profiles")
+        ptok = self.root / "profile_tokens.json"
+        self._profile_tokens: dict[str, list[str]] | None = None
+        self._ptok_path = ptok
+        meta = self.root / "lexical_meta.json"
+        self._gen: int | None = int(json.loads(meta.read_text())["generation"]) if meta.exists() else None
+        self._searcher: Any = None
+
+    # ------------------------------------------------------------- writing
+    def _w(self) -> Any:
+        if self._writer is None:
+            self._writer = self.index.writer(WRITER_HEAP, 1)
+        return self._writer
+
+    def _ptokens(self) -> dict[str, list[str]]:
+        if self._profile_tokens is None:
+            self._profile_tokens = json.loads(self._ptok_path.read_text()) if self._ptok_path.exists() else {}
+        return self._profile_tokens
+
+    def add_passages(self, doc_id: str, rows: Sequence[int], tokens: Sequence[list[str]], profile: list[str]) -> None:
+        """Stage one agreement's passages (a new segment at :meth:`commit`) and its profile tokens."""
+        w = self._w()
+        for r, tok in zip(rows, tokens):
+            w.add_document(self._tv.Document(tokens=" ".join(tok), doc_id=doc_id, row=int(r)))
+        self._ptokens()[doc_id] = list(profile)
+
+    def remove_doc(self, doc_id: str) -> None:
+        """Stage the deletion of one agreement's passages and profile."""
+        self._w().delete_documents_by_term("doc_id", doc_id)
+        self._ptokens().pop(doc_id, None)
+
+    def commit(self, generation: int, profile_order: Sequence[str] | None = None) -> None:
+        """Commit the staged segment and deletions, rebuild the profile index, record ``generation``."""
+        if self._writer is not None:
+            self._writer.commit()
+            self._writer.wait_merging_threads()  # releases the writer's lock (the next add opens a new one)
+            self._writer = None
+        pt = self._ptokens()
+        ids = [d for d in (profile_order or pt) if d in pt]
+        _write_atomic(self._ptok_path, json.dumps(pt))
+        self._profiles.build(np.zeros(0, np.int64), [], ids, [pt[d] for d in ids], generation)
+        _write_atomic(self.root / "lexical_meta.json", json.dumps({"generation": int(generation), "engine": "tantivy"}))
+        self._gen = int(generation)
+        self.index.reload()
+        self._searcher = None
+
+    def build(self, rows: np.ndarray, tokens: list[list[str]], profile_ids: list[str],
+              profile_tokens: list[list[str]], generation: int, doc_ids: Sequence[str] | None = None) -> None:
+        """Rebuild from scratch (a library opened after a crash, or migrated): every passage in
+        fresh segments. ``doc_ids`` gives each row's agreement (required when rows are given)."""
+        if len(rows) and doc_ids is None:
+            raise ValueError("TantivyLexical.build needs the doc id of every row")
+        if self._writer is not None:
+            self._writer.rollback()
+        w = self._w()
+        w.delete_all_documents()
+        for r, tok, d in zip(rows, tokens, doc_ids or ()):
+            w.add_document(self._tv.Document(tokens=" ".join(tok), doc_id=d, row=int(r)))
+        self._profile_tokens = dict(zip(profile_ids, profile_tokens))
+        self.commit(generation, profile_ids)
+
+    def generation(self) -> int | None:
+        return self._gen
+
+    # ------------------------------------------------------------- reading
+    def _search(self) -> Any:
+        if self._searcher is None:
+            self._searcher = self.index.searcher()
+        return self._searcher
+
+    def _query(self, tokens: list[str], doc_ids: Sequence[str] | None) -> Any:
+        tv = self._tv
+        should = [(tv.Occur.Should, tv.Query.term_query(self.schema, "tokens", t)) for t in tokens if t]
+        if not should:
+            return None
+        q = tv.Query.boolean_query(should)
+        if doc_ids is not None:
+            only = tv.Query.const_score_query(tv.Query.term_set_query(self.schema, "doc_id", list(doc_ids)), 0.0)
+            q = tv.Query.boolean_query([(tv.Occur.Must, q), (tv.Occur.Must, only)])
+        return q
+
+    def top_passages(self, tokens: list[str], rows: np.ndarray | None, doc_ids: Sequence[str] | None,
+                     k: int) -> list[tuple[int, float]]:
+        if doc_ids is not None and not len(doc_ids):
+            return []
+        q = self._query(tokens, doc_ids)
+        if q is None:
+            return []
+        s = self._search()
+        hits = s.search(q, k, count=False).hits
+        if not hits:
+            return []
+        rws = s.fast_field_values("row", [a for _, a in hits])
+        out = [(int(r), float(sc)) for (sc, _), r in zip(hits, rws) if r is not None and sc > 0]
+        out.sort(key=lambda x: (-x[1], x[0]))
+        return out
+
+    def passage_scores(self, tokens: list[str], rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """BM25 of the top :data:`SCORES_LIMIT` passages (within ``rows`` when given); others count as 0."""
+        top = self.top_passages(tokens, None, None, SCORES_LIMIT if rows is None else max(SCORES_LIMIT, len(rows)))
+        r = np.asarray([x[0] for x in top], dtype=np.int64)
+        sc = np.asarray([x[1] for x in top], dtype=np.float32)
+        if rows is not None:
+            keep = np.isin(r, np.asarray(rows, dtype=np.int64))
+            r, sc = r[keep], sc[keep]
+        return r, sc
+
+    def profile_scores(self, tokens: list[str]) -> dict[str, float]:
+        return self._profiles.profile_scores(tokens)
+
+    def segments(self) -> int:
+        """Number of tantivy segments (for the benchmark)."""
+        return int(self._search().num_segments)
+
+    def close(self) -> None:
+        """Drop an uncommitted writer (its staged documents are discarded)."""
+        if self._writer is not None:
+            self._writer.rollback()
+            self._writer = None
+
+    @staticmethod
+    def wipe(root: Path) -> None:
+        """Delete the index (a library switching engines)."""
+        shutil.rmtree(root, ignore_errors=True)
+
+
+__all__ = ["TantivyLexical"]
