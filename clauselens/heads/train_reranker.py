@@ -59,6 +59,31 @@ def sample_groups(groups: list[dict[str, Any]], annotated: int, absent: int, see
     return out
 
 
+PHRASINGS = Path(__file__).resolve().parent / "data" / "cuad_category_phrasings.json"
+
+
+def swap_negatives(groups: list[dict[str, Any]], n: int, seed: int, phrasings: Path = PHRASINGS) -> list[dict[str, Any]]:
+    """Query-swap negatives: each positive passage paired with ``n`` phrasings of *other* categories --
+    ones it is not a positive for anywhere in its contract -- labelled 0 (kind ``swap``). The same
+    passage is then relevant to one question and irrelevant to others, so a score that ignores the
+    question (a passage prior: "governing law first for any question") costs loss; cross-category
+    negatives in the sense of issue #39 ("a clause on a neighbouring topic is not an answer")."""
+    rng = random.Random(seed)
+    phr = {k: v for k, v in json.loads(phrasings.read_text(encoding="utf-8")).items() if not k.startswith("_")}
+    cats_of: dict[tuple[str, str], set[str]] = {}
+    for g in groups:
+        for p in g["pairs"]:
+            if p["label"] > 0:
+                cats_of.setdefault((g["contract"], p["text"]), set()).add(g["category"])
+    out = []
+    for (contract, text), cats in sorted(cats_of.items()):
+        for cat in rng.sample(sorted(set(phr) - cats), min(n, len(phr) - len(cats))):
+            query = rng.choice(phr[cat][rng.choice(["lay", "legal"])])
+            out.append({"contract": contract, "category": cat, "query": query, "absent": False,
+                        "pairs": [{"text": text, "label": 0.0, "kind": "swap"}]})
+    return out
+
+
 def add_cross_negatives(groups: list[dict[str, Any]], pool: list[dict[str, Any]], n: int, seed: int) -> None:
     """Give each group up to ``n`` negatives that are positives of *other* categories of the same
     contract (kind ``cross``): a clause relevant to some question is not relevant to every one, so
@@ -166,6 +191,8 @@ def main(argv: list[str] | None = None) -> None:
                     help="answerability_data searches of the head's train agreements: train on the library's own "
                          "ranking (gold vs the passages ranked next to it) instead of the BM25 groups")
     ap.add_argument("--library-groups", type=int, default=1500, help="groups drawn from --library-searches")
+    ap.add_argument("--swap-negatives", type=int, default=0,
+                    help="per positive passage, this many phrasings of other categories paired with it as negatives")
     ap.add_argument("--resume", action="store_true", help="continue from the last checkpoint under --out")
     ap.add_argument("--export", action="store_true", help="write the fp16 head, manifest and loss curve")
     ap.add_argument("--export-root", type=Path, default=None,
@@ -186,6 +213,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.cross_negatives:
         add_cross_negatives(train, groups["train"], args.cross_negatives, args.seed)
         add_cross_negatives(val, groups["val"], args.cross_negatives, args.seed)
+    if args.swap_negatives:
+        train = train + swap_negatives(train, args.swap_negatives, args.seed)
     ds = pairs_dataset(train)
     print(f"[train_reranker] {len(train)} groups, {len(ds)} pairs; {len(val)} validation groups", file=sys.stderr)
     model = CrossEncoder(str(args.init or base_model_path()), num_labels=1, max_length=args.max_length, device="cpu",
