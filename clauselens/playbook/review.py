@@ -112,7 +112,8 @@ def quote_of(passage: Any, focus: tuple[int, int] | None = None, limit: int = QU
     a, b = 0, len(text)
     if len(text) > limit:
         f0, f1 = focus if focus and focus != (0, 0) else (0, 0)
-        a = max(0, text.rfind(". ", 0, max(0, f0 - limit // 3)) + 2) if f0 > limit // 3 else 0
+        cut = text.rfind(". ", 0, f0 - limit // 3) if f0 > limit // 3 else -1
+        a = cut + 2 if cut >= 0 else 0
         b = text.find(". ", max(f1, a + limit // 2), a + limit)
         b = b + 1 if b > 0 else min(len(text), a + limit)
     heading = " > ".join(getattr(passage, "heading_path", []) or [])

@@ -5,10 +5,11 @@ Every value is parsed from the quoted clause by the readers of :mod:`clauselens.
 returns ``compliant`` / ``deviation`` or ``unclear`` (with the reason: the clause states no value,
 or several values that disagree), the value in a normal form and the rule that decided:
 
-* ``governing_law_in``: the jurisdiction(s) after "law(s) of" in the sentences that govern
-  ("governed", "laws of", "construed"); a country is dropped when one of its states or provinces
-  is named ("the State of New York, United States" is New York). One jurisdiction in the set:
-  compliant; none in the set: deviation; several, some in the set: unclear.
+* ``governing_law_in``: the jurisdiction(s) after "law(s) of" (or before "law": "English law") in
+  the sentences that govern ("governed", "laws of", "construed"; a sentence in capitals is read in
+  title case); a country is dropped when one of its states or provinces is named ("the State of
+  New York, United States" is New York). One jurisdiction in the set: compliant; none in the set:
+  deviation; several, some in the set: unclear.
 * ``period_at_most`` / ``period_at_least``: the period of the clause that stands nearest one of the
   position's ``value_near`` words in its sentence (one period only: that one), compared in days
   (1 month = 30.4375 days, 1 year = 365.25 days -- the same constants as the value reader);
@@ -94,13 +95,34 @@ def _looks_us(name: str) -> bool:
     return name in _US_STATES
 
 
+#: "English law", "Swiss law": the adjective of a jurisdiction before "law(s)".
+_ADJECTIVES = {"English": "England", "Scottish": "Scotland", "Welsh": "Wales", "Irish": "Ireland", "German": "Germany",
+               "French": "France", "Swiss": "Switzerland", "Dutch": "Netherlands", "Belgian": "Belgium", "Italian": "Italy",
+               "Spanish": "Spain", "Swedish": "Sweden", "Danish": "Denmark", "Norwegian": "Norway", "Finnish": "Finland",
+               "Austrian": "Austria", "Israeli": "Israel", "Canadian": "Canada", "Chinese": "China", "Japanese": "Japan",
+               "Korean": "Korea", "Indian": "India", "Australian": "Australia", "Singaporean": "Singapore", "Mexican": "Mexico",
+               "Brazilian": "Brazil"}
+_ADJ_LAW = re.compile(r"\b(" + "|".join(_ADJECTIVES) + r")\s+(?:substantive\s+)?laws?\b")
+
+
+def _readable(sentence: str) -> str:
+    """A sentence in capitals ("THE LAWS OF THE STATE OF GEORGIA") in title case, so the
+    jurisdiction reader (case-sensitive: "georgia" is no place) reads its names."""
+    up = sum(c.isupper() for c in sentence)
+    if up <= sum(c.islower() for c in sentence):
+        return sentence
+    return sentence.title().replace(" Of ", " of ").replace(" And ", " and ").replace(" The ", " the ")
+
+
 def governing_law(text: str) -> set[str]:
     """The jurisdictions whose law governs, as ``text`` states it (see the module docstring)."""
     found: set[str] = set()
     fallback: set[str] = set()
-    for _, s in sentences(text):
-        if not _has(s, _GOVERNING):
+    for _, raw in sentences(text):
+        if not _has(raw, _GOVERNING):
             continue
+        s = _readable(raw)
+        found |= {_ADJECTIVES[m.group(1)] for m in _ADJ_LAW.finditer(s)}
         for m in _LAW_OF.finditer(s):
             after = s[m.end(): m.end() + 120]
             stop = re.search(r"\b(?:courts?|venue|jurisdiction|arbitrat)", after, re.IGNORECASE)

@@ -142,6 +142,9 @@ def test_value_rules_read_the_clause() -> None:
     assert evaluate(law, clause, []).outcome == "compliant"
     assert evaluate(law, "governed by the laws of England and Wales", []).outcome == "deviation"
     assert evaluate(law, "This clause names no place.", []).outcome == "unclear"
+    assert governing_law("THIS AGREEMENT IS GOVERNED BY THE LAWS OF THE STATE OF GEORGIA.") == {"Georgia"}  # capitals
+    assert governing_law("This Agreement is governed by English law and the English courts.") == {"England"}
+    assert governing_law("The parties met in Georgia. It is governed by the laws of Texas.") == {"Texas"}
     notice = parse_playbook(PLAYBOOK, "t").positions[5].require
     renew = ("This Agreement renews for successive one (1) year terms unless either party gives written notice at least "
              "one hundred twenty (120) days prior to the end of the term.")
@@ -178,3 +181,18 @@ def test_model_reading_is_labelled_and_changes_no_outcome(tmp_path: Path) -> Non
     md = to_markdown(pb, [read])
     assert "**Model's reading (not a quote):** The clause picks New Jersey law." in md
     assert "> The clause picks" not in md  # never shown as a quote
+
+
+def test_a_long_clause_is_quoted_around_its_value() -> None:
+    from clauselens.playbook.review import quote_of
+
+    filler = "The parties shall cooperate in good faith on every matter under this Agreement. " * 30
+    text = filler + "Either party may give ninety (90) days notice of non-renewal. " + filler
+    p = _P(text, 1000, "7.2")
+    i = text.index("ninety")
+    q = quote_of(p, (i, i + 20))
+    assert "ninety (90) days" in q.text and len(q.text) <= 900
+    assert text[q.start - 1000:q.end - 1000] == q.text  # still the document's words, at its offsets
+    assert q.text.startswith("The parties") and q.clause == "7.2"
+    short = quote_of(_P("A short clause.", 5, "1"))
+    assert (short.text, short.start, short.end) == ("A short clause.", 5, 20)
