@@ -33,3 +33,21 @@ def test_library_groups_label_the_librarys_ranking(tmp_path: Path) -> None:
     assert library_groups(f, seed=1, limit=10) == library_groups(f, seed=1, limit=10)  # seeded
     # within the top 1 the answer of "a" is not retrieved either
     assert not [g for g in library_groups(f, seed=1, limit=10, absent_share=0.2, top=1) if not g["absent"]]
+
+
+def test_swap_negatives_pair_a_positive_with_questions_it_does_not_answer(tmp_path: Path) -> None:
+    from clauselens.heads.train_reranker import swap_negatives
+
+    phr = tmp_path / "phrasings.json"
+    phr.write_text(json.dumps({"_about": "x", "Insurance": {"lay": ["ins?"], "legal": ["Insurance?"]},
+                               "Governing Law": {"lay": ["law?"], "legal": ["Governing law?"]},
+                               "Audit Rights": {"lay": ["audit?"], "legal": ["Audit rights?"]}}))
+    groups = [{"contract": "a", "category": "Insurance", "query": "ins?", "absent": False,
+               "pairs": [{"text": "T1", "label": 1.0, "kind": "positive"}, {"text": "T2", "label": 0.0, "kind": "hard"}]},
+              {"contract": "a", "category": "Audit Rights", "query": "audit?", "absent": False,
+               "pairs": [{"text": "T1", "label": 1.0, "kind": "positive"}]}]
+    out = swap_negatives(groups, 5, seed=3, phrasings=phr)
+    # T1 answers Insurance and Audit Rights in its contract: only Governing Law is swapped in; T2 is no positive
+    assert [(g["category"], [(p["text"], p["label"], p["kind"]) for p in g["pairs"]]) for g in out] == \
+        [("Governing Law", [("T1", 0.0, "swap")])]
+    assert out[0]["query"] in ("law?", "Governing law?")
