@@ -123,6 +123,17 @@ def durations_in(text: str) -> list[Period]:
     return out
 
 
+def durations_at(text: str) -> list[tuple[Period, int, int]]:
+    """The periods ``text`` states with their ``[start, end)`` offsets in ``text`` (as written,
+    whitespace not collapsed), in order (issue #44: a playbook rule picks the period nearest its words)."""
+    out = []
+    for m in _DURATION.finditer(text):
+        n = float(m.group(2).replace(",", "")) if m.group(2) else words_to_number(m.group(1))
+        if n is not None and n > 0:
+            out.append((Period(n, m.group(3).lower()), m.start(), m.end()))
+    return out
+
+
 def same_period(a: Period, b: Period) -> bool:
     """The same period, in any unit: equal counts of one unit, or 12 months = 1 year, 7 days = 1
     week, 24 hours = 1 day (exact conversions only; 30 days is not a month)."""
@@ -195,6 +206,8 @@ _CANON = {"united states of america": "United States", "usa": "United States", "
           "u.s.": "United States", "us": "United States", "u.k.": "United Kingdom", "uk": "United Kingdom",
           "the netherlands": "Netherlands", "people's republic of china": "China", "prc": "China",
           "republic of korea": "Korea", "russian federation": "Russia", "england and wales": "England"}
+#: The US states (and DC, Puerto Rico) the reader knows.
+US_STATES: tuple[str, ...] = tuple(_US_STATES)
 #: Every jurisdiction the reader knows (US states, Canadian provinces, countries).
 JURISDICTIONS: tuple[str, ...] = tuple(_US_STATES + _PROVINCES + _COUNTRIES)
 _JUR_RE = re.compile(r"(?<![\w.])(" + "|".join(re.escape(j) for j in sorted(JURISDICTIONS, key=len, reverse=True))
@@ -339,5 +352,5 @@ def check_value(qtype: str, answer: str, quote: str) -> ValueCheck:
     return ValueCheck(a)
 
 
-__all__ = ["Amount", "JURISDICTIONS", "ONE_DATE", "Period", "ValueCheck", "amounts_in", "check_value", "dates_in",
-           "durations_in", "jurisdictions_in", "name_tokens", "parse_date", "party_names", "same_period", "words_to_number"]
+__all__ = ["Amount", "JURISDICTIONS", "ONE_DATE", "Period", "US_STATES", "ValueCheck", "amounts_in", "check_value", "dates_in",
+           "durations_at", "durations_in", "jurisdictions_in", "name_tokens", "parse_date", "party_names", "same_period", "words_to_number"]

@@ -186,7 +186,7 @@ class Reviewer:
     # ---------------------------------------------------------------- topic search
     def _by_topic(self, pos: Position, passages: Sequence[Any]) -> PositionResult:
         from clauselens.grid.topic import derive_terms
-        from clauselens.playbook.rules import _has
+        from clauselens.playbook.rules import mentions
 
         terms = pos.terms or list(derive_terms(pos.topic))
         base = _result(pos)
@@ -194,7 +194,7 @@ class Reviewer:
         hits = []
         for i in _bm25_order(f"{pos.topic} {' '.join(terms)}", [str(p.text) for p in passages]):
             low = str(passages[i].text)
-            if len({t for t in terms if _has(low, [t])}) >= need:
+            if len({t for t in terms if mentions(low, [t])}) >= need:
                 hits.append(i)
             if len(hits) >= MAX_CLAUSES:
                 break

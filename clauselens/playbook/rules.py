@@ -65,7 +65,7 @@ def sentences(text: str) -> list[tuple[int, str]]:
     return [(m.start(), m.group(0)) for m in _SENTENCE.finditer(text) if m.group(0).strip()]
 
 
-def _has(text: str, words: list[str] | tuple[str, ...]) -> list[int]:
+def mentions(text: str, words: list[str] | tuple[str, ...]) -> list[int]:
     """Offsets where one of ``words`` (word prefixes or phrases, lower case) starts in ``text``."""
     low = text.lower()
     out: list[int] = []
@@ -90,9 +90,9 @@ def reduce_jurisdictions(names: set[str]) -> set[str]:
 
 
 def _looks_us(name: str) -> bool:
-    from clauselens.grid.values import _US_STATES
+    from clauselens.grid.values import US_STATES
 
-    return name in _US_STATES
+    return name in US_STATES
 
 
 #: "English law", "Swiss law": the adjective of a jurisdiction before "law(s)".
@@ -119,7 +119,7 @@ def governing_law(text: str) -> set[str]:
     found: set[str] = set()
     fallback: set[str] = set()
     for _, raw in sentences(text):
-        if not _has(raw, _GOVERNING):
+        if not mentions(raw, _GOVERNING):
             continue
         s = _readable(raw)
         found |= {_ADJECTIVES[m.group(1)] for m in _ADJ_LAW.finditer(s)}
@@ -157,18 +157,14 @@ def _value_span(text: str, words: list[str]) -> tuple[int, int]:
 def near_period(text: str, cues: list[str]) -> tuple[Period, tuple[int, int]] | None | str:
     """The period of ``text`` nearest one of ``cues`` in its sentence (see the module docstring);
     None: no period at all; a string: why no one period could be chosen."""
-    from clauselens.grid.values import _DURATION, words_to_number
+    from clauselens.grid.values import durations_at
 
-    found: list[tuple[Period, int, int]] = []
-    for m in _DURATION.finditer(text):
-        n = float(m.group(2).replace(",", "")) if m.group(2) else words_to_number(m.group(1))
-        if n is not None and n > 0:
-            found.append((Period(n, m.group(3).lower()), m.start(), m.end()))
+    found = durations_at(text)
     if not found:
         return None
     best: tuple[float, Period, int, int] | None = None
     for off, s in sentences(text):
-        hits = [off + h for h in _has(s, cues)] if cues else []
+        hits = [off + h for h in mentions(s, cues)] if cues else []
         for p, a, b in found:
             if hits and off <= a < off + len(s):
                 dist = min(abs(h - a) for h in hits)
@@ -203,7 +199,7 @@ _CAP_CUES = ["preceding", "prior", "paid", "payable", "fees", "immediately"]
 
 def _cap_rule(req: Requirement, text: str, cues: list[str]) -> RuleResult:
     assert req.months is not None
-    fee_sentences = [(o, s) for o, s in sentences(text) if _has(s, ["fee", "paid", "payable", "amounts paid", "charges"])]
+    fee_sentences = [(o, s) for o, s in sentences(text) if mentions(s, ["fee", "paid", "payable", "amounts paid", "charges"])]
     for off, s in fee_sentences:
         got = near_period(s, cues or _CAP_CUES)
         if isinstance(got, tuple):
@@ -230,7 +226,7 @@ def _consent_rule(text: str, cues: list[str]) -> RuleResult:
     topic = cues or ["assign", "transfer"]
     requires = free = prohibits = None
     for off, s in sentences(text):
-        if not _has(s, topic):
+        if not mentions(s, topic):
             continue
         m_free = _FREE.search(s)
         before = s[: m_free.start()] if m_free else ""
@@ -265,4 +261,4 @@ def evaluate(req: Requirement, text: str, cues: list[str]) -> RuleResult:
     raise ValueError(f"{req.rule} is not a value rule")
 
 
-__all__ = ["RuleResult", "days", "evaluate", "governing_law", "near_period", "reduce_jurisdictions", "sentences"]
+__all__ = ["RuleResult", "days", "evaluate", "governing_law", "mentions", "near_period", "reduce_jurisdictions", "sentences"]

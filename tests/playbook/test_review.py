@@ -148,6 +148,10 @@ def test_value_rules_read_the_clause() -> None:
     notice = parse_playbook(PLAYBOOK, "t").positions[5].require
     renew = ("This Agreement renews for successive one (1) year terms unless either party gives written notice at least "
              "one hundred twenty (120) days prior to the end of the term.")
+    from clauselens.grid.values import durations_at
+
+    assert [(str(p), renew[a:b]) for p, a, b in durations_at(renew)] == [("1 year", "one (1) year"),
+                                                                         ("120 days", "one hundred twenty (120) days")]
     got = near_period(renew, ["notice", "prior"])
     assert isinstance(got, tuple) and str(got[0]) == "120 days"
     assert evaluate(notice, renew, ["notice", "prior"]).outcome == "deviation"
