@@ -297,7 +297,7 @@ def ingest(
 
 @app.command()
 def review(
-    files: Annotated[Optional[list[Path]], typer.Argument(metavar="[FILE]...", help="Contract file(s) (.pdf .docx .txt .md).")] = None,
+    files: Annotated[Optional[list[Path]], typer.Argument(metavar="FILE", help="Contract file(s) (.pdf .docx .txt .md).")] = None,
     playbook: Annotated[Optional[Path], typer.Option("--playbook", "-p", help="Playbook YAML (see examples/playbooks/).")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="Output folder: review.md/.html/.xlsx/.json and redlined DOCX.")] = Path("review"),
     library: Annotated[Optional[str], typer.Option("--library", "-l", help="Review a library's agreements instead of files.")] = None,
