@@ -259,10 +259,10 @@ INSTRUCTIONS = (
 
 
 def _norm_ref(ref: str) -> str:
-    from clauselens.retrieval.analyzer import normalize_ref
+    from clauselens.retrieval.analyzer import clause_key
 
     r = re.sub(r"^(clause|section|sec\.|§)\s*", "", ref.strip(), flags=re.IGNORECASE)
-    return normalize_ref(r)
+    return clause_key(r)  # "1.1" finds the clause printed "1.01"
 
 
 def grid_tools(server: Any, grid_runs: GridRuns, sid_of: Callable[[str | None], str]) -> None:

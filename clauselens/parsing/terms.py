@@ -155,13 +155,14 @@ _WORD_CHAR = re.compile(r"\w")
 
 
 def _ref_key(ref: str) -> str:
-    """Comparable form of a reference: lower case, no spaces, Article numerals as integers."""
+    """Comparable form of a reference: lower case, no spaces, Article numerals as integers, leading
+    zeros dropped ("1.01" is "1.1": the tree keeps a number as printed)."""
     r = ref.lower().replace(" ", "")
     m = re.match(r"^article([ivxlc]+|\d+)$", r)
     if m:
         v = m.group(1)
-        return f"article{v if v.isdigit() else roman_to_int(v)}"
-    return r
+        return f"article{int(v) if v.isdigit() else roman_to_int(v)}"
+    return re.sub(r"\d+", lambda d: str(int(d.group())), r)
 
 
 def _word_kind(word: str) -> str:

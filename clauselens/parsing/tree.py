@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from clauselens.parsing.numbering import Marker, alpha_value, is_caps_heading, match_marker, num_ref, paren_candidates, split_heading
+from clauselens.parsing.numbering import Marker, alpha_value, is_caps_heading, match_marker, paren_candidates, split_heading
 from clauselens.parsing.types import Node, NodeKind, Span
 
 #: Fewer numbered nodes than this → paragraph fallback (unless they cover >= 80 % of the text).
@@ -177,12 +177,13 @@ class _Builder:
         assert isinstance(t, tuple)
         while self.stack:
             o = self.stack[-1]
-            if o.scheme in ("article", "top", "caps"):
+            if o.scheme in ("article", "top") or (o.scheme == "caps" and _heads(o.value, t, heading)):
                 break
             if o.scheme == "num" and isinstance(o.value, tuple) and len(o.value) < len(t) and t[: len(o.value)] == o.value:
                 break
             self.stack.pop()
-        self._open(start, end, _num_kind(len(t)), num_ref(t), heading, "num", t)
+        # the number as printed ("Section 1.01" is 1.01, not 1.1; ``num_value`` still orders it)
+        self._open(start, end, _num_kind(len(t)), m.label, heading, "num", t)
         self.seen_numbered = True
         self.last_num = t
 
@@ -198,10 +199,19 @@ class _Builder:
         self._open(start, end, "subclause", ref, heading, scheme, value)
         self.seen_numbered = True
 
-    def add_caps(self, start: int, end: int, heading: str) -> None:
+    def add_caps(self, start: int, end: int, heading: str, first: tuple[float, ...] | None = None) -> None:
+        """An unnumbered capitals heading (issue #41 item 5): the heading of what follows it. With
+        ``first``, the number of the clause that follows, it sits where that clause would (under
+        the clause whose sub-clauses it heads: "5.1 ... NOTICES 5.2 ..." puts NOTICES under 5) and
+        heads the clauses of that level after it, until a clause of a higher level; without, it
+        heads everything up to the next heading or article."""
         while self.stack and self.stack[-1].scheme not in ("article", "top"):
+            o = self.stack[-1]
+            if first is not None and o.scheme == "num" and isinstance(o.value, tuple) and len(o.value) < len(first) \
+                    and first[: len(o.value)] == o.value:
+                break
             self.stack.pop()
-        self._open(start, end, "heading", None, heading, "caps", 0)
+        self._open(start, end, "heading", None, heading, "caps", first if first is not None else 0)
 
     def paren_reading(self, label: str) -> tuple[str, int] | None:
         """Pick the scheme of ``(label)`` by continuity with open lists."""
@@ -223,6 +233,36 @@ class _Builder:
             if isinstance(cur, int) and cur < v <= cur + 3:
                 return scheme, v
         return None
+
+
+def _heads(caps: tuple[float, ...] | int, t: tuple[float, ...], heading: str | None = None) -> bool:
+    """Does a capitals heading whose first clause was numbered ``caps`` (0: not known) head clause
+    ``t`` (with ``heading``): a clause of the same level under the same parent, or deeper -- but not
+    a clause of its level with a capitals heading of its own ("3. GENERAL": a heading's peer)?"""
+    if not isinstance(caps, tuple):
+        return True
+    if len(t) == len(caps) and t != caps and heading and is_caps_heading(heading):
+        return False
+    return len(t) >= len(caps) and t[: len(caps) - 1] == caps[: len(caps) - 1]
+
+
+def _next_number(lines, li: int) -> tuple[float, ...] | None:
+    """The number of the next numbered clause within a few lines after line ``li`` (a capitals
+    heading), None when another heading or a non-numbered marker comes first."""
+    seen = 0
+    for j in range(li + 1, len(lines)):
+        t = lines[j][1]
+        if not t:
+            continue
+        seen += 1
+        if seen > 6:
+            return None
+        m = None if _toc_line(t) else match_marker(t)
+        if m is not None:
+            return m.value if m.scheme == "num" and isinstance(m.value, tuple) else None
+        if is_caps_heading(t):
+            return None
+    return None
 
 
 def _block_start(prev_line: str | None) -> bool:
@@ -266,10 +306,14 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
         if m is None and not inline and prev == "" and _standalone_title(line) and (li + 1 >= len(lines) or not lines[li + 1][1]):
             title = (start, line.strip())
         in_signature = bool(b.stack) and b.stack[0].scheme == "signature"
-        if not handled and not inline and m is None and b.seen_numbered and not in_signature and is_caps_heading(line) and _block_start(prev):
+        # a capitals heading only once a clause was seen: before the first clause such lines are front
+        # matter far more often than headings (on the 462 CUAD texts, 27 would have become headings of
+        # clause 1: "TABLE OF CONTENTS", "AGREEMENT", "THE PARTIES HEREBY AGREE AS FOLLOWS", ...)
+        if not handled and not inline and m is None and b.seen_numbered and not in_signature and is_caps_heading(line) \
+                and _block_start(prev):
             nxt = _next_nonblank(lines, li)
             if nxt is None or not re.match(r"^(?:By|Name|Title|Signature|Per)\b\s*:?", nxt[1]):
-                b.add_caps(start, end, line.strip().rstrip(".:"))
+                b.add_caps(start, end, line.strip().rstrip(".:"), _next_number(lines, li))
         prev = line
     drafts = b.drafts
     numbered = [d for d in drafts if d.kind not in ("recital", "signature", "heading")]

@@ -70,7 +70,7 @@ from clauselens.reports.support_claims import (
     party_table,
 )
 from clauselens.reports.verify import printed_clause_numbers
-from clauselens.retrieval.analyzer import LegalAnalyzer, mask_clause_refs, normalize_ref
+from clauselens.retrieval.analyzer import LegalAnalyzer, clause_key, mask_clause_refs
 
 #: Clause topics a claim and a clause heading can name: topic -> regex (lower case). Used only to
 #: tell that a claim about one topic cites a clause headed with another ("the non-compete lasts
@@ -476,7 +476,7 @@ _ONE_REF = re.compile(r"\d+[A-Z]?(?:\.\d+[A-Z]?)*(?:\s?\([a-z0-9]{1,4}\))*", re.
 
 def _ref_key(ref: str) -> str:
     """A clause number to compare: normalised (:func:`normalize_ref`), leading zeros dropped ("8.02" = "8.2")."""
-    return re.sub(r"\d+", lambda m: str(int(m.group())), normalize_ref(ref))
+    return clause_key(ref)
 
 
 def _ref_related(a: str, b: str) -> bool:

@@ -44,6 +44,13 @@ def normalize_ref(ref: str) -> str:
     return re.sub(r"\s+", "", r)
 
 
+def clause_key(ref: str) -> str:
+    """A clause reference to compare: :func:`normalize_ref` with leading zeros dropped from each
+    number, so a clause printed "Section 1.01" and a question's "1.1" are one clause (issue #41 item 5;
+    the tree keeps the number as printed)."""
+    return re.sub(r"\d+", lambda m: str(int(m.group())), normalize_ref(ref))
+
+
 def _amount_part(text: str, a: int, b: int) -> bool:
     """Is the dotted number ``text[a:b]`` an amount or a percentage ("4.5%", "$1.5", the "000.00"
     of "100,000.00"), not a clause reference?"""

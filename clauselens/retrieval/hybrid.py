@@ -36,7 +36,7 @@ from typing import Any, Literal, Sequence
 
 from clauselens.config import RetrievalSettings
 from clauselens.parsing.types import Chunk, Document
-from clauselens.retrieval.analyzer import LegalAnalyzer, clause_refs_in, normalize_ref
+from clauselens.retrieval.analyzer import LegalAnalyzer, clause_key, clause_refs_in
 from clauselens.retrieval.dense import DenseIndex
 from clauselens.retrieval.embedders import Embedder
 from clauselens.retrieval.fusion import reciprocal_rank_fusion
@@ -169,7 +169,7 @@ class HybridRetriever:
         self._refs_by_doc = {}
         for c in self.chunks:
             if c.clause_ref:
-                self._refs_by_doc.setdefault(c.doc_id, set()).add(normalize_ref(c.clause_ref))
+                self._refs_by_doc.setdefault(c.doc_id, set()).add(clause_key(c.clause_ref))
 
     # ----------------------------------------------------------------- routing
     def route_documents(self, text: str, top: int | None = None) -> list[tuple[str, float]]:
@@ -208,7 +208,7 @@ class HybridRetriever:
         # clause references named but absent from the searched documents -> abstain
         if parts.refs:
             have = set().union(*(self._refs_by_doc.get(d, set()) for d in (docs or self._refs_by_doc)))
-            missing = [r for r in parts.refs if r not in have]
+            missing = [r for r in parts.refs if clause_key(r) not in have]
             # only structured documents (with clause refs) can prove a clause absent
             if have and missing and len(missing) == len(parts.refs):
                 trace["missing_refs"] = missing
@@ -250,12 +250,12 @@ class HybridRetriever:
     def _exact_first(self, fused: list[Passage], refs: Sequence[str], docs: Sequence[str] | None) -> list[Passage]:
         """Chunks whose ``clause_ref`` is one of ``refs`` first (fused order among them,
         then document order for exact hits the rankers missed), then the rest."""
-        wanted = set(refs)
+        wanted = {clause_key(r) for r in refs}
         allowed = set(docs) if docs is not None else None
-        hits = [p for p in fused if p.clause_ref and normalize_ref(p.clause_ref) in wanted]
+        hits = [p for p in fused if p.clause_ref and clause_key(p.clause_ref) in wanted]
         seen = {p.chunk_id for p in hits}
         for c in self.chunks:
-            if c.id not in seen and c.clause_ref and normalize_ref(c.clause_ref) in wanted and \
+            if c.id not in seen and c.clause_ref and clause_key(c.clause_ref) in wanted and \
                     (allowed is None or c.doc_id in allowed):
                 hits.append(Passage.from_chunk(c, 0.0, "exact"))
                 seen.add(c.id)

@@ -36,6 +36,7 @@ FONTS = ("Helvetica", "Times-Roman", "Courier")
 #: Average glyph width per font, as a share of the font size (for wrapping lines inside a column).
 EM = {"Helvetica": 0.56, "Times-Roman": 0.5, "Courier": 0.6}
 TITLES = ("SERVICES AGREEMENT", "SUPPLY AGREEMENT", "LICENCE AGREEMENT", "CONSULTING AGREEMENT")
+CAPS_HEADINGS = ("CONFIDENTIALITY", "NOTICES", "PAYMENT TERMS", "LIMITATION OF LIABILITY", "GENERAL PROVISIONS")
 
 
 @dataclass
@@ -50,6 +51,10 @@ class Case:
     hidden: str | None = None
     error: str | None = None  # a substring of the expected refusal
     warning: str | None = None  # a substring of an expected warning
+    #: clause ref -> the unnumbered capitals heading it must sit under (its nearest heading ancestor)
+    under: dict[str, str] = field(default_factory=dict)
+    #: clause ref -> a clause ref that must be among its ancestors ("5.2" inside "5" across a heading)
+    within: dict[str, str] = field(default_factory=dict)
 
 
 def sentence(rng: random.Random, n: int) -> str:
@@ -224,6 +229,9 @@ def _scan_case(k: int, seed: int, turn: int) -> Case:
 def _numbering_case(k: int, seed: int, style: str) -> Case:
     rng = random.Random(seed * 1000 + 300 + k)
     lines, refs = [rng.choice(TITLES), ""], []
+    case_under: dict[str, str] = {}
+    case_within: dict[str, str] = {}
+    prev_head = ""
     for i in range(1, 5):
         if style == "article_section":
             lines.append(f"ARTICLE {['I', 'II', 'III', 'IV'][i - 1]}")
@@ -254,6 +262,34 @@ def _numbering_case(k: int, seed: int, style: str) -> Case:
                     for roman in ("i", "ii", "iii"):
                         lines.append(f"({roman}) {sentence(rng, 6)[:-1]};")
                         refs.append(f"{i}(a)({roman})")
+        elif style == "section_zero":  # "Section 1.01" / "Section 1.10": kept as printed
+            lines.append(f"ARTICLE {['I', 'II', 'III', 'IV'][i - 1]} {rng.choice(WORDS).upper()}")
+            for j in (1, 2, 10)[: rng.randint(2, 3)]:
+                lines.append(f"Section {i}.{j:02d} {rng.choice(WORDS).title()}. {sentence(rng, 12)}")
+                refs.append(f"{i}.{j:02d}")
+                if j == 1 and rng.random() < 0.5:
+                    lines.append(f"(a) {sentence(rng, 8)}")
+                    refs.append(f"{i}.{j:02d}(a)")
+        elif style in ("caps_top", "caps_sub"):
+            # unnumbered capitals headings: above top-level clauses ("CONFIDENTIALITY" then 3., 4.), or
+            # between the sub-clauses of one clause ("5.1 ... NOTICES 5.2 ...")
+            # (a heading before the first clause is front matter to the parser: only later ones head clauses)
+            head = rng.choice(CAPS_HEADINGS)
+            if style == "caps_top" and i % 2 == 0:
+                lines += [head, ""]
+            lines.append(f"{i}. {rng.choice(WORDS).title()}. {sentence(rng, 10)}")
+            refs.append(str(i))
+            if style == "caps_top" and i > 1:
+                prev_head = head if i % 2 == 0 else prev_head
+                case_under[str(i)] = prev_head
+            for j in range(1, 4):
+                if style == "caps_sub" and j == 2:
+                    lines += ["", head, ""]
+                lines.append(f"{i}.{j} {sentence(rng, 10)}")
+                refs.append(f"{i}.{j}")
+                if style == "caps_sub" and j >= 2:
+                    case_under[f"{i}.{j}"] = head
+                    case_within[f"{i}.{j}"] = str(i)
         elif style == "section_word":
             lines.append(f"Section {i}. {rng.choice(WORDS).title()}. {sentence(rng, 14)}")
             refs.append(str(i))
@@ -266,7 +302,8 @@ def _numbering_case(k: int, seed: int, style: str) -> Case:
         path.write_text("\n".join(lines) + "\n")
         return path
 
-    return Case(f"numbering/{style}", "numbering", make, reference="\n".join(lines), refs=refs)
+    return Case(f"numbering/{style}", "numbering", make, reference="\n".join(lines), refs=refs, under=case_under,
+                within=case_within)
 
 
 # ---------------------------------------------------------------- input policy
@@ -306,8 +343,12 @@ def _policy_cases(seed: int) -> list[Case]:
     ]
 
 
+NUMBERING_STYLES = ("article_section", "decimal_letters", "deep_decimal", "section_word", "clause_word", "section_zero",
+                    "caps_top", "caps_sub")
+
+
 def make_cases(seed: int = 0, *, scans: bool = True) -> list[Case]:
-    """The generated cases for ``seed`` (35 with the four scans, 31 without)."""
+    """The generated cases for ``seed`` (38 with the four scans, 34 without)."""
     out = [_hidden_case(k, seed) for k in range(len(HIDING))]
     layouts = [
         (1, (1,), 0, False, False), (1, (1,), 0, False, True),
@@ -319,8 +360,7 @@ def make_cases(seed: int = 0, *, scans: bool = True) -> list[Case]:
     out += [_column_case(k, seed, *lay) for k, lay in enumerate(layouts)]
     if scans:
         out += [_scan_case(k, seed, turn) for k, turn in enumerate((0, 90, 180, 270))]
-    out += [_numbering_case(k, seed, st) for k, st in enumerate(("article_section", "decimal_letters", "deep_decimal",
-                                                                  "section_word", "clause_word"))]
+    out += [_numbering_case(k, seed, st) for k, st in enumerate(NUMBERING_STYLES)]
     out += _policy_cases(seed)
     return out
 
@@ -376,5 +416,25 @@ def check(case: Case, path: Path) -> dict:
         out["refs"] = f"{found}/{len(case.refs)}"
         if found < 0.95 * len(case.refs):
             problems.append(f"clause numbers {found}/{len(case.refs)}; missing {[r for r in case.refs if r not in have][:8]}")
+    if case.under or case.within:
+        by_id = {n.id: n for n in doc.nodes}
+
+        def ancestors(ref: str) -> list:
+            node, out_ = next((n for n in doc.nodes if n.ref == ref), None), []
+            while node is not None and node.parent_id:
+                node = by_id.get(node.parent_id)
+                if node is not None:
+                    out_.append(node)
+            return out_
+
+        def heading_above(ref: str) -> str | None:
+            return next((a.heading for a in ancestors(ref) if a.kind == "heading"), None)
+
+        wrong = {r: heading_above(r) for r, h in case.under.items() if heading_above(r) != h}
+        wrong.update({r: f"not inside {p}" for r, p in case.within.items() if p not in {a.ref for a in ancestors(r)}})
+        n_checks = len(case.under) + len(case.within)
+        out["under"] = f"{n_checks - len(wrong)}/{n_checks}"
+        if wrong:
+            problems.append(f"clauses under the wrong heading or parent: {dict(list(wrong.items())[:6])}")
     out.update(ok=not problems, problems=problems, warnings=len(doc.warnings))
     return out
