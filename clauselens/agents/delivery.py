@@ -27,11 +27,12 @@ sentence by sentence up to :data:`LEAD_CHARS` characters.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 from langchain_core.language_models.chat_models import BaseChatModel
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from clauselens import events as ET
 from clauselens.agents import prompts_interrogator as P
@@ -275,27 +276,76 @@ def lead_quotes(question: str, passages: Mapping[str, Passage], ranking: Sequenc
     return out
 
 
-class Reading(CappedModel):
-    """The model's reading of clauses quoted by rule: its answer only (one short call)."""
+def _answer_min_length(schema: dict[str, Any]) -> None:
+    """Publish ``minLength`` on the answer (the grammar then cannot stop at a bare "Yes"; seen with the 1.5B on
+    lay questions); validation does not enforce it, so another backend is not failed for a short answer."""
+    props = schema.get("properties", {})
+    if "answer" in props:
+        props["answer"]["minLength"] = READING_MIN_CHARS
 
-    str_caps: ClassVar[dict[str, int]] = {"answer": 400}
-    publish_required: ClassVar[tuple[str, ...]] = ("answer",)
+
+class Reading(CappedModel):
+    """The model's reading of clauses quoted by rule (one short call): the words of the quotes that answer the
+    question, copied first (``evidence``, checked by :func:`grounded_evidence`), then its answer."""
+
+    model_config = ConfigDict(json_schema_extra=_answer_min_length)
+    str_caps: ClassVar[dict[str, int]] = {"evidence": 300, "answer": 400}
+    publish_required: ClassVar[tuple[str, ...]] = ("evidence", "answer")
     sentence_fields: ClassVar[tuple[str, ...]] = ("answer",)
 
-    answer: str = Field(default="", description="One or two sentences answering the question from the quoted text.")
+    evidence: str = Field(default="", description="The words of the quoted text that answer the question, copied "
+                                                  "word for word; empty if none do.")
+    answer: str = Field(default="", description="One or two full sentences answering the question from the evidence.")
 
 
 class LeadReading(Reading):
-    """The model's reading of the clauses retrieval ranked best (quick depth): its answer, and whether any
-    quoted clause deals with what the question asks (``answered``)."""
+    """The model's reading of the clauses retrieval ranked best (quick depth): evidence, answer, and whether it
+    judged the evidence to answer the question (``answered``, logged only)."""
 
-    publish_required: ClassVar[tuple[str, ...]] = ("answer", "answered")
+    publish_required: ClassVar[tuple[str, ...]] = ("evidence", "answer", "answered")
 
-    answered: bool = Field(default=True, description="true when a quoted clause answers the question, else false.")
+    answered: bool = Field(default=True, description="true when the evidence answers the question, else false.")
 
 
-#: Reply budget of a reading (400 characters are ~100 tokens).
-READING_MAX_TOKENS = 160
+#: The shortest answer the reading's schema publishes (a bare "Yes." is not a reading of a clause).
+READING_MIN_CHARS = 30
+#: Fewest words of copied evidence that can ground a reading.
+EVIDENCE_MIN_WORDS = 4
+#: Share of the evidence's words that must occur, in order, in one quoted clause.
+EVIDENCE_MIN_SHARE = 0.9
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def grounded_evidence(evidence: str, quotes: Sequence[str]) -> bool:
+    """Whether the reading's copied ``evidence`` is the words of one of ``quotes``: at least
+    :data:`EVIDENCE_MIN_WORDS` words, of which :data:`EVIDENCE_MIN_SHARE` occur in that quote in the same order
+    (a longest common subsequence of words, so a dropped "(30)" or a changed "the" still counts)."""
+    ev = _words(evidence)
+    if len(ev) < EVIDENCE_MIN_WORDS:
+        return False
+    for q in quotes:
+        qw = _words(q)
+        prev = [0] * (len(qw) + 1)
+        for w in ev:  # LCS of word sequences, O(len(ev) * len(qw)), both short
+            cur = [0] * (len(qw) + 1)
+            for j, x in enumerate(qw, 1):
+                cur[j] = prev[j - 1] + 1 if w == x else max(prev[j], cur[j - 1])
+            prev = cur
+        if prev[-1] >= EVIDENCE_MIN_SHARE * len(ev):
+            return True
+    return False
+
+
+#: The answer shown when the model's reading copied no words of the quoted clauses (its text goes to the gaps).
+UNGROUNDED_READING = ("The model could not copy words of the quoted clauses that answer the question; read the "
+                      "clauses above. Its reading is under knowledge gaps.")
+
+
+#: Reply budget of a reading (300 characters of evidence and 400 of answer are ~180 tokens).
+READING_MAX_TOKENS = 220
 #: Characters of quoted text a reading prompt shows (the named clauses, in order).
 READING_QUOTE_CHARS = 2400
 #: The answer of a named-clause report when no reading is asked for (``Settings.reading`` off).
@@ -304,28 +354,30 @@ NO_READING = "The clause the question names is quoted above, word for word; no m
 
 def write_reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage], *,
                   model: BaseChatModel, context: str | None = None, model_settings: ModelSettings | None = None,
-                  names: Mapping[str, str] | None = None, lead: bool = False) -> tuple[str, CallRecord, bool]:
-    """The model's short answer to ``question`` from the clauses quoted by rule (one call, ~10 s with the
-    1.5B model on 2 cores), and whether it judged them to answer the question (always ``True`` for a named
-    clause; the :class:`LeadReading` flag for ``lead`` quotes). Raises ``ModelResponseError``."""
-    lines, used = [], 0
+                  names: Mapping[str, str] | None = None, lead: bool = False) -> tuple[Reading, CallRecord, list[str]]:
+    """The model's reading of the clauses quoted by rule for ``question`` (one call, ~10 s with the 1.5B model
+    on 2 cores): a :class:`Reading` (:class:`LeadReading` for ``lead`` quotes), its call, and the quoted texts
+    it was shown (to check its evidence against, :func:`grounded_evidence`). Raises ``ModelResponseError``."""
+    lines, texts, used = [], [], 0
     for q in quotes:
         p = passages[q.passage_id]
         text = " ".join(p.text[q.start:q.end].split())[: max(0, READING_QUOTE_CHARS - used)]
         if not text:
             break
         used += len(text)
+        texts.append(text)
         lines.append(f"[{_where(p, names or {})}] \"{text}\"")
     ctx = P.CONTEXT_BLOCK.format(context=context) if context else P.NO_CONTEXT
     system, user = (P.READING_LEAD_SYSTEM, P.READING_LEAD_USER) if lead else (P.READING_SYSTEM, P.READING_USER)
     out, rec = call_structured(model, system, user.format(context_block=ctx, question=question, quotes="\n".join(lines)),
                                LeadReading if lead else Reading, agent="interrogator", step="reading",
                                model_settings=model_settings, max_tokens=READING_MAX_TOKENS)
-    return out.answer.strip(), rec, bool(getattr(out, "answered", True))
+    return out, rec, texts
 
 
 def named_clause_draft(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage],
-                       reading: str | None, names: Mapping[str, str] | None = None) -> ReportDraft:
+                       reading: str | None, names: Mapping[str, str] | None = None,
+                       gaps: Sequence[str] = ()) -> ReportDraft:
     """The draft of a named-clause report: written by rule around the quoted clause(s) (which
     :func:`clauselens.reports.build.build_report` turns into cited facts); ``reading`` is the model's answer
     (:func:`write_reading`), or ``None`` for :data:`NO_READING`."""
@@ -338,7 +390,7 @@ def named_clause_draft(question: str, quotes: Sequence[RuleQuote], passages: Map
                  + (" The answer is the model's reading of the quote." if reading else ""))
     answer = reading or NO_READING
     return ReportDraft(title=title[:100], topic_summary=question[:300], legal_reasoning=reasoning, findings=[],
-                       answer=answer, addressed=True, conclusion=answer)
+                       answer=answer, addressed=True, conclusion=answer, knowledge_gaps=list(gaps))
 
 
 def question_abstained(events: Sequence[Mapping[str, Any]], question: str) -> str | None:
@@ -367,7 +419,7 @@ NO_READING_LEAD = ("The clauses retrieval ranked best for the question are quote
                    "reading was asked for.")
 
 
-def lead_draft(question: str, quotes: Sequence[RuleQuote], reading: str | None) -> ReportDraft:
+def lead_draft(question: str, quotes: Sequence[RuleQuote], reading: str | None, gaps: Sequence[str] = ()) -> ReportDraft:
     """The draft of a quick-depth report (``Settings.depth`` ``"quick"``): retrieval's best clauses for the
     question, quoted by rule (:func:`lead_quotes`), and the model's reading of them (``None``:
     :data:`NO_READING_LEAD`)."""
@@ -376,7 +428,7 @@ def lead_draft(question: str, quotes: Sequence[RuleQuote], reading: str | None) 
                  + (" The answer is the model's reading of them." if reading else ""))
     answer = reading or NO_READING_LEAD
     return ReportDraft(title=question[:100], topic_summary=question[:300], legal_reasoning=reasoning, findings=[],
-                       answer=answer, addressed=True, conclusion=answer)
+                       answer=answer, addressed=True, conclusion=answer, knowledge_gaps=list(gaps))
 
 
 def declined_draft(question: str, reason: str, gaps: Sequence[str] = ()) -> ReportDraft:
@@ -388,23 +440,31 @@ def declined_draft(question: str, reason: str, gaps: Sequence[str] = ()) -> Repo
 
 def _reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage], state: Mapping[str, Any],
              model: Any, settings: Any, names: Mapping[str, str], lead: bool,
-             out: list[dict[str, Any]]) -> tuple[str | None, bool]:
-    """The model's reading of the rule's quotes (:func:`write_reading`) and its ``answered`` flag, with its call
-    (or failure) appended to ``out``; ``(None, True)`` with ``settings.reading`` off or on a failed call (the
+             out: list[dict[str, Any]]) -> tuple[str | None, bool, list[str]]:
+    """The answer a report shows under the rule's quotes: the model's reading (:func:`write_reading`) when its
+    copied evidence is the words of a quote (:func:`grounded_evidence`), else :data:`UNGROUNDED_READING` with the
+    reading moved to the returned knowledge gaps; its ``answered`` flag (logged, not acted on); its call (or
+    failure) appended to ``out``. ``(None, True, [])`` with ``settings.reading`` off or on a failed call (the
     quotes stand alone, and the run says so)."""
     from clauselens.errors import ModelResponseError
 
     if not settings.reading:
-        return None, True
+        return None, True, []
     try:
-        reading, rec, answered = write_reading(question, quotes, passages, model=model(), context=state.get("context"),
-                                               model_settings=settings.model_for("interrogator"), names=names,
-                                               lead=lead)
+        got, rec, texts = write_reading(question, quotes, passages, model=model(), context=state.get("context"),
+                                        model_settings=settings.model_for("interrogator"), names=names, lead=lead)
     except ModelResponseError as e:
         out.append({"type": ET.NOTE, "text": f"the model's reading failed; the quoted clauses stand alone: {e}"})
-        return None, True
+        return None, True, []
     out.append({"type": ET.LLM_CALL, **rec.as_dict()})
-    return reading or None, answered
+    answer, answered = got.answer.strip(), bool(getattr(got, "answered", True))
+    if answer and not grounded_evidence(got.evidence, texts):
+        out.append({"type": ET.NOTE, "text": "the model's reading copied no words of the quoted clauses that answer "
+                                             f"the question (evidence: {got.evidence[:120]!r}); its answer is not shown"})
+        return UNGROUNDED_READING, answered, [
+            f"The model's reading, not shown as the answer because it copied no words of the quoted clauses that "
+            f"answer the question: {answer}"[:480]]
+    return answer or None, answered, []
 
 
 def _quoted(draft: ReportDraft, quotes: Sequence[RuleQuote], turn: int, note: str, stop: str,
@@ -412,7 +472,8 @@ def _quoted(draft: ReportDraft, quotes: Sequence[RuleQuote], turn: int, note: st
     out.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"),
                 "shown": [q.passage_id for q in quotes], "note": note})
     return {"draft": draft.model_dump(mode="json"), "rule_quotes": [q.model_dump() for q in quotes],
-            "rule_decided": True, "route": "report", "complete": True, "events": out, "stop_reason": stop}
+            "rule_decided": True, "route": "report", "complete": True, "events": out, "stop_reason": stop,
+            "reading_withheld": draft.answer == UNGROUNDED_READING}
 
 
 def _declined(question: str, reason: str, turn: int, note: str, out: list[dict[str, Any]],
@@ -451,8 +512,8 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
     if target == "named_clause":
         quotes = named_clause_quotes(question, passages, ranking, names)
         if quotes:
-            reading, _ = _reading(question, quotes, passages, state, model, settings, names, False, out)
-            return _quoted(named_clause_draft(question, quotes, passages, reading, names), quotes, turn,
+            reading, _, gaps = _reading(question, quotes, passages, state, model, settings, names, False, out)
+            return _quoted(named_clause_draft(question, quotes, passages, reading, names, gaps), quotes, turn,
                            "the clause the question names, quoted by rule; the model wrote only the reading",
                            "the named clause quoted by rule", out)
     reason = question_abstained(events, question)
@@ -465,15 +526,16 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
     if not quotes:
         return _declined(question, "no retrieved clause passed the relevance bar", turn,
                          "no retrieved clause passed the relevance bar; declined without a model call", out)
-    reading, answered = _reading(question, quotes, passages, state, model, settings, names, True, out)
+    reading, answered, gaps = _reading(question, quotes, passages, state, model, settings, names, True, out)
     # The reading's own "answered" flag is logged, never acted on: the 1.5B set it false for 1 of 80 dev questions,
     # an answerable one, and never for an unanswerable one (docs/BENCHMARKS.md, answers_e2e d38q / d38q_lay).
     note = "" if answered else " (the model's reading judged that none of them answers the question)"
-    return _quoted(lead_draft(question, quotes, reading), quotes, turn,
+    return _quoted(lead_draft(question, quotes, reading, gaps), quotes, turn,
                    "retrieval's best clauses for the question, quoted by rule; the model wrote only the reading" + note,
                    "the clauses that speak to the question quoted by rule", out)
 
 
 __all__ = ["LEAD_CHARS", "LEAD_MAX", "NAMED_CHARS", "NAMED_MAX", "NO_READING", "NO_READING_LEAD", "LeadReading", "Reading",
-           "Target", "declined_draft", "document_labels", "lead_draft", "lead_quotes", "named_clause_draft",
-           "named_clause_quotes", "question_abstained", "question_ranking", "quote_window", "relevance", "rule_step", "rule_target", "write_reading"]
+           "Target", "UNGROUNDED_READING", "declined_draft", "document_labels", "grounded_evidence", "lead_draft",
+           "lead_quotes", "named_clause_draft", "named_clause_quotes", "question_abstained", "question_ranking",
+           "quote_window", "relevance", "rule_step", "rule_target", "write_reading"]

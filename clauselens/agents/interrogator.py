@@ -462,7 +462,7 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
                                   min_relevance=settings.lead_min_relevance, names=document_labels(docs))
         if not draft.addressed and not any(relevance(passages[q.passage_id]) is not None for q in rule_quotes):
             rule_quotes = []  # the model judged the passages silent and no trained relevance head says otherwise
-    by_rule = bool(state.get("extractive")) or (bool(state.get("rule_decided")) and not any(
+    by_rule = bool(state.get("extractive")) or bool(state.get("reading_withheld")) or (bool(state.get("rule_decided")) and not any(
         ev.get("step") == "reading" for ev in ET.of_type(state.get("events") or [], ET.LLM_CALL)))
     r = build_report(draft, passages, question=state["question"], context=state.get("context"),
                      turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli,

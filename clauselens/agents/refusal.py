@@ -71,6 +71,10 @@ def _where(p: Passage) -> str:
     return f"{name}, {clause_label(p.clause_ref)}" if p.clause_ref else name
 
 
+#: Knowledge-gap lines that carry the model's own words (a reading set aside, a declined draft's answer).
+_MODEL_WORDS = ("The model's reading", "No retrieved clause passed the relevance bar; the model's draft")
+
+
 def refuse_injected(report: Report, passages: Mapping[str, Passage],
                     documents: Sequence[Mapping[str, Any]] | None = None) -> Report:
     """``report`` with its findings that quote an instruction to AI readers taken off the facts and its answer
@@ -90,6 +94,11 @@ def refuse_injected(report: Report, passages: Mapping[str, Passage],
                                      "addresses to AI readers, not a term between the parties (not followed)"})
         findings.append(f)
     update: dict[str, Any] = {"key_findings": findings}
+    gaps = [g for g in report.knowledge_gaps
+            if not (g.startswith(_MODEL_WORDS) and any(echoes(g, s) for _, s in found))]
+    if len(gaps) < len(report.knowledge_gaps):  # a model reading set aside as a gap still never repeats the payload
+        gaps.append("A model reading was withheld: it repeated an instruction a document addresses to AI readers.")
+    update["knowledge_gaps"] = gaps
     hit = next(((p, s) for p, s in found if echoes(strip_mark(report.answer), s) or echoes(strip_mark(report.conclusion), s)),
                None)
     if hit is not None:
@@ -99,7 +108,7 @@ def refuse_injected(report: Report, passages: Mapping[str, Passage],
                 "quoted above: they are what the agreement says.")
         update.update(answer=text, conclusion=text, answer_support="unrelated",
                       answer_support_note=f"rules: it repeats the instruction in {_where(p)}",
-                      knowledge_gaps=[*report.knowledge_gaps, f"Refused instruction in {_where(p)}: \"{said}\""])
+                      knowledge_gaps=[*gaps, f"Refused instruction in {_where(p)}: \"{said}\""])
     return finalize_support(report.model_copy(update=update), passages, documents)
 
 

@@ -72,12 +72,16 @@ class GraphState(GraphInput, total=False):
     #: (``clauselens.agents.definitions``): its findings are judged by rule, not by the model.
     extractive: bool
     #: What a rule decides to quote (issue #38, :func:`clauselens.agents.delivery.rule_target`):
-    #: ``"named_clause"``, ``"definition"`` or ``None`` (the model drafts; retrieval's best clauses lead).
+    #: ``"named_clause"``, ``"definition"``, ``"lead"`` (quick depth: retrieval's best clauses) or ``None`` (the
+    #: model drafts; retrieval's best clauses still lead).
     rule_target: str | None
     #: Clauses quoted by rule (:class:`~clauselens.reports.model.RuleQuote` dumps), cited facts whatever the
     #: model drafts; ``rule_decided`` is True when the rule wrote the whole draft (no model verdicts).
     rule_quotes: list[dict[str, Any]]
     rule_decided: bool
+    #: The model's reading copied no words of the quoted clauses (``delivery.grounded_evidence``): the answer
+    #: shown was written by rule and the reading is listed under knowledge gaps.
+    reading_withheld: bool
     report: dict[str, Any] | None
     events: Annotated[list[dict[str, Any]], operator.add]
 

@@ -1,9 +1,9 @@
 """A scripted chat model for fast graph tests: replies are chosen by the JSON schema the
 model layer asks for (``SubQuestions``, ``SearchPlan``, ``ReportDraft``, ``StopDecision``,
 ``SupportVerdict``; ``DialogueExtraction`` for the chat Archivist; ``Reading`` under a clause quoted
-by rule, ``LeadReading`` under retrieval's best clauses at quick depth), so
-tests do not depend on call order; every prompt it received is kept for assertions. A script without ``SupportVerdict`` replies ``supports`` to the report's support
-checks (tests of the support check script it)."""
+by rule, ``LeadReading`` under retrieval's best clauses at quick depth), so tests do not depend on call
+order; every prompt it received is kept for assertions. A script without ``SupportVerdict`` replies
+``supports`` to the report's support checks (tests of the support check script it)."""
 
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def termination_script(quote: str = TERMINATION_QUOTE) -> dict[str, list[dict[st
                          "research_directions": [], "knowledge_gaps": [], "follow_up_questions": [],
                          "conclusion": "30 days."}],
         "StopDecision": [{"complete": True}],
-        "LeadReading": [{"answer": "Either party, on 30 days' written notice.", "answered": True}],  # quick depth
+        "LeadReading": [{"evidence": quote, "answer": "Either party, on 30 days' written notice.",  # quick depth
+                         "answered": True}],
     }
 
 
