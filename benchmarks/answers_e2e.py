@@ -367,7 +367,12 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
     for r in rows:
         q = by_id[r["id"]]
         p: dict[str, Any] = {"id": r["id"], "type": r["type"], "findings": len(r["findings"]),
-                             "wall_seconds": r["wall_seconds"], "llm_calls": r["llm_calls"]}
+                             "wall_seconds": r["wall_seconds"], "llm_calls": r["llm_calls"],
+                             # issue #38: the gold clause quoted at all (a fact, or "unconfirmed" under an uncertain
+                             # resolution), and a declined report (the documents said silent)
+                             "gold_quoted": any(_overlaps(c, q.get("gold") or []) for f in r["findings"]
+                                                for c in f["citations"]),
+                             "declined": bool(r["documents_silent"])}
         for rule in rules:
             facts = _facts(r, rule)
             shown_answer = _answer_shown(r, facts, rule)
@@ -447,6 +452,11 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
         by_kind[kind] = {"n": len(ws), "median": ws[len(ws) // 2], "p95": ws[min(len(ws) - 1, int(0.95 * len(ws)))],
                          "median_llm_calls": calls[len(calls) // 2]}
     out["wall_seconds"]["by_kind"] = by_kind
+    out["delivery"] = {kind: {"gold_quoted": rate(sum(p["gold_quoted"] for p in per_q if p["type"] == kind),
+                                                  sum(p["type"] == kind for p in per_q)),
+                              "declined": rate(sum(p["declined"] for p in per_q if p["type"] == kind),
+                                               sum(p["type"] == kind for p in per_q))}
+                       for kind in sorted({p["type"] for p in per_q})}
     out["questions"] = per_q
     return out
 
