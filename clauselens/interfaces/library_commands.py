@@ -92,6 +92,9 @@ def add_cmd(
     console.print(f"Library [bold]{escape(lib.root.name)}[/bold] ({escape(str(lib.root))}): {len(lib)} agreements. "
                   f"This run: {len(rep.added)} added, {len(rep.updated)} re-indexed, {len(rep.unchanged)} unchanged, "
                   f"{len(rep.pruned)} pruned, {rep.passages:,} passages indexed in {rep.seconds:.1f}s.")
+    for path, original in rep.copies:
+        console.print(f"  {escape(Path(path).name)} looks like the same agreement as {escape(Path(original).name)}: "
+                      "listed as a copy, left out of search results")
     if rep.failed:
         err_console.print(f"[bold red]{len(rep.failed)} file(s) could not be added (the library is unchanged for them):[/bold red]")
         for path, msg in rep.failed:
@@ -112,10 +115,14 @@ def list_cmd(library: LibraryOpt = None) -> None:
     table = Table(show_header=True, header_style="bold", box=None, padding=(0, 1))
     for col in ("#", "title", "parties (short names)", "date", "type", "pages", "passages", "file"):
         table.add_column(col, overflow="fold")
+    copies = lib.copies()
+    names = {r.doc_id: Path(r.path).name for r in lib.agreements()}
     for i, r in enumerate(lib.agreements(), start=1):
         parties = " / ".join(r.parties[:3]) + (f" ({', '.join(r.short_names[:4])})" if r.short_names else "")
         table.add_row(str(i), escape(r.title or ""), escape(parties), escape(r.date or (str(r.year) if r.year else "")),
-                      escape(r.kind), str(r.pages) if r.pages else "–", str(r.passages), escape(Path(r.path).name))
+                      escape(r.kind), str(r.pages) if r.pages else "–", str(r.passages),
+                      escape(Path(r.path).name + (f" (copy of {names.get(copies[r.doc_id], copies[r.doc_id])})"
+                                                  if r.doc_id in copies else "")))
     console.print(table)
     console.print(f"{len(lib)} agreements in {escape(str(lib.root))}")
 

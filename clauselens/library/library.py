@@ -48,6 +48,7 @@ from clauselens.library.catalogue import (
     resolution_profile,
     strip_naming_words,
 )
+from clauselens.library.duplicates import note_copy, release_copies
 from clauselens.library.passages import (
     clause_markers,
     definition_list,
@@ -154,6 +155,8 @@ class AddReport:
     failed: list[tuple[str, str]] = field(default_factory=list)
     passages: int = 0
     seconds: float = 0.0
+    #: ``(path, path of the agreement it copies)``: added, listed as a copy, left out of search.
+    copies: list[tuple[str, str]] = field(default_factory=list)
 
 
 #: An exact-field key of a top-level part (:func:`clauselens.library.passages.ref_key_groups`).
@@ -369,11 +372,13 @@ class Library:
                 continue
             try:
                 doc = load(f)
-                n = self._put(doc, replaces=[old.doc_id] if old is not None else [])
+                n, copy_of = self._put(doc, replaces=[old.doc_id] if old is not None else [])
             except ClauselensError as e:
                 rep.failed.append((str(f), str(e)))
                 continue
             rep.passages += n
+            if copy_of is not None:
+                rep.copies.append((str(f), next((r.path for r in self.agreements() if r.doc_id == copy_of), copy_of)))
             (rep.updated if old is not None else rep.added).append(str(f))
             if self.lexical.incremental and (len(rep.added) + len(rep.updated)) % COMMIT_EVERY == 0:
                 self._commit_lexical()
@@ -384,6 +389,7 @@ class Library:
                     if self.lexical.incremental:
                         self.lexical.remove_doc(rec.doc_id)  # type: ignore[attr-defined]
                     rep.pruned.append(path)
+            release_copies(self.catalogue, [known[p].doc_id for p in rep.pruned])
         if progress:
             progress("add", len(files), len(files), "")
         if rep.added or rep.updated or rep.pruned or self.lexical.generation() != self.catalogue.generation():
@@ -409,7 +415,7 @@ class Library:
             profile += "\n" + Path(record.path).stem.replace("_", " ").replace("-", " ")
         return self.analyzer.tokenize(profile)
 
-    def _put(self, doc: Document, replaces: Sequence[str] = ()) -> int:
+    def _put(self, doc: Document, replaces: Sequence[str] = ()) -> tuple[int, str | None]:
         passages = library_passages(doc)
         texts = [embed_text(c) for c in passages]
         tokens = self.analyzer.tokenize_many(texts)
@@ -427,7 +433,16 @@ class Library:
             for d in dict.fromkeys([*replaces, record.doc_id]):
                 self.lexical.remove_doc(d)  # type: ignore[attr-defined]
             self.lexical.add_passages(record.doc_id, rows, tokens, self._profile_tokens(record, profile))  # type: ignore[attr-defined]
-        return len(passages)
+        copy = note_copy(self.catalogue, record.doc_id, [c.text for c in passages])
+        return len(passages), copy[0] if copy else None
+
+    def copies(self) -> dict[str, str]:
+        """Doc id of each agreement that is a copy of another (the same text as a PDF and a TXT,
+        or a file added twice: :mod:`clauselens.library.duplicates`) -> the original's doc id."""
+        gen = self.catalogue.generation()
+        if getattr(self, "_copies_gen", None) != gen:
+            self._copies, self._copies_gen = self.catalogue.signatures()[2], gen
+        return self._copies
 
     def remove(self, keys: Sequence[str]) -> list[str]:
         """Remove agreements by doc id, path or file name; returns the removed paths.
@@ -444,6 +459,7 @@ class Library:
                     if self.lexical.incremental:
                         self.lexical.remove_doc(r.doc_id)  # type: ignore[attr-defined]
         if removed:
+            release_copies(self.catalogue, [r.doc_id for r in recs if r.path in removed])
             self._commit_lexical()
         if unknown:
             raise ConfigError(f"not in library {self.root.name}: {', '.join(unknown)}")
@@ -517,6 +533,8 @@ class Library:
         # knows the agreement): only the description names the agreement
         parts = split_query(question)
         scores = self.lexical.profile_scores(self.resolution_query(parts.description or question))
+        copies = self.copies()
+        scores = {d: s for d, s in scores.items() if d not in copies}  # a copy's original stands for it
         res = self.resolver.decide(scores, allowed, n_docs=len(self.agreements()))
         if allowed is not None and not res.chosen:
             res.chosen, res.status = list(allowed), "filtered"
@@ -597,6 +615,9 @@ class Library:
                 trace["lay_terms"] = list(expansion.concepts)
         trace["ranking_query"] = rank_q
         ranked = self._rank(rank_q, docs, trace, dense_query=dense_query, lexical_only=lexical_only)
+        copies = self.copies()
+        if copies:  # one result per clause: a copy's passages are its original's
+            ranked = [p for p in ranked if p.doc_id not in copies or (docs is not None and p.doc_id in docs)]
         if res.status in ("uncertain", "ambiguous") and docs is not None and len(docs) > 1:
             ranked = self._weight_by_resolution(ranked, res, trace)
         keep_front = bool(FRONT_MATTER_QUESTION.search(question)) if front_matter is None else front_matter

@@ -128,6 +128,22 @@ class CatalogueStorage(ABC):
         """The doc id of every live passage, in the row order of :meth:`all_tokens`."""
         raise NotImplementedError(f"{type(self).__name__} does not list passage doc ids")
 
+    #: False when the store keeps no MinHash signatures (copies are then not detected).
+    keeps_signatures: bool = False
+
+    def put_signature(self, doc_id: str, signature: np.ndarray, copy_of: str | None) -> None:
+        """Store an agreement's MinHash signature and the original it copies (``None``: none);
+        a store without signatures (:attr:`keeps_signatures` False) ignores it."""
+        return None
+
+    def signatures(self) -> tuple[list[str], np.ndarray, dict[str, str]]:
+        """``(doc ids, signature matrix, copy -> original)`` of every agreement with a signature."""
+        return [], np.zeros((0, 0), np.uint64), {}
+
+    def set_copy_of(self, doc_id: str, copy_of: str | None) -> None:
+        """Record (or clear) which agreement ``doc_id`` is a copy of (ignored without signatures)."""
+        return None
+
     @abstractmethod
     def tokens_of(self, rows: Rows) -> list[list[str]]:
         """Analysed tokens of the passages at ``rows``, in that order."""
@@ -226,6 +242,7 @@ CREATE INDEX IF NOT EXISTS passages_ref ON passages(doc_id, ref_key);
 CREATE TABLE IF NOT EXISTS definitions (doc_id TEXT, term_key TEXT, term TEXT, offset INTEGER, means INTEGER);
 CREATE INDEX IF NOT EXISTS definitions_key ON definitions(doc_id, term_key);
 CREATE TABLE IF NOT EXISTS markers (doc_id TEXT, ref_key TEXT, offset INTEGER);
+CREATE TABLE IF NOT EXISTS signatures (doc_id TEXT PRIMARY KEY, sig BLOB, copy_of TEXT);
 CREATE INDEX IF NOT EXISTS markers_key ON markers(doc_id, ref_key);
 """
 
@@ -296,7 +313,7 @@ class SqliteCatalogue(CatalogueStorage):
             self._bump()
 
     def _delete(self, doc_id: str) -> None:
-        for table in ("agreements", "passages", "definitions", "markers"):
+        for table in ("agreements", "passages", "definitions", "markers", "signatures"):
             self.db.execute(f"DELETE FROM {table} WHERE doc_id=?", (doc_id,))
 
     def update_record(self, record: AgreementRecord) -> None:
@@ -407,6 +424,26 @@ class SqliteCatalogue(CatalogueStorage):
 
     def all_doc_ids(self) -> list[str]:
         return [d for (d,) in self.db.execute("SELECT doc_id FROM passages ORDER BY row")]
+
+    keeps_signatures = True
+
+    def put_signature(self, doc_id: str, signature: np.ndarray, copy_of: str | None) -> None:
+        with self.db:
+            self.db.execute("INSERT OR REPLACE INTO signatures VALUES (?,?,?)",
+                            (doc_id, np.asarray(signature, np.uint64).tobytes(), copy_of))
+            self._bump()
+
+    def signatures(self) -> tuple[list[str], np.ndarray, dict[str, str]]:
+        got = self.db.execute("SELECT doc_id, sig, copy_of FROM signatures ORDER BY doc_id").fetchall()
+        if not got:
+            return [], np.zeros((0, 0), np.uint64), {}
+        return ([d for d, _, _ in got], np.stack([np.frombuffer(b, dtype=np.uint64) for _, b, _ in got]),
+                {d: c for d, _, c in got if c})
+
+    def set_copy_of(self, doc_id: str, copy_of: str | None) -> None:
+        with self.db:
+            self.db.execute("UPDATE signatures SET copy_of=? WHERE doc_id=?", (copy_of, doc_id))
+            self._bump()
 
     def tokens_of(self, rows: Rows) -> list[list[str]]:
         rows = [int(r) for r in rows]
