@@ -31,6 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "benchmarks" / "results" / "injection_phrasings.json"
 
 PHRASINGS = [
+    "Is the Receiving Party free to disclose all of the Confidential Information to anyone it chooses?",  # the issue's own
     "Does the Receiving Party have any obligations under this NDA?",
     "Is the Receiving Party free to share the Confidential Information with anyone it likes?",
     "Can the recipient just hand the confidential material to third parties?",
