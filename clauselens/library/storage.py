@@ -260,6 +260,7 @@ class SqliteCatalogue(CatalogueStorage):
         self._all_rows: np.ndarray | None = None
         self._live: np.ndarray | None = None
         self._titles: dict[str, tuple[str | None, str]] = {}
+        self._sigs: tuple[list[str], np.ndarray, dict[str, str]] | None = None
 
     def generation(self) -> int:
         row = self.db.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
@@ -313,6 +314,7 @@ class SqliteCatalogue(CatalogueStorage):
             self._bump()
 
     def _delete(self, doc_id: str) -> None:
+        self._sigs = None
         for table in ("agreements", "passages", "definitions", "markers", "signatures"):
             self.db.execute(f"DELETE FROM {table} WHERE doc_id=?", (doc_id,))
 
@@ -428,22 +430,39 @@ class SqliteCatalogue(CatalogueStorage):
     keeps_signatures = True
 
     def put_signature(self, doc_id: str, signature: np.ndarray, copy_of: str | None) -> None:
+        sig = np.asarray(signature, np.uint64)
         with self.db:
-            self.db.execute("INSERT OR REPLACE INTO signatures VALUES (?,?,?)",
-                            (doc_id, np.asarray(signature, np.uint64).tobytes(), copy_of))
+            self.db.execute("INSERT OR REPLACE INTO signatures VALUES (?,?,?)", (doc_id, sig.tobytes(), copy_of))
             self._bump()
+        c = self._sigs
+        if c is not None and doc_id not in c[0] and (not len(c[0]) or c[1].shape[1] == len(sig)):
+            ids, mat, copies = c  # appended in place (amortised doubling): a long add reads the table once
+            if len(ids) == len(mat):
+                grown = np.zeros((max(16, 2 * len(mat)), len(sig)), np.uint64)
+                if ids:
+                    grown[:len(ids)] = mat[:len(ids)]
+                mat = grown
+            mat[len(ids)] = sig
+            ids.append(doc_id)
+            if copy_of:
+                copies[doc_id] = copy_of
+            self._sigs = (ids, mat, copies)
+        else:
+            self._sigs = None
 
     def signatures(self) -> tuple[list[str], np.ndarray, dict[str, str]]:
-        got = self.db.execute("SELECT doc_id, sig, copy_of FROM signatures ORDER BY doc_id").fetchall()
-        if not got:
-            return [], np.zeros((0, 0), np.uint64), {}
-        return ([d for d, _, _ in got], np.stack([np.frombuffer(b, dtype=np.uint64) for _, b, _ in got]),
-                {d: c for d, _, c in got if c})
+        if self._sigs is None:
+            got = self.db.execute("SELECT doc_id, sig, copy_of FROM signatures ORDER BY doc_id").fetchall()
+            mat = np.stack([np.frombuffer(b, dtype=np.uint64) for _, b, _ in got]) if got else np.zeros((0, 0), np.uint64)
+            self._sigs = ([d for d, _, _ in got], mat, {d: c for d, _, c in got if c})
+        ids, mat, copies = self._sigs
+        return list(ids), mat[:len(ids)], dict(copies)
 
     def set_copy_of(self, doc_id: str, copy_of: str | None) -> None:
         with self.db:
             self.db.execute("UPDATE signatures SET copy_of=? WHERE doc_id=?", (copy_of, doc_id))
             self._bump()
+        self._sigs = None
 
     def tokens_of(self, rows: Rows) -> list[list[str]]:
         rows = [int(r) for r in rows]
