@@ -71,6 +71,8 @@ from clauselens.retrieval.types import Passage, SearchResult
 #: Lexical engine of a new local library (``bm25s`` or ``tantivy``; an existing library keeps the
 #: one it records, libraries from before issue #42 record none and use bm25s).
 DEFAULT_LEXICAL = "bm25s"
+#: Vector format of a new local library (``f32`` or ``f16``; existing libraries keep theirs).
+DEFAULT_VECTORS = "f32"
 #: During a long ``add`` the segment index commits every this many files (a crash loses at most these).
 COMMIT_EVERY = 200
 #: Files ``add`` picks up inside folders.
@@ -251,7 +253,8 @@ class Library:
         self._embedder = embedder
         self.catalogue, self.lexical, self.vectors = open_storages(meta["backend"], self.root, int(meta["dim"]),
                                                                    uri=meta.get("uri"), name=meta.get("name"),
-                                                                   lexical=meta.get("lexical", "bm25s"))
+                                                                   lexical=meta.get("lexical", "bm25s"),
+                                                                   vectors=meta.get("vectors", "f32"))
         self.analyzer = LegalAnalyzer()
         self.resolver = AgreementResolver()
         self.local_idf = True
@@ -279,10 +282,12 @@ class Library:
     @classmethod
     def open(cls, root: str | Path, *, embedder_name: str = "minilm", backend: str | None = None,
              embedder: Any = None, cache_dir: Path | None = None, create: bool = True,
-             abstain_threshold: float | None = None, uri: str | None = None, lexical: str | None = None) -> "Library":
+             abstain_threshold: float | None = None, uri: str | None = None, lexical: str | None = None,
+             vectors: str | None = None) -> "Library":
         """Open the library at ``root`` (created when ``create``; a new library records
         ``embedder_name``, ``backend`` (default ``local``), for ``milvus`` ``uri``, for ``local``
-        the ``lexical`` engine (default :data:`DEFAULT_LEXICAL`); an existing one keeps what it was built with).
+        the ``lexical`` engine (default :data:`DEFAULT_LEXICAL`) and ``vectors`` format (default
+        :data:`DEFAULT_VECTORS`); an existing one keeps what it was built with).
         Raises :class:`ConfigError` when it does not exist and ``create`` is False, or when
         ``embedder``, ``backend`` or ``uri`` differ from the ones the library was built with."""
         root = Path(root).expanduser()
@@ -318,6 +323,7 @@ class Library:
                 meta["uri"] = uri or str(root / "milvus.db")
             else:
                 meta["lexical"] = lexical or DEFAULT_LEXICAL
+                meta["vectors"] = vectors or DEFAULT_VECTORS
             root.mkdir(parents=True, exist_ok=True)
             mpath.write_text(json.dumps(meta, indent=2))
         if embedder is not None and meta["embedder"] != "none" and embedder.name != meta["embedder"]:
@@ -398,6 +404,10 @@ class Library:
             self._commit_lexical()
             if progress:
                 progress("index", 1, 1, "BM25")
+        if getattr(self.vectors, "needs_graph", None) and self.vectors.needs_graph():  # type: ignore[attr-defined]
+            if progress:
+                progress("index", 0, 1, "HNSW")
+            self.vectors.build_graph()  # type: ignore[attr-defined]
         rep.seconds = time.perf_counter() - t0
         return rep
 

@@ -206,7 +206,7 @@ class LibraryService:
         with self._swap_guard:
             cat, lex, vec = open_storages(lib.meta["backend"], lib.root, int(lib.meta["dim"]),
                                           uri=lib.meta.get("uri"), name=lib.meta.get("name"),
-                                          lexical=lib.meta.get("lexical", "bm25s"))
+                                          lexical=lib.meta.get("lexical", "bm25s"), vectors=lib.meta.get("vectors", "f32"))
             # whole objects are swapped (a search running now keeps the objects it already read)
             lib.catalogue, lib.vectors, lib.lexical = cat, vec, lex
             self._seen_generation = cat.generation()

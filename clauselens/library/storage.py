@@ -631,6 +631,9 @@ class NumpyVectors(VectorStorage):
 #: Lexical engines of the ``local`` backend: ``bm25s`` (one index rebuilt on every change) and
 #: ``tantivy`` (segments: :mod:`clauselens.library.lexical_tantivy`).
 LEXICAL_ENGINES = ("bm25s", "tantivy")
+#: Vector formats of the ``local`` backend: ``f32`` (exact scans) and ``f16`` (float16 + an HNSW
+#: graph above a size threshold: :mod:`clauselens.library.vectors_ann`).
+VECTOR_FORMATS = ("f32", "f16")
 
 #: Library backends: ``local`` (the embedded default above) and ``milvus``
 #: (:mod:`clauselens.library.milvus`: Milvus Lite at a ``.db`` path, or a Milvus server by URI).
@@ -638,11 +641,12 @@ BACKENDS = ("local", "milvus")
 
 
 def open_storages(backend: str, root: Path, dim: int, *, uri: str | None = None, name: str | None = None,
-                  lexical: str = "bm25s") -> tuple[CatalogueStorage, LexicalStorage, VectorStorage]:
+                  lexical: str = "bm25s", vectors: str = "f32") -> tuple[CatalogueStorage, LexicalStorage, VectorStorage]:
     """The storages of backend ``backend`` for the library at ``root``: ``local`` keeps them
     under ``root``; ``milvus`` in the collections ``clauselens_<name>_*`` of the Milvus at
     ``uri`` (default: the Milvus Lite file ``root/milvus.db``); ``lexical`` picks the local
-    lexical engine (:data:`LEXICAL_ENGINES`). Raises :class:`ConfigError` naming the valid
+    lexical engine (:data:`LEXICAL_ENGINES`), ``vectors`` the local vector format
+    (:data:`VECTOR_FORMATS`). Raises :class:`ConfigError` naming the valid
     backends / engines for an unknown one."""
     if backend == "local":
         if lexical not in LEXICAL_ENGINES:
@@ -653,7 +657,15 @@ def open_storages(backend: str, root: Path, dim: int, *, uri: str | None = None,
             lex: LexicalStorage = TantivyLexical(root / "lexical_tantivy")
         else:
             lex = Bm25sLexical(root / "lexical")
-        return SqliteCatalogue(root / "catalogue.sqlite"), lex, NumpyVectors(root / "vectors.f32", dim)
+        if vectors not in VECTOR_FORMATS:
+            raise ConfigError(f"unknown vector format {vectors!r}; available: {', '.join(VECTOR_FORMATS)}")
+        if vectors == "f16":
+            from clauselens.library.vectors_ann import Float16Vectors
+
+            vec: VectorStorage = Float16Vectors(root, dim)
+        else:
+            vec = NumpyVectors(root / "vectors.f32", dim)
+        return SqliteCatalogue(root / "catalogue.sqlite"), lex, vec
     if backend == "milvus":
         from clauselens.extras import require_extra
 
@@ -664,5 +676,5 @@ def open_storages(backend: str, root: Path, dim: int, *, uri: str | None = None,
     raise ConfigError(f"unknown library backend {backend!r}; available: {', '.join(BACKENDS)}")
 
 
-__all__ = ["BACKENDS", "LEXICAL_ENGINES", "Bm25sLexical", "CatalogueStorage", "LexicalStorage", "NumpyVectors", "SqliteCatalogue",
+__all__ = ["BACKENDS", "LEXICAL_ENGINES", "VECTOR_FORMATS", "Bm25sLexical", "CatalogueStorage", "LexicalStorage", "NumpyVectors", "SqliteCatalogue",
            "VectorStorage", "open_storages", "top_scores"]
