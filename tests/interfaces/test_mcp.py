@@ -44,8 +44,8 @@ async def _session_calls(cache: Path) -> dict:
 
 def test_mcp_tools_over_stdio(tmp_path):
     r = anyio.run(_session_calls, tmp_path)
-    assert r["tools"] == ["ask", "fetch_clause", "grid_cell", "grid_progress", "ingest", "resume_grid", "search_clauses",
-                          "start_grid"]
+    assert r["tools"] == ["ask", "fetch_clause", "grid_cell", "grid_progress", "ingest", "resume_grid", "review_agreement",
+                          "search_clauses", "start_grid"]
     text = (ROBUST / "clause_number_lookup.txt").read_text(encoding="utf-8")
 
     ing = r["ingest"]
