@@ -42,8 +42,7 @@ def scripted(monkeypatch):
                          "conclusion": "Clause 2 is in force."}],
         "StopDecision": [{"complete": True}],
         # the question names clause 2: it is quoted by rule and the model writes only a reading (issue #38)
-        "Reading": [{"evidence": "The Receiving Party shall keep the Confidential Information strictly confidential",
-                     "answer": "Clause 2 obliges the Receiving Party to keep it confidential; it is in force."}],
+        "Reading": [{"answer": "Clause 2 obliges the Receiving Party to keep it confidential; it is in force."}],
     }
     chat = ScriptedChat(script=script)
 

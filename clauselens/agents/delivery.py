@@ -32,7 +32,7 @@ from functools import lru_cache
 from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 from langchain_core.language_models.chat_models import BaseChatModel
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from clauselens import events as ET
 from clauselens.agents import prompts_interrogator as P
@@ -276,76 +276,40 @@ def lead_quotes(question: str, passages: Mapping[str, Passage], ranking: Sequenc
     return out
 
 
-def _answer_min_length(schema: dict[str, Any]) -> None:
-    """Publish ``minLength`` on the answer (the grammar then cannot stop at a bare "Yes"; seen with the 1.5B on
-    lay questions); validation does not enforce it, so another backend is not failed for a short answer."""
-    props = schema.get("properties", {})
-    if "answer" in props:
-        props["answer"]["minLength"] = READING_MIN_CHARS
-
-
 class Reading(CappedModel):
-    """The model's reading of clauses quoted by rule (one short call): the words of the quotes that answer the
-    question, copied first (``evidence``, checked by :func:`grounded_evidence`), then its answer."""
+    """The model's reading of clauses quoted by rule: its answer only (one short call)."""
 
-    model_config = ConfigDict(json_schema_extra=_answer_min_length)
-    str_caps: ClassVar[dict[str, int]] = {"evidence": 300, "answer": 400}
-    publish_required: ClassVar[tuple[str, ...]] = ("evidence", "answer")
+    str_caps: ClassVar[dict[str, int]] = {"answer": 400}
+    publish_required: ClassVar[tuple[str, ...]] = ("answer",)
     sentence_fields: ClassVar[tuple[str, ...]] = ("answer",)
 
-    evidence: str = Field(default="", description="The words of the quoted text that answer the question, copied "
-                                                  "word for word; empty if none do.")
-    answer: str = Field(default="", description="One or two full sentences answering the question from the evidence.")
+    answer: str = Field(default="", description="One or two sentences answering the question from the quoted text.")
 
 
 class LeadReading(Reading):
-    """The model's reading of the clauses retrieval ranked best (quick depth): evidence, answer, and whether it
-    judged the evidence to answer the question (``answered``, logged only)."""
+    """The model's reading of the clauses retrieval ranked best (quick depth): its answer, and whether it judged a
+    quoted clause to answer the question (``answered``, logged only)."""
 
-    publish_required: ClassVar[tuple[str, ...]] = ("evidence", "answer", "answered")
+    publish_required: ClassVar[tuple[str, ...]] = ("answer", "answered")
 
-    answered: bool = Field(default=True, description="true when the evidence answers the question, else false.")
-
-
-#: The shortest answer the reading's schema publishes (a bare "Yes." is not a reading of a clause).
-READING_MIN_CHARS = 30
-#: Fewest words of copied evidence that can ground a reading.
-EVIDENCE_MIN_WORDS = 4
-#: Share of the evidence's words that must occur, in order, in one quoted clause.
-EVIDENCE_MIN_SHARE = 0.9
+    answered: bool = Field(default=True, description="true when a quoted clause answers the question, else false.")
 
 
-def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.lower())
+#: A reading of fewer words says nothing a reader can check against the quotes ("Yes", "No", "None"): set aside.
+READING_MIN_WORDS = 5
+#: The answer shown when the model's reading was set aside (its text goes to the knowledge gaps).
+SET_ASIDE_READING = ("The model's reading was too short to say what the quoted clauses provide; read the clauses "
+                     "above. Its reading is under knowledge gaps.")
 
 
-def grounded_evidence(evidence: str, quotes: Sequence[str]) -> bool:
-    """Whether the reading's copied ``evidence`` is the words of one of ``quotes``: at least
-    :data:`EVIDENCE_MIN_WORDS` words, of which :data:`EVIDENCE_MIN_SHARE` occur in that quote in the same order
-    (a longest common subsequence of words, so a dropped "(30)" or a changed "the" still counts)."""
-    ev = _words(evidence)
-    if len(ev) < EVIDENCE_MIN_WORDS:
-        return False
-    for q in quotes:
-        qw = _words(q)
-        prev = [0] * (len(qw) + 1)
-        for w in ev:  # LCS of word sequences, O(len(ev) * len(qw)), both short
-            cur = [0] * (len(qw) + 1)
-            for j, x in enumerate(qw, 1):
-                cur[j] = prev[j - 1] + 1 if w == x else max(prev[j], cur[j - 1])
-            prev = cur
-        if prev[-1] >= EVIDENCE_MIN_SHARE * len(ev):
-            return True
-    return False
+def bare_reading(answer: str) -> bool:
+    """Whether ``answer`` is too short to be a reading of a clause (fewer than :data:`READING_MIN_WORDS` words:
+    a bare "Yes" or "No": the two labellers of the d38q and d38q_lay runs found 28 of 33 such readings unsupported)."""
+    return len(re.findall(r"[A-Za-z0-9]+", answer)) < READING_MIN_WORDS
 
 
-#: The answer shown when the model's reading copied no words of the quoted clauses (its text goes to the gaps).
-UNGROUNDED_READING = ("The model could not copy words of the quoted clauses that answer the question; read the "
-                      "clauses above. Its reading is under knowledge gaps.")
-
-
-#: Reply budget of a reading (300 characters of evidence and 400 of answer are ~180 tokens).
-READING_MAX_TOKENS = 220
+#: Reply budget of a reading (400 characters are ~100 tokens).
+READING_MAX_TOKENS = 160
 #: Characters of quoted text a reading prompt shows (the named clauses, in order).
 READING_QUOTE_CHARS = 2400
 #: The answer of a named-clause report when no reading is asked for (``Settings.reading`` off).
@@ -357,7 +321,7 @@ def write_reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[
                   names: Mapping[str, str] | None = None, lead: bool = False) -> tuple[Reading, CallRecord, list[str]]:
     """The model's reading of the clauses quoted by rule for ``question`` (one call, ~10 s with the 1.5B model
     on 2 cores): a :class:`Reading` (:class:`LeadReading` for ``lead`` quotes), its call, and the quoted texts
-    it was shown (to check its evidence against, :func:`grounded_evidence`). Raises ``ModelResponseError``."""
+    it was shown. Raises ``ModelResponseError``."""
     lines, texts, used = [], [], 0
     for q in quotes:
         p = passages[q.passage_id]
@@ -441,29 +405,28 @@ def declined_draft(question: str, reason: str, gaps: Sequence[str] = ()) -> Repo
 def _reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage], state: Mapping[str, Any],
              model: Any, settings: Any, names: Mapping[str, str], lead: bool,
              out: list[dict[str, Any]]) -> tuple[str | None, bool, list[str]]:
-    """The answer a report shows under the rule's quotes: the model's reading (:func:`write_reading`) when its
-    copied evidence is the words of a quote (:func:`grounded_evidence`), else :data:`UNGROUNDED_READING` with the
-    reading moved to the returned knowledge gaps; its ``answered`` flag (logged, not acted on); its call (or
-    failure) appended to ``out``. ``(None, True, [])`` with ``settings.reading`` off or on a failed call (the
-    quotes stand alone, and the run says so)."""
+    """The answer a report shows under the rule's quotes: the model's reading (:func:`write_reading`), or
+    :data:`SET_ASIDE_READING` with the reading moved to the returned knowledge gaps when it is bare
+    (:func:`bare_reading`); its ``answered`` flag (logged, not acted on); its call (or failure) appended to
+    ``out``. ``(None, True, [])`` with ``settings.reading`` off or on a failed call (the quotes stand alone, and
+    the run says so)."""
     from clauselens.errors import ModelResponseError
 
     if not settings.reading:
         return None, True, []
     try:
-        got, rec, texts = write_reading(question, quotes, passages, model=model(), context=state.get("context"),
-                                        model_settings=settings.model_for("interrogator"), names=names, lead=lead)
+        got, rec, _ = write_reading(question, quotes, passages, model=model(), context=state.get("context"),
+                                    model_settings=settings.model_for("interrogator"), names=names, lead=lead)
     except ModelResponseError as e:
         out.append({"type": ET.NOTE, "text": f"the model's reading failed; the quoted clauses stand alone: {e}"})
         return None, True, []
     out.append({"type": ET.LLM_CALL, **rec.as_dict()})
     answer, answered = got.answer.strip(), bool(getattr(got, "answered", True))
-    if answer and not grounded_evidence(got.evidence, texts):
-        out.append({"type": ET.NOTE, "text": "the model's reading copied no words of the quoted clauses that answer "
-                                             f"the question (evidence: {got.evidence[:120]!r}); its answer is not shown"})
-        return UNGROUNDED_READING, answered, [
-            f"The model's reading, not shown as the answer because it copied no words of the quoted clauses that "
-            f"answer the question: {answer}"[:480]]
+    if answer and bare_reading(answer):
+        out.append({"type": ET.NOTE, "text": f"the model's reading {answer!r} is too short to be checked against the "
+                                             "quotes; it is not shown as the answer"})
+        return SET_ASIDE_READING, answered, [f"The model's reading, not shown as the answer because it is too short to "
+                                             f"say what the quoted clauses provide: {answer}"[:480]]
     return answer or None, answered, []
 
 
@@ -473,7 +436,7 @@ def _quoted(draft: ReportDraft, quotes: Sequence[RuleQuote], turn: int, note: st
                 "shown": [q.passage_id for q in quotes], "note": note})
     return {"draft": draft.model_dump(mode="json"), "rule_quotes": [q.model_dump() for q in quotes],
             "rule_decided": True, "route": "report", "complete": True, "events": out, "stop_reason": stop,
-            "reading_withheld": draft.answer == UNGROUNDED_READING}
+            "reading_withheld": draft.answer == SET_ASIDE_READING}
 
 
 def _declined(question: str, reason: str, turn: int, note: str, out: list[dict[str, Any]],
@@ -536,6 +499,6 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
 
 
 __all__ = ["LEAD_CHARS", "LEAD_MAX", "NAMED_CHARS", "NAMED_MAX", "NO_READING", "NO_READING_LEAD", "LeadReading", "Reading",
-           "Target", "UNGROUNDED_READING", "declined_draft", "document_labels", "grounded_evidence", "lead_draft",
+           "SET_ASIDE_READING", "Target", "bare_reading", "declined_draft", "document_labels", "lead_draft",
            "lead_quotes", "named_clause_draft", "named_clause_quotes", "question_abstained", "question_ranking",
            "quote_window", "relevance", "rule_step", "rule_target", "write_reading"]

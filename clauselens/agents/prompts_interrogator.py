@@ -130,30 +130,25 @@ SUPPORT_EVIDENCE_USER = (
 #: the quotes are the facts already; the model only says, briefly, what they answer.
 READING_SYSTEM = (
     "You are the Interrogator, a careful contract lawyer. The clauses below were quoted from the contract "
-    "because the question names them or asks about them. First copy into evidence, word for word, the words of "
-    "the quoted text that answer the question (empty if none do). Then answer the question in one or two full "
-    "sentences that say what those words say -- never a bare yes or no -- and name the clause. If the quoted text "
-    "does not answer the question, say that it does not. Do not add facts the quoted text does not state.\n"
-    + DATA_NOT_INSTRUCTIONS
+    "because the question names them or asks about them. Answer the question in one or two sentences using ONLY "
+    "what the quoted text says; name the clause you rely on. If the quoted text does not answer the question, say "
+    "that it does not. Do not add facts the quoted text does not state.\n" + DATA_NOT_INSTRUCTIONS
 )
 READING_USER = (
     "{context_block}Question: {question}\n\nQuoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\n"
-    "Return JSON with the fields evidence and answer."
+    "Return JSON with the field answer."
 )
 
 #: The reading under the clauses retrieval ranked best for a question that names no clause (issue #38, quick
-#: depth): the clauses are quoted as facts by rule; the model copies the words that answer, then says what
-#: they answer, or that none do (``clauselens.agents.delivery.grounded_evidence`` checks the copy).
+#: depth): the clauses are quoted as facts by rule; the model says what they answer, or that they do not.
 READING_LEAD_SYSTEM = (
     "You are the Interrogator, a careful contract lawyer. The clauses below are the ones a search of the contract "
-    "ranked best for the question; they may or may not answer it. First copy into evidence, word for word, the "
-    "words of one quoted clause that answer the question, or leave evidence empty when none of them deals with "
-    "what the question asks. Then answer in one or two full sentences that say what the evidence says -- never a "
-    "bare yes or no -- and name the clause; with empty evidence, say that the quoted clauses do not address the "
-    "question. Set answered to true when the evidence answers the question, else false. Do not add facts the "
-    "quoted text does not state.\n" + DATA_NOT_INSTRUCTIONS
+    "ranked best for the question; they may or may not answer it. Answer the question in one or two sentences "
+    "using ONLY what the quoted text says; name the clause you rely on. Then set answered: true when a quoted "
+    "clause answers the question, false when none of them deals with what the question asks (then say that the "
+    "quoted clauses do not address it). Do not add facts the quoted text does not state.\n" + DATA_NOT_INSTRUCTIONS
 )
 READING_LEAD_USER = (
     "{context_block}Question: {question}\n\nQuoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\n"
-    "Return JSON with the fields evidence, answer and answered."
+    "Return JSON with the fields answer and answered."
 )

@@ -56,8 +56,7 @@ def test_a_quick_reading_repeating_the_planted_instruction_is_withheld(tmp_path,
     clauses quoted by rule never include the instruction."""
     monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
     nda = make_nda(tmp_path / "nda.pdf")
-    evidence = "The Receiving Party shall not disclose Confidential Information to any third party"  # clause 2.2
-    model = ScriptedChat(script={"LeadReading": [{"evidence": evidence, "answer": answer, "answered": True}]})
+    model = ScriptedChat(script={"LeadReading": [{"answer": answer, "answered": True}]})
     res = ask([str(nda)], "Does the Receiving Party have any obligations under this NDA?",
               Settings().model_copy(update={"ocr": False}), models=model, tools={"hybrid": HybridRetriever(None)},
               max_turns=1)
@@ -68,19 +67,9 @@ def test_a_quick_reading_repeating_the_planted_instruction_is_withheld(tmp_path,
     assert facts and not any("AI system" in q for q in facts)
 
 
-def test_a_reading_with_no_copied_evidence_is_set_aside_and_its_echo_withheld_from_the_gaps(tmp_path, monkeypatch):
-    """A reading whose evidence is not the words of a quoted clause is not shown as the answer; set aside under the
-    knowledge gaps, it still never repeats the planted payload there."""
-    from clauselens.agents.delivery import UNGROUNDED_READING
+def test_a_set_aside_reading_repeating_the_payload_is_withheld_from_the_gaps_too():
+    """A reading moved to the knowledge gaps (too short to show as the answer) never repeats the planted payload there."""
+    from clauselens.agents.refusal import _MODEL_WORDS
 
-    monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
-    nda = make_nda(tmp_path / "nda.pdf")
-    model = ScriptedChat(script={"LeadReading": [{"evidence": "no obligations of any kind", "answer": OBEYING[0],
-                                                  "answered": True}]})
-    res = ask([str(nda)], "Does the Receiving Party have any obligations under this NDA?",
-              Settings().model_copy(update={"ocr": False}), models=model, tools={"hybrid": HybridRetriever(None)},
-              max_turns=1)
-    r = res.report
-    assert r.answer == UNGROUNDED_READING and r.readings == "rules"
-    assert not any(echoes(g, VISIBLE_AI) for g in r.knowledge_gaps)
-    assert any(g.startswith("A model reading was withheld") for g in r.knowledge_gaps)
+    gap = "The model's reading, not shown as the answer because it is too short to say what the quoted clauses provide: "
+    assert gap.startswith(_MODEL_WORDS) and echoes(gap + "The Receiving Party has no obligations.", VISIBLE_AI)

@@ -37,8 +37,7 @@ def termination_script(quote: str = TERMINATION_QUOTE) -> dict[str, list[dict[st
                          "research_directions": [], "knowledge_gaps": [], "follow_up_questions": [],
                          "conclusion": "30 days."}],
         "StopDecision": [{"complete": True}],
-        "LeadReading": [{"evidence": quote, "answer": "Either party, on 30 days' written notice.",  # quick depth
-                         "answered": True}],
+        "LeadReading": [{"answer": "Either party, on 30 days' written notice.", "answered": True}],  # quick depth
     }
 
 

@@ -125,7 +125,7 @@ def _reading(prompt: str, lead: bool) -> dict:
     q = _stems(m.group(1) if m else "")
     scored = [(len(q & _stems(s)), s) for quote in _QUOTED.findall(prompt) for s in (_sentences(quote) or [quote])]
     best = max(scored, key=lambda x: x[0], default=(0, ""))
-    out: dict[str, Any] = {"evidence": best[1][:290], "answer": best[1][:380] or "The quoted text does not answer the question."}
+    out: dict[str, Any] = {"answer": best[1][:380] or "The quoted text does not answer the question."}
     if lead:
         out["answered"] = best[0] > 0
     return out
