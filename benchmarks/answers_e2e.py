@@ -100,6 +100,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.clause_qa import CORPUS, DEV, load_questions, rate, rel
+from clauselens.agents.delivery import bare_reading
 from clauselens.provenance import run_provenance
 from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS, is_marked, strip_mark
 
@@ -406,7 +407,9 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
                     "quotes_shown_as_fact": len(cites), "quote_issues": quote_issues,
                     "readings_shown": len(readings),
                     "readings_unsupported": [k for k, c in readings if _label(labels, k, c) is False],
-                    "readings_unlabelled": [k for k, c in readings if _label(labels, k, c) is None]})
+                    "readings_unlabelled": [k for k, c in readings if _label(labels, k, c) is None],
+                    # issue #38: the readings a bare-reading rule (agents.delivery.bare_reading) sets aside
+                    "readings_bare": [k for k, c in readings if bare_reading(c)]})
         per_q.append(p)
     out: dict[str, Any] = {}
     for rule in rules:
@@ -435,6 +438,13 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
                 "readings_unsupported": read_unsup,
                 "readings_supporting_share_of_labelled":
                     rate(n_read - read_unlab - read_unsup, n_read - read_unlab) if n_read > read_unlab else None}
+            bare = {k for x in qs for k in x.get("readings_bare", [])}
+            kept_lab = n_read - read_unlab - len(bare - {k for x in qs for k in x["readings_unlabelled"]})
+            kept_unsup = len({k for x in qs for k in x["readings_unsupported"]} - bare)
+            o["quoted_facts"]["after_bare_reading_rule"] = {
+                "readings_set_aside": len(bare), "readings_labelled_kept": kept_lab,
+                "readings_unsupported_kept": kept_unsup,
+                "supporting_share": rate(kept_lab - kept_unsup, kept_lab) if kept_lab else None}
         out[rule] = o
     n_claims = sum(p["findings"] + 1 for p in per_q)
     lab = [_label(labels, f"{r['id']}#{i}", c) for r in rows
