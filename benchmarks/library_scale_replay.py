@@ -4,8 +4,10 @@
 this benchmark instead *replays* an existing MiniLM library -- the clause-QA CUAD library
 (462 CUAD agreements, 62,116 passages, real all-MiniLM-L6-v2 vectors), read from a COPY made with
 SQLite's backup API (the shared library is never written) -- into fresh libraries of 10k / 100k /
-520k passages, once per lexical engine (``bm25s``: one index rebuilt on every change;
-``tantivy``: segments, :mod:`clauselens.library.lexical_tantivy`).
+520k passages, once per configuration ``engine:vectors`` side by side (default: today's
+``bm25s:f32`` -- one BM25 index rebuilt on every change, exact float32 scans -- and
+``tantivy:f16`` -- lexical segments, :mod:`clauselens.library.lexical_tantivy`, float16 vectors
+with an HNSW graph above 50k rows, :mod:`clauselens.library.vectors_ann`).
 
 Replication: a size is the 462 agreements (copy ``r0``), then copies ``r1``, ``r2``, ... of the
 agreements that no dev question names (own doc id and path; identical text and tokens; the
@@ -18,12 +20,13 @@ engine's segment add or rebuild): the add numbers are storage-side (no parsing, 
 Measured per (size, engine), each step in a fresh process: build seconds; open (median of 3)
 and RSS; ``Library.search`` latency with the **real MiniLM query encoding included** on the 100
 dev questions ("named"), 50 generic questions naming no agreement ("unnamed") and 50 dev
-questions with ``resolve=False`` ("whole_library"); RSS after the queries; add one real CUAD
+questions with ``resolve=False`` ("whole_library"); RSS after the queries (the embedder uncached: every query is encoded); add one real CUAD
 agreement not in the library (TXT parsed and embedded with MiniLM: seconds split into parse +
-embed and the rest) and remove it again.
+embed and the rest) and remove it again; the whole-library path's parts (MiniLM encoding, lexical
+top 50, dense scan) and recall@10 of the dense step against an exact scan of every live row.
 
     flock /tmp/clauselens-heavy.lock nice -n 5 env OMP_NUM_THREADS=1 .venv/bin/python -m \\
-        benchmarks.library_scale_replay --sizes 10000 100000 --engines bm25s tantivy
+        benchmarks.library_scale_replay --sizes 10000 100000 --configs bm25s:f32 tantivy:f16
 """
 
 from __future__ import annotations
@@ -88,8 +91,9 @@ def source_copy(cache: Path) -> Path:
     return dst
 
 
-def step_build(size: int, engine: str, root: Path, cache: Path, pinned: Sequence[str]) -> dict:
-    """Replay the source into a new library of ``size`` passages with lexical engine ``engine``."""
+def step_build(size: int, engine: str, root: Path, cache: Path, pinned: Sequence[str], vectors: str = "f32") -> dict:
+    """Replay the source into a new library of ``size`` passages with lexical engine ``engine`` and
+    vector format ``vectors`` (``f16``: the HNSW graph is built at the end when the size calls for it)."""
     import shutil
 
     from clauselens.library import Library
@@ -100,12 +104,12 @@ def step_build(size: int, engine: str, root: Path, cache: Path, pinned: Sequence
     svec = np.memmap(src / "vectors.f32", dtype=np.float32, mode="r").reshape(-1, 384)
     if root.exists():
         shutil.rmtree(root)
-    lib = Library.open(root, embedder=NamedStub(), lexical=engine)
+    lib = Library.open(root, embedder=NamedStub(), lexical=engine, vectors=vectors)
     pinned_set = set(pinned)
     recs = scat.agreements()
     dev = [r for r in recs if Path(r.path).name in pinned_set]
     others = [r for r in recs if Path(r.path).name not in pinned_set]
-    np.random.default_rng(17).shuffle(others)  # type: ignore[arg-type]
+    np.random.default_rng(17).shuffle(others)
     plan: list[tuple[int, Any]] = []
     total, k = 0, 0
     for r in [*dev, *others]:  # copy r0: the dev agreements first, then the others, until the size is reached
@@ -157,7 +161,12 @@ def step_build(size: int, engine: str, root: Path, cache: Path, pinned: Sequence
     lib._commit_lexical()
     t_commit += time.perf_counter() - s
     wall, cpu = time.perf_counter() - t0, cpu_s() - c0
-    return {"engine": engine, "passages": n, "agreements": len(plan), "copies_max": k,
+    graph_s = None
+    if getattr(lib.vectors, "needs_graph", None) and lib.vectors.needs_graph():  # type: ignore[attr-defined]
+        s = time.perf_counter()
+        lib.vectors.build_graph()  # type: ignore[attr-defined]
+        graph_s = round(time.perf_counter() - s, 2)
+    return {"engine": engine, "vectors": vectors, "graph_build_s": graph_s, "passages": n, "agreements": len(plan), "copies_max": k,
             "seconds": round(wall, 2), "cpu_s": round(cpu, 2), "lexical_commit_or_rebuild_s": round(t_commit, 2),
             "passages_per_s": round(n / wall, 1), "peak_rss_mb": peak_rss_mb()}
 
@@ -176,8 +185,9 @@ def step_open(root: Path) -> dict:
 def step_queries(root: Path, named: Sequence[str], generic: Sequence[str], n_whole: int = 50) -> dict:
     """``Library.search`` latency with the real MiniLM query encoding included."""
     from clauselens.library import Library
+    from clauselens.retrieval.embedders import load_embedder
 
-    lib = Library.open(root, create=False)
+    lib = Library.open(root, create=False, embedder=load_embedder("minilm"))  # uncached: every query is encoded
     lib.embedder.embed_queries(["warm up"])  # the model load is not a query
     lib.search("warm up question about termination", K)
     watch = GapWatch()
@@ -204,6 +214,37 @@ def step_queries(root: Path, named: Sequence[str], generic: Sequence[str], n_who
     out["retimed_after_a_gap"] = retried
     out["rss_after_queries_mb"] = rss_mb()
     out["top_chunk_ids"] = tops
+    # the whole-library path's parts, and recall@10 of the dense step against an exact scan
+    lex_ms, vec_ms, enc_ms, recall = [], [], [], []
+    live = lib.catalogue.live_mask()
+    for q in list(named)[:n_whole]:
+        s = time.perf_counter()
+        v = lib.embedder.embed_queries([q])[0]
+        enc_ms.append((time.perf_counter() - s) * 1000)
+        toks = lib.analyzer.tokenize(q)
+        s = time.perf_counter()
+        lib.lexical.top_passages(toks, None, None, 50)
+        lex_ms.append((time.perf_counter() - s) * 1000)
+        s = time.perf_counter()
+        r, sc = lib.vectors.scores(v, None)
+        vec_ms.append((time.perf_counter() - s) * 1000)
+        ok = r < len(live)
+        ok[ok] = live[r[ok]]
+        r, sc = r[ok], sc[ok]
+        top = set(r[np.argsort(-sc)[:10]].tolist())
+        ex = getattr(lib.vectors, "exact_scores", None)
+        full = ex(v) if ex else lib.vectors.scores(v, None)[1]
+        full = np.where(np.arange(len(full)) < len(live), full, -9.0)
+        full[:len(live)][~live[:len(full)]] = -9.0
+        exact = set(np.argsort(-full)[:10].tolist())
+        recall.append(len(top & exact) / 10)
+    out["parts_ms"] = {"query_encoding_minilm": latency_summary(enc_ms), "lexical_top50_whole_library": latency_summary(lex_ms),
+                       "dense_whole_library": latency_summary(vec_ms)}
+    n = len(recall)
+    m = float(np.mean(recall))
+    sd = float(np.std(recall, ddof=1)) if n > 1 else 0.0
+    out["dense_recall_at_10_vs_exact"] = {"mean": round(m, 4), "ci95": [round(m - 1.96 * sd / n ** 0.5, 4),
+                                          round(min(1.0, m + 1.96 * sd / n ** 0.5), 4)], "n_queries": n}
     return out
 
 
@@ -212,8 +253,9 @@ def step_incremental(root: Path, cache: Path) -> dict:
     import shutil
 
     from clauselens.library import Library
+    from clauselens.retrieval.embedders import load_embedder
 
-    lib = Library.open(root, create=False)
+    lib = Library.open(root, create=False, embedder=load_embedder("minilm"))  # uncached: the file's passages are embedded
     have = {Path(r.path.split(".txt")[0] + ".txt").name for r in lib.agreements()}
     f = next(p for p in sorted(CUAD_TXT.glob("*.txt")) if p.name not in have and 20_000 < p.stat().st_size < 60_000)
     d = cache / "incoming"
@@ -263,11 +305,11 @@ def _child(step: str, args: dict, label: str, cache: Path) -> dict:
 def _run_step(step: str, a: dict) -> dict:
     root, cache = Path(a.get("root", ".")), Path(a["cache"])
     if step == "build":
-        return step_build(a["size"], a["engine"], root, cache, a["pinned"])
+        return step_build(a["size"], a["engine"], root, cache, a["pinned"], a.get("vectors", "f32"))
     if step == "open":
         return step_open(root)
     if step == "queries":
-        return step_queries(root, a["named"], a["generic"])
+        return step_queries(root, a["named"], a["generic"], a.get("n_whole", 50))
     if step == "incremental":
         return step_incremental(root, cache)
     raise SystemExit(f"unknown step {step}")
@@ -278,7 +320,7 @@ def overlap_at_k(a: list[list[str]], b: list[list[str]]) -> float:
     return round(statistics.mean(len(set(x) & set(y)) / max(len(x), 1) for x, y in zip(a, b)) if a else 0.0, 3)
 
 
-def run(sizes: Sequence[int], engines: Sequence[str], cache: Path, out: Path) -> dict:
+def run(sizes: Sequence[int], configs: Sequence[str], cache: Path, out: Path) -> dict:
     qs = load_questions(QUESTIONS)
     pinned = [Path(q["agreement_file"]).name for q in qs if q.get("agreement_file")]
     named = [q["question"] for q in qs]
@@ -290,22 +332,23 @@ def run(sizes: Sequence[int], engines: Sequence[str], cache: Path, out: Path) ->
     base = {"cache": str(cache)}
     for size in sizes:
         per: dict[str, Any] = {}
-        for eng in engines:
-            root = cache / f"lib_{eng}_{size}"
-            lbl = f"{eng}_{size}"
-            build = _child("build", {**base, "size": size, "engine": eng, "root": str(root), "pinned": pinned},
-                           f"{lbl}_build", cache)
+        for conf in configs:
+            eng, vec = conf.split(":")
+            root = cache / f"lib_{eng}_{vec}_{size}"
+            lbl = f"{eng}_{vec}_{size}"
+            build = _child("build", {**base, "size": size, "engine": eng, "vectors": vec, "root": str(root),
+                                     "pinned": pinned}, f"{lbl}_build", cache)
             opens = [_child("open", {**base, "root": str(root)}, f"{lbl}_open{i}", cache) for i in range(3)]
             q = _child("queries", {**base, "root": str(root), "named": named, "generic": GENERIC_QUESTIONS},
                        f"{lbl}_queries", cache)
             inc = _child("incremental", {**base, "root": str(root)}, f"{lbl}_incremental", cache)
-            per[eng] = {"build": build, "disk_mb": round(dir_bytes(root)["total"] / 2**20, 1),
+            per[conf] = {"build": build, "disk_mb": round(dir_bytes(root)["total"] / 2**20, 1),
                         "open_s_median": statistics.median(o["open_s"] for o in opens),
                         "rss_after_open_mb_median": statistics.median(o["rss_after_open_mb"] for o in opens),
                         "queries": {k: v for k, v in q.items() if k != "top_chunk_ids"}, "incremental": inc,
                         "_tops": q["top_chunk_ids"]}
         if len(per) == 2:
-            a, b = (per[e]["_tops"] for e in engines)
+            a, b = (per[c]["_tops"] for c in configs)
             result.setdefault("engine_top5_overlap", {})[str(size)] = {g: overlap_at_k(a[g], b[g]) for g in a}
         for v in per.values():
             v.pop("_tops", None)
@@ -317,7 +360,8 @@ def run(sizes: Sequence[int], engines: Sequence[str], cache: Path, out: Path) ->
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
-    ap.add_argument("--engines", nargs="+", default=["bm25s", "tantivy"], choices=["bm25s", "tantivy"])
+    ap.add_argument("--configs", nargs="+", default=["bm25s:f32", "tantivy:f16"],
+                    help="lexical engine:vector format per library, side by side")
     ap.add_argument("--cache", type=Path, default=CACHE)
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--_step")
@@ -327,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if a._step:
         write_json(a._out, _run_step(a._step, json.loads(a._args.read_text())))
         return
-    run(a.sizes, a.engines, a.cache, a.out)
+    run(a.sizes, a.configs, a.cache, a.out)
 
 
 if __name__ == "__main__":
