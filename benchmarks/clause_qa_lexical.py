@@ -27,6 +27,8 @@ BASE = Path("~/.cache/clauselens/bench/clause_qa_lexical").expanduser()
 LAY = REPO.parent / "shared" / "data" / "clause-qa-lay" / "questions.jsonl"
 OUT = REPO / "benchmarks" / "results" / "clause_qa_lexical.json"
 ENGINES = ("bm25s", "tantivy")
+#: The clause-QA libraries copied (read before :func:`main` points ``clause_qa.CACHE`` at the copies).
+SOURCE = clause_qa.CACHE
 RUNS = {"dev": ("agreements10-minilm", ["--setting", "agreements10"]),
         "lay": ("agreements10-minilm-lay", ["--setting", "agreements10", "--questions", str(LAY), "--tag", "lay"])}
 
@@ -54,7 +56,7 @@ def main() -> None:
     for engine in ENGINES:
         for run, (lib_name, argv) in RUNS.items():
             cache = BASE / engine
-            copy_library(clause_qa.CACHE / lib_name, cache / lib_name, engine)
+            copy_library(SOURCE / lib_name, cache / lib_name, engine)
             clause_qa.CACHE, clause_qa.RESULTS = cache, cache / "results"
             clause_qa.main(argv)
             variant = "minilm" + ("-lay" if run == "lay" else "")
