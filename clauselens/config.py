@@ -203,7 +203,7 @@ class Settings(BaseSettings):
     depth: Literal["quick", "full"] = "quick"
     # Issue #40: grid yes/no columns of a CUAD category are answered by the clause presence head
     # (``clauselens.grid.presence``, no model call) when it is installed; it measured better than the 1.5B
-    # (benchmarks/results/cuad_grid_presence_cuad21.json). ``CLAUSELENS_GRID_PRESENCE=false`` or
+    # (benchmarks/results/cuad_grid_yesno_cuad21_presence.json). ``CLAUSELENS_GRID_PRESENCE=false`` or
     # ``grid --no-presence`` asks the model instead.
     grid_presence: bool = True
     # Issue #40: who judges "does this quote support this claim" after the deterministic checks: "head" --
