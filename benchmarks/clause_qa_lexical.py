@@ -9,7 +9,7 @@ and the lay set with ``--questions ... --tag lay``), its result files written un
 into ``benchmarks/results``. The summaries side by side, and the questions whose top 5 differs,
 go to ``benchmarks/results/clause_qa_lexical.json``.
 
-    flock /tmp/clauselens-heavy.lock nice -n 5 .venv/bin/python -m benchmarks.clause_qa_lexical
+    flock /tmp/clauselens-heavy.lock nice -n 5 .venv/bin/python -m benchmarks.clause_qa_lexical [--cuad462]
 """
 
 from __future__ import annotations
@@ -31,6 +31,8 @@ ENGINES = ("bm25s", "tantivy")
 SOURCE = clause_qa.CACHE
 RUNS = {"dev": ("agreements10-minilm", ["--setting", "agreements10"]),
         "lay": ("agreements10-minilm-lay", ["--setting", "agreements10", "--questions", str(LAY), "--tag", "lay"])}
+#: ``--cuad462``: the dev questions over the 462-agreement library (a copy; the shared one is never written).
+CUAD462 = {"dev_cuad462": ("cuad462-minilm", ["--setting", "cuad462"])}
 
 
 def copy_library(src: Path, dst: Path, engine: str) -> None:
@@ -49,19 +51,22 @@ def copy_library(src: Path, dst: Path, engine: str) -> None:
     (dst / "library.json").write_text(json.dumps(meta, indent=2))
 
 
-def main() -> None:
-    out: dict = {"benchmark": "clause_qa_lexical", "issue": 42, "command": "python -m benchmarks.clause_qa_lexical",
+def main(argv: list[str] | None = None) -> None:
+    runs = {**RUNS, **CUAD462} if "--cuad462" in (sys.argv[1:] if argv is None else argv) else RUNS
+    out: dict = {"benchmark": "clause_qa_lexical", "issue": 42,
+                 "command": " ".join(["python -m benchmarks.clause_qa_lexical", *(sys.argv[1:] if argv is None else argv)]),
                  "method": __doc__.split("\n\n")[1], "runs": {}}
     hits: dict[str, dict[str, dict[str, list]]] = {}
     for engine in ENGINES:
-        for run, (lib_name, argv) in RUNS.items():
+        for run, (lib_name, cq_argv) in runs.items():
             cache = BASE / engine
             copy_library(SOURCE / lib_name, cache / lib_name, engine)
             clause_qa.CACHE, clause_qa.RESULTS = cache, cache / "results"
-            clause_qa.main(argv)
+            clause_qa.main(cq_argv)
             variant = "minilm" + ("-lay" if run == "lay" else "")
-            res = json.loads((cache / "results" / f"clause_qa_agreements10_{variant}.json").read_text())
-            rows = [json.loads(x) for x in (cache / "results" / f"clause_qa_agreements10_{variant}.results.jsonl")
+            setting = "cuad462" if run == "dev_cuad462" else "agreements10"
+            res = json.loads((cache / "results" / f"clause_qa_{setting}_{variant}.json").read_text())
+            rows = [json.loads(x) for x in (cache / "results" / f"clause_qa_{setting}_{variant}.results.jsonl")
                     .read_text().splitlines() if x.strip()]
             out["runs"].setdefault(run, {})[engine] = {"data": res["data"], "questions": res["questions"],
                                                         "summary": res["summary"]}
