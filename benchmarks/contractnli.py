@@ -77,7 +77,8 @@ app = typer.Typer(add_completion=False, help="ContractNLI benchmark (failures co
 # ------------------------------------------------------------------------------ CLI
 @app.command()
 def run(
-    mode: str = typer.Option("knn", help="knn | precedents | single-pass | gold-evidence | whole-contract | interrogator | prior"),
+    mode: str = typer.Option("knn", help="knn | head | precedents | single-pass | gold-evidence | whole-contract | interrogator "
+                             "| prior (head: the NLI head of issue #40 over the bank-ranked spans, when installed)"),
     split: str = typer.Option("test", help="test (evaluation) or dev (tuning; bank is leave-one-document-out)"),
     sample: Optional[int] = typer.Option(None, help="stratified sample size (default: all pairs)"),
     seed: int = typer.Option(0, help="sampling seed"),
@@ -115,7 +116,11 @@ def run(
     ctx = BenchContext(settings, split)
     pairs = stratified_sample(all_pairs(ctx.split), sample, seed, balanced=balanced)
     cfg: NLIConfig | None = None
-    if mode == "knn":
+    if mode == "head":  # issue #40: the NLI head over the spans the bank ranks (no model call)
+        cfg = NLIConfig(depth=depth, head=True, vote_weight=1.0)
+        clf = make_retrieval_classifier(ctx, cfg, None, top_m=top_m)
+        model_name = None
+    elif mode == "knn":
         cfg = NLIConfig(depth=depth, vote_weight=1.0, abstain_below=abstain, n_neighbours=n_neighbours)
         clf = make_retrieval_classifier(ctx, cfg, None, top_m=top_m)
         model_name = None
@@ -144,9 +149,9 @@ def run(
         model_name = None
     else:
         raise typer.BadParameter(f"unknown mode {mode!r}")
-    emb = settings.retrieval.embedder if mode in ("knn", "single-pass") else None
+    emb = settings.retrieval.embedder if mode in ("knn", "single-pass", "head") else None
     # one-time loads (model file, dev bank) happen here, not inside the first pair's timed call
-    if mode in ("knn", "single-pass"):
+    if mode in ("knn", "single-pass", "head"):
         _ = ctx.bank
     if mode in ("single-pass", "gold-evidence", "whole-contract"):
         from clauselens.llm.structured import count_tokens

@@ -15,7 +15,8 @@ the quotes of several findings). Verdicts are cached per model, style and item u
     nice -n 10 .venv/bin/python -m benchmarks.support_verdicts                 # both styles, ~6 s per call
     .venv/bin/python -m benchmarks.support_verdicts --score-only               # from the cache
 
--> ``benchmarks/results/support_verdicts.json``. The labels were written before either style was
+-> ``benchmarks/results/support_verdicts.json``. ``--head`` scores the support head instead (issue #40;
+no model; threshold by leave-one-label-file-out) -> ``benchmarks/results/support_verdicts_head.json``. The labels were written before either style was
 asked; choosing the style by this table is a choice between two fixed prompts on these items, not a
 held-out test of the one chosen.
 """
@@ -40,12 +41,17 @@ RESULT = REPO / "benchmarks" / "results" / "support_verdicts.json"
 #: The labelled runs (answers_e2e tags; "" is run 1), in the order they were run.
 TAGS = ("", "run2", "run3", "holdout1", "rest1", "new1", "new2", "new3")
 STYLES = ("reason", "evidence")
+#: The label files the support head is cross-validated over (every labelled run with its result file).
+HEAD_TAGS = TAGS + ("holdout1-fix", "new1-fix", "new4")
+HEAD_RESULT = REPO / "benchmarks" / "results" / "support_verdicts_head.json"
+#: The share of labelled-supported claims a threshold may reject (issue #40's target).
+MAX_TRUE_REJECTED = 0.15
 
 
-def items() -> list[dict[str, Any]]:
+def items(tags: tuple[str, ...] = TAGS) -> list[dict[str, Any]]:
     """The findings the model's verdict decides on: ``{run, key, claim, quote, location, supports}``."""
     out = []
-    for tag in TAGS:
+    for tag in tags:
         rows = json.loads((OUT.with_name(f"answers_e2e_{tag}.json") if tag else OUT).read_text())["rows"]
         labels = json.loads((LABELS.with_name(f"answers_e2e_labels_{tag}.json") if tag else LABELS).read_text())
         for r in rows:
@@ -90,11 +96,87 @@ def score(its: list[dict[str, Any]], verdicts: dict[str, dict[str, str]]) -> dic
     return out
 
 
+def head_threshold(scored: list[tuple[dict[str, Any], float]]) -> float:
+    """The highest threshold on P(supports) that rejects at most :data:`MAX_TRUE_REJECTED` of the
+    labelled-supported items in ``scored`` (fewest unsupported claims passed under that bound)."""
+    true = sorted(p for it, p in scored if it["supports"])
+    if not true:
+        return 0.5
+    allowed = int(MAX_TRUE_REJECTED * len(true))  # this many may fall below the threshold
+    return float(true[allowed]) if allowed < len(true) else 1.0
+
+
+def head_main() -> dict[str, Any]:
+    """The support head (issue #40, ``clauselens.heads.support``) on every labelled finding, with the
+    threshold chosen by leave-one-label-file-out cross-validation (items whose claim text also occurs in
+    the held-out file are left out of its training side), and the threshold for all files."""
+    from clauselens.heads.nli import NLIHead
+    from clauselens.heads.support import quote_windows
+
+    head = NLIHead().load()
+    its = items(HEAD_TAGS)
+    t0 = time.process_time()
+    scores = []
+    for it in its:
+        p = head.probs([(w, it["claim"]) for w in quote_windows(it["quote"])])
+        scores.append(float(p[:, 0].max()))
+    cpu = time.process_time() - t0
+    scored = list(zip(its, scores))
+    held: list[tuple[dict[str, Any], float, bool]] = []
+    by_file: dict[str, Any] = {}
+    for run in dict.fromkeys(it["run"] for it in its):
+        test = [(it, p) for it, p in scored if it["run"] == run]
+        claims = {it["claim"].strip() for it, _ in test}
+        train = [(it, p) for it, p in scored if it["run"] != run and it["claim"].strip() not in claims]
+        t = head_threshold(train)
+        res = [(it, p, p >= t) for it, p in test]
+        held += res
+        by_file[run] = {"threshold": round(t, 4), "items": len(test),
+                        "unsupported_passed": f"{sum(ok for it, _, ok in res if not it['supports'])}"
+                                              f"/{sum(not it['supports'] for it, _, _ in res)}",
+                        "supported_rejected": f"{sum(not ok for it, _, ok in res if it['supports'])}"
+                                              f"/{sum(it['supports'] for it, _, _ in res)}"}
+    false = [ok for it, _, ok in held if not it["supports"]]
+    true = [ok for it, _, ok in held if it["supports"]]
+    final = head_threshold(scored)
+    llm_runs = {t or "run1" for t in TAGS}
+    same = [(it, ok) for it, _, ok in held if it["run"] in llm_runs]
+    return {
+        "benchmark": "support_verdicts --head", "issue": 40, "head": "support = max P(Entailment) of the nli head over "
+        "the quote's sentence windows (clauselens.heads.support)", "nli_sha256": head.meta.get("sha256"),
+        "runs": [t or "run1" for t in HEAD_TAGS],
+        "items": {"n": len(its), "labelled_supported": len(true), "labelled_unsupported": len(false)},
+        "threshold_rule": f"highest threshold rejecting at most {MAX_TRUE_REJECTED:.0%} of the training files' supported items",
+        "cross_validation_by_label_file": {
+            "accuracy": rate(sum(ok == it["supports"] for it, _, ok in held), len(held)),
+            "unsupported_passed": rate(sum(false), len(false)),
+            "supported_rejected": rate(sum(not ok for ok in true), len(true)),
+            "by_file": by_file},
+        "cross_validation_on_the_llm_baseline_items": {
+            "runs": sorted(llm_runs),
+            "unsupported_passed": rate(sum(ok for it, ok in same if not it["supports"]), sum(not it["supports"] for it, _ in same)),
+            "supported_rejected": rate(sum(not ok for it, ok in same if it["supports"]), sum(it["supports"] for it, _ in same))},
+        "threshold_all_files": round(final, 4),
+        "llm_baseline_same_items": "benchmarks/results/support_verdicts.json (reason style: 15/21 unsupported passed, "
+                                   "6/102 supported rejected on the 8 runs it covers)",
+        "cpu_ms_per_item": round(1000 * cpu / max(1, len(its)), 1),
+        "scores": {f"{it['run']}:{it['key']}": {"p": round(p, 4), "supports": it["supports"]} for it, p in scored},
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--score-only", action="store_true", help="no model: score the cached verdicts")
     ap.add_argument("--styles", nargs="+", choices=STYLES, default=list(STYLES))
+    ap.add_argument("--head", action="store_true", help="the support head instead of the model (issue #40)")
     args = ap.parse_args(argv)
+    if args.head:
+        res = head_main()
+        res["command"] = "python -m benchmarks.support_verdicts --head"
+        res["versions"] = run_provenance(["torch", "transformers"])
+        HEAD_RESULT.write_text(json.dumps(res, indent=1) + "\n")
+        print(json.dumps({k: res[k] for k in ("items", "cross_validation_by_label_file", "threshold_all_files")}, indent=1))
+        return
     from clauselens.config import Settings
 
     settings = Settings()

@@ -206,10 +206,12 @@ class Settings(BaseSettings):
     # (benchmarks/results/cuad_grid_yesno_cuad21_presence.json). ``CLAUSELENS_GRID_PRESENCE=false`` or
     # ``grid --no-presence`` asks the model instead.
     grid_presence: bool = True
-    # Issue #40: who judges "does this quote support this claim" after the deterministic checks: "head" --
-    # the trained support head (``clauselens.heads.support``, no model call; the model's verdict is used when
-    # the head is not installed), "llm" -- the Interrogator model (``CLAUSELENS_SUPPORT_VERDICT=llm``).
-    support_verdict: Literal["head", "llm"] = "head"
+    # Issue #40: who judges "does this quote support this claim" after the deterministic checks: "llm" -- the
+    # Interrogator model; "head" -- the trained support head (``clauselens.heads.support``, no model call; the
+    # model's verdict when the head is not installed, said once). No support head is shipped: the one measured
+    # passed more unsupported claims than the 1.5B (benchmarks/results/support_verdicts_head.json), so "llm"
+    # stays the default (``CLAUSELENS_SUPPORT_VERDICT=head`` once a head is installed).
+    support_verdict: Literal["head", "llm"] = "llm"
 
     @property
     def models_dir(self) -> Path:

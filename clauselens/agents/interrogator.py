@@ -477,10 +477,12 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
                    for f in r.key_findings]
     elif settings.support_check:  # a silent report's findings have no verified quote: logged, never asked
         r, calls, support = check_support(r, passages, model=res.model("interrogator"), context=state.get("context"),
-                                          model_settings=settings.model_for("interrogator"), documents=docs)
+                                          model_settings=settings.model_for("interrogator"), documents=docs,
+                                          verdict=settings.support_verdict)
         r, answer_calls, answer_verdict = check_answer(r, passages, model=res.model("interrogator"),
                                                        context=state.get("context"),
-                                                       model_settings=settings.model_for("interrogator"), documents=docs)
+                                                       model_settings=settings.model_for("interrogator"), documents=docs,
+                                                       verdict=settings.support_verdict)
         calls += answer_calls
         support += [answer_verdict] if answer_verdict else []
     r = refuse_injected(r, passages, docs)  # issue #41: an answer repeating a planted instruction is withheld

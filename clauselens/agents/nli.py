@@ -62,6 +62,9 @@ class NLIConfig:
     abstain_below: float | None = None
     n_neighbours: int = 10
     exemplar_chars: int = 400
+    #: Issue #40: the trained NLI head (``clauselens.heads.nli``) labels the pair from the retrieved passages,
+    #: no model call and no bank; when the head is not installed (one notice) the levers above decide.
+    head: bool = False
 
     def tag(self) -> str:
         """Short stable name of this configuration, e.g. ``k3-ex1-v0.5-ef-ab0.45``."""
@@ -70,7 +73,7 @@ class NLIConfig:
             t += f"-ab{self.abstain_below:g}"
         if self.n_neighbours != 10:
             t += f"-nn{self.n_neighbours}"
-        return t
+        return t + ("-head" if self.head else "")
 
 
 class EvidencePassage(BaseModel):
@@ -158,6 +161,15 @@ def classify(
     idx = top_passages(rel, config.depth)
     evidence = [EvidencePassage(index=i, text=passages[i], relevance=float(rel[i])) for i in idx]
     max_rel = float(rel[idx[0]]) if idx else None
+    if config.head:
+        from clauselens.heads.nli import load_or_none
+
+        head = load_or_none("NLI labels from the head")
+        if head is not None:  # the head reads its own number of passages (its rule's k), best first
+            top = [passages[i] for i in top_passages(rel, int(head.rule["k"]))]
+            label, _, best = head.decide(hypothesis, top)
+            return NLIDecision(label=cast(ContractNLILabel, label), source="head", max_relevance=max_rel, evidence=evidence,
+                               quote=top[best] if best >= 0 else None)
     needs_bank = config.exemplars > 0 or config.vote_weight > 0
     if needs_bank and (bank is None or hypothesis_id is None or passage_vectors is None):
         raise ValueError("exemplars and the vote need an exemplar bank, a hypothesis id and passage vectors")

@@ -96,9 +96,27 @@ def judge_support(claim: str, quote: str, location: str, *, model: BaseChatModel
 _VERDICT_STATUS = {"supports": "supported", "contradicts": "contradicted", "unrelated": "unrelated"}
 
 
+def head_verdict(claim: str, quote: str, verdict: Literal["head", "llm"]) -> SupportVerdict | None:
+    """The support head's verdict on (claim, quote) (issue #40, ``clauselens.heads.support``: P(supports)
+    against the threshold in its head.json, no model call) when ``verdict == "head"`` and the head is
+    installed; ``None`` (one notice when it is missing) means: ask the model."""
+    if verdict != "head":
+        return None
+    from clauselens.heads.support import load_or_none
+
+    head = load_or_none()
+    if head is None:
+        return None
+    p = head.support(claim, quote)
+    ok = p >= head.threshold
+    return SupportVerdict(reason=f"support head: P(supports) {p:.2f} {'>=' if ok else '<'} threshold {head.threshold:.2f}",
+                          verdict="supports" if ok else "unrelated")
+
+
 def check_support(
     report: Report, passages: Mapping[str, Passage], *, model: BaseChatModel, context: str | None = None,
     model_settings: ModelSettings | None = None, documents: Sequence[Mapping[str, Any]] | None = None,
+    verdict: Literal["head", "llm"] = "llm",
 ) -> tuple[Report, list[CallRecord], list[dict[str, Any]]]:
     """Ask the model whether each key finding's quoted text supports it (issue #19).
 
@@ -123,6 +141,12 @@ def check_support(
             # the clause heading tells the model what the clause is about ("4.3 Non-Solicitation")
             location = "; ".join(dict.fromkeys(c.location + (f" ({' > '.join(c.heading_path[-2:])})" if c.heading_path else "")
                                                for c in cs))
+            by_head = head_verdict(f.statement, quote, verdict)
+            if by_head is not None:  # issue #40: the trained head's verdict, no model call
+                f = f.model_copy(update={"support": _VERDICT_STATUS[by_head.verdict], "support_note": by_head.reason})
+                findings.append(f)
+                log.append({"statement": f.statement, "support": f.support, "note": f.support_note, "source": "head"})
+                continue
             try:
                 v, rec = judge_support(f.statement, quote, location, model=model, context=context,
                                        model_settings=model_settings)
@@ -140,6 +164,7 @@ def check_support(
 def check_answer(
     report: Report, passages: Mapping[str, Passage], *, model: BaseChatModel, context: str | None = None,
     model_settings: ModelSettings | None = None, documents: Sequence[Mapping[str, Any]] | None = None,
+    verdict: Literal["head", "llm"] = "llm",
 ) -> tuple[Report, list[CallRecord], dict[str, Any] | None]:
     """Ask the model whether the quotes of the report's cited facts support its *answer* (issue
     #19: a small model can cite the right clause and still answer something it does not say --
@@ -168,13 +193,15 @@ def check_answer(
     ids = list(dict.fromkeys(c for f in facts for c in f.citation_ids if c in cites))
     quote = " ".join(cites[c].quote for c in ids)
     location = "; ".join(dict.fromkeys(cites[c].location for c in ids))
+    by_head = head_verdict(answer, quote, verdict)
     try:
-        v, rec = judge_support(answer, quote, location, model=model, context=context, model_settings=model_settings)
+        v, rec = (by_head, None) if by_head is not None else judge_support(
+            answer, quote, location, model=model, context=context, model_settings=model_settings)
     except ModelResponseError as e:
         return report, [], {"statement": answer, "support": "unchecked", "note": f"the model's support check failed: {e}",
                             "source": "none", "part": "answer"}
     out = report.model_copy(update={"answer_support": _VERDICT_STATUS[v.verdict],
-                                    "answer_support_note": f"model: {v.reason.strip()}"})
-    return (finalize_support(out, passages, documents), [rec],
-            {"statement": answer, "support": out.answer_support, "note": out.answer_support_note, "source": "model",
-             "part": "answer"})
+                                    "answer_support_note": v.reason.strip() if rec is None else f"model: {v.reason.strip()}"})
+    return (finalize_support(out, passages, documents), [] if rec is None else [rec],
+            {"statement": answer, "support": out.answer_support, "note": out.answer_support_note,
+             "source": "model" if rec is not None else "head", "part": "answer"})
