@@ -67,6 +67,8 @@ _QUESTION_WORDS = re.compile(
     r"\b(?:what|which|who|whom|how|when|where|why|does|do|did|is|are|was|were|can|could|may|might|must|shall|should"
     r"|would|will|under|defined|define|definition|mean|means|meaning|provide|provides|say|says|says?|happens?)\b",
     re.IGNORECASE)
+#: Public name of the question-word pattern (the absent-topic check, :mod:`clauselens.library.topics`).
+QUESTION_WORDS = _QUESTION_WORDS
 
 
 def unit_idf(n_docs: int) -> float:

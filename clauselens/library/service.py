@@ -45,9 +45,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from clauselens.errors import ClauselensError, ConfigError, IngestError
+from clauselens.library.backends import open_storages
 from clauselens.library.catalogue import AgreementRecord
 from clauselens.library.library import SUFFIXES, AddReport, Library, ProgressFn, collect_files
-from clauselens.library.storage import open_storages
 from clauselens.parsing.types import Document
 from clauselens.retrieval.types import SearchResult
 

@@ -12,7 +12,7 @@ Concerns:
 
 The embedded default (``"local"``) is SQLite (Python's ``sqlite3``, one transaction per
 agreement), ``bm25s`` saved indexes (Lù 2024, arXiv:2407.03618; ``BM25.load(mmap=True)``)
-and a NumPy memory-mapped vector file. Crash safety: an agreement's rows are written in one
+and a NumPy memory-mapped vector file (:mod:`clauselens.library.vectors_ann`). Crash safety: an agreement's rows are written in one
 SQLite transaction after its vectors are appended, so an interrupted ``add`` leaves every
 committed agreement whole and nothing of the one in flight but unreferenced vector rows; the
 BM25 indexes record the catalogue generation they were built from and are rebuilt on open
@@ -32,7 +32,6 @@ from typing import Any, Iterable, Protocol, Sequence, TypeAlias, runtime_checkab
 
 import numpy as np
 
-from clauselens.errors import ConfigError, RetrievalError
 from clauselens.library.catalogue import AgreementRecord
 from clauselens.parsing.types import Chunk, Span
 
@@ -588,93 +587,4 @@ class Bm25sLexical(LexicalStorage):
         return {self._profile_ids[i]: float(s[i]) for i in np.flatnonzero(s > 0)}
 
 
-# ------------------------------------------------------------------ local: NumPy memmap
-class NumpyVectors(VectorStorage):
-    """:class:`VectorStorage` as a raw float32 file of ``dim`` columns, opened memory-mapped;
-    exact cosine over the requested rows only (a routed agreement costs only its passages)."""
-
-    def __init__(self, path: Path, dim: int) -> None:
-        self.path = Path(path)
-        self.dim = dim
-        self._mm: np.ndarray | None = None
-
-    def _map(self) -> np.ndarray:
-        size = self.path.stat().st_size if self.path.exists() else 0
-        n = size // (4 * self.dim)
-        if self._mm is None or len(self._mm) != n:
-            self._mm = np.memmap(self.path, dtype=np.float32, mode="r", shape=(n, self.dim)) if n else \
-                np.zeros((0, self.dim), np.float32)
-        return self._mm
-
-    def append(self, first_row: int, vectors: np.ndarray) -> None:
-        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        if vectors.ndim != 2 or vectors.shape[1] != self.dim:
-            raise RetrievalError(f"vector store expects {self.dim}-d vectors, got {vectors.shape}")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "r+b" if self.path.exists() else "wb") as f:
-            f.seek(first_row * 4 * self.dim)
-            f.write(vectors.tobytes())
-            f.flush()
-            os.fsync(f.fileno())
-        self._mm = None
-
-    def scores(self, query: np.ndarray, rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        mm = self._map()
-        q = np.asarray(query, dtype=np.float32)
-        if rows is None:
-            return np.arange(len(mm), dtype=np.int64), np.asarray(mm @ q)
-        rows = np.asarray(rows, dtype=np.int64)
-        rows = rows[rows < len(mm)]
-        return rows, np.asarray(mm[rows] @ q)
-
-
-#: Lexical engines of the ``local`` backend: ``bm25s`` (one index rebuilt on every change) and
-#: ``tantivy`` (segments: :mod:`clauselens.library.lexical_tantivy`).
-LEXICAL_ENGINES = ("bm25s", "tantivy")
-#: Vector formats of the ``local`` backend: ``f32`` (exact scans) and ``f16`` (float16 + an HNSW
-#: graph above a size threshold: :mod:`clauselens.library.vectors_ann`).
-VECTOR_FORMATS = ("f32", "f16")
-
-#: Library backends: ``local`` (the embedded default above) and ``milvus``
-#: (:mod:`clauselens.library.milvus`: Milvus Lite at a ``.db`` path, or a Milvus server by URI).
-BACKENDS = ("local", "milvus")
-
-
-def open_storages(backend: str, root: Path, dim: int, *, uri: str | None = None, name: str | None = None,
-                  lexical: str = "bm25s", vectors: str = "f32") -> tuple[CatalogueStorage, LexicalStorage, VectorStorage]:
-    """The storages of backend ``backend`` for the library at ``root``: ``local`` keeps them
-    under ``root``; ``milvus`` in the collections ``clauselens_<name>_*`` of the Milvus at
-    ``uri`` (default: the Milvus Lite file ``root/milvus.db``); ``lexical`` picks the local
-    lexical engine (:data:`LEXICAL_ENGINES`), ``vectors`` the local vector format
-    (:data:`VECTOR_FORMATS`). Raises :class:`ConfigError` naming the valid
-    backends / engines for an unknown one."""
-    if backend == "local":
-        if lexical not in LEXICAL_ENGINES:
-            raise ConfigError(f"unknown lexical engine {lexical!r}; available: {', '.join(LEXICAL_ENGINES)}")
-        if lexical == "tantivy":
-            from clauselens.library.lexical_tantivy import TantivyLexical
-
-            lex: LexicalStorage = TantivyLexical(root / "lexical_tantivy")
-        else:
-            lex = Bm25sLexical(root / "lexical")
-        if vectors not in VECTOR_FORMATS:
-            raise ConfigError(f"unknown vector format {vectors!r}; available: {', '.join(VECTOR_FORMATS)}")
-        if vectors == "f16":
-            from clauselens.library.vectors_ann import Float16Vectors
-
-            vec: VectorStorage = Float16Vectors(root, dim)
-        else:
-            vec = NumpyVectors(root / "vectors.f32", dim)
-        return SqliteCatalogue(root / "catalogue.sqlite"), lex, vec
-    if backend == "milvus":
-        from clauselens.extras import require_extra
-
-        require_extra("milvus", "the milvus library backend")
-        from clauselens.library.milvus import open_milvus
-
-        return open_milvus(uri or str(root / "milvus.db"), name or root.name, dim)
-    raise ConfigError(f"unknown library backend {backend!r}; available: {', '.join(BACKENDS)}")
-
-
-__all__ = ["BACKENDS", "LEXICAL_ENGINES", "VECTOR_FORMATS", "Bm25sLexical", "CatalogueStorage", "LexicalStorage", "NumpyVectors", "SqliteCatalogue",
-           "VectorStorage", "open_storages", "top_scores"]
+__all__ = ["Bm25sLexical", "CatalogueStorage", "LexicalStorage", "SqliteCatalogue", "VectorStorage", "top_scores"]

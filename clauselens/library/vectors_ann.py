@@ -1,5 +1,6 @@
-"""Passage vectors at scale (issue #42): float16 storage, exact scoring below a size threshold and
-an approximate HNSW index above it.
+"""Passage vectors on disk: :class:`NumpyVectors` (float32, exact scans; libraries before issue #42)
+and, for scale (issue #42), :class:`Float16Vectors`: float16 storage, exact scoring below a size
+threshold and an approximate HNSW index above it.
 
 * **Storage**: one raw float16 file (``vectors.f16``, ``dim`` columns, row = passage row), opened
   memory-mapped; half the bytes of float32. MiniLM vectors are unit-length with components well
@@ -42,6 +43,46 @@ EXPANSION_ADD = 128
 EXPANSION_SEARCH = 128
 #: Rows converted to float32 at a time in exact scans.
 BLOCK = 65_536
+
+
+class NumpyVectors(VectorStorage):
+    """:class:`VectorStorage` as a raw float32 file of ``dim`` columns, opened memory-mapped;
+    exact cosine over the requested rows only (a routed agreement costs only its passages)."""
+
+    def __init__(self, path: Path, dim: int) -> None:
+        self.path = Path(path)
+        self.dim = dim
+        self._mm: np.ndarray | None = None
+
+    def _map(self) -> np.ndarray:
+        size = self.path.stat().st_size if self.path.exists() else 0
+        n = size // (4 * self.dim)
+        if self._mm is None or len(self._mm) != n:
+            self._mm = np.memmap(self.path, dtype=np.float32, mode="r", shape=(n, self.dim)) if n else \
+                np.zeros((0, self.dim), np.float32)
+        return self._mm
+
+    def append(self, first_row: int, vectors: np.ndarray) -> None:
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2 or vectors.shape[1] != self.dim:
+            raise RetrievalError(f"vector store expects {self.dim}-d vectors, got {vectors.shape}")
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "r+b" if self.path.exists() else "wb") as f:
+            f.seek(first_row * 4 * self.dim)
+            f.write(vectors.tobytes())
+            f.flush()
+            os.fsync(f.fileno())
+        self._mm = None
+
+    def scores(self, query: np.ndarray, rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        mm = self._map()
+        q = np.asarray(query, dtype=np.float32)
+        if rows is None:
+            return np.arange(len(mm), dtype=np.int64), np.asarray(mm @ q)
+        rows = np.asarray(rows, dtype=np.int64)
+        rows = rows[rows < len(mm)]
+        return rows, np.asarray(mm[rows] @ q)
+
 
 
 class Float16Vectors(VectorStorage):
@@ -160,4 +201,4 @@ class Float16Vectors(VectorStorage):
         return n
 
 
-__all__ = ["ANN_MIN_ROWS", "Float16Vectors"]
+__all__ = ["ANN_MIN_ROWS", "Float16Vectors", "NumpyVectors"]

@@ -528,7 +528,7 @@ def test_a_standard_topic_the_agreement_never_mentions_abstains(lib: Library, mo
     never uses the word, so a question about its insurance gets "no matching clause found". The
     rule needs a library of TOPIC_MIN_AGREEMENTS (50) to say what is standard; lowered to 4 here.
     A party's short name is no topic, and a topic the agreement does use is searched."""
-    import clauselens.library.library as L
+    import clauselens.library.topics as L
 
     monkeypatch.setattr(L, "TOPIC_MIN_AGREEMENTS", 4)
     assert lib.topic_shares()["insur"] >= L.TOPIC_MIN_SHARE
@@ -547,7 +547,7 @@ def test_a_two_word_topic_one_of_whose_words_the_agreement_never_uses_abstains(l
     supply agreement uses "force" ("in force") but never "majeure", so a force-majeure question about
     it gets "no matching clause found" -- the one-word rule could not see it ("force" is used). The
     IMPCO-Minda agreement says "force majeure" without such a heading: searched."""
-    import clauselens.library.library as L
+    import clauselens.library.topics as L
     from clauselens.library.catalogue import heading_topic_words
 
     assert heading_topic_words(["12. Force Majeure", "7.1 Limitation of Liability", "9", "Term"], lib.analyzer.tokenize)[1] == [
@@ -564,7 +564,7 @@ def test_a_two_word_topic_one_of_whose_words_the_agreement_never_uses_abstains(l
 
 
 def test_party_short_names_are_not_clause_topics(lib: Library, monkeypatch: pytest.MonkeyPatch) -> None:
-    import clauselens.library.library as L
+    import clauselens.library.topics as L
 
     roles = lib.party_name_tokens()
     assert {"mediwound", "cbc"} <= roles
