@@ -86,6 +86,15 @@ class Indexing:
         ``AddReport.failed`` and leaves the library as it was; ``prune`` removes agreements
         whose files no longer exist. ``load`` parses one file (default: the Archivist's
         parser through the document store is wired by the caller; here ``parse_file``)."""
+        try:
+            return self._add(paths, load=load, prune=prune, progress=progress)
+        except BaseException:
+            if self.lexical.incremental:  # an interrupted add (Ctrl+C, a crash in a loader): drop the staged
+                self.lexical.close()  # type: ignore[attr-defined]  # segment; the index stays at its last commit
+            raise
+
+    def _add(self, paths: Sequence[str | Path], *, load: Callable[[Path], Document] | None,
+             prune: bool, progress: ProgressFn | None) -> AddReport:
         from clauselens.parsing.loader import file_sha256
         from clauselens.parsing.store import parse_file
 

@@ -183,9 +183,11 @@ class TantivyLexical(LexicalStorage):
         return int(self._search().num_segments)
 
     def close(self) -> None:
-        """Drop an uncommitted writer (its staged documents are discarded)."""
+        """Drop an uncommitted writer (its staged documents are discarded) and release the index
+        lock, so this or another process can write next (an ``add`` interrupted mid-way)."""
         if self._writer is not None:
             self._writer.rollback()
+            self._writer.wait_merging_threads()  # consumes the writer: the lock is released
             self._writer = None
 
     @staticmethod

@@ -89,6 +89,30 @@ def test_exact_fields_and_ranking_match_bm25s(tmp_path: Path) -> None:
         Library.open(tmp_path / "bm25s", lexical="tantivy")
 
 
+def test_interrupted_add_releases_the_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    d = _files(tmp_path)
+    lib = Library.open(tmp_path / "lib", embedder_name="none", lexical="tantivy")
+    lib.add([d / "lease.txt"])
+    real = lib.catalogue.put_agreement
+    calls = {"n": 0}
+
+    def crash_on_second(*a, **kw):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt  # Ctrl+C between two agreements
+        return real(*a, **kw)
+
+    monkeypatch.setattr(lib.catalogue, "put_agreement", crash_on_second)
+    with pytest.raises(KeyboardInterrupt):
+        lib.add([d / "nda.txt", d / "supply.txt"])
+    monkeypatch.undo()
+    again = Library.open(tmp_path / "lib", create=False)  # same process: the writer's lock was released
+    assert sorted(Path(r.path).name for r in again.agreements()) == ["lease.txt", "nda.txt"]
+    rep = again.add([d])
+    assert rep.added == [str((d / "supply.txt").resolve())] and len(again) == 3
+    assert again.search("ninety days written notice", 3, resolve=False).passages[0].clause_ref == "2.1"
+
+
 _KILLER = """
 import os, signal, sys
 from pathlib import Path
