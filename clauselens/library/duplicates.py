@@ -25,6 +25,7 @@ out, so each clause is returned once.
 from __future__ import annotations
 
 import difflib
+import importlib.util
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -110,8 +111,8 @@ def note_copy(catalogue: Any, doc_id: str, texts: Sequence[str]) -> tuple[str, f
     """Store the signature of agreement ``doc_id`` (passage ``texts`` in order) and, when it is a
     copy of an agreement already in ``catalogue``, record it as that agreement's copy; returns
     ``(original doc id, estimated Jaccard)`` or ``None``. A copy of a copy points to the original."""
-    if not getattr(catalogue, "keeps_signatures", False):
-        return None
+    if not getattr(catalogue, "keeps_signatures", False) or importlib.util.find_spec("datasketch") is None:
+        return None  # datasketch not installed: copies are not detected (the agreement is added as usual)
     words = words_of(texts)
     sig = signature(words)
     ids, sigs, copy_of = catalogue.signatures()
