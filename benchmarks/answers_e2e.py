@@ -100,6 +100,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.clause_qa import CORPUS, DEV, load_questions, rate, rel
+from clauselens import events as ET
 from clauselens.agents.delivery import bare_reading
 from clauselens.provenance import run_provenance
 from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS, is_marked, strip_mark
@@ -224,9 +225,9 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
             "dropped_quotes": [d.reason for d in r.dropped_quotes],
             "wall_seconds": round(wall, 1), "llm_calls": res.transcript["token_usage"]["llm_calls"],
             "turns": r.turns, "commit": commit, "depth": settings.depth,
-            "draft_notes": [e.get("note") for e in res.transcript["events"] if e.get("type") == "draft"],
+            "draft_notes": [e.get("note") for e in res.transcript["events"] if e.get("type") == ET.DRAFT],
             "nearest": [{"file_path": paths.get(n["doc_id"], n["doc_id"]), "spans": n["spans"]}
-                        for e in res.transcript["events"] if e.get("type") == "draft" for n in e.get("nearest") or []]}
+                        for e in res.transcript["events"] if e.get("type") == ET.DRAFT for n in e.get("nearest") or []]}
 
 
 def _overlaps(cite: dict, gold: list[dict]) -> bool:
