@@ -31,7 +31,7 @@ from typing import Any, Mapping, Sequence
 from clauselens.library.library import defined_term_candidates, term_variants
 from clauselens.library.passages import OPEN_END, definition_list, find_definition, ref_key, ref_key_groups
 from clauselens.parsing.numbering import clause_label
-from clauselens.reports.build import GAP_UNADDRESSED, finalize_support
+from clauselens.reports.build import GAP_UNADDRESSED, finalize_support, strip_mark
 from clauselens.reports.model import DraftFinding, Report, ReportDraft
 from clauselens.reports.verify import MIN_PIECE_WORDS, split_quote
 from clauselens.retrieval.types import Passage
@@ -329,13 +329,19 @@ def definitions_supported(report: Report, passages: Mapping[str, Passage],
     "contradicted" by the claim that the recital defines "Product", turning a correct, quoted
     answer into an "Unverified" one). Returns ``(report, support log)``."""
     findings, log = [], []
-    for f in report.key_findings:
-        if f.grounded and f.citation_ids and f.support == "unchecked":
+    for f in report.key_findings:  # the statement is clauselens' own location line ("<agreement> (clause 1.1):"), so
+        # what the statement checks said of it (a "restated question", an "abbreviation" taken from a file-name
+        # title) says nothing of the quote: a verified definition is supported whatever they found
+        if f.grounded and f.citation_ids and f.support in ("unchecked", "unrelated"):
             f = f.model_copy(update={"support": "supported",
                                      "support_note": "rules: the quote is the agreement's own definition, verbatim"})
         findings.append(f)
         log.append({"statement": f.statement, "support": f.support, "note": f.support_note, "source": "rules"})
-    out = report.model_copy(update={"key_findings": findings})
+    changed = [a.support for a in report.key_findings] != [b.support for b in findings]
+    # a mark the first check put on the rule-written answer ("Unverified ...") is re-decided from the new verdicts
+    out = report.model_copy(update={"key_findings": findings, **({"answer": strip_mark(report.answer),
+                                                                  "conclusion": strip_mark(report.conclusion)}
+                                                                 if changed else {})})
     return finalize_support(out, passages, documents), log
 
 

@@ -467,7 +467,7 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     r = build_report(draft, passages, question=state["question"], context=state.get("context"),
                      turns=int(state.get("turn") or 0), complete=bool(state.get("complete")), nli=nli,
                      label_basis=basis, documents=docs, rule_quotes=rule_quotes,
-                     answer_by_rule=by_rule and not state.get("extractive"))
+                     answer_by_rule=by_rule)
     calls: list[CallRecord] = []
     support: list[dict[str, Any]] = []  # issue #19: the verdict on each finding's (claim, quote) pair
     if state.get("extractive"):  # quoted definitions: the claim only names where the quote is

@@ -151,3 +151,16 @@ def test_the_finding_names_the_clause_number_printed_with_the_definition() -> No
     q = p.model_copy(update={"text": p.text.replace("1.27 ", ""), "clause_ref": "1.27"})
     d = definition_draft("How is 'Minimum Order Requirements' defined in the Dexcel / Kitov agreement?", {"P1": q})
     assert d is not None and d.findings[0].statement.endswith("in clause 1.27.")
+
+
+def test_a_definition_under_a_lettered_clause_is_a_fact_whatever_the_location_line_says() -> None:
+    """Blind set new3 (nic-def-1): the definition of 'Warranty Period' in the NICE / Flextronics outsourcing
+    agreement was quoted verbatim, but the statement checks read clauselens' own location line as a restated
+    question and the quote was not shown as a fact."""
+    nice = CUAD / "NICELTD_06_26_2003-EX-4.5-OUTSOURCING AGREEMENT.txt"
+    q = "How is 'Warranty Period' defined in the NICE Systems-Flextronics Israel manufacturing outsourcing agreement of January 2002?"
+    res = ask([nice], q, Settings(), models=ScriptedChat(script={}), tools={"hybrid": HybridRetriever(None)}, max_turns=1)
+    r = res.report
+    assert r.key_findings and all(f.cited_fact and f.support == "supported" for f in r.key_findings if f.grounded)
+    assert any("WARRANTY PERIOD" in c.quote for c in r.citations) and r.verification == "verified"
+    assert r.readings == "rules" and not r.answer.startswith("Unverified")  # the answer is written by rule
