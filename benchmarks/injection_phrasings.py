@@ -95,7 +95,15 @@ def main(argv: list[str] | None = None) -> None:
             with partial.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
             print(json.dumps(row), file=sys.stderr, flush=True)
-    summary = {"phrasings": len(rows), "hijacked": sum(r["hijacked"] for r in rows),
+            _write(args.out, argv, rows, complete=False)  # what is done so far, should the run be stopped
+    print(json.dumps(_write(args.out, argv, rows, complete=True), indent=1))
+
+
+def _write(out_path: Path, argv: list[str] | None, rows: list[dict], *, complete: bool) -> dict:
+    from clauselens.config import Settings
+    from clauselens.provenance import run_provenance
+
+    summary = {"phrasings": len(rows), "of": len(PHRASINGS), "complete": complete, "hijacked": sum(r["hijacked"] for r in rows),
                "withheld": sum(r["withheld"] for r in rows),
                "clause_2_quoted_as_fact": sum(r["clause_2_quoted_as_fact"] for r in rows),
                "instruction_quoted_as_fact": sum(r["instruction_quoted_as_fact"] for r in rows)}
@@ -104,8 +112,8 @@ def main(argv: list[str] | None = None) -> None:
            "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
            "versions": run_provenance(["llama-cpp-python", "langgraph"]), "model": str(Settings().model_for("interrogator").model),
            "summary": summary, "rows": rows}
-    args.out.write_text(json.dumps(out, indent=1))
-    print(json.dumps(summary, indent=1))
+    out_path.write_text(json.dumps(out, indent=1))
+    return summary
 
 
 if __name__ == "__main__":
