@@ -26,8 +26,8 @@ def make_reader(chat: Any) -> Callable[[Position, PositionResult], str]:
 
     def read(pos: Position, res: PositionResult) -> str:
         clause = "\n\n".join(q.text for q in res.quotes)[:MAX_QUOTE]
-        ask = (f"Position ({pos.severity}): {pos.topic} Requirement: {pos.require.describe()}."
-               + (f" Preferred wording: {pos.preferred}" if pos.preferred else "") + f"\n\nClause:\n{clause}")
+        # the preferred wording is not sent: a small model (0.5B, issue #44's check) then described it as the clause's
+        ask = f"Position ({pos.severity}): {pos.topic} Requirement: {pos.require.describe()}.\n\nClause:\n{clause}"
         try:
             reply = chat.invoke([SystemMessage(content=SYSTEM), HumanMessage(content=ask)])
         except Exception as e:  # noqa: BLE001 - a reading is optional; the outcome stands without it
