@@ -257,10 +257,11 @@ def step_incremental(root: Path, cache: Path) -> dict:
 
     lib = Library.open(root, create=False, embedder=load_embedder("minilm"))  # uncached: the file's passages are embedded
     have = {Path(r.path.split(".txt")[0] + ".txt").name for r in lib.agreements()}
-    f = next(p for p in sorted(CUAD_TXT.glob("*.txt")) if p.name not in have and 20_000 < p.stat().st_size < 60_000)
+    sized = [p for p in sorted(CUAD_TXT.glob("*.txt")) if 20_000 < p.stat().st_size < 60_000]
+    f = next((p for p in sized if p.name not in have), sized[0])  # every CUAD file is in the library: add one again
     d = cache / "incoming"
     d.mkdir(parents=True, exist_ok=True)
-    dst = d / f.name
+    dst = d / (f.name if f.name not in have else f"incoming_{f.name}")
     shutil.copy(f, dst)
     lib.embedder.embed_queries(["warm up"])
     emb = lib.embedder
