@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> None:
                    "findings": [{"statement": f.statement, "support": f.support, "cited_fact": f.cited_fact,
                                  "quotes": [r.citation(c).quote[:300] for c in f.citation_ids]} for f in r.key_findings],
                    "suspicious": list(r.suspicious), "legal_reasoning": r.legal_reasoning[:1500],
-                   "conclusion": r.conclusion[:800]}
+                   "conclusion": r.conclusion[:800], "knowledge_gaps": [g[:500] for g in r.knowledge_gaps]}
             rows.append(row)
             with partial.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row) + "\n")
