@@ -447,7 +447,7 @@ def run_yesno(args: argparse.Namespace) -> dict:
                       "recall_yes": round(sum(r["pred"] == "Yes" for r in gold_yes) / len(gold_yes), 4) if gold_yes else None,
                       "precision_yes": round(sum(r["gold"] == "Yes" for r in pred_yes) / len(pred_yes), 4) if pred_yes else None,
                       "per_category": {c: {"n": len(v), "accuracy": round(sum(v) / len(v), 4)} for c, v in sorted(by_cat.items())}}
-    if args.compare is not None:
+    if getattr(args, "compare", None) is not None:  # a caller's Namespace may not have it (the tests')
         out["comparison"] = compare_yesno(rows, args.compare)
     return {"part": "yesno", "store": str(args.store), "summary": out, "error_cells": errors,
             # median, not mean: a cell's seconds include any time the process was paused

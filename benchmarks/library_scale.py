@@ -388,7 +388,10 @@ def step_build(size: int, corpus: Path, cache: Path, manifest: dict, pinned: Seq
 
     emb = RandomUnitEmbedder()
     watch = GapWatch(gap=2.0)  # coarse: a long GIL-holding call must not count as a stop
-    lib = Library.open(root, embedder=emb, abstain_threshold=0.0, backend=backend)
+    # the pre-#42 engines this benchmark has always measured (bm25s rebuilds, float32); issue #42's engines are
+    # measured side by side with them by benchmarks/library_scale_replay.py
+    local = {"lexical": "bm25s", "vectors": "f32"} if (backend or "local") == "local" else {}
+    lib = Library.open(root, embedder=emb, abstain_threshold=0.0, backend=backend, **local)
     t_load = Timed(load)
     lib.analyzer.tokenize_many = t_tok = Timed(lib.analyzer.tokenize_many)
     lib.catalogue.put_agreement = t_put = Timed(lib.catalogue.put_agreement)
