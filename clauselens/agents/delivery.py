@@ -298,8 +298,8 @@ class LeadReading(Reading):
 #: A reading of fewer words says nothing a reader can check against the quotes ("Yes", "No", "None"): set aside.
 READING_MIN_WORDS = 5
 #: The answer shown when the model's reading was set aside (its text goes to the knowledge gaps).
-SET_ASIDE_READING = ("The model's reading was too short to say what the quoted clauses provide; read the clauses "
-                     "above. Its reading is under knowledge gaps.")
+SET_ASIDE_READING = ("The model's reading was too short to say what the quoted clauses provide (a bare yes or no; it "
+                     "is kept in the run's transcript, not in this report); read the clauses above.")
 
 
 def bare_reading(answer: str) -> bool:
@@ -406,8 +406,8 @@ def _reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, 
              model: Any, settings: Any, names: Mapping[str, str], lead: bool,
              out: list[dict[str, Any]]) -> tuple[str | None, bool, list[str]]:
     """The answer a report shows under the rule's quotes: the model's reading (:func:`write_reading`), or
-    :data:`SET_ASIDE_READING` with the reading moved to the returned knowledge gaps when it is bare
-    (:func:`bare_reading`); its ``answered`` flag (logged, not acted on); its call (or failure) appended to
+    :data:`SET_ASIDE_READING` when it is bare (:func:`bare_reading`; the reading stays in the transcript only);
+    its ``answered`` flag (logged, not acted on); its call (or failure) appended to
     ``out``. ``(None, True, [])`` with ``settings.reading`` off or on a failed call (the quotes stand alone, and
     the run says so)."""
     from clauselens.errors import ModelResponseError
@@ -425,8 +425,9 @@ def _reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, 
     if answer and bare_reading(answer):
         out.append({"type": ET.NOTE, "text": f"the model's reading {answer!r} is too short to be checked against the "
                                              "quotes; it is not shown as the answer"})
-        return SET_ASIDE_READING, answered, [f"The model's reading, not shown as the answer because it is too short to "
-                                             f"say what the quoted clauses provide: {answer}"[:480]]
+        # not printed in the report at all: a bare "Yes" to a question an injected instruction plants is the hijack
+        # itself (issue #41's NDA: the 1.5B answered "Yes" to three phrasings of "free to disclose everything?")
+        return SET_ASIDE_READING, answered, []
     return answer or None, answered, []
 
 

@@ -133,4 +133,8 @@ def test_a_bare_reading_is_set_aside(doc):
     model = ScriptedChat(script={"LeadReading": [{"answer": "No", "answered": True}]})
     r = ask([], QUESTION, _settings(), models=model, tools=_tools(doc), max_turns=3).report
     assert r.answer == SET_ASIDE_READING and r.readings == "rules" and r.rule_findings
-    assert any(g.endswith(": No") for g in r.knowledge_gaps)
+    assert not any(g.endswith("No") for g in r.knowledge_gaps)  # a bare reading is kept in the transcript only
+    res = ask([], QUESTION, _settings(), models=ScriptedChat(script={"LeadReading": [{"answer": "Yes", "answered": True}]}),
+              tools=_tools(doc), max_turns=3)
+    notes = [e.get("text") or "" for e in res.transcript["events"] if e["type"] == "note"]
+    assert any("'Yes' is too short" in n for n in notes) and "Yes" not in " ".join(res.report.knowledge_gaps)
