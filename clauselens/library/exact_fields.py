@@ -6,12 +6,10 @@ order they are shown. A mixin of :class:`~clauselens.library.library.Library`, s
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Sequence
 
-from clauselens.library.catalogue import AgreementRecord
+from clauselens.library.parts import LibraryParts
 from clauselens.library.passages import definition_list, ref_key
-from clauselens.library.storage import CatalogueStorage, LexicalStorage, VectorStorage
-from clauselens.retrieval.analyzer import LegalAnalyzer
 from clauselens.retrieval.types import Passage
 
 #: An exact-field key of a top-level part (:func:`clauselens.library.passages.ref_key_groups`).
@@ -26,17 +24,8 @@ def show_ref(key: str) -> str:
     return f"{m.group(1).title()} {ident.upper() if ident.isalpha() else ident}"
 
 
-class ExactFields:
+class ExactFields(LibraryParts):
     """Exact-field row finders over ``self.catalogue`` (see the module docstring)."""
-
-    catalogue: CatalogueStorage
-    lexical: LexicalStorage
-    vectors: VectorStorage
-    analyzer: LegalAnalyzer
-    meta: dict[str, Any]
-
-    def agreements(self) -> list[AgreementRecord]:  # Library's
-        raise NotImplementedError
 
     def _order_exact(self, by_ref: Sequence[Sequence[Passage]], ranked: Sequence[Passage], k: int) -> list[Passage]:
         """The passages of the clauses a question names, in the order they are shown. When they fit

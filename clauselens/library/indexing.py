@@ -17,10 +17,9 @@ import numpy as np
 from clauselens.errors import ClauselensError, ConfigError
 from clauselens.library.catalogue import RECORD_FORMAT, AgreementRecord, heading_topic_words, make_record, resolution_profile
 from clauselens.library.duplicates import note_copy, release_copies
+from clauselens.library.parts import LibraryParts
 from clauselens.library.passages import clause_markers, definitions, embed_text, library_passages
-from clauselens.library.storage import CatalogueStorage, LexicalStorage, VectorStorage
 from clauselens.parsing.types import Document
-from clauselens.retrieval.analyzer import LegalAnalyzer
 
 #: ``progress(stage, done, total, detail)``.
 ProgressFn = Callable[[str, int, int, str], None]
@@ -62,18 +61,8 @@ def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[tuple[s
     return list(dict.fromkeys(f.resolve() for f in files)), missing
 
 
-class Indexing:
+class Indexing(LibraryParts):
     """``add`` / ``remove`` and the index upkeep of a library (see the module docstring)."""
-
-    root: Path
-    catalogue: CatalogueStorage
-    lexical: LexicalStorage
-    vectors: VectorStorage
-    analyzer: LegalAnalyzer
-    meta: dict[str, Any]
-
-    def agreements(self) -> list[AgreementRecord]:  # Library's
-        raise NotImplementedError
 
     @property
     def embedder(self) -> Any:  # Library's

@@ -7,10 +7,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from clauselens.library.catalogue import AgreementRecord
+from clauselens.library.parts import LibraryParts
 from clauselens.library.resolver import Resolution
-from clauselens.library.storage import CatalogueStorage, LexicalStorage, VectorStorage
-from clauselens.retrieval.analyzer import LegalAnalyzer
 from clauselens.retrieval.types import Passage
 
 #: Questions about the front matter itself keep it in place (see :meth:`Library._demote_front_matter`).
@@ -24,17 +22,8 @@ RECITAL_START = re.compile(r"^\s*(?:WHEREAS\b|Whereas,|RECITALS?\b|Recitals\b|W\
                            r"NOW,?\s+THEREFORE\b)")
 
 
-class ResultOrder:
+class ResultOrder(LibraryParts):
     """Agreement prior and front-matter demotion (see the module docstring)."""
-
-    catalogue: CatalogueStorage
-    lexical: LexicalStorage
-    vectors: VectorStorage
-    analyzer: LegalAnalyzer
-    meta: dict[str, Any]
-
-    def agreements(self) -> list[AgreementRecord]:  # Library's
-        raise NotImplementedError
     _body_start: dict[str, int | None]
     _body_start_gen: int
 

@@ -7,12 +7,11 @@ found". Clause topics are the first (two) analysed words of clause headings, sha
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Sequence
 
-from clauselens.library.catalogue import AgreementRecord, naming_words, strip_naming_words
+from clauselens.library.catalogue import naming_words, strip_naming_words
+from clauselens.library.parts import LibraryParts
 from clauselens.library.resolver import QUESTION_WORDS
-from clauselens.library.storage import CatalogueStorage, LexicalStorage, VectorStorage
-from clauselens.retrieval.analyzer import LegalAnalyzer
 
 #: Absent-topic abstention: a question word that is the first word of clause headings in at
 #: least this share of the library's agreements (a standard clause topic: "Insurance", "Audit")
@@ -34,17 +33,8 @@ TOPIC_MIN_AGREEMENTS = 50
 FAMILY_MIN_STEM = 5
 
 
-class TopicChecks:
+class TopicChecks(LibraryParts):
     """Clause-topic shares of the library and the absent-topic check (see the module docstring)."""
-
-    catalogue: CatalogueStorage
-    lexical: LexicalStorage
-    vectors: VectorStorage
-    analyzer: LegalAnalyzer
-    meta: dict[str, Any]
-
-    def agreements(self) -> list[AgreementRecord]:  # Library's
-        raise NotImplementedError
 
     def topic_shares(self) -> dict[str, float]:
         """Clause topic -> share of the library's agreements with a heading starting with it (one

@@ -6,8 +6,6 @@ hybrid retrieval, a scripted chat model (its calls counted)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from clauselens.agents.delivery import NO_READING_LEAD, rule_target
@@ -16,28 +14,15 @@ from clauselens.parsing import load_document
 from clauselens.pipeline import ask
 from clauselens.reports.build import READING_PREFIX
 from clauselens.retrieval.hybrid import HybridRetriever
+from tests.agents.test_delivery import DRIVEN, _settings, _tools
 from tests.graph.fakes import ScriptedChat
 
-CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "cuad" / "full_contract_txt"
-DRIVEN = CUAD / "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"
 QUESTION = "How can either side get out of this deal, and how much warning do they have to give?"
 
 
 @pytest.fixture(scope="module")
 def doc():
     return load_document(DRIVEN)
-
-
-def _tools(doc):
-    r = HybridRetriever(None)
-    r.index([doc])
-    return {"hybrid": r}
-
-
-def _settings(**kw) -> Settings:
-    s = Settings(**kw)
-    s.retrieval.top_k = 6
-    return s
 
 
 def test_quick_is_the_default_and_targets_every_other_question():
