@@ -178,6 +178,11 @@ class TantivyLexical(LexicalStorage):
     def profile_scores(self, tokens: list[str]) -> dict[str, float]:
         return self._profiles.profile_scores(tokens)
 
+    def indexed_count(self, doc_id: str) -> int:
+        """How many passages of ``doc_id`` the committed index holds (what a reader sees now)."""
+        q = self._tv.Query.term_query(self.schema, "doc_id", doc_id)
+        return int(self._search().search(q, limit=1, count=True).count)
+
     def segments(self) -> int:
         """Number of tantivy segments (for the benchmark)."""
         return int(self._search().num_segments)
