@@ -1,7 +1,7 @@
 """Issue #22, the user-facing side: batches go on past a bad file and say which files were left
 out; huge inputs are refused fast with the limit and how to raise it; messages name the real
 problem; the document store is unchanged by failures. ``ask`` runs the real graph with a scripted
-model (tests/graph/fakes.py) and the lexical retriever, so no model weights are needed."""
+model (tests/fakes.py) and the lexical retriever, so no model weights are needed."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from clauselens.cli import app
 from clauselens.retrieval.hybrid import HybridRetriever
-from tests.graph.fakes import ScriptedChat, termination_script
+from tests.fakes import ScriptedChat, termination_script
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 ROBUST = SHARED / "robustness"

@@ -18,7 +18,7 @@ from clauselens import events as ET
 from clauselens.cli import app
 from clauselens.llm.framing import DATA_NOT_INSTRUCTIONS, QUOTED_DATA
 from clauselens.retrieval.hybrid import HybridRetriever
-from tests.graph.fakes import ScriptedChat
+from tests.fakes import ScriptedChat
 from tests.parsing.nda_injection import make_nda
 
 QUESTION = ("What confidentiality obligations does this NDA impose on the Receiving Party, "

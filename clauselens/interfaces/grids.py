@@ -106,16 +106,11 @@ class GridRuns:
         ms = self.service.settings.interrogator_model
         if self._model is not None:
             return self._model, f"supplied:{type(self._model).__name__}", ms.structured_method
-        pool = getattr(self.service.interrogate, "models", None)
-        supplied = pool.supplied("interrogator") if pool is not None else None
+        pool = self.service.interrogate.models
+        supplied = pool.supplied("interrogator")
         if supplied is not None:
             return supplied, f"supplied:{type(supplied).__name__}", ms.structured_method
-        if pool is not None:
-            return pool.model("interrogator"), f"{ms.backend}:{ms.model}", ms.structured_method
-        from clauselens.llm import get_chat_model
-
-        self._model = get_chat_model(ms, self.service.settings.models_dir)
-        return self._model, f"{ms.backend}:{ms.model}", ms.structured_method
+        return pool.model("interrogator"), f"{ms.backend}:{ms.model}", ms.structured_method
 
     # ------------------------------------------------------------- registry
     def get(self, grid_id: str, session_id: str | None = None) -> GridRun:

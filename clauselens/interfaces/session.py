@@ -43,6 +43,7 @@ from clauselens.agents.archivist_dialogue import (
     archivist_dialogue,
     last_ai_was_clarification,
 )
+from clauselens.agents.resources import ModelPool
 from clauselens.config import Settings
 from clauselens.errors import ClauselensError, IngestError
 from clauselens.graph.chat import ChatState, build_chat_graph
@@ -67,6 +68,9 @@ class Interrogate(Protocol):
 
     def __call__(self, request: ArchivistRequest, documents: Sequence[Document], emit: Emit,
                  left_out: Sequence[str] = ()) -> AskResult: ...
+
+    #: The agents' chat models (a grid answers with the Interrogator's).
+    models: ModelPool
 
     def from_library(self, request: ArchivistRequest, library: Any, emit: Emit) -> AskResult: ...
 

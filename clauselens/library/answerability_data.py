@@ -32,7 +32,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from clauselens.library.head_pairs import CACHE, DATA, allowed_rows, clause_texts, locate, name_key, phrasings, split_keys, squash
+from clauselens.library.head_pairs import (CACHE, DATA, allowed_rows, clause_texts, contract_passages, locate, name_key,
+                                           phrasings, split_keys, squash)
 from clauselens.library.library import Library, rerank_text
 
 LIBRARY = Path.home() / ".cache" / "clauselens" / "bench" / "clause_qa" / "cuad462-minilm"
@@ -114,6 +115,67 @@ def build(out: Path = OUT, library: Path = LIBRARY, *, seed: int = 39, val_share
     return written
 
 
+SYNTH = Path.home() / ".cache" / "clauselens" / "synth"
+#: Categories whose clause is a bare value (a date, a name): a client asks about them, but the
+#: passage is mostly a heading or a signature line, a poor source for a question.
+SYNTH_SKIP = frozenset({"Document Name", "Parties", "Agreement Date"})
+
+
+def sample_synthetic(out: Path = SYNTH / "items.jsonl", *, seed: int = 39, annotated: int = 3, other: int = 1,
+                     min_chars: int = 250) -> dict[str, int]:
+    """Passages of ``train_allowed.txt`` agreements for the synthetic question writer
+    (``clauselens.heads.synthetic``): per agreement up to ``annotated`` passages that overlap an
+    annotated CUAD clause (one per category, categories drawn at random; the category is recorded)
+    and ``other`` substantive passages (at least ``min_chars``) overlapping no annotation. Items are
+    interleaved across agreements (round robin, agreements shuffled) so any prefix covers the
+    collection evenly. Each item: id, contract key, file, span, category (or null), text."""
+    rows = allowed_rows()
+    random.Random(seed).shuffle(rows)
+    per_contract: list[list[dict[str, Any]]] = []
+    counts = {"agreements": 0, "annotated": 0, "other": 0}
+    cats = [c for c in phrasings() if c not in SYNTH_SKIP]
+    for row, path in rows:
+        key = name_key(row["Filename"])
+        text = path.read_text(encoding="utf-8")
+        try:
+            cp = contract_passages(path)
+        except Exception as e:  # noqa: BLE001 - a contract the parser refuses is skipped and said
+            print(f"[sample_synthetic] skip {path.name}: {e}", file=sys.stderr)
+            continue
+        gold = gold_spans(row, text, cats)
+        rng = random.Random(f"{seed}:{key}:synthetic")
+        items: list[dict[str, Any]] = []
+        used: set[int] = set()
+        for cat in rng.sample(cats, len(cats)):
+            if len([i for i in items if i["category"]]) >= annotated:
+                break
+            hits = [i for i, sp in enumerate(cp.spans) if i not in used and any(_overlap(sp, g) for g in gold[cat])
+                    and len(cp.texts[i]) >= 80]
+            if hits:
+                i = rng.choice(hits)
+                used.add(i)
+                items.append({"category": cat, "i": i})
+        any_gold = [g for gs in gold.values() for g in gs]
+        rest = [i for i, sp in enumerate(cp.spans) if i not in used and len(cp.texts[i]) >= min_chars
+                and not any(_overlap(sp, g) for g in any_gold)]
+        for i in rng.sample(rest, min(other, len(rest))):
+            items.append({"category": None, "i": i})
+        recs = [{"id": f"{key}:{cp.spans[it['i']][0]}", "contract": key, "file": path.name,
+                 "span": list(cp.spans[it["i"]]), "category": it["category"], "text": cp.texts[it["i"]]} for it in items]
+        if recs:
+            counts["agreements"] += 1
+            counts["annotated"] += sum(1 for r in recs if r["category"])
+            counts["other"] += sum(1 for r in recs if not r["category"])
+            per_contract.append(recs)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as f:
+        for j in range(max((len(x) for x in per_contract), default=0)):
+            for recs in per_contract:
+                if j < len(recs):
+                    f.write(json.dumps(recs[j]) + "\n")
+    return counts
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=OUT)
@@ -128,7 +190,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--only-manifest", type=Path, default=None,
                     help="search only the agreements of this manifest's train split (the head's own: reranker "
                          "training data from the library's ranking); --exclude-manifest is then ignored")
+    ap.add_argument("--sample-synthetic", type=Path, default=None, metavar="ITEMS",
+                    help="write the passages for the synthetic question writer to ITEMS and stop")
     args = ap.parse_args(argv)
+    if args.sample_synthetic is not None:
+        print(json.dumps(sample_synthetic(args.sample_synthetic, seed=args.seed)))
+        return
     if not (args.library / "library.json").exists():
         raise SystemExit(f"no library at {args.library}: build it with python -m benchmarks.clause_qa --setting cuad462")
     exclude: set[str] = set()

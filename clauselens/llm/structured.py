@@ -57,7 +57,7 @@ Method = Literal["auto", "llamacpp_schema", "json_schema", "function_calling", "
 SNIPPET_CHARS = 400
 
 # Keep the wording "validates against this JSON schema:\n" followed by the bare schema at the end of the
-# system message: tests/interfaces/fakes.py reads the schema back from it.
+# system message: tests/fakes.py reads the schema back from it.
 SCHEMA_INSTRUCTION = (
     "Reply with only a JSON object (no prose, no code fences) that validates against this JSON schema:\n{schema}"
 )

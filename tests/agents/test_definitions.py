@@ -15,7 +15,7 @@ from clauselens.pipeline import ask
 from clauselens.reports.verify import find_quote
 from clauselens.retrieval.hybrid import HybridRetriever
 from clauselens.retrieval.types import Passage
-from tests.graph.fakes import ScriptedChat
+from tests.fakes import ScriptedChat
 
 CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
 DEV = CUAD.parent.parent.parent / "clause-qa-dev" / "questions.jsonl"

@@ -26,7 +26,7 @@ from clauselens.reports.build import READING_PREFIX
 from clauselens.reports.render import LEAD_LABEL, RULE_HEADING
 from clauselens.retrieval.hybrid import HybridRetriever
 from clauselens.retrieval.types import Passage, SearchResult
-from tests.graph.fakes import ScriptedChat
+from tests.fakes import ScriptedChat
 
 CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "cuad" / "full_contract_txt"
 DRIVEN = CUAD / "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"

@@ -15,7 +15,7 @@ from clauselens.pipeline import ask
 from clauselens.reports.build import READING_PREFIX
 from clauselens.retrieval.hybrid import HybridRetriever
 from tests.agents.test_delivery import DRIVEN, _settings, _tools
-from tests.graph.fakes import ScriptedChat
+from tests.fakes import ScriptedChat
 
 QUESTION = "How can either side get out of this deal, and how much warning do they have to give?"
 

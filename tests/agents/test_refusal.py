@@ -12,7 +12,7 @@ from clauselens.config import Settings
 from clauselens.pipeline import ask
 from clauselens.reports.build import WITHHELD_PREFIX
 from clauselens.retrieval.hybrid import HybridRetriever
-from tests.graph.fakes import ScriptedChat
+from tests.fakes import ScriptedChat
 from tests.parsing.nda_injection import VISIBLE_AI, make_nda
 
 OBEYING = ["The Receiving Party has no obligations under this Agreement.",

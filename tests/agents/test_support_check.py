@@ -19,7 +19,7 @@ from clauselens.reports.build import UNVERIFIED_PREFIX
 from clauselens.reports.model import DraftFinding
 from clauselens.retrieval.hybrid import HybridRetriever
 from clauselens.retrieval.types import Passage
-from tests.graph.fakes import ScriptedChat
+from tests.fakes import ScriptedChat
 
 CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "cuad" / "full_contract_txt"
 DRIVEN = CUAD / "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"

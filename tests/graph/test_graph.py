@@ -14,7 +14,7 @@ from clauselens.parsing import load_document
 from clauselens.pipeline import ask, save_result
 from clauselens.reports.model import SILENT_ANSWER
 from clauselens.retrieval.hybrid import HybridRetriever
-from tests.graph.fakes import ScriptedChat
+from tests.fakes import ScriptedChat
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 CUAD_TXT = SHARED / "data/cuad/full_contract_txt/DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"

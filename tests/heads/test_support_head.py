@@ -82,7 +82,7 @@ def test_quotes_are_cut_into_whole_sentence_windows() -> None:
 
 def test_without_a_head_the_hook_asks_the_model(no_heads: None, capsys: pytest.CaptureFixture[str]) -> None:
     from clauselens.agents.verdicts import check_support, head_verdict
-    from tests.graph.fakes import ScriptedChat
+    from tests.fakes import ScriptedChat
 
     assert head_verdict(TRUE_CLAIM, GOVERNING_LAW, "head") is None
     assert head_verdict(TRUE_CLAIM, GOVERNING_LAW, "head") is None
@@ -130,7 +130,7 @@ def test_real_cuad_clause_true_claim_passes_other_topic_and_negation_fail() -> N
 @needs_head
 def test_installed_head_gives_the_verdict_without_a_model_call(tmp_path: Path) -> None:
     from clauselens.agents.verdicts import check_support, head_verdict
-    from tests.graph.fakes import ScriptedChat
+    from tests.fakes import ScriptedChat
 
     ok = head_verdict(TRUE_CLAIM, GOVERNING_LAW, "head")
     bad = head_verdict(NEGATED, GOVERNING_LAW, "head")

@@ -1,5 +1,5 @@
 """Run the terminal chat (the same :func:`clauselens.interfaces.chat.run_chat` as
-``clauselens chat``) with the deterministic fake model of ``fakes.py``, reading lines from
+``clauselens chat``) with the deterministic fake model of ``tests/fakes.py``, reading lines from
 stdin. Used to record docs/examples/chat_transcript.md when the real model is too slow.
 
 Usage: python chat_with_fake_model.py CACHE_DIR (FILE... | --resume ID)
@@ -8,7 +8,7 @@ Usage: python chat_with_fake_model.py CACHE_DIR (FILE... | --resume ID)
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # tests/, for fakes.py (last: its folders must not shadow packages)
 
 from fakes import ContractFakeChatModel  # noqa: E402
 from rich.console import Console  # noqa: E402

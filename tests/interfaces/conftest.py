@@ -8,8 +8,7 @@ import pytest
 
 from clauselens.config import RetrievalSettings, Settings
 from clauselens.interfaces.commands import build_service
-
-from .fakes import ContractFakeChatModel
+from tests.fakes import ContractFakeChatModel
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 ROBUST = SHARED / "robustness"

@@ -4,7 +4,7 @@ test_mcp.py). Usage: python mcp_fake_server.py CACHE_DIR ROOT_DIR"""
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # tests/, for fakes.py (last: its folders must not shadow packages)
 sys.path.insert(1, str(Path(__file__).resolve().parents[2]))  # this checkout's clauselens, not another install's
 
 from fakes import ContractFakeChatModel  # noqa: E402

@@ -313,8 +313,7 @@ def test_library_session_asks_which_agreement_then_cites_it(library_root, browse
 
     from clauselens.config import RetrievalSettings, Settings
     from clauselens.interfaces.commands import build_service
-
-    from .fakes import ContractFakeChatModel
+    from tests.fakes import ContractFakeChatModel
 
     service = build_service(Settings(cache_dir=tmp_path, retrieval=RetrievalSettings(embedder="none")),
                             models=ContractFakeChatModel(calls=[]), library=str(library_root))

@@ -20,9 +20,9 @@ import pytest
 
 from clauselens.interfaces.commands import build_service
 from clauselens.interfaces.web.app import create_app
+from tests.fakes import ContractFakeChatModel, schema_title
 
 from .conftest import ROBUST, make_settings
-from .fakes import ContractFakeChatModel, _schema_title
 from .test_browser import CHROMEDRIVER, CHROMIUM, PDF, SHOTS, browser, serving, shot  # noqa: F401 - the browser fixture
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM.exists() and CHROMEDRIVER.exists()),
@@ -37,7 +37,7 @@ class HeldAfterFirstCell(ContractFakeChatModel):
     cells: int = 0
 
     def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Any:
-        if _schema_title(messages) == "CellAnswer":
+        if schema_title(messages) == "CellAnswer":
             self.cells += 1
             if self.cells > 1:
                 assert GATE.wait(60), "the test never opened the gate"

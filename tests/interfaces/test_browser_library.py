@@ -16,9 +16,9 @@ from clauselens.config import RetrievalSettings, Settings
 from clauselens.interfaces.commands import build_service
 from clauselens.interfaces.web.app import create_app
 from clauselens.library import Library
+from tests.fakes import ContractFakeChatModel
 
 from .conftest import KITOV, MW, OTHERS, ROBUST
-from .fakes import ContractFakeChatModel
 from .test_browser import CHROMEDRIVER, CHROMIUM, PDF, SHOTS, browser, serving, shot  # noqa: F401 - browser is a fixture
 
 pytestmark = [pytest.mark.skipif(not (CHROMIUM.exists() and CHROMEDRIVER.exists()), reason="needs chromium and chromium-driver"),

@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from clauselens.cli import app
-from tests.graph.fakes import termination_script
+from tests.fakes import termination_script
 
 from .conftest import ROBUST, SHARED
 
@@ -52,9 +52,9 @@ SCRIPT = {"DialogueExtraction": [{"question": "How can the agreement be terminat
 @pytest.fixture
 def scripted_chat(monkeypatch, tmp_path):
     """`clauselens chat` with the real session service, graph and lexical retrieval, and a
-    scripted model for every agent (tests/graph/fakes.py); returns the CLI env."""
+    scripted model for every agent (tests/fakes.py); returns the CLI env."""
     from clauselens.interfaces import commands
-    from tests.graph.fakes import ScriptedChat
+    from tests.fakes import ScriptedChat
 
     real = commands.build_service
     monkeypatch.setattr(commands, "build_service", lambda settings, **kw: real(settings, models=ScriptedChat(script=SCRIPT), **kw))

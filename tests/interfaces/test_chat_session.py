@@ -13,9 +13,9 @@ from clauselens.errors import IngestError
 from clauselens.interfaces.chat import run_chat
 from clauselens.interfaces.commands import build_service
 from clauselens.parsing.types import DocumentSummary
+from tests.fakes import ContractFakeChatModel
 
 from .conftest import ROBUST, make_settings
-from .fakes import ContractFakeChatModel
 
 CONTRACT = ROBUST / "four_clause_contract.txt"
 
@@ -171,8 +171,7 @@ def test_follow_up_not_rewritten_by_model_still_carries_finding_and_naming_a_par
     from langchain_core.messages import HumanMessage
 
     from clauselens.agents.archivist_dialogue import archivist_dialogue
-
-    from .fakes import FixedJSONChatModel
+    from tests.fakes import FixedJSONChatModel
 
     # what the 1.5B model returned in a real run: the follow-up unchanged, and a party the user only named
     model = FixedJSONChatModel(reply={"question": "And what is the Consultant paid for work done before termination?",

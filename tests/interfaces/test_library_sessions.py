@@ -22,9 +22,9 @@ from clauselens.interfaces.chat import run_chat
 from clauselens.interfaces.commands import build_service
 from clauselens.interfaces.mcp_server import create_mcp_server
 from clauselens.interfaces.web.app import create_app
+from tests.fakes import ContractFakeChatModel
 
 from .conftest import LIBRARY_FILES_PRESENT, MW
-from .fakes import ContractFakeChatModel
 
 pytestmark = pytest.mark.skipif(not LIBRARY_FILES_PRESENT, reason="needs the CUAD corpus in ../shared/data")
 

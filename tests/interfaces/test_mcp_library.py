@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(not all(p.exists() for p in [MW, KITOV, *OTHERS]
 HERE = Path(__file__).parent
 SERVER = f"""
 import sys
-sys.path.insert(0, {str(HERE)!r}); sys.path.insert(1, {str(HERE.parents[1])!r})
+sys.path.insert(0, {str(HERE.parents[1])!r}); sys.path.append({str(HERE.parent)!r})
 from pathlib import Path
 from fakes import ContractFakeChatModel
 from clauselens.config import RetrievalSettings, Settings

@@ -19,9 +19,9 @@ from clauselens.interfaces.web.app import create_app
 from clauselens.retrieval import registry
 from clauselens.retrieval.rerank import LLMReranker
 from clauselens.retrieval.types import SearchResult
+from tests.fakes import ContractFakeChatModel
 
 from .conftest import ROBUST
-from .fakes import ContractFakeChatModel
 
 CONTRACT = ROBUST / "four_clause_contract.txt"
 

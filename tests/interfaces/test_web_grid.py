@@ -23,9 +23,9 @@ from clauselens.grid.jobs import questions_from_text
 from clauselens.interfaces.commands import build_service
 from clauselens.interfaces.web.app import create_app
 from clauselens.reports.verify import normalize
+from tests.fakes import ContractFakeChatModel
 
 from .conftest import ROBUST
-from .fakes import ContractFakeChatModel
 from .test_browser import PDF
 
 QUESTIONS = "Which law governs this agreement?\nCan either party terminate this agreement on written notice?\nIs there a zebra?"

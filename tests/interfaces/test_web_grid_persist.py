@@ -17,9 +17,9 @@ from fastapi.testclient import TestClient
 
 from clauselens.interfaces.commands import build_service
 from clauselens.interfaces.web.app import create_app
+from tests.fakes import ContractFakeChatModel, schema_title
 
 from .conftest import ROBUST, make_settings
-from .fakes import ContractFakeChatModel, _schema_title
 
 QUESTIONS = "Which law governs this agreement?\nCan either party terminate this agreement on written notice?"
 CONTRACTS = ("four_clause_contract.txt", "two_clause_contract.txt")
@@ -37,7 +37,7 @@ class StoppingChat(ContractFakeChatModel):
     cells: int = 0
 
     def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Any:
-        if _schema_title(messages) == "CellAnswer":
+        if schema_title(messages) == "CellAnswer":
             self.cells += 1
             if self.cells == self.stop_at:
                 raise ServerStopped()

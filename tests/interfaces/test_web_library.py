@@ -17,9 +17,9 @@ from clauselens.interfaces.commands import build_service
 from clauselens.interfaces.web.app import create_app
 from clauselens.library import Library
 from clauselens.library.service import LibraryService, parse_filter
+from tests.fakes import ContractFakeChatModel
 
 from .conftest import CUAD, KITOV, MW, OTHERS, ROBUST, make_settings
-from .fakes import ContractFakeChatModel
 
 pytestmark = pytest.mark.skipif(not all(p.exists() for p in [MW, KITOV, *OTHERS]), reason="needs the CUAD corpus in ../shared/data")
 

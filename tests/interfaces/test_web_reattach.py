@@ -21,9 +21,9 @@ from fastapi.testclient import TestClient
 from clauselens.interfaces.commands import build_service
 from clauselens.interfaces.web.app import create_app
 from clauselens.reports.model import NOTICE
+from tests.fakes import ContractFakeChatModel, schema_title
 
 from .conftest import SHARED, make_settings
-from .fakes import ContractFakeChatModel, _schema_title
 
 DRIVEN = SHARED / "data" / "cuad" / "full_contract_txt" / "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"
 GATE = threading.Event()
@@ -33,7 +33,7 @@ class GatedChat(ContractFakeChatModel):
     """The fake model, but its report-draft call (its reading at quick depth) waits until :data:`GATE` is set."""
 
     def _generate(self, messages: Any, stop: Any = None, run_manager: Any = None, **kwargs: Any) -> Any:
-        if _schema_title(messages) in ("ReportDraft", "LeadReading"):
+        if schema_title(messages) in ("ReportDraft", "LeadReading"):
             assert GATE.wait(60), "the test never opened the gate"
         return super()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
 

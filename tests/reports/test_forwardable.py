@@ -23,7 +23,7 @@ from clauselens.reports import Report, to_docx, to_html, to_markdown
 from clauselens.reports.model import NOTICE, RunInfo, SourceDocument
 from clauselens.reports.render import header_fields
 from clauselens.retrieval.hybrid import HybridRetriever
-from tests.graph.fakes import ScriptedChat
+from tests.fakes import ScriptedChat
 
 CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "cuad" / "full_contract_txt"
 DRIVEN = CUAD / "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"

@@ -187,7 +187,7 @@ def test_the_answer_is_checked_by_the_same_rules_against_the_quotes_of_the_findi
 
 def test_the_model_is_not_asked_about_an_answer_the_rules_failed(termination):
     from clauselens.agents.interrogator import check_answer
-    from tests.graph.fakes import ScriptedChat
+    from tests.fakes import ScriptedChat
 
     passages = {"P1": _passage(termination, "19.1")}
     draft = ReportDraft(title="t", answer="Either party may terminate within two years.", findings=[DraftFinding(

@@ -15,7 +15,7 @@ from clauselens.cli import app
 from clauselens.retrieval.hybrid import HybridRetriever
 from clauselens.retrieval.lightrag.adapter import GraphUnavailableError
 from clauselens.retrieval.lightrag.tool import GraphTool, HybridPlusGraph
-from tests.graph.fakes import ScriptedChat
+from tests.fakes import ScriptedChat
 
 ZERO = ("graph retrieval unavailable: extraction produced 0 entities from 2 chunks (model fake); "
         "small local models often extract none - use a larger or GPU-served model")

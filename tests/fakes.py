@@ -1,12 +1,19 @@
-"""A deterministic, language-model-free chat model for the interface tests.
+"""The test suite's two fake chat models, neither of which needs model weights.
 
-:class:`ContractFakeChatModel` is a langchain-core ``BaseChatModel`` (like
-``GenericFakeChatModel``) that answers by looking at what it is asked: it reads the JSON
-schema that :func:`clauselens.llm.structured.invoke_structured` puts in the system prompt
-(``text`` method, used for unknown models) and replies with JSON for that schema, built from
-the prompt itself — e.g. a report draft quotes the first sentence of the first retrieved
-passage, so citations are real and verifiable. It never invents text that is not in the
-prompt. ``down=True`` makes every call raise ``ModelUnavailableError`` (a backend that is down).
+:class:`ScriptedChat` replies from a script chosen by the JSON schema the model layer asks for
+(``SubQuestions``, ``SearchPlan``, ``ReportDraft``, ``StopDecision``, ``SupportVerdict``;
+``DialogueExtraction`` for the chat Archivist; ``Reading`` under a clause quoted by rule, ``LeadReading``
+under retrieval's best clauses at quick depth), so tests do not depend on call order; every prompt it
+received is kept for assertions. A script without ``SupportVerdict`` replies ``supports`` to the
+report's support checks (tests of the support check script it).
+
+:class:`ContractFakeChatModel` is a langchain-core ``BaseChatModel`` (like ``GenericFakeChatModel``)
+that answers by looking at what it is asked: it reads the JSON schema that
+:func:`clauselens.llm.structured.invoke_structured` puts in the system prompt (``text`` method, used
+for unknown models) and replies with JSON for that schema, built from the prompt itself — e.g. a report
+draft quotes the first sentence of the first retrieved passage, so citations are real and verifiable.
+It never invents text that is not in the prompt. ``down=True`` makes every call raise
+``ModelUnavailableError`` (a backend that is down). :class:`FixedJSONChatModel` returns one fixed reply.
 """
 
 from __future__ import annotations
@@ -19,15 +26,68 @@ from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from pydantic import Field
 
 from clauselens.errors import ModelUnavailableError
+
+SCHEMAS = ("SubQuestions", "SearchPlan", "ReportDraft", "StopDecision", "ScanSelection", "TreeRepair", "SupportVerdict", "SupportEvidenceVerdict",
+           "DialogueExtraction", "Reading", "LeadReading")
+DEFAULTS = {"SupportVerdict": [{"reason": "scripted default: the quoted text states the claim", "verdict": "supports"}],
+            "LeadReading": [{"answer": "scripted default: the quoted clauses answer it.", "answered": True}],
+            "Reading": [{"answer": "scripted default: the quoted clause answers it."}]}
+#: Clause 7.2 of the DRIVEN DELIVERIES consulting agreement (CUAD), the termination answer's quote.
+TERMINATION_QUOTE = ("Either Party may terminate this Agreement, with or without cause, upon giving the other party thirty (30) "
+                     "days prior written notice")
+
+
+def termination_script(quote: str = TERMINATION_QUOTE) -> dict[str, list[dict[str, Any]]]:
+    """One research round answering "How can the agreement be terminated?" with ``quote``."""
+    return {
+        "SubQuestions": [{"sub_questions": ["How can the agreement be terminated?"]}],
+        "SearchPlan": [{"queries": ["terminate written notice days"], "clause_refs": [], "defined_terms": [],
+                        "agreement_names": [], "tools": ["hybrid"]}],
+        "ReportDraft": [{"title": "Termination", "topic_summary": "Termination.", "legal_reasoning": "Clause 7.2.",
+                         "findings": [{"statement": "30 days' notice.", "passage_ids": ["P1"], "quote": quote}],
+                         "answer": "Either party, on 30 days' written notice.", "addressed": True,
+                         "research_directions": [], "knowledge_gaps": [], "follow_up_questions": [],
+                         "conclusion": "30 days."}],
+        "StopDecision": [{"complete": True}],
+        "LeadReading": [{"answer": "Either party, on 30 days' written notice.", "answered": True}],  # quick depth
+    }
+
+
+class ScriptedChat(BaseChatModel):
+    """``script[schema]`` is a list of replies (dict -> JSON text, str as is); the last one
+    repeats. ``calls`` records ``(schema, system_text, user_text)``."""
+
+    script: dict[str, list[Any]]
+    calls: list[tuple[str, str, str]] = Field(default_factory=list)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-test"
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kw: Any) -> ChatResult:
+        system = str(messages[0].content)
+        user = "\n".join(str(m.content) for m in messages[1:])
+        schema = next(s for s in SCHEMAS if f'"title": "{s}"' in system)
+        n = sum(1 for c in self.calls if c[0] == schema)
+        replies = self.script[schema] if schema in self.script or schema not in DEFAULTS else DEFAULTS[schema]
+        reply = replies[min(n, len(replies) - 1)]
+        self.calls.append((schema, system, user))
+        text = reply if isinstance(reply, str) else json.dumps(reply)
+        msg = AIMessage(content=text, response_metadata={"model_name": "scripted"}, usage_metadata={"input_tokens": len(system + user) // 4,
+                                                      "output_tokens": len(text) // 4,
+                                                      "total_tokens": (len(system + user) + len(text)) // 4})
+        return ChatResult(generations=[ChatGeneration(message=msg)])
+
 
 _SCHEMA_MARK = "validates against this JSON schema:\n"
 _PASSAGE = re.compile(r"^\[(P\d+)\][^\n]*\n(.*?)(?=^\[P\d+\]|\Z)", re.MULTILINE | re.DOTALL)
 _FOLLOW_UP = re.compile(r"^(and|what about|how about|does that|does it|is that|and,)\b", re.IGNORECASE)
 
 
-def _schema_title(messages: list[BaseMessage]) -> str:
+def schema_title(messages: list[BaseMessage]) -> str:
     for m in messages:
         if isinstance(m, SystemMessage) and _SCHEMA_MARK in str(m.content):
             try:
@@ -158,7 +218,7 @@ class ContractFakeChatModel(BaseChatModel):
                   run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
         if self.down:
             raise ModelUnavailableError("cannot reach model server at http://127.0.0.1:9/v1: connection refused")
-        title = _schema_title(messages)
+        title = schema_title(messages)
         self.calls.append(title)
         prompt = "\n".join(str(m.content) for m in messages if isinstance(m, HumanMessage))
         reply = RESPONDERS.get(title, lambda p: {})(prompt)
