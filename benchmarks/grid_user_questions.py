@@ -26,7 +26,11 @@ answers with the checks ignored (``model_answered``, ``model_wrong``: every repl
 model run (from the cells' own seconds). A typed value is correct when it is one the key accepts
 under the same reader the grid uses (:mod:`clauselens.grid.values`: dates as dates, periods with
 12 months = 1 year, amounts by value, parties by name words, jurisdictions by name); an answered
-value where the key says the contract states none is wrong.
+value where the key says the contract states none is wrong. A yes/no cell shown "No" with the status
+"not found" (nothing in the agreement is on the topic) counts as an answered "No" (right when the
+key says No, wrong when it says Yes): the reviewer reads it as an answer (``shown_no_not_found``).
+``by_rule``: cells decided by rule without the model (issue #45: typed values read from the
+agreement's sentences, yes/no from the evidence; :mod:`clauselens.grid.rule`).
 """
 
 from __future__ import annotations
@@ -158,7 +162,15 @@ def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id:
             q = next(x for x in questions if x.id == c.question_id)
             s["model_answered"] = s.get("model_answered", 0) + 1
             s["model_wrong"] = s.get("model_wrong", 0) + (not correct(t, normalise(q, str(c.reply["answer"])), k))
-        if c.status == "answered" and not ambiguous:
+        s["by_rule"] = s.get("by_rule", 0) + (c.model == "rule")
+        # a yes/no cell shown "No" because nothing in the agreement is on topic is an answer the reviewer reads
+        shown_no = t == "yes_no" and c.status == "not found" and c.answer == "No"
+        if shown_no and not ambiguous:
+            ok = correct(t, c.answer, k)
+            s["answered_correct" if ok else "answered_wrong"] += 1
+            s["shown_no_not_found"] = s.get("shown_no_not_found", 0) + 1
+            verdict = "correct" if ok else "WRONG"
+        elif c.status == "answered" and not ambiguous:
             ok = correct(t, c.answer, k)
             s["answered_correct" if ok else "answered_wrong"] += 1
             verdict = "correct" if ok else "WRONG"
@@ -170,10 +182,12 @@ def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id:
                 s["not_found_but_key_has_answer"] += 1
         elif c.status == "error":
             s["error"] += 1
-        details.append({"agreement": stem, "question": c.question_id, "type": t, "status": c.status, "answer": c.answer,
+        details.append({"agreement": stem, "question": c.question_id, "type": t, "status": c.status, "answer": c.answer, "by": c.model,
                         "verdict": verdict, "key": k.get("gold", k.get("accept")), "reason": c.reason[:300],
                         "quote": (c.quote or c.model_quote)[:300]})
     for s in per.values():
+        s.setdefault("by_rule", 0)
+        s.setdefault("shown_no_not_found", 0)
         s.setdefault("model_answered", 0)
         s.setdefault("model_wrong", 0)
     total = {f: sum(s[f] for s in per.values()) for f in next(iter(per.values()), {})}
@@ -208,6 +222,12 @@ def main(argv: list[str] | None = None) -> None:
     res = score(lib, rows, questions, store, f"{ms.backend}:{ms.model}")
     from clauselens.grid.answer import CHECK_VERSION
 
+    import datetime as dt
+
+    res.update(command="python -m benchmarks.grid_user_questions" + (" --run" if args.run else "") + (f" --tag {args.tag}" if args.tag else ""),
+               date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+               note="typed cells and decided yes/no cells are read by rule (model 'rule', no model call); the other yes/no "
+                    "cells are the 1.5B's stored replies (same prompt version), re-checked by the current checks")
     res.update(model=f"{ms.backend}:{ms.model}", check_version=CHECK_VERSION, questions=str(DATA / "questions.yaml"),
                answer_key=str(DATA / "answer_key.json"), agreements=sorted({d["agreement"] for d in res["details"]}))
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -217,7 +237,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{t:13s} cells {s['cells']:3d} answerable {s['answerable']:3d} correct {s['answered_correct']:3d} "
               f"wrong {s['answered_wrong']:2d} unverified {s['unverified']:3d} not-found {s['not_found']:3d} "
               f"ambiguous {s['ambiguous']:2d} wrong/answered {s['answered_wrong_share']} answered/answerable "
-              f"{s['answered_share_of_answerable']} cells/min {s['cells_per_minute']} | model alone: answered "
+              f"{s['answered_share_of_answerable']} cells/min {s['cells_per_minute']} by rule {s['by_rule']} | model alone: answered "
               f"{s['model_answered']} wrong {s['model_wrong']}")
     print(f"wrote {path}")
 

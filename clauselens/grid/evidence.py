@@ -124,7 +124,7 @@ def question_claim(question: str) -> str | None:
 #: Actions contracts use for one another ("transfer the agreement" is "assign" it).
 _SAME_ACTION = {"transfer": "transfer or assign", "assign": "assign or transfer", "terminate": "terminate or cancel"}
 _WITHOUT = re.compile(r"\bwithout\b", re.IGNORECASE)
-_KEEPS_WITHOUT = re.compile(r"\bwithout\b|\bfor\s+any\s+reason\b|\bfor\s+convenience\b|\bat\s+will\b|\bfor\s+no\s+reason\b|"
+KEEPS_WITHOUT = re.compile(r"\bwithout\b|\bfor\s+any\s+reason\b|\bfor\s+convenience\b|\bat\s+will\b|\bfor\s+no\s+reason\b|"
                             r"\bsole\s+discretion\b|\bneed\s+not\b|\bnot\s+be\s+required\b|\bno\s+(?:prior\s+)?(?:written\s+)?consent\b|"
                             r"\bat\s+any\s+time\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|none|nothing|without|cannot|non-?\w+)\b|n't", re.IGNORECASE)
@@ -143,7 +143,7 @@ def yes_no_issue(question: str, answer: str, quote: str) -> str:
         issue = check_claim(claim, quote)
         if issue is not None:
             return f"\"Yes\" is not what the quote says: {issue.detail}"
-        if _WITHOUT.search(question) and not _KEEPS_WITHOUT.search(quote):
+        if _WITHOUT.search(question) and not KEEPS_WITHOUT.search(quote):
             return "the question asks about doing it without a condition; the quote sets one"
         return ""
     if answer == "No":
@@ -151,11 +151,11 @@ def yes_no_issue(question: str, answer: str, quote: str) -> str:
             issue = check_claim(claim, quote)
             if issue is not None and issue.kind in ("negation", "party"):
                 return ""
-            if _WITHOUT.search(question) and not _KEEPS_WITHOUT.search(quote):
+            if _WITHOUT.search(question) and not KEEPS_WITHOUT.search(quote):
                 return ""  # "may assign with consent" answers "without consent?" with No
             return "\"No\" is not what the quote says: it states the permission or duty asked about"
         return "" if _NEGATION.search(quote) else "the quote does not say no"
     return f"the answer {answer!r} is neither Yes nor No"
 
 
-__all__ = ["ECHO_WORDS", "LAY_VERBS", "echo_issue", "question_claim", "yes_no_issue"]
+__all__ = ["ECHO_WORDS", "KEEPS_WITHOUT", "LAY_VERBS", "echo_issue", "question_claim", "yes_no_issue"]

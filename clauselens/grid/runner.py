@@ -24,7 +24,9 @@ from clauselens.grid.answer import CHECK_VERSION, DEFAULT_K, ask_model, fingerpr
 from clauselens.grid.cells import Cell, CellStore, Status
 from clauselens.grid.presence import contract_presence, presence_answer
 from clauselens.grid.questions import GridQuestion
+from clauselens.grid.rule import RULE_MODEL, rule_cell, uses_rule, yes_no_cell
 from clauselens.library.library import chunks_of
+from clauselens.retrieval.types import Passage
 
 PRESENCE_MODEL = "presence-head"
 
@@ -114,7 +116,29 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grid") as pool:
         for row in rows:
             heads = contract_presence(chunks_of(library, row.doc_id)) if presence and compute and not row.error else None
+            whole: list[Passage] | None = None  # the agreement's passages, read once per row by the typed rule
             for q in questions:
+                if uses_rule(q):  # typed columns: the value is read by rule, the model is not asked (issue #45)
+                    fp = fingerprint(q, RULE_MODEL, k)
+                    old = store.get(row.row_key, q.id, fp)
+                    if old is not None and (old.check == CHECK_VERSION or not compute):
+                        record(old, True)
+                        continue
+                    if not compute:
+                        continue
+                    rbase: dict[str, Any] = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fp, "agreement": row.agreement,
+                                             "doc_id": row.doc_id, "source_path": row.source_path, "model": RULE_MODEL}
+                    started = time.perf_counter()
+                    try:
+                        if row.error:
+                            raise ClauselensError(row.error)
+                        if whole is None:
+                            whole = [Passage.from_chunk(c, 0.0, "rule") for c in chunks_of(library, row.doc_id)]
+                        cell = rule_cell(rbase, q, whole)
+                    except Exception as e:  # noqa: BLE001 - one cell's failure never stops the grid
+                        cell = Cell(**rbase, status="error", reason=_error_text(e))
+                    record(cell.model_copy(update={"seconds": round(time.perf_counter() - started, 2)}), False)
+                    continue
                 got = presence_answer(heads, q.category) if q.type == "yes_no" else None
                 if got is not None:
                     fp = fingerprint(q, PRESENCE_MODEL, k)
@@ -127,6 +151,28 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                     else:
                         record(old, True)
                     continue
+                if q.type == "yes_no" and compute and not row.error:  # the evidence first; the model when it does not decide
+                    fp = fingerprint(q, RULE_MODEL, k)
+                    old = store.get(row.row_key, q.id, fp)
+                    if old is not None and old.check == CHECK_VERSION:
+                        record(old, True)
+                        continue
+                    if whole is None:
+                        try:
+                            whole = [Passage.from_chunk(c, 0.0, "rule") for c in chunks_of(library, row.doc_id)]
+                        except Exception:  # noqa: BLE001 - no passages to read: the model path decides (and reports)
+                            whole = []
+                    started = time.perf_counter()
+                    ruled = None if not whole else yes_no_cell({"row_key": row.row_key, "question_id": q.id, "fingerprint": fp, "agreement": row.agreement,
+                                         "doc_id": row.doc_id, "source_path": row.source_path, "model": RULE_MODEL}, q, whole)
+                    if ruled is not None:
+                        record(ruled.model_copy(update={"seconds": round(time.perf_counter() - started, 2)}), False)
+                        continue
+                elif q.type == "yes_no" and not compute:
+                    old = store.get(row.row_key, q.id, fingerprint(q, RULE_MODEL, k))
+                    if old is not None:
+                        record(old, True)
+                        continue
                 base: dict[str, Any] = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fps[q.id],
                                         "agreement": row.agreement, "doc_id": row.doc_id, "source_path": row.source_path,
                                         "model": model_id}

@@ -184,6 +184,21 @@ def amounts_in(text: str) -> list[Amount]:
     return out
 
 
+def amounts_at(text: str) -> list[tuple[Amount, int, int]]:
+    """The sums of money and percentages ``text`` states with their ``[start, end)`` offsets in
+    ``text`` (as written), in text order (issue #45: the grid's rule measures how near a value
+    sits to the question's words)."""
+    out = []
+    for m in _MONEY.finditer(text):
+        num, mag = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        out.append((Amount(float(num.replace(",", "")) * _MAG.get((mag or "").lower(), 1.0), "money"), m.start(), m.end()))
+    for m in _PERCENT.finditer(text):
+        v = float(m.group(1)) if m.group(1) else words_to_number(m.group(2))
+        if v is not None:
+            out.append((Amount(v, "percent"), m.start(), m.end()))
+    return sorted(out, key=lambda x: x[1])
+
+
 # ---------------------------------------------------------------------------------- jurisdictions
 _US_STATES = ("Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho "
               "Illinois Indiana Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi "
@@ -352,5 +367,5 @@ def check_value(qtype: str, answer: str, quote: str) -> ValueCheck:
     return ValueCheck(a)
 
 
-__all__ = ["Amount", "JURISDICTIONS", "ONE_DATE", "Period", "US_STATES", "ValueCheck", "amounts_in", "check_value", "dates_in",
+__all__ = ["Amount", "JURISDICTIONS", "ONE_DATE", "Period", "US_STATES", "ValueCheck", "amounts_at", "amounts_in", "check_value", "dates_in",
            "durations_at", "durations_in", "jurisdictions_in", "name_tokens", "parse_date", "party_names", "same_period", "words_to_number"]

@@ -1,0 +1,485 @@
+"""Typed grid values read by rule from the retrieved clauses (issue #45): the model does not decide.
+
+Where a rule can decide what to quote and what the value is, the model must not. For a typed
+question (date, duration, amount, party, jurisdiction) the cell is read deterministically from
+the best retrieved passages:
+
+1. **Sentences on topic.** Each retrieved passage is split into sentences
+   (:func:`clauselens.parsing.sentences.sentence_spans`). The question's topic is a set of
+   *term groups* (:func:`topic_groups`), one per content word of the question (the word's stem,
+   its everyday contract wording, :data:`clauselens.grid.topic.EVERYDAY`, and the terms of the
+   thesaurus concepts it names) and one per lay phrase the thesaurus recognises
+   (:func:`clauselens.retrieval.lay_terms.expand`) -- thesaurus-based query expansion (Voorhees
+   1994). A sentence's topic score is the number of groups it covers (coordination-level
+   matching, Salton & McGill 1983, ch. 3): a sentence that covers more of what the question asks
+   about ("fix" -> cure, "breach", "end" -> terminate) ranks above one that shares a single word.
+2. **Candidate values.** Every value of the question's type the sentence states is a candidate
+   (:mod:`clauselens.grid.values`: calendar dates by python-dateutil, periods with counts in words
+   or figures, sums of money / percentages, jurisdictions from a fixed list; the parties from the
+   preamble by :func:`clauselens.parsing.metadata.guess_parties`). A value's *distance* is the
+   characters between it and the nearest matched topic term of its sentence (the term proximity
+   of Tao & Zhai 2007: in "renewed for successive one year periods unless notice is given sixty
+   (60) days before", "one year" sits at "renewed", "60 days" does not).
+3. **Decision.** The candidates of the best-covered sentences (score within one group of the
+   best, :data:`SCORE_SLACK`) are compared; when all of them state one value (or the nearest
+   value of the single best sentence is clear, :func:`read_typed`), it is the answer and its
+   sentence the quote (the value is in its quote by construction). When several different values
+   remain, the cell needs a choice: the model may choose among them (never write a value), else
+   the cell is *unverified* listing them. When no on-topic sentence states a value of the type,
+   the cell is *not found*.
+
+A money question ("how much must be paid") takes sums of money, a rate question ("what
+percentage") percentages (:func:`amount_kind`); a date question whose on-topic sentences state
+no calendar date takes a period ("continue for six (6) months"), as a date column's answer may be.
+Pure functions; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Sequence
+
+from clauselens.grid.topic import EVERYDAY, GENERIC
+from clauselens.grid.values import jurisdictions_in, name_tokens, parse_date
+from clauselens.parsing.sentences import sentence_spans
+from clauselens.retrieval.lay_terms import concepts, content_stems, expand
+
+#: Types whose value a rule reads (the others go to the model).
+RULE_TYPES: frozenset[str] = frozenset({"date", "duration", "amount", "party", "jurisdiction"})
+#: Sentences whose topic score is within this many groups of the best one compete for the answer.
+SCORE_SLACK = 0
+#: A value further than this many characters from every matched term of its sentence is not read.
+MAX_DISTANCE = 80
+#: Characters of a preamble read for the parties.
+PREAMBLE_CHARS = 3000
+
+_GENERIC_STEMS = frozenset(content_stems(" ".join(GENERIC)))
+_PERCENT_ASK = re.compile(r"\b(?:percent|percentage|per\s?cent|rate|%)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TermGroup:
+    """One thing the question asks about: a ``name`` (its stem or concept) and the lower-case
+    word prefixes / phrases that say it in a contract."""
+
+    name: str
+    terms: tuple[str, ...]
+    #: False for a word that names the value's type ("money", "percentage"): the value covers it.
+    required: bool = True
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One typed value stated by one retrieved sentence."""
+
+    value: str  # the shown value ("30 days", "2019-05-01", "$18,000", "California", "A; B")
+    key: str  # what makes two candidates the same value (ISO date, normal period, amount, names)
+    passage: int  # 0-based rank of the passage in the retrieved list
+    start: int  # the sentence's [start, end) in the passage text
+    end: int
+    score: int  # topic groups the sentence covers
+    distance: int  # characters from the value to the nearest matched term
+    groups: tuple[str, ...] = ()
+
+
+@dataclass
+class Reading:
+    """What the rule read for one cell: ``value`` and its ``candidate`` when decided, else the
+    competing ``choices`` (several values) or nothing (no value on topic; ``on_topic`` says whether
+    any retrieved sentence was about the question at all)."""
+
+    value: str = ""
+    candidate: Candidate | None = None
+    choices: list[Candidate] = field(default_factory=list)
+    on_topic: bool = False
+    reason: str = ""
+
+
+def _stems(text: str) -> list[str]:
+    return [s for s in content_stems(text) if s not in _GENERIC_STEMS and len(s) > 2]
+
+
+#: Light verbs and words that name the value's type: they tell nothing of the topic ("be *kept*
+#: secret", "how much *money*", "what *percentage*"); a value of the asked type satisfies the latter.
+_LIGHT = frozenset(content_stems("keep kept hold held need needs without with"))
+_VALUE_WORDS = frozenset(content_stems("money amount amounts sum sums percentage percent rate figure number period periods"))
+#: "fee, price or compensation", "inspect or audit": alternatives the question accepts (one group).
+_ALT = r"[a-z][\w'’-]*(?:\s+of\s+[a-z][\w'’-]*)?"
+_OR_LIST = re.compile(rf"\b({_ALT}(?:\s*,\s*{_ALT})*\s*,?\s+or\s+{_ALT})", re.IGNORECASE)
+
+
+def _or_sets(question: str) -> list[set[str]]:
+    out = []
+    for m in _OR_LIST.finditer(question):
+        words = [w for w in re.split(r"\s*,\s*|\s+or\s+|\s+of\s+", m.group(1)) if w]
+        stems = {s for w in words for s in _stems(w)}
+        if len(stems) >= 2:
+            out.append(stems)
+    return out
+
+
+@lru_cache(maxsize=512)
+def topic_groups(question: str) -> tuple[TermGroup, ...]:
+    """The question's term groups (see the module docstring): one per content stem (the stem,
+    its :data:`EVERYDAY` wording and the terms of every thesaurus concept whose name is made of
+    the question's own words), one per everyday word that is otherwise generic ("how long does it
+    *last*"), one per lay concept the question's phrases name (the words of the matched phrase
+    are that concept's, not groups of their own), and one for alternatives joined by "or"."""
+    from clauselens.retrieval.lay_terms import phrase_matcher
+
+    stems = [s for s in content_stems(question) if s not in _LIGHT]
+    own_set = {s for s in stems if s not in _GENERIC_STEMS and len(s) > 2}
+    groups: dict[str, set[str]] = {}
+    absorbed: dict[str, str] = {}
+    for c in concepts():
+        if c.name not in expand(question).concepts:
+            continue
+        name = "concept:" + c.name
+        groups[name] = {t.lower() for t in c.contract_terms}
+        for phrase in c.phrases:
+            if phrase_matcher(phrase).search(question):
+                for st in content_stems(phrase):
+                    absorbed.setdefault(st, name)
+        for st in own_set:  # "without a reason" is the concept's "for any reason"
+            if any(re.search(rf"(?<![a-z]){re.escape(st)}", t.lower()) for t in c.contract_terms):
+                absorbed.setdefault(st, name)
+    alias: dict[str, str] = dict(absorbed)
+    for alts in _or_sets(question):
+        head = "|".join(sorted(alts))
+        for st in alts:
+            alias.setdefault(st, head)
+    for stem in stems:
+        own = stem in own_set
+        if not own and stem not in EVERYDAY:
+            continue
+        terms = groups.setdefault(alias.get(stem, stem), set())
+        if own:
+            terms.add(stem)
+            for cname, cterms in _concepts_by_stem().get(stem, []):
+                if 2 * len(set(_stems(cname)) & own_set) >= len(set(_stems(cname))):
+                    terms.update(t.lower() for t in cterms)
+        terms.update(EVERYDAY.get(stem, ()))
+    out = []
+    for name, terms in groups.items():
+        kept = tuple(sorted(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC)))
+        if kept:
+            out.append(TermGroup(name, kept, required=name not in _VALUE_WORDS))
+    return tuple(out)
+
+
+def required_hits(groups: Sequence[TermGroup]) -> int:
+    """How many of the required groups an answer's sentence must cover: all of them, or all but
+    one when the question names four or more things."""
+    n = sum(1 for g in groups if g.required)
+    return n - 1 if n >= 4 else n
+
+
+@lru_cache(maxsize=1)
+def _concepts_by_stem() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+    out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for c in concepts():
+        for s in set(_stems(c.name)):
+            out.setdefault(s, []).append((c.name, c.contract_terms))
+    return out
+
+
+def _term_re(term: str) -> re.Pattern[str]:
+    body = r"\s+".join(re.escape(w) for w in term.split())
+    return re.compile((r"(?<![a-z0-9])" if term[:1].isalnum() else "") + body)
+
+
+@lru_cache(maxsize=4096)
+def _compiled(term: str) -> re.Pattern[str]:
+    return _term_re(term)
+
+
+def term_hits(groups: Sequence[TermGroup], text: str) -> dict[str, list[int]]:
+    """For each group ``text`` mentions: the character offsets of its terms' matches."""
+    low = text.lower()
+    out: dict[str, list[int]] = {}
+    for g in groups:
+        at = [m.start() for t in g.terms for m in _compiled(t).finditer(low)]
+        if at:
+            out[g.name] = sorted(at)
+    return out
+
+
+def amount_kind(question: str) -> str:
+    """``"percent"`` when the question asks for a rate or percentage, else ``"money"``."""
+    return "percent" if _PERCENT_ASK.search(question) else "money"
+
+
+def _values(qtype: str, question: str, text: str) -> list[tuple[str, str, int]]:
+    """(shown value, key, offset in ``text``) of each value of ``qtype`` that ``text`` states."""
+    out: list[tuple[str, str, int]] = []
+    if qtype == "date":
+        from clauselens.grid.values import ONE_DATE
+
+        for m in ONE_DATE.finditer(text):
+            d = parse_date(m.group(0))
+            if d is not None:
+                out.append((d.isoformat(), d.isoformat(), m.start()))
+        return out
+    if qtype == "duration":
+        from clauselens.grid.values import durations_at
+
+        return [(str(p), str(p), s) for p, s, _ in durations_at(text)]
+    if qtype == "amount":
+        from clauselens.grid.values import amounts_at
+
+        kind = amount_kind(question)
+        return [(str(a), f"{a.kind}:{a.value:g}", s) for a, s, _ in amounts_at(text) if a.kind == kind]
+    if qtype == "jurisdiction":
+        for j in sorted(jurisdictions_in(text)):
+            at = re.search(re.escape(j), text)
+            out.append((j, j, at.start() if at else 0))
+        return out
+    return out
+
+
+def _periods_for_date(question: str, text: str) -> list[tuple[str, str, int]]:
+    from clauselens.grid.values import durations_at
+
+    return [(str(p), str(p), s) for p, s, _ in durations_at(text)]
+
+
+_ENUMERATOR = re.compile(r"\((?:[a-z]{1,2}|[ivxlc]{1,5}|\d{1,2})\)\s")
+
+
+def sentence_units(text: str) -> list[tuple[int, int]]:
+    """``[start, end)`` of the sentences of ``text``: :func:`sentence_spans`, with an inline list
+    item ("(y) at any time upon sixty (60) days notice") and a line that goes on in lower case
+    kept with the sentence they continue (a value and its topic words stay in one unit)."""
+    out: list[list[int]] = []
+    for sp in sentence_spans(text):
+        piece = text[sp.start:sp.end]
+        if out:
+            prev = text[out[-1][0]:out[-1][1]].rstrip()
+            cont = _ENUMERATOR.match(piece) and not prev.endswith((".", ":"))
+            if cont or (piece[:1].islower() and not prev.endswith((".", ";", ":", "?", "!"))):
+                out[-1][1] = sp.end
+                continue
+        out.append([sp.start, sp.end])
+    return [(a, b) for a, b in out]
+
+
+def _sentences(passages: Sequence[str]) -> list[tuple[int, int, int, str]]:
+    out = []
+    for i, text in enumerate(passages):
+        for s, e in sentence_units(text):
+            out.append((i, s, e, text[s:e]))
+    return out
+
+
+def question_groups(question: str, terms: Sequence[str] = ()) -> tuple[TermGroup, ...]:
+    """The term groups of a question: its written ``terms`` (a preset's topic words, alternatives:
+    one group), else those derived from its words (:func:`topic_groups`)."""
+    return (TermGroup("terms", tuple(t.lower() for t in terms)),) if terms else topic_groups(question)
+
+
+def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequence[str] = ()) -> tuple[list[Candidate], bool]:
+    """The typed candidates of the on-topic sentences of ``passages`` (texts, in rank order), best
+    first (more groups covered, then nearer to a term, then earlier passage), and whether any
+    sentence was on topic at all. ``terms``: the question's written topic terms, if any."""
+    groups = question_groups(question, terms)
+    need = required_hits(groups)
+    out: list[Candidate] = []
+    on_topic = False
+    sents = _sentences(passages)
+    for period_fallback in (False, True):
+        for i, s, e, text in sents:
+            hits = term_hits(groups, text)
+            if not hits and groups:
+                continue
+            on_topic = True
+            if sum(1 for g in groups if g.required and g.name in hits) < need:
+                continue
+            vals = _periods_for_date(question, text) if period_fallback else _values(qtype, question, text)
+            for shown, key, at in vals:
+                offsets = [o for v in hits.values() for o in v]
+                dist = min((abs(o - at) for o in offsets), default=0)
+                if dist > MAX_DISTANCE:
+                    continue
+                out.append(Candidate(shown, key, i, s, e, len(hits), dist, tuple(sorted(hits))))
+        if out or qtype != "date":
+            break
+    out.sort(key=lambda c: (-c.score, c.distance, c.passage, c.start))
+    return out, on_topic
+
+
+def read_typed(qtype: str, question: str, passages: Sequence[str], terms: Sequence[str] = ()) -> Reading:
+    """The rule's reading of one typed cell (see the module docstring)."""
+    cands, on_topic = candidates(qtype, question, passages, terms)
+    if cands and qtype == "date" and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", cands[0].key):
+        return Reading(choices=cands[:4], on_topic=True,
+                       reason="the on-topic clauses state no calendar date, only periods: " + "; ".join(
+                           dict.fromkeys(c.value for c in cands[:4])))
+    if not cands:
+        what = {"date": "date", "duration": "period", "amount": "sum" if amount_kind(question) == "money" else "percentage",
+                "jurisdiction": "state or country"}.get(qtype, "value")
+        return Reading(on_topic=on_topic, reason=(f"no retrieved sentence about the question states a {what}" if on_topic
+                                                  else "no retrieved passage is about the question's topic"))
+    best = cands[0].score
+    top = [c for c in cands if c.score >= best - SCORE_SLACK]
+    # within one sentence, the value nearest the topic's words speaks for it
+    per_sentence: dict[tuple[int, int], Candidate] = {}
+    for c in top:
+        per_sentence.setdefault((c.passage, c.start), c)
+    values = {c.key for c in per_sentence.values()}
+    if len(values) == 1:
+        c = next(iter(per_sentence.values()))
+        return Reading(value=c.value, candidate=c, on_topic=True)
+    distinct: dict[str, Candidate] = {}
+    for c in per_sentence.values():
+        distinct.setdefault(c.key, c)
+    return Reading(choices=list(distinct.values()), on_topic=True,
+                   reason="the on-topic clauses state different values: " + "; ".join(c.value for c in distinct.values()))
+
+
+def read_front_date(front: Sequence[str]) -> Reading:
+    """The agreement's date from its opening passages (``front``), by the Archivist's preamble rule
+    (:func:`clauselens.parsing.metadata.guess_effective_date`: an Effective Date definition, else the
+    date after "dated" / "made" / "entered into", else the preamble's first date; a blank date gives
+    none), quoted from the sentence that states it."""
+    from clauselens.parsing.metadata import guess_effective_date
+
+    for i, text in enumerate(front):
+        got = guess_effective_date(text[:PREAMBLE_CHARS])
+        d = parse_date(got) if got else None
+        if got is None or d is None:
+            continue
+        m = re.search(r"\s+".join(re.escape(w) for w in got.split()), text)
+        if m is None:
+            continue
+        for s, e in sentence_units(text):
+            if s <= m.start() < e:
+                return Reading(value=d.isoformat(), candidate=Candidate(d.isoformat(), d.isoformat(), i, s, e, 1, 0), on_topic=True)
+    return Reading(reason="the opening passages state no date (or leave it blank)")
+
+
+# ---------------------------------------------------------------------------------------- parties
+def read_parties(front: Sequence[str]) -> Reading:
+    """The parties named in the agreement's opening passages (``front``: texts in order), by
+    :func:`clauselens.parsing.metadata.guess_parties`, quoted from the sentence(s) that name them."""
+    from clauselens.parsing.metadata import guess_parties
+
+    for i, text in enumerate(front):
+        head = text[:PREAMBLE_CHARS]
+        names = [n for n in guess_parties(head) if name_tokens(n)]
+        if len(names) < 2:
+            continue
+        spans = sentence_spans(text)
+        hit = [sp for sp in spans if any(name_tokens(n) & name_tokens(text[sp.start:sp.end]) for n in names)]
+        covered = [sp for sp in hit if name_tokens(text[sp.start:sp.end])]
+        if not covered:
+            continue
+        # the smallest run of sentences that names every party
+        for a in range(len(spans)):
+            toks: set[str] = set()
+            for b in range(a, min(len(spans), a + 4)):
+                toks |= name_tokens(text[spans[a].start:spans[b].end])
+                if all(name_tokens(n) <= toks for n in names):
+                    s, e = spans[a].start, spans[b].end
+                    return Reading(value="; ".join(names), candidate=Candidate("; ".join(names), "; ".join(names), i, s, e, 1, 0),
+                                   on_topic=True)
+    return Reading(reason="the opening passages name no two parties the rule can read")
+
+
+__all__ = ["Candidate", "MAX_DISTANCE", "RULE_TYPES", "Reading", "SCORE_SLACK", "TermGroup", "amount_kind", "candidates",
+           "question_groups", "read_front_date", "read_parties", "read_typed", "required_hits", "sentence_units", "term_hits",
+           "topic_groups", "YesNoReading", "claim_object", "read_yes_no"]
+
+
+# ---------------------------------------------------------------------------------------- yes / no
+_CLAIM_SKIP = frozenset("the a an this that its their his her other other's others any all such or and to from with".split())
+
+
+def claim_object(claim: str) -> str:
+    """The stem of what a claim's action is done to ("a party may transfer or assign *the agreement*
+    ..." -> ``agreement``; "may inspect or audit the other's *books*" -> ``book``), or ``""``."""
+    from clauselens.reports.support import ACTIONS
+
+    words = re.findall(r"[A-Za-z][\w'’-]*", claim)
+    acts = [i for i, w in enumerate(words) if any(re.fullmatch(v, w.lower()) for v in ACTIONS.values())]
+    if not acts:
+        return ""
+    for w in words[max(acts) + 1:]:
+        if w.lower() in _CLAIM_SKIP or w.lower().endswith(("'s", "’s")):
+            continue
+        st = content_stems(w)
+        return st[0] if st else ""
+    return ""
+
+
+@dataclass
+class YesNoReading:
+    """The evidence for a yes/no cell: ``answer`` ("Yes", "No" or "" when the evidence does not
+    decide), the sentence that shows it (``passage``, ``start``, ``end``), whether any sentence was
+    on topic, and the ``reason``."""
+
+    answer: str = ""
+    passage: int = -1
+    start: int = 0
+    end: int = 0
+    on_topic: bool = False
+    reason: str = ""
+
+
+def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
+    """Yes / No from the agreement's sentences (issue #45). The polar question is read as the
+    claim it asks about (:func:`clauselens.grid.evidence.question_claim`); a sentence covering the
+    question's topic (:func:`required_hits`) that asserts the claim's action for a compatible
+    party with the question's polarity (:func:`clauselens.reports.support.check_claim`: negation
+    and party checks) shows "Yes" (and, when the question asks "without" a condition, keeps it);
+    one that negates the action, or sets the condition the question excludes, shows "No". One
+    answer shown and the other not: that answer, quoted. No sentence on topic at all: "No" (nothing
+    in the agreement speaks of it). Otherwise (mixed evidence, a question with no action of the
+    lexicon, or topic sentences that assert nothing): undecided, for the model. A question about
+    "a party" / "either party" is answered "Yes" when one party has the right, though the other
+    has not ("Company may assign without consent"; "Consultant may not assign"). A sentence counts as
+    about the topic when it covers at least half the question's required term groups (the asserted
+    action is the rest of the evidence); a "Yes" sentence covers all of them (the condition a
+    question sets with "without" may be met by the sentence's own wording, "for convenience")."""
+    from clauselens.grid.evidence import KEEPS_WITHOUT, question_claim
+    from clauselens.reports.support import assertions, check_claim
+
+    groups = topic_groups(question)
+    need = required_hits(groups)
+    claim = question_claim(question)
+    asked = {a.action for a in assertions(claim)} if claim else set()
+    without = bool(re.search(r"\bwithout\b", question, re.IGNORECASE))
+    obj = claim_object(claim) if claim else ""
+    yes: list[tuple[int, int, int]] = []
+    no: list[tuple[int, int, int]] = []
+    on_topic = False
+    half = (need + 1) // 2
+    for i, s, e, text in _sentences(passages):
+        hits = term_hits(groups, text)
+        if groups and sum(1 for g in groups if g.required and g.name in hits) < half:
+            continue
+        on_topic = True  # covers half the question's topic at least: "No" is no longer "nothing on topic"
+        if claim is None or not ({a.action for a in assertions(text)} & asked):
+            continue
+        if obj and obj not in content_stems(text):
+            continue  # the action on something else ("the goodwill shall be transferred" for "transfer the agreement")
+        issue = check_claim(claim, text)
+        covered = sum(1 for g in groups if g.required and g.name in hits)
+        if issue is None:
+            keeps = bool(KEEPS_WITHOUT.search(text))
+            if without and not keeps:
+                no.append((i, s, e))  # "may assign with consent" answers "without consent?" with No
+            elif covered >= need - (1 if without else 0) and any(a.party for a in assertions(text) if a.action in asked):
+                yes.append((i, s, e))  # "for convenience" stands for "without a reason"; a passive grants no one a right
+        elif issue.kind == "negation":
+            no.append((i, s, e))
+    if not on_topic:
+        return YesNoReading("No", reason="no sentence of the agreement is about the question's topic")
+    existential = bool(claim and re.match(r"(?:a|an|any|either|one)\s", claim, re.IGNORECASE))
+    if yes and (not no or existential):  # "can a party ...": one party's right is a yes
+        return YesNoReading("Yes", *yes[0], on_topic=True, reason="the clause states the right or duty asked about (no model)")
+    if no and not yes:
+        return YesNoReading("No", *no[0], on_topic=True, reason="the clause states the opposite of what is asked (no model)")
+    why = "clauses state both" if yes and no else "no clause about the topic states the right or duty asked about"
+    return YesNoReading(on_topic=True, reason=why)

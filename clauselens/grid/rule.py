@@ -1,0 +1,101 @@
+"""A typed grid cell decided by rule, without the model (issue #45).
+
+For a ``date``, ``duration``, ``amount``, ``party`` or ``jurisdiction`` question the grid reads
+the value from the agreement's own sentences (:mod:`clauselens.grid.extract`) and quotes the
+sentence it came from: the quote is the passage's text at the sentence's offsets (verbatim by
+construction, and checked again as any quote is, :func:`clauselens.reports.verify.find_quote`),
+and the value must pass the same reader the model's answers pass
+(:func:`clauselens.grid.values.check_value`). The statuses:
+
+* ``answered``: one value on topic (the reading decided);
+* ``unverified``: the on-topic clauses state different values (listed in the reason, nothing
+  shown as the answer), or a date question's clauses state only periods;
+* ``not found``: no sentence about the question states a value of its type (the reason says
+  whether any sentence was about the topic at all).
+
+A yes/no question is decided here too when the agreement's sentences show the answer
+(:func:`yes_no_cell`: the action asked about, asserted or negated for a compatible party, or no
+sentence on the topic at all); otherwise the model answers and its answer is checked.
+
+The rule reads every passage of the agreement (a few hundred sentences; regular expressions only),
+so "not found" speaks for the whole agreement, not for a top-k retrieval.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from clauselens.grid.answer import CHECK_VERSION, source_link
+from clauselens.grid.cells import Cell
+from clauselens.grid.extract import RULE_TYPES, Reading, read_front_date, read_parties, read_typed, read_yes_no
+from clauselens.grid.questions import GridQuestion
+from clauselens.grid.values import check_value
+from clauselens.reports.verify import find_quote
+from clauselens.retrieval.types import Passage
+
+#: The model id of a cell the rule decided (part of its fingerprint).
+RULE_MODEL = "rule"
+#: Opening passages a party question reads.
+FRONT_PASSAGES = 2
+
+
+def uses_rule(q: GridQuestion) -> bool:
+    """Is ``q`` answered by rule (a typed question)?"""
+    return q.type in RULE_TYPES
+
+
+def read(q: GridQuestion, passages: Sequence[Passage]) -> Reading:
+    """The rule's reading of ``q`` over an agreement's ``passages`` (document order)."""
+    texts = [p.text for p in passages]
+    if q.type == "party":
+        return read_parties(texts[:FRONT_PASSAGES])
+    if q.type == "date" and q.front_matter:  # the agreement's own date: the preamble rule
+        return read_front_date(texts[:FRONT_PASSAGES])
+    return read_typed(q.type, q.question, texts, q.terms)
+
+
+def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell:
+    """The cell of ``q`` read by rule from one agreement's ``passages`` (see the module docstring)."""
+    base = {**base, "check": CHECK_VERSION, "passages": len(passages), "reply": None}
+    r = read(q, passages)
+    if r.candidate is None:
+        if r.choices:
+            return Cell(**base, status="unverified", answer="", reason=r.reason + "; no single value, none shown")
+        return Cell(**base, status="not found", answer="", reason=r.reason)
+    c = r.candidate
+    p = passages[c.passage]
+    m = find_quote(p.text[c.start:c.end], p.chunk_id, p)
+    if m is None:  # cannot happen for text cut from the passage; never shown unverified
+        return Cell(**base, status="unverified", answer="", reason="the rule's sentence is not verbatim in its passage")
+    quote = " ".join(m.text.split())
+    checked = check_value(q.type, r.value, quote)
+    if checked.reason:
+        return Cell(**base, status="unverified", answer="", model_quote=quote[:1000], reason=f"{checked.reason}; quote withheld")
+    groups = ", ".join(g for g in c.groups if not g.startswith("concept:")) or "its topic"
+    return Cell(**base, status="answered", answer=r.value, quote=quote, clause=p.clause_ref or "", page=p.page_start,
+                link=source_link(p.source_path or base.get("source_path", ""), p.page_start),
+                quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans],
+                reason=f"read by rule from the clause on {groups} (no model)")
+
+
+def yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell | None:
+    """The yes/no cell of ``q`` when the agreement's sentences decide it
+    (:func:`clauselens.grid.extract.read_yes_no`), else ``None`` (the model is asked, and its answer
+    checked against its quote). "Yes" / "No" with a quote are *answered*; "No" because no sentence of
+    the agreement is about the topic is *not found* with the answer "No"."""
+    r = read_yes_no(q.question, [p.text for p in passages])
+    if not r.answer:
+        return None
+    base = {**base, "check": CHECK_VERSION, "passages": len(passages), "reply": None}
+    if r.passage < 0:
+        return Cell(**base, status="not found", answer="No", reason=r.reason)
+    p = passages[r.passage]
+    m = find_quote(p.text[r.start:r.end], p.chunk_id, p)
+    if m is None:
+        return None
+    return Cell(**base, status="answered", answer=r.answer, quote=" ".join(m.text.split()), clause=p.clause_ref or "",
+                page=p.page_start, link=source_link(p.source_path or base.get("source_path", ""), p.page_start),
+                quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans], reason=r.reason)
+
+
+__all__ = ["FRONT_PASSAGES", "RULE_MODEL", "read", "rule_cell", "uses_rule", "yes_no_cell"]
