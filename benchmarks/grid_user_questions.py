@@ -220,9 +220,9 @@ def main(argv: list[str] | None = None) -> None:
     if args.run:
         run_model(lib, rows, questions, store, args.limit)
     res = score(lib, rows, questions, store, f"{ms.backend}:{ms.model}")
-    from clauselens.grid.answer import CHECK_VERSION
-
     import datetime as dt
+
+    from clauselens.grid.answer import CHECK_VERSION
 
     res.update(command="python -m benchmarks.grid_user_questions" + (" --run" if args.run else "") + (f" --tag {args.tag}" if args.tag else ""),
                date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),

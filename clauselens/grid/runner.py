@@ -10,6 +10,12 @@ cell the runner retrieves in its own thread (the library's catalogue is one SQLi
 ``concurrency`` workers (1 for the in-process model, which runs one call at a time), and
 verifies and stores the reply as it comes back. A contract that failed to load, or any cell
 whose retrieval or model call fails, becomes an ``error`` cell with the reason; the grid goes on.
+
+Issue #45: a typed question (date, duration, amount, party, jurisdiction) is read by rule from the
+agreement's passages (:func:`clauselens.grid.rule.rule_cell`; model id ``rule``, no model call), and
+a yes/no question is first decided from the evidence (:func:`clauselens.grid.rule.yes_no_cell`);
+only when the evidence does not decide does the model answer it. Rule cells are recomputed when
+:data:`~clauselens.grid.answer.CHECK_VERSION` changes (they are cheap: regular expressions).
 """
 
 from __future__ import annotations
@@ -70,6 +76,11 @@ def _error_text(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}"
 
 
+def _rule_base(row: GridRow, q: GridQuestion, fp: str) -> dict[str, Any]:
+    return {"row_key": row.row_key, "question_id": q.id, "fingerprint": fp, "agreement": row.agreement, "doc_id": row.doc_id,
+            "source_path": row.source_path, "model": RULE_MODEL}
+
+
 def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQuestion], store: CellStore, *,
              model: Any = None, model_id: str = "", concurrency: int = 1, k: int = DEFAULT_K, method: str = "auto",
              on_cell: CellCallback | None = None, answer: Callable[..., Any] = ask_model, compute: bool = True,
@@ -126,8 +137,7 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                         continue
                     if not compute:
                         continue
-                    rbase: dict[str, Any] = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fp, "agreement": row.agreement,
-                                             "doc_id": row.doc_id, "source_path": row.source_path, "model": RULE_MODEL}
+                    rbase = _rule_base(row, q, fp)
                     started = time.perf_counter()
                     try:
                         if row.error:
@@ -163,8 +173,7 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                         except Exception:  # noqa: BLE001 - no passages to read: the model path decides (and reports)
                             whole = []
                     started = time.perf_counter()
-                    ruled = None if not whole else yes_no_cell({"row_key": row.row_key, "question_id": q.id, "fingerprint": fp, "agreement": row.agreement,
-                                         "doc_id": row.doc_id, "source_path": row.source_path, "model": RULE_MODEL}, q, whole)
+                    ruled = yes_no_cell(_rule_base(row, q, fp), q, whole) if whole else None
                     if ruled is not None:
                         record(ruled.model_copy(update={"seconds": round(time.perf_counter() - started, 2)}), False)
                         continue
