@@ -14,8 +14,13 @@ bm25s index matches them.
 
 Agreement profiles (one short text per agreement, for resolution) stay in bm25s
 (:class:`~clauselens.library.storage.Bm25sLexical`, the resolver was tuned on its scores): their
-analysed tokens are kept in ``profile_tokens.json`` and the small index (one row per agreement)
-is rebuilt from them at each commit, without reading the catalogue back.
+analysed tokens are kept as integer ids over one vocabulary in ``profile_tokens.npz``
+(:class:`ProfileTokens`; no pickle) and the small index (one row per agreement) is rebuilt from
+those ids at each commit, without reading the catalogue back. BM25 depends on every profile
+(IDF, mean length), so the rebuild is inherent; feeding bm25s ids instead of strings and storing
+arrays instead of JSON halves its cost at 3,871 agreements (issue #42; the scores are identical,
+``tests/library/test_lexical_tantivy.py``). Libraries written before keep ``profile_tokens.json``
+until their next commit, which converts it.
 
 Consistency with the catalogue: ``lexical_meta.json`` records the catalogue generation of the
 last complete commit (tantivy commit, profile index, then this file, each replaced atomically);
@@ -38,6 +43,85 @@ from clauselens.library.storage import Bm25sLexical, LexicalStorage
 WRITER_HEAP = 64_000_000
 #: Top hits read for ``passage_scores`` (the engine returns a top list, not a score per passage).
 SCORES_LIMIT = 1000
+
+
+class ProfileTokens:
+    """Each agreement's analysed profile tokens as int32 ids over one vocabulary (``words``).
+    :meth:`compact` drops words no profile uses any more (removed agreements), so the bm25s index
+    built from it has the vocabulary a build from the token strings would have."""
+
+    def __init__(self) -> None:
+        self.words: list[str] = []
+        self.vocab: dict[str, int] = {}
+        self.docs: dict[str, np.ndarray] = {}
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self.docs
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    def put(self, doc_id: str, tokens: Sequence[str]) -> None:
+        ids = np.empty(len(tokens), np.int32)
+        for i, t in enumerate(tokens):
+            j = self.vocab.get(t)
+            if j is None:
+                j = self.vocab[t] = len(self.words)
+                self.words.append(t)
+            ids[i] = j
+        self.docs[doc_id] = ids
+
+    def pop(self, doc_id: str) -> None:
+        self.docs.pop(doc_id, None)
+
+    def tokens(self, doc_id: str) -> list[str]:
+        """The token strings of one profile."""
+        return [self.words[i] for i in self.docs[doc_id].tolist()]
+
+    def compact(self, order: Sequence[str] | None = None) -> tuple[list[str], list[list[int]], dict[str, int]]:
+        """Renumber to the words still used; returns (doc ids in ``order``, their id lists, vocab)."""
+        ids = [d for d in (order if order is not None else self.docs) if d in self.docs]
+        if not ids:
+            self.words, self.vocab = [], {}
+            return [], [], {}
+        flat = np.concatenate([self.docs[d] for d in ids]).astype(np.int64)
+        used = np.unique(flat)
+        remap = np.full(len(self.words), -1, np.int64)
+        remap[used] = np.arange(len(used))
+        self.words = [self.words[i] for i in used.tolist()]
+        self.vocab = {w: i for i, w in enumerate(self.words)}
+        keep = set(ids)
+        self.docs = {d: remap[v].astype(np.int32) for d, v in self.docs.items() if d in keep}
+        return ids, [self.docs[d].tolist() for d in ids], dict(self.vocab)
+
+    def save(self, path: Path) -> None:
+        """Write ``path`` (an .npz of plain arrays) atomically."""
+        ids = list(self.docs)
+        lens = np.asarray([len(self.docs[d]) for d in ids], np.int64)
+        flat = np.concatenate([self.docs[d] for d in ids]) if ids else np.zeros(0, np.int32)
+        tmp = path.with_name(path.name + ".tmp")
+        with open(tmp, "wb") as f:
+            np.savez(f, doc_ids=np.asarray(ids, dtype=str), lengths=lens, ids=flat.astype(np.int32),
+                     words=np.asarray(self.words, dtype=str))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path, legacy_json: Path | None = None) -> "ProfileTokens":
+        """Read ``path``; else a library's older ``profile_tokens.json``; else empty."""
+        pt = cls()
+        if path.exists():
+            with np.load(path, allow_pickle=False) as z:
+                pt.words = z["words"].tolist()
+                flat, lens = z["ids"], z["lengths"]
+                ends = np.cumsum(lens)
+                pt.docs = {d: flat[e - n:e] for d, n, e in zip(z["doc_ids"].tolist(), lens.tolist(), ends.tolist())}
+            pt.vocab = {w: i for i, w in enumerate(pt.words)}
+        elif legacy_json is not None and legacy_json.exists():
+            for d, toks in json.loads(legacy_json.read_text()).items():
+                pt.put(d, toks)
+        return pt
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -69,9 +153,9 @@ class TantivyLexical(LexicalStorage):
         self.index = tantivy.Index(self.schema, path=str(self.root / "passages"))
         self._writer: Any = None
         self._profiles = Bm25sLexical(self.root / "profiles")
-        ptok = self.root / "profile_tokens.json"
-        self._profile_tokens: dict[str, list[str]] | None = None
-        self._ptok_path = ptok
+        self._profile_tokens: ProfileTokens | None = None
+        self._ptok_path = self.root / "profile_tokens.npz"
+        self._ptok_json = self.root / "profile_tokens.json"  # libraries written before the .npz
         meta = self.root / "lexical_meta.json"
         self._gen: int | None = int(json.loads(meta.read_text())["generation"]) if meta.exists() else None
         self._searcher: Any = None
@@ -82,9 +166,9 @@ class TantivyLexical(LexicalStorage):
             self._writer = self.index.writer(WRITER_HEAP, 1)
         return self._writer
 
-    def _ptokens(self) -> dict[str, list[str]]:
+    def _ptokens(self) -> ProfileTokens:
         if self._profile_tokens is None:
-            self._profile_tokens = json.loads(self._ptok_path.read_text()) if self._ptok_path.exists() else {}
+            self._profile_tokens = ProfileTokens.load(self._ptok_path, self._ptok_json)
         return self._profile_tokens
 
     def add_passages(self, doc_id: str, rows: Sequence[int], tokens: Sequence[list[str]], profile: list[str]) -> None:
@@ -92,12 +176,12 @@ class TantivyLexical(LexicalStorage):
         w = self._w()
         for r, tok in zip(rows, tokens):
             w.add_document(self._tv.Document(tokens=" ".join(tok), doc_id=doc_id, row=int(r)))
-        self._ptokens()[doc_id] = list(profile)
+        self._ptokens().put(doc_id, profile)
 
     def remove_doc(self, doc_id: str) -> None:
         """Stage the deletion of one agreement's passages and profile."""
         self._w().delete_documents_by_term("doc_id", doc_id)
-        self._ptokens().pop(doc_id, None)
+        self._ptokens().pop(doc_id)
 
     def commit(self, generation: int, profile_order: Sequence[str] | None = None) -> None:
         """Commit the staged segment and deletions, rebuild the profile index, record ``generation``."""
@@ -106,10 +190,11 @@ class TantivyLexical(LexicalStorage):
             self._writer.wait_merging_threads()  # releases the writer's lock (the next add opens a new one)
             self._writer = None
         pt = self._ptokens()
-        ids = [d for d in (profile_order or pt) if d in pt]
-        _write_atomic(self._ptok_path, json.dumps(pt))
-        self._profiles.build(np.zeros(0, np.int64), [], ids, [pt[d] for d in ids], generation)
+        ids, id_lists, vocab = pt.compact(profile_order)
+        pt.save(self._ptok_path)
+        self._profiles.build(np.zeros(0, np.int64), [], ids, id_lists, generation, profile_vocab=vocab)
         _write_atomic(self.root / "lexical_meta.json", json.dumps({"generation": int(generation), "engine": "tantivy"}))
+        self._ptok_json.unlink(missing_ok=True)  # converted to the .npz above
         self._gen = int(generation)
         self.index.reload()
         self._searcher = None
@@ -126,7 +211,9 @@ class TantivyLexical(LexicalStorage):
         w.delete_all_documents()
         for r, tok, d in zip(rows, tokens, doc_ids or ()):
             w.add_document(self._tv.Document(tokens=" ".join(tok), doc_id=d, row=int(r)))
-        self._profile_tokens = dict(zip(profile_ids, profile_tokens))
+        self._profile_tokens = ProfileTokens()
+        for d, toks in zip(profile_ids, profile_tokens):
+            self._profile_tokens.put(d, toks)
         self.commit(generation, profile_ids)
 
     def generation(self) -> int | None:
@@ -201,4 +288,4 @@ class TantivyLexical(LexicalStorage):
         shutil.rmtree(root, ignore_errors=True)
 
 
-__all__ = ["TantivyLexical"]
+__all__ = ["ProfileTokens", "TantivyLexical"]
