@@ -102,7 +102,8 @@ def add_cross_negatives(groups: list[dict[str, Any]], pool: list[dict[str, Any]]
             g["pairs"].append({"text": t, "label": 0.0, "kind": "cross"})
 
 
-def library_groups(path: Path, seed: int, limit: int, absent_share: float = 0.3, top: int = 8) -> list[dict[str, Any]]:
+def library_groups(path: Path, seed: int, limit: int, absent_share: float = 0.3, top: int = 8,
+                   absent_top: int = 4, split: str = "train") -> list[dict[str, Any]]:
     """Training groups from the library's own ranking (``library.answerability_data`` searches of the
     head's train agreements): per search of an annotated category, its top ``top`` passages with the
     gold ones positive and the others negative (kind ``library_hard``: what the library ranks near the
@@ -114,7 +115,7 @@ def library_groups(path: Path, seed: int, limit: int, absent_share: float = 0.3,
     for line in path.read_text(encoding="utf-8").splitlines():
         s = json.loads(line)
         ps = s["passages"][:top]
-        if not ps or s["split"] != "train":
+        if not ps or s["split"] != split:
             continue
         if s["present"]:
             if not any(p["gold"] for p in ps):
@@ -125,13 +126,28 @@ def library_groups(path: Path, seed: int, limit: int, absent_share: float = 0.3,
                         "pairs": pairs})
         else:
             absent.append({"contract": s["contract"], "category": s["category"], "query": s["query"], "absent": True,
-                           "pairs": [{"text": p["text"], "label": 0.0, "kind": "library_absent"} for p in ps[:4]]})
+                           "pairs": [{"text": p["text"], "label": 0.0, "kind": "library_absent"} for p in ps[:absent_top]]})
     rng.shuffle(ann)
     rng.shuffle(absent)
     n_abs = round(limit * absent_share)
     out = ann[:limit - n_abs] + absent[:n_abs]
     rng.shuffle(out)
     return out
+
+
+def synthetic_groups(path: Path, seed: int, limit: int, absent_share: float = 0.3, top: int = 8,
+                     split: str = "train") -> list[dict[str, Any]]:
+    """Training groups from the synthetic lay questions' searches (``answerability_data
+    --synthetic-searches``; train split only): per question its own agreement's top ``top`` with the
+    source passage (and the category's annotated clauses) positive and the rest negative, and per
+    abstention search (the question asked in an agreement without that category) its top passages
+    all negative. Same shape as :func:`library_groups`, kinds renamed ``synthetic_*``."""
+    groups = library_groups(path, seed, limit, absent_share, top, split=split)
+    for g in groups:
+        for p in g["pairs"]:
+            p["kind"] = {"positive": "synthetic_positive", "library_hard": "synthetic_hard",
+                         "library_absent": "synthetic_absent"}[p["kind"]]
+    return groups
 
 
 def pairs_dataset(groups: list[dict[str, Any]]) -> Any:
@@ -191,6 +207,11 @@ def main(argv: list[str] | None = None) -> None:
                     help="answerability_data searches of the head's train agreements: train on the library's own "
                          "ranking (gold vs the passages ranked next to it) instead of the BM25 groups")
     ap.add_argument("--library-groups", type=int, default=1500, help="groups drawn from --library-searches")
+    ap.add_argument("--synthetic", type=Path, default=None,
+                    help="searches of synthetic lay questions (answerability_data --synthetic-searches): add their "
+                         "groups (source passage vs the library's next passages; abstention searches)")
+    ap.add_argument("--synthetic-groups", type=int, default=100000, help="at most this many groups from --synthetic")
+    ap.add_argument("--synthetic-absent-share", type=float, default=0.3)
     ap.add_argument("--swap-negatives", type=int, default=0,
                     help="per positive passage, this many phrasings of other categories paired with it as negatives")
     ap.add_argument("--resume", action="store_true", help="continue from the last checkpoint under --out")
@@ -209,6 +230,9 @@ def main(argv: list[str] | None = None) -> None:
     train = sample_groups(groups["train"], args.annotated, args.absent, args.seed)
     if args.library_searches is not None:
         train = train + library_groups(args.library_searches, args.seed, args.library_groups)
+    if args.synthetic is not None:
+        syn = synthetic_groups(args.synthetic, args.seed, args.synthetic_groups, args.synthetic_absent_share)
+        train = train + syn
     val = sample_groups(groups["val"], args.val_groups // 2, args.val_groups // 2, args.seed)
     if args.cross_negatives:
         add_cross_negatives(train, groups["train"], args.cross_negatives, args.seed)
@@ -232,6 +256,9 @@ def main(argv: list[str] | None = None) -> None:
     cpu = {"wall_s": round(time.time() - t0, 1), "cpu_s": round(c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime, 1),
            "threads": args.threads, "resumed": bool(resume)}
     metrics = evaluate(model, val)
+    if args.synthetic is not None:  # held-out agreements' synthetic searches: the lay register the head is for
+        metrics["synthetic_val"] = {k: v for k, v in evaluate(
+            model, synthetic_groups(args.synthetic, args.seed, 400, 0.5, split="val")).items()}
     print(json.dumps({k: v for k, v in metrics.items() if k != "curve"}, indent=2))
     if not args.export:
         return
@@ -256,6 +283,11 @@ def main(argv: list[str] | None = None) -> None:
     }
     if args.init is not None:
         meta["init_checkpoint"] = str(args.init)
+    if args.synthetic is not None:
+        syn_man = args.synthetic.with_name("manifest.json")
+        meta["data"]["synthetic"] = {"file": str(args.synthetic), "groups": sum(1 for g in train if any(
+            p["kind"].startswith("synthetic") for p in g["pairs"])),
+            "manifest": json.loads(syn_man.read_text()) if syn_man.exists() else None}
     if args.library_searches is not None:
         meta["data"]["library_searches"] = {"file": str(args.library_searches), "groups": args.library_groups,
                                             "made_by": "python -m clauselens.library.answerability_data --both-registers "

@@ -32,8 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from clauselens.library.head_pairs import (CACHE, DATA, allowed_rows, clause_texts, contract_passages, locate, name_key,
-                                           phrasings, split_keys, squash)
+from clauselens.library.head_pairs import CACHE, DATA, allowed_rows, clause_texts, contract_passages, locate, name_key, phrasings, split_keys, squash
 from clauselens.library.library import Library, rerank_text
 
 LIBRARY = Path.home() / ".cache" / "clauselens" / "bench" / "clause_qa" / "cuad462-minilm"
@@ -176,6 +175,131 @@ def sample_synthetic(out: Path = SYNTH / "items.jsonl", *, seed: int = 39, annot
     return counts
 
 
+#: How deep the source passage may sit in its own agreement's ranking and still pass the round-trip
+#: filter (InPars keeps the queries whose source the retriever finds; loose, so the hard lay
+#: questions the head must learn are not all filtered away).
+ROUND_TRIP_K = 30
+#: A question written for this many passages or more is generic ("what happens if they breach?"):
+#: dropped, whatever its source.
+GENERIC_REPEATS = 3
+
+
+def _synthetic_questions(questions: Path) -> tuple[list[tuple[dict[str, Any], int, str]], dict[str, int]]:
+    """(item, index, question) of every kept synthetic question, generic ones dropped, with counts."""
+    recs = [json.loads(x) for x in questions.read_text(encoding="utf-8").splitlines() if x.strip()]
+    seen: dict[str, set[str]] = {}
+    for r in recs:
+        for q in r["questions"]:
+            seen.setdefault(q.lower(), set()).add(r["id"])
+    out = []
+    counts = {"passages": len(recs), "bad_replies": sum(1 for r in recs if r.get("error")),
+              "questions": sum(len(r["questions"]) for r in recs), "near_copies": 0, "generic": 0}
+    for r in recs:
+        counts["near_copies"] += len(r["questions"]) - len(r["kept"])
+        for j, q in enumerate(r["kept"]):
+            if len(seen[q.lower()]) >= GENERIC_REPEATS:
+                counts["generic"] += 1
+                continue
+            out.append((r, j, q))
+    return out, counts
+
+
+def synthetic_searches(questions: Path = SYNTH / "questions.jsonl", out: Path = SYNTH / "searches.jsonl",
+                       library: Path = LIBRARY, *, seed: int = 39, val_share: float = 0.1,
+                       k: int = ROUND_TRIP_K) -> dict[str, Any]:
+    """Library searches of the synthetic questions (``clauselens.heads.synthetic``), in the format of
+    :func:`build`'s searches so ``train_reranker --synthetic`` and ``train_answerability`` read them:
+
+    * each kept question is searched in its own agreement (top ``k``); it passes the round-trip
+      filter when a passage overlapping its source passage is in that top ``k``; the search is
+      written with its top :data:`TOP` passages, gold = overlaps the source passage or an annotated
+      clause of the source's CUAD category (``present``: true);
+    * an **abstention search** per passing question whose source has a CUAD category C: the same
+      question searched in another agreement of the same split whose annotation for C is empty
+      (``present``: false, every passage a negative).
+
+    Split by agreement as ``head_pairs`` splits (``val`` = the head's held-out agreements).
+    Rewritten from scratch each run (searching is seconds). Returns the counts of each filter."""
+    kept, counts = _synthetic_questions(questions)
+    rows = {name_key(r["Filename"]): (r, p) for r, p in allowed_rows()}
+    val = split_keys(list(rows), val_share, seed)
+    cats = list(phrasings())
+    lib = Library.open(library, embedder_name="minilm", abstain_threshold=0.0)
+    by_key = {name_key(Path(r.path).name): r.doc_id for r in lib.agreements()}
+    golds: dict[str, dict[str, list[tuple[int, int]]]] = {}
+
+    def gold_of(key: str) -> dict[str, list[tuple[int, int]]]:
+        if key not in golds:
+            row, path = rows[key]
+            golds[key] = gold_spans(row, path.read_text(encoding="utf-8"), cats)
+        return golds[key]
+
+    absent_in: dict[tuple[str, str], list[str]] = {}
+    for key, (row, _) in rows.items():
+        if key in by_key:
+            for c in cats:
+                if not clause_texts(row.get(c, "")):
+                    absent_in.setdefault(("val" if key in val else "train", c), []).append(key)
+    rng = random.Random(f"{seed}:synthetic-searches")
+    counts.update({"kept_after_generic": len(kept), "not_in_library": 0, "round_trip_dropped": 0, "round_trip_kept": 0,
+                   "abstention_searches": 0, "source_rank_top5": 0})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8") as f:
+        for item, j, q in kept:
+            key = item["contract"]
+            if key not in by_key or key not in rows:
+                counts["not_in_library"] += 1
+                continue
+            split = "val" if key in val else "train"
+            gold = dict(gold_of(key))
+            cat: str | None = item.get("category")
+            src = (int(item["span"][0]), int(item["span"][1]))
+            label = cat or "_source"
+            gold[label] = [src] + (gold.get(cat, []) if cat else [])
+            res_k = lib.search(q, k, doc_ids=[by_key[key]], resolve=False, absent_topics=False)
+            rank = next((i for i, p in enumerate(res_k.passages)
+                         if _overlap((p.spans[0].start, p.spans[-1].end), src)), None)
+            if rank is None:
+                counts["round_trip_dropped"] += 1
+                continue
+            counts["round_trip_kept"] += 1
+            counts["source_rank_top5"] += rank < 5
+            rec = search_record(lib, by_key[key], q, gold, label)
+            reg = f"synthetic:{item['id']}:{j}"
+            f.write(json.dumps({"contract": key, "file": item["file"], "split": split, "category": label,
+                                "register": reg, "query": q, "present": True, "source_rank": rank,
+                                "source": "synthetic", **rec}) + "\n")
+            pool = [x for x in absent_in.get((split, cat), []) if x != key] if cat else []
+            if pool and cat:
+                other = rng.choice(pool)
+                rec = search_record(lib, by_key[other], q, {cat: []}, cat)
+                f.write(json.dumps({"contract": other, "file": Path(rows[other][1]).name, "split": split,
+                                    "category": cat, "register": reg + ":absent", "query": q, "present": False,
+                                    "source": "synthetic-absent", **rec}) + "\n")
+                counts["abstention_searches"] += 1
+    return counts
+
+
+def write_manifest(path: Path, counts: dict[str, Any], inputs: list[Path]) -> None:
+    """The synthetic data's manifest: filter counts, split sizes and the sha256 of every input."""
+    import hashlib
+
+    searches = [json.loads(x) for x in inputs[2].read_text(encoding="utf-8").splitlines() if x.strip()]
+    splits: dict[str, dict[str, Any]] = {}
+    for sx in searches:
+        d = splits.setdefault(sx["split"], {"agreements": set(), "present": 0, "absent": 0})
+        d["agreements"].add(sx["contract"])
+        d["present" if sx["present"] else "absent"] += 1
+    man = {"counts": counts, "round_trip_k": ROUND_TRIP_K, "generic_repeats": GENERIC_REPEATS,
+           "splits": {k: {**v, "agreements": len(v["agreements"])} for k, v in splits.items()},
+           "inputs": {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in inputs if p.exists()},
+           "generator": "clauselens.heads.synthetic (qwen2.5-coder-1.5b Q4_K_M, llama-cpp, JSON schema)",
+           "made_by": "python -m clauselens.library.answerability_data --sample-synthetic ITEMS; "
+                      "python -m clauselens.heads.synthetic; "
+                      "python -m clauselens.library.answerability_data --synthetic-searches QUESTIONS"}
+    path.write_text(json.dumps(man, indent=2) + "\n")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", type=Path, default=OUT)
@@ -192,7 +316,19 @@ def main(argv: list[str] | None = None) -> None:
                          "training data from the library's ranking); --exclude-manifest is then ignored")
     ap.add_argument("--sample-synthetic", type=Path, default=None, metavar="ITEMS",
                     help="write the passages for the synthetic question writer to ITEMS and stop")
+    ap.add_argument("--synthetic-searches", type=Path, default=None, metavar="QUESTIONS",
+                    help="search the synthetic questions of QUESTIONS (clauselens.heads.synthetic) in the library, "
+                         "filter them by round trip and write SEARCHES_OUT and its manifest, then stop")
+    ap.add_argument("--searches-out", type=Path, default=SYNTH / "searches.jsonl")
     args = ap.parse_args(argv)
+    if args.synthetic_searches is not None:
+        counts = synthetic_searches(args.synthetic_searches, args.searches_out, args.library, seed=args.seed,
+                                    val_share=args.val_share)
+        write_manifest(args.searches_out.with_name("manifest.json"), counts,
+                       [args.synthetic_searches, args.synthetic_searches.with_name("items.jsonl"), args.searches_out,
+                        DATA / "cuad" / "master_clauses.csv", DATA / "cuad" / "train_allowed.txt"])
+        print(json.dumps(counts))
+        return
     if args.sample_synthetic is not None:
         print(json.dumps(sample_synthetic(args.sample_synthetic, seed=args.seed)))
         return
