@@ -159,7 +159,7 @@ CUAD: list[GridQuestion] = [
        "automatically renew renewed for successive additional renewal term periods unless notice"),
     _q("Notice Period To Terminate Renewal", "duration", "What notice period is required to terminate renewal (prevent the contract from renewing)?",
        "notice of non-renewal days prior to the expiration of the then current term not to renew"),
-    _q("Governing Law", "text", "Which state's or country's law governs the interpretation of this contract?",
+    _q("Governing Law", "jurisdiction", "Which state's or country's law governs the interpretation of this contract?",
        "governed by and construed in accordance with the laws of the state governing law"),
     _q("Most Favored Nation", "yes_no",
        "If a third party gets better terms on the licensing or sale of the technology, goods or services, is the buyer under this contract "
