@@ -205,8 +205,8 @@ def _synthetic_questions(questions: Path) -> tuple[list[tuple[dict[str, Any], in
 
 
 def synthetic_searches(questions: Path = SYNTH / "questions.jsonl", out: Path = SYNTH / "searches.jsonl",
-                       library: Path = LIBRARY, *, seed: int = 39, val_share: float = 0.1,
-                       k: int = ROUND_TRIP_K) -> dict[str, Any]:
+                       library: Path = LIBRARY, *, seed: int = 39, val_share: float = 0.5,
+                       k: int = ROUND_TRIP_K, head_manifest: Path | None = HEAD_MANIFEST) -> dict[str, Any]:
     """Library searches of the synthetic questions (``clauselens.heads.synthetic``), in the format of
     :func:`build`'s searches so ``train_reranker --synthetic`` and ``train_answerability`` read them:
 
@@ -218,11 +218,15 @@ def synthetic_searches(questions: Path = SYNTH / "questions.jsonl", out: Path = 
       question searched in another agreement of the same split whose annotation for C is empty
       (``present``: false, every passage a negative).
 
-    Split by agreement as ``head_pairs`` splits (``val`` = the head's held-out agreements).
-    Rewritten from scratch each run (searching is seconds). Returns the counts of each filter."""
+    Split by agreement: ``val`` = a seeded ``val_share`` of the agreements the CUAD-trained head
+    stages never saw (not in ``head_manifest``'s train split), so the answerability model can be
+    fitted on searches in agreements no head stage trained on. Rewritten from scratch each run
+    (searching is seconds). Returns the counts of each filter."""
     kept, counts = _synthetic_questions(questions)
     rows = {name_key(r["Filename"]): (r, p) for r, p in allowed_rows()}
-    val = split_keys(list(rows), val_share, seed)
+    seen = ({name_key(x) for x in json.loads(head_manifest.read_text())["train"]["agreement_files"]}
+            if head_manifest is not None and head_manifest.exists() else set())
+    val = split_keys([k for k in rows if k not in seen], val_share, seed)
     cats = list(phrasings())
     lib = Library.open(library, embedder_name="minilm", abstain_threshold=0.0)
     by_key = {name_key(Path(r.path).name): r.doc_id for r in lib.agreements()}
@@ -280,6 +284,20 @@ def synthetic_searches(questions: Path = SYNTH / "questions.jsonl", out: Path = 
     return counts
 
 
+def heldout_searches(synthetic: Path, cuad: Path, out: Path) -> dict[str, int]:
+    """The answerability model's data for a head trained with ``--synthetic``: the synthetic searches
+    of the held-out (``val``) agreements plus the CUAD-phrasing searches (:func:`build`) of those same
+    agreements -- none of which any head stage trained on. Returns counts."""
+    syn = [json.loads(x) for x in synthetic.read_text(encoding="utf-8").splitlines() if x.strip()]
+    val = [x for x in syn if x["split"] == "val"]
+    keys = {x["contract"] for x in val}
+    cu = [json.loads(x) for x in cuad.read_text(encoding="utf-8").splitlines() if x.strip()] if cuad.exists() else []
+    cu = [x for x in cu if x["contract"] in keys]
+    out.write_text("".join(json.dumps(x) + "\n" for x in val + cu), encoding="utf-8")
+    return {"agreements": len(keys), "synthetic": len(val), "synthetic_present": sum(x["present"] for x in val),
+            "cuad_phrasings": len(cu), "cuad_present": sum(x["present"] for x in cu)}
+
+
 def write_manifest(path: Path, counts: dict[str, Any], inputs: list[Path]) -> None:
     """The synthetic data's manifest: filter counts, split sizes and the sha256 of every input."""
     import hashlib
@@ -290,7 +308,7 @@ def write_manifest(path: Path, counts: dict[str, Any], inputs: list[Path]) -> No
         d = splits.setdefault(sx["split"], {"agreements": set(), "present": 0, "absent": 0})
         d["agreements"].add(sx["contract"])
         d["present" if sx["present"] else "absent"] += 1
-    man = {"counts": counts, "round_trip_k": ROUND_TRIP_K, "generic_repeats": GENERIC_REPEATS,
+    man = {"counts": counts, "generic_repeats": GENERIC_REPEATS,
            "splits": {k: {**v, "agreements": len(v["agreements"])} for k, v in splits.items()},
            "inputs": {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in inputs if p.exists()},
            "generator": "clauselens.heads.synthetic (qwen2.5-coder-1.5b Q4_K_M, llama-cpp, JSON schema)",
@@ -319,11 +337,21 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--synthetic-searches", type=Path, default=None, metavar="QUESTIONS",
                     help="search the synthetic questions of QUESTIONS (clauselens.heads.synthetic) in the library, "
                          "filter them by round trip and write SEARCHES_OUT and its manifest, then stop")
+    ap.add_argument("--synthetic-val-share", type=float, default=0.5,
+                    help="share of the agreements no head stage trained on held out (val) from the synthetic searches")
     ap.add_argument("--searches-out", type=Path, default=SYNTH / "searches.jsonl")
+    ap.add_argument("--round-trip-k", type=int, default=ROUND_TRIP_K)
+    ap.add_argument("--heldout", type=Path, default=None, metavar="OUT",
+                    help="with --synthetic-searches: also write OUT, the held-out agreements' synthetic and CUAD-phrasing "
+                         "searches (--out) for train_answerability")
     args = ap.parse_args(argv)
     if args.synthetic_searches is not None:
         counts = synthetic_searches(args.synthetic_searches, args.searches_out, args.library, seed=args.seed,
-                                    val_share=args.val_share)
+                                    val_share=args.synthetic_val_share, head_manifest=args.exclude_manifest,
+                                    k=args.round_trip_k)
+        counts["round_trip_k"] = args.round_trip_k
+        if args.heldout is not None:
+            counts["heldout"] = heldout_searches(args.searches_out, args.out, args.heldout)
         write_manifest(args.searches_out.with_name("manifest.json"), counts,
                        [args.synthetic_searches, args.synthetic_searches.with_name("items.jsonl"), args.searches_out,
                         DATA / "cuad" / "master_clauses.csv", DATA / "cuad" / "train_allowed.txt"])

@@ -87,3 +87,29 @@ def test_synthetic_groups_label_source_and_abstention(tmp_path: Path) -> None:
     assert {p["kind"] for p in by_absent[True]["pairs"]} == {"synthetic_absent"} and len(by_absent[True]["pairs"]) == 4
     val = synthetic_groups(f, seed=1, limit=10, split="val")
     assert len(val) == 1 and val[0]["pairs"][0]["label"] == 1.0
+
+
+def test_generic_questions_are_dropped_and_counted(tmp_path: Path) -> None:
+    from clauselens.library.answerability_data import _synthetic_questions
+
+    generic = "What happens if they break the deal?"
+    recs = [{"id": f"c{i}:0", "contract": f"c{i}", "questions": [generic, f"Who pays the {w} costs?", "Copied?"],
+             "kept": [generic, f"Who pays the {w} costs?"], "error": None} for i, w in enumerate(["shipping", "repair", "audit"])]
+    f = tmp_path / "q.jsonl"
+    f.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    kept, counts = _synthetic_questions(f)
+    assert [q for _, _, q in kept] == ["Who pays the shipping costs?", "Who pays the repair costs?", "Who pays the audit costs?"]
+    assert (counts["questions"], counts["near_copies"], counts["generic"]) == (9, 3, 3)
+
+
+def test_heldout_searches_keep_only_val_agreements(tmp_path: Path) -> None:
+    from clauselens.library.answerability_data import heldout_searches
+
+    s, c, out = tmp_path / "s.jsonl", tmp_path / "c.jsonl", tmp_path / "o.jsonl"
+    s.write_text("".join(json.dumps(x) + "\n" for x in [_search("val", True, [True], "v1"), _search("train", True, [True], "t1"),
+                                                          _search("val", False, [False], "v2")]))
+    c.write_text("".join(json.dumps(x) + "\n" for x in [_search("train", True, [True], "v1"), _search("train", False, [False], "t1")]))
+    counts = heldout_searches(s, c, out)
+    got = [json.loads(x)["contract"] for x in out.read_text().splitlines()]
+    assert got == ["v1", "v2", "v1"] and counts == {"agreements": 2, "synthetic": 2, "synthetic_present": 1,
+                                                    "cuad_phrasings": 1, "cuad_present": 1}
