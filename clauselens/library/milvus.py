@@ -45,267 +45,39 @@ before the interruption.
 Milvus Lite performance: rows that have not been flushed live in a memtable whose BM25 index
 is rebuilt *at every search* (pure Python), which made a query take seconds at 10k passages;
 every write path here therefore ends with ``flush`` (sealed segments keep their index cached).
+
+The client, the collections' schemas and the filter literals are
+:mod:`clauselens.library.milvus_store` (split by concern, issue #43).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import re
-import threading
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 import numpy as np
 
-from clauselens.errors import ConfigError, RetrievalError
+from clauselens.errors import RetrievalError
 from clauselens.library.catalogue import AgreementRecord
+from clauselens.library.milvus_store import (
+    BATCH,
+    BM25_K1,
+    VARCHAR_MAX,
+    MilvusStore,
+    collection_prefix,
+    cut_utf8,
+    filter_in,
+    filter_literal,
+    is_local_uri,
+    milvus_term,
+    milvus_text,
+)
 from clauselens.library.storage import CatalogueStorage, LexicalStorage, Rows, VectorStorage
 from clauselens.parsing.types import Chunk, Span
 
 if TYPE_CHECKING:
     from pymilvus.client.search_result import Hit
-
-#: Milvus's VARCHAR limit is in bytes; longer values are cut at a character boundary.
-VARCHAR_MAX = 65535
-#: BM25 parameters (as the local backend's bm25s index: Lucene defaults).
-BM25_K1, BM25_B = 1.5, 0.75
-#: Milvus's limit on the rows of one query (offset + limit).
-QUERY_CAP = 16384
-#: Rows per insert / ``in [...]`` query.
-BATCH = 500
-TOKEN_ENV = "CLAUSELENS_MILVUS_TOKEN"
-INDEX_ENV = "CLAUSELENS_MILVUS_DENSE_INDEX"
-_NON_WORD = re.compile(r"\W+", re.UNICODE)
-
-
-def milvus_term(token: str) -> str:
-    """A :class:`~clauselens.retrieval.analyzer.LegalAnalyzer` token written with word
-    characters only, so Milvus's ``standard`` analyzer keeps it as one term:
-    ``14.3(b)`` -> ``14_3_b``, ``5.17`` -> ``5_17``, ``1,000`` -> ``1_000``; words are unchanged."""
-    return _NON_WORD.sub("_", token).strip("_")
-
-
-def milvus_text(tokens: Iterable[str]) -> str:
-    """The ``tokens`` field value: :func:`milvus_term` of each token, space-separated."""
-    return _cut(" ".join(t for t in (milvus_term(x) for x in tokens) if t))
-
-
-def _cut(s: str, limit: int = VARCHAR_MAX) -> str:
-    b = s.encode("utf-8")
-    if len(b) <= limit:
-        return s
-    return b[:limit].decode("utf-8", "ignore")
-
-
-def _q(s: str) -> str:
-    """A string literal for a Milvus filter expression."""
-    return json.dumps(s, ensure_ascii=False)
-
-
-def _in(field: str, values: Sequence[Any]) -> str:
-    return f"{field} in [{', '.join(_q(v) if isinstance(v, str) else str(int(v)) for v in values)}]"
-
-
-def collection_prefix(name: str) -> str:
-    """``clauselens_<name>_`` with the characters Milvus allows in collection names."""
-    return "clauselens_" + (re.sub(r"[^A-Za-z0-9_]", "_", name) or "library") + "_"
-
-
-def is_local_uri(uri: str) -> bool:
-    """True for a Milvus Lite file (anything that is not an ``http(s)://`` / ``tcp://`` URI)."""
-    return not re.match(r"^[a-z]+://", uri)
-
-
-# ------------------------------------------------------------------ the shared client
-class MilvusStore:
-    """One ``MilvusClient`` and the four collections of one library, shared by the catalogue,
-    lexical and vector storages (vectors are staged by :class:`MilvusVectors` and written with
-    their passages by :meth:`MilvusCatalogue.put_agreement`)."""
-
-    def __init__(self, uri: str, name: str, dim: int) -> None:
-        try:
-            from pymilvus import MilvusClient
-        except ImportError as e:  # pragma: no cover - a declared dependency
-            raise ConfigError("the milvus backend needs pymilvus (pip install 'pymilvus==3.0.2' 'milvus-lite==3.2.2')") from e
-        self.uri = uri
-        self.dim = int(dim)
-        self.dense = self.dim > 1
-        self.prefix = collection_prefix(name)
-        #: Exact FLAT search in Milvus Lite (as the local backend); HNSW on a server, where a
-        #: library may hold tens of millions of passages (CLAUSELENS_MILVUS_DENSE_INDEX overrides).
-        self.dense_index = os.environ.get(INDEX_ENV, "FLAT" if is_local_uri(uri) else "HNSW").upper()
-        if self.dense_index not in ("FLAT", "HNSW"):
-            raise ConfigError(f"{INDEX_ENV} must be FLAT or HNSW, not {self.dense_index!r}")
-        import logging
-
-        # query_iterator warns on every call that Milvus Lite has no MVCC timestamp (harmless)
-        logging.getLogger("pymilvus").setLevel(logging.ERROR)
-        kw: dict[str, Any] = {}
-        if os.environ.get(TOKEN_ENV):
-            kw["token"] = os.environ[TOKEN_ENV]
-        if is_local_uri(uri):
-            Path(uri).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.client = MilvusClient(uri=uri, **kw)
-        except Exception as e:  # noqa: BLE001 - pymilvus raises many kinds; the user needs the URI
-            hint = (" (Milvus Lite opens a file in one process at a time: is another clauselens command using it? "
-                    "Several processes need a Milvus server, see docs/MILVUS.md)") if is_local_uri(uri) else ""
-            raise ConfigError(f"cannot connect to Milvus at {uri}: {e}{hint}") from e
-        self.staged: dict[int, np.ndarray] = {}
-        #: Passage rows the last ``hybrid_search`` returned with all their fields (saves a query).
-        self.prefetched: dict[int, dict] = {}
-        self.lock = threading.RLock()
-        self._ensure()
-
-    def name(self, what: str) -> str:
-        return self.prefix + what
-
-    # -------------------------------------------------------------- schema
-    def _ensure(self) -> None:
-        from pymilvus import DataType, Function, FunctionType
-
-        c = self.client
-        existing = set(c.list_collections())
-        strong = {"consistency_level": "Strong"}
-
-        def analysed(schema: Any, field: str) -> None:
-            schema.add_field(field, DataType.VARCHAR, max_length=VARCHAR_MAX, enable_analyzer=True,
-                             analyzer_params={"tokenizer": "standard"})
-
-        def filters(schema: Any) -> None:
-            schema.add_field("doc_type", DataType.VARCHAR, max_length=64)
-            schema.add_field("year", DataType.INT64)
-            schema.add_field("parties", DataType.ARRAY, element_type=DataType.VARCHAR, max_capacity=64, max_length=512)
-
-        if self.name("passages") not in existing:
-            s = c.create_schema(auto_id=False)
-            s.add_field("row", DataType.INT64, is_primary=True)
-            s.add_field("doc_id", DataType.VARCHAR, max_length=512)
-            s.add_field("batch", DataType.INT64)
-            s.add_field("chunk_id", DataType.VARCHAR, max_length=1024)
-            s.add_field("node_id", DataType.VARCHAR, max_length=1024)
-            s.add_field("kind", DataType.VARCHAR, max_length=64)
-            s.add_field("clause_ref", DataType.VARCHAR, max_length=256)
-            s.add_field("ref_key", DataType.VARCHAR, max_length=256)
-            s.add_field("heading_path", DataType.VARCHAR, max_length=VARCHAR_MAX)
-            for f in ("start", "end", "page_start", "page_end"):
-                s.add_field(f, DataType.INT64)
-            s.add_field("text", DataType.VARCHAR, max_length=VARCHAR_MAX)
-            analysed(s, "tokens")
-            s.add_field("sparse", DataType.SPARSE_FLOAT_VECTOR)
-            if self.dense:
-                s.add_field("dense", DataType.FLOAT_VECTOR, dim=self.dim)
-            filters(s)
-            s.add_function(Function(name="passage_bm25", function_type=FunctionType.BM25,
-                                    input_field_names=["tokens"], output_field_names=["sparse"]))
-            ip = c.prepare_index_params()
-            ip.add_index(field_name="sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25",
-                         params={"bm25_k1": BM25_K1, "bm25_b": BM25_B})
-            if self.dense:
-                ip.add_index(field_name="dense", index_type=self.dense_index, metric_type="IP",
-                             params={"M": 16, "efConstruction": 200} if self.dense_index == "HNSW" else {})
-            for f in ("doc_id", "ref_key", "batch"):
-                ip.add_index(field_name=f, index_type="INVERTED")
-            c.create_collection(self.name("passages"), schema=s, index_params=ip, **strong)
-        if self.name("agreements") not in existing:
-            s = c.create_schema(auto_id=False)
-            s.add_field("doc_id", DataType.VARCHAR, max_length=512, is_primary=True)
-            s.add_field("path", DataType.VARCHAR, max_length=4096)
-            s.add_field("sha256", DataType.VARCHAR, max_length=64)
-            s.add_field("seq", DataType.INT64)
-            s.add_field("batch", DataType.INT64)
-            s.add_field("record", DataType.VARCHAR, max_length=VARCHAR_MAX)
-            s.add_field("profile", DataType.VARCHAR, max_length=VARCHAR_MAX)
-            analysed(s, "profile_tokens")
-            s.add_field("profile_sparse", DataType.SPARSE_FLOAT_VECTOR)
-            filters(s)
-            s.add_function(Function(name="profile_bm25", function_type=FunctionType.BM25,
-                                    input_field_names=["profile_tokens"], output_field_names=["profile_sparse"]))
-            ip = c.prepare_index_params()
-            ip.add_index(field_name="profile_sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25",
-                         params={"bm25_k1": BM25_K1, "bm25_b": BM25_B})
-            ip.add_index(field_name="path", index_type="INVERTED")
-            c.create_collection(self.name("agreements"), schema=s, index_params=ip, **strong)
-        for what, fields in (("facts", True), ("meta", False)):
-            if self.name(what) in existing:
-                continue
-            s = c.create_schema(auto_id=fields)
-            if fields:
-                s.add_field("id", DataType.INT64, is_primary=True)
-                s.add_field("doc_id", DataType.VARCHAR, max_length=512)
-                s.add_field("batch", DataType.INT64)
-                s.add_field("kind", DataType.VARCHAR, max_length=8)  # "def" | "mark"
-                s.add_field("key", DataType.VARCHAR, max_length=1024)
-                s.add_field("term", DataType.VARCHAR, max_length=1024)
-                s.add_field("offset", DataType.INT64)
-                s.add_field("means", DataType.BOOL)
-            else:
-                s.add_field("key", DataType.VARCHAR, max_length=512, is_primary=True)
-                s.add_field("value", DataType.VARCHAR, max_length=VARCHAR_MAX)
-            # Milvus requires a vector field in every collection; these two are looked up by scalars only
-            s.add_field("_v", DataType.FLOAT_VECTOR, dim=2)
-            ip = c.prepare_index_params()
-            ip.add_index(field_name="_v", index_type="FLAT", metric_type="L2")
-            if fields:
-                ip.add_index(field_name="doc_id", index_type="INVERTED")
-            c.create_collection(self.name(what), schema=s, index_params=ip, **strong)
-        for what in ("passages", "agreements", "facts", "meta"):
-            c.load_collection(self.name(what))
-        if self.dense:  # an existing library keeps the index it was built with
-            self.dense_index = str(c.describe_index(self.name("passages"), "dense").get("index_type", self.dense_index)).upper()
-
-    # -------------------------------------------------------------- helpers
-    def query(self, what: str, flt: str, fields: Sequence[str], limit: int | None = None) -> list[dict]:
-        """Rows of collection ``what`` matching ``flt`` (all of them when ``limit`` is None:
-        one query up to Milvus's 16,384-row cap, a query iterator beyond it)."""
-        name = self.name(what)
-        rows = list(self.client.query(name, filter=flt, output_fields=list(fields), limit=limit or QUERY_CAP))
-        if limit is not None or len(rows) < QUERY_CAP:
-            return rows
-        out: list[dict] = []
-        it = self.client.query_iterator(name, batch_size=4000, filter=flt, output_fields=list(fields))
-        try:
-            while True:
-                page = it.next()
-                if not page:
-                    break
-                out += page
-        finally:
-            it.close()
-        return out
-
-    def meta_get(self, key: str) -> str | None:
-        rows = self.client.query(self.name("meta"), filter=f"key == {_q(key)}", output_fields=["value"], limit=1)
-        return rows[0]["value"] if rows else None
-
-    def meta_put(self, key: str, value: str) -> None:
-        self.client.upsert(self.name("meta"), [{"key": key, "value": value, "_v": [0.0, 0.0]}])
-
-    def meta_delete(self, key: str) -> None:
-        self.client.delete(self.name("meta"), filter=f"key == {_q(key)}")
-
-    def pending(self) -> dict[int, dict]:
-        return {int(r["key"].split(":", 1)[1]): json.loads(r["value"])
-                for r in self.query("meta", 'key like "pending:%"', ["key", "value"])}
-
-    def flush(self) -> None:
-        for what in ("passages", "agreements", "facts", "meta"):
-            self.client.flush(self.name(what))
-
-    def close(self) -> None:
-        """Close the connection (and, for Milvus Lite, stop its in-process server and release
-        the file lock, so another process can open the file)."""
-        try:
-            self.client.close()
-        except Exception:  # noqa: BLE001 - closing a dead connection is not an error worth raising
-            pass
-        if is_local_uri(self.uri):
-            from milvus_lite.server_manager import server_manager_instance
-
-            server_manager_instance.release_server(str(Path(self.uri).expanduser()))
-
 
 def _bm25_score(hit: Any) -> float:
     """The BM25 score of a search hit on the local backend's scale. Milvus servers return the
@@ -322,7 +94,7 @@ def _year(rec: AgreementRecord) -> int:
 
 def _filters(rec: AgreementRecord) -> dict[str, Any]:
     names = list(dict.fromkeys([*rec.parties, *rec.short_names]))[:64]
-    return {"doc_type": rec.doc_type or "", "year": _year(rec), "parties": [_cut(n, 512) for n in names]}
+    return {"doc_type": rec.doc_type or "", "year": _year(rec), "parties": [cut_utf8(n, 512) for n in names]}
 
 
 # ------------------------------------------------------------------ catalogue
@@ -351,7 +123,7 @@ class MilvusCatalogue(CatalogueStorage):
         rolled = []
         with s.lock:
             for batch, info in s.pending().items():
-                rows = s.query("agreements", f"doc_id == {_q(info['doc_id'])}", ["batch"], limit=1)
+                rows = s.query("agreements", f"doc_id == {filter_literal(info['doc_id'])}", ["batch"], limit=1)
                 if rows and int(rows[0]["batch"]) == batch:
                     self._finish(info["doc_id"], info.get("path", ""), batch)
                 else:
@@ -368,15 +140,15 @@ class MilvusCatalogue(CatalogueStorage):
         """After the commit of ``batch``: delete the rows of the versions it replaces."""
         s = self.store
         for what in ("passages", "facts"):
-            s.client.delete(s.name(what), filter=f"doc_id == {_q(doc_id)} and batch != {batch}")
+            s.client.delete(s.name(what), filter=f"doc_id == {filter_literal(doc_id)} and batch != {batch}")
         if path:
-            for r in s.query("agreements", f"path == {_q(path)} and doc_id != {_q(doc_id)}", ["doc_id"]):
+            for r in s.query("agreements", f"path == {filter_literal(path)} and doc_id != {filter_literal(doc_id)}", ["doc_id"]):
                 self._delete(r["doc_id"])
 
     def _delete(self, doc_id: str) -> None:
         s = self.store
         for what in ("agreements", "passages", "facts"):
-            s.client.delete(s.name(what), filter=f"doc_id == {_q(doc_id)}")
+            s.client.delete(s.name(what), filter=f"doc_id == {filter_literal(doc_id)}")
 
     def _invalidate(self) -> None:
         self.store.prefetched = {}
@@ -408,11 +180,11 @@ class MilvusCatalogue(CatalogueStorage):
         return list(self._load_records().values())
 
     def profile(self, doc_id: str) -> str:
-        rows = self.store.query("agreements", f"doc_id == {_q(doc_id)}", ["profile"], limit=1)
+        rows = self.store.query("agreements", f"doc_id == {filter_literal(doc_id)}", ["profile"], limit=1)
         return rows[0]["profile"] if rows else ""
 
     def sha_of(self, path: str) -> str | None:
-        rows = self.store.query("agreements", f"path == {_q(path)}", ["sha256"], limit=1)
+        rows = self.store.query("agreements", f"path == {filter_literal(path)}", ["sha256"], limit=1)
         return rows[0]["sha256"] if rows else None
 
     def _committed(self, doc_id: str, batch: int) -> bool:
@@ -444,7 +216,7 @@ class MilvusCatalogue(CatalogueStorage):
         rest = [r for r in rows if r not in pre]
         for i in range(0, len(rest), BATCH):
             batch = rest[i:i + BATCH]
-            got.update(self._chunks(self.store.query("passages", _in("row", batch), self._PASSAGE_FIELDS,
+            got.update(self._chunks(self.store.query("passages", filter_in("row", batch), self._PASSAGE_FIELDS,
                                                      limit=len(batch))))
         return [got[r] for r in rows if r in got]
 
@@ -453,7 +225,7 @@ class MilvusCatalogue(CatalogueStorage):
         b = self._batches.get(doc_id)
         if b is None:
             return []
-        return self.store.query("passages", f"doc_id == {_q(doc_id)} and batch == {b}{extra}", fields)
+        return self.store.query("passages", f"doc_id == {filter_literal(doc_id)} and batch == {b}{extra}", fields)
 
     def rows_of(self, doc_ids: Sequence[str] | None = None) -> np.ndarray:
         if doc_ids is None:
@@ -487,7 +259,7 @@ class MilvusCatalogue(CatalogueStorage):
     def rows_with_ref(self, doc_ids: Sequence[str], ref: str) -> list[int]:
         out: list[int] = []
         for d in doc_ids:
-            hits = self._doc_rows(d, ["row", "start"], f" and ref_key == {_q(ref)}")
+            hits = self._doc_rows(d, ["row", "start"], f" and ref_key == {filter_literal(ref)}")
             out += [int(r["row"]) for r in sorted(hits, key=lambda r: (r["start"], r["row"]))]
         return out
 
@@ -495,7 +267,8 @@ class MilvusCatalogue(CatalogueStorage):
         like = ref.replace("%", "\\%").replace("_", "\\_")
         out: list[int] = []
         for d in doc_ids:
-            hits = self._doc_rows(d, ["row", "start"], f" and (ref_key like {_q(like + '.%')} or ref_key like {_q(like + '(%')})")
+            sub = f" and (ref_key like {filter_literal(like + '.%')} or ref_key like {filter_literal(like + '(%')})"
+            hits = self._doc_rows(d, ["row", "start"], sub)
             out += [int(r["row"]) for r in sorted(hits, key=lambda r: (r["start"], r["row"]))]
         return out
 
@@ -504,9 +277,9 @@ class MilvusCatalogue(CatalogueStorage):
         b = self._batches.get(doc_id)
         if b is None:
             return []
-        flt = f"doc_id == {_q(doc_id)} and batch == {b} and kind == {_q(kind)}"
+        flt = f"doc_id == {filter_literal(doc_id)} and batch == {b} and kind == {filter_literal(kind)}"
         if key is not None:
-            flt += f" and key == {_q(key)}"
+            flt += f" and key == {filter_literal(key)}"
         return self.store.query("facts", flt, ["key", "term", "offset", "means"])
 
     def refs_of(self, doc_id: str) -> set[str]:
@@ -545,7 +318,7 @@ class MilvusCatalogue(CatalogueStorage):
         got: dict[int, list[str]] = {}
         for i in range(0, len(rows), BATCH):
             batch = rows[i:i + BATCH]
-            for r in self.store.query("passages", _in("row", batch), ["row", "tokens"], limit=len(batch)):
+            for r in self.store.query("passages", filter_in("row", batch), ["row", "tokens"], limit=len(batch)):
                 got[int(r["row"])] = r["tokens"].split() if r["tokens"] else []
         return [got.get(r, []) for r in rows]
 
@@ -577,7 +350,7 @@ class MilvusCatalogue(CatalogueStorage):
             for c, tok, row in zip(passages, tokens, rows):
                 d = {"row": int(row), "doc_id": record.doc_id, "batch": batch, "chunk_id": c.id, "node_id": c.node_id or "",
                      "kind": c.kind or "", "clause_ref": c.clause_ref or "", "ref_key": ref_key(c.clause_ref) or "",
-                     "heading_path": _cut(json.dumps(c.heading_path)), "start": c.spans[0].start, "end": c.spans[0].end,
+                     "heading_path": cut_utf8(json.dumps(c.heading_path)), "start": c.spans[0].start, "end": c.spans[0].end,
                      "page_start": -1 if c.page_start is None else int(c.page_start),
                      "page_end": -1 if c.page_end is None else int(c.page_end),
                      "text": c.text, "tokens": milvus_text(tok), **flt}
@@ -591,10 +364,10 @@ class MilvusCatalogue(CatalogueStorage):
                 data.append(d)
             for i in range(0, len(data), BATCH):
                 s.client.insert(s.name("passages"), data[i:i + BATCH])
-            facts = [{"doc_id": record.doc_id, "batch": batch, "kind": "def", "key": _cut(t.lower(), 1024),
-                      "term": _cut(t, 1024), "offset": int(off), "means": bool(means), "_v": [0.0, 0.0]}
+            facts = [{"doc_id": record.doc_id, "batch": batch, "kind": "def", "key": cut_utf8(t.lower(), 1024),
+                      "term": cut_utf8(t, 1024), "offset": int(off), "means": bool(means), "_v": [0.0, 0.0]}
                      for t, off, means in definitions]
-            facts += [{"doc_id": record.doc_id, "batch": batch, "kind": "mark", "key": _cut(k, 1024), "term": "",
+            facts += [{"doc_id": record.doc_id, "batch": batch, "kind": "mark", "key": cut_utf8(k, 1024), "term": "",
                        "offset": int(off), "means": False, "_v": [0.0, 0.0]} for k, off in markers]
             for i in range(0, len(facts), BATCH):
                 s.client.insert(s.name("facts"), facts[i:i + BATCH])
@@ -602,7 +375,7 @@ class MilvusCatalogue(CatalogueStorage):
             s.meta_put("seq", str(seq))
             s.client.upsert(s.name("agreements"), [{
                 "doc_id": record.doc_id, "path": record.path, "sha256": record.sha256 or "", "seq": seq, "batch": batch,
-                "record": record.model_dump_json(), "profile": _cut(profile),
+                "record": record.model_dump_json(), "profile": cut_utf8(profile),
                 "profile_tokens": milvus_text(LegalAnalyzer().tokenize(profile)), **flt}])  # the commit point
             self._finish(record.doc_id, record.path, batch)
             s.meta_delete(f"pending:{batch}")
@@ -611,7 +384,7 @@ class MilvusCatalogue(CatalogueStorage):
     def update_record(self, record: AgreementRecord) -> None:
         s = self.store
         with s.lock:
-            rows = s.query("agreements", f"doc_id == {_q(record.doc_id)}",
+            rows = s.query("agreements", f"doc_id == {filter_literal(record.doc_id)}",
                            ["doc_id", "path", "sha256", "seq", "batch", "profile", "profile_tokens"], limit=1)
             if not rows:
                 return
@@ -622,7 +395,7 @@ class MilvusCatalogue(CatalogueStorage):
     def remove_agreement(self, doc_id: str) -> bool:
         s = self.store
         with s.lock:
-            if not s.query("agreements", f"doc_id == {_q(doc_id)}", ["doc_id"], limit=1):
+            if not s.query("agreements", f"doc_id == {filter_literal(doc_id)}", ["doc_id"], limit=1):
                 return False
             self._delete(doc_id)
             self._bump()
@@ -668,7 +441,7 @@ class MilvusLexical(LexicalStorage):
     def passage_scores(self, tokens: list[str], rows: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
         """BM25 of the top 1,000 passages (within ``rows`` when given): Milvus returns a top
         list, never a score per passage; the others count as 0."""
-        flt = _in("row", [int(r) for r in rows]) if rows is not None and len(rows) else ""
+        flt = filter_in("row", [int(r) for r in rows]) if rows is not None and len(rows) else ""
         if rows is not None and not len(rows):
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
         hits = self._bm25("passages", "sparse", tokens, flt, 1000, ["row"])
@@ -692,7 +465,7 @@ class MilvusLexical(LexicalStorage):
         s = self.store
         flt = ""
         if doc_ids is not None:
-            flt = (f"doc_id == {_q(doc_ids[0])}" if len(doc_ids) == 1 else _in("doc_id", list(doc_ids))) if doc_ids \
+            flt = (f"doc_id == {filter_literal(doc_ids[0])}" if len(doc_ids) == 1 else filter_in("doc_id", list(doc_ids))) if doc_ids \
                 else "row < 0"
         reqs = []
         text = milvus_text(tokens)
@@ -748,7 +521,7 @@ class MilvusVectors(VectorStorage):
             got = []
             rl = [int(r) for r in rows]
             for i in range(0, len(rl), BATCH):
-                got += self.store.query("passages", _in("row", rl[i:i + BATCH]), ["row", "dense"], limit=BATCH)
+                got += self.store.query("passages", filter_in("row", rl[i:i + BATCH]), ["row", "dense"], limit=BATCH)
         if not got:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
         r = np.asarray([int(g["row"]) for g in got], dtype=np.int64)

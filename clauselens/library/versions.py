@@ -25,7 +25,7 @@ name 3; date 3; a base date that contradicts the candidate's date -3; a candidat
 after the amendment is out). The best one is linked when it leads the next by more than 1
 point; otherwise the amendment stays unlinked ("unsure"), and so does one with no
 qualifying candidate. Links are computed once per catalogue generation
-(``library.catalogue.generation()``) and cached per :class:`Library` object, so a search
+(``library.catalogue.generation()``) and cached per :class:`~clauselens.library.library.Library` object, so a search
 after the first costs a generation lookup and dict lookups.
 
 **Amended clauses** are those ``amends[1:]`` names (``amends[0]`` when it is itself a clause
@@ -51,6 +51,9 @@ just before it. It inserts at most :data:`MAX_INSERTED` new operative passages p
 (method ``"version"``), so a result can hold up to that many passages more than the ``k``
 asked for; ``Library.search`` does not cut again (a superseded clause without its operative
 text would be the wrong answer).
+
+Party names and clause references (the helpers of linking and of amended clauses) are
+:mod:`clauselens.library.amendment_refs` (split by concern, issue #43; re-exported here).
 """
 
 from __future__ import annotations
@@ -60,16 +63,31 @@ import weakref
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
-from clauselens.library.catalogue import GENERIC_TERMS, AgreementRecord
-from clauselens.library.passages import ref_key
+from clauselens.library.amendment_refs import (
+    KIND,
+    NAME_STOP,
+    NOT_OWN,
+    REF_WRITTEN,
+    SCAN,
+    VERB,
+    ancestors,
+    clause_keys,
+    distinctive_short,
+    norm_party,
+    norm_text,
+    passage_keys,
+    ref_pattern,
+    same_party,
+    split_base,
+    title_words,
+)
+from clauselens.library.catalogue import AgreementRecord
+from clauselens.library.parts import LibraryParts
 from clauselens.parsing.metadata import DATE_RE, parse_date
 from clauselens.parsing.types import Chunk
 from clauselens.retrieval.types import Passage
-
-if TYPE_CHECKING:  # pragma: no cover
-    from clauselens.library.library import Library
 
 #: ``datetime.date`` by another name: in AmendmentLink's body its field ``date`` hides the type.
 _Date = date
@@ -82,157 +100,6 @@ MAX_PER_CLAUSE = 2
 OPENING_CHARS = 4000
 #: A link needs the best candidate to lead the next one by more than this many points.
 MARGIN = 1.0
-
-_SUFFIX_WORDS = frozenset({
-    "inc", "incorporated", "llc", "ltd", "limited", "corp", "corporation", "co", "company", "plc", "lp", "llp",
-    "sa", "ag", "gmbh", "nv", "bv", "srl", "spa", "pty", "pte", "sarl", "lc", "na", "the",
-})
-#: Short names that name a role, not a party (never evidence of the same parties).
-_ROLE_WORDS = frozenset({
-    "licensee", "licensor", "buyer", "seller", "supplier", "customer", "company", "manufacturer", "distributor",
-    "purchaser", "vendor", "client", "contractor", "consultant", "adviser", "advisor", "agent", "lender", "borrower",
-    "landlord", "tenant", "lessor", "lessee", "employer", "employee", "executive", "parent", "affiliate", "provider",
-    "recipient", "owner", "producer", "reseller", "franchisee", "franchisor", "sponsor", "investor", "holder",
-    "trademark licensor", "amendment", "agreement", "original agreement", "existing agreement", "services agreement",
-    "second amendment", "first amendment", "third amendment", "units", "products", "product", "territory",
-    "services", "party", "parties",
-})
-_NAME_STOP = frozenset({"agreement", "the", "this", "that", "certain", "amended", "restated", "and", "of", "to", "a",
-                        "an", "no", "number", "dated", "as", "between", "by"})
-_KIND = r"(?:Section|Article|Clause|Schedule|Exhibit|Paragraph|Annex|Appendix|Attachment)"
-_REF_WRITTEN = re.compile(rf"^\s*({_KIND})s?\s+(.+?)\s*$", re.IGNORECASE)
-_NUM = re.compile(r"^(\d+(?:\.\d+)*)((?:\s?\([a-zA-Z0-9]{1,5}\))*)")
-_ROMAN = re.compile(r"^[IVXLC]+$")
-_VERB = r"(?i:amend|delet|replac|restat|supplement|modif|remov|insert|add)\w*"
-_NOT_OWN = r"(?!(?i:\s+of\s+(?:this|the)\s+(?:\w+\s+)?Amendment))"
-#: Refs an amendment amends that the parser's list may miss (verbs before or after the ref).
-_SCAN_REF = (rf"{_KIND}\s+(?:\d+(?:\.\d+)*(?:\s?\([a-zA-Z0-9]{{1,5}}\))*|[A-Z](?:-\d+)?\b|[IVXLC]+\b)")
-_SCAN = re.compile(
-    rf"\b(?:remov|delet|replac|amend|restat|supplement|modif)\w*\s+(?:the\s+)?(?:in\s+its\s+entirety\s+)?({_SCAN_REF}){_NOT_OWN}"
-    rf"|\b({_SCAN_REF}){_NOT_OWN}(?:\s*,)?\s+(?:of\s+the\s+(?:[A-Z]\w*\s+){{0,4}}Agreement\s+)?(?:is|are|shall\s+be)"
-    rf"(?:\s*,?\s*and\s+here\s?by\s+(?:is|are)\s*,?)?\s+(?:hereby\s+)?(?:removed|deleted|replaced|amended|restated|supplemented|modified)",
-    re.IGNORECASE)
-
-
-# ------------------------------------------------------------------ names and dates
-def _norm_text(s: str) -> str:
-    s = s.lower().replace("&", " and ").replace("’", "").replace("'", "")
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", s).split())
-
-
-def norm_party(name: str) -> str:
-    """A party name for comparison: lower-cased, ``&`` as "and", apostrophes and punctuation
-    dropped, corporate suffixes and a leading "the" dropped (``"Stremick's Heritage Foods,
-    LLC"`` -> ``"stremicks heritage foods"``)."""
-    words = _norm_text(name).split()
-    while words and words[-1] in _SUFFIX_WORDS:
-        words.pop()
-    while words and words[0] == "the":
-        words.pop(0)
-    return " ".join(words)
-
-
-def same_party(a: str, b: str) -> bool:
-    """Whether two normalised party names name one party: equal, or the shorter (of two
-    words or more) contained word-wise in the longer."""
-    if not a or not b:
-        return False
-    if a == b:
-        return True
-    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    return len(short.split()) >= 2 and f" {short} " in f" {long_} "
-
-
-def _distinctive_short(names: Sequence[str]) -> set[str]:
-    out = set()
-    for n in names:
-        k = _norm_text(n)
-        if k and k not in _ROLE_WORDS and k not in GENERIC_TERMS and not k.endswith(" date") and len(k) > 1:
-            out.add(k)
-    return out
-
-
-def _tokens(s: str) -> set[str]:
-    return {w.rstrip("s") if len(w) > 3 else w for w in _norm_text(s).split()}
-
-
-def split_base(amends0: str) -> tuple[str | None, str | None]:
-    """``(name, date)`` of the base agreement as written in ``amends[0]`` (``"Manufacturing
-    Agreement dated September 30, 2011"`` -> ``("Manufacturing Agreement", "September 30,
-    2011")``); ``(None, None)`` when ``amends[0]`` is a clause reference."""
-    if not amends0 or _REF_WRITTEN.match(amends0):
-        return None, None
-    name, _, when = amends0.partition(" dated ")
-    return name.strip() or None, when.strip() or None
-
-
-# ------------------------------------------------------------------ clause references
-def clause_keys(written: str) -> set[str]:
-    """The :func:`ref_key` forms a clause reference as written may take in a base agreement:
-    ``"Section 2.3 (c)"`` -> ``{"2.3(c)"}``, ``"Exhibit A"`` -> ``{"exhibita"}``,
-    ``"Article IV"`` -> ``{"articleiv", "iv"}``."""
-    m = _REF_WRITTEN.match(written)
-    if not m:
-        k = ref_key(written)
-        return {k} if k else set()
-    kind, rest = m.group(1).lower(), m.group(2)
-    if rest[:1].isdigit() and kind in ("section", "article", "clause", "paragraph"):
-        k = ref_key(rest)
-        return {k} if k else set()
-    keys = {k for k in (ref_key(f"{kind} {rest}"),) if k}
-    if _ROMAN.match(rest) and kind in ("article", "section"):
-        keys.add(rest.lower())
-    return keys
-
-
-def ancestors(key: str) -> list[str]:
-    """``key`` and the clause numbers that contain it: ``"2(o)(i)"`` -> ``["2(o)(i)", "2(o)",
-    "2"]``, ``"5.3.1(a)"`` -> ``["5.3.1(a)", "5.3.1", "5.3", "5"]``."""
-    out = [key]
-    k = key
-    while True:
-        m = re.match(r"^(.+)\([a-z0-9]+\)$", k) or re.match(r"^(\d+(?:\.\d+)*)\.\d+$", k)
-        if not m:
-            return out
-        k = m.group(1)
-        out.append(k)
-
-
-def passage_keys(p: Passage) -> set[str]:
-    """Every clause number a passage belongs to: its own (:func:`ref_key` of ``clause_ref``)
-    with its ancestors, and an exhibit/schedule label heading its heading path."""
-    out: set[str] = set()
-    k = ref_key(p.clause_ref)
-    if k:
-        out.update(ancestors(k))
-    for h in p.heading_path:
-        m = re.match(r"\s*(Exhibit|Schedule|Annex|Appendix|Attachment)\s+([A-Z0-9][\w.-]*)", h or "", re.IGNORECASE)
-        if m:
-            hk = ref_key(f"{m.group(1)} {m.group(2).rstrip('.')}")
-            if hk:
-                out.add(hk)
-    return out
-
-
-def ref_pattern(written: str) -> tuple[str, re.Pattern[str]] | None:
-    """``(literal, regex)`` to find a clause reference in an amendment's text: the literal
-    for ``rows_containing`` (the number, or the label word), and a regex for the reference
-    itself (``Section 4`` does not match ``Section 4.2`` or ``Section 40``)."""
-    m = _REF_WRITTEN.match(written)
-    if not m:
-        return None
-    kind, rest = m.group(1), m.group(2)
-    n = _NUM.match(rest)
-    if n and kind.lower() in ("section", "article", "clause", "paragraph"):
-        num = re.escape(n.group(1))
-        parens = "".join(r"\s?\(" + re.escape(x) + r"\)" for x in re.findall(r"\(([a-zA-Z0-9]{1,5})\)", n.group(2)))
-        pat = rf"(?:\b(?:Sections?|Articles?|Clauses?|Paragraphs?)\s+|§\s*){num}{parens}(?!\d|\.\d)"
-        return n.group(1), re.compile(pat, re.IGNORECASE)
-    label = re.escape(rest.split()[0]) if rest.split() else ""
-    if not label:
-        return None
-    return kind, re.compile(rf"\b(?i:{re.escape(kind)})s?\s+{label}(?![\w-])")
-
 
 # ------------------------------------------------------------------ links
 @dataclass(frozen=True)
@@ -294,18 +161,18 @@ def _opening(passages: Sequence[Any]) -> str:
 
 def amended_clauses(rec: AgreementRecord, texts: Sequence[str]) -> list[str]:
     """The clauses an amendment amends, as written: ``amends[1:]`` (all of ``amends`` when
-    ``amends[0]`` is a clause reference), then the ones :data:`_SCAN` finds in ``texts``."""
+    ``amends[0]`` is a clause reference), then the ones :data:`SCAN` finds in ``texts``."""
     listed = list(rec.amends)
     if listed and split_base(listed[0]) != (None, None):
         listed = listed[1:]
     out: list[str] = []
     seen: set[frozenset[str]] = set()
-    found = [" ".join((m.group(1) or m.group(2)).split()) for t in texts for m in _SCAN.finditer(t)]
+    found = [" ".join((m.group(1) or m.group(2)).split()) for t in texts for m in SCAN.finditer(t)]
     for w in [*listed, *found]:
         w = w.rstrip(".")
         w = w[0].upper() + w[1:] if w else w
         keys = frozenset(clause_keys(w))
-        if keys and keys not in seen and _REF_WRITTEN.match(w):
+        if keys and keys not in seen and REF_WRITTEN.match(w):
             seen.add(keys)
             out.append(w)
     return out
@@ -323,8 +190,8 @@ def _link_one(amd: AgreementRecord, opening: str, cands: list[_Candidate], by_pa
     a_when = parse_date(amd.date) if amd.date else None
     a_year = amd.year
     a_parties = [p for p in (norm_party(x) for x in amd.parties) if p]
-    a_short = _distinctive_short(amd.short_names)
-    open_norm = f" {_norm_text(opening)} "
+    a_short = distinctive_short(amd.short_names)
+    open_norm = f" {norm_text(opening)} "
     base_name, base_date = split_base(amd.amends[0]) if amd.amends else (None, None)
     want_when = parse_date(base_date) if base_date else None
     opening_dates = set()
@@ -333,7 +200,7 @@ def _link_one(amd: AgreementRecord, opening: str, cands: list[_Candidate], by_pa
             d = parse_date(m.group(0))
             if d and d != a_when:
                 opening_dates.add(d)
-    name_tokens = (_tokens(base_name) - _NAME_STOP) if base_name else set()
+    name_tokens = (title_words(base_name) - NAME_STOP) if base_name else set()
     name_tokens = {t for t in name_tokens if not t.isdigit()}
 
     # which candidates share a party or a short name, or are named in the opening text
@@ -391,7 +258,7 @@ def _link_one(amd: AgreementRecord, opening: str, cands: list[_Candidate], by_pa
     return cands[best[1]], best[0], best[2], "linked"
 
 
-def build_index(library: "Library") -> VersionIndex:
+def build_index(library: LibraryParts) -> VersionIndex:
     """Link every amendment in ``library`` to its base agreement (see the module docstring)."""
     cat = library.catalogue
     idx = VersionIndex(generation=cat.generation())
@@ -407,8 +274,8 @@ def build_index(library: "Library") -> VersionIndex:
         if r.doc_type == "amendment":
             continue
         c = _Candidate(rec=r, parties=[p for p in (norm_party(x) for x in r.parties) if p],
-                       short=_distinctive_short(r.short_names), title_tokens=_tokens(r.title or ""),
-                       title_norm=_norm_text(r.title or ""), when=parse_date(r.date) if r.date else None)
+                       short=distinctive_short(r.short_names), title_tokens=title_words(r.title or ""),
+                       title_norm=norm_text(r.title or ""), when=parse_date(r.date) if r.date else None)
         i = len(cands)
         cands.append(c)
         for p in c.parties:
@@ -436,7 +303,7 @@ def build_index(library: "Library") -> VersionIndex:
     return idx
 
 
-def version_index(library: "Library") -> VersionIndex:
+def version_index(library: LibraryParts) -> VersionIndex:
     """The library's :class:`VersionIndex` for its current catalogue generation (cached)."""
     gen = library.catalogue.generation()
     idx = _CACHE.get(library)
@@ -446,7 +313,7 @@ def version_index(library: "Library") -> VersionIndex:
     return idx
 
 
-def links(library: "Library") -> dict[str, str]:
+def links(library: LibraryParts) -> dict[str, str]:
     """Amendment doc id -> the doc id of the agreement it amends (linked ones only)."""
     return {a: lk.base for a, lk in version_index(library).links.items()}
 
@@ -475,12 +342,12 @@ _OPERATIVE_AFTER = re.compile(
     r"(?:amended|deleted|replaced|restated|supplemented|modified|removed)\b", re.IGNORECASE)
 _OPERATIVE_BEFORE = re.compile(
     r"\b(?:remove|delete|replace|amend|restate|supplement|modify)\s+(?:the\s+)?(?:in\s+its\s+entirety\s+)?$", re.IGNORECASE)
-_VERB_AFTER = re.compile(r"[^.;]{0,160}?\b" + _VERB)
-_VERB_BEFORE = re.compile(r"\b" + _VERB + r"\s+(?:\w+\s+){0,5}?$")
-_OTHER_REF = re.compile(rf"\b(?i:{_KIND})s?\s+(?:\d|[A-Z]\b)")
+_VERB_AFTER = re.compile(r"[^.;]{0,160}?\b" + VERB)
+_VERB_BEFORE = re.compile(r"\b" + VERB + r"\s+(?:\w+\s+){0,5}?$")
+_OTHER_REF = re.compile(rf"\b(?i:{KIND})s?\s+(?:\d|[A-Z]\b)")
 
 
-def operative_passages(library: "Library", idx: VersionIndex, link: AmendmentLink, written: str) -> list[Chunk]:
+def operative_passages(library: LibraryParts, idx: VersionIndex, link: AmendmentLink, written: str) -> list[Chunk]:
     """The passages of ``link.amendment`` that amend clause ``written`` (see the module
     docstring): the first passage with the surest mention (:func:`_mention_tier`), and the
     passage after it when the amending sentence is the passage's last and ends with a colon
@@ -492,7 +359,7 @@ def operative_passages(library: "Library", idx: VersionIndex, link: AmendmentLin
     found = ref_pattern(written)
     if found is not None:
         literal, pat = found
-        own = re.compile(_NOT_OWN)
+        own = re.compile(NOT_OWN)
         best: tuple[int, int, str, int] | None = None  # (tier, order, text, end of mention)
         for order, (row, text) in enumerate(library.catalogue.rows_containing(link.amendment, literal)):
             for m in pat.finditer(text):
@@ -529,7 +396,7 @@ def _superseded_note(link: AmendmentLink, written: str) -> str:
     return f"superseded in part: {written} was amended by {link.title} ({_dated(link)}); see the amendment's text"
 
 
-def apply_versions(library: "Library", passages: list[Passage], trace: dict[str, Any]) -> list[Passage]:
+def apply_versions(library: LibraryParts, passages: list[Passage], trace: dict[str, Any]) -> list[Passage]:
     """``passages`` with version precedence applied (see the module docstring): before each
     passage of a base agreement whose clause a linked amendment amends, that amendment's
     operative passage(s) (latest amendment first) with an ``"operative text: ..."`` note;
