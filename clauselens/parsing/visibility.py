@@ -88,9 +88,13 @@ def _ink(shown: Any, bare: Any) -> Any:
     return ink
 
 
-def _device_map(page: Any, width: int, height: int) -> Callable[[float, float], tuple[float, float]]:
+Affine = tuple[tuple[float, float], tuple[float, float], tuple[float, float]]
+
+
+def _device_map(page: Any, width: int, height: int) -> Affine:
     """Page user space -> pixel (x, y) of a render ``width`` x ``height`` (PDFium's own transform,
-    ``FPDF_PageToDevice``, so /Rotate and the crop box are honoured): an affine map from 3 points."""
+    ``FPDF_PageToDevice``, so /Rotate and the crop box are honoured): an affine map from 3 points,
+    as ``(origin, d/dx, d/dy)``: pixel = origin + x * d/dx + y * d/dy."""
     import pypdfium2.raw as pr
 
     dx, dy = ctypes.c_int(), ctypes.c_int()
@@ -102,7 +106,40 @@ def _device_map(page: Any, width: int, height: int) -> Callable[[float, float], 
     big = 1000.0
     o, ex, ey = dev(0.0, 0.0), dev(big, 0.0), dev(0.0, big)
     ax, ay = ((ex[0] - o[0]) / big, (ex[1] - o[1]) / big), ((ey[0] - o[0]) / big, (ey[1] - o[1]) / big)
-    return lambda x, y: (o[0] + ax[0] * x + ay[0] * y, o[1] + ax[1] * x + ay[1] * y)
+    return o, ax, ay
+
+
+def _pixel_boxes(affine: Affine, chars: list[dict], ox: float, top: float, w: int, h: int) -> Any:
+    """Each character's pixel box ``(x0, x1, y0, y1)`` (ends exclusive, clipped to the render) from
+    its four corners under ``affine`` (:func:`_device_map`); vectorised with numpy (issue #42: this was a
+    Python loop per character, the largest part of a PDF's parse)."""
+    import numpy as np
+
+    o, ax, ay = affine
+    b = np.asarray([(c["x0"], c["x1"], c["top"], c["bottom"]) for c in chars], dtype=np.float64).reshape(-1, 4)
+    xs, ys = b[:, :2] + ox, top - b[:, 2:]
+    cx = o[0] + ax[0] * xs[:, [0, 0, 1, 1]] + ay[0] * ys[:, [0, 1, 0, 1]]
+    cy = o[1] + ax[1] * xs[:, [0, 0, 1, 1]] + ay[1] * ys[:, [0, 1, 0, 1]]
+    px0 = np.maximum(np.trunc(cx.min(axis=1)), 0)
+    px1 = np.minimum(np.trunc(cx.max(axis=1)) + 1, w)
+    py0 = np.maximum(np.trunc(cy.min(axis=1)), 0)
+    py1 = np.minimum(np.trunc(cy.max(axis=1)) + 1, h)
+    return np.stack([px0, px1, py0, py1], axis=1).astype(np.int64)
+
+
+def _any_in_boxes(mask: Any, boxes: Any) -> Any:
+    """Whether ``mask`` has a True pixel inside each box (empty boxes: False), by a summed-area
+    table (Crow 1984, "Summed-area tables for texture mapping"): four lookups per box."""
+    import numpy as np
+
+    sat = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), dtype=np.int32)  # a render has far fewer than 2**31 pixels
+    np.cumsum(mask, axis=0, dtype=np.int32, out=sat[1:, 1:])
+    np.cumsum(sat[1:, 1:], axis=1, out=sat[1:, 1:])
+    x0, x1, y0, y1 = (boxes[:, i] for i in range(4))
+    ok = (x1 > x0) & (y1 > y0)
+    x0, x1, y0, y1 = (np.where(ok, v, 0) for v in (x0, x1, y0, y1))
+    total = sat[y1, x1] - sat[y0, x1] - sat[y1, x0] + sat[y0, x0]
+    return ok & (total > 0)
 
 
 def mark_unshown(page: Any, chars: list[dict], ox: float, top: float, on_image: Callable[[dict], bool],
@@ -136,17 +173,13 @@ def mark_unshown(page: Any, chars: list[dict], ox: float, top: float, on_image: 
         return 0
     ink = _ink(shown, bare)
     h, w = ink.shape
-    to_dev = _device_map(page, w, h)
+    boxes = _pixel_boxes(_device_map(page, w, h), todo, ox, top, w, h)
+    has_ink = _any_in_boxes(ink, boxes)
     marked = 0
-    for c in todo:
-        corners = [to_dev(x + ox, top - y) for x in (c["x0"], c["x1"]) for y in (c["top"], c["bottom"])]
-        px0 = max(int(min(p[0] for p in corners)), 0)
-        px1 = min(int(max(p[0] for p in corners)) + 1, w)
-        py0 = max(int(min(p[1] for p in corners)), 0)
-        py1 = min(int(max(p[1] for p in corners)) + 1, h)
+    for c, (px0, px1, py0, py1), inked in zip(todo, boxes.tolist(), has_ink.tolist()):
         if px1 <= px0 or py1 <= py0:
             continue  # off the rendered page: the fast path's "outside the page" rule
-        if ink[py0:py1, px0:px1].any():
+        if inked:
             continue
         under = bare[py0:py1, px0:px1, :3]
         if on_image(c) and int(under.max()) - int(under.min()) >= MIN_INK:
