@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import statistics
 import subprocess
@@ -248,13 +249,20 @@ def step_queries(root: Path, named: Sequence[str], generic: Sequence[str], n_who
     return out
 
 
-def step_incremental(root: Path, cache: Path) -> dict:
-    """Add one real CUAD TXT agreement the library does not hold (parse + MiniLM + storage), remove it."""
+def step_incremental(root: Path, cache: Path, repeats: int = 1, threads: int | None = None) -> dict:
+    """Add one real CUAD TXT agreement the library does not hold (parse + MiniLM + storage), remove it;
+    ``repeats`` times in this process (the first add also pays one-off loads: the profile tokens,
+    a library's conversion). ``threads``: torch threads for the embedding (default: the process's)."""
     import shutil
 
+    import torch
+
     from clauselens.library import Library
+    from clauselens.parsing.store import parse_file
     from clauselens.retrieval.embedders import load_embedder
 
+    if threads:
+        torch.set_num_threads(threads)
     lib = Library.open(root, create=False, embedder=load_embedder("minilm"))  # uncached: the file's passages are embedded
     have = {Path(r.path.split(".txt")[0] + ".txt").name for r in lib.agreements()}
     sized = [p for p in sorted(CUAD_TXT.glob("*.txt")) if 20_000 < p.stat().st_size < 60_000]
@@ -264,26 +272,40 @@ def step_incremental(root: Path, cache: Path) -> dict:
     dst = d / (f.name if f.name not in have else f"incoming_{f.name}")
     shutil.copy(f, dst)
     lib.embedder.embed_queries(["warm up"])
-    emb = lib.embedder
-    spent = {"embed": 0.0}
-    real = emb.embed_passages
+    spent = {"embed": 0.0, "parse": 0.0, "commit": 0.0}
 
-    def timed_embed(texts: Sequence[str]) -> Any:
-        s = time.perf_counter()
-        v = real(texts)
-        spent["embed"] += time.perf_counter() - s
-        return v
+    def timed(key: str, fn: Any) -> Any:
+        def run(*a: Any, **kw: Any) -> Any:
+            s = time.perf_counter()
+            try:
+                return fn(*a, **kw)
+            finally:
+                spent[key] += time.perf_counter() - s
+        return run
 
-    emb.embed_passages = timed_embed
-    t0 = time.perf_counter()
-    rep = lib.add([dst])
-    add_s = time.perf_counter() - t0
-    t1 = time.perf_counter()
-    removed = lib.remove([str(dst)])
-    rm_s = time.perf_counter() - t1
-    return {"file": f.name, "passages": rep.passages, "add_one_s": round(add_s, 3),
-            "add_one_embed_s": round(spent["embed"], 3), "add_one_without_embed_s": round(add_s - spent["embed"], 3),
-            "remove_one_s": round(rm_s, 3), "removed": len(removed), "peak_rss_mb": peak_rss_mb()}
+    lib.embedder.embed_passages = timed("embed", lib.embedder.embed_passages)
+    lib.lexical.commit = timed("commit", lib.lexical.commit)  # type: ignore[attr-defined]
+    load = timed("parse", lambda p: parse_file(p))
+    runs = []
+    for _ in range(max(repeats, 1)):
+        spent.update(dict.fromkeys(spent, 0.0))
+        t0 = time.perf_counter()
+        rep = lib.add([dst], load=load)
+        add_s = time.perf_counter() - t0
+        add_parts = dict(spent)
+        t1 = time.perf_counter()
+        removed = lib.remove([str(dst)])
+        rm_s = time.perf_counter() - t1
+        runs.append({"add_one_s": round(add_s, 3), "embed_s": round(add_parts["embed"], 3), "parse_s": round(add_parts["parse"], 3),
+                     "lexical_commit_s": round(add_parts["commit"], 3),
+                     "rest_s": round(add_s - sum(add_parts.values()), 3), "remove_one_s": round(rm_s, 3), "removed": len(removed)})
+    first = runs[0]
+    later = runs[1:] or runs
+    return {"file": f.name, "passages": rep.passages, "add_one_s": first["add_one_s"],
+            "add_one_embed_s": first["embed_s"], "add_one_without_embed_s": round(first["add_one_s"] - first["embed_s"], 3),
+            "remove_one_s": first["remove_one_s"], "removed": first["removed"], "torch_threads": torch.get_num_threads(),
+            "runs": runs, "median_after_first": {k: round(statistics.median(r[k] for r in later), 3) for k in first},
+            "load_1min_after": round(os.getloadavg()[0], 2), "peak_rss_mb": peak_rss_mb()}
 
 
 def _child(step: str, args: dict, label: str, cache: Path) -> dict:
@@ -312,7 +334,7 @@ def _run_step(step: str, a: dict) -> dict:
     if step == "queries":
         return step_queries(root, a["named"], a["generic"], a.get("n_whole", 50))
     if step == "incremental":
-        return step_incremental(root, cache)
+        return step_incremental(root, cache, a.get("repeats", 1), a.get("threads"))
     raise SystemExit(f"unknown step {step}")
 
 
@@ -321,13 +343,18 @@ def overlap_at_k(a: list[list[str]], b: list[list[str]]) -> float:
     return round(statistics.mean(len(set(x) & set(y)) / max(len(x), 1) for x, y in zip(a, b)) if a else 0.0, 3)
 
 
-def run(sizes: Sequence[int], configs: Sequence[str], cache: Path, out: Path) -> dict:
+def run(sizes: Sequence[int], configs: Sequence[str], cache: Path, out: Path, add_label: str | None = None,
+        add_repeats: int = 1, add_threads: int | None = None) -> dict:
     qs = load_questions(QUESTIONS)
     pinned = [Path(q["agreement_file"]).name for q in qs if q.get("agreement_file")]
     named = [q["question"] for q in qs]
     result: dict[str, Any] = json.loads(out.read_text()) if out.exists() else {"sizes": {}}
-    result.update({"benchmark": "library_scale_replay", "issue": 42, "date": now_utc(),
-                   "command": " ".join(["python", "-m", "benchmarks.library_scale_replay", *sys.argv[1:]]),
+    cmd = {"date": now_utc(), "command": " ".join(["python", "-m", "benchmarks.library_scale_replay", *sys.argv[1:]])}
+    if add_label:  # the libraries' other numbers keep the command and date that made them
+        result.setdefault("add_runs", {})[add_label] = cmd
+    else:
+        result.update(cmd)
+    result.update({"benchmark": "library_scale_replay", "issue": 42,
                    "source": f"copy of {SOURCE} (462 CUAD agreements, 62,116 passages, MiniLM vectors)",
                    "method": __doc__.split("\n\n")[1:4]})
     base = {"cache": str(cache)}
@@ -343,17 +370,22 @@ def run(sizes: Sequence[int], configs: Sequence[str], cache: Path, out: Path) ->
             q = _child("queries", {**base, "root": str(root), "named": named, "generic": GENERIC_QUESTIONS},
                        f"{lbl}_queries", cache)
             inc = _child("incremental", {**base, "root": str(root)}, f"{lbl}_incremental", cache)
+            extra = dict(result.get("sizes", {}).get(str(size), {}).get(conf, {}).get("incremental_runs", {}))
+            if add_label:  # a later add-one measurement on the same library (one process, ``add_repeats`` adds)
+                extra[add_label] = _child("incremental", {**base, "root": str(root), "repeats": add_repeats,
+                                                          "threads": add_threads}, f"{lbl}_incremental_{add_label}", cache)
             per[conf] = {"build": build, "disk_mb": round(dir_bytes(root)["total"] / 2**20, 1),
                         "open_s_median": statistics.median(o["open_s"] for o in opens),
                         "rss_after_open_mb_median": statistics.median(o["rss_after_open_mb"] for o in opens),
                         "queries": {k: v for k, v in q.items() if k != "top_chunk_ids"}, "incremental": inc,
+                        "incremental_runs": extra,
                         "_tops": q["top_chunk_ids"]}
         if len(per) == 2:
             a, b = (per[c]["_tops"] for c in configs)
             result.setdefault("engine_top5_overlap", {})[str(size)] = {g: overlap_at_k(a[g], b[g]) for g in a}
         for v in per.values():
             v.pop("_tops", None)
-        result["sizes"][str(size)] = per
+        result["sizes"][str(size)] = {**result["sizes"].get(str(size), {}), **per}  # configs not run now are kept
         write_json(out, result)
     return result
 
@@ -364,6 +396,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--configs", nargs="+", default=["bm25s:f32", "tantivy:f16"],
                     help="lexical engine:vector format per library, side by side")
     ap.add_argument("--cache", type=Path, default=CACHE)
+    ap.add_argument("--add-label", help="also measure add-one again under this label (libraries and other steps cached)")
+    ap.add_argument("--add-repeats", type=int, default=3, help="adds (each removed again) in the --add-label step")
+    ap.add_argument("--add-threads", type=int, default=None, help="torch threads in the --add-label step")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--_step")
     ap.add_argument("--_args", type=Path)
@@ -372,7 +407,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if a._step:
         write_json(a._out, _run_step(a._step, json.loads(a._args.read_text())))
         return
-    run(a.sizes, a.configs, a.cache, a.out)
+    run(a.sizes, a.configs, a.cache, a.out, a.add_label, a.add_repeats, a.add_threads)
 
 
 if __name__ == "__main__":
