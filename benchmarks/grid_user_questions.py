@@ -39,6 +39,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -204,14 +205,127 @@ def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id:
     return out
 
 
+def cuad_value_ok(qtype: str, gold: str, answer: str) -> bool:
+    """Is a rule cell's ``answer`` CUAD's ``-Answer`` value ``gold``? Dates as dates (CUAD writes
+    m/d/yy), periods by :func:`clauselens.grid.values.same_period`, parties by the name words of
+    each answered name (one of CUAD's ";"-separated names), jurisdictions by name."""
+    from clauselens.grid.values import durations_in, jurisdictions_in, name_tokens, party_names, same_period
+
+    if qtype == "date":
+        from dateutil import parser as dparser
+
+        try:
+            return dparser.parse(gold).date().isoformat() == answer
+        except (ValueError, OverflowError):
+            return False
+    if qtype == "duration":
+        want = durations_in(gold)
+        return bool(want) and all(any(same_period(m, w) for w in want) for m in durations_in(answer))
+    if qtype == "party":
+        gold_names = [name_tokens(re.sub(r"\(\s*(?:the\s+)?[\"“][^)]*\)", " ", g)) for g in gold.split(";")]
+        names = party_names(answer)
+        return bool(names) and all(any(name_tokens(n) & g for g in gold_names) for n in names)
+    if qtype == "jurisdiction":
+        mine = jurisdictions_in(answer)
+        return bool(mine) and mine <= jurisdictions_in(gold) | {j for j in mine if j.lower() in gold.lower()}
+    return False
+
+
+#: The first report contracts (sorted by file stem) whose cells were read while the rule was
+#: developed; the reported numbers skip them (``--skip``).
+INSPECTED_REPORT = 40
+
+
+def run_cuad_preset(limit: int, split: str = "report", skip: int = 0) -> dict[str, Any]:
+    """The CUAD preset's typed columns read by rule (no model) over the ``split`` contracts
+    (``tune`` / ``report``, as ``benchmarks/cuad_grid.py`` splits them) of its 462-contract library,
+    the first ``skip`` of them (sorted) left out, scored against master_clauses.csv's ``-Answer``
+    values (Warranty Duration's column is Yes/No there, so it is left out)."""
+    import time
+
+    from benchmarks.cuad_grid import answer_column, load_master, open_library, split_of
+    from clauselens.grid.questions import preset
+    from clauselens.grid.rule import rule_cell, uses_rule
+    from clauselens.library.library import chunks_of
+    from clauselens.retrieval.types import Passage
+
+    master = load_master()
+    lib = open_library(False)
+    recs = {Path(r.path).stem: r for r in lib.agreements()}
+    stems = sorted(s for s in recs if s in master and split_of(s) == split)[skip:][: limit or None]
+    qs = [q for q in preset("cuad") if uses_rule(q) and q.category != "Warranty Duration"]
+    per: dict[str, dict[str, Any]] = {}
+    rows = []
+    t0 = time.perf_counter()
+    for stem in stems:
+        passages = [Passage.from_chunk(c, 0.0, "rule") for c in chunks_of(lib, recs[stem].doc_id)]
+        for q in qs:
+            t1 = time.perf_counter()
+            cell = rule_cell({"row_key": stem, "question_id": q.id, "fingerprint": "", "model": "rule"}, q, passages)
+            gold = answer_column(master[stem], q.category)
+            s = per.setdefault(q.category, {"cells": 0, "gold_present": 0, "answered_correct": 0, "answered_wrong": 0,
+                                            "answered_no_gold": 0, "unverified": 0, "not_found": 0, "seconds": 0.0})
+            s["cells"] += 1
+            s["seconds"] += time.perf_counter() - t1
+            s["gold_present"] += bool(gold)
+            verdict = cell.status
+            if cell.status == "answered":
+                if not gold:
+                    s["answered_no_gold"] += 1
+                    verdict = "answered, CUAD has none"
+                else:
+                    ok = cuad_value_ok(q.type, gold, cell.answer)
+                    s["answered_correct" if ok else "answered_wrong"] += 1
+                    verdict = "correct" if ok else "WRONG"
+            elif cell.status == "unverified":
+                s["unverified"] += 1
+            else:
+                s["not_found"] += 1
+            rows.append({"contract": stem, "category": q.category, "status": cell.status, "answer": cell.answer, "gold": gold,
+                         "verdict": verdict, "quote": cell.quote[:240], "reason": cell.reason[:200]})
+    total = {f: sum(s[f] for s in per.values()) for f in next(iter(per.values()), {})}
+    for s in [*per.values(), total]:
+        answered = s["answered_correct"] + s["answered_wrong"]
+        s["answered_wrong_share_of_answered_with_gold"] = round(s["answered_wrong"] / answered, 3) if answered else None
+        s["answered_wrong_ci95"] = wilson(s["answered_wrong"], answered)
+        strict = answered + s["answered_no_gold"]
+        s["answered_wrong_or_no_gold_share"] = round((s["answered_wrong"] + s["answered_no_gold"]) / strict, 3) if strict else None
+        s["answered_wrong_or_no_gold_ci95"] = wilson(s["answered_wrong"] + s["answered_no_gold"], strict)
+        s["answered_correct_share_of_gold"] = round(s["answered_correct"] / s["gold_present"], 3) if s["gold_present"] else None
+        s["answered_correct_share_ci95"] = wilson(s["answered_correct"], s["gold_present"])
+        s["cells_per_minute"] = round(60 * s["cells"] / s["seconds"], 1) if s["seconds"] else None
+    return {"per_category": per, "all": total, "contracts": len(stems), "split": split, "skipped_first": skip,
+            "wall_seconds": round(time.perf_counter() - t0, 1),
+            "rows": rows}
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--run", action="store_true", help="fill missing cells with the default model first (slow)")
     ap.add_argument("--limit", type=int, default=0, help="--run: first N agreements only")
     ap.add_argument("--tag", default="", help="suffix of the result file name")
+    ap.add_argument("--split", choices=("tune", "report"), default="report", help="--cuad-preset: which contracts")
+    ap.add_argument("--skip", type=int, default=0, help=f"--cuad-preset: leave out the first N (report: {INSPECTED_REPORT} were inspected)")
+    ap.add_argument("--cuad-preset", action="store_true",
+                    help="instead: the CUAD preset's typed columns by rule over the report split of the 462-contract library")
     args = ap.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    if args.cuad_preset:
+        import datetime as dt
+
+        out = run_cuad_preset(args.limit, args.split, args.skip)
+        out.update(command="python -m benchmarks.grid_user_questions --cuad-preset" + (f" --limit {args.limit}" if args.limit else "")
+                   + f" --split {args.split} --skip {args.skip}" + (f" --tag {args.tag}" if args.tag else ""),
+                   date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
+        path = RESULTS / f"grid_cuad_typed_rule{('_' + args.tag) if args.tag else ''}.json"
+        path.write_text(json.dumps(out, indent=1))
+        for c, s in [*out["per_category"].items(), ("ALL", out["all"])]:
+            print(f"{c:36s} cells {s['cells']:4d} gold {s['gold_present']:4d} correct {s['answered_correct']:4d} wrong "
+                  f"{s['answered_wrong']:3d} answered-no-gold {s['answered_no_gold']:3d} unverified {s['unverified']:4d} "
+                  f"not-found {s['not_found']:4d} correct/gold {s['answered_correct_share_of_gold']}")
+        print(f"wrote {path}")
+        return
     lib, rows, questions, store = prepare()
     from clauselens.config import Settings
     from clauselens.interfaces.grid_commands import grid_model_settings

@@ -42,7 +42,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from clauselens.grid.topic import EVERYDAY, GENERIC
-from clauselens.grid.values import jurisdictions_in, name_tokens, parse_date
+from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.retrieval.lay_terms import concepts, content_stems, expand
 
@@ -82,6 +82,7 @@ class Candidate:
     score: int  # topic groups the sentence covers
     distance: int  # characters from the value to the nearest matched term
     groups: tuple[str, ...] = ()
+    terms: int = 0  # distinct topic terms the sentence uses (ties of ``score``: the sentence that says more of the topic)
 
 
 @dataclass
@@ -103,7 +104,7 @@ def _stems(text: str) -> list[str]:
 
 #: Light verbs and words that name the value's type: they tell nothing of the topic ("be *kept*
 #: secret", "how much *money*", "what *percentage*"); a value of the asked type satisfies the latter.
-_LIGHT = frozenset(content_stems("keep kept hold held need needs without with"))
+_LIGHT = frozenset(content_stems("keep kept hold held need needs without with include including includes become becomes"))
 _VALUE_WORDS = frozenset(content_stems("money amount amounts sum sums percentage percent rate figure number period periods"))
 #: "fee, price or compensation", "inspect or audit": alternatives the question accepts (one group).
 _ALT = r"[a-z][\w'’-]*(?:\s+of\s+[a-z][\w'’-]*)?"
@@ -132,6 +133,7 @@ def topic_groups(question: str) -> tuple[TermGroup, ...]:
     stems = [s for s in content_stems(question) if s not in _LIGHT]
     own_set = {s for s in stems if s not in _GENERIC_STEMS and len(s) > 2}
     groups: dict[str, set[str]] = {}
+    whole: dict[str, set[str]] = {}
     absorbed: dict[str, str] = {}
     for c in concepts():
         if c.name not in expand(question).concepts:
@@ -158,14 +160,17 @@ def topic_groups(question: str) -> tuple[TermGroup, ...]:
         if own:
             terms.add(stem)
             for cname, cterms in _concepts_by_stem().get(stem, []):
-                if 2 * len(set(_stems(cname)) & own_set) >= len(set(_stems(cname))):
+                cstems = set(_stems(cname))
+                if len(cstems) >= 2 and cstems <= own_set:  # the question names the whole concept: its terms rank, one group
+                    whole.setdefault("named:" + cname, set()).update(t.lower() for t in cterms)
+                elif 2 * len(cstems & own_set) >= len(cstems):
                     terms.update(t.lower() for t in cterms)
         terms.update(EVERYDAY.get(stem, ()))
     out = []
-    for name, terms in groups.items():
+    for name, terms in [*groups.items(), *whole.items()]:
         kept = tuple(sorted(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC)))
         if kept:
-            out.append(TermGroup(name, kept, required=name not in _VALUE_WORDS))
+            out.append(TermGroup(name, kept, required=name not in _VALUE_WORDS and not name.startswith("named:")))
     return tuple(out)
 
 
@@ -187,7 +192,9 @@ def _concepts_by_stem() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
 
 def _term_re(term: str) -> re.Pattern[str]:
     body = r"\s+".join(re.escape(w) for w in term.split())
-    return re.compile((r"(?<![a-z0-9])" if term[:1].isalnum() else "") + body)
+    # a one-word prefix is not a "-ment" noun of another meaning ("govern" is no "government")
+    tail = r"(?!ment)" if " " not in term and term.isalpha() else ""
+    return re.compile((r"(?<![a-z0-9])" if term[:1].isalnum() else "") + body + tail)
 
 
 @lru_cache(maxsize=4096)
@@ -204,6 +211,28 @@ def term_hits(groups: Sequence[TermGroup], text: str) -> dict[str, list[int]]:
         if at:
             out[g.name] = sorted(at)
     return out
+
+
+def _distinct_terms(groups: Sequence[TermGroup], text: str) -> int:
+    low = text.lower()
+    return len({t for g in groups for t in g.terms if _compiled(t).search(low)})
+
+
+#: A period of notice: "thirty (30) days [prior] written notice", "notice of at least 30 days",
+#: "60 days prior to the expiration", "90 days in advance" (the notice patterns of
+#: :mod:`clauselens.reports.support`, and a period before an event).
+_NOTICE_AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|express|formal|of)\W+){0,3}notic|^\W*(?:prior\s+to|before|in\s+advance)\b",
+                           re.IGNORECASE)
+_NOTICE_BEFORE = re.compile(r"\bnotic\w*\W+(?:(?:of|not|less|than|at|least|no|fewer|giving|given|upon)\W+){0,4}$", re.IGNORECASE)
+#: A question about notice ("how much warning", "notice period").
+_NOTICE_ASK = re.compile(r"notic|notif|warning|in\s+advance|heads[\s-]up", re.IGNORECASE)
+
+
+def notice_like(text: str, start: int, end: int) -> bool:
+    """Is the period at ``text[start:end]`` a period of notice (see :data:`_NOTICE_AFTER`)? A
+    question about notice takes only such periods; any other duration question none of them
+    (the renewal term is "one year", not the "thirty (30) days prior to the expiration" notice)."""
+    return bool(_NOTICE_AFTER.search(text[end:end + 60]) or _NOTICE_BEFORE.search(text[max(0, start - 60):start]))
 
 
 def amount_kind(question: str) -> str:
@@ -225,14 +254,18 @@ def _values(qtype: str, question: str, text: str) -> list[tuple[str, str, int]]:
     if qtype == "duration":
         from clauselens.grid.values import durations_at
 
-        return [(str(p), str(p), s) for p, s, _ in durations_at(text)]
+        wants_notice = bool(_NOTICE_ASK.search(question))
+        return [(str(p), str(p), s) for p, s, e in durations_at(text) if notice_like(text, s, e) == wants_notice]
     if qtype == "amount":
         from clauselens.grid.values import amounts_at
 
         kind = amount_kind(question)
         return [(str(a), f"{a.kind}:{a.value:g}", s) for a, s, _ in amounts_at(text) if a.kind == kind]
     if qtype == "jurisdiction":
-        for j in sorted(jurisdictions_in(text)):
+        found = jurisdictions_in(text)
+        if found & set(US_STATES):  # "the State of Nevada, USA": the state
+            found.discard("United States")
+        for j in sorted(found):
             at = re.search(re.escape(j), text)
             out.append((j, j, at.start() if at else 0))
         return out
@@ -245,6 +278,26 @@ def _periods_for_date(question: str, text: str) -> list[tuple[str, str, int]]:
     return [(str(p), str(p), s) for p, s, _ in durations_at(text)]
 
 
+#: Words that introduce a date of their own ("until", "through", "commencing", "expiring").
+_DATE_INTRO = re.compile(r"\b(?:until|till|through|thru|ending|ends?|expir\w*|terminat\w*|commenc\w*|begin\w*|start\w*)\b",
+                         re.IGNORECASE)
+
+
+def _crossed(text: str, term_at: int, value_at: int) -> bool:
+    """Is there another date-introducing word between the topic word at ``term_at`` and the date at
+    ``value_at`` (the word at ``term_at`` itself aside)?"""
+    between = text[term_at:value_at]
+    first = re.match(r"\S+", between)
+    return bool(_DATE_INTRO.search(between[first.end() if first else 0:]))
+
+
+#: A recital: the agreement's background, not its terms.
+_RECITAL = re.compile(r"^\W*(?:WHEREAS|RECITALS?)\b", re.IGNORECASE)
+#: A date is read only this near (characters from the start of) the topic words before it.
+DATE_DISTANCE = 60
+#: A definition: '"Fiscal Year" means ...', '1.21 "Term" shall mean ...'.
+_DEFINITION = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?[\"“][^\"”]{1,80}[\"”]\s+(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to)\b",
+                         re.IGNORECASE)
 _ENUMERATOR = re.compile(r"\((?:[a-z]{1,2}|[ivxlc]{1,5}|\d{1,2})\)\s")
 
 
@@ -275,19 +328,24 @@ def _sentences(passages: Sequence[str]) -> list[tuple[int, int, int, str]]:
 
 def question_groups(question: str, terms: Sequence[str] = ()) -> tuple[TermGroup, ...]:
     """The term groups of a question: its written ``terms`` (a preset's topic words, alternatives:
-    one group), else those derived from its words (:func:`topic_groups`)."""
-    return (TermGroup("terms", tuple(t.lower() for t in terms)),) if terms else topic_groups(question)
+    one required group; the groups of its words then count for ranking only), else those derived
+    from its words (:func:`topic_groups`)."""
+    if not terms:
+        return topic_groups(question)
+    # the written terms decide what is on topic; the question's own words only rank the sentences
+    extra = tuple(TermGroup(g.name, g.terms, required=False) for g in topic_groups(question))
+    return (TermGroup("terms", tuple(t.lower() for t in terms)), *extra)
 
 
 def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequence[str] = ()) -> tuple[list[Candidate], bool]:
     """The typed candidates of the on-topic sentences of ``passages`` (texts, in rank order), best
     first (more groups covered, then nearer to a term, then earlier passage), and whether any
     sentence was on topic at all. ``terms``: the question's written topic terms, if any."""
+    sents = _sentences(passages)
     groups = question_groups(question, terms)
     need = required_hits(groups)
     out: list[Candidate] = []
     on_topic = False
-    sents = _sentences(passages)
     for period_fallback in (False, True):
         for i, s, e, text in sents:
             hits = term_hits(groups, text)
@@ -296,16 +354,24 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
             on_topic = True
             if sum(1 for g in groups if g.required and g.name in hits) < need:
                 continue
+            if _DEFINITION.match(text) or _RECITAL.match(text):
+                continue  # a meaning ('"Fiscal Year" means ...') or the background ("WHEREAS, ..."), not a term
             vals = _periods_for_date(question, text) if period_fallback else _values(qtype, question, text)
+            # a date, or a period that is no notice, follows the words it belongs to ("expire on June 30",
+            # "renew for successive one year periods"); a topic word after it speaks of something else
+            forward = (qtype == "date" and not period_fallback) or (qtype == "duration" and not _NOTICE_ASK.search(question))
+            limit = DATE_DISTANCE if qtype == "date" and not period_fallback else MAX_DISTANCE
             for shown, key, at in vals:
                 offsets = [o for v in hits.values() for o in v]
-                dist = min((abs(o - at) for o in offsets), default=0)
-                if dist > MAX_DISTANCE:
+                dist = min((at - o if o <= at else (10**6 if forward else o - at) for o in offsets), default=0)
+                if dist > limit:
                     continue
-                out.append(Candidate(shown, key, i, s, e, len(hits), dist, tuple(sorted(hits))))
+                if qtype == "date" and not period_fallback and _crossed(text, max(o for o in offsets if o <= at), at):
+                    continue  # "from the Effective Date until December 31, 2018": the date is the end's, not the start's
+                out.append(Candidate(shown, key, i, s, e, len(hits), dist, tuple(sorted(hits)), _distinct_terms(groups, text)))
         if out or qtype != "date":
             break
-    out.sort(key=lambda c: (-c.score, c.distance, c.passage, c.start))
+    out.sort(key=lambda c: (-c.score, -c.terms, c.distance, c.passage, c.start))
     return out, on_topic
 
 
@@ -327,6 +393,10 @@ def read_typed(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     per_sentence: dict[tuple[int, int], Candidate] = {}
     for c in top:
         per_sentence.setdefault((c.passage, c.start), c)
+    if qtype == "jurisdiction":  # a US state is where in the United States: the state is the value
+        states = {c.key for c in per_sentence.values() if c.key in US_STATES}
+        if states:
+            per_sentence = {k: c for k, c in per_sentence.items() if c.key != "United States"}
     values = {c.key for c in per_sentence.values()}
     if len(values) == 1:
         c = next(iter(per_sentence.values()))
@@ -338,6 +408,12 @@ def read_typed(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                    reason="the on-topic clauses state different values: " + "; ".join(c.value for c in distinct.values()))
 
 
+_MADE_ON = re.compile(r"\b(?:entered\s+into|made(?:\s+and\s+entered\s+into)?|dated|executed)\s+(?:effective\s+)?"
+                      r"(?:as\s+of\s+|on\s+|this\s+)?(?:the\s+)?"
+                      r"((?:\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+)?[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+                      r"|\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})")
+
+
 def read_front_date(front: Sequence[str]) -> Reading:
     """The agreement's date from its opening passages (``front``), by the Archivist's preamble rule
     (:func:`clauselens.parsing.metadata.guess_effective_date`: an Effective Date definition, else the
@@ -346,7 +422,11 @@ def read_front_date(front: Sequence[str]) -> Reading:
     from clauselens.parsing.metadata import guess_effective_date
 
     for i, text in enumerate(front):
-        got = guess_effective_date(text[:PREAMBLE_CHARS])
+        head = text[:PREAMBLE_CHARS]
+        # the date the agreement was made ("entered into on October 1, 2019 and is made effective as
+        # of November 1, 2019": October 1), else the Archivist's effective date of the preamble
+        made = _MADE_ON.search(head)
+        got = made.group(1) if made else guess_effective_date(head)
         d = parse_date(got) if got else None
         if got is None or d is None:
             continue
@@ -388,7 +468,7 @@ def read_parties(front: Sequence[str]) -> Reading:
 
 
 __all__ = ["Candidate", "MAX_DISTANCE", "RULE_TYPES", "Reading", "SCORE_SLACK", "TermGroup", "amount_kind", "candidates",
-           "question_groups", "read_front_date", "read_parties", "read_typed", "required_hits", "sentence_units", "term_hits",
+           "notice_like", "question_groups", "read_front_date", "read_parties", "read_typed", "required_hits", "sentence_units", "term_hits",
            "topic_groups", "YesNoReading", "claim_object", "read_yes_no"]
 
 

@@ -51,7 +51,11 @@ def read(q: GridQuestion, passages: Sequence[Passage]) -> Reading:
         return read_parties(texts[:FRONT_PASSAGES])
     if q.type == "date" and q.front_matter:  # the agreement's own date: the preamble rule
         return read_front_date(texts[:FRONT_PASSAGES])
-    return read_typed(q.type, q.question, texts, q.terms)
+    # a question's category, when it has one ("Renewal Term", "Governing Law"), names its topic in
+    # a few words; a long descriptive question ("... after the initial term expires, including
+    # automatic extensions?") would require every one of its words. Written terms are alternatives
+    # for the topic check, too loose to pick a value ("extension of such 10-day period").
+    return read_typed(q.type, q.category or q.question, texts)
 
 
 def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell:

@@ -130,9 +130,9 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
             whole: list[Passage] | None = None  # the agreement's passages, read once per row by the typed rule
             for q in questions:
                 if uses_rule(q):  # typed columns: the value is read by rule, the model is not asked (issue #45)
-                    fp = fingerprint(q, RULE_MODEL, k)
+                    fp = fps[q.id]  # the column's fingerprint (readers find the cell as any other); model "rule"
                     old = store.get(row.row_key, q.id, fp)
-                    if old is not None and (old.check == CHECK_VERSION or not compute):
+                    if old is not None and ((old.check == CHECK_VERSION and old.model == RULE_MODEL) or not compute):
                         record(old, True)
                         continue
                     if not compute:
@@ -162,9 +162,9 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                         record(old, True)
                     continue
                 if q.type == "yes_no" and compute and not row.error:  # the evidence first; the model when it does not decide
-                    fp = fingerprint(q, RULE_MODEL, k)
+                    fp = fps[q.id]
                     old = store.get(row.row_key, q.id, fp)
-                    if old is not None and old.check == CHECK_VERSION:
+                    if old is not None and old.check == CHECK_VERSION:  # decided by rule, or by the model when the rule did not
                         record(old, True)
                         continue
                     if whole is None:
@@ -177,15 +177,12 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                     if ruled is not None:
                         record(ruled.model_copy(update={"seconds": round(time.perf_counter() - started, 2)}), False)
                         continue
-                elif q.type == "yes_no" and not compute:
-                    old = store.get(row.row_key, q.id, fingerprint(q, RULE_MODEL, k))
-                    if old is not None:
-                        record(old, True)
-                        continue
                 base: dict[str, Any] = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fps[q.id],
                                         "agreement": row.agreement, "doc_id": row.doc_id, "source_path": row.source_path,
                                         "model": model_id}
                 old = store.get(row.row_key, q.id, fps[q.id])
+                if old is not None and compute and old.model == RULE_MODEL:
+                    old = None  # the rule decided it once and no longer does: the model answers
                 if (old is not None and compute and old.check != CHECK_VERSION and not row.error
                         and (old.status in ("answered", "unverified") or old.reply is not None)):
                     try:  # new checks, same model reply: no model call

@@ -113,14 +113,14 @@ class Period:
         return f"{n} {self.unit}{'' if n == 1 else 's'}"
 
 
+#: "successive annual periods", "a monthly basis": one year / one month.
+_EVERY = re.compile(r"\b(annual|yearly|monthly|weekly)\s+(?:renewal\s+)?(?:periods?|terms?|basis|renewals?)\b", re.IGNORECASE)
+_EVERY_UNIT = {"annual": "year", "yearly": "year", "monthly": "month", "weekly": "week"}
+
+
 def durations_in(text: str) -> list[Period]:
     """The periods ``text`` states (see the module docstring), in order."""
-    out = []
-    for m in _DURATION.finditer(" ".join(text.split())):
-        n = float(m.group(2).replace(",", "")) if m.group(2) else words_to_number(m.group(1))
-        if n is not None and n > 0:
-            out.append(Period(n, m.group(3).lower()))
-    return out
+    return [p for p, _, _ in durations_at(" ".join(text.split()))]
 
 
 def durations_at(text: str) -> list[tuple[Period, int, int]]:
@@ -131,7 +131,9 @@ def durations_at(text: str) -> list[tuple[Period, int, int]]:
         n = float(m.group(2).replace(",", "")) if m.group(2) else words_to_number(m.group(1))
         if n is not None and n > 0:
             out.append((Period(n, m.group(3).lower()), m.start(), m.end()))
-    return out
+    for m in _EVERY.finditer(text):  # "successive annual periods" is one year each
+        out.append((Period(1, _EVERY_UNIT[m.group(1).lower()]), m.start(), m.end()))
+    return sorted(out, key=lambda x: x[1])
 
 
 def same_period(a: Period, b: Period) -> bool:
