@@ -39,6 +39,8 @@ RENDER_SCALE = 1.5
 #: the background; 40 leaves out text within ~15 % of the background's colour (the colour rule's
 #: :data:`~clauselens.parsing.pdf.SAME_COLOUR` is 8 %).
 MIN_INK = 40
+#: Box rows gathered at once by :func:`_any_in_boxes` (bounds its index arrays).
+MAX_BOX_ROWS = 1_000_000
 #: A page with more characters than this is not rendered (the fast path alone judges it): a dense
 #: page of a real contract has 3-6 thousand.
 MAX_CHARS = 20000
@@ -128,18 +130,33 @@ def _pixel_boxes(affine: Affine, chars: list[dict], ox: float, top: float, w: in
 
 
 def _any_in_boxes(mask: Any, boxes: Any) -> Any:
-    """Whether ``mask`` has a True pixel inside each box (empty boxes: False), by a summed-area
-    table (Crow 1984, "Summed-area tables for texture mapping"): four lookups per box."""
+    """Whether ``mask`` has a True pixel inside each box (empty boxes: False): prefix sums along each
+    row (one ``cumsum``), then per box and row of the box the count ``P[y, x1] - P[y, x0]``, all
+    boxes' rows gathered in one numpy index (a full 2-D summed-area table cost more here: a second
+    pass over every pixel). Boxes taller than :data:`MAX_BOX_ROWS` rows in all are done in parts."""
     import numpy as np
 
-    sat = np.zeros((mask.shape[0] + 1, mask.shape[1] + 1), dtype=np.int32)  # a render has far fewer than 2**31 pixels
-    np.cumsum(mask, axis=0, dtype=np.int32, out=sat[1:, 1:])
-    np.cumsum(sat[1:, 1:], axis=1, out=sat[1:, 1:])
-    x0, x1, y0, y1 = (boxes[:, i] for i in range(4))
+    h, w = mask.shape
+    x0, x1, y0, y1 = (np.asarray(boxes[:, i], dtype=np.int64) for i in range(4))
     ok = (x1 > x0) & (y1 > y0)
-    x0, x1, y0, y1 = (np.where(ok, v, 0) for v in (x0, x1, y0, y1))
-    total = sat[y1, x1] - sat[y0, x1] - sat[y1, x0] + sat[y0, x0]
-    return ok & (total > 0)
+    hit = np.zeros(len(boxes), dtype=bool)
+    if not ok.any():
+        return hit
+    pre = np.zeros((h, w + 1), dtype=np.int16 if w < 2**15 else np.int32)  # a row's count fits its width
+    np.cumsum(mask, axis=1, dtype=pre.dtype, out=pre[:, 1:])
+    heights = np.where(ok, y1 - y0, 0)
+    ends = np.cumsum(heights)
+    step = max(1, MAX_BOX_ROWS // max(int(heights.max()), 1))
+    for lo in range(0, len(boxes), step):
+        hs = heights[lo:lo + step]
+        box = np.repeat(np.arange(lo, lo + len(hs)), hs)  # one entry per (box, row of the box)
+        if not len(box):
+            continue
+        first = ends[lo] - hs[0]  # position of this part's first row among all boxes' rows
+        rows = y0[box] + (np.arange(first, first + len(box)) - (ends[box] - heights[box]))
+        inked = pre[rows, x1[box]] != pre[rows, x0[box]]
+        hit[box[inked]] = True
+    return hit
 
 
 def mark_unshown(page: Any, chars: list[dict], ox: float, top: float, on_image: Callable[[dict], bool],

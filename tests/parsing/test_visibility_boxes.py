@@ -1,12 +1,14 @@
 """The vectorised character-box ink test of :mod:`clauselens.parsing.visibility` (issue #42: PDF
 add throughput) gives what the per-character loop it replaced gave: pixel boxes from the four
 corners of each character under the page's affine map (truncated, clipped), and "any ink inside"
-from a summed-area table, empty and off-render boxes never inked."""
+from per-row prefix sums, empty and off-render boxes never inked."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+import clauselens.parsing.visibility as visibility
 from clauselens.parsing.visibility import _any_in_boxes, _pixel_boxes
 
 
@@ -21,7 +23,9 @@ def _loop_box(affine, c, ox, top, w, h):  # the loop of the earlier mark_unshown
             max(int(min(p[1] for p in corners)), 0), min(int(max(p[1] for p in corners)) + 1, h))
 
 
-def test_boxes_and_ink_match_the_per_character_loop() -> None:
+@pytest.mark.parametrize("rows_at_once", [visibility.MAX_BOX_ROWS, 7, 1])
+def test_boxes_and_ink_match_the_per_character_loop(rows_at_once: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(visibility, "MAX_BOX_ROWS", rows_at_once)
     rng = np.random.default_rng(3)
     h, w = 120, 90
     mask = rng.random((h, w)) < 0.02
