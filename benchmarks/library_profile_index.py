@@ -69,7 +69,7 @@ def run(library: Path, rounds: int, queries: int) -> dict:
         for r in range(rounds):
             for way in (("before", "after") if r % 2 == 0 else ("after", "before")):
                 if way == "before":
-                    w, c, _ = _timed((t / "p.json").write_text, json.dumps(as_json))
+                    w, c, _ = _timed(lambda: (t / "p.json").write_text(json.dumps(as_json)))
                     note("before_write", w, c)
                     w, c, toks = _timed(lambda: json.loads((t / "p.json").read_text()))
                     note("before_read", w, c)

@@ -84,14 +84,15 @@ class ProfileTokens:
         if not ids:
             self.words, self.vocab = [], {}
             return [], [], {}
-        flat = np.concatenate([self.docs[d] for d in ids]).astype(np.int64)
-        used = np.unique(flat)
-        remap = np.full(len(self.words), -1, np.int64)
-        remap[used] = np.arange(len(used))
-        self.words = [self.words[i] for i in used.tolist()]
-        self.vocab = {w: i for i, w in enumerate(self.words)}
         keep = set(ids)
-        self.docs = {d: remap[v].astype(np.int32) for d, v in self.docs.items() if d in keep}
+        self.docs = {d: v for d, v in self.docs.items() if d in keep}
+        used = np.flatnonzero(np.bincount(np.concatenate([self.docs[d] for d in ids]), minlength=len(self.words)))
+        if len(used) < len(self.words):  # words of removed profiles: renumber
+            remap = np.full(len(self.words), -1, np.int32)
+            remap[used] = np.arange(len(used), dtype=np.int32)
+            self.words = [self.words[i] for i in used.tolist()]
+            self.vocab = {w: i for i, w in enumerate(self.words)}
+            self.docs = {d: remap[v] for d, v in self.docs.items()}
         return ids, [self.docs[d].tolist() for d in ids], dict(self.vocab)
 
     def save(self, path: Path) -> None:
