@@ -268,7 +268,7 @@ def run_cuad_preset(limit: int, split: str = "report", skip: int = 0) -> dict[st
             s["cells"] += 1
             s["seconds"] += time.perf_counter() - t1
             s["gold_present"] += bool(gold)
-            verdict = cell.status
+            verdict: str = cell.status
             if cell.status == "answered":
                 if not gold:
                     s["answered_no_gold"] += 1

@@ -279,8 +279,8 @@ def _periods_for_date(question: str, text: str) -> list[tuple[str, str, int]]:
 
 
 #: Words that introduce a date of their own ("until", "through", "commencing", "expiring").
-_DATE_INTRO = re.compile(r"\b(?:until|till|through|thru|ending|ends?|expir\w*|terminat\w*|commenc\w*|begin\w*|start\w*)\b",
-                         re.IGNORECASE)
+_DATE_INTRO = re.compile(r"\b(?:until|till|through|thru|ending|ends?|expir\w*|terminat\w*|commenc\w*|begin\w*|start\w*|after|"
+                         r"before|prior|later\s+than)\b", re.IGNORECASE)
 
 
 def _crossed(text: str, term_at: int, value_at: int) -> bool:
@@ -408,13 +408,28 @@ def read_typed(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                    reason="the on-topic clauses state different values: " + "; ".join(c.value for c in distinct.values()))
 
 
-_MADE_ON = re.compile(r"\b(?:entered\s+into|made(?:\s+and\s+entered\s+into)?|dated|executed)\s+(?:effective\s+)?"
-                      r"(?:as\s+of\s+|on\s+|this\s+)?(?:the\s+)?"
+_MADE_ON = re.compile(r"\b(?:entered\s+into|made(?:\s+and\s+entered\s+into)?|executed)\s+(?:effective\s+)?"
+                      r"(?:as\s+of\s+)?(?:on\s+|this\s+)?(?:the\s+)?"
                       r"((?:\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+)?[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
                       r"|\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})")
 
 
-def read_front_date(front: Sequence[str]) -> Reading:
+_START_WORDS = re.compile(r"\b(?:effective|effect|commenc\w*|start\w*|begin\w*)\b", re.IGNORECASE)
+_START_STEMS = frozenset(content_stems("effect effective start begin commence commencement"))
+_SIGN_STEMS = frozenset(content_stems("sign signed execute executed made")) - frozenset(content_stems("date"))
+
+
+def preamble_date_kind(question: str) -> str:
+    """``"made"`` for a question about when the agreement was signed / made, ``"effective"`` for
+    one about when it starts or takes effect (its own words, by stem), else ``""``: those dates are
+    the preamble's (:func:`read_front_date`), an end date is not."""
+    stems = set(content_stems(question))
+    if stems & _SIGN_STEMS:
+        return "made"
+    return "effective" if stems & _START_STEMS else ""
+
+
+def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:
     """The agreement's date from its opening passages (``front``), by the Archivist's preamble rule
     (:func:`clauselens.parsing.metadata.guess_effective_date`: an Effective Date definition, else the
     date after "dated" / "made" / "entered into", else the preamble's first date; a blank date gives
@@ -423,9 +438,12 @@ def read_front_date(front: Sequence[str]) -> Reading:
 
     for i, text in enumerate(front):
         head = text[:PREAMBLE_CHARS]
+        recital = re.search(r"\bWHEREAS\b|\bRECITALS?\b|\bBACKGROUND\b", head)
+        head = head[:recital.start()] if recital else head  # a recital's "Agreement dated ..." is another agreement's date
         # the date the agreement was made ("entered into on October 1, 2019 and is made effective as
-        # of November 1, 2019": October 1), else the Archivist's effective date of the preamble
-        made = _MADE_ON.search(head)
+        # of November 1, 2019": October 1), else the Archivist's effective date of the preamble (which
+        # also reads "dated as of", and passes over a base agreement's "Supply Agreement dated ...")
+        made = _MADE_ON.search(head) if prefer == "made" else None
         got = made.group(1) if made else guess_effective_date(head)
         d = parse_date(got) if got else None
         if got is None or d is None:
@@ -435,6 +453,8 @@ def read_front_date(front: Sequence[str]) -> Reading:
             continue
         for s, e in sentence_units(text):
             if s <= m.start() < e:
+                if prefer == "effective" and not _START_WORDS.search(text[s:e]):
+                    break  # the agreement's date, not said to be when it takes effect: not this question's quote
                 return Reading(value=d.isoformat(), candidate=Candidate(d.isoformat(), d.isoformat(), i, s, e, 1, 0), on_topic=True)
     return Reading(reason="the opening passages state no date (or leave it blank)")
 
@@ -467,9 +487,9 @@ def read_parties(front: Sequence[str]) -> Reading:
     return Reading(reason="the opening passages name no two parties the rule can read")
 
 
-__all__ = ["Candidate", "MAX_DISTANCE", "RULE_TYPES", "Reading", "SCORE_SLACK", "TermGroup", "amount_kind", "candidates",
-           "notice_like", "question_groups", "read_front_date", "read_parties", "read_typed", "required_hits", "sentence_units", "term_hits",
-           "topic_groups", "YesNoReading", "claim_object", "read_yes_no"]
+__all__ = ["Candidate", "MAX_DISTANCE", "RULE_TYPES", "Reading", "SCORE_SLACK", "TermGroup", "YesNoReading", "amount_kind",
+           "candidates", "claim_object", "notice_like", "preamble_date_kind", "question_groups", "read_front_date", "read_parties",
+           "read_typed", "read_yes_no", "required_hits", "sentence_units", "term_hits", "topic_groups"]
 
 
 # ---------------------------------------------------------------------------------------- yes / no

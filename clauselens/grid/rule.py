@@ -23,11 +23,12 @@ so "not found" speaks for the whole agreement, not for a top-k retrieval.
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 from clauselens.grid.answer import CHECK_VERSION, source_link
 from clauselens.grid.cells import Cell
-from clauselens.grid.extract import RULE_TYPES, Reading, read_front_date, read_parties, read_typed, read_yes_no
+from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed, read_yes_no
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.values import check_value
 from clauselens.reports.verify import find_quote
@@ -51,6 +52,14 @@ def read(q: GridQuestion, passages: Sequence[Passage]) -> Reading:
         return read_parties(texts[:FRONT_PASSAGES])
     if q.type == "date" and q.front_matter:  # the agreement's own date: the preamble rule
         return read_front_date(texts[:FRONT_PASSAGES])
+    kind = preamble_date_kind(q.category or q.question) if q.type == "date" else ""
+    if kind:  # when it was made, or takes effect: the preamble says it first ("dated as of", "the Effective Date")
+        front = read_front_date(texts[:FRONT_PASSAGES], prefer=kind)
+        if front.value:
+            return front
+        # elsewhere, only a sentence about this agreement dates it ("... the Mutual Confidentiality
+        # Agreement, which was effective July 17, 2009" dates another one)
+        texts = [t if re.search(r"\bthis\s+agreement\b", t, re.IGNORECASE) else "" for t in texts]
     # a question's category, when it has one ("Renewal Term", "Governing Law"), names its topic in
     # a few words; a long descriptive question ("... after the initial term expires, including
     # automatic extensions?") would require every one of its words. Written terms are alternatives

@@ -129,6 +129,8 @@ def durations_at(text: str) -> list[tuple[Period, int, int]]:
     out = []
     for m in _DURATION.finditer(text):
         n = float(m.group(2).replace(",", "")) if m.group(2) else words_to_number(m.group(1))
+        if re.search(r"\bhalf\s+$", text[max(0, m.start() - 6):m.start()], re.IGNORECASE):
+            n = (n or 0) / 2  # "half a year"
         if n is not None and n > 0:
             out.append((Period(n, m.group(3).lower()), m.start(), m.end()))
     for m in _EVERY.finditer(text):  # "successive annual periods" is one year each
