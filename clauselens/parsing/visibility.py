@@ -65,16 +65,13 @@ def _text_objects(page: Any) -> list[Any]:
     return out
 
 
-def _render(page: Any, scale: float) -> Any:
-    """The page rendered at ``scale`` as a BGRx numpy array (rows top to bottom), text not anti-aliased."""
-    import numpy as np
-
+def _render(page: Any, scale: float, keep: list[Any]) -> Any:
+    """The page rendered at ``scale`` as a BGRx numpy array (rows top to bottom), text not
+    anti-aliased: a view of PDFium's bitmap (not copied), which is appended to ``keep`` and must be
+    closed by the caller once the array is no longer used."""
     bitmap = page.render(scale=scale, draw_annots=False, no_smoothtext=True, prefer_bgrx=True)
-    try:
-        arr = np.array(bitmap.to_numpy(), copy=True)
-    finally:
-        bitmap.close()
-    return arr
+    keep.append(bitmap)
+    return bitmap.to_numpy()
 
 
 def _ink(shown: Any, bare: Any) -> Any:
@@ -159,35 +156,9 @@ def _any_in_boxes(mask: Any, boxes: Any) -> Any:
     return hit
 
 
-def mark_unshown(page: Any, chars: list[dict], ox: float, top: float, on_image: Callable[[dict], bool],
-                 scale: float = RENDER_SCALE) -> int:
-    """Mark ``not_shown`` on the characters of ``chars`` (pdfplumber-style dicts from
-    :class:`~clauselens.parsing.pdfium_page.PdfiumPage`: top-left origin, offset by the media box's
-    ``ox`` and ``top``) that paint no ink on the rendered page (module docstring). Returns how many
-    were marked. ``page``: the open ``pypdfium2.PdfPage`` they were read from; ``on_image``: whether
-    a character lies on an image of the page. A character without ink that lies on an image which
-    shows something under it (the render without text is not blank in its box) is a scan's text
-    layer drawn under the scan (OCR tools do both: mode-3 text over the image, or any text under
-    it) and is marked ``ocr_layer`` instead; text under a blank (white) image is ``not_shown``."""
-    import pypdfium2.raw as pr
-
-    todo = [c for c in chars if c["text"].strip() and not c.get("ocr_layer") and not c.get("render_invisible")
-            and not c.get("hidden_layer")]
-    if not todo or len(chars) > MAX_CHARS:
-        return 0
-    shown = _render(page, scale)
-    objs = _text_objects(page)
-    modes = [pr.FPDFTextObj_GetTextRenderMode(o) for o in objs]
-    try:
-        for o in objs:
-            pr.FPDFTextObj_SetTextRenderMode(o, pr.FPDF_TEXTRENDERMODE_INVISIBLE)
-        bare = _render(page, scale)
-    finally:
-        for o, m in zip(objs, modes):
-            if m >= 0:
-                pr.FPDFTextObj_SetTextRenderMode(o, m)
-    if shown.shape != bare.shape:
-        return 0
+def _mark(page: Any, todo: list[dict], shown: Any, bare: Any, ox: float, top: float,
+          on_image: Callable[[dict], bool]) -> int:
+    """:func:`mark_unshown`'s marking of ``todo`` from the two renders; returns how many are ``not_shown``."""
     ink = _ink(shown, bare)
     h, w = ink.shape
     boxes = _pixel_boxes(_device_map(page, w, h), todo, ox, top, w, h)
@@ -204,6 +175,44 @@ def mark_unshown(page: Any, chars: list[dict], ox: float, top: float, on_image: 
         else:
             c["not_shown"] = True
             marked += 1
+    return marked
+
+
+def mark_unshown(page: Any, chars: list[dict], ox: float, top: float, on_image: Callable[[dict], bool],
+                 scale: float = RENDER_SCALE) -> int:
+    """Mark ``not_shown`` on the characters of ``chars`` (pdfplumber-style dicts from
+    :class:`~clauselens.parsing.pdfium_page.PdfiumPage`: top-left origin, offset by the media box's
+    ``ox`` and ``top``) that paint no ink on the rendered page (module docstring). Returns how many
+    were marked. ``page``: the open ``pypdfium2.PdfPage`` they were read from; ``on_image``: whether
+    a character lies on an image of the page. A character without ink that lies on an image which
+    shows something under it (the render without text is not blank in its box) is a scan's text
+    layer drawn under the scan (OCR tools do both: mode-3 text over the image, or any text under
+    it) and is marked ``ocr_layer`` instead; text under a blank (white) image is ``not_shown``."""
+    import pypdfium2.raw as pr
+
+    todo = [c for c in chars if c["text"].strip() and not c.get("ocr_layer") and not c.get("render_invisible")
+            and not c.get("hidden_layer")]
+    if not todo or len(chars) > MAX_CHARS:
+        return 0
+    bitmaps: list[Any] = []
+    try:
+        shown = _render(page, scale, bitmaps)
+        objs = _text_objects(page)
+        modes = [pr.FPDFTextObj_GetTextRenderMode(o) for o in objs]
+        try:
+            for o in objs:
+                pr.FPDFTextObj_SetTextRenderMode(o, pr.FPDF_TEXTRENDERMODE_INVISIBLE)
+            bare = _render(page, scale, bitmaps)
+        finally:
+            for o, m in zip(objs, modes):
+                if m >= 0:
+                    pr.FPDFTextObj_SetTextRenderMode(o, m)
+        if shown.shape != bare.shape:
+            return 0
+        marked = _mark(page, todo, shown, bare, ox, top, on_image)
+    finally:
+        for b in bitmaps:
+            b.close()
     if marked:  # a space between hidden characters is hidden with them (the warning quotes words)
         for prev, c, nxt in zip(chars, chars[1:], chars[2:]):
             if not c["text"].strip() and prev.get("not_shown") and nxt.get("not_shown"):
