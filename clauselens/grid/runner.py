@@ -81,6 +81,42 @@ def _rule_base(row: GridRow, q: GridQuestion, fp: str) -> dict[str, Any]:
             "source_path": row.source_path, "model": RULE_MODEL}
 
 
+def _by_rule(library: Any, row: GridRow, q: GridQuestion, fp: str, store: CellStore, compute: bool,
+             whole: list[Passage] | None) -> tuple[Cell | None, bool, list[Passage] | None]:
+    """The cell of a typed or yes/no question decided by rule (issue #45): ``(cell, reused, passages)``
+    -- the stored cell when the current checks made it (or when nothing is computed), else the rule's
+    new cell; ``cell`` is None when there is none (``compute`` off and nothing stored; or a yes/no
+    question the evidence does not decide: the model answers it). ``passages``: the agreement's
+    passages, read once per row."""
+    old = store.get(row.row_key, q.id, fp)
+    typed = uses_rule(q)
+    if old is not None and ((old.check == CHECK_VERSION and (old.model == RULE_MODEL or not typed)) or (typed and not compute)):
+        return old, True, whole
+    if not compute:
+        return None, False, whole
+    base = _rule_base(row, q, fp)
+    started = time.perf_counter()
+    if whole is None and not row.error:
+        try:
+            whole = [Passage.from_chunk(c, 0.0, "rule") for c in chunks_of(library, row.doc_id)]
+        except Exception as e:  # noqa: BLE001 - a typed cell reports it; a yes/no one goes to the model path
+            if typed:
+                return Cell(**base, status="error", reason=_error_text(e)), False, whole
+            whole = []
+    if typed:
+        try:
+            if row.error:
+                raise ClauselensError(row.error)
+            cell: Cell | None = rule_cell(base, q, whole or [])
+        except Exception as e:  # noqa: BLE001 - one cell's failure never stops the grid
+            cell = Cell(**base, status="error", reason=_error_text(e))
+    else:
+        cell = yes_no_cell(base, q, whole) if whole else None
+    if cell is None:
+        return None, False, whole
+    return cell.model_copy(update={"seconds": round(time.perf_counter() - started, 2)}), False, whole
+
+
 def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQuestion], store: CellStore, *,
              model: Any = None, model_id: str = "", concurrency: int = 1, k: int = DEFAULT_K, method: str = "auto",
              on_cell: CellCallback | None = None, answer: Callable[..., Any] = ask_model, compute: bool = True,
@@ -130,24 +166,9 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
             whole: list[Passage] | None = None  # the agreement's passages, read once per row by the typed rule
             for q in questions:
                 if uses_rule(q):  # typed columns: the value is read by rule, the model is not asked (issue #45)
-                    fp = fps[q.id]  # the column's fingerprint (readers find the cell as any other); model "rule"
-                    old = store.get(row.row_key, q.id, fp)
-                    if old is not None and ((old.check == CHECK_VERSION and old.model == RULE_MODEL) or not compute):
-                        record(old, True)
-                        continue
-                    if not compute:
-                        continue
-                    rbase = _rule_base(row, q, fp)
-                    started = time.perf_counter()
-                    try:
-                        if row.error:
-                            raise ClauselensError(row.error)
-                        if whole is None:
-                            whole = [Passage.from_chunk(c, 0.0, "rule") for c in chunks_of(library, row.doc_id)]
-                        cell = rule_cell(rbase, q, whole)
-                    except Exception as e:  # noqa: BLE001 - one cell's failure never stops the grid
-                        cell = Cell(**rbase, status="error", reason=_error_text(e))
-                    record(cell.model_copy(update={"seconds": round(time.perf_counter() - started, 2)}), False)
+                    cell, reused, whole = _by_rule(library, row, q, fps[q.id], store, compute, whole)
+                    if cell is not None:
+                        record(cell, reused)
                     continue
                 got = presence_answer(heads, q.category) if q.type == "yes_no" else None
                 if got is not None:
@@ -162,20 +183,9 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                         record(old, True)
                     continue
                 if q.type == "yes_no" and compute and not row.error:  # the evidence first; the model when it does not decide
-                    fp = fps[q.id]
-                    old = store.get(row.row_key, q.id, fp)
-                    if old is not None and old.check == CHECK_VERSION:  # decided by rule, or by the model when the rule did not
-                        record(old, True)
-                        continue
-                    if whole is None:
-                        try:
-                            whole = [Passage.from_chunk(c, 0.0, "rule") for c in chunks_of(library, row.doc_id)]
-                        except Exception:  # noqa: BLE001 - no passages to read: the model path decides (and reports)
-                            whole = []
-                    started = time.perf_counter()
-                    ruled = yes_no_cell(_rule_base(row, q, fp), q, whole) if whole else None
-                    if ruled is not None:
-                        record(ruled.model_copy(update={"seconds": round(time.perf_counter() - started, 2)}), False)
+                    cell, reused, whole = _by_rule(library, row, q, fps[q.id], store, compute, whole)
+                    if cell is not None:
+                        record(cell, reused)
                         continue
                 base: dict[str, Any] = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fps[q.id],
                                         "agreement": row.agreement, "doc_id": row.doc_id, "source_path": row.source_path,
