@@ -82,7 +82,7 @@ class ProfileTokens:
         """Renumber to the words still used; returns (doc ids in ``order``, their id lists, vocab)."""
         ids = [d for d in (order if order is not None else self.docs) if d in self.docs]
         if not ids:
-            self.words, self.vocab = [], {}
+            self.words, self.vocab, self.docs = [], {}, {}
             return [], [], {}
         keep = set(ids)
         self.docs = {d: v for d, v in self.docs.items() if d in keep}

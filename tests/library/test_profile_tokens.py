@@ -80,3 +80,12 @@ def test_library_converts_json_profiles(tmp_path: Path) -> None:
     names = {Path(r.path).name: r.doc_id for r in lib.agreements()}
     assert set(lib.lexical.profile_scores(lib.analyzer.tokenize("Omega leasing rent"))) == {names["lease.txt"]}
     assert names["supply.txt"] in lib.lexical.profile_scores(lib.analyzer.tokenize("Acme supply"))
+
+
+def test_compact_keeps_only_the_listed_agreements() -> None:
+    pt = ProfileTokens()
+    for d, t in PROFILES.items():
+        pt.put(d, t)
+    ids, _, vocab = pt.compact(["b"])
+    assert ids == ["b"] and set(pt.docs) == {"b"} and set(vocab) == set(PROFILES["b"])
+    assert pt.compact([]) == ([], [], {}) and len(pt) == 0 and pt.words == []
