@@ -1,37 +1,46 @@
-"""Typed grid values read by rule from the retrieved clauses (issue #45): the model does not decide.
+"""Typed grid values read by rule from the agreement's sentences (issue #45): the model does not decide.
 
 Where a rule can decide what to quote and what the value is, the model must not. For a typed
 question (date, duration, amount, party, jurisdiction) the cell is read deterministically from
-the best retrieved passages:
+the agreement's passages (all of them: "not found" speaks for the whole agreement):
 
-1. **Sentences on topic.** Each retrieved passage is split into sentences
-   (:func:`clauselens.parsing.sentences.sentence_spans`). The question's topic is a set of
-   *term groups* (:func:`topic_groups`), one per content word of the question (the word's stem,
-   its everyday contract wording, :data:`clauselens.grid.topic.EVERYDAY`, and the terms of the
-   thesaurus concepts it names) and one per lay phrase the thesaurus recognises
-   (:func:`clauselens.retrieval.lay_terms.expand`) -- thesaurus-based query expansion (Voorhees
-   1994). A sentence's topic score is the number of groups it covers (coordination-level
-   matching, Salton & McGill 1983, ch. 3): a sentence that covers more of what the question asks
-   about ("fix" -> cure, "breach", "end" -> terminate) ranks above one that shares a single word.
+1. **Sentences on topic.** Each passage is split into sentences (:func:`sentence_units`: the
+   parser's sentence spans, an inline list item kept with its sentence). The question's topic is a
+   set of *term groups* (:func:`topic_groups`), one per content word of the question (the word's
+   stem, its everyday contract wording, :data:`clauselens.grid.topic.EVERYDAY`, and the terms of the
+   thesaurus concepts its stem names), one per lay phrase the thesaurus recognises
+   (:func:`clauselens.retrieval.lay_terms.expand`; the words of the phrase are the concept's) and
+   one for alternatives joined by "or" ("inspect or audit") -- thesaurus-based query expansion
+   (Voorhees 1994). A sentence must cover every required group (all but one when there are four or
+   more, :func:`required_hits`; a word naming the value's type, "money", "percentage", is covered by
+   the value): coordination-level matching (Salton & McGill 1983, ch. 3). A question with a
+   ``category`` (the CUAD preset: "Renewal Term", "Governing Law") is matched on the category's words.
+   Definitions ('"Fiscal Year" means ...') and recitals ("WHEREAS ...") are not read.
 2. **Candidate values.** Every value of the question's type the sentence states is a candidate
    (:mod:`clauselens.grid.values`: calendar dates by python-dateutil, periods with counts in words
    or figures, sums of money / percentages, jurisdictions from a fixed list; the parties from the
    preamble by :func:`clauselens.parsing.metadata.guess_parties`). A value's *distance* is the
    characters between it and the nearest matched topic term of its sentence (the term proximity
-   of Tao & Zhai 2007: in "renewed for successive one year periods unless notice is given sixty
-   (60) days before", "one year" sits at "renewed", "60 days" does not).
-3. **Decision.** The candidates of the best-covered sentences (score within one group of the
-   best, :data:`SCORE_SLACK`) are compared; when all of them state one value (or the nearest
-   value of the single best sentence is clear, :func:`read_typed`), it is the answer and its
-   sentence the quote (the value is in its quote by construction). When several different values
-   remain, the cell needs a choice: the model may choose among them (never write a value), else
-   the cell is *unverified* listing them. When no on-topic sentence states a value of the type,
-   the cell is *not found*.
+   of Tao & Zhai 2007). A date, and a period that is no notice, must follow its topic words
+   ("expire on June 30", "renew for successive one year periods"), with no other date-introducing
+   word between ("from the Effective Date until December 31": that date is the end's). A question
+   about notice ("how much warning") takes only periods of notice ("thirty (30) days prior written
+   notice", :func:`notice_like`); any other duration question none of them. A money question takes
+   sums of money, a rate question percentages (:func:`amount_kind`). A US state beats "United
+   States" (the state is where in the US).
+3. **Decision.** Within a sentence the value nearest the topic words speaks for it; the sentences
+   covering the most groups are compared, and when they all state one value it is the answer and
+   its sentence the quote (the value is in its quote by construction). When different values
+   remain the cell is *unverified* listing them (nothing shown); when no on-topic sentence states a
+   value, *not found*. A date question whose sentences state only periods is unverified.
+4. **Preamble dates.** A question about when the agreement was made or takes effect
+   (:func:`preamble_date_kind`) reads the preamble first (:func:`read_front_date`: "entered into /
+   made / executed [as of] <date>", else the Archivist's effective-date rule; recitals excluded; an
+   effective date only from a sentence that says so).
 
-A money question ("how much must be paid") takes sums of money, a rate question ("what
-percentage") percentages (:func:`amount_kind`); a date question whose on-topic sentences state
-no calendar date takes a period ("continue for six (6) months"), as a date column's answer may be.
-Pure functions; no I/O.
+Yes/no (:func:`read_yes_no`) is read from the evidence the same way: the question's claim, the
+action asserted or negated for a compatible party (:mod:`clauselens.reports.support`), or no
+sentence on the topic at all. Pure functions; no I/O.
 """
 
 from __future__ import annotations
