@@ -248,14 +248,14 @@ def cuad_value_ok(qtype: str, gold: str, answer: str) -> bool:
 INSPECTED_REPORT = 120
 
 
-def run_cuad_preset(limit: int, split: str = "report", skip: int = 0) -> dict[str, Any]:
+def run_cuad_preset(limit: int, split: str = "report", skip: int = 0, only: set[str] | None = None) -> dict[str, Any]:
     """The CUAD preset's typed columns read by rule (no model) over the ``split`` contracts
     (``tune`` / ``report``, as ``benchmarks/cuad_grid.py`` splits them) of its 462-contract library,
     the first ``skip`` of them (sorted) left out, scored against master_clauses.csv's ``-Answer``
     values (Warranty Duration's column is Yes/No there, so it is left out)."""
     import time
 
-    from benchmarks.cuad_grid import answer_column, load_master, open_library, split_of
+    from benchmarks.cuad_grid import answer_column, load_master, open_library, split_of, value_match
     from clauselens.grid.questions import preset
     from clauselens.grid.rule import rule_cell, uses_rule
     from clauselens.library.library import chunks_of
@@ -264,7 +264,7 @@ def run_cuad_preset(limit: int, split: str = "report", skip: int = 0) -> dict[st
     master = load_master()
     lib = open_library(False)
     recs = {Path(r.path).stem: r for r in lib.agreements()}
-    stems = sorted(s for s in recs if s in master and split_of(s) == split)[skip:][: limit or None]
+    stems = sorted(s for s in recs if s in master and (s in only if only is not None else split_of(s) == split))[skip:][: limit or None]
     qs = [q for q in preset("cuad") if uses_rule(q) and q.category != "Warranty Duration"]
     per: dict[str, dict[str, Any]] = {}
     rows = []
@@ -288,6 +288,8 @@ def run_cuad_preset(limit: int, split: str = "report", skip: int = 0) -> dict[st
                 else:
                     ok = cuad_value_ok(q.type, gold, cell.answer)
                     s["answered_correct" if ok else "answered_wrong"] += 1
+                    # cuad_grid.py's lenient match (the 1.5B's committed run was scored with it)
+                    s["answered_correct_cuad_grid_match"] = s.get("answered_correct_cuad_grid_match", 0) + bool(value_match(q, gold, cell.answer))
                     verdict = "correct" if ok else "WRONG"
             elif cell.status == "unverified":
                 s["unverified"] += 1
@@ -295,6 +297,8 @@ def run_cuad_preset(limit: int, split: str = "report", skip: int = 0) -> dict[st
                 s["not_found"] += 1
             rows.append({"contract": stem, "category": q.category, "status": cell.status, "answer": cell.answer, "gold": gold,
                          "verdict": verdict, "quote": cell.quote[:240], "reason": cell.reason[:200]})
+    for s in per.values():
+        s.setdefault("answered_correct_cuad_grid_match", 0)
     total = {f: sum(s[f] for s in per.values()) for f in next(iter(per.values()), {})}
     for s in [*per.values(), total]:
         answered = s["answered_correct"] + s["answered_wrong"]
@@ -306,7 +310,7 @@ def run_cuad_preset(limit: int, split: str = "report", skip: int = 0) -> dict[st
         s["answered_correct_share_of_gold"] = round(s["answered_correct"] / s["gold_present"], 3) if s["gold_present"] else None
         s["answered_correct_share_ci95"] = wilson(s["answered_correct"], s["gold_present"])
         s["cells_per_minute"] = round(60 * s["cells"] / s["seconds"], 1) if s["seconds"] else None
-    return {"per_category": per, "all": total, "contracts": len(stems), "split": split, "skipped_first": skip,
+    return {"per_category": per, "all": total, "contracts": len(stems), "split": "as listed" if only is not None else split, "skipped_first": skip,
             "wall_seconds": round(time.perf_counter() - t0, 1),
             "rows": rows}
 
@@ -318,6 +322,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tag", default="", help="suffix of the result file name")
     ap.add_argument("--split", choices=("tune", "report"), default="report", help="--cuad-preset: which contracts")
     ap.add_argument("--skip", type=int, default=0, help=f"--cuad-preset: leave out the first N (report: {INSPECTED_REPORT} were inspected)")
+    ap.add_argument("--contracts-of", type=Path, default=None,
+                    help="--cuad-preset: only the contracts a committed cuad_grid result lists (its rows' 'contract'), e.g. the 1.5B's 21")
     ap.add_argument("--cuad-preset", action="store_true",
                     help="instead: the CUAD preset's typed columns by rule over the report split of the 462-contract library")
     args = ap.parse_args(argv)
@@ -326,9 +332,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.cuad_preset:
         import datetime as dt
 
-        out = run_cuad_preset(args.limit, args.split, args.skip)
+        only = {r["contract"] for r in json.loads(args.contracts_of.read_text())["rows"]} if args.contracts_of else None
+        out = run_cuad_preset(args.limit, args.split, args.skip, only)
         out.update(command="python -m benchmarks.grid_user_questions --cuad-preset" + (f" --limit {args.limit}" if args.limit else "")
-                   + f" --split {args.split} --skip {args.skip}" + (f" --tag {args.tag}" if args.tag else ""),
+                   + f" --split {args.split} --skip {args.skip}" + (f" --contracts-of {args.contracts_of}" if args.contracts_of else "")
+                   + (f" --tag {args.tag}" if args.tag else ""),
                    date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
         path = RESULTS / f"grid_cuad_typed_rule{('_' + args.tag) if args.tag else ''}.json"
         path.write_text(json.dumps(out, indent=1))
