@@ -166,3 +166,38 @@ def test_runner_reads_typed_columns_without_the_model(tmp_path: Path) -> None:
 def test_cuad_preset_typed_columns_use_the_rule() -> None:
     typed = [q for q in preset("cuad") if uses_rule(q)]
     assert {q.category for q in typed} >= {"Parties", "Agreement Date", "Effective Date", "Renewal Term", "Governing Law"}
+
+
+def test_rules_that_keep_a_value_to_its_own_words() -> None:
+    """Each rule on real contract wording (the CUAD TXT files): the value a reader would point at."""
+    from clauselens.grid.extract import notice_like, preamble_date_kind
+
+    renew = [p for p in _paragraphs("COOL") if "automatically renewed" in p]
+    # the renewal term is the period after "renewed", not the "thirty (30) days prior" notice
+    assert read_typed("duration", "If the agreement renews by itself, for how long each time?", renew).value == "1 year"
+    assert read_typed("duration", "How much notice stops the automatic renewal?", renew).value == "30 days"
+    text = renew[0]
+    at = text.index("thirty")
+    assert notice_like(text, at, at + len("thirty (30) days"))
+    # a US state is the jurisdiction even when the sentence also says USA
+    law = ["This Agreement shall be governed by and construed in accordance with the laws of the State of Nevada, USA."]
+    assert read_typed("jurisdiction", "Which law governs the agreement?", law).value == "Nevada"
+    # "government" is no "governing" word; a company's place of organisation is no governing law
+    org = ["Acme is a corporation organized under the laws of the State of Delaware and complies with government rules."]
+    assert read_typed("jurisdiction", "Governing Law", org).value == ""
+    # a definition and a recital state meanings and background, not the agreement's terms
+    defs = ['1.21 "Fiscal Year" means each successive period of twelve (12) months commencing on April 1.',
+            "WHEREAS, the prior agreement expired on May 28, 2016;"]
+    assert read_typed("duration", "Renewal Term", defs).value == "" and read_typed("date", "Expiration Date", defs).value == ""
+    # the date after "until" is the end's, not the start's
+    start = ["Services shall be performed from the Effective Date until December 31, 2018 (the initial Services Term)."]
+    assert read_typed("date", "When does the agreement take effect?", start).value == ""
+    assert read_typed("date", "Expiration Date", start).value == "2018-12-31"
+    assert preamble_date_kind("When was this agreement signed?") == "made"
+    assert preamble_date_kind("From what date does the agreement take effect?") == "effective"
+    assert preamble_date_kind("On what date does the agreement end?") == ""
+    # an amendment's own date, not the base agreement's "dated ..." it amends
+    amend = ['This Amendment No. 1 (the "Amendment"), entered into by and between Heritage Foods, LLC ("Heritage") and Premier '
+             'Nutrition Corporation ("Premier") is effective as of June 11, 2018 ("Amendment Effective Date") and amends the '
+             "Supply Agreement dated July 1, 2017."]
+    assert read_front_date(amend, prefer="effective").value == "2018-06-11"
