@@ -107,8 +107,9 @@ def correct(qtype: str, answer: str, key: dict[str, Any]) -> bool:
     return False
 
 
-def prepare() -> tuple[Any, list[Any], list[Any], Any]:
-    """The library (agreements added), grid rows, questions and cell store."""
+def prepare(store: Path | None = None) -> tuple[Any, list[Any], list[Any], Any]:
+    """The library (agreements added), grid rows, questions and cell store (``store``: another
+    cell store than the default one, e.g. an empty one for a fresh run)."""
     from clauselens.config import Settings
     from clauselens.grid import CellStore, load_questions
     from clauselens.interfaces.grid_commands import grid_rows
@@ -125,10 +126,10 @@ def prepare() -> tuple[Any, list[Any], list[Any], Any]:
     settings = Settings()
     lib, rows = grid_rows(settings, str(folder), LIBRARY + "_bench")
     questions = load_questions(DATA / "questions.yaml")
-    return lib, rows, questions, CellStore(CACHE / f"{LIBRARY}.cells.sqlite")
+    return lib, rows, questions, CellStore(store or CACHE / f"{LIBRARY}.cells.sqlite")
 
 
-def run_model(lib: Any, rows: list[Any], questions: list[Any], store: Any, limit: int) -> None:
+def run_model(lib: Any, rows: list[Any], questions: list[Any], store: Any, limit: int) -> dict[str, Any]:
     from clauselens.config import Settings
     from clauselens.grid import run_grid
     from clauselens.interfaces.grid_commands import grid_model_settings
@@ -140,6 +141,8 @@ def run_model(lib: Any, rows: list[Any], questions: list[Any], store: Any, limit
     stats = run_grid(lib, rows[:limit] if limit else rows, questions, store, model=chat, model_id=f"{ms.backend}:{ms.model}",
                      on_cell=lambda c, d, t, r: print(f"{d}/{t} {c.status}: {c.question_id} · {c.agreement[:40]}", flush=True))
     print(f"computed {stats.computed} cells in {stats.seconds:.0f} s", flush=True)
+    return {"computed": stats.computed, "reused": stats.reused, "wall_seconds": round(stats.seconds, 1),
+            "model_seconds": round(stats.model_seconds, 1), "cells_per_minute_wall": round(stats.cells_per_minute, 2)}
 
 
 def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id: str) -> dict[str, Any]:
@@ -320,6 +323,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--run", action="store_true", help="fill missing cells with the default model first (slow)")
     ap.add_argument("--limit", type=int, default=0, help="--run: first N agreements only")
     ap.add_argument("--tag", default="", help="suffix of the result file name")
+    ap.add_argument("--store", type=Path, default=None, help="cell store (default: the cached one; a new path: a fresh run)")
     ap.add_argument("--split", choices=("tune", "report"), default="report", help="--cuad-preset: which contracts")
     ap.add_argument("--skip", type=int, default=0, help=f"--cuad-preset: leave out the first N (report: {INSPECTED_REPORT} were inspected)")
     ap.add_argument("--contracts-of", type=Path, default=None,
@@ -346,22 +350,23 @@ def main(argv: list[str] | None = None) -> None:
                   f"not-found {s['not_found']:4d} correct/gold {s['answered_correct_share_of_gold']}")
         print(f"wrote {path}")
         return
-    lib, rows, questions, store = prepare()
+    lib, rows, questions, store = prepare(args.store)
     from clauselens.config import Settings
     from clauselens.interfaces.grid_commands import grid_model_settings
 
     ms = grid_model_settings(Settings(), model=None, base_url=None, api_key=None)
-    if args.run:
-        run_model(lib, rows, questions, store, args.limit)
+    run_stats = run_model(lib, rows, questions, store, args.limit) if args.run else None
     res = score(lib, rows, questions, store, f"{ms.backend}:{ms.model}")
     import datetime as dt
 
     from clauselens.grid.answer import CHECK_VERSION
 
-    res.update(command="python -m benchmarks.grid_user_questions" + (" --run" if args.run else "") + (f" --tag {args.tag}" if args.tag else ""),
-               date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+    res.update(command="python -m benchmarks.grid_user_questions" + (" --run" if args.run else "") + (f" --tag {args.tag}" if args.tag else "")
+               + (f" --store {args.store}" if args.store else ""),
+               date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), run=run_stats,
                note="typed cells and decided yes/no cells are read by rule (model 'rule', no model call); the other yes/no "
-                    "cells are the 1.5B's stored replies (same prompt version), re-checked by the current checks")
+                    + ("cells asked the model in this run (a fresh cell store)" if args.store and args.run else
+                       "cells are the 1.5B's stored replies (same prompt version), re-checked by the current checks"))
     res.update(model=f"{ms.backend}:{ms.model}", check_version=CHECK_VERSION, questions=str(DATA / "questions.yaml"),
                answer_key=str(DATA / "answer_key.json"), agreements=sorted({d["agreement"] for d in res["details"]}))
     RESULTS.mkdir(parents=True, exist_ok=True)
