@@ -52,7 +52,7 @@ def test_run_grid_answers_yes_no_columns_without_a_model(tmp_path) -> None:  # t
     gov_at = ACCURAY.index("12.1.")
     lib = FakeLibrary([FakeChunk(ACCURAY[:gov_at]), FakeChunk(ACCURAY[gov_at:])])
     qs = [q for q in CUAD if q.category in ("Governing Law", "Non-Compete")]
-    assert [q.type for q in qs] == ["text", "yes_no"]  # governing law is a typed column: the model path
+    assert [q.type for q in qs] == ["jurisdiction", "yes_no"]  # governing law is a typed column: read by rule (issue #45)
     store = CellStore(tmp_path / "cells.sqlite")
 
     def no_model(*a, **kw):  # type: ignore[no-untyped-def]
