@@ -15,13 +15,21 @@ Splits (``--split``):
   ``master_clauses.csv`` row that is NOT in ``train_allowed.txt`` (the 134 of ``presence_head.py``),
   and the 21 PDFs of ``selected_contracts.json`` parsed from the PDF (their own rows);
 * ``dev`` -- the presence head's tune split (65 ``train_allowed`` agreements whose labels chose the
-  head's thresholds, not its weights), where ``--margins`` compares unclear margins. The margin used
-  on ``report`` (the playbook's ``unclear_margin``) is chosen on ``dev`` only.
+  head's thresholds, not its weights), where ``--margins`` compares one unclear margin for all.
+
+Thresholds and bands: by default each category's calibrated threshold and band
+(:mod:`clauselens.playbook.calibrate`: 5-fold out-of-fold scores over the 327 ``train_allowed``
+agreements, the dev agreements among them; no report-split agreement); ``--margin M`` sets one band
+for all; the result also records the earlier configuration (the head's own thresholds, chosen on
+the 65 tune agreements, band 1.0 log-odds for all) on the same agreements, under ``head_thresholds``.
 
 Reported per position: accuracy (unclear counts as wrong), accuracy over the decided (non-unclear)
 outcomes, unclear rate, Wilson 95% intervals, the baseline "always no clause" (missing for a
 required or value position, compliant for a required-absent one), and the count of compliant
-outcomes without a quoted clause (must be 0). Wall time per agreement (parse + review; PDFs parsed
+outcomes without a quoted clause (must be 0). On the 21 PDFs, the grid-raw comparison
+(``selected_pdf_vs_grid``): the same cells answered by the review grid with the 1.5B (committed answers
+of :data:`GRID_RAW`, read with the same value readers; ``pred`` after the grid's checks,
+``model_pred`` the model's raw answer) against the playbook's outcomes, on the cells both have. Wall time per agreement (parse + review; PDFs parsed
 through the document store, so a second run times the review mostly). No model call. Run::
 
     flock /tmp/clauselens-heavy.lock nice -n 5 env OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 \\
@@ -41,17 +49,20 @@ from typing import Any
 
 from clauselens.config import Settings
 from clauselens.grid.values import durations_in, jurisdictions_in
+from clauselens.heads.base import sha256_file
 from clauselens.heads.presence import PresenceHead
 from clauselens.heads.train_presence import CUAD, allowed_keys, corpus_files, key
+from clauselens.playbook.calibrate import CALIBRATION, load_calibration
 from clauselens.playbook.model import Playbook, parse_playbook
 from clauselens.playbook.review import Reviewer
 from clauselens.playbook.rules import days, reduce_jurisdictions
 from clauselens.playbook.sources import load_file
 
 RESULTS = Path(__file__).resolve().parent / "results"
+#: The grid's committed answers (the 1.5B, CUAD preset) on the same 21 PDFs: the grid-raw comparison.
+GRID_RAW = RESULTS / "cuad_grid_yesno_cuad21_1.5b.json"
 PLAYBOOK = """
-name: CUAD-decidable positions (benchmark)
-unclear_margin: {margin}
+name: CUAD-decidable positions (benchmark){margin}
 positions:
   - id: anti_assignment
     topic: "Is assignment restricted?"
@@ -138,6 +149,64 @@ def gold(pb: Playbook, row: dict[str, str]) -> dict[str, str | None]:
     return out
 
 
+def grid_outcome(pb: Playbook, pid: str, answer: str) -> str:
+    """A grid cell's answer read as the position's outcome (the same value readers as the gold;
+    an answer no reader can compare is "unclear")."""
+    p = next(x for x in pb.positions if x.id == pid)
+    a = (answer or "").strip()
+    said_no = not a or a.lower() in ("no", "not found", "none")
+    rule = p.require
+    if rule.rule in ("present", "absent"):
+        yes = a.lower().startswith("yes")
+        return ("compliant" if yes else "missing") if rule.rule == "present" else ("deviation" if yes else "compliant")
+    if said_no:
+        return "missing"
+    if rule.rule == "governing_law_in":
+        law = reduce_jurisdictions(jurisdictions_in(a))
+        inside = law & set(rule.allowed)
+        return "unclear" if not law or (inside and inside != law) else ("compliant" if inside else "deviation")
+    periods = durations_in(a)
+    if not periods or rule.period is None:
+        return "unclear"
+    d = days(periods[0])
+    ok = d <= days(rule.period) + 1e-9 if rule.rule == "period_at_most" else d >= days(rule.period) - 1e-9
+    return "compliant" if ok else "deviation"
+
+
+def grid_compare(pb: Playbook, records: list[dict[str, Any]], grid_file: Path) -> dict[str, Any]:
+    """The playbook's outcomes against the grid's committed answers (``pred``: after the grid's
+    checks; ``model_pred``: the 1.5B's raw answer) on the same (agreement, position) cells."""
+    data = json.loads(grid_file.read_text())
+    cells = {(key(r["contract"]), r["category"]): r for r in data["rows"]}
+    out: dict[str, Any] = {"grid_file": str(grid_file.relative_to(RESULTS.parent.parent)), "grid_command": data.get("command"),
+                           "grid_date_utc": data.get("date_utc"), "positions": {}}
+    tot = {"n": 0, "playbook": 0, "grid": 0, "raw": 0, "playbook_unclear": 0}
+    for p in pb.positions:
+        n = right_pb = right_grid = right_raw = unclear = 0
+        for r in records:
+            g = r["gold"].get(p.id)
+            cell = cells.get((key(r["agreement"]), p.category or ""))
+            if g is None or cell is None:
+                continue
+            n += 1
+            right_pb += r["pred"][p.id] == g
+            unclear += r["pred"][p.id] == "unclear"
+            right_grid += grid_outcome(pb, p.id, str(cell["pred"])) == g
+            right_raw += grid_outcome(pb, p.id, str(cell["model_pred"])) == g
+        out["positions"][p.id] = {"n": n, "playbook_accuracy": wilson_row(right_pb, n), "playbook_unclear": unclear,
+                                  "grid_accuracy": wilson_row(right_grid, n), "grid_raw_model_accuracy": wilson_row(right_raw, n)}
+        for k, v in (("n", n), ("playbook", right_pb), ("grid", right_grid), ("raw", right_raw), ("playbook_unclear", unclear)):
+            tot[k] += v
+    out["all"] = {"n": tot["n"], "playbook_accuracy": wilson_row(tot["playbook"], tot["n"]),
+                  "playbook_unclear": tot["playbook_unclear"], "grid_accuracy": wilson_row(tot["grid"], tot["n"]),
+                  "grid_raw_model_accuracy": wilson_row(tot["raw"], tot["n"])}
+    return out
+
+
+def wilson_row(k: int, n: int) -> dict[str, Any]:
+    return {"correct": k, "accuracy": round(k / n, 4) if n else None, "95ci": wilson(k, n)}
+
+
 def wilson(k: int, n: int) -> list[float]:
     if n == 0:
         return [0.0, 0.0]
@@ -194,33 +263,44 @@ def summarise(pb: Playbook, records: list[dict[str, Any]]) -> dict[str, Any]:
                                       "p95": round(sorted(secs)[int(0.95 * (len(secs) - 1))], 3) if secs else None}}
 
 
-def run(files: list[tuple[str, Path]], labels: dict[str, dict[str, str]], pb: Playbook, head: PresenceHead,
-        settings: Settings) -> list[dict[str, Any]]:
-    reviewer = Reviewer(pb, head=head)
-    needs = {p.id: p.require.needs_clause for p in pb.positions}
-    out = []
+def playbook(margin: float | None) -> Playbook:
+    """The benchmark playbook; ``margin`` None: each category's calibrated band."""
+    extra = "" if margin is None else f"\nunclear_margin: {margin}"
+    return parse_playbook(PLAYBOOK.format(margin=extra), "benchmark playbook")
+
+
+def run(files: list[tuple[str, Path]], labels: dict[str, dict[str, str]], reviewers: dict[str, Reviewer],
+        settings: Settings) -> dict[str, list[dict[str, Any]]]:
+    """Records per reviewer (the first one is timed: parse + review)."""
+    out: dict[str, list[dict[str, Any]]] = {name: [] for name in reviewers}
     for k, path in files:
         t0 = time.perf_counter()
         try:
             a = load_file(path, settings)
         except Exception as e:  # noqa: BLE001 - a file the parser refuses is reported, not fatal
             print(f"skip {path.name}: {e}", file=sys.stderr)
-            out.append({"agreement": path.name, "error": str(e), "gold": {}, "pred": {}, "seconds": 0.0, "compliant_without_quote": 0})
+            for name in reviewers:
+                out[name].append({"agreement": path.name, "error": str(e), "gold": {}, "pred": {}, "seconds": 0.0,
+                                  "compliant_without_quote": 0})
             continue
-        rv = reviewer.review(a.passages, agreement=a.label, source_path=str(path))
-        secs = time.perf_counter() - t0
-        pred = {r.position_id: r.outcome for r in rv.results}
-        cwq = sum(1 for r in rv.results if r.outcome == "compliant" and needs[r.position_id] and not r.quotes)
-        out.append({"agreement": path.name, "gold": gold(pb, labels[k]), "pred": pred, "seconds": round(secs, 3),
-                    "compliant_without_quote": cwq,
-                    "values": {r.position_id: r.value for r in rv.results if r.value}})
+        for name, reviewer in reviewers.items():
+            pb = reviewer.playbook
+            needs = {p.id: p.require.needs_clause for p in pb.positions}
+            rv = reviewer.review(a.passages, agreement=a.label, source_path=str(path))
+            secs = time.perf_counter() - t0
+            pred = {r.position_id: r.outcome for r in rv.results}
+            cwq = sum(1 for r in rv.results if r.outcome == "compliant" and needs[r.position_id] and not r.quotes)
+            out[name].append({"agreement": path.name, "gold": gold(pb, labels[k]), "pred": pred, "seconds": round(secs, 3),
+                              "compliant_without_quote": cwq,
+                              "values": {r.position_id: r.value for r in rv.results if r.value}})
+            t0 = time.perf_counter()
     return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--split", choices=["report", "dev"], default="report")
-    ap.add_argument("--margin", type=float, default=1.0, help="unclear margin in log-odds (report: the one chosen on dev)")
+    ap.add_argument("--margin", type=float, default=None, help="one unclear band for all categories (default: calibrated)")
     ap.add_argument("--margins", default="", help="dev: comma-separated margins to compare")
     ap.add_argument("--no-pdf", action="store_true", help="report: skip the 21 PDFs")
     args = ap.parse_args()
@@ -230,41 +310,57 @@ def main() -> None:
     settings = Settings()
     corpus = corpus_files()
     allowed = allowed_keys()
-    result: dict[str, Any] = {"split": args.split, "head_sha256": head.meta["sha256"], "llm_calls": 0}
+    cal = load_calibration()
+    result: dict[str, Any] = {"split": args.split, "head_sha256": head.meta["sha256"], "llm_calls": 0,
+                              "calibration": {"file": "clauselens/playbook/presence_calibration.json",
+                                              "sha256": sha256_file(CALIBRATION) if CALIBRATION.is_file() else None,
+                                              "categories": cal}}
     if args.split == "dev":
         tune = [k for k in head.meta["manifest"]["tune_agreements"] if k in labels]
         files = [(k, corpus[k]) for k in tune]
         result["data"] = (f"presence head's tune split: {len(files)} train_allowed agreements (TXT) whose labels chose the "
-                          "head's thresholds (dev; margins compared here)")
+                          "head's thresholds and are among the calibration's out-of-fold agreements (dev)")
         result["by_margin"] = {}
-        for m in [float(x) for x in (args.margins or str(args.margin)).split(",") if x.strip()]:
-            pb = parse_playbook(PLAYBOOK.format(margin=m), "benchmark playbook")
-            result["by_margin"][str(m)] = summarise(pb, run(files, labels, pb, head, settings))
-            s = result["by_margin"][str(m)]
+        margins: list[float | None] = [float(x) for x in args.margins.split(",") if x.strip()] or [args.margin]
+        reviewers = {str(m): Reviewer(playbook(m), head=head) for m in margins}
+        reviewers["head_thresholds"] = Reviewer(playbook(1.0), head=head, calibration={})
+        for m, recs in run(files, labels, reviewers, settings).items():
+            result["by_margin"][m] = summarise(reviewers[m].playbook, recs)
+            s = result["by_margin"][m]
             print(f"margin {m}: head positions {s['presence_head_positions']} all {s['all_positions']}", file=sys.stderr)
         name = "playbook_cuad_dev.json"
     else:
-        pb = parse_playbook(PLAYBOOK.format(margin=args.margin), "benchmark playbook")
+        pb = playbook(args.margin)
+        reviewers = {"main": Reviewer(pb, head=head), "head_thresholds": Reviewer(playbook(1.0), head=head, calibration={})}
         report = sorted(k for k in corpus if k in labels and k not in allowed)
-        txt = run([(k, corpus[k]) for k in report], labels, pb, head, settings)
-        result["margin"] = args.margin
+        txt = run([(k, corpus[k]) for k in report], labels, reviewers, settings)
+        result["margin"] = args.margin if args.margin is not None else "calibrated per category"
         result["data"] = {"report_txt": f"{len(report)} legalbench-rag/corpus/cuad TXT agreements with a master_clauses.csv row, "
-                                        "not in train_allowed.txt",
+                                        "not in train_allowed.txt (none of them trained or tuned anything)",
                           "selected_pdf": "the 21 PDFs of selected_contracts.json, parsed from the PDF"}
-        result["report_txt"] = summarise(pb, txt)
-        result["report_txt_agreements"] = [r["agreement"] for r in txt]
+        result["report_txt"] = summarise(pb, txt["main"])
+        result["head_thresholds"] = {"what": "the head's own thresholds (65 tune agreements), band 1.0 for all",
+                                     "report_txt": summarise(pb, txt["head_thresholds"])}
+        result["report_txt_agreements"] = [r["agreement"] for r in txt["main"]]
         if not args.no_pdf:
             sel = json.loads((CUAD / "selected_contracts.json").read_text())
             pdfs = [(key(Path(s["pdf"]).name), CUAD / s["pdf"]) for s in sel]
-            pdf = run([(k, p) for k, p in pdfs if k in labels], labels, pb, head, settings)
-            result["selected_pdf"] = summarise(pb, pdf)
-            result["selected_pdf_rows"] = pdf
-        result["report_txt_rows"] = txt
+            pdf = run([(k, p) for k, p in pdfs if k in labels], labels, reviewers, settings)
+            result["selected_pdf"] = summarise(pb, pdf["main"])
+            result["head_thresholds"]["selected_pdf"] = summarise(pb, pdf["head_thresholds"])
+            result["selected_pdf_rows"] = pdf["main"]
+            if GRID_RAW.is_file():
+                result["selected_pdf_vs_grid"] = grid_compare(pb, pdf["main"], GRID_RAW)
+        result["report_txt_rows"] = txt["main"]
         name = "playbook_cuad.json"
     result["seconds"] = round(time.time() - t0, 1)
     result["command"] = "OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python benchmarks/playbook_cuad.py " + " ".join(sys.argv[1:])
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / name).write_text(json.dumps(result, indent=1) + "\n")
+    if "selected_pdf_vs_grid" in result:
+        for pid, v in result["selected_pdf_vs_grid"]["positions"].items():
+            print(f"  vs grid {pid:18s} n={v['n']} playbook={v['playbook_accuracy']['accuracy']} "
+                  f"grid={v['grid_accuracy']['accuracy']} raw={v['grid_raw_model_accuracy']['accuracy']}", file=sys.stderr)
     for part in ("report_txt", "selected_pdf"):
         if part in result:
             s = result[part]

@@ -4,7 +4,8 @@ A playbook is a mapping::
 
     name: Mutual NDA -- standard positions
     sources: [ ... where the positions come from ... ]
-    unclear_margin: 1.0          # optional: presence-head band, in log-odds, read as "unclear"
+    unclear_margin: 1.0          # optional: one presence-head band (log-odds) read as "unclear";
+                                 # default: each category's calibrated band
     positions:
       - id: governing_law
         topic: Which law governs the agreement?
@@ -182,8 +183,9 @@ class Playbook(BaseModel):
     name: str = Field(min_length=1)
     description: str = ""
     sources: list[str] = Field(default_factory=list)
-    #: Presence-head scores within this many log-odds of the category's threshold are "unclear".
-    unclear_margin: float = Field(default=1.0, ge=0.0, le=10.0)
+    #: Presence-head scores within this many log-odds of the category's threshold are "unclear"
+    #: (None: each category's calibrated band, :mod:`clauselens.playbook.calibrate`).
+    unclear_margin: float | None = Field(default=None, ge=0.0, le=10.0)
     positions: list[Position] = Field(min_length=1)
     path: str = ""
 

@@ -5,12 +5,15 @@ Inputs are an agreement's verbatim passages in document order (library passages:
 for a parsed file, :func:`clauselens.library.library.chunks_of` for a library agreement).
 
 **Presence.** A position with a CUAD category the clause presence head was trained to decide
-(:mod:`clauselens.heads.presence`, issue #40: a TF-IDF logistic probe, max over 100-word windows,
-per-category threshold) is decided by the head: present when its score is above the threshold by
-more than the playbook's ``unclear_margin`` in log-odds (the logit distance is the probe's own
-scale: Cox 1958 / the logistic model), absent when below by more than it, else **unclear**
-("the presence head is not sure"). The clause quoted is the passage the head scores highest for
-the category. A position without a category (or one the head never predicts) is found by BM25
+(:mod:`clauselens.heads.presence`, issue #40: a TF-IDF logistic probe, max over 100-word windows)
+is decided by the head: present when its score is above the category's threshold by more than
+the category's band in log-odds (the logit distance is the probe's own scale: Cox 1958 / the
+logistic model), absent when below by more than it, else **unclear** ("the presence head is not
+sure"). Threshold and band per category come from :mod:`clauselens.playbook.calibrate`
+(cross-validated on ``train_allowed`` agreements only); a category it does not cover keeps the
+head's threshold and a band of :data:`DEFAULT_MARGIN`; a playbook's ``unclear_margin`` sets one
+band for every category. The clause quoted is the passage the head scores highest for the
+category. A position without a category (or one the head never predicts) is found by BM25
 over the agreement's passages (bm25s; Robertson & Zaragoza 2009) with the topic and its terms
 (the position's ``terms``, else :func:`clauselens.grid.topic.derive_terms`); a passage counts
 when it mentions at least two of the terms (one when there is one term).
@@ -42,6 +45,8 @@ MAX_CLAUSES = 3
 #: A quote shown in a report is at most this many characters (cut at a sentence end, still verbatim).
 QUOTE_CHARS = 900
 OUTCOMES = ("compliant", "deviation", "missing", "unclear")
+#: The band (log-odds) of a category without a calibrated one, when the playbook sets none.
+DEFAULT_MARGIN = 1.0
 
 
 @dataclass
@@ -125,9 +130,24 @@ class Reviewer:
     """Reviews agreements against one playbook; the presence head and each agreement's passage
     scores are computed on first use."""
 
-    def __init__(self, playbook: Playbook, head: Any = None) -> None:
+    def __init__(self, playbook: Playbook, head: Any = None, calibration: dict[str, dict[str, float]] | None = None) -> None:
+        """``calibration``: per category ``{"threshold", "margin"}`` (None: the shipped
+        :func:`~clauselens.playbook.calibrate.load_calibration`; ``{}``: the head's own thresholds)."""
         self.playbook = playbook
         self._head = head
+        if calibration is None:
+            from clauselens.playbook.calibrate import load_calibration
+
+            calibration = load_calibration()
+        self.calibration = calibration
+
+    def band(self, category: str, head_threshold: float) -> tuple[float, float]:
+        """The category's (threshold, band in log-odds) for this playbook (see the module docstring)."""
+        cal = self.calibration.get(category, {})
+        thr = float(cal.get("threshold", head_threshold))
+        if self.playbook.unclear_margin is not None:
+            return thr, float(self.playbook.unclear_margin)
+        return thr, float(cal.get("margin", DEFAULT_MARGIN))
 
     @property
     def head(self) -> Any:
@@ -167,12 +187,12 @@ class Reviewer:
 
     # ---------------------------------------------------------------- presence head
     def _by_head(self, pos: Position, passages: Sequence[Any], verdict: Any, pprobs: Any) -> PositionResult:
-        margin = self.playbook.unclear_margin
-        z = _logit(verdict.score) - _logit(verdict.threshold)
-        base = _result(pos, presence_score=round(float(verdict.score), 4), threshold=round(float(verdict.threshold), 4))
+        thr, margin = self.band(pos.category or "", float(verdict.threshold))
+        z = _logit(verdict.score) - _logit(thr)
+        base = _result(pos, presence_score=round(float(verdict.score), 4), threshold=round(thr, 4))
         order = sorted(range(len(passages)), key=lambda i: -float(pprobs[i])) if pprobs is not None else []
-        clauses = [i for i in order if float(pprobs[i]) >= verdict.threshold][:MAX_CLAUSES] or order[:1]
-        said = f"presence head: score {verdict.score:.2f} vs threshold {verdict.threshold:.2f} (margin {margin:g} log-odds)"
+        clauses = [i for i in order if float(pprobs[i]) >= thr][:MAX_CLAUSES] or order[:1]
+        said = f"presence head: score {verdict.score:.2f} vs threshold {thr:.2f} (margin {margin:g} log-odds)"
         if abs(z) < margin:
             base.update(outcome="unclear", why=f"{said}: too close to the threshold to decide", decided_by="presence head",
                         quotes=[quote_of(passages[i]) for i in clauses[:1]])
@@ -264,4 +284,4 @@ def check_invariants(playbook: Playbook, results: list[PositionResult]) -> None:
             raise AssertionError(f"position {r.position_id}: compliant without a quoted clause")
 
 
-__all__ = ["AgreementReview", "MAX_CLAUSES", "OUTCOMES", "PositionResult", "Quote", "Reviewer", "check_invariants", "quote_of"]
+__all__ = ["AgreementReview", "DEFAULT_MARGIN", "MAX_CLAUSES", "OUTCOMES", "PositionResult", "Quote", "Reviewer", "check_invariants", "quote_of"]
