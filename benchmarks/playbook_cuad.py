@@ -322,7 +322,7 @@ def main() -> None:
                           "head's thresholds and are among the calibration's out-of-fold agreements (dev)")
         result["by_margin"] = {}
         margins: list[float | None] = [float(x) for x in args.margins.split(",") if x.strip()] or [args.margin]
-        reviewers = {str(m): Reviewer(playbook(m), head=head) for m in margins}
+        reviewers = {"calibrated" if m is None else str(m): Reviewer(playbook(m), head=head) for m in margins}
         reviewers["head_thresholds"] = Reviewer(playbook(1.0), head=head, calibration={})
         for m, recs in run(files, labels, reviewers, settings).items():
             result["by_margin"][m] = summarise(reviewers[m].playbook, recs)

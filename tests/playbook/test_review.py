@@ -93,13 +93,17 @@ def test_each_outcome_on_a_real_contract(cca) -> None:  # type: ignore[no-untype
 def test_unclear_is_first_class() -> None:
     pb = parse_playbook(PLAYBOOK, "test.yaml")
     a = load_file(COOL)
-    res = {r.position_id: r for r in Reviewer(pb).review(a.passages, agreement=a.label).results}
-    near = res["renewal_notice"]  # the head scores 0.99 against its 0.99 threshold: not decided, the clause shown
+    res = {r.position_id: r for r in Reviewer(pb, calibration={}).review(a.passages, agreement=a.label).results}
+    near = res["renewal_notice"]  # the head scores 0.99 against its own 0.99 threshold: not decided, the clause shown
     assert near.outcome == "unclear" and "too close to the threshold" in near.why and near.quotes
+    assert near.threshold == pytest.approx(0.9934, abs=1e-3)
     wide = parse_playbook(PLAYBOOK.replace("name: test positions", "name: t\nunclear_margin: 4"), "test.yaml")
-    res2 = {r.position_id: r for r in Reviewer(wide).review(a.passages, agreement=a.label).results}
+    res2 = {r.position_id: r for r in Reviewer(wide, calibration={}).review(a.passages, agreement=a.label).results}
     assert sum(r.outcome == "unclear" for r in res2.values()) > sum(r.outcome == "unclear" for r in res.values())
     check_invariants(wide, list(res2.values()))  # a rule that needs a clause is never compliant without one
+    cal = {"Notice Period To Terminate Renewal": {"threshold": 0.5, "margin": 0.0}}  # a calibrated band moves the line
+    res3 = {r.position_id: r for r in Reviewer(pb, calibration=cal).review(a.passages, agreement=a.label).results}
+    assert res3["renewal_notice"].outcome != "unclear" and res3["renewal_notice"].threshold == 0.5
 
 
 class _P:
