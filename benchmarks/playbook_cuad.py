@@ -26,7 +26,9 @@ the 65 tune agreements, band 1.0 log-odds for all) on the same agreements, under
 Reported per position: accuracy (unclear counts as wrong), accuracy over the decided (non-unclear)
 outcomes, unclear rate, Wilson 95% intervals, the baseline "always no clause" (missing for a
 required or value position, compliant for a required-absent one), and the count of compliant
-outcomes without a quoted clause (must be 0). On the 21 PDFs, the grid-raw comparison
+outcomes without a quoted clause (must be 0), and how often a compliant / deviation quote of an
+agreement CUAD annotates for the category overlaps an annotated clause (a 60-character slice of
+it, as the head's window labels). On the 21 PDFs, the grid-raw comparison
 (``selected_pdf_vs_grid``): the same cells answered by the review grid with the 1.5B (committed answers
 of :data:`GRID_RAW`, read with the same value readers; ``pred`` after the grid's checks,
 ``model_pred`` the model's raw answer) against the playbook's outcomes, on the cells both have. Wall time per agreement (parse + review; PDFs parsed
@@ -44,6 +46,7 @@ import math
 import statistics
 import sys
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +54,7 @@ from clauselens.config import Settings
 from clauselens.grid.values import durations_in, jurisdictions_in
 from clauselens.heads.base import sha256_file
 from clauselens.heads.presence import PresenceHead
-from clauselens.heads.train_presence import CUAD, allowed_keys, corpus_files, key
+from clauselens.heads.train_presence import CUAD, allowed_keys, corpus_files, key, label_windows, load_rows
 from clauselens.playbook.calibrate import CALIBRATION, load_calibration
 from clauselens.playbook.model import Playbook, parse_playbook
 from clauselens.playbook.review import Reviewer
@@ -120,6 +123,12 @@ def load_labels() -> dict[str, dict[str, str]]:
             row.update({c: v for c, v in r.items() if "Answer" in c})
             out[key(r["Filename"])] = row
     return out
+
+
+@lru_cache(maxsize=1)
+def cuad_spans() -> dict[str, dict[str, list[str]]]:
+    """Per agreement key, CUAD's annotated clause texts per category."""
+    return load_rows()[1]
 
 
 def gold(pb: Playbook, row: dict[str, str]) -> dict[str, str | None]:
@@ -236,7 +245,10 @@ def summarise(pb: Playbook, records: list[dict[str, Any]]) -> dict[str, Any]:
         for r in rows:
             k = f"{r['gold'][p.id]}->{r['pred'][p.id]}"
             confusion[k] = confusion.get(k, 0) + 1
+        quoted = [r["quote_on_annotated_clause"][p.id] for r in records if p.id in r.get("quote_on_annotated_clause", {})]
         per[p.id] = {"rule": p.require.describe(), "category": p.category, "n": n, "left_out": len(records) - n,
+                     "quote_on_annotated_clause": {"quoted": len(quoted), "on_clause": sum(quoted),
+                                                   "rate_95ci": wilson(sum(quoted), len(quoted))},
                      "accuracy": round(correct / n, 4) if n else None, "accuracy_95ci": wilson(correct, n),
                      "decided_accuracy": round(correct / dec, 4) if dec else None, "decided_95ci": wilson(correct, dec),
                      "unclear_rate": round(unclear / n, 4) if n else None, "always_no_clause_accuracy": round(base / n, 4) if n else None,
@@ -286,12 +298,16 @@ def run(files: list[tuple[str, Path]], labels: dict[str, dict[str, str]], review
         for name, reviewer in reviewers.items():
             pb = reviewer.playbook
             needs = {p.id: p.require.needs_clause for p in pb.positions}
+            cat = {p.id: p.category or "" for p in pb.positions}
             rv = reviewer.review(a.passages, agreement=a.label, source_path=str(path))
             secs = time.perf_counter() - t0
             pred = {r.position_id: r.outcome for r in rv.results}
             cwq = sum(1 for r in rv.results if r.outcome == "compliant" and needs[r.position_id] and not r.quotes)
+            spans = cuad_spans().get(k, {})
+            on_clause = {r.position_id: bool(label_windows([" ".join(q.text for q in r.quotes)], spans[cat[r.position_id]])[0])
+                         for r in rv.results if r.quotes and r.outcome in ("compliant", "deviation") and spans.get(cat[r.position_id])}
             out[name].append({"agreement": path.name, "gold": gold(pb, labels[k]), "pred": pred, "seconds": round(secs, 3),
-                              "compliant_without_quote": cwq,
+                              "compliant_without_quote": cwq, "quote_on_annotated_clause": on_clause,
                               "values": {r.position_id: r.value for r in rv.results if r.value}})
             t0 = time.perf_counter()
     return out

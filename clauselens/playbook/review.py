@@ -36,7 +36,10 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from clauselens.errors import ClauselensError
+from clauselens.heads.presence import STRIDE_WORDS, WINDOW_WORDS, Presence, windows
 from clauselens.playbook.model import Playbook, Position
 from clauselens.playbook.rules import RuleResult, evaluate
 
@@ -170,13 +173,18 @@ class Reviewer:
         if not any(t.strip() for t in texts):
             raise ClauselensError(f"{agreement}: the agreement has no text to review")
         need_head = any(self._head_decides(p) for p in self.playbook.positions)
-        verdicts = {v.category: v for v in self.head.score(" ".join(texts))} if need_head else {}
+        wins = windows(" ".join(texts)) if need_head else []
+        wprobs = self.head.window_probs(wins) if need_head else None
         probs = self.head.window_probs(texts) if need_head else None
+        starts = np.cumsum([0] + [len(t.split()) for t in texts])
         results = []
         for pos in self.playbook.positions:
-            if self._head_decides(pos):
+            if self._head_decides(pos) and wprobs is not None and probs is not None:
                 j = self.head.categories.index(pos.category)
-                res = self._by_head(pos, passages, verdicts[pos.category], probs[:, j] if probs is not None else None)
+                best = int(wprobs[:, j].argmax())
+                verdict = Presence(pos.category or "", False, float(wprobs[best, j]), float(self.head.thresholds[j]), wins[best])
+                anchor = _window_passage(texts, starts, best, probs[:, j])
+                res = self._by_head(pos, passages, verdict, probs[:, j], anchor)
             else:
                 res = self._by_topic(pos, passages)
             if reading is not None and res.quotes:
@@ -186,22 +194,26 @@ class Reviewer:
         return AgreementReview(agreement, source_path, doc_id, results, time.perf_counter() - t0)
 
     # ---------------------------------------------------------------- presence head
-    def _by_head(self, pos: Position, passages: Sequence[Any], verdict: Any, pprobs: Any) -> PositionResult:
+    def _by_head(self, pos: Position, passages: Sequence[Any], verdict: Any, pprobs: Any,
+                 anchor: tuple[int, tuple[int, int]]) -> PositionResult:
+        """``anchor``: the passage holding the window that scored highest, and the window's
+        characters in it (the clause quoted first; :func:`_window_passage`)."""
         thr, margin = self.band(pos.category or "", float(verdict.threshold))
         z = _logit(verdict.score) - _logit(thr)
         base = _result(pos, presence_score=round(float(verdict.score), 4), threshold=round(thr, 4))
-        order = sorted(range(len(passages)), key=lambda i: -float(pprobs[i])) if pprobs is not None else []
-        clauses = [i for i in order if float(pprobs[i]) >= thr][:MAX_CLAUSES] or order[:1]
+        first, focus = anchor
+        order = sorted(range(len(passages)), key=lambda i: -float(pprobs[i]))
+        clauses = [first] + [i for i in order if float(pprobs[i]) >= thr and i != first][: MAX_CLAUSES - 1]
         said = f"presence head: score {verdict.score:.2f} vs threshold {thr:.2f} (margin {margin:g} log-odds)"
         if abs(z) < margin:
             base.update(outcome="unclear", why=f"{said}: too close to the threshold to decide", decided_by="presence head",
-                        quotes=[quote_of(passages[i]) for i in clauses[:1]])
+                        quotes=[quote_of(passages[first], focus)])
             return PositionResult(**base)
         if z < 0:  # absent
             outcome = "compliant" if pos.require.rule == "absent" else "missing"
             base.update(outcome=outcome, why=f"{said}: no such clause", decided_by="presence head")
             return PositionResult(**base)
-        return self._present(pos, base, [passages[i] for i in clauses], said, "presence head")
+        return self._present(pos, base, [passages[i] for i in clauses], said, "presence head", focus)
 
     # ---------------------------------------------------------------- topic search
     def _by_topic(self, pos: Position, passages: Sequence[Any]) -> PositionResult:
@@ -229,11 +241,12 @@ class Reviewer:
         return self._present(pos, base, [passages[i] for i in hits], said, "topic search")
 
     # ---------------------------------------------------------------- a clause is there
-    def _present(self, pos: Position, base: dict[str, Any], clauses: list[Any], said: str, by: str) -> PositionResult:
+    def _present(self, pos: Position, base: dict[str, Any], clauses: list[Any], said: str, by: str,
+                 focus: tuple[int, int] | None = None) -> PositionResult:
         rule = pos.require.rule
         if rule in ("present", "absent"):
             outcome = "compliant" if rule == "present" else "deviation"
-            base.update(outcome=outcome, why=f"{said}: the clause is there", decided_by=by, quotes=[quote_of(clauses[0])])
+            base.update(outcome=outcome, why=f"{said}: the clause is there", decided_by=by, quotes=[quote_of(clauses[0], focus)])
             return PositionResult(**base)
         from clauselens.grid.topic import derive_terms
 
@@ -254,6 +267,24 @@ class Reviewer:
         c, r = decided[0]
         base.update(outcome=r.outcome, why=r.why, decided_by="value rule", value=r.value, quotes=[quote_of(c, r.span)])
         return PositionResult(**base)
+
+
+def _window_passage(texts: list[str], starts: Any, window: int, pprobs: Any) -> tuple[int, tuple[int, int]]:
+    """The passage holding the head's best window (``window``-th of :func:`~clauselens.heads.presence.windows`
+    over the passages joined by spaces; ``starts``: each passage's first word there): of the passages the
+    window overlaps, the one the head scores highest, and the window's character span inside it."""
+    import re
+
+    w0 = window * STRIDE_WORDS
+    w1 = w0 + WINDOW_WORDS
+    hit = [i for i in range(len(texts)) if starts[i] < w1 and starts[i + 1] > w0 and starts[i + 1] > starts[i]]
+    if not hit:
+        return int(np.argmax(pprobs)), (0, 0)
+    i = max(hit, key=lambda k: (float(pprobs[k]), min(w1, starts[k + 1]) - max(w0, starts[k])))
+    words = list(re.finditer(r"\S+", texts[i]))
+    a = max(0, w0 - int(starts[i]))
+    b = min(len(words), w1 - int(starts[i])) - 1
+    return i, (words[a].start(), words[b].end())
 
 
 def _result(pos: Position, **kw: Any) -> dict[str, Any]:

@@ -72,3 +72,35 @@ def test_shipped_calibration_read_only_train_allowed_agreements() -> None:
     if (CUAD / "train_allowed.txt").is_file():
         assert set(data["folds"]) <= allowed_keys()  # no report-split agreement chose a threshold or a band
         assert len(data["folds"]) > 300
+
+
+def test_window_passage_maps_the_best_window_into_its_passage() -> None:
+    from clauselens.playbook.review import _window_passage
+
+    texts = [" ".join(f"a{i}" for i in range(50)), " ".join(f"b{i}" for i in range(200)), "c0 c1"]
+    starts = np.cumsum([0] + [len(t.split()) for t in texts])
+    i, (a, b) = _window_passage(texts, starts, 2, np.array([0.9, 0.1, 0.0]))  # words 120-219: only passage 1
+    assert i == 1 and texts[1][a:b].split()[0] == "b70" and texts[1][a:b].split()[-1] == "b169"
+    i, (a, b) = _window_passage(texts, starts, 0, np.array([0.1, 0.9, 0.0]))  # words 0-99: passages 0 and 1
+    assert i == 1 and texts[1][a:b].split()[0] == "b0" and texts[1][a:b].split()[-1] == "b49"
+
+
+def test_a_long_passage_is_quoted_around_the_clause_that_decided() -> None:
+    class P:
+        def __init__(self, text: str, start: int) -> None:
+            from clauselens.parsing.types import Span
+
+            self.text, self.spans, self.clause_ref, self.page_start = text, [Span(start=start, end=start + len(text))], "", 1
+            self.heading_path: list[str] = []
+
+    filler = "The Supplier shall deliver the Products to the Customer at the delivery point set out in the relevant order. " * 20
+    clause = ("The Supplier shall maintain, at its own expense, commercial general liability insurance and product liability "
+              "insurance with limits of not less than $1,000,000 per occurrence, and shall name the Customer as an additional insured.")
+    long = filler + clause + " " + filler
+    passages = [P(filler, 0), P(long, len(filler) + 1)]
+    pb = parse_playbook("name: t\npositions:\n  - id: insurance\n    topic: insurance\n    category: Insurance\n    require: present\n", "t")
+    res = Reviewer(pb).review(passages, agreement="synthetic").results[0]
+    assert res.outcome == "compliant"
+    q = res.quotes[0]
+    assert "additional insured" in q.text and len(q.text) < len(long)  # the 900-character cut keeps the clause
+    assert long[q.start - passages[1].spans[0].start:q.end - passages[1].spans[0].start] == q.text
