@@ -89,8 +89,14 @@ def choose(scores: np.ndarray, y: np.ndarray) -> dict[str, Any]:
             "reaches_target": bool(reach)}
 
 
-def out_of_fold(categories: tuple[str, ...]) -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray], list[int]]:
-    """Out-of-fold contract scores and labels per category over the train_allowed agreements."""
+#: A text variant for a head experiment (``--variant``): "non-exclusive" read as "nonexclusive"
+#: (the word-level TF-IDF otherwise sees "exclusive" with a weak "non"); never used by a review.
+NON_PREFIX = re.compile(r"\b(non)[-\u2010\u2011\u2013]+(?=[a-z])", re.I)
+
+
+def out_of_fold(categories: tuple[str, ...], variant: str = "") -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray], list[int]]:
+    """Out-of-fold contract scores and labels per category over the train_allowed agreements
+    (``variant`` "join-non": the windows' "non-" prefixes joined before the vectoriser, train and test)."""
     from sklearn.linear_model import LogisticRegression
 
     from clauselens.heads.presence import PresenceHead
@@ -107,12 +113,12 @@ def out_of_fold(categories: tuple[str, ...]) -> tuple[list[str], dict[str, np.nd
     head = PresenceHead()
     wins, ywin, owner, contract = build(keys, files, cats, ann)
     print(f"{len(keys)} agreements, {len(wins)} windows", file=sys.stderr)
-    x = head.vectorizer.transform(wins).tocsr()
+    x = head.vectorizer.transform([NON_PREFIX.sub(r"\1", w) for w in wins] if variant else wins).tocsr()
     win_fold = np.array([folds[i] for i in owner])
     scores = {c: np.zeros(len(keys), dtype=np.float64) for c in cats}
     for j, c in enumerate(cats):
         t0 = time.time()
-        done = CACHE / f"oof_{re.sub(r'[^a-z0-9]+', '_', c.lower())}.json"
+        done = CACHE / f"oof{variant}_{re.sub(r'[^a-z0-9]+', '_', c.lower())}.json"
         if done.is_file():
             scores[c] = np.array(json.loads(done.read_text()))
             continue
@@ -131,6 +137,27 @@ def out_of_fold(categories: tuple[str, ...]) -> tuple[list[str], dict[str, np.nd
     return keys, scores, labels, folds
 
 
+def variant_experiment(variant: str, out: Path) -> None:
+    """Out-of-fold AUC and chosen band per category, plain text against ``variant`` (same folds)."""
+    from sklearn.metrics import roc_auc_score
+
+    CACHE.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    keys, plain, labels, folds = out_of_fold(CATEGORIES)
+    _, var, _, _ = out_of_fold(CATEGORIES, variant)
+    rows = {}
+    for c in plain:
+        rows[c] = {"positives": int(labels[c].sum()), "auc_plain": round(float(roc_auc_score(labels[c], plain[c])), 4),
+                   f"auc_{variant}": round(float(roc_auc_score(labels[c], var[c])), 4),
+                   "plain": choose(plain[c], labels[c])["oof"], variant: choose(var[c], labels[c])["oof"]}
+        print(c, rows[c], file=sys.stderr)
+    out.write_text(json.dumps({"what": f"presence probe out of fold, plain text vs {variant} (a head experiment; the shipped "
+                                       "head and calibration are unchanged)",
+                               "data": f"{len(keys)} train_allowed agreements, {FOLDS} folds (seed {SEED})",
+                               "command": COMMAND + f" --variant {variant} --out {out}", "seconds": round(time.time() - t0, 1),
+                               "categories": rows}, indent=1) + "\n")
+
+
 @lru_cache(maxsize=1)
 def load_calibration(path: str = str(CALIBRATION)) -> dict[str, dict[str, float]]:
     """Per category ``{"threshold", "margin"}`` (empty when the file is not there)."""
@@ -144,7 +171,12 @@ def load_calibration(path: str = str(CALIBRATION)) -> dict[str, dict[str, float]
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(CALIBRATION))
+    ap.add_argument("--variant", choices=["", "join-non"], default="",
+                    help="experiment: out-of-fold AUC with this text variant against the plain text (writes --out only)")
     args = ap.parse_args()
+    if args.variant:
+        variant_experiment(args.variant, Path(args.out))
+        return
     t0 = time.time()
     CACHE.mkdir(parents=True, exist_ok=True)
     cache = CACHE / "oof_all.json"
@@ -180,4 +212,4 @@ def main() -> None:
 if __name__ == "__main__":
     main()
 
-__all__ = ["CALIBRATION", "band_stats", "choose", "load_calibration", "logit"]
+__all__ = ["CALIBRATION", "NON_PREFIX", "band_stats", "choose", "load_calibration", "logit", "variant_experiment"]
