@@ -38,7 +38,7 @@ Run (CPU seconds, no model call; the MiniLM span vectors come from the project's
 filled once under the heavy-job lock)::
 
     .venv/bin/python -m benchmarks.contractnli_stack cv            # every variant, dev 4-fold CV
-    .venv/bin/python -m benchmarks.contractnli_stack test --name X  # once per final candidate
+    .venv/bin/python -m benchmarks.contractnli_stack test --name X [Y]  # once per final candidate
 
 -> ``benchmarks/results/contractnli_stack.json``; 95 % intervals: percentile bootstrap over test pairs.
 """
@@ -356,12 +356,17 @@ def cv_main(names: list[str], extra: dict[str, Config]) -> dict[str, Any]:
     return res
 
 
-def test_main(name: str, members: list[Config], dev_cv: dict[str, Any]) -> dict[str, Any]:
-    """Fit every member on all of dev, average, score test. ``dev_cv``: this name's entry of the CV sweep."""
-    data = Data()
-    t0 = time.process_time()
-    fits = [fit_predict(cfg, data, data.dev, data.test) for cfg in members]
-    secs = time.process_time() - t0
+def test_main(name: str, members: list[Config], dev_cv: dict[str, Any], data: Data,
+              memo: dict[Config, tuple[dict, list[float], float]]) -> dict[str, Any]:
+    """Fit every member on all of dev (``memo``: fits shared between names), average, score test.
+    ``dev_cv``: this name's entry of the CV sweep."""
+    for cfg in members:
+        if cfg not in memo:
+            t0 = time.process_time()
+            p, r = fit_predict(cfg, data, data.dev, data.test)
+            memo[cfg] = (p, r, time.process_time() - t0)
+    fits = [memo[cfg][:2] for cfg in members]
+    secs = sum(memo[cfg][2] for cfg in members)
     proba = _mean([f[0] for f in fits])
     g = _gold(data.test)
     keys = sorted(g)
@@ -381,7 +386,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("stage", choices=["cv", "test"])
     ap.add_argument("--variants", nargs="*", default=[*VARIANTS, *ENSEMBLES])
-    ap.add_argument("--name", help="test: the variant or ensemble to score on test (once)")
+    ap.add_argument("--name", nargs="+", default=[], help="test: the variants or ensembles to score on test (once each)")
     ap.add_argument("--set", nargs="*", default=[], help="cv: a new variant = the first of --variants with field=value")
     args = ap.parse_args(argv)
     over: dict[str, Any] = {kv.split("=")[0]: float(kv.split("=")[1]) for kv in args.set}
@@ -400,10 +405,12 @@ def main(argv: list[str] | None = None) -> None:
             names = [tag]
         res.setdefault("dev_cv", {}).update(cv_main(names, extra))
     else:
-        run = test_main(args.name, _members(args.name, {}), res["dev_cv"][args.name])
-        run["command"] = "python -m benchmarks.contractnli_stack test --name " + args.name
-        res.setdefault("test_runs", []).append(run)
-        print(json.dumps({k: run[k] for k in ("name", "dev_cv_accuracy", "test")}, indent=1), file=sys.stderr)
+        data, memo = Data(), {}
+        for name in args.name:
+            run = test_main(name, _members(name, {}), res["dev_cv"][name], data, memo)
+            run["command"] = "python -m benchmarks.contractnli_stack test --name " + " ".join(args.name)
+            res.setdefault("test_runs", []).append(run)
+            print(json.dumps({k: run[k] for k in ("name", "dev_cv_accuracy", "test")}, indent=1), file=sys.stderr)
     OUT.write_text(json.dumps(res, indent=1) + "\n")
 
 
