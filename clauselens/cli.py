@@ -276,7 +276,8 @@ def ingest(
         source = "cached" if store is not None and store.hits > hits else f"parsed in {time.perf_counter() - t0:.1f}s"
         s = document_summary(doc)
         console.print(f"[bold]{escape(s['title'] or f.name)}[/bold]  [dim]{escape(str(f))}[/dim]")
-        console.print(f"  {source}; {s['chars']:,} chars, {s['pages'] or 0} pages ({s['ocr_pages']} OCR), {s['nodes']} nodes, "
+        pages = f"{s['pages']} pages ({s['ocr_pages']} OCR)" if s["pages"] else "plain text, no pages"
+        console.print(f"  {source}; {s['chars']:,} chars, {pages}, {s['nodes']} nodes, "
                       f"{s['numbered_clauses']} numbered clauses, {s['defined_terms']} defined terms")
         for w in s["warnings"]:
             console.print(f"  [yellow]warning:[/yellow] {escape(w)}")
@@ -291,7 +292,8 @@ def ingest(
         if len(numbered) > show:
             console.print(f"  [dim]… {len(numbered) - show} more clauses (--show {len(numbered)} lists them all)[/dim]")
     if failures:
-        _print_failures([(f, str(e)) for f, e in failures], len(files), "could not be read")
+        if len(files) > 1:  # one file's error was printed above already
+            _print_failures([(f, str(e)) for f, e in failures], len(files), "could not be read")
         raise typer.Exit(code=failures[0][1].exit_code)
 
 

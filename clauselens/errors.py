@@ -76,3 +76,8 @@ class RetrievalError(ClauselensError):
 
 class ContextOverflowError(RetrievalError):
     """``inject`` mode: the corpus does not fit the model's context window."""
+
+
+#: The message of an :class:`IngestError` for a folder given where a file is expected.
+FOLDER_NOT_FILE = ("a folder, not a file: give its files (e.g. FOLDER/*.pdf), or add the folder to a library with "
+                   "`clauselens library add FOLDER`")

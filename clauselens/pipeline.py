@@ -19,7 +19,7 @@ from clauselens import events as ET
 from clauselens.agents.resources import ModelPool, ModelsArg, ToolsArg
 from clauselens.config import AgentName, ModelSettings, Settings
 from clauselens.graph.builder import build_graph
-from clauselens.reports.model import Report, RunInfo, SourceDocument
+from clauselens.reports.model import NO_MODEL_CALLED, Report, RunInfo, SourceDocument
 from clauselens.reports.render import write_json, write_report
 from clauselens.retrieval.ledger import GRAPH_NODE_STAGE, Ledger
 
@@ -87,10 +87,13 @@ def describe_model(model: Any) -> str:
 
 def run_models(settings: Settings, models: ModelsArg | ModelPool, events: Sequence[dict[str, Any]]) -> dict[str, str]:
     """Agent -> description of the model it used, for the agents that called a model in the
-    run (the Researcher and Interrogator when none did): the caller's model when one was passed
+    run (``{NO_MODEL_CALLED: the Interrogator's model}`` when none did): the caller's model when one was passed
     in (:class:`ModelPool` or ``models``), else the agent's :class:`ModelSettings`."""
     pool = models if isinstance(models, ModelPool) else ModelPool(settings, models)
     called = {e.get("agent") for e in events if e.get("type") == ET.LLM_CALL}
+    if not called:  # answered by rule (a definition, --no-reading, declined): say so, and what is configured
+        given = pool.supplied("interrogator")
+        return {NO_MODEL_CALLED: describe_model(given) if given is not None else describe_settings(settings.model_for("interrogator"))}
     out: dict[str, str] = {}
     for agent in AGENTS:
         if agent not in called and (called or agent == "archivist"):

@@ -20,7 +20,7 @@ from clauselens import events as ET
 from clauselens.agents.resources import AgentResources
 from clauselens.agents.state import GraphState
 from clauselens.config import Settings
-from clauselens.errors import IngestError, NoTextError
+from clauselens.errors import FOLDER_NOT_FILE, IngestError, NoTextError
 from clauselens.parsing.store import DocumentStore, parse_file
 from clauselens.parsing.types import Document, DocumentSummary
 from clauselens.retrieval.types import RetrievalMethod
@@ -41,7 +41,7 @@ def load_one(path: str | Path, settings: Settings, *, store: DocumentStore | Non
     if not p.exists():
         raise IngestError(str(path), "file not found")
     if not p.is_file():
-        raise IngestError(str(path), "not a file")
+        raise IngestError(str(path), FOLDER_NOT_FILE if p.is_dir() else "not a file")
     pw, ocr, dpi, limit = settings.pdf_password, settings.ocr, settings.ocr_dpi, settings.max_pages
     if settings.use_store:
         store = store if store is not None else DocumentStore(settings.store_dir / "documents")

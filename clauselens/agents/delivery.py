@@ -154,7 +154,7 @@ def named_clause_quotes(question: str, passages: Mapping[str, Passage], ranking:
         p = passages[pid]
         if len(out) >= NAMED_MAX or any(_overlap(p, passages[q.passage_id]) for q in out):
             continue  # the clause and the chunk holding it with its heading: quote it once
-        a, b = _cut_at_sentence(p.text, *_trimmed(p.text, 0, len(p.text)), NAMED_CHARS)
+        a, b = _cut_at_sentence(p.text, *_trimmed(p.text, own_start(p), len(p.text)), NAMED_CHARS)
         if b <= a:
             continue
         shown = clause_label(p.clause_ref) if p.clause_ref else "the clause"
@@ -173,6 +173,19 @@ def _analyzer() -> Any:
 
 def _tokens(text: str) -> set[str]:
     return set(_analyzer().tokenize(text))
+
+
+def own_start(p: Passage) -> int:
+    """Where ``p.text`` starts to be one contiguous stretch of the document: after the ancestors' headings an
+    ``ancestor`` chunk prefixes (``Chunk``'s invariant: its text is its spans joined by newlines), so a quote
+    never glues "12. Miscellaneous." to clause 12.7 as if the two stood together. 0 when the spans touch."""
+    spans = list(p.spans or [])
+    at, start = 0, 0
+    for i, sp in enumerate(spans):
+        if i and sp.start - spans[i - 1].end > 2:  # a gap in the document between this span and the last
+            start = at
+        at += (sp.end - sp.start) + 1
+    return start if start < len(p.text) else 0
 
 
 def quote_window(text: str, question: str, max_chars: int = LEAD_CHARS) -> tuple[int, int]:
@@ -267,7 +280,9 @@ def lead_quotes(question: str, passages: Mapping[str, Passage], ranking: Sequenc
             continue
         if out and head is None and not _close_to(p, passages[out[0].passage_id]):
             continue  # far behind the best clause on every ranker: a neighbour, not an answer
-        a, b = quote_window(p.text, question)
+        s0 = own_start(p)
+        a, b = quote_window(p.text[s0:], question)
+        a, b = a + s0, b + s0
         n = len(out) + 1
         rank = "best" if n == 1 else ("second" if n == 2 else "third")
         why = f"P(relevant) {head:.2f}" if head is not None else _RANKED_BY.get(p.method, p.method or "retrieval's ranking")
@@ -387,7 +402,7 @@ def lead_draft(question: str, quotes: Sequence[RuleQuote], reading: str | None, 
     """The draft of a quick-depth report (``Settings.depth`` ``"quick"``): retrieval's best clauses for the
     question, quoted by rule (:func:`lead_quotes`), and the model's reading of them (``None``:
     :data:`NO_READING_LEAD`)."""
-    reasoning = ("The clauses quoted above are retrieval's best matches for the question as asked, quoted from the "
+    reasoning = ("The clauses quoted in this report are retrieval's best matches for the question as asked, quoted from the "
                  "agreement's own text; nothing in a quote is a model paraphrase."
                  + (" The answer is the model's reading of them." if reading else ""))
     answer = reading or NO_READING_LEAD

@@ -489,7 +489,7 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     if leads and not rule_quotes and not r.documents_silent and not any(f.cited_fact for f in r.key_findings):
         r = declined(r, draft, passages, docs)  # issue #38: no clause passes the bar and the model quoted none
     if settings.facts == "quotes":  # issue #19: the quotes are the facts, the statements the model's reading
-        r = quoted_facts(r, by_rule=by_rule)
+        r = quoted_facts(r, by_rule=by_rule, definition=bool(state.get("extractive")))
     r.left_out = list(state.get("left_out") or [])
     r.retrieval_warnings = retrieval_warnings(state.get("events") or [])
     r.suspicious = [f"{Path(d.get('source_path') or '').name or d.get('title')}: {w}"

@@ -136,6 +136,10 @@ def grid_cmd(
             if unknown:
                 raise ConfigError(f"--only: unknown question id(s) {', '.join(unknown)}; ids: {', '.join(q.id for q in qs)}")
             qs = [q for q in qs if q.id in want]
+        cells_at = store or out.with_suffix(".cells.sqlite")
+        if export_only and not cells_at.is_file():
+            raise ConfigError(f"--export-only: no cell store at {cells_at} (run the grid without --export-only first, "
+                              "or name the store with --store)")
         settings = Settings()
         ms = grid_model_settings(settings, model=model, base_url=base_url, api_key=api_key)
         if ms.backend == "llamacpp" and concurrency > 1:
@@ -149,7 +153,7 @@ def grid_cmd(
 
         chat = get_chat_model(ms, settings.models_dir)
         model_id = f"{ms.backend}:{ms.model}"
-        cell_store = CellStore(store or out.with_suffix(".cells.sqlite"))
+        cell_store = CellStore(cells_at)
     except ClauselensError as e:
         fail(e)
         return

@@ -52,7 +52,8 @@ def _archivist(update: Mapping[str, Any]) -> list[ProgressLine]:
     out = []
     for d in update.get("documents") or []:
         name = d.get("title") or Path(d.get("source_path") or "").name
-        out.append(ProgressLine("Ingested", f"{name}: {d.get('chars', 0):,} chars, {d.get('pages')} pages, "
+        pages = f"{d['pages']} pages" if d.get("pages") else "plain text (no pages)"
+        out.append(ProgressLine("Ingested", f"{name}: {d.get('chars', 0):,} chars, {pages}, "
                                             f"{d.get('numbered_clauses', 0)} numbered clauses"))
         out += [ProgressLine("warning", w, "warning", indent=True) for w in d.get("warnings") or []]
     out += [ProgressLine("Left out (cannot be read)", m, "error") for m in update.get("left_out") or []]

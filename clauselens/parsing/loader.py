@@ -15,7 +15,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from clauselens.errors import IngestError, NoTextError
+from clauselens.errors import FOLDER_NOT_FILE, IngestError, NoTextError
 from clauselens.parsing.docx_loader import extract_docx
 from clauselens.parsing.injection import flag_instructions
 from clauselens.parsing.layout import long_tokens
@@ -139,7 +139,7 @@ def load_document(path: str | Path, *, password: str | None = None, ocr: bool = 
     if not p.exists():
         raise IngestError(str(p), "file not found")
     if not p.is_file():
-        raise IngestError(str(p), "not a file")
+        raise IngestError(str(p), FOLDER_NOT_FILE if p.is_dir() else "not a file")
     kind = sniff(p)
     refuse_unreadable(p, kind)  # the one input policy of every front end (parsing/policy.py)
     sha = file_sha256(p)

@@ -502,7 +502,7 @@ WITHHELD_PREFIX = "Withheld (the model's answer repeated an instruction a docume
 _MARKS = (UNVERIFIED_PREFIX, UNCONFIRMED_PREFIX, PARTLY_UNVERIFIED_PREFIX, READING_PREFIX, WITHHELD_PREFIX)
 
 
-def quoted_facts(report: Report, by_rule: bool = False) -> Report:
+def quoted_facts(report: Report, by_rule: bool = False, definition: bool = False) -> Report:
     """``report`` with its quotes as its only facts (``Settings.facts = "quotes"``; issue #19:
     "a claim its quote does not support is never shown as fact").
 
@@ -517,8 +517,8 @@ def quoted_facts(report: Report, by_rule: bool = False) -> Report:
     unverified, partly unverified, unconfirmed), and a verified report's note says what is checked
     and what is not. Findings that failed a check are shown as before (unsupported, unverified,
     unconfirmed). ``by_rule``: the statements and the answer were written by rule from the quotes (an
-    extractive definition report: "defines X in clause 1.2", the answer the definition itself), not by
-    the model; they are shown as such (``Report.readings = "rules"``) and the answer is not marked.
+    extractive definition report: "defines X in clause 1.2", the answer the definition itself; ``definition``
+    says so in the note), not by the model; they are shown as such (``Report.readings = "rules"``) and the answer is not marked.
     Idempotent; returns a new :class:`Report`."""
     if report.facts == "quotes":
         return report
@@ -527,8 +527,8 @@ def quoted_facts(report: Report, by_rule: bool = False) -> Report:
         return report.model_copy(update=update)
     n = len(report.key_findings)
     if by_rule:
-        said = (f"Every key finding ({n}) is a verified quote of the definition, shown word for word as the fact; "
-                "the line beside it, written by rule, says where it is.")
+        said = (f"Every key finding ({n}) is a verified quote{' of the definition' if definition else ''}, shown word "
+                "for word as the fact; the line beside it, written by rule, says where it is.")
     else:
         update["answer"] = _mark_unverified(report.answer, READING_PREFIX)
         update["conclusion"] = _mark_unverified(report.conclusion, READING_PREFIX)

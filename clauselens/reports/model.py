@@ -40,6 +40,8 @@ def from_contractnli(label: str | None) -> NLILabel | None:
     return _REPORT.get(label or "")
 
 SILENT_ANSWER = "The documents provided do not address this question."
+#: ``RunInfo.models``' key when the run called no model (a definition, ``--no-reading``, a decline).
+NO_MODEL_CALLED = "none called"
 
 #: The short notice every rendering of a report carries (issue #19 item 4), and the report's
 #: ``notice`` field in the JSON.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from clauselens.reports.model import Citation, Finding, Report, SourceDocument
+from clauselens.reports.model import NO_MODEL_CALLED, Citation, Finding, Report, SourceDocument
 
 SECTION_TITLES = (
     "1. Topic summary",
@@ -56,6 +56,8 @@ def models_text(models: dict[str, str]) -> str:
     researcher and interrogator"`` when the agents share one, else ``"researcher: A; interrogator: B"``."""
     if not models:
         return "not recorded"
+    if NO_MODEL_CALLED in models:
+        return f"none called: answered by rule (configured: {models[NO_MODEL_CALLED]})"
     names = list(models)
     if len(set(models.values())) == 1:
         who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" and {names[-1]}"

@@ -450,6 +450,18 @@ def coverage(claim: str, quote: str, question: str = "") -> tuple[set[str], set[
     return own, own & _content(quote, a)
 
 
+def claim_words(claim: str, stems: set[str]) -> list[str]:
+    """The claim's own words whose stems are ``stems``, as the claim spells them, in its order (a note
+    shows "goes, something", not the analyser's "goe, someth")."""
+    a, seen, out = _analyzer(), set(), []
+    for word in re.findall(r"[A-Za-z][A-Za-z'-]*", claim):
+        stem = next(iter(a.tokenize(word)), None)
+        if stem in stems and stem not in seen:
+            seen.add(stem)
+            out.append(word)
+    return out + sorted(stems - seen)
+
+
 def check_coverage(claim: str, quote: str, question: str = "") -> SupportIssue | None:
     """``coverage`` issue when the claim says more than its quote: of the claim's own words
     (:func:`coverage`), at least :data:`COVERAGE_MIN_WORDS`, the quoted text uses under :data:`COVERAGE_SHARE`
@@ -460,7 +472,7 @@ def check_coverage(claim: str, quote: str, question: str = "") -> SupportIssue |
     own, have = coverage(claim, quote, question)
     if len(own) < COVERAGE_MIN_WORDS or len(have) >= COVERAGE_SHARE * len(own):
         return None
-    missing = ", ".join(sorted(own - have)[:6])
+    missing = ", ".join(claim_words(claim, own - have)[:6])
     return SupportIssue("coverage", f"the quoted text has {len(have)} of the claim's {len(own)} own words "
                                     f"(not: {missing})")
 

@@ -1,0 +1,45 @@
+"""A quote by rule is one contiguous stretch of the document: an ``ancestor`` chunk's text prefixes the
+ancestors' headings ("12. Miscellaneous.") to a clause far below them (12.7), and a quote of it must not
+glue the two together (found in a fresh-clone tryout of the bundled contract)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from clauselens.agents.archivist import load_one
+from clauselens.agents.delivery import lead_quotes, named_clause_quotes, own_start
+from clauselens.config import Settings
+from clauselens.parsing.chunks import build_chunks
+from clauselens.retrieval.types import Passage
+
+PDF = Path(__file__).resolve().parents[2] / "examples" / "contracts" / "driven_deliveries_consulting_agreement.pdf"
+
+
+def _passages() -> tuple[str, dict[str, Passage]]:
+    doc = load_one(PDF, Settings(use_store=False))
+    chunks = [c for c in build_chunks(doc) if c.clause_ref == "12.7"]
+    assert chunks, "clause 12.7 of the bundled contract is chunked"
+    return doc.text, {f"P{i}": Passage.from_chunk(c, 1.0, "exact") for i, c in enumerate(chunks, 1)}
+
+
+def test_quotes_of_a_clause_under_a_distant_heading_are_contiguous_in_the_document() -> None:
+    text, passages = _passages()
+    prefixed = [p for p in passages.values() if len(p.spans) > 1 and p.spans[1].start - p.spans[0].end > 2]
+    assert prefixed, "an ancestor chunk of 12.7 carries the '12. Miscellaneous.' heading"
+    for p in prefixed:
+        s0 = own_start(p)
+        assert s0 > 0 and p.text[s0:].startswith("12.7")
+    quotes = named_clause_quotes("What does clause 12.7 say?", passages, list(passages))
+    quotes += lead_quotes("How are notices given under this agreement?", passages, list(passages))
+    assert quotes
+    flat = " ".join(text.split())
+    for q in quotes:
+        shown = " ".join(passages[q.passage_id].text[q.start:q.end].split())
+        assert "Miscellaneous" not in shown and shown in flat  # word for word, one stretch of the document
+
+
+def test_a_chunk_of_touching_spans_is_quoted_from_its_start() -> None:
+    _, passages = _passages()
+    for p in passages.values():
+        if len(p.spans) == 1:
+            assert own_start(p) == 0
