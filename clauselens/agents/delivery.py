@@ -212,7 +212,13 @@ def quote_window(text: str, question: str, max_chars: int = LEAD_CHARS) -> tuple
             break
         j = max(options, key=lambda j: (score[j], -j))
         lo, hi = min(lo, j), max(hi, j)
-    return _cut_at_sentence(text, units[lo].start, units[hi].end, max_chars)
+    a, b = _cut_at_sentence(text, units[lo].start, units[hi].end, max_chars)
+    if len(text[a:b].split()) < MIN_LEAD_WORDS and hi + 1 < len(units):  # a bare heading ("3.1. Assignment of
+        b = units[hi + 1].end  # Inventions.") is no answer: take the sentence under it, cut at a word if too long
+        if b - a > max_chars:
+            cut = text.rfind(" ", a, a + max_chars)
+            b = cut if cut > a else a + max_chars
+    return a, b
 
 
 #: Where a passage carries a reranker's P(relevant): the trained head's (issue #39), else the LLM reranker's.
@@ -268,7 +274,7 @@ def lead_quotes(question: str, passages: Mapping[str, Passage], ranking: Sequenc
         if len(out) >= LEAD_MAX:
             break
         p = passages.get(pid)
-        if p is None or pid in skip or len(p.text.split()) < MIN_LEAD_WORDS:
+        if p is None or pid in skip or len(p.text[own_start(p):].split()) < MIN_LEAD_WORDS:
             continue
         flat = p.text.replace("\n", " ")
         if any(instruction_like(flat[u.start:u.end]) for u in sentence_spans(flat)):

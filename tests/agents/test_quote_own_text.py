@@ -43,3 +43,14 @@ def test_a_chunk_of_touching_spans_is_quoted_from_its_start() -> None:
     for p in passages.values():
         if len(p.spans) == 1:
             assert own_start(p) == 0
+
+
+def test_a_heading_that_matches_the_question_is_quoted_with_the_sentence_under_it() -> None:
+    from clauselens.agents.delivery import MIN_LEAD_WORDS
+
+    doc = load_one(PDF, Settings(use_store=False))
+    passages = {f"P{i}": Passage.from_chunk(c, 1.0, "bm25") for i, c in enumerate(build_chunks(doc)) if c.clause_ref == "3.1"}
+    (q, *_) = lead_quotes("Who may assign this agreement?", passages, list(passages))
+    shown = passages[q.passage_id].text[q.start:q.end]
+    assert shown.startswith("3.1. Assignment of Inventions.") and len(shown.split()) >= MIN_LEAD_WORDS
+    assert "Consultant agrees" in shown and " ".join(shown.split()) in " ".join(doc.text.split())
