@@ -330,7 +330,13 @@ def main(argv: list[str] | None = None) -> None:
                     help="--cuad-preset: only the contracts a committed cuad_grid result lists (its rows' 'contract'), e.g. the 1.5B's 21")
     ap.add_argument("--cuad-preset", action="store_true",
                     help="instead: the CUAD preset's typed columns by rule over the report split of the 462-contract library")
+    ap.add_argument("--data", type=Path, default=None,
+                    help="another question set: a folder with questions.yaml and answer_key.json (e.g. benchmarks/data/"
+                         "grid_user_questions_blind, written blind over five other agreements); its own library and store")
     args = ap.parse_args(argv)
+    global DATA, LIBRARY
+    if args.data is not None:
+        DATA, LIBRARY = args.data.resolve(), f"{LIBRARY}_{args.data.name}"
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     if args.cuad_preset:
@@ -362,6 +368,7 @@ def main(argv: list[str] | None = None) -> None:
     from clauselens.grid.answer import CHECK_VERSION
 
     res.update(command="python -m benchmarks.grid_user_questions" + (" --run" if args.run else "") + (f" --tag {args.tag}" if args.tag else "")
+               + (f" --data {args.data}" if args.data else "")
                + (f" --store {args.store}" if args.store else ""),
                date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), run=run_stats,
                note="typed cells and decided yes/no cells are read by rule (model 'rule', no model call); the other yes/no "
