@@ -536,6 +536,13 @@ class YesNoReading:
     reason: str = ""
 
 
+def contract_vocabulary(groups: Sequence[TermGroup]) -> list[TermGroup]:
+    """The required groups a contract's wording can show: a thesaurus concept, or a word with contract terms
+    beside it ("transfer": assign, transfer). A bare everyday word ("whenever", "locked", "look") is no
+    evidence either way: an agreement that never uses it may still have the clause (blind grid set, #45)."""
+    return [g for g in groups if g.required and (g.name.startswith("concept:") or len(g.terms) > 1)]
+
+
 def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     """Yes / No from the agreement's sentences (issue #45). The polar question is read as the
     claim it asks about (:func:`clauselens.grid.evidence.question_claim`); a sentence covering the
@@ -544,7 +551,10 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     and party checks) shows "Yes" (and, when the question asks "without" a condition, keeps it);
     one that negates the action, or sets the condition the question excludes, shows "No". One
     answer shown and the other not: that answer, quoted. No sentence on topic at all: "No" (nothing
-    in the agreement speaks of it). Otherwise (mixed evidence, a question with no action of the
+    in the agreement speaks of it) -- only when the question has contract vocabulary
+    (:func:`contract_vocabulary`); a sentence is on topic when it covers half of that vocabulary (half the
+    required groups when the question has none), since a lay question's everyday words may never occur in
+    the agreement. Otherwise (mixed evidence, a question with no action of the
     lexicon, or topic sentences that assert nothing): undecided, for the model. A question about
     "a party" / "either party" is answered "Yes" when one party has the right, though the other
     has not ("Company may assign without consent"; "Consultant may not assign"). A sentence counts as
@@ -564,9 +574,12 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     no: list[tuple[int, int, int]] = []
     on_topic = False
     half = (need + 1) // 2
+    vocab = contract_vocabulary(groups)
     for i, s, e, text in _sentences(passages):
         hits = term_hits(groups, text)
-        if groups and sum(1 for g in groups if g.required and g.name in hits) < half:
+        if vocab and 2 * sum(1 for g in vocab if g.name in hits) < len(vocab):
+            continue  # the topic is what the contract's own words say; everyday words ("whenever") neither prove nor refute it
+        if not vocab and groups and sum(1 for g in groups if g.required and g.name in hits) < half:
             continue
         on_topic = True  # covers half the question's topic at least: "No" is no longer "nothing on topic"
         if claim is None or not ({a.action for a in assertions(text)} & asked):
@@ -583,6 +596,8 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
                 yes.append((i, s, e))  # "for convenience" stands for "without a reason"; a passive grants no one a right
         elif issue.kind == "negation":
             no.append((i, s, e))
+    if not on_topic and not vocab:  # everyday words only ("walk away whenever they like"): their absence proves nothing
+        return YesNoReading(reason="the question's words are not the contract's; no sentence could be matched to its topic")
     if not on_topic:
         return YesNoReading("No", reason="no sentence of the agreement is about the question's topic")
     existential = bool(claim and re.match(r"(?:a|an|any|either|one)\s", claim, re.IGNORECASE))

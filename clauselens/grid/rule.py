@@ -40,6 +40,17 @@ RULE_MODEL = "rule"
 FRONT_PASSAGES = 2
 
 
+#: A party question that asks for all the parties ("who are the parties", "which companies signed"), not one
+#: of them by its role ("which side supplies ...", "who is the licensor").
+_ALL_PARTIES = re.compile(r"\b(parties|partys|signator\w*|signed|sign|companies|entities|who\s+(?:are|is)\s+in|involved)\b",
+                          re.IGNORECASE)
+
+
+def asks_all_parties(question: str) -> bool:
+    """Does a party question ask for the list of parties (the preamble's), not one party's role?"""
+    return bool(_ALL_PARTIES.search(question))
+
+
 def uses_rule(q: GridQuestion) -> bool:
     """Is ``q`` answered by rule (a typed question)?"""
     return q.type in RULE_TYPES
@@ -70,6 +81,9 @@ def read(q: GridQuestion, passages: Sequence[Passage]) -> Reading:
 def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell:
     """The cell of ``q`` read by rule from one agreement's ``passages`` (see the module docstring)."""
     base = {**base, "check": CHECK_VERSION, "passages": len(passages), "reply": None}
+    if q.type == "party" and not asks_all_parties(q.category or q.question):  # "which side provides the goods?"
+        return Cell(**base, status="unverified", answer="", reason="the question asks for one party by its role; the rule "
+                                                                  "reads only the list of parties, so the cell is left for a reviewer")
     r = read(q, passages)
     if r.candidate is None:
         if r.choices:
