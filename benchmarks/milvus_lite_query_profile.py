@@ -32,7 +32,7 @@ from benchmarks.library_scale import CACHE, GENERIC_QUESTIONS, QUESTIONS, Random
 REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "benchmarks" / "results" / "milvus_lite_query_profile_100k.json"
 #: (file suffix, function name) of the calls reported.
-WATCH = [("library/milvus.py", "query"), ("library/milvus.py", "hybrid"), ("library/milvus.py", "body_start"),
+WATCH = [("library/milvus_store.py", "query"), ("library/milvus.py", "hybrid"), ("library/milvus.py", "body_start"),
          ("library/milvus.py", "profile_scores"), ("library/milvus.py", "rows_with_ref"),
          ("library/milvus.py", "definitions_of"), ("library/milvus.py", "refs_of"), ("library/milvus.py", "rows_of"),
          ("library/milvus.py", "rows_containing"), ("library/milvus.py", "marker_offsets"),

@@ -28,9 +28,10 @@ from typing import Any, Sequence
 
 from clauselens.grid.answer import CHECK_VERSION, source_link
 from clauselens.grid.cells import Cell
-from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed, read_yes_no
+from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.values import check_value
+from clauselens.grid.yes_no import read_yes_no
 from clauselens.reports.verify import find_quote
 from clauselens.retrieval.types import Passage
 
@@ -107,7 +108,7 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
 
 def yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell | None:
     """The yes/no cell of ``q`` when the agreement's sentences decide it
-    (:func:`clauselens.grid.extract.read_yes_no`), else ``None`` (the model is asked, and its answer
+    (:func:`clauselens.grid.yes_no.read_yes_no`), else ``None`` (the model is asked, and its answer
     checked against its quote). "Yes" / "No" with a quote are *answered*; "No" because no sentence of
     the agreement is about the topic is *not found* with the answer "No"."""
     r = read_yes_no(q.question, [p.text for p in passages])

@@ -41,4 +41,4 @@ def test_profile_attributes_search_time_to_milvus_calls(tmp_path):
         # nested calls never take longer than the searches that contain them
         assert all(v["seconds"] <= calls["library.search"]["seconds"] + 0.01 for v in calls.values())
     # a named question looks its agreement up with scalar queries (clause numbers, defined terms)
-    assert d["groups"]["named"]["calls"]["milvus.query"]["calls"] >= 2
+    assert d["groups"]["named"]["calls"]["milvus_store.query"]["calls"] >= 2  # the client moved to milvus_store.py (#43)

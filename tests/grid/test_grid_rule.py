@@ -12,11 +12,12 @@ import pytest
 from clauselens.grid.answer import instructions
 from clauselens.grid.cells import Cell, CellStore
 from clauselens.grid.evidence import echo_issue
-from clauselens.grid.extract import claim_object, read_front_date, read_parties, read_typed, read_yes_no, sentence_units, topic_groups
+from clauselens.grid.extract import read_front_date, read_parties, read_typed, sentence_units, topic_groups
 from clauselens.grid.questions import GridQuestion, preset
 from clauselens.grid.rule import RULE_MODEL, rule_cell, uses_rule, yes_no_cell
 from clauselens.grid.runner import GridRow, run_grid
 from clauselens.grid.values import check_value
+from clauselens.grid.yes_no import claim_object, read_yes_no
 from clauselens.parsing.types import Span
 from clauselens.retrieval.types import Passage
 

@@ -1,0 +1,122 @@
+"""Yes/no grid cells read by rule from the agreement's sentences (issue #45): the polar question read as the claim
+it asks about, checked against each sentence on its topic with the negation and party checks of
+:mod:`clauselens.reports.support` (the support rules of issue #19); split from :mod:`clauselens.grid.extract`, whose
+topic term groups it uses."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Sequence
+
+from clauselens.grid.extract import TermGroup, required_hits, sentences_of, term_hits, topic_groups
+from clauselens.retrieval.lay_terms import content_stems
+
+_CLAIM_SKIP = frozenset("the a an this that its their his her other other's others any all such or and to from with".split())
+
+
+def claim_object(claim: str) -> str:
+    """The stem of what a claim's action is done to ("a party may transfer or assign *the agreement*
+    ..." -> ``agreement``; "may inspect or audit the other's *books*" -> ``book``), or ``""``."""
+    from clauselens.reports.support import ACTIONS
+
+    words = re.findall(r"[A-Za-z][\w'’-]*", claim)
+    acts = [i for i, w in enumerate(words) if any(re.fullmatch(v, w.lower()) for v in ACTIONS.values())]
+    if not acts:
+        return ""
+    for w in words[max(acts) + 1:]:
+        if w.lower() in _CLAIM_SKIP or w.lower().endswith(("'s", "’s")):
+            continue
+        st = content_stems(w)
+        return st[0] if st else ""
+    return ""
+
+
+@dataclass
+class YesNoReading:
+    """The evidence for a yes/no cell: ``answer`` ("Yes", "No" or "" when the evidence does not
+    decide), the sentence that shows it (``passage``, ``start``, ``end``), whether any sentence was
+    on topic, and the ``reason``."""
+
+    answer: str = ""
+    passage: int = -1
+    start: int = 0
+    end: int = 0
+    on_topic: bool = False
+    reason: str = ""
+
+
+def contract_vocabulary(groups: Sequence[TermGroup]) -> list[TermGroup]:
+    """The required groups a contract's wording can show: a thesaurus concept, or a word with contract terms
+    beside it ("transfer": assign, transfer). A bare everyday word ("whenever", "locked", "look") is no
+    evidence either way: an agreement that never uses it may still have the clause (blind grid set, #45)."""
+    return [g for g in groups if g.required and (g.name.startswith("concept:") or len(g.terms) > 1)]
+
+
+def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
+    """Yes / No from the agreement's sentences (issue #45). The polar question is read as the
+    claim it asks about (:func:`clauselens.grid.evidence.question_claim`); a sentence covering the
+    question's topic (:func:`required_hits`) that asserts the claim's action for a compatible
+    party with the question's polarity (:func:`clauselens.reports.support.check_claim`: negation
+    and party checks) shows "Yes" (and, when the question asks "without" a condition, keeps it);
+    one that negates the action, or sets the condition the question excludes, shows "No". One
+    answer shown and the other not: that answer, quoted. No sentence on topic at all: "No" (nothing
+    in the agreement speaks of it) -- only when the question has contract vocabulary
+    (:func:`contract_vocabulary`); a sentence is on topic when it covers half of that vocabulary (half the
+    required groups when the question has none), since a lay question's everyday words may never occur in
+    the agreement. Otherwise (mixed evidence, a question with no action of the
+    lexicon, or topic sentences that assert nothing): undecided, for the model. A question about
+    "a party" / "either party" is answered "Yes" when one party has the right, though the other
+    has not ("Company may assign without consent"; "Consultant may not assign"). A sentence counts as
+    about the topic when it covers at least half the question's required term groups (the asserted
+    action is the rest of the evidence); a "Yes" sentence covers all of them (the condition a
+    question sets with "without" may be met by the sentence's own wording, "for convenience")."""
+    from clauselens.grid.evidence import KEEPS_WITHOUT, question_claim
+    from clauselens.reports.support import assertions, check_claim
+
+    groups = topic_groups(question)
+    need = required_hits(groups)
+    claim = question_claim(question)
+    asked = {a.action for a in assertions(claim)} if claim else set()
+    without = bool(re.search(r"\bwithout\b", question, re.IGNORECASE))
+    obj = claim_object(claim) if claim else ""
+    yes: list[tuple[int, int, int]] = []
+    no: list[tuple[int, int, int]] = []
+    on_topic = False
+    half = (need + 1) // 2
+    vocab = contract_vocabulary(groups)
+    for i, s, e, text in sentences_of(passages):
+        hits = term_hits(groups, text)
+        if vocab and 2 * sum(1 for g in vocab if g.name in hits) < len(vocab):
+            continue  # the topic is what the contract's own words say; everyday words ("whenever") neither prove nor refute it
+        if not vocab and groups and sum(1 for g in groups if g.required and g.name in hits) < half:
+            continue
+        on_topic = True  # covers half the question's topic at least: "No" is no longer "nothing on topic"
+        if claim is None or not ({a.action for a in assertions(text)} & asked):
+            continue
+        if obj and obj not in content_stems(text):
+            continue  # the action on something else ("the goodwill shall be transferred" for "transfer the agreement")
+        issue = check_claim(claim, text)
+        covered = sum(1 for g in groups if g.required and g.name in hits)
+        if issue is None:
+            keeps = bool(KEEPS_WITHOUT.search(text))
+            if without and not keeps:
+                no.append((i, s, e))  # "may assign with consent" answers "without consent?" with No
+            elif covered >= need - (1 if without else 0) and any(a.party for a in assertions(text) if a.action in asked):
+                yes.append((i, s, e))  # "for convenience" stands for "without a reason"; a passive grants no one a right
+        elif issue.kind == "negation":
+            no.append((i, s, e))
+    if not on_topic and not vocab:  # everyday words only ("walk away whenever they like"): their absence proves nothing
+        return YesNoReading(reason="the question's words are not the contract's; no sentence could be matched to its topic")
+    if not on_topic:
+        return YesNoReading("No", reason="no sentence of the agreement is about the question's topic")
+    existential = bool(claim and re.match(r"(?:a|an|any|either|one)\s", claim, re.IGNORECASE))
+    if yes and (not no or existential):  # "can a party ...": one party's right is a yes
+        return YesNoReading("Yes", *yes[0], on_topic=True, reason="the clause states the right or duty asked about (no model)")
+    if no and not yes:
+        return YesNoReading("No", *no[0], on_topic=True, reason="the clause states the opposite of what is asked (no model)")
+    why = "clauses state both" if yes and no else "no clause about the topic states the right or duty asked about"
+    return YesNoReading(on_topic=True, reason=why)
+
+
+__all__ = ["YesNoReading", "claim_object", "contract_vocabulary", "read_yes_no"]
