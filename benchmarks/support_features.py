@@ -40,9 +40,9 @@ from sklearn.metrics import roc_auc_score
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
-from benchmarks.answers_e2e import LABELS, OUT, _finding_issue, _label
+from benchmarks.answers_e2e import _finding_issue
 from benchmarks.grid_user_questions import wilson
-from benchmarks.support_verdicts import HEAD_TAGS, RESULT, TAGS
+from benchmarks.support_verdicts import HEAD_TAGS, RESULT, TAGS, labelled_findings
 from clauselens.reports.support import _all_numbers, coverage, quantities
 
 REPO = Path(__file__).resolve().parents[1]
@@ -106,20 +106,9 @@ def claim_features(claim: str, quote: str, question: str = "") -> list[float]:
 def labelled(tags: tuple[str, ...] = HEAD_TAGS) -> list[dict[str, Any]]:
     """Every labelled key finding with a verified quote: ``{run, key, claim, quote, question, supports,
     decided}`` (``decided``: the deterministic checks pass it, as ``support_verdicts.items``)."""
-    out = []
-    for tag in tags:
-        rows = json.loads((OUT.with_name(f"answers_e2e_{tag}.json") if tag else OUT).read_text())["rows"]
-        labels = json.loads((LABELS.with_name(f"answers_e2e_labels_{tag}.json") if tag else LABELS).read_text())
-        for r in rows:
-            for i, f in enumerate(r["findings"]):
-                key = f"{r['id']}#{i}"
-                lab = _label(labels, key, f["statement"])
-                if lab is None or not f["citations"] or f["statement"].rstrip().endswith("?"):
-                    continue
-                out.append({"run": tag or "run1", "key": key, "claim": f["statement"], "question": r["question"],
-                            "quote": " ".join(c["quote"] for c in f["citations"]), "supports": bool(lab),
-                            "decided": _finding_issue(f, r) is None})
-    return out
+    return [{"run": tag or "run1", "key": key, "claim": f["statement"], "question": r["question"],
+             "quote": " ".join(c["quote"] for c in f["citations"]), "supports": bool(lab), "decided": _finding_issue(f, r) is None}
+            for tag, r, key, f, lab in labelled_findings(tags)]
 
 
 def fit(train: list[dict[str, Any]]) -> Any:

@@ -29,7 +29,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from benchmarks.answers_e2e import LABELS, OUT, _finding_issue, _label
 from benchmarks.clause_qa import rate
@@ -48,9 +48,9 @@ HEAD_RESULT = REPO / "benchmarks" / "results" / "support_verdicts_head.json"
 MAX_TRUE_REJECTED = 0.15
 
 
-def items(tags: tuple[str, ...] = TAGS) -> list[dict[str, Any]]:
-    """The findings the model's verdict decides on: ``{run, key, claim, quote, location, supports}``."""
-    out = []
+def labelled_findings(tags: tuple[str, ...]) -> Iterator[tuple[str, dict[str, Any], str, dict[str, Any], bool]]:
+    """``(tag, row, key, finding, label)`` of every hand-labelled key finding with a citation (a finding that is
+    only a question is left out), over the ``answers_e2e`` runs ``tags``."""
     for tag in tags:
         rows = json.loads((OUT.with_name(f"answers_e2e_{tag}.json") if tag else OUT).read_text())["rows"]
         labels = json.loads((LABELS.with_name(f"answers_e2e_labels_{tag}.json") if tag else LABELS).read_text())
@@ -60,13 +60,14 @@ def items(tags: tuple[str, ...] = TAGS) -> list[dict[str, Any]]:
                 lab = _label(labels, key, f["statement"])
                 if lab is None or not f["citations"] or f["statement"].rstrip().endswith("?"):
                     continue
-                if _finding_issue(f, r) is not None:
-                    continue
-                out.append({"run": tag or "run1", "key": key, "claim": f["statement"],
-                            "quote": " ".join(c["quote"] for c in f["citations"]),
-                            "location": "; ".join(dict.fromkeys(c["clause_ref"] or "?" for c in f["citations"])),
-                            "supports": lab})
-    return out
+                yield tag, r, key, f, lab
+
+
+def items(tags: tuple[str, ...] = TAGS) -> list[dict[str, Any]]:
+    """The findings the model's verdict decides on: ``{run, key, claim, quote, location, supports}``."""
+    return [{"run": tag or "run1", "key": key, "claim": f["statement"], "quote": " ".join(c["quote"] for c in f["citations"]),
+             "location": "; ".join(dict.fromkeys(c["clause_ref"] or "?" for c in f["citations"])), "supports": lab}
+            for tag, r, key, f, lab in labelled_findings(tags) if _finding_issue(f, r) is None]
 
 
 def _cache_file(model_tag: str, style: str, item: dict[str, Any]) -> Path:
