@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from clauselens.library.head_pairs import CACHE, DATA, allowed_rows, clause_texts, contract_passages, locate, name_key, phrasings, split_keys, squash
+from clauselens.library.head_pairs import CACHE, DATA, allowed_rows, clause_texts, locate, name_key, passages_or_skip, phrasings, split_keys, squash
 from clauselens.library.library import Library, rerank_text
 
 LIBRARY = Path.home() / ".cache" / "clauselens" / "bench" / "clause_qa" / "cuad462-minilm"
@@ -136,10 +136,8 @@ def sample_synthetic(out: Path = SYNTH / "items.jsonl", *, seed: int = 39, annot
     for row, path in rows:
         key = name_key(row["Filename"])
         text = path.read_text(encoding="utf-8")
-        try:
-            cp = contract_passages(path)
-        except Exception as e:  # noqa: BLE001 - a contract the parser refuses is skipped and said
-            print(f"[sample_synthetic] skip {path.name}: {e}", file=sys.stderr)
+        cp = passages_or_skip(path, "sample_synthetic")
+        if cp is None:
             continue
         gold = gold_spans(row, text, cats)
         rng = random.Random(f"{seed}:{key}:synthetic")

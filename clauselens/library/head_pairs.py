@@ -124,6 +124,16 @@ class ContractPassages:
     spans: list[tuple[int, int]]
 
 
+def passages_or_skip(path: Path, who: str) -> ContractPassages | None:
+    """:func:`contract_passages`, or ``None`` with one line on stderr naming the file when the parser refuses
+    it (a training script skips that contract and goes on)."""
+    try:
+        return contract_passages(path)
+    except Exception as e:  # noqa: BLE001 - a contract the parser refuses is skipped and said
+        print(f"[{who}] skip {path.name}: {e}", file=sys.stderr)
+        return None
+
+
 def contract_passages(path: Path, cache: Path = CACHE / "passages") -> ContractPassages:
     """The library passages of one contract as the reranker reads them (cached)."""
     key = name_key(path.name)
@@ -219,10 +229,8 @@ def build(out: Path, *, val_share: float = 0.1, seed: int = 39, limit: int | Non
             if key in done:
                 continue
             text = path.read_text(encoding="utf-8")
-            try:
-                cp = contract_passages(path)
-            except Exception as e:  # noqa: BLE001 - a contract the parser refuses is skipped and counted
-                print(f"[head_pairs] skip {path.name}: {e}", file=sys.stderr)
+            cp = passages_or_skip(path, "head_pairs")
+            if cp is None:
                 continue
             rng = random.Random(f"{seed}:{key}")
             groups, sk = contract_groups(row, cp, text, phr, rng, analyzer)
