@@ -7,6 +7,7 @@ design (collections, ranking, crash safety) is described in :mod:`clauselens.lib
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -250,10 +251,8 @@ class MilvusStore:
     def close(self) -> None:
         """Close the connection (and, for Milvus Lite, stop its in-process server and release
         the file lock, so another process can open the file)."""
-        try:
+        with contextlib.suppress(Exception):  # closing a dead connection is not an error worth raising
             self.client.close()
-        except Exception:  # noqa: BLE001 - closing a dead connection is not an error worth raising
-            pass
         if is_local_uri(self.uri):
             from milvus_lite.server_manager import server_manager_instance
 

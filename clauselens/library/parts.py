@@ -4,6 +4,7 @@ storage parts of one library and its catalogue listing. ``Indexing``, ``ExactFie
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from clauselens.library.storage import CatalogueStorage, LexicalStorage, VectorS
 from clauselens.retrieval.analyzer import LegalAnalyzer
 
 
-class LibraryParts:
+class LibraryParts(ABC):
     """The storage parts a library's mixins share (set by ``Library``)."""
 
     root: Path
@@ -22,8 +23,9 @@ class LibraryParts:
     analyzer: LegalAnalyzer
     meta: dict[str, Any]
 
-    def agreements(self) -> list[AgreementRecord]:  # Library's
-        raise NotImplementedError
+    @abstractmethod
+    def agreements(self) -> list[AgreementRecord]:
+        """The library's agreements (:meth:`clauselens.library.Library.agreements`)."""
 
 
 __all__ = ["LibraryParts"]

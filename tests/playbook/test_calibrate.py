@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import numpy as np
-import pytest
 
 from clauselens.playbook.calibrate import CALIBRATION, MARGINS, MAX_UNCLEAR, TARGET, band_stats, choose, load_calibration
 from clauselens.playbook.model import parse_playbook
@@ -60,7 +59,6 @@ def test_reviewer_band_sources() -> None:
     assert Reviewer(pb, head=object(), calibration=cal).band("Exclusivity", 0.8) == (0.8, DEFAULT_MARGIN)
 
 
-@pytest.mark.skipif(not CALIBRATION.is_file(), reason="calibration not computed")
 def test_shipped_calibration_read_only_train_allowed_agreements() -> None:
     from clauselens.heads.train_presence import CUAD, allowed_keys
 
