@@ -188,8 +188,8 @@ def run(items: Iterable[dict[str, Any]], complete: Complete, out: Path, *, minut
 
 
 def llama_complete(model_path: Path = MODEL_FILE, *, n_threads: int = 1, n_ctx: int = 2048,
-                   temperature: float = 0.7, max_tokens: int = 200) -> Complete:
-    """A ``complete`` callable over ``llama_cpp.Llama`` with the reply held to :data:`SCHEMA`."""
+                   temperature: float = 0.7, max_tokens: int = 200, schema: dict[str, Any] | None = None) -> Complete:
+    """A ``complete`` callable over ``llama_cpp.Llama`` with the reply held to ``schema`` (default :data:`SCHEMA`)."""
     if not model_path.is_file():
         raise ClauselensError(f"model file not found: {model_path} (run scripts/setup.sh, which joins the bundled 1.5B)")
     from llama_cpp import Llama
@@ -199,7 +199,7 @@ def llama_complete(model_path: Path = MODEL_FILE, *, n_threads: int = 1, n_ctx: 
     def complete(msgs: list[dict[str, str]], seed: int) -> str:
         llm.set_seed(seed)
         out = llm.create_chat_completion(messages=msgs, temperature=temperature, max_tokens=max_tokens,  # type: ignore[arg-type]
-                                         response_format={"type": "json_object", "schema": SCHEMA})
+                                         response_format={"type": "json_object", "schema": schema or SCHEMA})
         return str(out["choices"][0]["message"]["content"] or "")  # type: ignore[index]
 
     return complete
