@@ -48,9 +48,11 @@ def grid_model_settings(settings: Settings, *, model: str | None, base_url: str 
     return ms.model_copy(update=upd)
 
 
-def grid_rows(settings: Settings, source: str, library_name: str | None, *, ocr: bool = True) -> tuple[Any, list[Any]]:
+def grid_rows(settings: Settings, source: str, library_name: str | None, *, ocr: bool = True,
+              limit: int | None = None) -> tuple[Any, list[Any]]:
     """The library and the grid's rows for ``source``: a library name/path (every agreement),
-    or contract files/folders (added to the library first; files that fail become error rows)."""
+    or contract files/folders (added to the library first; files that fail become error rows).
+    ``limit``: only the first N agreements -- of a folder, only its first N files are added."""
     from clauselens.agents.resources import ModelPool
     from clauselens.grid import GridRow
     from clauselens.library.opening import open_library
@@ -62,7 +64,7 @@ def grid_rows(settings: Settings, source: str, library_name: str | None, *, ocr:
     if not is_contracts:
         lib = open_library(settings, library_name or source, chat_model=ModelPool(settings).researcher)
         return lib, [GridRow(row_key=r.sha256, agreement=r.label, source_path=r.path, doc_id=r.doc_id)
-                     for r in lib.agreements()]
+                     for r in lib.agreements()][:limit]
     from clauselens.agents.archivist import load_one
     from clauselens.parsing import DocumentStore
 
@@ -70,13 +72,14 @@ def grid_rows(settings: Settings, source: str, library_name: str | None, *, ocr:
     lib = open_library(settings, library_name or (p.stem if p.is_file() else p.resolve().name), create=True,
                        chat_model=ModelPool(settings).researcher)
     store = DocumentStore(settings.store_dir / "documents") if settings.use_store else None
-    with _progress() as bar:
-        progress = add_progress(bar, rate="")
-        rep = lib.add([p], load=lambda f: load_one(f, settings, store=store), progress=progress)
     from clauselens.library import collect_files
     from clauselens.parsing.loader import file_sha256
 
     files, _ = collect_files([p])
+    files = files[:limit]  # --limit 1 on a folder adds one file, not the whole folder
+    with _progress() as bar:
+        progress = add_progress(bar, rate="")
+        rep = lib.add(files if limit else [p], load=lambda f: load_one(f, settings, store=store), progress=progress)
     by_path = {r.path: r for r in lib.agreements()}
     failed = dict(rep.failed)
     rows = []
@@ -146,9 +149,7 @@ def grid_cmd(
             err_console.print("[yellow]--concurrency applies to an OpenAI-compatible server (--base-url); "
                               "the in-process model answers one cell at a time.[/yellow]")
             concurrency = 1
-        lib, rows = grid_rows(settings, source, library, ocr=ocr)
-        if limit:
-            rows = rows[:limit]
+        lib, rows = grid_rows(settings, source, library, ocr=ocr, limit=limit)
         from clauselens.llm import get_chat_model
 
         chat = get_chat_model(ms, settings.models_dir)
