@@ -337,7 +337,9 @@ def create_mcp_server(service: ChatSessions, *, roots: tuple[Path, ...] = (), se
         session_id: the default session (a new one if None).
         grids: the grid runner (default: one on ``service``, answering with its Interrogator's model).
     """
-    server = _Server("clauselens", instructions=INSTRUCTIONS)
+    from clauselens import __version__
+
+    server = _Server("clauselens", instructions=INSTRUCTIONS, version=__version__)  # the client sees the version
     grid_runs = grids or GridRuns(service)
     default_sid = session_id or service.new_session()
     allowed = tuple(Path(r).resolve() for r in roots)

@@ -28,7 +28,8 @@ async def _session_calls(cache: Path) -> dict:
     out: dict = {}
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as s:
-            await s.initialize()
+            init = await s.initialize()
+            out["server"] = (init.server_info.name, init.server_info.version)
             out["tools"] = sorted(t.name for t in (await s.list_tools()).tools)
             out["ingest"] = await s.call_tool("ingest", {"paths": [str(ROBUST / "clause_number_lookup.txt")]})
             out["search"] = await s.call_tool("search_clauses", {"query": "What does clause 3.2 say?", "k": 3})
@@ -44,6 +45,9 @@ async def _session_calls(cache: Path) -> dict:
 
 def test_mcp_tools_over_stdio(tmp_path):
     r = anyio.run(_session_calls, tmp_path)
+    from clauselens import __version__
+
+    assert r["server"] == ("clauselens", __version__)  # the tryout saw an empty server version
     assert r["tools"] == ["ask", "fetch_clause", "grid_cell", "grid_progress", "ingest", "resume_grid", "review_agreement",
                           "search_clauses", "start_grid"]
     text = (ROBUST / "clause_number_lookup.txt").read_text(encoding="utf-8")
