@@ -96,6 +96,23 @@ def _doc_name(p: Passage, names: Mapping[str, str]) -> str:
     return names.get(p.doc_id) or p.doc_title or (p.source_path or p.doc_id).replace("\\", "/").rsplit("/", 1)[-1]
 
 
+def quoted_summary(quotes: Sequence[RuleQuote], passages: Mapping[str, Passage], names: Mapping[str, str], what: str) -> str:
+    """The topic summary of a report quoted by rule: which clauses of which agreement(s) it quotes
+    ("Clause 7.2 and clause 12.1 of the Supply Agreement: <what>.") -- not the question again."""
+    by_doc: dict[str, list[str]] = {}
+    for q in quotes:
+        p = passages.get(q.passage_id)
+        if p is not None:
+            by_doc.setdefault(_doc_name(p, names), []).append(clause_label(p.clause_ref) if p.clause_ref
+                                                              else "an unnumbered passage")
+    parts = []
+    for doc, labels in by_doc.items():
+        ls = list(dict.fromkeys(labels))
+        parts.append(f"{', '.join(ls[:-1]) + ' and ' + ls[-1] if len(ls) > 1 else ls[0]} of {doc}")
+    text = "; ".join(parts)
+    return f"{text[:1].upper() + text[1:]}: {what}." if text else f"{what[:1].upper() + what[1:]}."
+
+
 def _where(p: Passage, names: Mapping[str, str]) -> str:
     """``"Supply Agreement, clause 7.2, p. 4"``."""
     parts = [_doc_name(p, names)]
@@ -374,7 +391,8 @@ def named_clause_draft(question: str, quotes: Sequence[RuleQuote], passages: Map
                  "clause-number field; nothing in the quote is a model paraphrase."
                  + (" The answer is the model's reading of the quote." if reading else ""))
     answer = reading or NO_READING
-    return ReportDraft(title=title[:100], topic_summary=question[:300], legal_reasoning=reasoning, findings=[],
+    summary = quoted_summary(quotes, passages, names or {}, "the clause the question names, quoted in full below")
+    return ReportDraft(title=title[:100], topic_summary=summary[:300], legal_reasoning=reasoning, findings=[],
                        answer=answer, addressed=True, conclusion=answer, knowledge_gaps=list(gaps))
 
 
@@ -404,7 +422,8 @@ NO_READING_LEAD = ("The clauses retrieval ranked best for the question are quote
                    "reading was asked for.")
 
 
-def lead_draft(question: str, quotes: Sequence[RuleQuote], reading: str | None, gaps: Sequence[str] = ()) -> ReportDraft:
+def lead_draft(question: str, quotes: Sequence[RuleQuote], reading: str | None, gaps: Sequence[str] = (),
+               passages: Mapping[str, Passage] | None = None, names: Mapping[str, str] | None = None) -> ReportDraft:
     """The draft of a quick-depth report (``Settings.depth`` ``"quick"``): retrieval's best clauses for the
     question, quoted by rule (:func:`lead_quotes`), and the model's reading of them (``None``:
     :data:`NO_READING_LEAD`)."""
@@ -412,7 +431,8 @@ def lead_draft(question: str, quotes: Sequence[RuleQuote], reading: str | None, 
                  "agreement's own text; nothing in a quote is a model paraphrase."
                  + (" The answer is the model's reading of them." if reading else ""))
     answer = reading or NO_READING_LEAD
-    return ReportDraft(title=question[:100], topic_summary=question[:300], legal_reasoning=reasoning, findings=[],
+    summary = quoted_summary(quotes, passages or {}, names or {}, "the passages retrieval ranked best for the question")
+    return ReportDraft(title=question[:100], topic_summary=summary[:300], legal_reasoning=reasoning, findings=[],
                        answer=answer, addressed=True, conclusion=answer, knowledge_gaps=list(gaps))
 
 
@@ -515,7 +535,7 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
     # The reading's own "answered" flag is logged, never acted on: the 1.5B set it false for 1 of 80 dev questions,
     # an answerable one, and never for an unanswerable one (docs/BENCHMARKS.md, answers_e2e d38q / d38q_lay).
     note = "" if answered else " (the model's reading judged that none of them answers the question)"
-    return _quoted(lead_draft(question, quotes, reading, gaps), quotes, turn,
+    return _quoted(lead_draft(question, quotes, reading, gaps, passages, names), quotes, turn,
                    "retrieval's best clauses for the question, quoted by rule; the model wrote only the reading" + note,
                    "the clauses that speak to the question quoted by rule", out)
 

@@ -53,6 +53,9 @@ def test_quick_depth_without_reading_makes_no_model_call(doc):
     r = res.report
     assert model.calls == []
     assert r.rule_findings and r.answer == NO_READING_LEAD and r.readings == "rules"
+    # the topic summary says which clauses of which agreement are quoted, not the question again (tryout finding)
+    assert r.topic_summary != QUESTION and "clause 7.2" in r.topic_summary.lower()
+    assert "retrieval ranked best" in r.topic_summary
 
 
 def test_a_readings_no_answer_flag_is_logged_not_acted_on(doc):
