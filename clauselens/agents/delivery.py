@@ -41,6 +41,7 @@ from clauselens.agents.definitions import asked_term
 from clauselens.config import ModelSettings
 from clauselens.library.passages import ref_key, ref_key_groups
 from clauselens.llm.capped import CappedModel
+from clauselens.parsing.furniture import clean_stretch
 from clauselens.parsing.injection import instruction_like
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
@@ -171,7 +172,7 @@ def named_clause_quotes(question: str, passages: Mapping[str, Passage], ranking:
         p = passages[pid]
         if len(out) >= NAMED_MAX or any(_overlap(p, passages[q.passage_id]) for q in out):
             continue  # the clause and the chunk holding it with its heading: quote it once
-        a, b = _cut_at_sentence(p.text, *_trimmed(p.text, own_start(p), len(p.text)), NAMED_CHARS)
+        a, b = _cut_at_sentence(p.text, *clean_stretch(p.text, *_trimmed(p.text, own_start(p), len(p.text))), NAMED_CHARS)
         if b <= a:
             continue
         shown = clause_label(p.clause_ref) if p.clause_ref else "the clause"
@@ -304,7 +305,7 @@ def lead_quotes(question: str, passages: Mapping[str, Passage], ranking: Sequenc
         if out and head is None and not _close_to(p, passages[out[0].passage_id]):
             continue  # far behind the best clause on every ranker: a neighbour, not an answer
         s0 = own_start(p)
-        a, b = quote_window(p.text[s0:], question)
+        a, b = clean_stretch(p.text[s0:], *quote_window(p.text[s0:], question))  # no page banner or number in a quote
         a, b = a + s0, b + s0
         n = len(out) + 1
         rank = "best" if n == 1 else ("second" if n == 2 else "third")

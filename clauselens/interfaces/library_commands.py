@@ -10,7 +10,6 @@ when any file failed.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
@@ -23,6 +22,7 @@ from clauselens.config import Settings
 from clauselens.errors import ClauselensError, IngestError
 from clauselens.interfaces.consoles import add_progress, fail, out_console
 from clauselens.interfaces.consoles import err_console as make_err_console
+from clauselens.parsing.furniture import EDGAR_BANNER
 from clauselens.parsing.numbering import clause_label
 
 if TYPE_CHECKING:
@@ -184,10 +184,8 @@ def search_cmd(
             console.print(f"   [dim yellow]{escape(n)}[/dim yellow]")
 
 
-#: The page banner SEC EDGAR prints on every page of a filed exhibit ("Source: KITOV PHARMA LTD.,
-#: 20-F, 3/26/2019"; 3,308 in the CUAD texts, each ending in the filing date): page furniture,
-#: left out of a snippet (a quote in a report stays verbatim).
-_EDGAR_SOURCE = re.compile(r"Source: [^\n]{1,150}?, \d{1,2}/\d{1,2}/\d{4}")
+#: The page banner SEC EDGAR prints on every page of a filed exhibit: page furniture, left out of a snippet.
+_EDGAR_SOURCE = EDGAR_BANNER
 
 
 def snippet(text: str, term: str | None = None, width: int = 400) -> str:
