@@ -203,6 +203,7 @@ def ask(
             settings = settings.with_precedent_bank(precedents)
         answer_form: Literal["report", "nli"] = "nli" if (nli or mode == "nli") else "report"
         lib_tools, lib_docs = None, None
+        labels: dict[str, str] = {}
         if library is not None:
             from clauselens.agents.resources import ModelPool
             from clauselens.library.opening import for_question, open_library
@@ -227,6 +228,12 @@ def ask(
         return
     console.print()
     console.print(Markdown(to_markdown(result.report)))
+    if library is not None and not lib_docs and len(labels) > 1:  # the question named no agreement (tryout finding)
+        used = list(dict.fromkeys(labels.get(c.doc_id) or c.doc_title or c.doc_id for c in result.report.citations))
+        if used:
+            console.print(f"[yellow]The question named no agreement, so all {len(labels)} were searched; the quotes above "
+                          f"come from {escape('; '.join(used[:3]))}{' and others' if len(used) > 3 else ''}. "
+                          "Name the agreement (its parties or title) to ask about one.[/yellow]")
     if verification_banner(result.report):  # issue #19: say it again below the report, where the eye lands
         console.print(f"[bold red]{escape(verification_banner(result.report))}[/bold red]")
     tu = result.transcript["token_usage"]  # the run's ledger: every model call, the tools' own included

@@ -43,3 +43,8 @@ def test_ask_library_resolves_and_answers(tmp_path: Path, monkeypatch: pytest.Mo
     assert any('"Facility" means' in t for t in texts)
     assert all(Path(p["source_path"]).name == "a.txt" for p in transcript["passages"].values())
     assert (out / "report.md").read_text().strip()
+    # a question naming no agreement: the whole library is searched and the report says where its quotes come from
+    res = runner.invoke(app, ["ask", "--library", "firm", "Who pays when something goes wrong?", "--no-reading"])
+    assert res.exit_code == 0, res.output
+    assert "no agreement named; searching all 2" in res.output
+    assert "The question named no agreement, so all 2 were searched" in " ".join(res.output.split())
