@@ -16,6 +16,15 @@ A playbook is a mapping::
         value_near: [govern, laws of]   # optional: words a value must stand near in the clause
         terms: [govern, laws of]        # optional: topic words (without a category: how the clause is found)
         note: why the firm takes this position   # optional
+        party: any               # optional: whose obligation (or right) the position is about:
+                                 # us / counterparty / both / any (default: parties not checked)
+
+A playbook may name the roles "we" take in its kind of agreement (``our_side: [Customer, Buyer]``):
+"us" is then the party whose defined term is one of them, unless the review names our party
+(``clauselens review --our-party NAME``). With a ``party``, the review checks the party the quoted
+sentence binds (:mod:`clauselens.playbook.parties`): a non-compete that binds only the other side
+is compliant with "we must not be restricted" (``absent``, ``party: us``); an assignment clause that
+restricts one party only is a deviation from ``consent_required`` with ``party: both``.
 
 ``require`` is one of (a string, or a mapping of one rule to its parameter):
 
@@ -42,6 +51,7 @@ from clauselens.errors import ConfigError
 from clauselens.grid.values import JURISDICTIONS, Period, durations_in, jurisdictions_in
 
 Severity = Literal["low", "medium", "high", "critical"]
+PartyKind = Literal["any", "us", "counterparty", "both"]
 RuleKind = Literal["present", "absent", "governing_law_in", "period_at_most", "period_at_least",
                    "cap_months_of_fees_at_least", "consent_required"]
 #: Rules that take no parameter (written as a plain string).
@@ -146,6 +156,16 @@ class Position(BaseModel):
     value_near: list[str] = Field(default_factory=list)
     terms: list[str] = Field(default_factory=list)
     note: str = ""
+    party: PartyKind = "any"
+
+    @field_validator("party", mode="before")
+    @classmethod
+    def _party(cls, v: object) -> object:
+        if isinstance(v, str):
+            w = v.strip().lower().replace("-", "").replace(" ", "")
+            return {"we": "us", "our": "us", "ours": "us", "them": "counterparty", "other": "counterparty",
+                    "otherparty": "counterparty", "mutual": "both", "each": "both", "either": "both"}.get(w, w)
+        return v
 
     @field_validator("require", mode="before")
     @classmethod
@@ -186,6 +206,9 @@ class Playbook(BaseModel):
     #: Presence-head scores within this many log-odds of the category's threshold are "unclear"
     #: (None: each category's calibrated band, :mod:`clauselens.playbook.calibrate`).
     unclear_margin: float | None = Field(default=None, ge=0.0, le=10.0)
+    #: The defined terms "we" go by in this kind of agreement ("Customer", "Buyer"): how "us" is
+    #: found among an agreement's parties when the review names no ``--our-party``.
+    our_side: list[str] = Field(default_factory=list)
     positions: list[Position] = Field(min_length=1)
     path: str = ""
 
@@ -266,5 +289,5 @@ def load_playbook(path: str | Path) -> Playbook:
     return parse_playbook(text, str(p))
 
 
-__all__ = ["CUAD_CATEGORIES", "Playbook", "Position", "Requirement", "Severity", "load_playbook", "parse_playbook",
+__all__ = ["CUAD_CATEGORIES", "PartyKind", "Playbook", "Position", "Requirement", "Severity", "load_playbook", "parse_playbook",
            "parse_requirement"]

@@ -25,6 +25,14 @@ missing when the clause is absent, else the rule read on the head's passages abo
 clauses"), and so is a clause the rule cannot read a value from. A compliant outcome of a rule that
 needs a clause always carries a quote (:func:`check_invariants`).
 
+**Parties.** A position with ``party: us / counterparty / both`` is checked against the party the
+quoted clause's sentences on the topic bind (:mod:`clauselens.playbook.parties`; "us" from
+``our_party`` or the playbook's ``our_side``): ``present`` is compliant only when the clause binds
+that party (binding another: deviation; not saying whom: unclear), ``absent`` is a deviation only
+when it binds that party (binding only the other side: compliant, with the quote; not saying
+whom: still a deviation, never a guessed compliant); ``consent_required`` reads each sentence for
+its party (:mod:`clauselens.playbook.rules`).
+
 The model's reading (optional; :mod:`clauselens.playbook.reading`) is added afterwards and labelled
 as the model's; it never changes an outcome.
 """
@@ -34,14 +42,15 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
 from clauselens.errors import ClauselensError
 from clauselens.heads.presence import STRIDE_WORDS, WINDOW_WORDS, Presence, windows
 from clauselens.playbook.model import Playbook, Position
-from clauselens.playbook.rules import RuleResult, evaluate
+from clauselens.playbook.parties import ALL, Sides, bound, covers, describe, resolve_us, target
+from clauselens.playbook.rules import RuleResult, evaluate, mentions, sentences, topic_words
 
 #: Clauses of one category read for a value rule (best first).
 MAX_CLAUSES = 3
@@ -81,6 +90,7 @@ class PositionResult:
     threshold: float | None = None
     preferred: str = ""
     reading: str = ""  # the model's reading (labelled as such), empty with --no-reading
+    bound_party: str = ""  # whom the quoted sentence binds (positions with a party), e.g. "Consultant"
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -133,10 +143,14 @@ class Reviewer:
     """Reviews agreements against one playbook; the presence head and each agreement's passage
     scores are computed on first use."""
 
-    def __init__(self, playbook: Playbook, head: Any = None, calibration: dict[str, dict[str, float]] | None = None) -> None:
+    def __init__(self, playbook: Playbook, head: Any = None, calibration: dict[str, dict[str, float]] | None = None,
+                 our_party: str = "") -> None:
         """``calibration``: per category ``{"threshold", "margin"}`` (None: the shipped
-        :func:`~clauselens.playbook.calibrate.load_calibration`; ``{}``: the head's own thresholds)."""
+        :func:`~clauselens.playbook.calibrate.load_calibration`; ``{}``: the head's own thresholds);
+        ``our_party``: the name or defined term of "our" party (else the playbook's ``our_side``)."""
         self.playbook = playbook
+        self.our_party = our_party
+        self._sides = Sides()
         self._head = head
         if calibration is None:
             from clauselens.playbook.calibrate import load_calibration
@@ -166,9 +180,13 @@ class Reviewer:
         return float(self.head.thresholds[self.head.categories.index(pos.category)]) < 1.0
 
     def review(self, passages: Sequence[Any], *, agreement: str, source_path: str = "", doc_id: str = "",
-               reading: Callable[[Position, PositionResult], str] | None = None) -> AgreementReview:
-        """Every position of the playbook for one agreement's ``passages`` (see the module docstring)."""
+               reading: Callable[[Position, PositionResult], str] | None = None,
+               parties: Mapping[str, Sequence[str]] | None = None) -> AgreementReview:
+        """Every position of the playbook for one agreement's ``passages`` (see the module docstring);
+        ``parties``: the agreement's parties, each with its defined terms (``Document.party_aliases``)."""
         t0 = time.perf_counter()
+        table = dict(parties or {})
+        self._sides = Sides(table, resolve_us(table, self.our_party, self.playbook.our_side))
         texts = [str(p.text) for p in passages]
         if not any(t.strip() for t in texts):
             raise ClauselensError(f"{agreement}: the agreement has no text to review")
@@ -218,15 +236,17 @@ class Reviewer:
     # ---------------------------------------------------------------- topic search
     def _by_topic(self, pos: Position, passages: Sequence[Any]) -> PositionResult:
         from clauselens.grid.topic import derive_terms
-        from clauselens.playbook.rules import mentions
 
         terms = pos.terms or list(derive_terms(pos.topic))
         base = _result(pos)
         need = 1 if len(terms) <= 1 else 2
+        own = topic_words(terms)  # words of time ("year", "term") never show the topic on their own
         hits = []
-        for i in _bm25_order(f"{pos.topic} {' '.join(terms)}", [str(p.text) for p in passages]):
+        ranked = _bm25_order(f"{pos.topic} {' '.join(terms)}", [str(p.text) for p in passages])
+        rest = sorted(set(range(len(passages))) - set(ranked))  # terms are word prefixes ("compet"): BM25 misses some
+        for i in ranked + rest:
             low = str(passages[i].text)
-            if len({t for t in terms if mentions(low, [t])}) >= need:
+            if len({t for t in terms if mentions(low, [t])}) >= need and (not own or mentions(low, own)):
                 hits.append(i)
             if len(hits) >= MAX_CLAUSES:
                 break
@@ -246,12 +266,17 @@ class Reviewer:
         rule = pos.require.rule
         if rule in ("present", "absent"):
             outcome = "compliant" if rule == "present" else "deviation"
-            base.update(outcome=outcome, why=f"{said}: the clause is there", decided_by=by, quotes=[quote_of(clauses[0], focus)])
+            quote = quote_of(clauses[0], focus)
+            base.update(outcome=outcome, why=f"{said}: the clause is there", decided_by=by, quotes=[quote])
+            if pos.party != "any":
+                self._party_check(pos, base, quote)
             return PositionResult(**base)
         from clauselens.grid.topic import derive_terms
 
         cues = pos.value_near or pos.terms or list(derive_terms(pos.topic))
-        read: list[tuple[Any, RuleResult]] = [(c, evaluate(pos.require, str(c.text), cues)) for c in clauses]
+        topic = pos.terms or pos.value_near or list(derive_terms(pos.topic))
+        read: list[tuple[Any, RuleResult]] = [(c, evaluate(pos.require, str(c.text), cues, topic, party=pos.party, sides=self._sides))
+                                              for c in clauses]
         decided = [(c, r) for c, r in read if r.outcome != "unclear"]
         if not decided:
             c, r = read[0]
@@ -267,6 +292,39 @@ class Reviewer:
         c, r = decided[0]
         base.update(outcome=r.outcome, why=r.why, decided_by="value rule", value=r.value, quotes=[quote_of(c, r.span)])
         return PositionResult(**base)
+
+
+    def _party_check(self, pos: Position, base: dict[str, Any], quote: Quote) -> None:
+        """Compare the party the quoted clause binds with the position's (see the module docstring)."""
+        from clauselens.grid.topic import derive_terms
+
+        sides = self._sides
+        topic = topic_words(pos.terms or list(derive_terms(pos.topic)))
+        sents = [s for _, s in sentences(quote.text)]
+        on = [s for s in sents if mentions(s, topic)] or sents
+        got = [b for b in (bound(s, sides) for s in on) if b is not None]
+        who = target(pos.party, sides)
+        binds: set[str] = set().union(*got) if got else set()
+        if got:
+            base["bound_party"] = describe(binds, sides)
+        present = pos.require.rule == "present"
+        if not got or (who is None and ALL not in binds):
+            reason = ("the clause does not say which party it binds" if not got else
+                      f"the clause binds {describe(binds, sides)}; which party is ours is not known (name it: --our-party, one of "
+                      f"{', '.join(sides.label(n) for n in sides.names) or 'the parties'})")
+            if present:
+                base.update(outcome="unclear", why=f"{base['why']}; {reason}")
+            else:
+                base.update(why=f"{base['why']}; {reason} (read as binding us)")
+            return
+        hit = covers(binds, who or {ALL}) if present and pos.party == "both" else (ALL in binds or bool(binds & (who or set())))
+        whose = "each party" if pos.party == "both" else describe(who or {ALL}, sides)
+        if present and not hit:
+            base.update(outcome="deviation", why=f"{base['why']}, but it binds {describe(binds, sides)}, not {whose}")
+        elif not present and not hit:
+            base.update(outcome="compliant", why=f"{base['why']}, but it binds {describe(binds, sides)} only, not {whose}")
+        else:
+            base.update(why=f"{base['why']}; it binds {describe(binds, sides)}")
 
 
 def _window_passage(texts: list[str], starts: Any, window: int, pprobs: Any) -> tuple[int, tuple[int, int]]:

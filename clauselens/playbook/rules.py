@@ -12,13 +12,21 @@ or several values that disagree), the value in a normal form and the rule that d
   deviation; several, some in the set: unclear.
 * ``period_at_most`` / ``period_at_least``: the period of the clause that stands nearest one of the
   position's ``value_near`` words in its sentence (one period only: that one), compared in days
-  (1 month = 30.4375 days, 1 year = 365.25 days -- the same constants as the value reader);
+  (1 month = 30.4375 days, 1 year = 365.25 days -- the same constants as the value reader). Only
+  sentences *about the position's topic* are read: a sentence must mention one of the topic words
+  (the position's ``terms``, else its ``value_near`` words, without the words of time itself --
+  :data:`TIME_WORDS`, which every period sentence has), and a definition of a unit of time
+  ('"Year" means a period of twelve months') is never a value (:data:`_UNIT_DEFINITION`);
 * ``cap_months_of_fees_at_least``: the period of fees a liability cap counts ("the fees paid in the
   twelve (12) months preceding the claim"); a cap stated only as a sum of money is unclear (the
   sum cannot be compared with months of fees without the fees);
 * ``consent_required``: a sentence on the topic requires the other party's consent or approval
-  (compliant); a sentence lets a party assign "without" consent and none requires it (deviation);
-  an outright prohibition with no consent route, or no such sentence, is unclear.
+  (compliant); a sentence lets a party assign "without" consent ("without Consultant's consent"
+  too) and none requires it (deviation); an outright prohibition with no consent route, or no such
+  sentence, is unclear. With the position's ``party`` (:mod:`clauselens.playbook.parties`), each
+  sentence counts for the party it binds: a party the clause lets act without consent, or does not
+  restrict at all while it restricts another, is a deviation ("restricts Consultant only");
+  compliant needs every party of the position restricted by consent.
 
 Pure functions; no I/O.
 """
@@ -30,6 +38,7 @@ from dataclasses import dataclass
 
 from clauselens.grid.values import Period, amounts_in, jurisdictions_in
 from clauselens.playbook.model import Requirement
+from clauselens.playbook.parties import ALL, Sides, bound, covers, describe
 
 _UNIT_DAYS = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.4375, "year": 365.25}
 _SENTENCE = re.compile(r"[^.;]+(?:[.;]|$)")
@@ -41,6 +50,12 @@ _CA_PROVINCES = {"Ontario", "Quebec", "British Columbia", "Alberta", "Manitoba",
 _NATIONS = {"United States", "Canada", "United Kingdom"}
 _LAW_OF = re.compile(r"\blaws?\s+(?:and\s+regulations\s+)?of\b|\bgoverned\s+by\b", re.IGNORECASE)
 _GOVERNING = ("govern", "laws of", "law of", "construed", "interpreted")
+#: Words of time itself: every sentence stating a period has one, so they never show its topic.
+TIME_WORDS = frozenset("year years month months week weeks day days period periods term time date duration "
+                       "hour hours annual annually".split())
+#: A definition of a unit of time ('"Year" means ...', 'Business Day shall mean'): never a value.
+_UNIT_DEFINITION = re.compile(r"[\"“']?\b(?:contract\s+|calendar\s+|business\s+|fiscal\s+|lease\s+)?(?:year|month|quarter|week|day)s?\b"
+                              r"[\"”']?\s*(?:,\s*)?(?:shall\s+)?(?:means?|refers?\s+to|is\s+defined)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -154,16 +169,30 @@ def _value_span(text: str, words: list[str]) -> tuple[int, int]:
     return 0, 0
 
 
-def near_period(text: str, cues: list[str]) -> tuple[Period, tuple[int, int]] | None | str:
-    """The period of ``text`` nearest one of ``cues`` in its sentence (see the module docstring);
-    None: no period at all; a string: why no one period could be chosen."""
+def topic_words(words: list[str] | tuple[str, ...]) -> list[str]:
+    """``words`` without :data:`TIME_WORDS` (what shows a sentence is about the position's topic)."""
+    return [w for w in words if w.strip().lower() not in TIME_WORDS]
+
+
+def on_topic(sentence: str, topic: list[str] | tuple[str, ...]) -> bool:
+    """Is ``sentence`` about the topic (mentions a topic word; no topic words: yes) and not a unit's definition?"""
+    return not _UNIT_DEFINITION.search(sentence) and (not topic or bool(mentions(sentence, topic)))
+
+
+def near_period(text: str, cues: list[str], topic: list[str] | tuple[str, ...] = ()) -> tuple[Period, tuple[int, int]] | None | str:
+    """The period of ``text`` nearest one of ``cues`` in its sentence, among the sentences
+    :func:`on_topic` (see the module docstring); None: no such period; a string: why no one period
+    could be chosen."""
     from clauselens.grid.values import durations_at
 
-    found = durations_at(text)
+    spans = [(off, off + len(s)) for off, s in sentences(text) if on_topic(s, topic)]
+    found = [(p, a, b) for p, a, b in durations_at(text) if any(x <= a < y for x, y in spans)]
     if not found:
         return None
     best: tuple[float, Period, int, int] | None = None
     for off, s in sentences(text):
+        if not on_topic(s, topic):
+            continue
         hits = [off + h for h in mentions(s, cues)] if cues else []
         for p, a, b in found:
             if hits and off <= a < off + len(s):
@@ -179,11 +208,12 @@ def near_period(text: str, cues: list[str]) -> tuple[Period, tuple[int, int]] | 
            f"{', '.join(cues[:4]) or 'the topic'}"
 
 
-def _period_rule(req: Requirement, text: str, cues: list[str]) -> RuleResult:
+def _period_rule(req: Requirement, text: str, cues: list[str], topic: list[str]) -> RuleResult:
     assert req.period is not None
-    got = near_period(text, cues)
+    got = near_period(text, cues, topic)
     if got is None:
-        return RuleResult("unclear", "", "the clause states no period")
+        on = f" in a sentence on {', '.join(topic[:4])}" if topic else ""
+        return RuleResult("unclear", "", f"the clause states no period{on}")
     if isinstance(got, str):
         return RuleResult("unclear", "", got)
     p, span = got
@@ -216,49 +246,92 @@ def _cap_rule(req: Requirement, text: str, cues: list[str]) -> RuleResult:
 
 
 _CONSENT = re.compile(r"\b(?:consent|approv|agree(?:ment)?\s+in\s+writing)", re.IGNORECASE)
-_FREE = re.compile(r"\bwithout\s+(?:the\s+)?(?:need\s+(?:for|of|to\s+obtain)\s+|necessity\s+of\s+|requirement\s+of\s+|obtaining\s+)?"
+_FREE = re.compile(r"\bwithout\s+(?:the\s+)?(?:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3}['’]s?\s+)?"
+                   r"(?:need\s+(?:for|of|to\s+obtain)\s+|necessity\s+of\s+|requirement\s+of\s+|obtaining\s+)?"
                    r"(?:the\s+)?(?:any\s+)?(?:prior\s+)?(?:written\s+)?(?:consent|approval)", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|cannot|prohibit\w*)\b|n't\b", re.IGNORECASE)
 _PROHIBIT = re.compile(r"\b(?:shall\s+not|may\s+not|cannot|not\s+be\s+assignable|non-?assignable|prohibit\w*)\b", re.IGNORECASE)
 
 
-def _consent_rule(text: str, cues: list[str]) -> RuleResult:
+def _consent_kind(s: str) -> tuple[str, tuple[int, int]] | None:
+    """One sentence on the topic: ("free" | "requires" | "prohibits", span in it) or None."""
+    m_free = _FREE.search(s)
+    if m_free and not _NEGATION.search(s[: m_free.start()]):
+        return "free", (m_free.start(), m_free.end())
+    m = _CONSENT.search(s)
+    if m:
+        return "requires", (m.start(), m.end())
+    if _PROHIBIT.search(s):
+        return "prohibits", (0, len(s))
+    return None
+
+
+def _consent_rule(text: str, cues: list[str], party: str = "any", sides: Sides | None = None) -> RuleResult:
     topic = cues or ["assign", "transfer"]
-    requires = free = prohibits = None
-    for off, s in sentences(text):
-        if not mentions(s, topic):
-            continue
-        m_free = _FREE.search(s)
-        before = s[: m_free.start()] if m_free else ""
-        if m_free and not _NEGATION.search(before):
-            free = free or (off + m_free.start(), off + m_free.end())
-            continue
-        m = _CONSENT.search(s)
-        if m:
-            requires = requires or (off + m.start(), off + m.end())
-        elif _PROHIBIT.search(s):
-            prohibits = prohibits or (off, off + len(s))
-    if requires:
-        return RuleResult("compliant", "consent required", "a sentence on the topic requires the other party's consent", requires)
-    if free:
-        return RuleResult("deviation", "no consent needed", "the clause lets a party act without the other's consent", free)
-    if prohibits:
-        return RuleResult("unclear", "prohibited", "the clause prohibits it outright (no consent route)", prohibits)
+    read = [(kind, (off + a, off + b), s) for off, s in sentences(text) if mentions(s, topic)
+            for kind, (a, b) in [_consent_kind(s) or ("", (0, 0))] if kind]
+    if party != "any" and sides is not None:
+        return _consent_by_party(read, party, sides)
+    first = {k: span for k, span, _ in reversed(read)}
+    if "requires" in first:
+        return RuleResult("compliant", "consent required", "a sentence on the topic requires the other party's consent", first["requires"])
+    if "free" in first:
+        return RuleResult("deviation", "no consent needed", "the clause lets a party act without the other's consent", first["free"])
+    if "prohibits" in first:
+        return RuleResult("unclear", "prohibited", "the clause prohibits it outright (no consent route)", first["prohibits"])
     return RuleResult("unclear", "", "no sentence of the clause says whether consent is needed")
 
 
-def evaluate(req: Requirement, text: str, cues: list[str]) -> RuleResult:
+def _consent_by_party(read: list[tuple[str, tuple[int, int], str]], party: str, sides: Sides) -> RuleResult:
+    """:func:`_consent_rule` for a position about one party or both (see the module docstring)."""
+    from clauselens.playbook.parties import target
+
+    if not read:
+        return RuleResult("unclear", "", "no sentence of the clause says whether consent is needed")
+    bounds = [(kind, span, bound(s, sides)) for kind, span, s in read]
+    unknown = [span for _, span, b in bounds if b is None]
+    who = target(party, sides)
+    if who is None:
+        if all(b == {ALL} for _, _, b in bounds):
+            who = {ALL}
+        else:
+            names = ", ".join(sides.label(n) for n in sides.names) or "the parties"
+            return RuleResult("unclear", "", f"the clause binds one party only; which one is ours is not known "
+                                             f"(name it: --our-party, one of {names})", bounds[0][1])
+    for kind, span, b in bounds:
+        if kind == "free" and b is not None and (ALL in b or b & who or who == {ALL}):
+            return RuleResult("deviation", "no consent needed", f"the clause lets {describe(b, sides)} act without the other's consent", span)
+    status = {w: {kind for kind, _, b in bounds if b is not None and covers(b, {w})} for w in who}
+    req = [span for kind, span, b in bounds if kind == "requires" and b is not None and (ALL in b or b & who)]
+    if all("requires" in k for k in status.values()):
+        names = describe(who, sides) if who != {ALL} else "each party"
+        return RuleResult("compliant", "consent required", f"the clause makes {names} need the other's consent", req[0])
+    bare = [w for w, k in status.items() if not k]
+    if bare and not unknown:
+        restricted = {w for _, _, b in bounds if b for w in b}
+        return RuleResult("deviation", "restricts " + describe(restricted, sides) + " only",
+                          f"the clause restricts {describe(restricted, sides)} only, not {describe(set(bare), sides)}", bounds[0][1])
+    if any(k and "requires" not in k for k in status.values()) and not bare:
+        return RuleResult("unclear", "prohibited", "the clause prohibits it outright (no consent route)", bounds[0][1])
+    return RuleResult("unclear", "", "the clause does not say which party it binds", (unknown or [bounds[0][1]])[0])
+
+
+def evaluate(req: Requirement, text: str, cues: list[str], topic: list[str] | None = None, *, party: str = "any",
+             sides: Sides | None = None) -> RuleResult:
     """Apply a value rule to one clause ``text`` (see the module docstring); ``cues``: the words a
-    value must stand near (the position's ``value_near``, else its topic terms)."""
+    value must stand near (the position's ``value_near``, else its topic terms); ``topic``: the words
+    a sentence holding a period must mention (None: ``cues`` without :data:`TIME_WORDS`); ``party``
+    and ``sides``: whose obligation the position is about and the agreement's parties (consent rule)."""
     if req.rule == "governing_law_in":
         return _law_rule(req, text)
     if req.rule in ("period_at_most", "period_at_least"):
-        return _period_rule(req, text, cues)
+        return _period_rule(req, text, cues, topic_words(cues) if topic is None else topic_words(topic))
     if req.rule == "cap_months_of_fees_at_least":
         return _cap_rule(req, text, cues)
     if req.rule == "consent_required":
-        return _consent_rule(text, cues)
+        return _consent_rule(text, cues, party, sides)
     raise ValueError(f"{req.rule} is not a value rule")
 
 
-__all__ = ["RuleResult", "days", "evaluate", "governing_law", "mentions", "near_period", "reduce_jurisdictions", "sentences"]
+__all__ = ["TIME_WORDS", "RuleResult", "days", "evaluate", "governing_law", "mentions", "near_period", "on_topic", "reduce_jurisdictions",
+           "sentences", "topic_words"]

@@ -54,16 +54,18 @@ def _text_and_cuts(a: AgreementInput) -> tuple[str, list[int]]:
 def review_inputs(inputs: Sequence[AgreementInput], playbook: Playbook, out_dir: Path, *,
                   reading: Callable[[Position, PositionResult], str] | None = None, redlines: bool = True,
                   head: Any = None, info: dict[str, Any] | None = None,
-                  on_agreement: Callable[[AgreementReview], None] | None = None) -> ReviewRun:
-    """Review every input and write the reports (see the module docstring)."""
+                  on_agreement: Callable[[AgreementReview], None] | None = None, our_party: str = "") -> ReviewRun:
+    """Review every input and write the reports (see the module docstring); ``our_party``: the name or
+    defined term of our party in the agreements (positions with ``party: us / counterparty``)."""
     t0 = time.perf_counter()
-    reviewer = Reviewer(playbook, head=head)
+    reviewer = Reviewer(playbook, head=head, our_party=our_party)
     reviews: list[AgreementReview] = []
     run = ReviewRun(reviews=reviews, reports={})
     used: set[str] = set()
     for a in inputs:
         try:
-            rv = reviewer.review(a.passages, agreement=a.label, source_path=a.source_path, doc_id=a.doc_id, reading=reading)
+            rv = reviewer.review(a.passages, agreement=a.label, source_path=a.source_path, doc_id=a.doc_id, reading=reading,
+                                 parties=a.parties)
         except ClauselensError as e:
             rv = AgreementReview(a.label, a.source_path, a.doc_id, [], error=str(e))
         reviews.append(rv)
@@ -82,6 +84,7 @@ def review_inputs(inputs: Sequence[AgreementInput], playbook: Playbook, out_dir:
             run.redlines[a.label] = path
     run.seconds = time.perf_counter() - t0
     meta = {"playbook": playbook.path or playbook.name, "agreements": len(reviews), "model reading": "on" if reading else "off",
+            **({"our party": our_party} if our_party else {}),
             "seconds": round(run.seconds, 2), **(info or {})}
     run.reports = write_reports(out_dir, playbook, reviews, meta)
     return run

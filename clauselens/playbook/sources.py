@@ -29,6 +29,8 @@ class AgreementInput:
     passages: list[Any]
     document: Any = None  # a parsed Document (file input); None for a library agreement
     paragraphs: list[str] = field(default_factory=list)
+    #: The agreement's parties, each with its defined terms ({"Driven Deliveries, Inc.": ["Company"]}).
+    parties: dict[str, list[str]] = field(default_factory=dict)
 
 
 def load_file(path: str | Path, settings: Settings | None = None) -> AgreementInput:
@@ -61,7 +63,12 @@ def from_document(doc: Any) -> AgreementInput:
     passages = library_passages(doc)
     if not passages:
         raise NoTextError(name, f"no clauses found in {name}")
-    return AgreementInput(label=doc.title or name, source_path=doc.source_path or "", doc_id=doc.id, passages=passages, document=doc)
+    return AgreementInput(label=doc.title or name, source_path=doc.source_path or "", doc_id=doc.id, passages=passages, document=doc,
+                          parties=_party_table(doc.parties, doc.party_aliases))
+
+
+def _party_table(parties: Sequence[str], aliases: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {p: list(aliases.get(p, [])) for p in parties} | {p: list(a) for p, a in aliases.items()}
 
 
 def _matches(record: Any, key: str) -> bool:
@@ -86,8 +93,8 @@ def from_library(library: Any, agreements: Sequence[str] = ()) -> list[Agreement
                                   f"(e.g. {', '.join(r.label for r in records[:3])})")
             chosen += [r for r in hit if r not in chosen]
         records = chosen
-    return [AgreementInput(label=r.label, source_path=r.path, doc_id=r.doc_id, passages=chunks_of(library, r.doc_id))
-            for r in records]
+    return [AgreementInput(label=r.label, source_path=r.path, doc_id=r.doc_id, passages=chunks_of(library, r.doc_id),
+                           parties=_party_table(r.parties, r.party_aliases)) for r in records]
 
 
 __all__ = ["AgreementInput", "from_document", "from_library", "load_file"]

@@ -1,0 +1,171 @@
+"""Whose obligation a clause states (issue #44): the party bound by a sentence, and which party is "us".
+
+A playbook position may say whose obligation (or right) it is about -- ``party: us``,
+``counterparty`` or ``both`` (:class:`~clauselens.playbook.model.Position`); ``any`` (the default)
+does not look at parties. The review then reads, in the quoted clause's sentences on the topic,
+which party the sentence binds, and compares it with the position's party:
+
+* **the subject of the sentence's modal phrase** ("Distributor shall not ...", "Neither party may
+  ...", "Each party agrees not to ..."), read by :func:`clauselens.reports.support_claims.assertions`
+  (the report's party-role check; reused, not copied) and matched to one of the agreement's parties
+  through its name or defined aliases (``Document.party_aliases``; :func:`_party_of` there). "Either",
+  "each", "neither", "no" party, and "the parties" bind every party (:data:`ALL`);
+* **passive voice**: the agent after "by" ("may not be assigned by Licensee");
+* **the consenting party**: "without the prior written consent of Company" / "without Company's consent"
+  binds the other party (when the agreement has two); "the consent of the other party" binds each;
+* a prohibition with no party at all ("This Agreement may not be assigned") binds every party.
+
+:func:`resolve_us` finds "our" party: ``--our-party NAME`` (a party's name, a word of it, or its
+defined term, e.g. "Company"), else the playbook's ``our_side`` role words ("Customer", "Buyer")
+matched to the parties' defined terms. Unknown stays unknown (None): the review then says which
+party to name instead of guessing. Pure functions; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Mapping, Sequence
+
+from clauselens.reports.support_claims import ROLES, _party_of, assertions, party_table
+
+#: "Every party" in a set of bound parties.
+ALL = "*"
+_GENERIC = re.compile(r"\b(?:neither|each|either|both|no|any)\s+(?:of\s+the\s+)?part(?:y|ies)\b|\bthe\s+parties\b", re.IGNORECASE)
+_NAME = r"(?:the\s+)?(?P<who>part(?:y|ies)|other\s+party|[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})"
+_BY = re.compile(r"\bby\s+(?P<det>either|any|each|a|the)?\s*" + _NAME)
+_CONSENT_OF = re.compile(r"\b(?:consent|approval|authori[sz]ation|agreement)\s+of\s+" + _NAME)
+_POSSESSIVE_CONSENT = re.compile(r"(?P<who>\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})['’]s?\s+(?:prior\s+)?(?:express\s+)?"
+                                 r"(?:written\s+)?(?:consent|approval)")
+_MODAL_WORD = re.compile(r"\b(?:shall|will|may|must|cannot|agrees?|is|are)\b", re.IGNORECASE)
+#: A prohibition in the passive that names no party ("This Agreement may not be assigned").
+_PASSIVE_BAN = re.compile(r"\b(?:shall|may|will|must|can)\s+not\s+be\s+\w+(?:ed|able)\b|\bcannot\s+be\s+\w+ed\b|"
+                          r"\bnon-?assignable\b|\bnot\s+(?:be\s+)?assignable\b", re.IGNORECASE)
+_WORDS = re.compile(r"[A-Za-z][\w&'’-]*")
+
+
+@dataclass(frozen=True)
+class Sides:
+    """The agreement's parties (name -> defined aliases) and which one is "us" (None: not known)."""
+
+    parties: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    us: str | None = None
+
+    @property
+    def names(self) -> list[str]:
+        return [n for n, _ in party_table(self.parties)]
+
+    def them(self) -> set[str]:
+        """The counterparty (every party but us); empty when us is not known."""
+        return set(self.names) - {self.us} if self.us else set()
+
+    def label(self, name: str) -> str:
+        """A party as the report names it: its defined term, else its name."""
+        if name == ALL:
+            return "each party"
+        aliases = dict(party_table(self.parties)).get(name) or ()
+        return str(aliases[0]) if aliases else name
+
+    def match(self, words: str) -> str | None:
+        """The party ``words`` names ("Company", "the Distributor", "Driven Deliveries"), if exactly one."""
+        w = " ".join(words.lower().strip(" .,;:'’").split()).removeprefix("the ")
+        if not w or not self.parties:
+            return None
+        i = _party_of(w, self.parties)
+        if i is None:  # a defined term given as typed ("Company") or a role word that is an alias
+            hits = [n for n, al in party_table(self.parties) if any(" ".join(a.lower().split()) == w for a in al)]
+            return hits[0] if len(hits) == 1 else None
+        return self.names[i]
+
+
+def resolve_us(parties: Mapping[str, Sequence[str]], our_party: str = "", our_side: Sequence[str] = ()) -> str | None:
+    """Our party's name among ``parties`` (see the module docstring); None when not known."""
+    sides = Sides(parties)
+    if our_party.strip():
+        return sides.match(our_party)
+    roles = {" ".join(r.lower().split()) for r in our_side}
+    hits = [n for n, al in party_table(parties) if any(" ".join(a.lower().split()) in roles for a in al)]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _who(sides: Sides, who: str, det: str = "") -> set[str] | None:
+    w = " ".join(who.lower().split())
+    if w in ("party", "parties", "other party") and det.lower() in ("", "either", "any", "each", "the") or w == "parties":
+        return {ALL}
+    hit = sides.match(who)
+    return {hit} if hit else None
+
+
+def bound(sentence: str, sides: Sides) -> set[str] | None:
+    """The parties ``sentence`` binds (names of ``sides``, or :data:`ALL`); None when it does not say
+    (see the module docstring)."""
+    sentence = _plain_names(sentence, sides)
+    first_modal = _MODAL_WORD.search(sentence)
+    head = sentence[: first_modal.start()] if first_modal else sentence
+    if _GENERIC.search(head):
+        return {ALL}
+    for a in assertions(sentence):
+        if a.party is None:
+            continue
+        if a.party.endswith("party"):
+            return {ALL}
+        hit = sides.match(a.party)
+        if hit:
+            return {hit}
+        if a.party in ROLES and not sides.parties:
+            return {a.party}  # no party table: the role word stands for the party
+    words = _WORDS.findall(head)
+    for n in range(min(4, len(words)), 0, -1):  # the subject right before the modal ("Supplier shall keep ...")
+        hit = sides.match(" ".join(words[-n:])) if words[-n][0].isupper() else None
+        if hit:
+            return {hit}
+    m = _BY.search(sentence)
+    if m:
+        got = _who(sides, m.group("who"), m.group("det") or "")
+        if got:
+            return got
+    for rx in (_CONSENT_OF, _POSSESSIVE_CONSENT):
+        m = rx.search(sentence)
+        if m:
+            giver = _who(sides, m.group("who"))
+            if giver == {ALL}:
+                return {ALL}  # "the consent of the other party": each needs the other's consent
+            if giver and len(sides.names) == 2:
+                return set(sides.names) - giver
+    if _PASSIVE_BAN.search(sentence) and not any(a.party for a in assertions(sentence)):
+        return {ALL}  # "This Agreement may not be assigned": no party is free to
+    return None
+
+
+def _plain_names(sentence: str, sides: Sides) -> str:
+    """Party names without the dots and commas that would end a sentence or clause early
+    ("Driven Deliveries, Inc. may not" -> "Driven Deliveries Inc may not")."""
+    for name in sides.names:
+        plain = re.sub(r"[.,]", "", name)
+        if plain != name and name in sentence:
+            sentence = sentence.replace(name, plain)
+    return sentence
+
+
+def target(party: str, sides: Sides) -> set[str] | None:
+    """The parties a position's ``party`` stands for (None: "us" is not known)."""
+    if party == "both":
+        return set(sides.names) or {ALL}
+    if sides.us is None:
+        return None
+    return {sides.us} if party == "us" else sides.them()
+
+
+def covers(bound_parties: set[str], who: set[str]) -> bool:
+    """Does a sentence binding ``bound_parties`` bind every party of ``who``?"""
+    return ALL in bound_parties or who <= bound_parties
+
+
+def describe(bound_parties: set[str], sides: Sides) -> str:
+    """"Distributor" / "each party" / "Company and Distributor"."""
+    if ALL in bound_parties:
+        return "each party"
+    return " and ".join(sorted(sides.label(p) for p in bound_parties))
+
+
+__all__ = ["ALL", "Sides", "bound", "covers", "describe", "resolve_us", "target"]

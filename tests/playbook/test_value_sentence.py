@@ -1,0 +1,104 @@
+"""A playbook value comes from a sentence about the position's topic, and the quote holds it (issue #44).
+
+Generated inputs: the value in different wordings, placed before or after distractor sentences that
+state another period (the definition of "Year", a payment term, a notice period for something else);
+then real CUAD renewal sentences (verbatim).
+"""
+
+from __future__ import annotations
+
+import itertools
+from types import SimpleNamespace
+
+import pytest
+
+from clauselens.playbook.model import parse_playbook, parse_requirement
+from clauselens.playbook.review import Reviewer
+from clauselens.playbook.rules import days, evaluate, near_period, topic_words
+
+WORDINGS = [  # (how the period is written, days)
+    ("three (3) years", 3 * 365.25), ("3 years", 3 * 365.25), ("a period of three years", 3 * 365.25),
+    ("thirty-six (36) months", 36 * 30.4375), ("two (2) years", 2 * 365.25), ("seven (7) years", 7 * 365.25),
+]
+TOPIC_SENTENCES = [
+    "The Receiving Party's obligations of confidentiality shall survive for {p} after the date of disclosure.",
+    "The non-use and confidentiality obligations under this Section shall continue in effect for {p} following termination.",
+    "Confidential Information shall be held in confidence for {p} from the Effective Date.",
+]
+DISTRACTORS = [
+    '"Year" means a period of twelve (12) months commencing on the Effective Date.',
+    "Invoices are payable within sixty (60) days of receipt.",
+    "This Agreement shall have an initial term of ten (10) years.",
+    '"Business Day" shall mean any day other than a Saturday, Sunday or public holiday, and "Month" means a calendar month.',
+]
+POSITION = dict(terms=["confidential", "term", "period", "surviv", "year"], value_near=["period", "surviv", "term", "expir", "year"])
+AT_MOST_5 = parse_requirement({"period_at_most": "5 years"})
+
+
+@pytest.mark.parametrize("wording,topic,distractor,after", [
+    (w, t, d, a) for (w, t), d, a in itertools.product(itertools.product(WORDINGS, TOPIC_SENTENCES), DISTRACTORS, (True, False))
+])
+def test_period_is_read_from_the_topic_sentence(wording, topic, distractor, after):
+    written, want_days = wording
+    sentence = topic.format(p=written)
+    text = f"{distractor} {sentence}" if after else f"{sentence} {distractor}"
+    got = near_period(text, POSITION["value_near"], topic_words(POSITION["terms"]))
+    assert isinstance(got, tuple), got
+    period, (a, b) = got
+    assert abs(days(period) - want_days) < 1e-6
+    start = text.index(sentence)
+    assert start <= a < b <= start + len(sentence), "the value stands in the sentence about the topic"
+    r = evaluate(AT_MOST_5, text, POSITION["value_near"], POSITION["terms"])
+    assert r.outcome == ("compliant" if want_days <= 5 * 365.25 else "deviation")
+
+
+@pytest.mark.parametrize("distractor", DISTRACTORS)
+def test_no_topic_sentence_means_no_value(distractor):
+    # tryout finding: the confidentiality period was read from the definition of "Year"
+    r = evaluate(AT_MOST_5, distractor, POSITION["value_near"], POSITION["terms"])
+    assert r.outcome == "unclear" and r.value == ""
+
+
+RENEWAL = [  # real CUAD sentences (master_clauses.csv, Renewal Term): renewal term / notice to stop it
+    ("The Agreement shall automatically renew for successive one year additional terms unless terminated by either party at least "
+     "six months prior to the expiration of the then-current term.", 365.25, 6 * 30.4375),
+    ("This Agreement will renew automatically thereafter for successive one-year terms unless and until one Party gives notification "
+     "of termination with at least sixty (60) days written notice.", 365.25, 60.0),
+]
+TERM = dict(value_near=["renew", "successive", "additional", "extend", "extension"])
+NOTICE = dict(value_near=["notice", "prior", "written", "before"], terms=["renew", "renewal", "non-renewal", "expir", "extend"])
+
+
+@pytest.mark.parametrize("sentence,term_days,notice_days", RENEWAL)
+def test_real_renewal_sentences_give_term_and_notice(sentence, term_days, notice_days):
+    preamble = '"Year" means each period of twelve months. Payment is due within forty-five (45) days of invoice. '
+    text = preamble + sentence
+    t = near_period(text, TERM["value_near"], topic_words(TERM["value_near"]))
+    n = near_period(text, NOTICE["value_near"], topic_words(NOTICE["terms"]))
+    assert isinstance(t, tuple) and isinstance(n, tuple)
+    assert abs(days(t[0]) - term_days) < 1e-6 and abs(days(n[0]) - notice_days) < 1e-6
+    assert t[1][0] >= len(preamble) and n[1][0] >= len(preamble)
+
+
+def test_review_quotes_the_sentence_holding_the_value():
+    pb = parse_playbook("""
+name: nda
+positions:
+  - id: confidentiality_period
+    topic: How long do the confidentiality obligations last?
+    terms: [confidential, term, period, surviv, year]
+    value_near: [period, surviv, term, expir, year]
+    require: {period_at_most: 5 years}
+""")
+    filler = " ".join(f"The Supplier shall deliver item {i} to the Customer's premises." for i in range(40))
+    texts = ['1. Definitions. "Year" means a period of twelve (12) months. ' + filler,
+             "9. Confidentiality. " + filler + " The obligations of confidentiality shall survive for seven (7) years after "
+             "termination. " + filler]
+    ps, at = [], 0
+    for t in texts:
+        ps.append(SimpleNamespace(text=t, spans=[SimpleNamespace(start=at, end=at + len(t))], clause_ref=t.split(".")[0],
+                                  heading_path=[], page_start=1))
+        at += len(t) + 2
+    r = Reviewer(pb, head=SimpleNamespace(categories=[]), calibration={}).review(ps, agreement="a").results[0]
+    assert r.outcome == "deviation" and r.value == "7 years"
+    assert r.quotes[0].clause == "9" and "seven (7) years" in r.quotes[0].text
