@@ -315,8 +315,8 @@ def review(
     reading: Annotated[bool, typer.Option("--reading/--no-reading", help="Add the model's reading of each quoted clause "
                                                                         "(--no-reading: no model call at all).")] = True,
     redline: Annotated[bool, typer.Option("--redline/--no-redline", help="Write a redlined DOCX (tracked changes) per agreement.")] = True,
-    our_party: Annotated[str, typer.Option("--our-party", help="Our party in the agreement(s): a name or defined term "
-                                                               "(positions about 'us' / the counterparty).")] = "",
+    our_party: Annotated[Optional[list[str]], typer.Option("--our-party", help="Our party: a name or defined term (positions about "
+                                                                             "'us' / the counterparty; repeatable).")] = None,
     model: Annotated[Optional[str], typer.Option("--model", help="Reading model: bundled name or .gguf path.")] = None,
     base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server for the reading.")] = None,
     api_key: Annotated[Optional[str], typer.Option("--api-key", help="API key for --base-url.")] = None,
@@ -348,7 +348,7 @@ def review(
 
             ms = grid_model_settings(settings, model=model, base_url=base_url, api_key=api_key)
             reader = make_reader(get_chat_model(ms, settings.models_dir))
-        run = review_inputs(inputs, pb, out, reading=reader, redlines=redline, our_party=our_party)
+        run = review_inputs(inputs, pb, out, reading=reader, redlines=redline, our_party=our_party or [])
     except ClauselensError as e:
         _fail(e)
         return

@@ -5,12 +5,14 @@ A playbook position may say whose obligation (or right) it is about -- ``party: 
 does not look at parties. The review then reads, in the quoted clause's sentences on the topic,
 which party the sentence binds, and compares it with the position's party:
 
-* **the subject of the sentence's modal phrase** ("Distributor shall not ...", "Neither party may
+* **the subjects of the sentence's modal phrases** ("Distributor shall not ...", "Neither party may
   ...", "Each party agrees not to ..."), read by :func:`clauselens.reports.support_claims.assertions`
   (the report's party-role check; reused, not copied) and matched to one of the agreement's parties
   through its name or defined aliases (``Document.party_aliases``; :func:`_party_of` there). "Either",
   "each", "neither", "no" party, and "the parties" bind every party (:data:`ALL`);
 * **passive voice**: the agent after "by" ("may not be assigned by Licensee");
+* **an exclusive grant**: "X hereby grants Y the exclusive right" / "appoints Y as its sole distributor"
+  binds the grantor X (it may not grant the same to others);
 * **the consenting party**: "without the prior written consent of Company" / "without Company's consent"
   binds the other party (when the agreement has two); "the consent of the other party" binds each;
 * a prohibition with no party at all ("This Agreement may not be assigned") binds every party.
@@ -41,6 +43,9 @@ _MODAL_WORD = re.compile(r"\b(?:shall|will|may|must|cannot|agrees?|is|are)\b", r
 #: A prohibition in the passive that names no party ("This Agreement may not be assigned").
 _PASSIVE_BAN = re.compile(r"\b(?:shall|may|will|must|can)\s+not\s+be\s+\w+(?:ed|able)\b|\bcannot\s+be\s+\w+ed\b|"
                           r"\bnon-?assignable\b|\bnot\s+(?:be\s+)?assignable\b", re.IGNORECASE)
+#: An exclusive grant or appointment: the grantor is bound ("X hereby appoints Y as its exclusive distributor").
+_GRANT = re.compile(r"(?P<who>\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})\s+(?:hereby\s+)?(?:grants?|appoints?|gives?)\b"
+                    r"[^.;]{0,200}?\b(?:exclusive|sole)\b")
 _WORDS = re.compile(r"[A-Za-z][\w&'’-]*")
 
 
@@ -78,11 +83,15 @@ class Sides:
         return self.names[i]
 
 
-def resolve_us(parties: Mapping[str, Sequence[str]], our_party: str = "", our_side: Sequence[str] = ()) -> str | None:
-    """Our party's name among ``parties`` (see the module docstring); None when not known."""
+def resolve_us(parties: Mapping[str, Sequence[str]], our_party: str | Sequence[str] = "", our_side: Sequence[str] = ()) -> str | None:
+    """Our party's name among ``parties`` (see the module docstring); None when not known. ``our_party``:
+    one name or several (a library's agreements: the first that names one of the agreement's parties)."""
     sides = Sides(parties)
-    if our_party.strip():
-        return sides.match(our_party)
+    given = [our_party] if isinstance(our_party, str) else list(our_party)
+    given = [g for g in given if g.strip()]
+    if given:
+        hits = [h for h in (sides.match(g) for g in given) if h]
+        return hits[0] if hits else None
     roles = {" ".join(r.lower().split()) for r in our_side}
     hits = [n for n, al in party_table(parties) if any(" ".join(a.lower().split()) in roles for a in al)]
     return hits[0] if len(hits) == 1 else None
@@ -104,16 +113,24 @@ def bound(sentence: str, sides: Sides) -> set[str] | None:
     head = sentence[: first_modal.start()] if first_modal else sentence
     if _GENERIC.search(head):
         return {ALL}
-    for a in assertions(sentence):
+    m = _GRANT.search(sentence)
+    if m:  # "NTC hereby grants to ALFA AESAR the exclusive right": the grantor is the one restricted
+        hit = sides.match(m.group("who"))
+        if hit:
+            return {hit}
+    subjects: set[str] = set()
+    for a in assertions(sentence):  # every party a modal phrase of the sentence binds
         if a.party is None:
             continue
         if a.party.endswith("party"):
             return {ALL}
         hit = sides.match(a.party)
         if hit:
-            return {hit}
-        if a.party in ROLES and not sides.parties:
-            return {a.party}  # no party table: the role word stands for the party
+            subjects.add(hit)
+        elif a.party in ROLES and not sides.parties:
+            subjects.add(a.party)  # no party table: the role word stands for the party
+    if subjects:
+        return subjects
     words = _WORDS.findall(head)
     for n in range(min(4, len(words)), 0, -1):  # the subject right before the modal ("Supplier shall keep ...")
         hit = sides.match(" ".join(words[-n:])) if words[-n][0].isupper() else None

@@ -144,10 +144,10 @@ class Reviewer:
     scores are computed on first use."""
 
     def __init__(self, playbook: Playbook, head: Any = None, calibration: dict[str, dict[str, float]] | None = None,
-                 our_party: str = "") -> None:
+                 our_party: str | Sequence[str] = "") -> None:
         """``calibration``: per category ``{"threshold", "margin"}`` (None: the shipped
         :func:`~clauselens.playbook.calibrate.load_calibration`; ``{}``: the head's own thresholds);
-        ``our_party``: the name or defined term of "our" party (else the playbook's ``our_side``)."""
+        ``our_party``: the name(s) or defined term(s) of "our" party (else the playbook's ``our_side``)."""
         self.playbook = playbook
         self.our_party = our_party
         self._sides = Sides()

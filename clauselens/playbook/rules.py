@@ -169,6 +169,18 @@ def _value_span(text: str, words: list[str]) -> tuple[int, int]:
     return 0, 0
 
 
+#: "5 (five) years": the number's words in brackets after its digits (the value reader reads "five (5) years").
+_DIGITS_THEN_WORDS = re.compile(r"(?<=\d)\s*\([A-Za-z -]{3,30}\)(?=\s*(?:years?|months?|weeks?|days?|hours?)\b)", re.IGNORECASE)
+
+
+def durations(text: str) -> list[tuple[Period, int, int]]:
+    """:func:`clauselens.grid.values.durations_at` of ``text``, also reading "5 (five) years" (the bracket
+    blanked out, so every offset still points into ``text``)."""
+    from clauselens.grid.values import durations_at
+
+    return durations_at(_DIGITS_THEN_WORDS.sub(lambda m: " " * len(m.group(0)), text))
+
+
 def topic_words(words: list[str] | tuple[str, ...]) -> list[str]:
     """``words`` without :data:`TIME_WORDS` (what shows a sentence is about the position's topic)."""
     return [w for w in words if w.strip().lower() not in TIME_WORDS]
@@ -183,10 +195,8 @@ def near_period(text: str, cues: list[str], topic: list[str] | tuple[str, ...] =
     """The period of ``text`` nearest one of ``cues`` in its sentence, among the sentences
     :func:`on_topic` (see the module docstring); None: no such period; a string: why no one period
     could be chosen."""
-    from clauselens.grid.values import durations_at
-
     spans = [(off, off + len(s)) for off, s in sentences(text) if on_topic(s, topic)]
-    found = [(p, a, b) for p, a, b in durations_at(text) if any(x <= a < y for x, y in spans)]
+    found = [(p, a, b) for p, a, b in durations(text) if any(x <= a < y for x, y in spans)]
     if not found:
         return None
     best: tuple[float, Period, int, int] | None = None
@@ -333,5 +343,5 @@ def evaluate(req: Requirement, text: str, cues: list[str], topic: list[str] | No
     raise ValueError(f"{req.rule} is not a value rule")
 
 
-__all__ = ["TIME_WORDS", "RuleResult", "days", "evaluate", "governing_law", "mentions", "near_period", "on_topic", "reduce_jurisdictions",
-           "sentences", "topic_words"]
+__all__ = ["TIME_WORDS", "RuleResult", "days", "durations", "evaluate", "governing_law", "mentions", "near_period", "on_topic",
+           "reduce_jurisdictions", "sentences", "topic_words"]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from clauselens.config import Settings
-from clauselens.errors import ClauselensError
+from clauselens.errors import ClauselensError, ConfigError
 from clauselens.playbook.model import Playbook, Position
 from clauselens.playbook.redline import Change, write_redline
 from clauselens.playbook.report import write_reports
@@ -54,10 +54,12 @@ def _text_and_cuts(a: AgreementInput) -> tuple[str, list[int]]:
 def review_inputs(inputs: Sequence[AgreementInput], playbook: Playbook, out_dir: Path, *,
                   reading: Callable[[Position, PositionResult], str] | None = None, redlines: bool = True,
                   head: Any = None, info: dict[str, Any] | None = None,
-                  on_agreement: Callable[[AgreementReview], None] | None = None, our_party: str = "") -> ReviewRun:
+                  on_agreement: Callable[[AgreementReview], None] | None = None,
+                  our_party: str | Sequence[str] = "") -> ReviewRun:
     """Review every input and write the reports (see the module docstring); ``our_party``: the name or
     defined term of our party in the agreements (positions with ``party: us / counterparty``)."""
     t0 = time.perf_counter()
+    _check_our_party(inputs, our_party)
     reviewer = Reviewer(playbook, head=head, our_party=our_party)
     reviews: list[AgreementReview] = []
     run = ReviewRun(reviews=reviews, reports={})
@@ -84,10 +86,21 @@ def review_inputs(inputs: Sequence[AgreementInput], playbook: Playbook, out_dir:
             run.redlines[a.label] = path
     run.seconds = time.perf_counter() - t0
     meta = {"playbook": playbook.path or playbook.name, "agreements": len(reviews), "model reading": "on" if reading else "off",
-            **({"our party": our_party} if our_party else {}),
+            **({"our party": our_party if isinstance(our_party, str) else ", ".join(our_party)} if our_party else {}),
             "seconds": round(run.seconds, 2), **(info or {})}
     run.reports = write_reports(out_dir, playbook, reviews, meta)
     return run
+
+
+def _check_our_party(inputs: Sequence[AgreementInput], our_party: str | Sequence[str]) -> None:
+    """:class:`ConfigError` when a name given as our party names no party of any agreement reviewed."""
+    from clauselens.playbook.parties import resolve_us
+
+    for name in [our_party] if isinstance(our_party, str) else our_party:
+        if name.strip() and not any(resolve_us(a.parties, name) for a in inputs):
+            known = sorted({f"{n} ({', '.join(al)})" if al else n for a in inputs for n, al in a.parties.items()})
+            raise ConfigError(f"--our-party {name!r} names no party of the agreement(s)" +
+                              (f"; parties: {'; '.join(known[:8])}" if known else "; no parties were read from them"))
 
 
 def open_library_for_review(settings: Settings, name: str) -> Any:

@@ -205,3 +205,25 @@ def test_review_without_our_party_does_not_call_a_one_sided_clause_compliant():
     r = next(x for x in named.review(passages("Licensor agrees not to compete with Licensee during the Term."), agreement="a",
                                      parties=s.parties).results if x.position_id == "we_may_compete")
     assert r.outcome == "compliant" and r.bound_party == "Licensor"
+
+
+@pytest.mark.parametrize("pair", PAIRS)
+def test_an_exclusive_grant_binds_the_grantor(pair):
+    (a_name, a_term), (b_name, b_term) = pair
+    s = sides(pair)
+    for sentence in (f"{a_term} hereby grants to {b_term} the exclusive right to market and sell the Products in the Territory, and "
+                     f"{b_term} hereby accepts such right and agrees to use its reasonable efforts to promote the Products.",
+                     f"{a_term} hereby appoints {b_term} as its sole and exclusive distributor of the Products."):
+        assert bound(sentence, s) == {a_name}, sentence
+
+
+def test_our_party_that_names_no_party_is_a_clear_error():
+    from clauselens.errors import ConfigError
+    from clauselens.playbook.run import _check_our_party
+    from clauselens.playbook.sources import AgreementInput
+
+    inputs = [AgreementInput("a", "", "d1", [], parties={name: [term] for name, term in PAIRS[0]}),
+              AgreementInput("b", "", "d2", [], parties={name: [term] for name, term in PAIRS[1]})]
+    _check_our_party(inputs, ["Customer", "Company"])  # each names a party of one agreement
+    with pytest.raises(ConfigError, match="names no party.*Borealis Retail LLC \\(Customer\\)"):
+        _check_our_party(inputs, ["Zeta Holdings"])

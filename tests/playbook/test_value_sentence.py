@@ -102,3 +102,11 @@ positions:
     r = Reviewer(pb, head=SimpleNamespace(categories=[]), calibration={}).review(ps, agreement="a").results[0]
     assert r.outcome == "deviation" and r.value == "7 years"
     assert r.quotes[0].clause == "9" and "seven (7) years" in r.quotes[0].text
+
+
+def test_digits_before_words_are_read():
+    # real CUAD wording (MediWound supply agreement, 8.3): "5 (five) years" -- the value reader reads "five (5) years" only
+    text = ("The confidentiality and non-use obligations contained in this Agreement shall continue for the duration of this "
+            "Agreement and for a period of 5 (five) years after termination or expiry of this Agreement.")
+    r = evaluate(AT_MOST_5, text, POSITION["value_near"], POSITION["terms"])
+    assert r.outcome == "compliant" and r.value == "5 years" and text[r.span[0]:r.span[1]].startswith("5")
