@@ -121,19 +121,38 @@ def _logit(p: float) -> float:
     return math.log(p / (1 - p))
 
 
-def quote_of(passage: Any, focus: tuple[int, int] | None = None, limit: int = QUOTE_CHARS) -> Quote:
+def quote_of(passage: Any, focus: tuple[int, int] | None = None, limit: int = QUOTE_CHARS, *, sentence: bool = False) -> Quote:
     """The passage as a :class:`Quote` (cut to ``limit`` characters around ``focus`` at sentence
-    boundaries; a cut quote is still a contiguous substring of the document)."""
+    boundaries; a cut quote is still a contiguous substring of the document). ``sentence``: only the
+    sentence(s) holding ``focus`` (:func:`clauselens.grid.extract.sentence_units`) -- a value's quote.
+    Page furniture (an EDGAR banner, a page-number line; :mod:`clauselens.parsing.furniture`) is
+    left out: the stretch between furniture that holds ``focus``, else the longest."""
+    from clauselens.grid.extract import sentence_units
+    from clauselens.parsing.furniture import clean_stretch, furniture_spans
+
     text = str(passage.text)
     spans = getattr(passage, "spans", None) or []
     base = spans[0].start if spans else 0
     a, b = 0, len(text)
-    if len(text) > limit:
+    has_focus = bool(focus) and focus != (0, 0)
+    units = sentence_units(text) if sentence and has_focus else []
+    if units and focus is not None:
+        held = [(x, y) for x, y in units if y > focus[0] and x < max(focus[1], focus[0] + 1)]
+        if held:
+            a, b = held[0][0], held[-1][1]
+    elif len(text) > limit:
         f0, f1 = focus if focus and focus != (0, 0) else (0, 0)
         cut = text.rfind(". ", 0, f0 - limit // 3) if f0 > limit // 3 else -1
         a = cut + 2 if cut >= 0 else 0
         b = text.find(". ", max(f1, a + limit // 2), a + limit)
         b = b + 1 if b > 0 else min(len(text), a + limit)
+    cuts = furniture_spans(text, a, b)
+    if cuts and has_focus and focus is not None:
+        bounds = [a, *[x for c in cuts for x in c], b]
+        parts = [(x, y) for x, y in zip(bounds[0::2], bounds[1::2]) if x <= focus[0] < y and text[x:y].strip()]
+        a, b = clean_stretch(text, *parts[0]) if parts else clean_stretch(text, a, b)
+    elif cuts:
+        a, b = clean_stretch(text, a, b)
     heading = " > ".join(getattr(passage, "heading_path", []) or [])
     return Quote(text=text[a:b], start=base + a, end=base + b, clause=getattr(passage, "clause_ref", None) or "",
                  heading=heading, page=getattr(passage, "page_start", None))
@@ -281,16 +300,16 @@ class Reviewer:
         if not decided:
             c, r = read[0]
             base.update(outcome="unclear", why=f"{r.why} ({said})", decided_by="value rule", value=r.value,
-                        quotes=[quote_of(c, r.span)])
+                        quotes=[quote_of(c, r.span, sentence=True)])
             return PositionResult(**base)
         kinds = {r.outcome for _, r in decided}
         if len(kinds) > 1:
             vals = "; ".join(f"{r.value} ({r.outcome})" for _, r in decided)
             base.update(outcome="unclear", why=f"conflicting clauses: {vals}", decided_by="value rule",
-                        value=" / ".join(r.value for _, r in decided), quotes=[quote_of(c, r.span) for c, r in decided])
+                        value=" / ".join(r.value for _, r in decided), quotes=[quote_of(c, r.span, sentence=True) for c, r in decided])
             return PositionResult(**base)
         c, r = decided[0]
-        base.update(outcome=r.outcome, why=r.why, decided_by="value rule", value=r.value, quotes=[quote_of(c, r.span)])
+        base.update(outcome=r.outcome, why=r.why, decided_by="value rule", value=r.value, quotes=[quote_of(c, r.span, sentence=True)])
         return PositionResult(**base)
 
 

@@ -75,7 +75,9 @@ def test_each_outcome_on_a_real_contract(cca) -> None:  # type: ignore[no-untype
     pb, a, res = cca
     text = a.document.text
     assert res["assignment"].outcome == "compliant" and res["assignment"].value == "consent required"
-    assert "Assignment" in res["assignment"].quotes[0].text and res["assignment"].decided_by == "value rule"
+    q = res["assignment"].quotes[0]  # a value's quote is the sentence holding it; the clause heading beside it
+    assert "consent" in q.text and "Assignment" in q.heading and res["assignment"].decided_by == "value rule"
+    assert q.text.startswith("This Agreement may not be assigned")
     assert res["insurance"].outcome == "compliant" and res["insurance"].decided_by == "presence head"
     assert res["cap"].outcome == "missing" and not res["cap"].quotes
     assert res["no_non_compete"].outcome == "compliant" and "no such clause" in res["no_non_compete"].why

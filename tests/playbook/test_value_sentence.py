@@ -110,3 +110,26 @@ def test_digits_before_words_are_read():
             "Agreement and for a period of 5 (five) years after termination or expiry of this Agreement.")
     r = evaluate(AT_MOST_5, text, POSITION["value_near"], POSITION["terms"])
     assert r.outcome == "compliant" and r.value == "5 years" and text[r.span[0]:r.span[1]].startswith("5")
+
+
+def test_a_value_quote_is_its_sentence_without_page_furniture():
+    # real shape (Kitov manufacturing agreement in the five-agreement library): an EDGAR banner, another clause, then the law
+    text = ("Source: KITOV PHARMA LTD., 20-F, 3/26/2019\n\n\n\n\n\n9.3 All of the Kitov Product IP shall be retained by Kitov at all "
+            "times. 10 Governing Law; Venue 10.1 This Agreement shall be interpreted and enforced exclusively under the laws of the "
+            "State of Israel, without regard to the conflict of laws provisions thereof. 10.2 The Parties submit to the exclusive "
+            "jurisdiction of the competent courts of Tel-Aviv.")
+    pb = parse_playbook("""
+name: law
+positions:
+  - id: law
+    topic: Which law governs?
+    terms: [govern, laws of]
+    require: {governing_law_in: [New York]}
+""")
+    p = SimpleNamespace(text=text, spans=[SimpleNamespace(start=100, end=100 + len(text))], clause_ref="9.3", heading_path=[],
+                        page_start=1)
+    r = Reviewer(pb, head=SimpleNamespace(categories=[]), calibration={}).review([p], agreement="a").results[0]
+    assert r.outcome == "deviation" and r.value == "Israel"
+    q = r.quotes[0]
+    assert "Source:" not in q.text and "Kitov Product IP" not in q.text and "State of Israel" in q.text
+    assert text[q.start - 100:q.end - 100] == q.text  # still the document's words at their offsets
