@@ -153,12 +153,32 @@ def _law_rule(req: Requirement, text: str) -> RuleResult:
         return RuleResult("unclear", "", "the clause names no jurisdiction whose law governs")
     value = ", ".join(sorted(law))
     inside = law & set(req.allowed)
-    span = _value_span(text, sorted(law))
+    span = _law_span(text, sorted(law))
     if inside == law and len(law) == 1:
         return RuleResult("compliant", value, f"{value} is in the playbook's set ({', '.join(req.allowed)})", span)
     if not inside:
         return RuleResult("deviation", value, f"{value} is not in the playbook's set ({', '.join(req.allowed)})", span)
     return RuleResult("unclear", value, f"the clause names several governing laws ({value}), not all in the set", span)
+
+
+def _law_span(text: str, names: list[str]) -> tuple[int, int]:
+    """Where a governing jurisdiction stands: after "law(s) of" (or as "English law") in a sentence
+    that governs -- not the name's first mention, which may be an address or a courts clause --
+    else its first mention. (:func:`_readable` keeps offsets: title case has the same length.)"""
+    for off, raw in sentences(text):
+        if not mentions(raw, _GOVERNING):
+            continue
+        s = _readable(raw)
+        for m in _ADJ_LAW.finditer(s):
+            if _ADJECTIVES[m.group(1)] in names:
+                return off + m.start(1), off + m.end(1)
+        for m in _LAW_OF.finditer(s):
+            window = s[m.end(): m.end() + 160]
+            hits = [h.span() for n in names for h in [re.search(r"\s+".join(map(re.escape, n.split())), window)] if h]
+            if hits:
+                k, e = min(hits)
+                return off + m.end() + k, off + m.end() + e
+    return _value_span(text, names)
 
 
 def _value_span(text: str, words: list[str]) -> tuple[int, int]:
@@ -195,14 +215,17 @@ def near_period(text: str, cues: list[str], topic: list[str] | tuple[str, ...] =
     """The period of ``text`` nearest one of ``cues`` in its sentence, among the sentences
     :func:`on_topic` (see the module docstring); None: no such period; a string: why no one period
     could be chosen."""
-    spans = [(off, off + len(s)) for off, s in sentences(text) if on_topic(s, topic)]
-    found = [(p, a, b) for p, a, b in durations(text) if any(x <= a < y for x, y in spans)]
+    from clauselens.grid.extract import sentence_units
+
+    # the topic is judged on whole sentences ("... the term of one year; thereafter, the Agreement shall renew ..."),
+    # the nearest cue on the parts between "." and ";"
+    spans = [(x, y) for x, y in sentence_units(text) if on_topic(text[x:y], topic)]
+    found = [(p, a, b) for p, a, b in durations(text) if any(x <= a < y for x, y in spans)
+             and not _UNIT_DEFINITION.search(next((s for o, s in sentences(text) if o <= a < o + len(s)), ""))]
     if not found:
         return None
     best: tuple[float, Period, int, int] | None = None
     for off, s in sentences(text):
-        if not on_topic(s, topic):
-            continue
         hits = [off + h for h in mentions(s, cues)] if cues else []
         for p, a, b in found:
             if hits and off <= a < off + len(s):

@@ -133,3 +133,23 @@ positions:
     q = r.quotes[0]
     assert "Source:" not in q.text and "Kitov Product IP" not in q.text and "State of Israel" in q.text
     assert text[q.start - 100:q.end - 100] == q.text  # still the document's words at their offsets
+
+
+@pytest.mark.parametrize("text,where", [
+    # real CUAD shapes: the jurisdiction named first in an address or a courts sentence, the law after it
+    ("In the case of University, Notice should be sent to: The University of Iowa, Iowa City, IA 52242. 9.4 Governing Law. "
+     "This Agreement shall be governed by the laws of the State of Iowa.", "This Agreement shall be governed"),
+    ("All disputes may be submitted to the Courts of the      Province of British Columbia. This  Agreement  shall be  governed  "
+     "by and  construed  in accordance  with the laws of the  Province  of  British  Columbia.", "This  Agreement  shall be  governed"),
+])
+def test_the_law_is_quoted_where_it_governs(text, where):
+    r = evaluate(parse_requirement({"governing_law_in": ["New York"]}), text, ["govern"])
+    assert r.outcome == "deviation" and r.span[0] > text.index(where)
+
+
+def test_topic_is_judged_on_the_whole_sentence():
+    # real CUAD sentence (SteelVault affiliate agreement, Renewal Term): the period before the ';', "renew" after it
+    text = ("7.1.   This Agreement shall be for the term of one year; thereafter, the Agreement shall renew automatically under "
+            "these same  terms and agreements unless superceded by future agreements.")
+    got = near_period(text, TERM["value_near"], topic_words(TERM["value_near"]))
+    assert isinstance(got, tuple) and abs(days(got[0]) - 365.25) < 1e-6
