@@ -3,6 +3,7 @@
 Usage (from the repo root; data read in place from ``../shared/data/contractnli``)::
 
     .venv/bin/python -m benchmarks.contractnli run --mode knn                     # full test set
+    .venv/bin/python -m benchmarks.contractnli run --mode head                    # the committed NLI probe (#40)
     .venv/bin/python -m benchmarks.contractnli run --mode single-pass --sample 300 --seed 0 \
         --exemplars 1 --vote-weight 0.5
     .venv/bin/python -m benchmarks.contractnli run --mode gold-evidence --sample 90
@@ -162,6 +163,11 @@ def run(
                            cfg, model_name, emb, top_m)
     if precedents:
         variant += f"_prec-w{settings.retrieval.precedent_vote_weight:g}"
+    if mode == "head":  # which head labels: the ContractNLI probe's weights by checksum (issue #40), else none
+        from clauselens.heads.nli_probe import load_or_none
+
+        probe = load_or_none()
+        variant += f"_nli-probe-{probe.meta['sha256'][:8]}" if probe is not None else "_no-probe"
     if mode == "precedents":
         r_ = settings.retrieval
         emb = r_.embedder

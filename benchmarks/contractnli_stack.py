@@ -25,7 +25,8 @@ Building blocks (each a variant switch of :class:`Config`):
    counts crossed with whether the hypothesis itself is negated, and the element-wise product of the
    hypothesis and top-span vectors (the "u*v" feature of InferSent, Conneau et al. 2017), so rare
    Contradiction examples are shared across hypotheses; its probabilities are averaged with the
-   probe's at the CV-chosen weight.
+   probe's at the CV-chosen weight. (Retired when the probe moved into the package: dev CV 0.792-0.806,
+   below the chosen ensemble; the recorded CV entries stay in the result file.)
 4. ``ec``: per hypothesis and label, an evidence ranker of the spans that are evidence in Entailment
    documents and one of those in Contradiction documents (the same TF-IDF/MiniLM span features); the two
    highest scores of each join the label features. Their training-document scores are cross-fitted
@@ -34,8 +35,14 @@ Building blocks (each a variant switch of :class:`Config`):
 5. Ensembles: the mean of the class probabilities of variants that differ only in k (1, 3, 5 spans
    read), fixed before their CV was seen (:data:`ENSEMBLES`).
 
-Run (CPU seconds, no model call; the MiniLM span vectors come from the project's embedding cache,
-filled once under the heavy-job lock)::
+The feature code, fitting and prediction are the product's own: :mod:`clauselens.heads.nli_probe`
+(features, :class:`~clauselens.heads.nli_probe.Config`) and :mod:`clauselens.heads.train_nli_probe` (``fit``;
+it also writes the shipped weights of the chosen ensemble, ``emb_ec_k135``); this module only cross-validates
+and scores. The product path with the committed weights is measured by
+``python -m benchmarks.contractnli run --mode head --split test``.
+
+Run (CPU seconds, no model call; the MiniLM span vectors come from the provisioned package, cached under
+``~/.cache/clauselens/heads/nli_probe``, filled once under the heavy-job lock)::
 
     .venv/bin/python -m benchmarks.contractnli_stack cv            # every variant, dev 4-fold CV
     .venv/bin/python -m benchmarks.contractnli_stack test --name X [Y]  # once per final candidate
@@ -47,231 +54,51 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.sparse import csr_matrix, hstack, vstack
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.linear_model import LogisticRegression
 
-from benchmarks.contractnli_head import LABELS, choice, load, metrics, spans
+from benchmarks.contractnli_head import LABELS, metrics
+from clauselens.heads.nli_probe import Config
+from clauselens.heads.train_nli_probe import doc_annotations, fit, load_split, span_docs
 
 OUT = Path(__file__).resolve().parent / "results" / "contractnli_stack.json"
 FOLDS = 4
 
-#: Negation / restriction / permission cues (word-boundary regexes, case-insensitive), counted per span.
-CUES = {
-    "not": r"\b(?:not|no|never|nothing|neither|nor|none)\b|n't\b",
-    "shall_not": r"\b(?:shall|will|may|must|should)\s+not\b|\bshall\s+in\s+no\s+event\b",
-    "without": r"\bwithout\b",
-    "only": r"\b(?:only|solely|exclusively|limited\s+to)\b",
-    "except": r"\b(?:except|unless|provided\s+that|other\s+than|excluding)\b",
-    "may": r"\b(?:may|is\s+permitted|is\s+entitled|can|right\s+to)\b",
-    "shall": r"\b(?:shall|must|will|agrees?\s+to|is\s+required)\b",
-    "any": r"\b(?:any|all|every|whatsoever)\b",
-    "prohibit": r"\b(?:prohibit\w*|restrict\w*|forbid\w*|refrain\w*)\b",
-}
-_CUE_RE = {k: re.compile(v, re.IGNORECASE) for k, v in CUES.items()}
-
-
-@dataclass(frozen=True)
-class Config:
-    """One variant. ``emb``/``ctx``: evidence-ranker blocks; ``cues``: cue counts in the label features;
-    ``pooled``: weight of the pooled model's probabilities (0 = probe alone)."""
-
-    k: int = 3
-    c: float = 4.0
-    c_ev: float = 4.0
-    emb: float = 0.0
-    ctx: float = 0.0
-    cues: float = 0.0
-    label_emb: float = 1.0
-    pooled: float = 0.0
-    c_pool: float = 1.0
-    sc: float = 1.0
-    inner: int = 0
-    aug: float = 0.0
-    ec: float = 0.0
-    ec_inner: int = 0
-
-
-def cue_counts(text: str) -> np.ndarray:
-    return np.asarray([len(r.findall(text)) for r in _CUE_RE.values()], dtype=float)
-
 
 class Data:
-    """dev + test documents, hypotheses and MiniLM vectors of every span and hypothesis (from the cache)."""
+    """dev + test documents (raw ContractNLI JSON), their :class:`~clauselens.heads.nli_probe.SpanDoc` (MiniLM
+    vectors of the provisioned package, cached) and the hypotheses."""
 
     def __init__(self) -> None:
-        self.dev, self.hyps = load("dev")
-        self.test, _ = load("test")
+        self.dev, self.hyps = load_split("dev")
+        self.test, _ = load_split("test")
         self.hids = sorted(self.hyps)
-        self.vecs: dict[int, np.ndarray] = {}
-        from clauselens.config import Settings
-        from clauselens.retrieval.embedders import get_embedder
-
-        emb = get_embedder(Settings().retrieval.embedder)
-        for d in self.dev + self.test:
-            self.vecs[int(d["id"])] = emb.embed_passages(spans(d))
-        self.hvec = dict(zip(self.hids, emb.embed_passages([self.hyps[h]["hypothesis"] for h in self.hids])))
-        self.hneg = {h: float(bool(_CUE_RE["not"].search(self.hyps[h]["hypothesis"]))) for h in self.hids}
-        self.cues = {int(d["id"]): np.asarray([cue_counts(s) for s in spans(d)]) for d in self.dev + self.test}
-
-
-def _prev(doc: dict) -> list[str]:
-    s = spans(doc)
-    return [""] + s[:-1]
-
-
-def _span_x(cfg: Config, vec: TfidfVectorizer, data: Data, doc: dict) -> Any:
-    blocks = [vec.transform(spans(doc))]
-    if cfg.emb:
-        blocks.append(csr_matrix(cfg.emb * data.vecs[int(doc["id"])]))
-    if cfg.ctx:
-        blocks.append(cfg.ctx * vec.transform(_prev(doc)))
-    return hstack(blocks).tocsr() if len(blocks) > 1 else blocks[0]
-
-
-def _label_x(cfg: Config, vec: TfidfVectorizer, data: Data, docs: list[dict], scores: list[np.ndarray]):
-    """Label features of one hypothesis over ``docs`` given each document's evidence scores."""
-    texts, firsts, tops, dense, orders = [], [], [], [], []
-    for doc, s in zip(docs, scores):
-        order = np.argsort(-s)[:cfg.k]
-        orders.append(order)
-        sp = spans(doc)
-        texts.append(" ".join(sp[i] for i in order))
-        firsts.append(sp[order[0]])
-        tops.append((sorted(s.tolist(), reverse=True)[:3] + [0.0, 0.0])[:3])
-        row = []
-        if cfg.label_emb:
-            v = data.vecs[int(doc["id"])][order]
-            row.append(cfg.label_emb * np.concatenate([v[0], v.mean(axis=0)]))
-        if cfg.cues:
-            cu = data.cues[int(doc["id"])]
-            row.append(cfg.cues * np.log1p(np.concatenate([cu[order[0]], cu[order].sum(axis=0)])))
-        dense.append(np.concatenate(row) if row else np.zeros(0))
-    blocks = [vec.transform(texts), vec.transform(firsts), csr_matrix(cfg.sc * np.asarray(tops))]
-    if dense and len(dense[0]):
-        blocks.append(csr_matrix(np.asarray(dense)))
-    return hstack(blocks).tocsr(), orders
-
-
-def _pool_x(data: Data, h: str, doc: dict, s: np.ndarray, k: int) -> np.ndarray:
-    order = np.argsort(-s)[:k]
-    v = data.vecs[int(doc["id"])]
-    cu = np.log1p(data.cues[int(doc["id"])])
-    onehot = np.asarray([float(h == x) for x in data.hids])
-    tops = np.asarray((sorted(s.tolist(), reverse=True)[:3] + [0.0, 0.0])[:3])
-    hv = data.hvec[h]
-    cue1, cuek = cu[order[0]], cu[order].mean(axis=0)
-    return np.concatenate([onehot, tops, cue1, cuek, data.hneg[h] * cue1, [float(v[order[0]] @ hv)],
-                           v[order[0]] * hv, v[order].mean(axis=0) * hv])
-
-
-class _Ranker:
-    """The evidence ranker of one hypothesis (module docstring, 1.); a hypothesis with no evidence span
-    in the training documents scores every span 0."""
-
-    def __init__(self, cfg: Config, x: Any, y: np.ndarray) -> None:
-        self.lr = None
-        if len(set(y.tolist())) > 1:
-            self.lr = LogisticRegression(C=cfg.c_ev, solver="liblinear", class_weight="balanced").fit(x, y)
-
-    def __call__(self, x: Any) -> np.ndarray:
-        return self.lr.predict_proba(x)[:, 1] if self.lr is not None else np.zeros(x.shape[0])
-
-
-def _inner_scores(cfg: Config, xtr: list, y: np.ndarray) -> list[np.ndarray]:
-    """Evidence scores of the training documents from rankers fitted on the other training documents
-    (``cfg.inner`` folds; cross-fitting, so the label model sees scores as noisy as on new documents)."""
-    sizes = np.cumsum([0] + [x.shape[0] for x in xtr])
-    out: list[np.ndarray] = [np.zeros(0)] * len(xtr)
-    for f in range(cfg.inner):
-        fit = [i for i in range(len(xtr)) if i % cfg.inner != f]
-        rows = np.concatenate([np.arange(sizes[i], sizes[i + 1]) for i in fit])
-        ev = _Ranker(cfg, vstack([xtr[i] for i in fit]).tocsr(), y[rows])
-        for i in range(len(xtr)):
-            if i % cfg.inner == f:
-                out[i] = ev(xtr[i])
-    return out
-
-
-def _class_scores(cfg: Config, tr: list[dict], xtr: list, xtr_all: Any, xte: list, y: np.ndarray,
-                  y_tr: list[str]) -> tuple[Any, Any]:
-    """``ec``: per label (Entailment, Contradiction) an evidence ranker of the spans that are evidence in
-    documents of that label; the two highest scores of each, for the training documents (cross-fitted
-    over ``ec_inner`` folds when set) and the test documents."""
-    rows = np.concatenate([[lab] * len(d["spans"]) for d, lab in zip(tr, y_tr)])
-    f_tr, f_te = [], []
-    for lab in ("Entailment", "Contradiction"):
-        yl = (y * (rows == lab)).astype(int)
-        r = _Ranker(cfg, xtr_all, yl)
-        s_tr = _inner_scores(replace(cfg, inner=cfg.ec_inner), xtr, yl) if cfg.ec_inner else [r(x) for x in xtr]
-        f_tr.append([(sorted(v.tolist(), reverse=True) + [0.0])[:2] for v in s_tr])
-        f_te.append([(sorted(r(x).tolist(), reverse=True) + [0.0])[:2] for x in xte])
-    return (csr_matrix(cfg.ec * np.hstack([np.asarray(f) for f in f_tr])),
-            csr_matrix(cfg.ec * np.hstack([np.asarray(f) for f in f_te])))
+        self.docs = {int(d["id"]): sd for split, raw in (("dev", self.dev), ("test", self.test))
+                     for d, sd in zip(raw, span_docs(split, raw))}
 
 
 def fit_predict(cfg: Config, data: Data, tr: list[dict], te: list[dict]) -> tuple[dict, list[float]]:
-    """Fit on ``tr``, predict ``te``: {(doc id, hypothesis): [P(E), P(C), P(N)]} and the evidence recall@k
-    of every Entailment/Contradiction pair of ``te``."""
-    vec = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True, min_df=2)
-    vec.fit([s for d in tr for s in spans(d)])
-    xtr = [_span_x(cfg, vec, data, d) for d in tr]
-    xte = [_span_x(cfg, vec, data, d) for d in te]
-    xtr_all = vstack(xtr).tocsr()
+    """Fit the package's probe (:func:`clauselens.heads.train_nli_probe.fit`) on ``tr``, predict ``te``:
+    {(doc id, hypothesis): [P(E), P(C), P(N)]} and the evidence recall@k of every Entailment/Contradiction pair."""
+    if cfg.pooled:
+        raise ValueError("the pooled variants were retired when the probe moved into clauselens.heads.nli_probe "
+                         "(their dev CV, 0.792-0.806, stays in the result file)")
+    model = fit([cfg], [data.docs[int(d["id"])] for d in tr], [doc_annotations(d) for d in tr], data.hyps)
     out: dict[tuple[int, str], np.ndarray] = {}
     recalls: list[float] = []
-    pool_tr, pool_y, pool_te = [], [], []
-    for h in data.hids:
-        y = np.concatenate([np.isin(np.arange(len(d["spans"])), d["annotation_sets"][0]["annotations"][h]["spans"])
-                            for d in tr]).astype(int)
-        ev = _Ranker(cfg, xtr_all, y)
-        s_te = [ev(x) for x in xte]
-        s_in = [ev(x) for x in xtr]
-        s_tr = _inner_scores(cfg, xtr, y) if cfg.inner else s_in
-        x_tr, _ = _label_x(cfg, vec, data, tr, s_tr)
-        x_te, orders = _label_x(cfg, vec, data, te, s_te)
-        y_tr = [choice(d, h) for d in tr]
-        if cfg.ec:
-            e_tr, e_te = _class_scores(cfg, tr, xtr, xtr_all, xte, y, y_tr)
-            x_tr, x_te = hstack([x_tr, e_tr]).tocsr(), hstack([x_te, e_te]).tocsr()
-        y_fit = y_tr
-        if cfg.inner and cfg.aug:  # train the label model on both the clean (in-sample) and the cross-fitted top spans
-            x_tr = vstack([x_tr, _label_x(cfg, vec, data, tr, s_in)[0]]).tocsr()
-            y_fit = y_tr + y_tr
-        proba = np.zeros((len(te), 3))
-        if len(set(y_tr)) == 1:
-            proba[:, LABELS.index(y_tr[0])] = 1.0
-        else:
-            clf = LogisticRegression(C=cfg.c, max_iter=2000).fit(x_tr, y_fit)
-            pr = clf.predict_proba(x_te)
-            for j, lab in enumerate(clf.classes_):
-                proba[:, LABELS.index(str(lab))] = pr[:, j]
-        for d, p, order in zip(te, proba, orders):
+    for d in te:
+        anns = doc_annotations(d)
+        for h in data.hids:
+            p, s = model.predict(data.docs[int(d["id"])], h)
             out[(int(d["id"]), h)] = p
-            ann = d["annotation_sets"][0]["annotations"][h]
-            if ann["choice"] != "NotMentioned" and ann["spans"]:
-                recalls.append(len(set(ann["spans"]) & set(order.tolist())) / len(ann["spans"]))
-        if cfg.pooled:
-            pool_tr += [_pool_x(data, h, d, s, cfg.k) for d, s in zip(tr, s_tr)]
-            pool_y += y_tr
-            pool_te += [((int(d["id"]), h), _pool_x(data, h, d, s, cfg.k)) for d, s in zip(te, s_te)]
-    if cfg.pooled:
-        mu, sd = np.mean(pool_tr, axis=0), np.std(pool_tr, axis=0) + 1e-6
-        clf = LogisticRegression(C=cfg.c_pool, max_iter=3000).fit((np.asarray(pool_tr) - mu) / sd, pool_y)
-        pr = clf.predict_proba((np.asarray([x for _, x in pool_te]) - mu) / sd)
-        idx = [LABELS.index(str(lab)) for lab in clf.classes_]
-        for (key, _), p in zip(pool_te, pr):
-            q = np.zeros(3)
-            q[idx] = p
-            out[key] = (1 - cfg.pooled) * out[key] + cfg.pooled * q
+            if anns[h]["choice"] != "NotMentioned" and anns[h]["spans"]:
+                order = np.argsort(-s, kind="stable")[:cfg.k]
+                recalls.append(len(set(anns[h]["spans"]) & set(order.tolist())) / len(anns[h]["spans"]))
     return out, recalls
 
 
@@ -305,9 +132,6 @@ VARIANTS: dict[str, Config] = {
     "ev_emb_ctx": Config(emb=1.0, ctx=0.5),
     "cues": Config(cues=1.0),
     "ev_emb_cues": Config(emb=1.0, cues=1.0),
-    "pooled": Config(pooled=0.5),
-    "ev_emb_pooled": Config(emb=1.0, pooled=0.5),
-    "ev_emb_cues_pooled": Config(emb=1.0, cues=1.0, pooled=0.5),
     "ev_emb_inner": Config(emb=1.0, inner=4),
     "ev_emb_inner_aug": Config(emb=1.0, inner=4, aug=1.0),
     "ev_emb_k1": Config(emb=1.0, k=1),

@@ -33,7 +33,7 @@ from clauselens.agents.delivery import (
     rule_step,
     rule_target,
 )
-from clauselens.agents.nli import combine
+from clauselens.agents.nli import combine, probe_matches, probe_step
 from clauselens.agents.refusal import refuse_injected
 from clauselens.agents.resources import AgentResources
 from clauselens.agents.state import GraphState, passages_of
@@ -332,6 +332,10 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     max_turns = int(state.get("max_turns") or settings.max_turns)
     ms = settings.model_for("interrogator")
     turn = int(state.get("turn") or 0)
+    if turn == 0 and nli and probe_matches(question):  # issue #40: the ContractNLI probe labels it after one search
+        return {"sub_questions": [question], "pending": [question], "route": "research", "follow_ups_asked": 0,
+                "events": [{"type": ET.NOTE, "text": "a ContractNLI hypothesis: the probe labels it, not decomposed"},
+                           {"type": ET.DECOMPOSE, "sub_questions": [question]}]}
     if turn == 0:
         target = None if nli else rule_target(question, settings.depth)
         if target is not None:  # issue #38: a rule decides what to quote; no decomposition
@@ -358,6 +362,9 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
                        "note": "no passages retrieved; no model call"})
         return {"draft": draft.model_dump(mode="json"), "route": "report", "complete": True,
                 "stop_reason": "nothing relevant found", "events": events}
+    probed = probe_step(question, passages, turn) if nli else None
+    if probed is not None:  # issue #40: labelled by the ContractNLI probe, its evidence quoted; no model call
+        return probed
     if not nli and settings.extractive_definitions:
         subs = [] if state.get("rule_target") == "definition" else state.get("sub_questions") or []
         ddraft = definition_draft(question, passages, documents=state.get("documents"), sub_questions=subs)

@@ -23,14 +23,16 @@ A model whose output never validates raises
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence, cast
+from typing import Any, Callable, Mapping, Sequence, cast
 
 import numpy as np
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from pydantic import BaseModel, Field
 
+from clauselens import events as ET
 from clauselens.agents import prompts_nli as P
 from clauselens.retrieval.exemplars import LABELS, ContractNLILabel, Exemplar, ExemplarBank
+from clauselens.retrieval.types import Passage
 
 
 class EvidenceFirstVerdict(BaseModel):
@@ -62,8 +64,9 @@ class NLIConfig:
     abstain_below: float | None = None
     n_neighbours: int = 10
     exemplar_chars: int = 400
-    #: Issue #40: the trained NLI head (``clauselens.heads.nli``) labels the pair from the retrieved passages,
-    #: no model call and no bank; when the head is not installed (one notice) the levers above decide.
+    #: Issue #40: the ContractNLI probe (``clauselens.heads.nli_probe``; else the cross-encoder ``clauselens.heads.nli``)
+    #: labels the pair from the passages, no model call and no bank; when neither is installed (one notice each) or the
+    #: hypothesis is none of the probe's, the levers above decide.
     head: bool = False
 
     def tag(self) -> str:
@@ -96,6 +99,9 @@ class NLIDecision(BaseModel):
     max_relevance: float | None = None
     evidence: list[EvidencePassage] = Field(default_factory=list)
     exemplar_ids: list[str] = Field(default_factory=list)
+    #: ``source == "probe"``: the ContractNLI hypothesis the probe matched and its class probabilities.
+    matched_hypothesis: str | None = None
+    probabilities: dict[str, float] = Field(default_factory=dict)
 
 
 def top_passages(relevance: np.ndarray, depth: int) -> list[int]:
@@ -136,6 +142,25 @@ def build_messages(hypothesis: str, passages: Sequence[str], exemplars: Sequence
     return [SystemMessage(content=P.SYSTEM), HumanMessage(content=user)]
 
 
+def probe_label(hypothesis: str, passages: Sequence[str], passage_vectors: np.ndarray | None = None) -> NLIDecision | None:
+    """The ContractNLI probe's decision (:mod:`clauselens.heads.nli_probe`, no model call) over a contract's
+    ``passages`` (its sentences / list items; ``passage_vectors``: their MiniLM vectors, if at hand); its evidence
+    spans are quoted verbatim. None when the probe is not installed (one notice) or ``hypothesis`` is none of
+    its ContractNLI hypotheses."""
+    from clauselens.heads.nli_probe import load_or_none as load_probe
+
+    probe = load_probe()
+    if probe is None:
+        return None
+    dec = probe.decide(hypothesis, passages, vecs=passage_vectors)
+    if dec is None:
+        return None
+    ev = [EvidencePassage(index=i, text=passages[i], relevance=sc) for i, sc in zip(dec.evidence, dec.scores)]
+    return NLIDecision(label=cast(ContractNLILabel, dec.label), source="probe", evidence=ev,
+                       quote=None if dec.label == "NotMentioned" else passages[dec.evidence[0]],
+                       matched_hypothesis=dec.hypothesis, probabilities=dec.proba)
+
+
 def classify(
     hypothesis: str,
     passages: Sequence[str],
@@ -162,6 +187,9 @@ def classify(
     evidence = [EvidencePassage(index=i, text=passages[i], relevance=float(rel[i])) for i in idx]
     max_rel = float(rel[idx[0]]) if idx else None
     if config.head:
+        probed = probe_label(hypothesis, passages, passage_vectors)
+        if probed is not None:  # issue #40: the ContractNLI probe reads all the passages itself (its own evidence ranker)
+            return probed.model_copy(update={"max_relevance": max_rel})
         from clauselens.heads.nli import load_or_none
 
         head = load_or_none("NLI labels from the head")
@@ -207,3 +235,44 @@ def classify(
         quote=getattr(verdict, "quote", None), vote=vote, max_relevance=max_rel, evidence=evidence,
         exemplar_ids=[f"{e.doc_id}:{e.span.start}-{e.span.end}" for e in shots],
     )
+
+
+def probe_step(question: str, passages: Mapping[str, Passage], turn: int) -> dict[str, Any] | None:
+    """``ask --mode nli`` (the Interrogator's step after a search): the ContractNLI probe labels ``question`` over
+    the retrieved passages cut into sentence / list-item spans, and the draft quotes its evidence spans verbatim
+    (no model call; the state update of a rule-decided draft). None when the probe is not installed or the
+    question is none of its hypotheses (the model drafts as before)."""
+    from clauselens.heads.nli_probe import split_spans
+    from clauselens.reports.model import DraftFinding, ReportDraft, from_contractnli
+
+    items = [(pid, s) for pid, p in passages.items() for s in split_spans(p.text)]
+    if not items:
+        return None
+    dec = probe_label(question, [s for _, s in items])
+    if dec is None:
+        return None
+    p = dec.probabilities.get(dec.label, 0.0)
+    said = {"Entailment": "the agreement states it", "Contradiction": "the agreement states the opposite",
+            "NotMentioned": "no retrieved clause states it or its opposite"}[dec.label]
+    answer = f"{dec.label}: {said} (ContractNLI probe, P = {p:.2f}; read as: {dec.matched_hypothesis})"
+    findings = [] if dec.label == "NotMentioned" else [
+        DraftFinding(statement=f"Evidence span {n + 1} the probe ranked for the hypothesis.",
+                     passage_ids=[items[e.index][0]], quote=e.text) for n, e in enumerate(dec.evidence[:3])]
+    draft = ReportDraft(title=question[:100], topic_summary=f"Hypothesis: {dec.matched_hypothesis}",
+                        legal_reasoning="Labelled by the ContractNLI span probe (trained on ContractNLI dev); no model call.",
+                        findings=findings, answer=answer, addressed=dec.label != "NotMentioned", conclusion=answer,
+                        knowledge_gaps=[said.capitalize() + "."] if dec.label == "NotMentioned" else [],
+                        label=from_contractnli(dec.label))
+    event = {"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"),
+             "shown": [items[e.index][0] for e in dec.evidence], "note": "labelled by the ContractNLI probe; no model call",
+             "probabilities": dec.probabilities}
+    return {"draft": draft.model_dump(mode="json"), "rule_decided": True, "route": "report", "complete": True,
+            "events": [event], "stop_reason": "labelled by the ContractNLI probe"}
+
+
+def probe_matches(question: str) -> bool:
+    """Whether the installed ContractNLI probe answers ``question`` (a notice once when it is not installed)."""
+    from clauselens.heads.nli_probe import load_or_none as load_probe
+
+    probe = load_probe()
+    return probe is not None and bool(question.strip()) and probe.match(question)[0] is not None
