@@ -125,8 +125,9 @@ def quote_of(passage: Any, focus: tuple[int, int] | None = None, limit: int = QU
     """The passage as a :class:`Quote` (cut to ``limit`` characters around ``focus`` at sentence
     boundaries; a cut quote is still a contiguous substring of the document). ``sentence``: only the
     sentence(s) holding ``focus`` (:func:`clauselens.grid.extract.sentence_units`) -- a value's quote.
-    Page furniture (an EDGAR banner, a page-number line; :mod:`clauselens.parsing.furniture`) is
-    left out: the stretch between furniture that holds ``focus``, else the longest."""
+    Page furniture (an EDGAR banner, a page-number line; :mod:`clauselens.parsing.furniture`) is left
+    out: a value's sentence is the stretch between furniture that holds the value; a clause has it
+    trimmed off its ends (a page break inside a clause stays, the clause goes on after it)."""
     from clauselens.grid.extract import sentence_units
     from clauselens.parsing.furniture import clean_stretch, furniture_spans
 
@@ -147,12 +148,23 @@ def quote_of(passage: Any, focus: tuple[int, int] | None = None, limit: int = QU
         b = text.find(". ", max(f1, a + limit // 2), a + limit)
         b = b + 1 if b > 0 else min(len(text), a + limit)
     cuts = furniture_spans(text, a, b)
-    if cuts and has_focus and focus is not None:
+    if cuts and units and focus is not None:  # a value's sentence: the stretch between furniture that holds the value
         bounds = [a, *[x for c in cuts for x in c], b]
-        parts = [(x, y) for x, y in zip(bounds[0::2], bounds[1::2]) if x <= focus[0] < y and text[x:y].strip()]
+        parts = [(x, y) for x, y in zip(bounds[0::2], bounds[1::2]) if x <= focus[0] < y]
         a, b = clean_stretch(text, *parts[0]) if parts else clean_stretch(text, a, b)
-    elif cuts:
-        a, b = clean_stretch(text, a, b)
+    elif cuts:  # a clause: furniture trimmed off its ends (inside it, a page break stays: the clause goes on after it)
+        for x, y in cuts:
+            if not text[a:x].strip():
+                a = y
+        for x, y in reversed(cuts):
+            if not text[y:b].strip():
+                b = x
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if b <= a:
+            a, b = clean_stretch(text, 0, len(text))
     heading = " > ".join(getattr(passage, "heading_path", []) or [])
     return Quote(text=text[a:b], start=base + a, end=base + b, clause=getattr(passage, "clause_ref", None) or "",
                  heading=heading, page=getattr(passage, "page_start", None))

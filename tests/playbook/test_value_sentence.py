@@ -153,3 +153,16 @@ def test_topic_is_judged_on_the_whole_sentence():
             "these same  terms and agreements unless superceded by future agreements.")
     got = near_period(text, TERM["value_near"], topic_words(TERM["value_near"]))
     assert isinstance(got, tuple) and abs(days(got[0]) - 365.25) < 1e-6
+
+
+def test_a_clause_quote_loses_furniture_at_its_ends_only():
+    from clauselens.playbook.review import quote_of
+
+    # real shape (BIOPURECORP agency agreement, 5.2): the clause goes on after a page number
+    text = ("Source: BIOPURE CORP, 10-Q, 6/30/1999\n\n5.2. Assignment. This Agreement will be binding upon the parties and their "
+            "permitted assigns.    14\n\n                                   -13-\n\nNeither party will not assign or otherwise transfer "
+            "any of its rights without the express prior written consent of the other party.\n\n 15\n")
+    p = SimpleNamespace(text=text, spans=[SimpleNamespace(start=0, end=len(text))], clause_ref="5.2", heading_path=[], page_start=1)
+    q = quote_of(p, (0, len(text)))
+    assert q.text.startswith("5.2. Assignment") and q.text.endswith("consent of the other party.")
+    assert text[q.start:q.end] == q.text
