@@ -8,7 +8,8 @@ which party the sentence binds, and compares it with the position's party:
 * **the subjects of the sentence's modal phrases** ("Distributor shall not ...", "Neither party may
   ...", "Each party agrees not to ..."), read by :func:`clauselens.reports.support_claims.assertions`
   (the report's party-role check; reused, not copied) and matched to one of the agreement's parties
-  through its name or defined aliases (``Document.party_aliases``; :func:`_party_of` there). "Either",
+  through its name or defined aliases (``Document.party_aliases``: a defined term as written, or a
+  distinctive word of the name or an alias). "Either",
   "each", "neither", "no" party, and "the parties" bind every party (:data:`ALL`);
 * **passive voice**: the agent after "by" ("may not be assigned by Licensee");
 * **an exclusive grant**: "X hereby grants Y the exclusive right" / "appoints Y as its sole distributor"
@@ -29,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
-from clauselens.reports.support_claims import ROLES, _party_of, assertions, party_table
+from clauselens.reports.support_claims import ROLES, assertions, party_table
 
 #: "Every party" in a set of bound parties.
 ALL = "*"
@@ -76,11 +77,21 @@ class Sides:
         w = " ".join(words.lower().strip(" .,;:'’").split()).removeprefix("the ")
         if not w or not self.parties:
             return None
-        i = _party_of(w, self.parties)
-        if i is None:  # a defined term given as typed ("Company") or a role word that is an alias
-            hits = [n for n, al in party_table(self.parties) if any(" ".join(a.lower().split()) == w for a in al)]
-            return hits[0] if len(hits) == 1 else None
-        return self.names[i]
+        table = party_table(self.parties)
+        hits = [n for n, al in table if any(" ".join(a.lower().split()).removeprefix("the ") == w for a in al)]
+        if not hits and w.split()[-1] not in ROLES:  # a name, or a word of one ("Driven Deliveries", "the MediWound Group")
+            mine = _name_words(w)
+            hits = [n for n, al in table if mine and any(mine & _name_words(x) for x in (n, *al))]
+        return hits[0] if len(hits) == 1 else None
+
+
+#: Words of a company name that do not tell one party from another.
+_FILLER = frozenset("inc incorporated llc ltd limited corp corporation co company plc lp llp sa ag gmbh bv nv international group "
+                    "holdings holding the of and party".split())
+
+
+def _name_words(name: str) -> set[str]:
+    return {t for t in re.findall(r"[a-z][a-z0-9&-]{2,}", name.lower()) if t not in _FILLER and t not in ROLES}
 
 
 def resolve_us(parties: Mapping[str, Sequence[str]], our_party: str | Sequence[str] = "", our_side: Sequence[str] = ()) -> str | None:
