@@ -332,8 +332,11 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     max_turns = int(state.get("max_turns") or settings.max_turns)
     ms = settings.model_for("interrogator")
     turn = int(state.get("turn") or 0)
-    if turn == 0 and nli and probe_matches(question):  # issue #40: the ContractNLI probe labels it after one search
+    # issue #40: a ContractNLI hypothesis is labelled by the probe after one search (unless precedents are asked to vote)
+    probe = nli and "precedents" not in res.tools()
+    if turn == 0 and probe and probe_matches(question):
         return {"sub_questions": [question], "pending": [question], "route": "research", "follow_ups_asked": 0,
+                "rule_target": "nli_probe",  # no search plan either: the hypothesis as asked is searched
                 "events": [{"type": ET.NOTE, "text": "a ContractNLI hypothesis: the probe labels it, not decomposed"},
                            {"type": ET.DECOMPOSE, "sub_questions": [question]}]}
     if turn == 0:
@@ -362,7 +365,7 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
                        "note": "no passages retrieved; no model call"})
         return {"draft": draft.model_dump(mode="json"), "route": "report", "complete": True,
                 "stop_reason": "nothing relevant found", "events": events}
-    probed = probe_step(question, passages, turn) if nli else None
+    probed = probe_step(question, passages, turn) if probe else None
     if probed is not None:  # issue #40: labelled by the ContractNLI probe, its evidence quoted; no model call
         return probed
     if not nli and settings.extractive_definitions:

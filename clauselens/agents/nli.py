@@ -239,11 +239,11 @@ def classify(
 
 def probe_step(question: str, passages: Mapping[str, Passage], turn: int) -> dict[str, Any] | None:
     """``ask --mode nli`` (the Interrogator's step after a search): the ContractNLI probe labels ``question`` over
-    the retrieved passages cut into sentence / list-item spans, and the draft quotes its evidence spans verbatim
-    (no model call; the state update of a rule-decided draft). None when the probe is not installed or the
-    question is none of its hypotheses (the model drafts as before)."""
+    the retrieved passages cut into sentence / list-item spans; its evidence spans are quoted verbatim by rule
+    (``nli_evidence``) and the draft carries the label (no model call; the state update of a rule-decided draft).
+    None when the probe is not installed or the question is none of its hypotheses (the model drafts as before)."""
     from clauselens.heads.nli_probe import split_spans
-    from clauselens.reports.model import DraftFinding, ReportDraft, from_contractnli
+    from clauselens.reports.model import ReportDraft, RuleQuote, from_contractnli
 
     items = [(pid, s) for pid, p in passages.items() for s in split_spans(p.text)]
     if not items:
@@ -251,23 +251,25 @@ def probe_step(question: str, passages: Mapping[str, Passage], turn: int) -> dic
     dec = probe_label(question, [s for _, s in items])
     if dec is None:
         return None
-    p = dec.probabilities.get(dec.label, 0.0)
     said = {"Entailment": "the agreement states it", "Contradiction": "the agreement states the opposite",
             "NotMentioned": "no retrieved clause states it or its opposite"}[dec.label]
-    answer = f"{dec.label}: {said} (ContractNLI probe, P = {p:.2f}; read as: {dec.matched_hypothesis})"
-    findings = [] if dec.label == "NotMentioned" else [
-        DraftFinding(statement=f"Evidence span {n + 1} the probe ranked for the hypothesis.",
-                     passage_ids=[items[e.index][0]], quote=e.text) for n, e in enumerate(dec.evidence[:3])]
+    answer = f"{dec.label}: {said} (ContractNLI probe; read as: {dec.matched_hypothesis})"
+    quotes = []
+    for n, e in enumerate(dec.evidence[:3] if dec.label != "NotMentioned" else []):
+        pid, span = items[e.index]
+        start = passages[pid].text.find(span)
+        quotes.append(RuleQuote(passage_id=pid, start=start, end=start + len(span), kind="nli_evidence",
+                                statement="The probe's top evidence for the hypothesis." if n == 0
+                                else "Further evidence the probe read for the hypothesis."))
     draft = ReportDraft(title=question[:100], topic_summary=f"Hypothesis: {dec.matched_hypothesis}",
                         legal_reasoning="Labelled by the ContractNLI span probe (trained on ContractNLI dev); no model call.",
-                        findings=findings, answer=answer, addressed=dec.label != "NotMentioned", conclusion=answer,
+                        answer=answer, addressed=dec.label != "NotMentioned", conclusion=answer,
                         knowledge_gaps=[said.capitalize() + "."] if dec.label == "NotMentioned" else [],
                         label=from_contractnli(dec.label))
-    event = {"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"),
-             "shown": [items[e.index][0] for e in dec.evidence], "note": "labelled by the ContractNLI probe; no model call",
-             "probabilities": dec.probabilities}
-    return {"draft": draft.model_dump(mode="json"), "rule_decided": True, "route": "report", "complete": True,
-            "events": [event], "stop_reason": "labelled by the ContractNLI probe"}
+    event = {"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [q.passage_id for q in quotes],
+             "note": "labelled by the ContractNLI probe; no model call", "probabilities": dec.probabilities}
+    return {"draft": draft.model_dump(mode="json"), "rule_quotes": [q.model_dump() for q in quotes], "rule_decided": True,
+            "route": "report", "complete": True, "events": [event], "stop_reason": "labelled by the ContractNLI probe"}
 
 
 def probe_matches(question: str) -> bool:

@@ -302,6 +302,7 @@ RULE_NOTES = {
     "named_clause": "rules: the clause the question names, quoted verbatim (exact clause-number field)",
     "definition": "rules: the agreement's own definition, verbatim",
     "lead": "rules: one of the best retrieved clauses for the question, quoted verbatim (retrieval's ranking)",
+    "nli_evidence": "rules: an evidence span the ContractNLI probe ranked for the hypothesis, quoted verbatim",
 }
 
 

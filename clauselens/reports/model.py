@@ -69,7 +69,7 @@ Verification = Literal["verified", "partial", "unverified", "silent"]
 #: the question names its number; ``definition`` -- the question asks what a defined term means;
 #: ``lead`` -- one of the best retrieved clauses for the question as asked ("The clauses that speak to
 #: this"), chosen by retrieval's ranking and relevance bar, not by whether the model copied a quote.
-RuleKind = Literal["named_clause", "definition", "lead"]
+RuleKind = Literal["named_clause", "definition", "lead", "nli_evidence"]
 
 
 class RuleQuote(BaseModel):

@@ -77,15 +77,16 @@ def test_ask_nli_labels_by_the_probe_with_no_model_call(pair) -> None:
     def no_model(*_a, **_k):
         raise AssertionError("the probe path must not call a model")
 
-    res = SimpleNamespace(settings=Settings(), model=no_model)
+    res = SimpleNamespace(settings=Settings(), model=no_model, tools=dict)
+    spans_text = " ".join(spans)
     first = interrogator_node({"question": hypothesis, "mode": "nli", "turn": 0}, res)  # type: ignore[arg-type]
-    assert first["route"] == "research" and first["pending"] == [hypothesis]
+    assert first["route"] == "research" and first["pending"] == [hypothesis] and first["rule_target"] == "nli_probe"
     passages = {f"P{i + 1}": Passage(chunk_id=f"c{i}", doc_id="d", node_id=f"n{i}", spans=[], text=" ".join(spans[j:j + 4]))
                 for i, j in enumerate(range(0, len(spans), 4))}
     upd = probe_step(hypothesis, passages, 1)
     assert upd is not None and upd["rule_decided"] and upd["draft"]["label"] == "contradiction"
-    for f in upd["draft"]["findings"]:
-        assert f["quote"] in passages[f["passage_ids"][0]].text
+    quotes = [passages[q["passage_id"]].text[q["start"]:q["end"]] for q in upd["rule_quotes"]]
+    assert quotes and all(q.strip() and q in spans_text for q in quotes)
 
 
 def test_without_the_head_it_falls_back_and_says_so(tmp_path: Path, capsys, monkeypatch) -> None:
