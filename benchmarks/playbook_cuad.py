@@ -23,6 +23,10 @@ agreements, the dev agreements among them; no report-split agreement); ``--margi
 for all; the result also records the earlier configuration (the head's own thresholds, chosen on
 the 65 tune agreements, band 1.0 log-odds for all) on the same agreements, under ``head_thresholds``.
 
+Party reading (``party_reading``): for Anti-Assignment, Non-Compete and Exclusivity clauses CUAD
+annotates, whom the annotated clause binds as the review's party check reads it (each party / one
+party / both named / unknown; CUAD does not label the obligated party, so a coverage, not an accuracy).
+
 Reported per position: accuracy (unclear counts as wrong), accuracy over the decided (non-unclear)
 outcomes, unclear rate, Wilson 95% intervals, the baseline "always no clause" (missing for a
 required or value position, compliant for a required-absent one), and the count of compliant
@@ -104,6 +108,7 @@ positions:
     topic: "What notice stops the renewal?"
     category: Notice Period To Terminate Renewal
     value_near: [notice, prior, written, before]
+    terms: [renew, non-renew, expir, extend, extension, automatic, continu, successive]
     require: {{period_at_most: 90 days}}
 """
 ANSWER_COLUMN = {"Governing Law": "Governing Law-Answer", "Renewal Term": "Renewal Term-Answer",
@@ -212,6 +217,39 @@ def grid_compare(pb: Playbook, records: list[dict[str, Any]], grid_file: Path) -
     return out
 
 
+#: Categories whose clauses oblige a party (the party check of a position with ``party:``).
+PARTY_CATEGORIES = ("Anti-Assignment", "Non-Compete", "Exclusivity")
+
+
+def party_reading(spans: dict[str, list[str]], parties: dict[str, list[str]]) -> dict[str, str]:
+    """Per category CUAD annotates in the agreement: whom its annotated clause binds, as the review's
+    party check reads it (:func:`clauselens.playbook.parties.bound` over the clause's sentences):
+    "each party", "one party", "both named" or "unknown". CUAD does not label the obligated party,
+    so this measures how often a party-specific position can be decided, not whether it is right."""
+    from clauselens.playbook.parties import ALL, Sides, bound
+    from clauselens.playbook.rules import sentences
+
+    sides = Sides(parties)
+    out = {}
+    for cat in PARTY_CATEGORIES:
+        if not spans.get(cat):
+            continue
+        got = [b for t in spans[cat] for _, sen in sentences(t) for b in [bound(sen, sides)] if b is not None]
+        binds = set().union(*got) if got else set()
+        out[cat] = "unknown" if not got else "each party" if ALL in binds else "one party" if len(binds) == 1 else "both named"
+    return out
+
+
+def party_summary(records: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for cat in PARTY_CATEGORIES:
+        vals = [r["party_reading"][cat] for r in records if cat in r.get("party_reading", {})]
+        known = sum(v != "unknown" for v in vals)
+        out[cat] = {"annotated_agreements": len(vals), **{k: vals.count(k) for k in ("each party", "one party", "both named", "unknown")},
+                    "party_read": known, "party_read_95ci": wilson(known, len(vals))}
+    return out
+
+
 def wilson_row(k: int, n: int) -> dict[str, Any]:
     return {"correct": k, "accuracy": round(k / n, 4) if n else None, "95ci": wilson(k, n)}
 
@@ -268,7 +306,8 @@ def summarise(pb: Playbook, records: list[dict[str, Any]]) -> dict[str, Any]:
                 "unclear_rate": round(a["unclear"] / n, 4) if n else None, "always_no_clause_accuracy": round(a["base"] / n, 4) if n else None}
 
     secs = [r["seconds"] for r in records]
-    return {"agreements": len(records), "positions": per, "all_positions": fold(tot), "presence_head_positions": fold(head_only),
+    return {"agreements": len(records), "positions": per,
+            "party_reading": party_summary(records), "all_positions": fold(tot), "presence_head_positions": fold(head_only),
             "compliant_without_quote": sum(r["compliant_without_quote"] for r in records),
             "seconds_per_agreement": {"mean": round(statistics.mean(secs), 3) if secs else None,
                                       "median": round(statistics.median(secs), 3) if secs else None,
@@ -308,6 +347,7 @@ def run(files: list[tuple[str, Path]], labels: dict[str, dict[str, str]], review
                          for r in rv.results if r.quotes and r.outcome in ("compliant", "deviation") and spans.get(cat[r.position_id])}
             out[name].append({"agreement": path.name, "gold": gold(pb, labels[k]), "pred": pred, "seconds": round(secs, 3),
                               "compliant_without_quote": cwq, "quote_on_annotated_clause": on_clause,
+                              "party_reading": party_reading(spans, a.parties),
                               "values": {r.position_id: r.value for r in rv.results if r.value}})
             t0 = time.perf_counter()
     return out
