@@ -163,11 +163,12 @@ def run(
                            cfg, model_name, emb, top_m)
     if precedents:
         variant += f"_prec-w{settings.retrieval.precedent_vote_weight:g}"
-    if mode == "head":  # which head labels: the ContractNLI probe's weights by checksum (issue #40), else none
+    if mode == "head" or (mode == "interrogator" and not precedents):
+        # which probe labels (issue #40: ``ask --mode nli`` uses it too, unless precedents vote): its weights' checksum
         from clauselens.heads.nli_probe import load_or_none
 
         probe = load_or_none()
-        variant += f"_nli-probe-{probe.meta['sha256'][:8]}" if probe is not None else "_no-probe"
+        variant += f"_nli-probe-{probe.meta['sha256'][:8]}" if probe is not None else ("_no-probe" if mode == "head" else "")
     if mode == "precedents":
         r_ = settings.retrieval
         emb = r_.embedder

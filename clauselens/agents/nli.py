@@ -267,7 +267,8 @@ def probe_step(question: str, passages: Mapping[str, Passage], turn: int) -> dic
                         knowledge_gaps=[said.capitalize() + "."] if dec.label == "NotMentioned" else [],
                         label=from_contractnli(dec.label))
     event = {"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [q.passage_id for q in quotes],
-             "note": "labelled by the ContractNLI probe; no model call", "probabilities": dec.probabilities}
+             "note": "labelled by the ContractNLI probe (" + ", ".join(f"P({lab}) = {p:.3f}" for lab, p in dec.probabilities.items())
+             + "); no model call"}
     return {"draft": draft.model_dump(mode="json"), "rule_quotes": [q.model_dump() for q in quotes], "rule_decided": True,
             "route": "report", "complete": True, "events": [event], "stop_reason": "labelled by the ContractNLI probe"}
 
