@@ -42,7 +42,8 @@ def rows(reviews: Sequence[AgreementReview]) -> list[dict[str, Any]]:
         for r in rv.results:
             q = r.quotes[0] if r.quotes else None
             out.append({"agreement": rv.agreement, "position": r.position_id, "topic": r.topic, "severity": r.severity,
-                        "outcome": r.outcome, "rule": r.rule, "value": r.value, "why": r.why, "decided_by": r.decided_by,
+                        "outcome": r.outcome, "rule": r.rule, "value": r.value, "binds": r.bound_party, "why": r.why,
+                        "decided_by": r.decided_by,
                         "clause": q.clause if q else "", "page": q.page if q else None, "quote": q.text if q else "",
                         "other_quotes": len(r.quotes) - 1 if r.quotes else 0,
                         "presence_score": r.presence_score, "threshold": r.threshold, "model_reading": r.reading,
@@ -54,6 +55,8 @@ def _md_result(r: PositionResult, agreement: str) -> list[str]:
     lines = [f"### {r.position_id} — {_MARK[r.outcome]}", "", f"*{r.topic}* · severity **{r.severity}** · rule: {r.rule}", ""]
     if r.value:
         lines.append(f"- **Value read from the clause:** {r.value}")
+    if r.bound_party:
+        lines.append(f"- **The clause binds:** {r.bound_party}")
     lines.append(f"- **Decided by:** {r.decided_by} — {r.why}")
     for q in r.quotes:
         lines += ["", f"> {' '.join(q.text.split())}", f"> — *{where(q, agreement)}*"]
@@ -123,7 +126,7 @@ def to_xlsx(path: Path, playbook: Playbook, reviews: Sequence[AgreementReview], 
     ws = wb.active
     ws.title = "review"
     data = rows(reviews)
-    cols = ["agreement", "position", "topic", "severity", "outcome", "rule", "value", "why", "decided_by", "clause", "page",
+    cols = ["agreement", "position", "topic", "severity", "outcome", "rule", "value", "binds", "why", "decided_by", "clause", "page",
             "quote", "other_quotes", "presence_score", "threshold", "model_reading", "preferred", "source_path"]
     ws.append(cols)
     for c in ws[1]:

@@ -227,3 +227,20 @@ def test_our_party_that_names_no_party_is_a_clear_error():
     _check_our_party(inputs, ["Customer", "Company"])  # each names a party of one agreement
     with pytest.raises(ConfigError, match="names no party.*Borealis Retail LLC \\(Customer\\)"):
         _check_our_party(inputs, ["Zeta Holdings"])
+
+
+def test_reports_say_whom_the_clause_binds(tmp_path):
+    import openpyxl
+
+    from clauselens.playbook.report import write_reports
+
+    pb = parse_playbook(PB.format(party="us"))
+    s = sides(PAIRS[0])
+    rev = Reviewer(pb, head=SimpleNamespace(categories=[]), calibration={}, our_party="Customer")
+    rv = rev.review(passages("2. Non-competition. Supplier agrees not to compete with Customer during the Term."), agreement="a",
+                    parties=s.parties)
+    out = write_reports(tmp_path, pb, [rv], {})
+    assert "**The clause binds:** Supplier" in out["md"].read_text()
+    ws = openpyxl.load_workbook(out["xlsx"])["review"]
+    header = [c.value for c in ws[1]]
+    assert "binds" in header and ws.cell(row=2, column=header.index("binds") + 1).value == "Supplier"
