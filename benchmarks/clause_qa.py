@@ -197,6 +197,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-lay-terms", action="store_true",
                     help="rank with the question alone, without the contract terms of its lay phrases "
                          "(clauselens.retrieval.lay_terms; the variant says so)")
+    ap.add_argument("--no-category-absence", action="store_true",
+                    help="without the topic head's category-absence abstention (clauselens.library.category_absence)")
+    ap.add_argument("--topic-channel", action="store_true",
+                    help="fuse the topic channel (topic head category -> presence probe's passages) into the ranking")
     ap.add_argument("--sweep", action="store_true", help="report the abstention trade-off over dense-cosine thresholds")
     ap.add_argument("--threshold", type=float, default=None,
                     help="abstention threshold on the best dense cosine to report as the headline (default: none)")
@@ -213,11 +217,15 @@ def main(argv: list[str] | None = None) -> None:
     lib = library_for(args.setting, args.embedder, questions, file_names=args.file_names)
     lib.demote_front_matter = not args.no_front_matter_demotion
     lib.expand_lay_terms = not args.no_lay_terms
+    lib.topic_head = False if args.no_category_absence else None
+    lib.topic_channel = args.topic_channel
     build_s = time.perf_counter() - t0
     rows = run(lib, questions)
     variant = (f"{args.embedder}{'-filenames' if args.file_names else ''}"
                f"{'-no-front-matter-demotion' if args.no_front_matter_demotion else ''}"
-               f"{'-no-lay-terms' if args.no_lay_terms else ''}{f'-{args.tag}' if args.tag else ''}")
+               f"{'-no-lay-terms' if args.no_lay_terms else ''}{'-no-category-absence' if args.no_category_absence else ''}"
+               f"{'-topic-channel' if args.topic_channel else ''}"
+               f"{f'-{args.tag}' if args.tag else ''}")
     RESULTS.mkdir(parents=True, exist_ok=True)
     rpath = RESULTS / f"clause_qa_{args.setting}_{variant}.results.jsonl"
     rpath.write_text("".join(json.dumps(r) + "\n" for r in rows))
@@ -229,6 +237,7 @@ def main(argv: list[str] | None = None) -> None:
         "library": {"agreements": len(lib), "passages": sum(r.passages for r in lib.agreements()),
                     "embedder": lib.meta["embedder"], "file_names_in_resolution": args.file_names,
                     "front_matter_demoted": lib.demote_front_matter, "lay_terms": lib.expand_lay_terms,
+                    "category_absence": lib.topic_head is not False, "topic_channel": lib.topic_channel,
                     "seconds_to_open_or_build": round(build_s, 1)},
         "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()],  # latency is only comparable at like load
         "k": K, "abstain_threshold_dense": thr, "questions": len(questions), "summary": summary,

@@ -118,6 +118,11 @@ class RetrievalSettings(BaseModel):
     # convenience", ...) to the library's ranking query (clauselens.retrieval.lay_terms; measured by
     # benchmarks/clause_qa.py --no-lay-terms, README "Contract library").
     library_lay_terms: bool = True
+    # Category-absence abstention (issue #39; clauselens.library.category_absence for a library, the hybrid
+    # retriever for files asked directly): the trained topic head reads a question's CUAD clause category, the
+    # presence probe scores the agreement(s), and a category they clearly lack answers "no matching clause found"
+    # (off with one notice when the topic head is not installed; needs the MiniLM embedder).
+    category_absence: bool = True
     # "head": the trained cross-encoder of clauselens/heads (issue #39; benchmarks/clause_qa_head.py), off with
     # one notice when its weights are not installed; its abstention threshold (None) is the one head.json
     # recorded, chosen on the training validation split.

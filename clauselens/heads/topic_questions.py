@@ -115,7 +115,7 @@ def cuad_descriptions(path: Path = CUAD_README) -> dict[str, str]:
         if m.group(1) == "Category":
             cat = m.group(2).strip()
         elif cat:
-            out[_title(cat)] = m.group(2).strip()
+            out[cuad_name(cat)] = m.group(2).strip()
             cat = None
     return out
 
@@ -129,7 +129,7 @@ README_ALIASES = {"notice to terminate renewal": "Notice Period To Terminate Ren
                   "unlimited/all-you-can-eat license": "Unlimited/All-You-Can-Eat-License"}
 
 
-def _title(cat: str) -> str:
+def cuad_name(cat: str) -> str:
     """CUAD README spelling -> the master_clauses.csv / presence-head spelling ("Cap on Liability" ->
     "Cap On Liability", "Joint IP Ownership" -> "Joint Ip Ownership")."""
     low = cat.lower()
@@ -213,12 +213,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--model", type=Path, default=MODEL_FILE)
     ap.add_argument("--per-topic", type=int, default=6)
+    ap.add_argument("--rounds", default="", help="only these rounds, 'A:B' (a second writer takes other rounds "
+                                                  "into another --out file)")
     ap.add_argument("--minutes", type=float, default=28.0)
     ap.add_argument("--limit", type=int, default=None)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--temperature", type=float, default=0.8)
     args = ap.parse_args(argv)
     todo = items(cuad_descriptions(), args.per_topic)
+    if args.rounds:
+        lo, hi = (int(v) for v in args.rounds.split(":"))
+        todo = [t for t in todo if lo <= int(t["id"].rsplit("|", 1)[1]) < hi]
     complete = llama_complete(args.model, n_threads=args.threads, temperature=args.temperature,
                               max_tokens=260, schema=SCHEMA)
     stats = run(todo, complete, args.out, minutes=args.minutes, limit=args.limit,

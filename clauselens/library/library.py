@@ -39,6 +39,7 @@ import numpy as np
 from clauselens.errors import ConfigError, IngestError, RetrievalError
 from clauselens.library.backends import open_storages
 from clauselens.library.catalogue import AgreementRecord, naming_words, strip_naming_words
+from clauselens.library.category_absence import CategoryChecks
 from clauselens.library.exact_fields import ExactFields, show_ref
 from clauselens.library.indexing import COMMIT_EVERY, SUFFIXES, AddReport, Indexing, ProgressFn, collect_files
 from clauselens.library.ordering import FRONT_MATTER_QUESTION, RECITAL_START, ResultOrder
@@ -83,7 +84,7 @@ LOCAL_BM25_MAX = 5000
 
 
 
-class Library(Indexing, ExactFields, TopicChecks, ResultOrder):
+class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, ResultOrder):
     """A library directory (see the module docstring). Create with :meth:`open`.
 
     ``embedder``: an :class:`~clauselens.retrieval.embedders.Embedder` (created from the
@@ -119,6 +120,9 @@ class Library(Indexing, ExactFields, TopicChecks, ResultOrder):
         #: Append the contract terms of the question's lay phrases to the ranking query
         #: (:mod:`clauselens.retrieval.lay_terms`; "walk away" -> "terminate", "for convenience", ...).
         self.expand_lay_terms = True
+        #: Fuse the topic channel (the topic head's category, the presence probe's best passages for
+        #: it) into the ranking (:meth:`_with_topic_channel`); needs the topic head.
+        self.topic_channel = False
         self._body_start: dict[str, int | None] = {}
         self._body_start_gen = -1
         stale = self.lexical.generation() != self.catalogue.generation()
@@ -304,14 +308,9 @@ class Library(Indexing, ExactFields, TopicChecks, ResultOrder):
             first += self._definition_rows(docs, term)
         if absent_topics and not first and docs is not None and res.status in ("resolved", "ambiguous", "filtered") \
                 and len(docs) <= 3:
-            absent = self._absent_topic(question, docs)
+            absent = self._absence(question, docs, trace)
             if absent is not None:
-                word, share = absent
-                trace["absent_topic"] = {"word": word, "library_share": round(share, 3)}
-                names = " / ".join(self._label(d) for d in docs)
-                return SearchResult(query=question, abstained=True, trace=trace,
-                                    reason=f"{NO_MATCH}: {names} never mention{'s' if len(docs) == 1 else ''} "
-                                           f"'{word}' (a clause topic in {share:.0%} of the library's agreements)")
+                return absent
         rank_q = question
         if docs is not None and len(docs) <= 10:
             recs = {r.doc_id: r for r in self.agreements()}
@@ -325,6 +324,8 @@ class Library(Indexing, ExactFields, TopicChecks, ResultOrder):
                 trace["lay_terms"] = list(expansion.concepts)
         trace["ranking_query"] = rank_q
         ranked = self._rank(rank_q, docs, trace, dense_query=dense_query, lexical_only=lexical_only)
+        if self.topic_channel and docs and not first and not lexical_only:
+            ranked = self._with_topic_channel(rerank_q, docs, ranked, trace)
         copies = self.copies()
         if copies:  # one result per clause: a copy's passages are its original's
             ranked = [p for p in ranked if p.doc_id not in copies or (docs is not None and p.doc_id in docs)]
@@ -359,6 +360,34 @@ class Library(Indexing, ExactFields, TopicChecks, ResultOrder):
         trace["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return SearchResult(query=question, passages=out, trace=trace)
 
+
+    def _absence(self, question: str, docs: Sequence[str], trace: dict[str, Any]) -> SearchResult | None:
+        """An abstaining result when the question's clause topic is absent from ``docs``: by the
+        topic word the agreements never use (:meth:`_absent_topic`), or by the trained topic and
+        presence heads (:meth:`_absent_category`); else ``None``."""
+        names = " / ".join(self._label(d) for d in docs)
+        absent = self._absent_topic(question, docs)
+        if absent is not None:
+            word, share = absent
+            trace["absent_topic"] = {"word": word, "library_share": round(share, 3)}
+            return SearchResult(query=question, abstained=True, trace=trace,
+                                reason=f"{NO_MATCH}: {names} never mention{'s' if len(docs) == 1 else ''} "
+                                       f"'{word}' (a clause topic in {share:.0%} of the library's agreements)")
+        cat = self._absent_category(question, docs, names)
+        if cat is None:
+            return None
+        trace["absent_category"] = cat
+        return SearchResult(query=question, abstained=True, trace=trace, reason=f"{NO_MATCH}: {cat['reason']}")
+
+    def _with_topic_channel(self, question: str, docs: Sequence[str], ranked: list[Passage],
+                            trace: dict[str, Any]) -> list[Passage]:
+        """``ranked`` fused (RRF) with the topic channel's passages (:meth:`_topic_rows`), when it has any."""
+        got = self._topic_rows(question, docs)
+        if got is None:
+            return ranked
+        cat, rows = got
+        trace["topic_channel"] = {"category": cat, "passages": len(rows)}
+        return reciprocal_rank_fusion({"fused": ranked, "topic": self._as_passages(rows, "")}, k=RRF_K)
 
     def _label(self, doc_id: str) -> str:
         rec = next((r for r in self.agreements() if r.doc_id == doc_id), None)

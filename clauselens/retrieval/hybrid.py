@@ -20,6 +20,9 @@ Pipeline of :meth:`HybridRetriever.search` (every step is recorded in ``trace``)
    ``§3.2``, ``14.3(b)``), chunks whose ``clause_ref`` equals one of them come first. If a
    named reference exists in none of the searched documents, the retriever abstains
    ("clause 14.3(b) not found ...") instead of returning look-alikes (3.12, 12.3).
+   4b. **Absent clause kind** (``category_absence``, issue #39): a question the trained topic head
+   reads as a CUAD clause kind that the presence probe finds clearly absent from every searched
+   document (at most 3) gets "no matching clause found" and why.
 5. **Rerank** the first ``rerank_top`` with the configured reranker.
 6. **Abstain** when nothing matched, or when the best passage scores below
    ``abstain_threshold`` (compared with the reranker's probability if a reranker is set,
@@ -122,7 +125,7 @@ class HybridRetriever:
                  candidates: int = 40, rerank_top: int = 20, abstain_threshold: float = 0.0,
                  route: Literal["auto", "always", "never"] = "auto", route_top: int = 1,
                  weights: dict[str, float] | None = None, lexical: bool = True,
-                 dedupe: float | None = None) -> None:
+                 dedupe: float | None = None, category_absence: bool = False) -> None:
         if embedder is None and not lexical:
             raise ValueError("HybridRetriever needs BM25 (lexical=True), an embedder, or both")
         self.embedder = embedder
@@ -132,6 +135,9 @@ class HybridRetriever:
         self.rrf_k, self.candidates, self.rerank_top = rrf_k, candidates, rerank_top
         self.abstain_threshold, self.route, self.route_top = abstain_threshold, route, route_top
         self.weights = weights
+        #: Abstain on a question about a CUAD clause kind the searched documents clearly lack (step 4b).
+        self.category_absence = category_absence
+        self._presence: dict[str, dict[str, float]] = {}
         self.chunks: list[Chunk] = []
         self._bm25: BM25Index | None = None
         self._dense: DenseIndex | None = None
@@ -167,6 +173,7 @@ class HybridRetriever:
         else:
             self._doc_bm25 = self._doc_dense = None
         self._refs_by_doc = {}
+        self._presence = {}
         for c in self.chunks:
             if c.clause_ref:
                 self._refs_by_doc.setdefault(c.doc_id, set()).add(clause_key(c.clause_ref))
@@ -214,6 +221,10 @@ class HybridRetriever:
                 trace["missing_refs"] = missing
                 return SearchResult(query=query, abstained=True, trace=trace,
                                     reason=f"no matching clause found: clause {', '.join(missing)} is not in the searched documents")
+        if not parts.refs and self.category_absence:
+            absent = self._absent_category(parts.question, docs or self._doc_ids, trace)
+            if absent is not None:
+                return SearchResult(query=query, abstained=True, trace=trace, reason=f"{NO_MATCH}: {absent}")
         # Without a chosen document the description is all that tells look-alike
         # contracts apart, so it stays in the ranking query; once documents are chosen
         # (routing or doc_ids) only the question ranks passages.
@@ -246,6 +257,39 @@ class HybridRetriever:
             trace["deduped"] = before - len(fused)
         trace["latency_ms"] = round((time.perf_counter() - t0) * 1000, 2)
         return SearchResult(query=query, passages=fused[:k], trace=trace)
+
+    def _absent_category(self, question: str, docs: Sequence[str], trace: dict[str, Any]) -> str | None:
+        """The reason to abstain when the trained topic head reads ``question`` as a CUAD clause kind that
+        the presence probe finds clearly absent from every one of ``docs`` (at most 3; issue #39, as
+        :mod:`clauselens.library.category_absence` for a library); ``None`` otherwise, and always without
+        the heads or the MiniLM embedder (off, said once)."""
+        if not docs or len(docs) > 3 or self.embedder is None or getattr(self.embedder, "name", "") != "minilm":
+            return None
+        from clauselens.heads.base import HeadMissingError, notice_missing
+        from clauselens.heads.presence import load as load_presence
+        from clauselens.heads.topic import absence_reason
+        from clauselens.heads.topic import load as load_topic
+
+        try:
+            head, presence_head = load_topic(), load_presence()
+        except HeadMissingError as e:
+            notice_missing("topic", "category-absence abstention", e)
+            self.category_absence = False
+            return None
+        for d in docs:
+            if d not in self._presence:
+                text = "\n".join(c.text for c in self.chunks if c.doc_id == d)
+                self._presence[d] = {p.category: p.score for p in presence_head.score(text)} if text.strip() else {}
+        presence = [self._presence[d] for d in docs]
+        reading = head.read(self.embedder.embed_queries([question])[0], presence)
+        if not reading.absent:
+            return None
+        cat = reading.categories[0][0]
+        best = max(sc.get(cat, 0.0) for sc in presence)
+        titles = {c.doc_id: c.doc_title for c in self.chunks if c.doc_title}
+        names = " / ".join(titles.get(d) or "the document" for d in docs)
+        trace["absent_category"] = {"category": cat, "mass": round(reading.mass, 3), "presence": round(best, 4)}
+        return absence_reason(reading, names, len(docs), best, head.absent_below[cat])
 
     def _exact_first(self, fused: list[Passage], refs: Sequence[str], docs: Sequence[str] | None) -> list[Passage]:
         """Chunks whose ``clause_ref`` is one of ``refs`` first (fused order among them,
@@ -303,6 +347,7 @@ def build_retriever(settings: RetrievalSettings, *, cache_dir: Path | None = Non
         candidates=settings.candidates, rerank_top=settings.rerank_top,
         abstain_threshold=settings.abstain_threshold,
         route=settings.route, route_top=settings.route_top, dedupe=settings.dedupe,
+        category_absence=settings.category_absence,
     )
 
 
