@@ -96,7 +96,9 @@ def correct(qtype: str, answer: str, key: dict[str, Any]) -> bool:
         return bool(mine) and all(any(same_period(m, w) for w in want) for m in mine)
     if qtype == "amount":
         mine_a = amounts_in(answer)
-        return bool(mine_a) and all(any(abs(m.value - float(a)) < 1e-6 for a in accept) for m in mine_a)
+        # the key writes plain numbers, "N%", or a number with its currency ("300000 USD")
+        want_v = [float(m.group(0).replace(",", "")) for a in accept for m in [re.match(r"\d[\d,]*(?:\.\d+)?", a.strip())] if m]
+        return bool(mine_a) and all(any(abs(m.value - v) < 1e-6 for v in want_v) for m in mine_a)
     if qtype == "party":
         names = party_names(answer)
         gold = [name_tokens(a) for a in accept]

@@ -139,6 +139,7 @@ def topic_groups(question: str) -> tuple[TermGroup, ...]:
     are that concept's, not groups of their own), and one for alternatives joined by "or"."""
     from clauselens.retrieval.lay_terms import phrase_matcher
 
+    question = re.sub(r"(?<=[a-z])['’](?:s|re|ll|d|ve)\b", "", question, flags=re.IGNORECASE)  # "what's" is "what"
     stems = [s for s in content_stems(question) if s not in _LIGHT]
     own_set = {s for s in stems if s not in _GENERIC_STEMS and len(s) > 2}
     groups: dict[str, set[str]] = {}
@@ -167,7 +168,8 @@ def topic_groups(question: str) -> tuple[TermGroup, ...]:
             continue
         terms = groups.setdefault(alias.get(stem, stem), set())
         if own:
-            terms.add(stem)
+            if stem not in absorbed:  # a lay phrase's own word ("rolls *over*") is no contract wording: its concept's terms are
+                terms.add(stem)
             for cname, cterms in _concepts_by_stem().get(stem, []):
                 cstems = set(_stems(cname))
                 if len(cstems) >= 2 and cstems <= own_set:  # the question names the whole concept: its terms rank, one group
@@ -275,10 +277,23 @@ def _values(qtype: str, question: str, text: str) -> list[tuple[str, str, int]]:
         if found & set(US_STATES):  # "the State of Nevada, USA": the state
             found.discard("United States")
         for j in sorted(found):
-            at = re.search(re.escape(j), text)
-            out.append((j, j, at.start() if at else 0))
+            ats = [m.start() for m in re.finditer(re.escape(j), text) if not _entity_home(text, m.start(), m.end())]
+            if ats:
+                out.append((j, j, ats[0]))
         return out
     return out
+
+
+#: Where a party is organised, not which law governs the agreement: "organized and existing under the laws of the State of
+#: Delaware", "incorporated in Ontario", "a Texas corporation".
+_ORGANISED = re.compile(r"\b(?:organi[sz]ed|incorporated|existing|formed|registered|domiciled)\b[^.;]{0,60}$", re.IGNORECASE)
+_ENTITY_AFTER = re.compile(r"^\W*(?:general\s+|limited\s+)?(?:corporation|company|limited|partnership|l\.?l\.?c|inc|ltd|pty|gmbh|"
+                           r"business\s+corporation|not-for-profit)\b", re.IGNORECASE)
+
+
+def _entity_home(text: str, start: int, end: int) -> bool:
+    """Is the jurisdiction at ``text[start:end]`` where a party is organised (see :data:`_ORGANISED`)?"""
+    return bool(_ORGANISED.search(text[max(0, start - 100):start]) or _ENTITY_AFTER.match(text[end:end + 40]))
 
 
 def _periods_for_date(question: str, text: str) -> list[tuple[str, str, int]]:
@@ -304,9 +319,9 @@ def _crossed(text: str, term_at: int, value_at: int) -> bool:
 _RECITAL = re.compile(r"^\W*(?:WHEREAS|RECITALS?)\b", re.IGNORECASE)
 #: A date is read only this near (characters from the start of) the topic words before it.
 DATE_DISTANCE = 60
-#: A definition: '"Fiscal Year" means ...', '1.21 "Term" shall mean ...'.
-_DEFINITION = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?[\"“][^\"”]{1,80}[\"”]\s+(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to)\b",
-                         re.IGNORECASE)
+#: A definition: '"Fiscal Year" means ...', '1.21 "Term" shall mean ...', 'As used herein, the term "Quota Amount" means ...'.
+_DEFINITION = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:[^\"“.;:]{0,40}\bterm\s+)?[\"“][^\"”]{1,80}[\"”]\s+"
+                         r"(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to)\b", re.IGNORECASE)
 _ENUMERATOR = re.compile(r"\((?:[a-z]{1,2}|[ivxlc]{1,5}|\d{1,2})\)\s")
 
 
@@ -346,13 +361,54 @@ def question_groups(question: str, terms: Sequence[str] = ()) -> tuple[TermGroup
     return (TermGroup("terms", tuple(t.lower() for t in terms)), *extra)
 
 
+def contract_groups(groups: Sequence[TermGroup]) -> tuple[TermGroup, ...]:
+    """The groups of a user's question (no written terms) as the typed rule weighs them: when the
+    question has contract vocabulary -- a thesaurus concept, or a word with contract wording beside
+    it ("pay": fee, price, ...) -- a bare everyday word ("everyone", "stretch", "hook": the word
+    itself only) ranks sentences but is not required; an agreement that never uses it may still
+    state the value (blind grid set, #45; the yes/no reading's rule,
+    :func:`clauselens.grid.yes_no.contract_vocabulary`). A question of bare words only keeps them all
+    required (its topic is unknown; nothing is read from a guess)."""
+    vocab = [g for g in groups if g.required and _is_vocabulary(g)]
+    if not vocab:
+        return tuple(groups)
+    return tuple(g if _is_vocabulary(g) or not g.required else TermGroup(g.name, g.terms, required=False) for g in groups)
+
+
+def _is_vocabulary(g: TermGroup) -> bool:
+    """A thesaurus concept, alternatives the question lists ("courts or arbitration"), or a word with contract wording."""
+    return g.name.startswith("concept:") or "|" in g.name or len(g.terms) > 1
+
+
+def groups_needed(asked: Sequence[TermGroup], groups: Sequence[TermGroup]) -> int:
+    """How many required ``groups`` a sentence must cover: all, or all but one when the question
+    (``asked``: its groups before :func:`contract_groups`) names four or more things."""
+    n = sum(1 for g in groups if g.required)
+    return max(1, n - 1) if required_hits(asked) < sum(1 for g in asked if g.required) and n >= 2 else n
+
+
+def covered(groups: Sequence[TermGroup], hits: dict[str, list[int]]) -> int:
+    """The required groups ``hits`` covers, a match counting for one group only ("terminate" is a
+    term of both "termination for convenience" and "termination for breach": one word, one thing;
+    the groups with the fewest matches take theirs first)."""
+    used: set[int] = set()
+    n = 0
+    for g in sorted((g for g in groups if g.required and g.name in hits), key=lambda g: len(hits[g.name])):
+        free = [o for o in hits[g.name] if o not in used]
+        if free:
+            used.add(free[0])
+            n += 1
+    return n
+
+
 def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequence[str] = ()) -> tuple[list[Candidate], bool]:
     """The typed candidates of the on-topic sentences of ``passages`` (texts, in rank order), best
     first (more groups covered, then nearer to a term, then earlier passage), and whether any
     sentence was on topic at all. ``terms``: the question's written topic terms, if any."""
     sents = sentences_of(passages)
-    groups = question_groups(question, terms)
-    need = required_hits(groups)
+    asked = question_groups(question, terms)
+    groups = asked if terms else contract_groups(asked)
+    need = required_hits(groups) if terms else groups_needed(asked, groups)
     out: list[Candidate] = []
     on_topic = False
     for period_fallback in (False, True):
@@ -361,7 +417,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
             if not hits and groups:
                 continue
             on_topic = True
-            if sum(1 for g in groups if g.required and g.name in hits) < need:
+            if (sum(1 for g in groups if g.required and g.name in hits) if terms else covered(groups, hits)) < need:
                 continue
             if _DEFINITION.match(text) or _RECITAL.match(text):
                 continue  # a meaning ('"Fiscal Year" means ...') or the background ("WHEREAS, ..."), not a term
@@ -497,5 +553,5 @@ def read_parties(front: Sequence[str]) -> Reading:
 
 
 __all__ = ["Candidate", "MAX_DISTANCE", "RULE_TYPES", "Reading", "SCORE_SLACK", "TermGroup", "amount_kind", "candidates",
-           "notice_like", "preamble_date_kind", "question_groups", "read_front_date", "read_parties", "read_typed", "required_hits",
-           "sentence_units", "sentences_of", "term_hits", "topic_groups"]
+           "contract_groups", "covered", "groups_needed", "notice_like", "preamble_date_kind", "question_groups", "read_front_date",
+           "read_parties", "read_typed", "required_hits", "sentence_units", "sentences_of", "term_hits", "topic_groups"]
