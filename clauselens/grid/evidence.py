@@ -88,7 +88,8 @@ _STATE_WORDS = {"forbidden": "prohibited", "banned": "prohibited", "prevented": 
                 "barred": "barred", "prohibited": "prohibited", "restricted": "restricted", "required": "required",
                 "obliged": "obliged", "obligated": "obligated", "allowed": "allowed", "permitted": "permitted",
                 "entitled": "entitled", "free": "free"}
-_SUBJECT_START = re.compile(r"^((?:a|an|the|either|each|any|one|neither|both)\s+[\w'’-]+|[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3})\s+")
+_SUBJECT_START = re.compile(r"^((?:a|an|the|either|each|any|one|neither|both)\s+[\w'’-]+|"
+                            r"(?:anyone|anybody|someone|somebody|everyone|everybody|nobody|no\s+one)\b|[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3})\s+")
 _ACTION_RE = re.compile(r"\b(" + "|".join(ACTIONS.values()) + r")\b", re.IGNORECASE)
 
 
@@ -130,11 +131,30 @@ KEEPS_WITHOUT = re.compile(r"\bwithout\b|\bfor\s+any\s+reason\b|\bfor\s+convenie
 _NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|none|nothing|without|cannot|non-?\w+)\b|n't", re.IGNORECASE)
 
 
+def _off_vocabulary(question: str, quote: str) -> str:
+    """``""``, or why ``quote`` is not about the question's contract vocabulary: "Yes" needs a quote that
+    covers half of it at least -- the on-topic test of the rule's own yes/no reading
+    (:func:`clauselens.grid.yes_no.read_yes_no`; blind grid set: "Yes" to "is anyone barred from competing"
+    quoting a disclosure clause)."""
+    from clauselens.grid.extract import term_hits, topic_groups
+    from clauselens.grid.yes_no import contract_vocabulary
+
+    vocab = contract_vocabulary(topic_groups(question))
+    hits = term_hits(vocab, quote)
+    if vocab and 2 * sum(1 for g in vocab if g.name in hits) < len(vocab):
+        missing = [g for g in vocab if g.name not in hits]
+        return f"the quote does not use the question's contract wording ({', '.join(missing[0].terms[:4])}, ...)"
+    return ""
+
+
 def yes_no_issue(question: str, answer: str, quote: str) -> str:
     """``""``, or why the verified ``quote`` does not show ``answer`` ("Yes" / "No") to the polar
     ``question`` (see the module docstring)."""
     claim = question_claim(question)
     if answer == "Yes":
+        off = _off_vocabulary(question, quote)
+        if off:
+            return off
         if claim is None:
             return ""
         asked = {a.action for a in assertions(claim)}

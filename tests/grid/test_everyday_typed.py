@@ -88,3 +88,19 @@ def test_a_partys_state_of_organisation_is_no_governing_law() -> None:
 def test_a_definition_after_the_term_is_not_a_value() -> None:
     text = ["As used herein, the term \"Quota Amount\" means $50,000 for each year of the term of this Agreement."]
     assert read_typed("amount", "How much money changes hands during the term of the agreement?", text).value == ""
+
+
+def test_a_models_yes_needs_a_quote_in_the_questions_contract_wording() -> None:
+    from clauselens.grid.evidence import question_claim, yes_no_issue
+
+    q = "Is somebody barred from competing with the other side?"  # fresh wording, an indefinite subject
+    assert question_claim(q) is not None
+    off = "The receiving party may disclose confidential information to the extent required by a court of competent jurisdiction."
+    assert yes_no_issue(q, "Yes", off)
+    on = "During the Term and for one year after it, Distributor shall not compete with Supplier in the Territory."
+    assert yes_no_issue(q, "Yes", on) == ""
+    # no action of the lexicon in the question: the contract wording alone decides whether the quote is about it
+    q2 = "Does anybody end up with sole and exclusive rights in the territory?"
+    assert question_claim(q2) is None
+    assert "contract wording" in yes_no_issue(q2, "Yes", "Licensee may sell the Products in the Territory at its own prices.")
+    assert yes_no_issue(q2, "Yes", "Distributor shall be the exclusive distributor of the Products in the Territory.") == ""
