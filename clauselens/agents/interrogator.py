@@ -358,6 +358,10 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
     asked = list(state.get("asked") or [])
     previous = ReportDraft.model_validate(state["draft"]) if state.get("draft") else None
     events: list[dict[str, Any]] = []
+    chunks = next((list(cs) for t in res.tools().values() if (cs := getattr(t, "chunks", None))), []) if probe else []
+    probed = probe_step(question, passages, turn, chunks) if probe else None
+    if probed is not None:  # issue #40: labelled by the ContractNLI probe over the whole contract, evidence quoted; no model call
+        return probed
     if not passages:  # the search's own reason ("no matching clause found: ... never mentions 'bribery'") is kept
         reason = None if nli else question_abstained(state.get("events") or [], question)
         draft = declined_draft(question, reason) if reason else silent_draft(question, nli)
@@ -365,9 +369,6 @@ def interrogator_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
                        "note": "no passages retrieved; no model call"})
         return {"draft": draft.model_dump(mode="json"), "route": "report", "complete": True,
                 "stop_reason": "nothing relevant found", "events": events}
-    probed = probe_step(question, passages, turn) if probe else None
-    if probed is not None:  # issue #40: labelled by the ContractNLI probe, its evidence quoted; no model call
-        return probed
     if not nli and settings.extractive_definitions:
         subs = [] if state.get("rule_target") == "definition" else state.get("sub_questions") or []
         ddraft = definition_draft(question, passages, documents=state.get("documents"), sub_questions=subs)

@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 
 from clauselens import events as ET
 from clauselens.agents import prompts_nli as P
+from clauselens.parsing.types import Chunk
 from clauselens.retrieval.exemplars import LABELS, ContractNLILabel, Exemplar, ExemplarBank
 from clauselens.retrieval.types import Passage
 
@@ -237,15 +238,44 @@ def classify(
     )
 
 
-def probe_step(question: str, passages: Mapping[str, Passage], turn: int) -> dict[str, Any] | None:
+def whole_document(passages: Mapping[str, Passage], chunks: Sequence[Chunk]) -> dict[str, Passage]:
+    """The retrieved ``passages`` plus every other indexed chunk of their document, in document order, when they
+    come from one document (none retrieved: when the chunks do) -- the probe reads a whole contract, as ContractNLI's
+    span-NLI does; else ``passages``."""
+    docs = {p.doc_id for p in passages.values()} or {c.doc_id for c in chunks}
+    if len(docs) != 1:
+        return dict(passages)
+    have = {p.chunk_id: pid for pid, p in passages.items()}
+    out: dict[str, Passage] = {}
+    n = len(passages)
+    for c in chunks:
+        if c.doc_id not in docs:
+            continue
+        if c.id in have:
+            out[have[c.id]] = passages[have[c.id]]
+        else:
+            n += 1
+            out[f"P{n}"] = Passage.from_chunk(c, 0.0, "nli_probe")
+    return out if out else dict(passages)
+
+
+def probe_step(question: str, passages: Mapping[str, Passage], turn: int, chunks: Sequence[Chunk] = ()) -> dict[str, Any] | None:
     """``ask --mode nli`` (the Interrogator's step after a search): the ContractNLI probe labels ``question`` over
-    the retrieved passages cut into sentence / list-item spans; its evidence spans are quoted verbatim by rule
-    (``nli_evidence``) and the draft carries the label (no model call; the state update of a rule-decided draft).
-    None when the probe is not installed or the question is none of its hypotheses (the model drafts as before)."""
+    the retrieved passages' whole document (``chunks``: the indexed chunks, :func:`whole_document`) cut into
+    sentence / list-item spans; its evidence spans are quoted verbatim by rule (``nli_evidence``) and the draft
+    carries the label (no model call; the state update of a rule-decided draft, with the quoted passages). None when
+    the probe is not installed or the question is none of its hypotheses (the model drafts as before)."""
     from clauselens.heads.nli_probe import split_spans
     from clauselens.reports.model import ReportDraft, RuleQuote, from_contractnli
 
-    items = [(pid, s) for pid, p in passages.items() for s in split_spans(p.text)]
+    passages = whole_document(passages, chunks) if chunks else dict(passages)
+    items: list[tuple[str, str]] = []
+    seen: set[str] = set()  # a span repeated by overlapping chunks (a clause with its heading, its parent) is read once
+    for pid, p in passages.items():
+        for span in split_spans(p.text):
+            if span not in seen:
+                seen.add(span)
+                items.append((pid, span))
     if not items:
         return None
     dec = probe_label(question, [s for _, s in items])
@@ -270,6 +300,7 @@ def probe_step(question: str, passages: Mapping[str, Passage], turn: int) -> dic
              "note": "labelled by the ContractNLI probe (" + ", ".join(f"P({lab}) = {p:.3f}" for lab, p in dec.probabilities.items())
              + "); no model call"}
     return {"draft": draft.model_dump(mode="json"), "rule_quotes": [q.model_dump() for q in quotes], "rule_decided": True,
+            "passages": {q.passage_id: passages[q.passage_id].model_dump(mode="json") for q in quotes},
             "route": "report", "complete": True, "events": [event], "stop_reason": "labelled by the ContractNLI probe"}
 
 

@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 
 from clauselens.agents.interrogator import interrogator_node
-from clauselens.agents.nli import NLIConfig, classify, probe_step
+from clauselens.agents.nli import NLIConfig, classify, probe_step, whole_document
 from clauselens.config import Settings
 from clauselens.heads import nli_probe as P
 from clauselens.heads.base import HeadMissingError
+from clauselens.parsing.types import Chunk
 from clauselens.retrieval.types import Passage
 
 DATA = Path("/work/shared/data/contractnli/test.json")
@@ -87,6 +88,24 @@ def test_ask_nli_labels_by_the_probe_with_no_model_call(pair) -> None:
     assert upd is not None and upd["rule_decided"] and upd["draft"]["label"] == "contradiction"
     quotes = [passages[q["passage_id"]].text[q["start"]:q["end"]] for q in upd["rule_quotes"]]
     assert quotes and all(q.strip() and q in spans_text for q in quotes)
+
+
+def test_ask_reads_the_whole_contract_when_one_document_is_retrieved(pair) -> None:
+    spans, hypothesis, _ = pair
+    chunks = [Chunk(id=f"c{i}", kind="node", doc_id="d", node_id=f"n{i}", spans=[], text=" ".join(spans[j:j + 4]))
+              for i, j in enumerate(range(0, len(spans), 4))]
+    chunks.append(Chunk(id="other", kind="node", doc_id="e", node_id="m", spans=[], text="Another agreement."))
+    retrieved = {"P1": Passage.from_chunk(chunks[0], 0.9, "hybrid")}  # retrieval missed the evidence (span 25)
+    whole = whole_document(retrieved, chunks)
+    assert whole["P1"] is retrieved["P1"] and len(whole) == len(chunks) - 1
+    assert all(p.doc_id == "d" for p in whole.values())
+    upd = probe_step(hypothesis, retrieved, 1, chunks)
+    assert upd is not None and upd["draft"]["label"] == "contradiction"
+    q = upd["rule_quotes"][0]  # the quoted passage travels with the update, so the report can cite it
+    assert spans[25] in upd["passages"][q["passage_id"]]["text"][q["start"]:q["end"]]
+    # two documents retrieved: the probe reads the retrieved passages only
+    two = {**retrieved, "P2": Passage.from_chunk(chunks[-1], 0.5, "hybrid")}
+    assert whole_document(two, chunks) == two
 
 
 def test_without_the_head_it_falls_back_and_says_so(tmp_path: Path, capsys, monkeypatch) -> None:
