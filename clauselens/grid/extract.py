@@ -440,6 +440,11 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     return out, on_topic
 
 
+#: A union and the jurisdictions within it (the smaller one names the law: "England", not "United Kingdom").
+_UNIONS: dict[str, frozenset[str]] = {"United States": frozenset(US_STATES),
+                                      "United Kingdom": frozenset({"England", "Wales", "Scotland", "Northern Ireland"})}
+
+
 def read_typed(qtype: str, question: str, passages: Sequence[str], terms: Sequence[str] = ()) -> Reading:
     """The rule's reading of one typed cell (see the module docstring)."""
     cands, on_topic = candidates(qtype, question, passages, terms)
@@ -458,10 +463,11 @@ def read_typed(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     per_sentence: dict[tuple[int, int], Candidate] = {}
     for c in top:
         per_sentence.setdefault((c.passage, c.start), c)
-    if qtype == "jurisdiction":  # a US state is where in the United States: the state is the value
-        states = {c.key for c in per_sentence.values() if c.key in US_STATES}
-        if states:
-            per_sentence = {k: c for k, c in per_sentence.items() if c.key != "United States"}
+    if qtype == "jurisdiction":  # a US state is where in the United States (England in the United Kingdom): the part is the value
+        keys = {c.key for c in per_sentence.values()}
+        for union, parts in _UNIONS.items():
+            if keys & parts:
+                per_sentence = {k: c for k, c in per_sentence.items() if c.key != union}
     values = {c.key for c in per_sentence.values()}
     if len(values) == 1:
         c = next(iter(per_sentence.values()))
@@ -486,12 +492,14 @@ _SIGN_STEMS = frozenset(content_stems("sign signed execute executed made")) - fr
 
 def preamble_date_kind(question: str) -> str:
     """``"made"`` for a question about when the agreement was signed / made, ``"effective"`` for
-    one about when it starts or takes effect (its own words, by stem), else ``""``: those dates are
+    one about when it starts or takes effect (its own words, by stem, or the thesaurus concept its lay
+    phrase names: "agreement date", "effective date"), else ``""``: those dates are
     the preamble's (:func:`read_front_date`), an end date is not."""
     stems = set(content_stems(question))
-    if stems & _SIGN_STEMS:
+    named = set(expand(question).concepts)  # the thesaurus's lay phrases ("put pen to paper": the agreement date)
+    if stems & _SIGN_STEMS or "agreement date" in named:
         return "made"
-    return "effective" if stems & _START_STEMS else ""
+    return "effective" if stems & _START_STEMS or "effective date" in named else ""
 
 
 def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:

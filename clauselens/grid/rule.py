@@ -30,7 +30,7 @@ from clauselens.grid.answer import CHECK_VERSION, source_link
 from clauselens.grid.cells import Cell
 from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed
 from clauselens.grid.questions import GridQuestion
-from clauselens.grid.values import check_value
+from clauselens.grid.values import ONE_DATE, check_value, parse_date
 from clauselens.grid.yes_no import read_yes_no
 from clauselens.reports.verify import find_quote
 from clauselens.retrieval.types import Passage
@@ -67,6 +67,10 @@ def read(q: GridQuestion, passages: Sequence[Passage]) -> Reading:
     kind = preamble_date_kind(q.category or q.question) if q.type == "date" else ""
     if kind:  # when it was made, or takes effect: the preamble says it first ("dated as of", "the Effective Date")
         front = read_front_date(texts[:FRONT_PASSAGES], prefer=kind)
+        signed = signature_dates(texts) if kind == "made" else []
+        if front.value and signed and front.value not in signed:  # "as of October 1" but signed in July: two answers
+            return Reading(choices=[front.candidate] if front.candidate else [], on_topic=True,
+                           reason=f"the preamble dates the agreement {front.value}, the signature blocks {', '.join(signed)}")
         if front.value:
             return front
         # elsewhere, only a sentence about this agreement dates it ("... the Mutual Confidentiality
@@ -77,6 +81,16 @@ def read(q: GridQuestion, passages: Sequence[Passage]) -> Reading:
     # automatic extensions?") would require every one of its words. Written terms are alternatives
     # for the topic check, too loose to pick a value ("extension of such 10-day period").
     return read_typed(q.type, q.category or q.question, texts)
+
+
+#: A signature block's date: "Dated: July 20, 2008", "Date: 5/1/2019".
+_SIGNED_ON = re.compile(r"\bDated?\s*:\s*(" + ONE_DATE.pattern + ")", re.IGNORECASE)
+
+
+def signature_dates(texts: Sequence[str]) -> list[str]:
+    """The ISO dates the agreement's signature blocks state ("Dated: July 20, 2008"), in order, once each."""
+    out = [parse_date(m.group(1)) for t in texts for m in _SIGNED_ON.finditer(" ".join(t.split()))]
+    return list(dict.fromkeys(d.isoformat() for d in out if d is not None))
 
 
 def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell:
@@ -126,4 +140,4 @@ def yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passag
                 quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans], reason=r.reason)
 
 
-__all__ = ["FRONT_PASSAGES", "RULE_MODEL", "read", "rule_cell", "uses_rule", "yes_no_cell"]
+__all__ = ["FRONT_PASSAGES", "RULE_MODEL", "read", "rule_cell", "signature_dates", "uses_rule", "yes_no_cell"]

@@ -233,15 +233,21 @@ _JUR_RE = re.compile(r"(?<![\w.])(" + "|".join(re.escape(j) for j in sorted(JURI
                      + r")(?![\w])")
 
 
+_JUR_CAPS = re.compile(_JUR_RE.pattern, re.IGNORECASE)
+_BY_LOWER = {j.lower(): j for j in JURISDICTIONS}
+
+
 def _canon(name: str) -> str:
     return _CANON.get(name.lower(), name)
 
 
 def jurisdictions_in(text: str) -> set[str]:
-    """The jurisdictions ``text`` names (canonical names; case as written, so "georgia" in lower
+    """The jurisdictions ``text`` names (canonical names; as written or in capitals, so "georgia" in lower
     case -- not a place name -- is not read). "England and Wales" counts as England and Wales."""
     t = " ".join(text.split())
     found = {_canon(m.group(1)) for m in _JUR_RE.finditer(t)}
+    # a name in capitals is still a name ("THE LAWS OF THE STATE OF TEXAS"); lower case is not ("georgia")
+    found |= {_canon(_BY_LOWER[m.group(1).lower()]) for m in _JUR_CAPS.finditer(t) if m.group(1).isupper()}
     if "England" in found and re.search(r"England\s+and\s+Wales", t):
         found.add("Wales")
     return found

@@ -7,6 +7,8 @@ questions), over a small agreement written for it."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 
 from clauselens.grid.extract import contract_groups, covered, read_typed, term_hits, topic_groups
@@ -104,3 +106,26 @@ def test_a_models_yes_needs_a_quote_in_the_questions_contract_wording() -> None:
     assert question_claim(q2) is None
     assert "contract wording" in yes_no_issue(q2, "Yes", "Licensee may sell the Products in the Territory at its own prices.")
     assert yes_no_issue(q2, "Yes", "Distributor shall be the exclusive distributor of the Products in the Territory.") == ""
+
+
+def test_a_law_in_capitals_and_a_part_of_a_union() -> None:
+    from clauselens.grid.values import jurisdictions_in
+
+    assert jurisdictions_in("THIS AGREEMENT SHALL BE GOVERNED BY THE LAWS OF THE STATE OF TEXAS.") == {"Texas"}
+    assert "Georgia" not in jurisdictions_in("the georgia peach")  # lower case is no place name
+    text = ["This agreement is governed by the law of England and any dispute goes to the courts of the United Kingdom."]
+    assert read_typed("jurisdiction", "Which country's law runs this contract?", text).value == "England"
+
+
+def test_a_signing_question_refuses_when_the_signature_blocks_date_it_otherwise() -> None:
+    from clauselens.grid.questions import GridQuestion
+    from clauselens.grid.rule import read, signature_dates
+
+    texts = ["This Agreement is entered into and is effective as of the 1st day of October, 2008 by and between Alder Tools "
+             "Corp. and Birch Retail Ltd.", "ALDER TOOLS CORP. BIRCH RETAIL LTD. Dated: July 20, 2008 Dated: July 16, 2008"]
+    assert signature_dates(texts) == ["2008-07-20", "2008-07-16"]
+    q = GridQuestion(id="inked", question="On what day did they put pen to paper?", type="date")  # the thesaurus's lay phrase
+    passages = [SimpleNamespace(text=t) for t in texts]
+    r = read(q, passages)  # type: ignore[arg-type]  # the rule reads only the passages' text
+    assert r.value == "" and r.choices and "signature" in r.reason
+    assert read(q, passages[:1]).value == "2008-10-01"  # type: ignore[arg-type]  # no signature dates: the preamble's
