@@ -55,12 +55,15 @@ Reply in JSON: {{"questions": ["...", "..."]}}"""
 
 USER = "Passage:\n{passage}"
 
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"questions": {"type": "array", "items": {"type": "string", "maxLength": 200},
-                                 "minItems": 2, "maxItems": 3}},
-    "required": ["questions"],
-}
+def questions_schema(min_items: int, max_items: int, max_length: int) -> dict[str, Any]:
+    """The JSON schema of a reply ``{"questions": [...]}`` (llama.cpp holds the reply to it)."""
+    return {"type": "object",
+            "properties": {"questions": {"type": "array", "items": {"type": "string", "maxLength": max_length},
+                                         "minItems": min_items, "maxItems": max_items}},
+            "required": ["questions"]}
+
+
+SCHEMA: dict[str, Any] = questions_schema(2, 3, 200)
 
 MAX_PASSAGE_CHARS = 900
 
@@ -147,10 +150,13 @@ def done_ids(out: Path) -> set[str]:
 
 
 def run(items: Iterable[dict[str, Any]], complete: Complete, out: Path, *, minutes: float | None = None,
-        limit: int | None = None, n: int = 3, log: Callable[[str], None] | None = None) -> dict[str, Any]:
+        limit: int | None = None, n: int = 3, log: Callable[[str], None] | None = None,
+        make_messages: Callable[[dict[str, Any]], list[dict[str, str]]] | None = None,
+        near_copies: bool = True, name: str = "synthetic") -> dict[str, Any]:
     """Write questions for every item (``{"id", "text", ...}``) not yet in ``out``, one JSON line per
-    item with its questions, the ones kept (not near copies) and the reply time; stop after
-    ``minutes`` or ``limit`` items. Resumable: items already in ``out`` are skipped."""
+    item with its questions, the ones kept (not near copies of the item's text, when ``near_copies``)
+    and the reply time; stop after ``minutes`` or ``limit`` items. Resumable: items already in ``out``
+    are skipped. ``make_messages`` builds an item's prompt (default: :func:`messages` of its passage)."""
     done = done_ids(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
@@ -163,7 +169,8 @@ def run(items: Iterable[dict[str, Any]], complete: Complete, out: Path, *, minut
                     minutes is not None and time.perf_counter() - t0 > minutes * 60):
                 break
             t1 = time.perf_counter()
-            raw = complete(messages(item["text"], n), zlib.crc32(item["id"].encode()) % (1 << 31))
+            msgs = make_messages(item) if make_messages is not None else messages(item["text"], n)
+            raw = complete(msgs, zlib.crc32(item["id"].encode()) % (1 << 31))
             sec = round(time.perf_counter() - t1, 2)
             try:
                 qs = parse_reply(raw)
@@ -171,7 +178,7 @@ def run(items: Iterable[dict[str, Any]], complete: Complete, out: Path, *, minut
             except SyntheticReplyError as e:
                 qs, err = [], str(e)
                 stats["bad_replies"] += 1
-            kept = [q for q in qs if not near_copy(q, item["text"])]
+            kept = [q for q in qs if not near_copies or not near_copy(q, item["text"])]
             stats["items"] += 1
             stats["questions"] += len(qs)
             stats["kept"] += len(kept)
@@ -181,8 +188,8 @@ def run(items: Iterable[dict[str, Any]], complete: Complete, out: Path, *, minut
             f.flush()
             if log and stats["items"] % 10 == 0:
                 el = time.perf_counter() - t0
-                log(f"[synthetic] {stats['items']} passages, {stats['kept']} questions kept, "
-                    f"{stats['items'] / el * 60:.1f} passages/min")
+                log(f"[{name}] {stats['items']} items, {stats['kept']} questions kept, "
+                    f"{stats['items'] / el * 60:.1f} items/min")
     stats["seconds"] = round(time.perf_counter() - t0, 1)
     return stats
 

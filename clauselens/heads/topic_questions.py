@@ -24,14 +24,14 @@ import json
 import random
 import re
 import sys
-import time
 import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from clauselens.errors import ClauselensError
-from clauselens.heads.synthetic import MODEL_FILE, SyntheticReplyError, done_ids, llama_complete, parse_reply
+from clauselens.heads.synthetic import MODEL_FILE, done_ids, llama_complete, questions_schema
+from clauselens.heads.synthetic import run as synthetic_run
 
 CACHE = Path.home() / ".cache" / "clauselens" / "synth"
 OUT = CACHE / "topic_questions.jsonl"
@@ -92,12 +92,7 @@ Reply in JSON: {{"questions": ["...", "..."]}}"""
 
 USER = "Topic: {topic}"
 
-SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "properties": {"questions": {"type": "array", "items": {"type": "string", "maxLength": 220},
-                                 "minItems": 3, "maxItems": 5}},
-    "required": ["questions"],
-}
+SCHEMA: dict[str, Any] = questions_schema(3, 5, 220)
 
 Complete = Callable[[list[dict[str, str]], int], str]
 
@@ -163,36 +158,10 @@ def messages(item: dict[str, Any], n: int = 5) -> list[dict[str, str]]:
 
 def run(todo: list[dict[str, Any]], complete: Complete, out: Path, *, minutes: float | None = None,
         limit: int | None = None, log: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Write questions for every item not yet in ``out`` (one JSON line per item); resumable."""
-    done = done_ids(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    t0 = time.perf_counter()
-    stats: dict[str, Any] = {"items": 0, "questions": 0, "bad_replies": 0}
-    with open(out, "a", encoding="utf-8") as f:
-        for item in todo:
-            if item["id"] in done:
-                continue
-            if (limit is not None and stats["items"] >= limit) or (
-                    minutes is not None and time.perf_counter() - t0 > minutes * 60):
-                break
-            t1 = time.perf_counter()
-            raw = complete(messages(item), zlib.crc32(item["id"].encode()) % (1 << 31))
-            try:
-                qs, err = parse_reply(raw), None
-            except SyntheticReplyError as e:
-                qs, err = [], str(e)
-                stats["bad_replies"] += 1
-            stats["items"] += 1
-            stats["questions"] += len(qs)
-            rec = {k: v for k, v in item.items() if k != "text"}
-            f.write(json.dumps({**rec, "questions": qs, "error": err,
-                                "seconds": round(time.perf_counter() - t1, 2)}) + "\n")
-            f.flush()
-            if log and stats["items"] % 10 == 0:
-                log(f"[topic_questions] {stats['items']} items, {stats['questions']} questions, "
-                    f"{stats['items'] / (time.perf_counter() - t0) * 60:.1f} items/min")
-    stats["seconds"] = round(time.perf_counter() - t0, 1)
-    return stats
+    """Write questions for every item not yet in ``out`` (one JSON line per item); resumable
+    (:func:`clauselens.heads.synthetic.run` with this module's prompt and no near-copy filter)."""
+    return synthetic_run(todo, complete, out, minutes=minutes, limit=limit, log=log, make_messages=messages,
+                         near_copies=False, name="topic_questions")
 
 
 def read(path: Path = OUT) -> list[dict[str, Any]]:
