@@ -401,14 +401,18 @@ def covered(groups: Sequence[TermGroup], hits: dict[str, list[int]]) -> int:
     return n
 
 
-def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequence[str] = ()) -> tuple[list[Candidate], bool]:
+def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequence[str] = (),
+               everyday: bool = True) -> tuple[list[Candidate], bool]:
     """The typed candidates of the on-topic sentences of ``passages`` (texts, in rank order), best
     first (more groups covered, then nearer to a term, then earlier passage), and whether any
-    sentence was on topic at all. ``terms``: the question's written topic terms, if any."""
+    sentence was on topic at all. ``terms``: the question's written topic terms, if any.
+    ``everyday``: the question is a user's words (:func:`contract_groups` weighs them); False for a
+    category name ("Governing Law"), whose every word is contract wording and required."""
     sents = sentences_of(passages)
     asked = question_groups(question, terms)
-    groups = asked if terms else contract_groups(asked)
-    need = required_hits(groups) if terms else groups_needed(asked, groups)
+    relax = everyday and not terms
+    groups = contract_groups(asked) if relax else asked
+    need = groups_needed(asked, groups) if relax else required_hits(groups)
     out: list[Candidate] = []
     on_topic = False
     for period_fallback in (False, True):
@@ -417,7 +421,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
             if not hits and groups:
                 continue
             on_topic = True
-            if (sum(1 for g in groups if g.required and g.name in hits) if terms else covered(groups, hits)) < need:
+            if (covered(groups, hits) if relax else sum(1 for g in groups if g.required and g.name in hits)) < need:
                 continue
             if _DEFINITION.match(text) or _RECITAL.match(text):
                 continue  # a meaning ('"Fiscal Year" means ...') or the background ("WHEREAS, ..."), not a term
@@ -445,9 +449,9 @@ _UNIONS: dict[str, frozenset[str]] = {"United States": frozenset(US_STATES),
                                       "United Kingdom": frozenset({"England", "Wales", "Scotland", "Northern Ireland"})}
 
 
-def read_typed(qtype: str, question: str, passages: Sequence[str], terms: Sequence[str] = ()) -> Reading:
-    """The rule's reading of one typed cell (see the module docstring)."""
-    cands, on_topic = candidates(qtype, question, passages, terms)
+def read_typed(qtype: str, question: str, passages: Sequence[str], terms: Sequence[str] = (), everyday: bool = True) -> Reading:
+    """The rule's reading of one typed cell (see the module docstring; ``everyday`` as for :func:`candidates`)."""
+    cands, on_topic = candidates(qtype, question, passages, terms, everyday)
     if cands and qtype == "date" and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", cands[0].key):
         return Reading(choices=cands[:4], on_topic=True,
                        reason="the on-topic clauses state no calendar date, only periods: " + "; ".join(

@@ -80,7 +80,7 @@ def read(q: GridQuestion, passages: Sequence[Passage]) -> Reading:
     # a few words; a long descriptive question ("... after the initial term expires, including
     # automatic extensions?") would require every one of its words. Written terms are alternatives
     # for the topic check, too loose to pick a value ("extension of such 10-day period").
-    return read_typed(q.type, q.category or q.question, texts)
+    return read_typed(q.type, q.category or q.question, texts, everyday=not q.category)
 
 
 #: A signature block's date: "Dated: July 20, 2008", "Date: 5/1/2019".

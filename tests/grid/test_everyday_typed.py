@@ -129,3 +129,10 @@ def test_a_signing_question_refuses_when_the_signature_blocks_date_it_otherwise(
     r = read(q, passages)  # type: ignore[arg-type]  # the rule reads only the passages' text
     assert r.value == "" and r.choices and "signature" in r.reason
     assert read(q, passages[:1]).value == "2008-10-01"  # type: ignore[arg-type]  # no signature dates: the preamble's
+
+
+def test_a_category_name_keeps_every_word_required() -> None:
+    text = ["A party commences any case under the bankruptcy, insolvency or equivalent laws of the United States."]
+    assert read_typed("jurisdiction", "Governing Law", text, everyday=False).value == ""  # 'laws of' without 'govern'
+    text2 = ["This Agreement shall be governed by the laws of the State of New York."]
+    assert read_typed("jurisdiction", "Governing Law", text2, everyday=False).value == "New York"
