@@ -578,6 +578,9 @@ def main(argv: list[str] | None = None) -> None:
 
         commit = commit_now()  # the code this process runs: HEAD when it started
         lib = library_for(args.setting, "minilm", questions, tag=args.tag if args.questions else "")
+        from clauselens.library.opening import configure_ranking
+
+        configure_ranking(lib, settings)  # the product's ranking options (e.g. CLAUSELENS_RETRIEVAL__CATEGORY_ABSENCE)
         todo = [q for q in interleaved(chosen) if (args.fresh or not (cache / f"{q['id']}.json").exists())
                 and (not args.only or q["id"] in args.only)]
         if args.limit:
