@@ -159,16 +159,17 @@ def _any_in_boxes(mask: Any, boxes: Any) -> Any:
 def _mark(page: Any, todo: list[dict], shown: Any, bare: Any, ox: float, top: float,
           on_image: Callable[[dict], bool]) -> int:
     """:func:`mark_unshown`'s marking of ``todo`` from the two renders; returns how many are ``not_shown``."""
+    import numpy as np
+
     ink = _ink(shown, bare)
     h, w = ink.shape
     boxes = _pixel_boxes(_device_map(page, w, h), todo, ox, top, w, h)
     has_ink = _any_in_boxes(ink, boxes)
+    on_page = (boxes[:, 1] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 2])  # off it: the fast path's "outside the page" rule
     marked = 0
-    for c, (px0, px1, py0, py1), inked in zip(todo, boxes.tolist(), has_ink.tolist()):
-        if px1 <= px0 or py1 <= py0:
-            continue  # off the rendered page: the fast path's "outside the page" rule
-        if inked:
-            continue
+    for k in np.flatnonzero(on_page & ~has_ink).tolist():  # only the few without ink are looked at one by one
+        c = todo[k]
+        px0, px1, py0, py1 = boxes[k].tolist()
         under = bare[py0:py1, px0:px1, :3]
         if on_image(c) and int(under.max()) - int(under.min()) >= MIN_INK:
             c["ocr_layer"] = True  # under a scan's image that shows something there: its text layer
