@@ -136,8 +136,7 @@ def _off_vocabulary(question: str, quote: str) -> str:
     covers half of it at least -- the on-topic test of the rule's own yes/no reading
     (:func:`clauselens.grid.yes_no.read_yes_no`; blind grid set: "Yes" to "is anyone barred from competing"
     quoting a disclosure clause)."""
-    from clauselens.grid.extract import term_hits, topic_groups
-    from clauselens.grid.yes_no import contract_vocabulary
+    from clauselens.grid.extract import contract_vocabulary, term_hits, topic_groups
 
     vocab = contract_vocabulary(topic_groups(question))
     hits = term_hits(vocab, quote)

@@ -367,7 +367,7 @@ def contract_groups(groups: Sequence[TermGroup]) -> tuple[TermGroup, ...]:
     it ("pay": fee, price, ...) -- a bare everyday word ("everyone", "stretch", "hook": the word
     itself only) ranks sentences but is not required; an agreement that never uses it may still
     state the value (blind grid set, #45; the yes/no reading's rule,
-    :func:`clauselens.grid.yes_no.contract_vocabulary`). A question of bare words only keeps them all
+    :func:`contract_vocabulary`). A question of bare words only keeps them all
     required (its topic is unknown; nothing is read from a guess)."""
     vocab = [g for g in groups if g.required and _is_vocabulary(g)]
     if not vocab:
@@ -564,6 +564,14 @@ def read_parties(front: Sequence[str]) -> Reading:
     return Reading(reason="the opening passages name no two parties the rule can read")
 
 
-__all__ = ["Candidate", "MAX_DISTANCE", "RULE_TYPES", "Reading", "SCORE_SLACK", "TermGroup", "amount_kind", "candidates",
+
+
+def contract_vocabulary(groups: Sequence[TermGroup]) -> list[TermGroup]:
+    """The required groups a contract's wording can show: a thesaurus concept, or a word with contract terms
+    beside it ("transfer": assign, transfer). A bare everyday word ("whenever", "locked", "look") is no
+    evidence either way: an agreement that never uses it may still have the clause (blind grid set, #45)."""
+    return [g for g in groups if g.required and (g.name.startswith("concept:") or len(g.terms) > 1)]
+
+__all__ = ["contract_vocabulary", "Candidate", "MAX_DISTANCE", "RULE_TYPES", "Reading", "SCORE_SLACK", "TermGroup", "amount_kind", "candidates",
            "contract_groups", "covered", "groups_needed", "notice_like", "preamble_date_kind", "question_groups", "read_front_date",
            "read_parties", "read_typed", "required_hits", "sentence_units", "sentences_of", "term_hits", "topic_groups"]

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from clauselens.grid.extract import TermGroup, required_hits, sentences_of, term_hits, topic_groups
+from clauselens.grid.extract import contract_vocabulary, required_hits, sentences_of, term_hits, topic_groups
 from clauselens.retrieval.lay_terms import content_stems
 
 _CLAIM_SKIP = frozenset("the a an this that its their his her other other's others any all such or and to from with".split())
@@ -44,13 +44,6 @@ class YesNoReading:
     end: int = 0
     on_topic: bool = False
     reason: str = ""
-
-
-def contract_vocabulary(groups: Sequence[TermGroup]) -> list[TermGroup]:
-    """The required groups a contract's wording can show: a thesaurus concept, or a word with contract terms
-    beside it ("transfer": assign, transfer). A bare everyday word ("whenever", "locked", "look") is no
-    evidence either way: an agreement that never uses it may still have the clause (blind grid set, #45)."""
-    return [g for g in groups if g.required and (g.name.startswith("concept:") or len(g.terms) > 1)]
 
 
 def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
@@ -119,4 +112,4 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     return YesNoReading(on_topic=True, reason=why)
 
 
-__all__ = ["YesNoReading", "claim_object", "contract_vocabulary", "read_yes_no"]
+__all__ = ["YesNoReading", "claim_object", "read_yes_no"]

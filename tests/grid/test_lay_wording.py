@@ -9,9 +9,9 @@ from pathlib import Path
 
 from clauselens.agents.archivist import load_one
 from clauselens.config import Settings
-from clauselens.grid.extract import term_hits, topic_groups
+from clauselens.grid.extract import contract_vocabulary, term_hits, topic_groups
 from clauselens.grid.rule import asks_all_parties
-from clauselens.grid.yes_no import contract_vocabulary, read_yes_no
+from clauselens.grid.yes_no import read_yes_no
 from clauselens.parsing.chunks import build_chunks
 
 PDF = Path(__file__).resolve().parents[2] / "examples" / "contracts" / "driven_deliveries_consulting_agreement.pdf"
