@@ -21,7 +21,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from clauselens.errors import ClauselensError
 
@@ -31,6 +31,7 @@ CONFIG_FILE = "config.json"
 META_FILE = "head.json"
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 _NOTICED: set[str] = set()
 
 
@@ -95,6 +96,16 @@ def notice_missing(name: str, feature: str, err: Exception) -> None:
     msg = f"{err}; {feature} off"  # "reranker head not installed: ... missing in ...; reranking off"
     log.warning(msg)
     print(f"clauselens: {msg}", file=sys.stderr)
+
+
+def load_or_notice(name: str, feature: str, loader: Callable[[], T]) -> T | None:
+    """``loader()``, or ``None`` after one notice (:func:`notice_missing`) that ``feature`` is off
+    because head ``name`` is missing or its checksum does not match."""
+    try:
+        return loader()
+    except (HeadMissingError, HeadChecksumError) as e:
+        notice_missing(name, feature, e)
+        return None
 
 
 def base_model_path() -> Path:

@@ -29,7 +29,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from clauselens.errors import ClauselensError
-from clauselens.heads.base import HeadChecksumError, HeadMissingError, load_sequence_classifier, load_tokenizer, notice_missing
+from clauselens.heads.base import HeadChecksumError, load_or_notice, load_sequence_classifier, load_tokenizer
 
 NAME = "nli"
 LABELS = ("Entailment", "Contradiction", "NotMentioned")
@@ -102,8 +102,4 @@ def load(root: Path | None = None) -> NLIHead:
 
 def load_or_none(feature: str = "the NLI head's labels") -> NLIHead | None:
     """The installed head, or None after one notice that ``feature`` is off."""
-    try:
-        return load()
-    except (HeadMissingError, HeadChecksumError) as e:
-        notice_missing(NAME, feature, e)
-        return None
+    return load_or_notice(NAME, feature, load)

@@ -40,7 +40,7 @@ import numpy as np
 from scipy.sparse import csr_matrix, hstack
 
 from clauselens.errors import ClauselensError
-from clauselens.heads.base import HeadChecksumError, HeadMissingError, base_model_path, head_dir, notice_missing, sha256_file
+from clauselens.heads.base import HeadChecksumError, HeadMissingError, base_model_path, head_dir, load_or_notice, sha256_file
 
 NAME = "nli_probe"
 WEIGHT_FILE = "model.safetensors"
@@ -398,8 +398,4 @@ def load(root: Path | None = None) -> NLIProbe:
 
 def load_or_none(feature: str = "NLI labels from the ContractNLI probe") -> NLIProbe | None:
     """The installed probe, or None after one notice that ``feature`` is off."""
-    try:
-        return load()
-    except (HeadMissingError, HeadChecksumError) as e:
-        notice_missing(NAME, feature, e)
-        return None
+    return load_or_notice(NAME, feature, load)

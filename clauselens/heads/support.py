@@ -27,7 +27,7 @@ from typing import Any
 
 from clauselens.errors import ClauselensError
 from clauselens.heads import nli
-from clauselens.heads.base import HeadChecksumError, HeadMissingError, head_dir, notice_missing
+from clauselens.heads.base import HeadChecksumError, HeadMissingError, head_dir, load_or_notice
 
 NAME = "support"
 META_FILE = "head.json"
@@ -101,11 +101,8 @@ def load() -> SupportHead:
 
 
 def load_or_none(feature: str = "the support verdict from the head (the model's verdict is used)") -> SupportHead | None:
-    try:
-        return load()
-    except (HeadMissingError, HeadChecksumError) as e:
-        notice_missing(NAME, feature, e)
-        return None
+    """The installed head, or None after one notice that ``feature`` is off."""
+    return load_or_notice(NAME, feature, load)
 
 
 def support(claim: str, quote: str) -> float:
