@@ -22,6 +22,7 @@ full_contract_txt files of the same name).  Set CUAD_CORPUS to the folder
 that contains cuad/<file>.txt.
 """
 
+import importlib.util
 import json
 import os
 import re
@@ -45,8 +46,12 @@ CONTRACTS = {
 }
 
 
-sys.path.insert(0, HERE)
-from specs import SPECS  # noqa: E402  (question specs as data, kept in specs.py)
+# the question specs are data kept beside this script in specs.py, loaded from its path (not an installed package)
+_SPEC = importlib.util.spec_from_file_location("clause_qa_lay_blind2_specs", os.path.join(HERE, "specs.py"))
+assert _SPEC is not None and _SPEC.loader is not None
+_SPECS_MODULE = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(_SPECS_MODULE)
+SPECS = _SPECS_MODULE.SPECS
 
 
 def words(s):
