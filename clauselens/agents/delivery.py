@@ -206,6 +206,28 @@ def own_start(p: Passage) -> int:
     return start if start < len(p.text) else 0
 
 
+#: An enumerated item's marker at the start of a sentence unit: "(i)", "(iv)", "(a)", "b)", "(2)".
+ITEM_START = re.compile(r"\s*(?:\((?:[ivxlc]{1,6}|[a-z]|\d{1,2})\)|(?:[ivxlc]{1,6}|[a-z])\))", re.IGNORECASE)
+
+
+def _with_lead_in(text: str, units: Sequence[Any], lo: int, hi: int, best: int, max_chars: int) -> tuple[int, int]:
+    """``(lo, hi)`` widened back to the list's lead-in sentence when the window starts at an enumerated item
+    ("(i) any negligent act ..." without "Consultant agrees to indemnify ... arising out of": who owes what is in
+    the lead-in; a tryout found the indemnity quote without it), keeping the best unit and as many units after
+    the lead-in as fit in ``max_chars``; unchanged when the lead-in and the best unit do not fit together."""
+    if lo == 0 or not ITEM_START.match(text, units[lo].start):
+        return lo, hi
+    lead = lo - 1
+    while lead > 0 and ITEM_START.match(text, units[lead].start):
+        lead -= 1
+    if ITEM_START.match(text, units[lead].start) or units[best].end - units[lead].start > max_chars:
+        return lo, hi
+    end = best
+    while end + 1 <= hi and units[end + 1].end - units[lead].start <= max_chars:
+        end += 1
+    return lead, end
+
+
 def quote_window(text: str, question: str, max_chars: int = LEAD_CHARS) -> tuple[int, int]:
     """``[start, end)`` of ``text`` to quote for ``question``: all of it (trimmed) when it fits in
     ``max_chars``; else the sentence sharing most content words with the question and the contract terms
@@ -230,6 +252,7 @@ def quote_window(text: str, question: str, max_chars: int = LEAD_CHARS) -> tuple
             break
         j = max(options, key=lambda j: (score[j], -j))
         lo, hi = min(lo, j), max(hi, j)
+    lo, hi = _with_lead_in(text, units, lo, hi, best, max_chars)
     a, b = _cut_at_sentence(text, units[lo].start, units[hi].end, max_chars)
     if len(text[a:b].split()) < MIN_LEAD_WORDS and hi + 1 < len(units):  # a bare heading ("3.1. Assignment of
         b = units[hi + 1].end  # Inventions.") is no answer: take the sentence under it, cut at a word if too long

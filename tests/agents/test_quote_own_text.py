@@ -54,3 +54,16 @@ def test_a_heading_that_matches_the_question_is_quoted_with_the_sentence_under_i
     shown = passages[q.passage_id].text[q.start:q.end]
     assert shown.startswith("3.1. Assignment of Inventions.") and len(shown.split()) >= MIN_LEAD_WORDS
     assert "Consultant agrees" in shown and " ".join(shown.split()) in " ".join(doc.text.split())
+
+
+def test_a_quote_that_starts_at_a_list_item_keeps_the_lists_lead_in() -> None:
+    """Clause 9 of the bundled contract is "Consultant agrees to indemnify ... arising out of (i) ... (v) ...": a quote
+    for "who pays if someone sues" must say who indemnifies whom, not start at "(i)" (fresh-clone tryout finding)."""
+    from clauselens.agents.delivery import quote_window
+
+    doc = load_one(PDF, Settings(use_store=False))
+    text = next(c.text for c in build_chunks(doc) if c.clause_ref == "9")
+    a, b = quote_window(text, "If the consultant messes up and someone sues, who pays?")
+    quote = text[a:b]
+    assert quote.startswith("Consultant agrees to indemnify") and "(i) any negligent" in quote
+    assert b - a <= 700 and " ".join(quote.split()) in " ".join(doc.text.split())  # one stretch of the document
