@@ -89,7 +89,7 @@ def add_cmd(
         except ClauselensError as e:
             fail(e)
             return
-    console.print(f"Library [bold]{escape(lib.root.name)}[/bold] ({escape(str(lib.root))}): {len(lib)} agreements. "
+    console.print(f"Library [bold]{escape(lib.root.name)}[/bold] ({escape(str(lib.root))}): {len(lib)} agreement{'' if len(lib) == 1 else 's'}. "
                   f"This run: {len(rep.added)} added, {len(rep.updated)} re-indexed, {len(rep.unchanged)} unchanged, "
                   f"{len(rep.pruned)} pruned, {rep.passages:,} passages indexed in {rep.seconds:.1f}s.")
     for path, original in rep.copies:
@@ -124,7 +124,7 @@ def list_cmd(library: LibraryOpt = None) -> None:
                       escape(Path(r.path).name + (f" (copy of {names.get(copies[r.doc_id], copies[r.doc_id])})"
                                                   if r.doc_id in copies else "")))
     console.print(table)
-    console.print(f"{len(lib)} agreements in {escape(str(lib.root))}")
+    console.print(f"{len(lib)} agreement{'' if len(lib) == 1 else 's'} in {escape(str(lib.root))}")
 
 
 @library_app.command("remove")

@@ -59,7 +59,7 @@ def test_add_list_search_remove(env: Path) -> None:
     assert "Read as" not in found.output  # a question in contract words shows no such line
     gone = _run(["library", "remove", "supply.txt", "--library", "firm"])
     assert gone.exit_code == 0 and "supply.txt" in gone.output
-    assert "1 agreements" in _run(["library", "list", "--library", "firm"]).output
+    assert "1 agreement in" in _run(["library", "list", "--library", "firm"]).output  # not "1 agreements" (tryout)
 
 
 def test_missing_library_and_conflicting_arguments(env: Path) -> None:
