@@ -122,6 +122,19 @@ class PresenceHead:
         return out
 
 
+def contract_scores(text: str) -> dict[str, float]:
+    """Contract-level presence score per category of ``text`` (maximum over its windows) from the
+    installed head; empty when the head is not installed or the text is blank (the callers' checks are
+    then off)."""
+    if not text.strip():
+        return {}
+    try:
+        head = load()
+    except HeadMissingError:
+        return {}
+    return {p.category: p.score for p in head.score(text)}
+
+
 @lru_cache(maxsize=1)
 def load() -> PresenceHead:
     """The installed head, loaded once (raises :class:`HeadMissingError` when absent)."""

@@ -72,38 +72,38 @@ class CategoryChecks(LibraryParts):
             emb = self._minilm
         return emb.embed_queries([text])[0]
 
-    def _presence(self, doc_id: str) -> dict[str, Any]:
-        """One agreement's presence readings, cached per catalogue generation: ``scores`` (contract
-        level, per category), ``rows`` (its passage rows) and ``probs`` (per passage and category);
-        empty when the presence head or the agreement's text is missing."""
+    def presence_scores(self, doc_id: str) -> dict[str, float]:
+        """Contract-level presence score per CUAD category of one agreement (maximum over 100-word
+        windows of its text; :func:`clauselens.heads.presence.contract_scores`), cached per catalogue
+        generation; empty when the presence head or the agreement's text is missing."""
         gen = self.catalogue.generation()
         if self._presence_gen != gen or not hasattr(self, "_presence_cache"):
             self._presence_cache, self._presence_gen = {}, gen
         if doc_id not in self._presence_cache:
-            from clauselens.heads.base import HeadMissingError
-            from clauselens.heads.presence import load as load_presence
-            from clauselens.heads.presence import windows
+            from clauselens.heads.presence import contract_scores
 
-            rows = self.catalogue.rows_of([doc_id])
-            chunks = self.catalogue.passages(rows)
-            wins = windows("\n".join(c.text for c in chunks))
-            try:
-                head = load_presence()
-            except HeadMissingError:
-                head = None
-            if head is None or not wins:
-                self._presence_cache[doc_id] = {}
-            else:
-                self._presence_cache[doc_id] = {
-                    "scores": dict(zip(head.categories, head.window_probs(wins).max(axis=0).tolist())),
-                    "rows": [int(r) for r in rows], "categories": head.categories,
-                    "probs": head.window_probs([c.text for c in chunks])}
-        return self._presence_cache[doc_id]
+            text = "\n".join(c.text for c in self.catalogue.passages(self.catalogue.rows_of([doc_id])))
+            self._presence_cache[doc_id] = contract_scores(text)
+        return dict(self._presence_cache[doc_id])
 
-    def presence_scores(self, doc_id: str) -> dict[str, float]:
-        """Contract-level presence score per CUAD category of one agreement (maximum over 100-word
-        windows of its text); empty when the presence head or the agreement's text is missing."""
-        return dict(self._presence(doc_id).get("scores", {}))
+    def _passage_probs(self, doc_id: str, category: str) -> list[tuple[float, int]]:
+        """``(P(category), row)`` of each passage of one agreement (the topic channel only: not cached,
+        since the channel is off by default)."""
+        from clauselens.heads.base import HeadMissingError
+        from clauselens.heads.presence import load as load_presence
+
+        try:
+            head = load_presence()
+        except HeadMissingError:
+            return []
+        if category not in head.categories:
+            return []
+        rows = [int(r) for r in self.catalogue.rows_of([doc_id])]
+        chunks = self.catalogue.passages(rows)
+        if not chunks:
+            return []
+        col = head.window_probs([c.text for c in chunks])[:, head.categories.index(category)]
+        return [(float(v), r) for v, r in zip(col, rows)]
 
     def _topic_rows(self, question: str, doc_ids: Sequence[str]) -> tuple[str, list[int]] | None:
         """The topic channel: when the topic head reads the question as one CUAD category with at
@@ -122,11 +122,7 @@ class CategoryChecks(LibraryParts):
             return None
         scored: list[tuple[float, int]] = []
         for d in doc_ids:
-            pr = self._presence(d)
-            if not pr or cat not in pr["categories"]:
-                continue
-            col = pr["probs"][:, pr["categories"].index(cat)]
-            scored += [(float(v), r) for v, r in zip(col, pr["rows"]) if v >= CHANNEL_MIN_PASSAGE]
+            scored += [(v, r) for v, r in self._passage_probs(d, cat) if v >= CHANNEL_MIN_PASSAGE]
         scored.sort(key=lambda vr: -vr[0])
         return (cat, [r for _, r in scored[:CHANNEL_TOP]]) if scored else None
 

@@ -266,20 +266,19 @@ class HybridRetriever:
         if not docs or len(docs) > 3 or self.embedder is None or getattr(self.embedder, "name", "") != "minilm":
             return None
         from clauselens.heads.base import HeadMissingError, notice_missing
-        from clauselens.heads.presence import load as load_presence
+        from clauselens.heads.presence import contract_scores
         from clauselens.heads.topic import absence_reason
         from clauselens.heads.topic import load as load_topic
 
         try:
-            head, presence_head = load_topic(), load_presence()
+            head = load_topic()
         except HeadMissingError as e:
             notice_missing("topic", "category-absence abstention", e)
             self.category_absence = False
             return None
         for d in docs:
             if d not in self._presence:
-                text = "\n".join(c.text for c in self.chunks if c.doc_id == d)
-                self._presence[d] = {p.category: p.score for p in presence_head.score(text)} if text.strip() else {}
+                self._presence[d] = contract_scores("\n".join(c.text for c in self.chunks if c.doc_id == d))
         presence = [self._presence[d] for d in docs]
         reading = head.read(self.embedder.embed_queries([question])[0], presence)
         if not reading.absent:
