@@ -37,7 +37,7 @@ FRESH: list = [
     ("duration", "If one side slips up, how long to make it right before the deal can be torn up?", "20 days"),
     pytest.param("duration", "How long is the first stretch of this deal, before any renewal?", "3 years", marks=pytest.mark.xfail(
         strict=True, reason="known limit: the question's only contract word names the event the period ends at ('before any "
-                            "renewal'), and the rule reads the renewal period (1 year); see the H5 report")),
+                            "renewal'), and the rule reads the renewal period (1 year); docs/BENCHMARKS.md, grid cells in everyday wording (#45)")),
     ("duration", "How much heads-up is needed to stop it renewing?", "90 days"),
     ("amount", "What's the biggest bill anyone could get stuck with if it goes wrong?", ""),
     ("amount", "What percentage cut does anybody take off the top?", ""),
