@@ -372,8 +372,13 @@ def bare_reading(answer: str) -> bool:
 
 #: Reply budget of a reading (400 characters are ~100 tokens).
 READING_MAX_TOKENS = 160
-#: Characters of quoted text a reading prompt shows (the named clauses, in order).
+#: Characters of quoted text a reading prompt shows (the quotes, in order).
 READING_QUOTE_CHARS = 2400
+#: ... of a named clause's quotes: each shown as its window of :data:`READING_NAMED_EACH` characters around the
+#: sentences the question asks about (:func:`quote_window`), at most this many in all. The prompt's new tokens
+#: are most of a reading's time on 2 shared cores (~0.04 s each; issue #38: a clause-number answer in 10 s).
+READING_NAMED_CHARS = 1500
+READING_NAMED_EACH = 900
 #: The answer of a named-clause report when no reading is asked for (``Settings.reading`` off).
 NO_READING = "The clause the question names is quoted above, word for word; no model reading was asked for."
 
@@ -385,9 +390,13 @@ def write_reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[
     on 2 cores): a :class:`Reading` (:class:`LeadReading` for ``lead`` quotes), its call, and the quoted texts
     it was shown. Raises ``ModelResponseError``."""
     lines, texts, used = [], [], 0
+    budget = READING_QUOTE_CHARS if lead else READING_NAMED_CHARS
     for q in quotes:
         p = passages[q.passage_id]
-        text = " ".join(p.text[q.start:q.end].split())[: max(0, READING_QUOTE_CHARS - used)]
+        text = " ".join(p.text[q.start:q.end].split())
+        if not lead and len(text) > READING_NAMED_EACH:  # a long clause: the sentences the question asks about
+            text = text[slice(*quote_window(text, question, READING_NAMED_EACH))]
+        text = text[: max(0, budget - used)]
         if not text:
             break
         used += len(text)
@@ -525,7 +534,8 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
       ``settings.reading`` is off, or when the call fails: the quote stands, and the run says so);
     * a question whose own search found nothing (every tool abstained: "no matching clause found"):
       declined without a model call;
-    * at quick depth (``rule_target`` ``"lead"``), every other question: retrieval's best clauses for it
+    * at quick depth (``settings.depth``), every other question -- and a definition or named clause the rules
+      above could not quote: retrieval's best clauses for it
       (:func:`lead_quotes`, the relevance bar ``settings.lead_min_relevance``) quoted by rule and the model's
       one-call reading; declined without a call when no clause passes the bar, and declined after the
       reading when the model judges that none of the quoted clauses deals with the question and no trained
@@ -549,8 +559,11 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
     if reason is not None:
         return _declined(question, reason, turn,
                          f"the question's own search found no clause ({reason}); declined without a model call", out)
-    if target != "lead":
-        return None
+    if target != "lead" and settings.depth != "quick":
+        return None  # full depth: the model drafts (the report still leads with retrieval's best clauses)
+    # quick depth: a definition or a named clause no rule could quote falls back to retrieval's best clauses and one
+    # reading, never to the agent loop's draft (issue #38: at most one model call; the d38q_new3/new4 runs' two
+    # definition questions whose definition was not found took the draft path: 83-101 s, an "Unverified" answer)
     quotes = lead_quotes(question, passages, ranking, min_relevance=settings.lead_min_relevance, names=names)
     if not quotes:
         return _declined(question, "no retrieved clause passed the relevance bar", turn,
@@ -559,6 +572,8 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
     # The reading's own "answered" flag is logged, never acted on: the 1.5B set it false for 1 of 80 dev questions,
     # an answerable one, and never for an unanswerable one (docs/BENCHMARKS.md, answers_e2e d38q / d38q_lay).
     note = "" if answered else " (the model's reading judged that none of them answers the question)"
+    if not answered:  # said as a gap, never as a decline (the flag is the model's, and rarely right when false)
+        gaps = [*gaps, "The model's reading judged that none of the quoted clauses answers the question."]
     return _quoted(lead_draft(question, quotes, reading, gaps, passages, names), quotes, turn,
                    "retrieval's best clauses for the question, quoted by rule; the model wrote only the reading" + note,
                    "the clauses that speak to the question quoted by rule", out)

@@ -126,29 +126,30 @@ SUPPORT_EVIDENCE_USER = (
     "Return JSON with evidence, missing and verdict (supports, contradicts or unrelated)."
 )
 
-#: The reading under clauses quoted by rule (issue #38, :func:`clauselens.agents.interrogator.write_reading`):
-#: the quotes are the facts already; the model only says, briefly, what they answer.
+#: The reading under clauses quoted by rule (issue #38, :func:`clauselens.agents.delivery.write_reading`):
+#: the quotes are the facts already; the model only says, briefly, what they answer. One system message for
+#: both kinds of reading (a named clause, retrieval's best clauses), so an in-process model reuses its
+#: evaluated prefix from one question to the next (llama.cpp keeps the longest common prefix of the last
+#: prompt); what differs is in the user message. Short replies: on 2 shared cores every generated token
+#: costs ~0.1 s (issue #38: a clause-number answer in at most 10 s).
 READING_SYSTEM = (
-    "You are the Interrogator, a careful contract lawyer. The clauses below were quoted from the contract "
-    "because the question names them or asks about them. Answer the question in one or two sentences using ONLY "
-    "what the quoted text says; name the clause you rely on. If the quoted text does not answer the question, say "
-    "that it does not. Do not add facts the quoted text does not state.\n" + DATA_NOT_INSTRUCTIONS
+    "You are the Interrogator, a careful contract lawyer. The user gives a question and clauses quoted from the "
+    "contract. Answer the question in one or two short sentences (at most 40 words) using ONLY what the quoted "
+    "text says, and name the clause you rely on. Start with the answer: do not repeat the question, the "
+    "agreement's name or the whole clause. If the quoted text does not answer the question, say that it does "
+    "not. Do not add facts the quoted text does not state.\n" + DATA_NOT_INSTRUCTIONS
 )
 READING_USER = (
-    "{context_block}Question: {question}\n\nQuoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\n"
-    "Return JSON with the field answer."
+    "{context_block}The clauses below are quoted because the question names them.\nQuestion: {question}\n\n"
+    "Quoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\nReturn JSON with the field answer."
 )
 
 #: The reading under the clauses retrieval ranked best for a question that names no clause (issue #38, quick
 #: depth): the clauses are quoted as facts by rule; the model says what they answer, or that they do not.
-READING_LEAD_SYSTEM = (
-    "You are the Interrogator, a careful contract lawyer. The clauses below are the ones a search of the contract "
-    "ranked best for the question; they may or may not answer it. Answer the question in one or two sentences "
-    "using ONLY what the quoted text says; name the clause you rely on. Then set answered: true when a quoted "
-    "clause answers the question, false when none of them deals with what the question asks (then say that the "
-    "quoted clauses do not address it). Do not add facts the quoted text does not state.\n" + DATA_NOT_INSTRUCTIONS
-)
+READING_LEAD_SYSTEM = READING_SYSTEM
 READING_LEAD_USER = (
-    "{context_block}Question: {question}\n\nQuoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\n"
-    "Return JSON with the fields answer and answered."
+    "{context_block}The clauses below are the ones a search of the contract ranked best for the question; they "
+    "may or may not answer it.\nQuestion: {question}\n\nQuoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\n"
+    "Return JSON with the fields answer and answered (true when a quoted clause answers the question, false when "
+    "none of them deals with what it asks; then say that they do not address it)."
 )

@@ -94,10 +94,21 @@ def citation_title(c: Citation) -> str:
     return f"{c.doc_title or c.source_path or c.doc_id}: characters {spans} of the document text" if spans else c.location
 
 
+#: Section 4 of a report led by retrieval's best clauses (``Finding.rule == "lead"``): their quotes are verified,
+#: but nothing checked that they answer the question (a fresh-clone tryout: "can the consultant walk away early,
+#: and does he still get paid?" printed "No knowledge gaps recorded" under clauses that did not say).
+LEAD_GAPS_NOTE = ("Not checked: whether the clauses above answer every part of the question. They are retrieval's "
+                  "best matches for it, quoted word for word; no rule checked that they answer it, so read them "
+                  "against the question.")
+
+
 def gaps_note(report: Report) -> str:
     """The one sentence section 4 shows when it lists nothing: only said of a verified report
-    (``""`` otherwise: the section is left out rather than filled with "none")."""
+    (``""`` otherwise: the section is left out rather than filled with "none"), and of one led by
+    retrieval's best clauses only :data:`LEAD_GAPS_NOTE` (a gaps line never claims a relevance it has not checked)."""
     if report.verification == "verified" and not report.unaddressed_documents:
+        if any(f.rule == "lead" for f in report.key_findings):
+            return LEAD_GAPS_NOTE
         return ("No knowledge gaps recorded: every key finding rests on a verified quote that supports it, "
                 "and every document was addressed.")
     return ""
@@ -189,7 +200,7 @@ def quote_text(c: Citation) -> str:
     return " ".join(c.quote.split())
 
 
-__all__ = ["FINDINGS_HEADING", "LEAD_LABEL", "NO_CITATIONS", "OUTSIDE_NOTE", "READING_LABEL", "RULE_HEADING", "RULE_LABEL", "SECTION_TITLES",
+__all__ = ["FINDINGS_HEADING", "LEAD_GAPS_NOTE", "LEAD_LABEL", "NO_CITATIONS", "OUTSIDE_NOTE", "READING_LABEL", "RULE_HEADING", "RULE_LABEL", "SECTION_TITLES",
            "SELECTED_NOTE", "citation_title", "document_text", "finding_groups", "format_utc", "gaps_note", "header_fields",
            "label_basis_text", "models_text", "no_findings_note", "quote_text", "reading_label", "section_titles", "show_conclusion",
            "verification_banner"]
