@@ -122,7 +122,8 @@ def source_documents(summaries: Sequence[dict[str, Any]], report: Report) -> lis
     out = [SourceDocument(doc_id=str(d.get("doc_id") or ""), title=d.get("title"),
                           file_name=Path(str(d["source_path"])).name if d.get("source_path") else None,
                           effective_date=d.get("effective_date"), parties=list(d.get("parties") or []),
-                          pages=d.get("pages") or None) for d in summaries]
+                          pages=d.get("pages") or None, year=d.get("year"), doc_type=d.get("doc_type"))
+           for d in summaries]
     if not out:
         seen: dict[str, SourceDocument] = {}
         for c in report.citations:

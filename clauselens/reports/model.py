@@ -200,12 +200,16 @@ class LabelBasis(BaseModel):
 class SourceDocument(BaseModel):
     """One document a report answers from, for the report's header: its title, file name and
     the date the Archivist read from its preamble (``effective_date`` as written in the
-    document, ``None`` when the preamble has none)."""
+    document, ``None`` when the preamble has none); ``year``: the library catalogue's year when the
+    preamble gives no full date (``___ day of ______, 2004``: what ``library list`` shows), and
+    ``doc_type`` (an amendment's date is the amendment's own, not the agreement's)."""
 
     doc_id: str = ""
     title: str | None = None
     file_name: str | None = None
     effective_date: str | None = None
+    year: int | None = None
+    doc_type: str | None = None
     parties: list[str] = Field(default_factory=list)
     pages: int | None = None
 

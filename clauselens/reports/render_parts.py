@@ -66,8 +66,16 @@ def models_text(models: dict[str, str]) -> str:
 
 
 def document_text(d: SourceDocument) -> str:
-    """One document of the header: ``"Consulting Agreement (consulting.pdf), dated May 18, 2020, 7 pages"``."""
-    out = d.label + (f", dated {d.effective_date}" if d.effective_date else ", no date found in its opening text")
+    """One document of the header: ``"Consulting Agreement (consulting.pdf), dated May 18, 2020, 7 pages"``; which
+    date it is when it is not plainly the agreement's (an amendment's own date; only a year: the opening text
+    leaves the day blank or gives none, as ``library list`` shows it)."""
+    if d.effective_date:
+        when = f", {'amendment ' if d.doc_type == 'amendment' else ''}dated {d.effective_date}"
+    elif d.year:
+        when = f", of {d.year} (the year in its opening text, which gives no full date)"
+    else:
+        when = ", no date found in its opening text"
+    out = d.label + when
     return out + (f", {d.pages} page{'s' if d.pages != 1 else ''}" if d.pages else "")
 
 
@@ -200,7 +208,8 @@ def quote_text(c: Citation) -> str:
     return " ".join(c.quote.split())
 
 
-__all__ = ["FINDINGS_HEADING", "LEAD_GAPS_NOTE", "LEAD_LABEL", "NO_CITATIONS", "OUTSIDE_NOTE", "READING_LABEL", "RULE_HEADING", "RULE_LABEL", "SECTION_TITLES",
+__all__ = ["FINDINGS_HEADING", "LEAD_GAPS_NOTE",
+           "LEAD_LABEL", "NO_CITATIONS", "OUTSIDE_NOTE", "READING_LABEL", "RULE_HEADING", "RULE_LABEL", "SECTION_TITLES",
            "SELECTED_NOTE", "citation_title", "document_text", "finding_groups", "format_utc", "gaps_note", "header_fields",
            "label_basis_text", "models_text", "no_findings_note", "quote_text", "reading_label", "section_titles", "show_conclusion",
            "verification_banner"]

@@ -12,10 +12,13 @@ from clauselens.agents.delivery import NO_READING_LEAD, rule_target
 from clauselens.config import Settings
 from clauselens.parsing import load_document
 from clauselens.pipeline import ask
+from clauselens.reports import to_docx, to_markdown
 from clauselens.reports.build import READING_PREFIX
+from clauselens.reports.render_parts import LEAD_GAPS_NOTE
 from clauselens.retrieval.hybrid import HybridRetriever
 from tests.agents.test_delivery import DRIVEN, _settings, _tools
 from tests.fakes import ScriptedChat
+from tests.reports.test_forwardable import docx_text
 
 QUESTION = "How can either side get out of this deal, and how much warning do they have to give?"
 
@@ -68,6 +71,41 @@ def test_a_readings_no_answer_flag_is_logged_not_acted_on(doc):
     assert r.rule_findings and not r.documents_silent  # the quotes stand; the reading says they do not answer
     notes = [e.get("note") or "" for e in res.transcript["events"] if e["type"] == "draft"]
     assert any("judged that none of them answers" in n for n in notes)
+    # ... and the report says so as a knowledge gap, never "No knowledge gaps recorded" (fresh-clone tryout)
+    assert any("none of the quoted clauses answers" in g for g in r.knowledge_gaps)
+    assert "No knowledge gaps recorded" not in to_markdown(r)
+
+
+def test_a_report_led_by_retrievals_clauses_never_claims_no_gaps(doc):
+    """Tryout: "can the consultant walk away early, and does he still get paid?" printed "No knowledge gaps
+    recorded: every key finding rests on a verified quote that supports it" under clauses nothing checked."""
+    q = "can the consultant walk away early, and does he still get paid?"
+    # lexical retrieval ranks the non-solicitation, non-compete and liability clauses first: none says either
+    # thing, and a reading that passes every check (it restates clause 4.3) leaves the report "verified"
+    model = ScriptedChat(script={"LeadReading": [{"answer": "Under clause 4.3 the Consultant agrees that he will not, "
+                                                            "without the prior written consent of the Company, solicit.",
+                                                  "answered": True}]})
+    r = ask([], q, _settings(), models=model, tools=_tools(doc), max_turns=3).report
+    assert r.rule_findings and all(f.rule == "lead" for f in r.rule_findings) and not r.knowledge_gaps
+    assert r.verification == "verified"
+    for text in (to_markdown(r), docx_text(to_docx(r))):  # the Markdown/HTML and Word renderers share the line
+        flat = " ".join(text.split())
+        assert LEAD_GAPS_NOTE in flat and "No knowledge gaps recorded" not in flat
+
+
+def test_a_definition_not_in_the_contract_gets_the_quick_path_not_the_draft(doc):
+    """Quick depth: a definition question whose term the contract does not define ("Termination" is a heading, not
+    a defined term) gets retrieval's best clauses and one reading -- not the agent loop's draft and verdicts
+    (two dev runs' definition questions took that path: 83-101 s and an "Unverified" answer)."""
+    q = 'How is "Termination" defined in this agreement?'
+    assert rule_target(q, "quick") == "definition" and "Termination" not in doc.defined_terms
+    model = ScriptedChat(script={"LeadReading": [{"answer": "The agreement does not define Termination; clause 7.2 "
+                                                            "says how it is terminated.", "answered": True}]})
+    r = ask([], q, _settings(), models=model, tools=_tools(doc), max_turns=3).report
+    assert [c[0] for c in model.calls] == ["LeadReading"]
+    assert r.rule_findings and all(f.rule == "lead" and f.cited_fact for f in r.rule_findings)
+    for f in r.rule_findings:  # every quote is the document's own text
+        assert " ".join(r.citation(f.citation_ids[0]).quote.split()) in " ".join(doc.text.split())
 
 
 class _HeadScored:
