@@ -1,13 +1,14 @@
 """The support head (issue #40) and the verdict hook of ``clauselens.agents.verdicts``.
 
-Always run: quotes are cut into whole-sentence windows the NLI head can read; with no head installed the
-hook returns no verdict (one notice) and ``check_support(verdict="head")`` asks the model as before; with
-``verdict="llm"`` the head is never consulted; a support head chosen for another NLI head is refused.
-
-Run once a support head is committed (none is: the one measured passed more unsupported claims than the
-1.5B; see ``clauselens.heads.support``): on a real CUAD clause (Accuray's distributor agreement, clause
-12.1 Governing Law; not in train_allowed.txt) the true claim passes, a claim on another topic and the
-negated claim fail, and the hook gives that verdict without a model call.
+With no head installed the hook returns no verdict (one notice) and ``check_support(verdict="head")``
+asks the model as before; with ``verdict="llm"`` the head is never consulted; a head whose weights do not
+match its sha256, or whose features differ from the code's, is refused. The committed head (no skip:
+it ships with the package) judges real CUAD text offline: on Accuray's distributor agreement, clause
+12.1 Governing Law (not in train_allowed.txt), a paraphrase of the clause passes and a claim on another
+topic fails (one naming another country scores lower than the true claim but still passes: a known
+miss); on a ContractNLI *test* NDA sentence (the head never saw
+the test split) the hypothesis it states passes and an unrelated one fails; and the hook gives the
+verdict inside ``check_support`` without a model call.
 """
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Iterator
 
+import numpy as np
 import pytest
 
 from clauselens.errors import ClauselensError
 from clauselens.heads import base
 from clauselens.heads import support as S
+from clauselens.heads import train_support as T
 
 # ACCURAYINC_09_01_2010-EX-10.31-DISTRIBUTOR AGREEMENT.txt, clause 12.1 (verbatim)
 GOVERNING_LAW = ("12.1. Governing Law. This Agreement shall be governed by, and construed in accordance with, the laws of "
@@ -28,10 +32,9 @@ GOVERNING_LAW = ("12.1. Governing Law. This Agreement shall be governed by, and 
                  "Sale of Goods (CISG) and the provisions of German private international law.")
 TRUE_CLAIM = "This Agreement is governed by the laws of the Federal Republic of Germany."
 OTHER_TOPIC = "Either party may terminate this Agreement for convenience on thirty days' written notice."
-NEGATED = "This Agreement is not governed by the laws of the Federal Republic of Germany."
+OTHER_COUNTRY = "This Agreement is governed by the laws of the State of New York and the United States of America."
 CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "cuad" / "full_contract_txt"
-needs_head = pytest.mark.skipif(not (base.head_dir(S.NAME) / S.META_FILE).is_file(),
-                                reason="no support head committed (see the module docstring)")
+CNLI_TEST = Path("/work/shared/data/contractnli/test.json")
 
 
 @pytest.fixture(autouse=True)
@@ -41,7 +44,7 @@ def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def no_heads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def no_heads(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
     monkeypatch.setattr(base, "WEIGHTS", tmp_path)
     monkeypatch.setattr(base, "_NOTICED", set())
     S.load.cache_clear()
@@ -75,9 +78,35 @@ def test_quotes_are_cut_into_whole_sentence_windows() -> None:
     assert len(wins) > 1 and all(len(w.split()) <= S.WINDOW_WORDS for w in wins)
     assert " ".join(wins) == " ".join(long.split())  # nothing lost, nothing repeated
     assert S.quote_windows(GOVERNING_LAW) == [" ".join(GOVERNING_LAW.split())]
-    one_long_sentence = " ".join(f"w{i}" for i in range(150))
-    pieces = S.quote_windows(one_long_sentence)
+    pieces = S.quote_windows(" ".join(f"w{i}" for i in range(150)))
     assert pieces[0].startswith("w0 ") and pieces[-1].endswith("w149") and all(len(p.split()) <= S.WINDOW_WORDS for p in pieces)
+
+
+def test_lexical_features_see_the_edits_the_checks_look_for() -> None:
+    f = dict(zip(S.LEXICAL, S.lexical_features(TRUE_CLAIM, GOVERNING_LAW)))
+    assert f["recall"] == 1.0 and f["numbers_missing"] == 0 and f["negation_claim_only"] == 0
+    quote = "The Distributor shall pay the invoice within thirty (30) days."
+    assert dict(zip(S.LEXICAL, S.lexical_features("The Distributor shall pay the invoice within 60 days.", quote)))["numbers_missing"] == 1
+    assert dict(zip(S.LEXICAL, S.lexical_features("The Distributor shall not pay the invoice.", quote)))["negation_claim_only"] == 1
+    assert dict(zip(S.LEXICAL, S.lexical_features("The Distributor may pay the invoice.", quote)))["permit_from_duty"] == 1
+    assert dict(zip(S.LEXICAL, S.lexical_features("The Distributor shall pay the invoice within thirty days and", quote)))["cut_off"] == 1
+
+
+def test_training_edits_change_what_they_should() -> None:
+    import random
+
+    rng = random.Random(0)
+    s = "The Licensee shall pay the Licensor 5,000 dollars within thirty (30) days."
+    assert T._flip_negation(s) == "The Licensee shall not pay the Licensor 5,000 dollars within thirty (30) days."
+    assert T._flip_negation("Licensee may not assign.") == "Licensee may assign."
+    assert T._flip_modal(s) is not None and "may pay" in str(T._flip_modal(s))
+    swapped = T._swap_role(s, ["Licensee", "Licensor"], rng)
+    assert swapped is not None and swapped != s and swapped.count("Licens") == 2
+    changed = T._change_number(s, rng)
+    assert changed is not None and changed != s
+    assert T._cut("Each party shall keep the terms of this Agreement strictly confidential, except as required by law "
+                  "or by any stock exchange rule.") == "Each party shall keep the terms of this Agreement strictly confidential."
+    assert T.choose_threshold(np.array([0.1, 0.2, 0.9, 0.3]), np.array([1, 1, 1, 0]), 0.34) == 0.2
 
 
 def test_without_a_head_the_hook_asks_the_model(no_heads: None, capsys: pytest.CaptureFixture[str]) -> None:
@@ -102,46 +131,71 @@ def test_llm_setting_never_consults_the_head(monkeypatch: pytest.MonkeyPatch) ->
 
     monkeypatch.setattr(S, "load_or_none", boom)
     assert head_verdict(TRUE_CLAIM, GOVERNING_LAW, "llm") is None
-    assert Settings().support_verdict == "llm"
+    monkeypatch.delenv("CLAUSELENS_SUPPORT_VERDICT", raising=False)
+    assert Settings().support_verdict == "llm"  # the default (clauselens/config.py: the head rejects more true claims)
     monkeypatch.setenv("CLAUSELENS_SUPPORT_VERDICT", "head")
     assert Settings().support_verdict == "head"
 
 
-def test_support_head_chosen_for_another_nli_head_is_refused(tmp_path: Path) -> None:
+def test_a_changed_or_mismatched_head_is_refused(tmp_path: Path) -> None:
     with pytest.raises(base.HeadMissingError, match="support head not installed"):
         S.load_head(tmp_path)
-    (tmp_path / S.NAME).mkdir()
-    (tmp_path / S.NAME / S.META_FILE).write_text(json.dumps({"threshold": 0.5, "nli_sha256": "0" * 64}))
-    with pytest.raises(base.HeadMissingError, match="nli head not installed"):  # its NLI head is missing too
+    shutil.copytree(base.head_dir(S.NAME), tmp_path / S.NAME)
+    meta_file = tmp_path / S.NAME / S.META_FILE
+    meta = json.loads(meta_file.read_text())
+    assert S.load_head(tmp_path).threshold == meta["threshold"]
+    meta_file.write_text(json.dumps({**meta, "features": meta["features"][:-1]}))
+    with pytest.raises(base.HeadChecksumError, match="features"):
+        S.load_head(tmp_path)
+    meta_file.write_text(json.dumps({**meta, "sha256": "0" * 64}))
+    with pytest.raises(base.HeadChecksumError, match="sha256"):
         S.load_head(tmp_path)
 
 
-@needs_head
-def test_real_cuad_clause_true_claim_passes_other_topic_and_negation_fail() -> None:
+def test_committed_head_has_its_provenance() -> None:
+    meta = json.loads((base.head_dir(S.NAME) / S.META_FILE).read_text())
+    assert meta["training_command"].endswith("-m clauselens.heads.train_support")
+    assert meta["manifest"]["cuad"]["agreements"] == "train_allowed.txt only"
+    assert "none" in meta["manifest"]["hand_labels_used"]
+    assert (base.head_dir(S.NAME) / S.WEIGHT_FILE).stat().st_size < 50_000_000
+    assert 0.0 < meta["threshold"] < 1.0
+
+
+def test_committed_head_judges_a_real_cuad_clause() -> None:
     t = S.threshold()
-    assert 0.0 < t < 1.0
     assert S.support(TRUE_CLAIM, GOVERNING_LAW) >= t
     assert S.support(OTHER_TOPIC, GOVERNING_LAW) < t
-    assert S.support(NEGATED, GOVERNING_LAW) < t
+    # another country: ranked below the true claim, but not below the threshold (a known miss of the head:
+    # the names check of reports.support is what catches it)
+    assert S.support(OTHER_COUNTRY, GOVERNING_LAW) < S.support(TRUE_CLAIM, GOVERNING_LAW) - 0.2
     with pytest.raises(ClauselensError, match="non-empty"):
         S.support("", GOVERNING_LAW)
 
 
-@needs_head
-def test_installed_head_gives_the_verdict_without_a_model_call(tmp_path: Path) -> None:
+def test_committed_head_judges_a_real_contractnli_test_sentence() -> None:
+    docs = json.loads(CNLI_TEST.read_text(encoding="utf-8"))
+    assert "reverse engineer" in docs["labels"]["nda-11"]["hypothesis"]
+    found = None
+    for d in docs["documents"]:
+        ann = d["annotation_sets"][0]["annotations"]["nda-11"]
+        if ann["choice"] == "Entailment" and len(ann["spans"]) == 1:
+            a, b = d["spans"][ann["spans"][0]]
+            found = " ".join(d["text"][a:b].split())
+            if "reverse engineer" in found.lower() and len(found.split()) < 60:
+                break
+    assert found is not None and "reverse engineer" in found.lower()
+    claim = "The Receiving Party shall not reverse engineer the Confidential Information."
+    assert S.support(claim, found) >= S.threshold(), found
+    assert S.support("The Receiving Party shall pay a license fee of 10,000 dollars each year.", found) < S.threshold()
+
+
+def test_installed_head_gives_the_verdict_without_a_model_call() -> None:
     from clauselens.agents.verdicts import check_support, head_verdict
     from tests.fakes import ScriptedChat
 
     ok = head_verdict(TRUE_CLAIM, GOVERNING_LAW, "head")
-    bad = head_verdict(NEGATED, GOVERNING_LAW, "head")
+    bad = head_verdict(OTHER_TOPIC, GOVERNING_LAW, "head")
     assert ok is not None and ok.verdict == "supports" and bad is not None and bad.verdict == "unrelated"
     r0, passages = _report_and_passages()
-    model = ScriptedChat(script={})
-    r, calls, log = check_support(r0, passages, model=model, verdict="head")
+    r, calls, log = check_support(r0, passages, model=ScriptedChat(script={}), verdict="head")
     assert calls == [] and [e["source"] for e in log] == ["head"] and "support head" in r.key_findings[0].support_note
-    shutil.copytree(base.head_dir("nli"), tmp_path / "nli")
-    (tmp_path / S.NAME).mkdir()
-    meta = json.loads((base.head_dir(S.NAME) / S.META_FILE).read_text())
-    (tmp_path / S.NAME / S.META_FILE).write_text(json.dumps({**meta, "nli_sha256": "0" * 64}))
-    with pytest.raises(base.HeadChecksumError):
-        S.load_head(tmp_path)
