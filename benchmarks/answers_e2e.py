@@ -91,6 +91,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import random
 import re
 import sys
@@ -224,6 +225,8 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
             "verification": r.verification, "facts": r.facts, "readings": r.readings, "findings": findings,
             "dropped_quotes": [d.reason for d in r.dropped_quotes],
             "wall_seconds": round(wall, 1), "llm_calls": res.transcript["token_usage"]["llm_calls"],
+            # the machine's 1-minute load average when the question finished (2 shared cores: wall time depends on it)
+            "load_1min": round(os.getloadavg()[0], 2),
             "turns": r.turns, "commit": commit, "depth": settings.depth,
             "draft_notes": [e.get("note") for e in res.transcript["events"] if e.get("type") == ET.DRAFT],
             "nearest": [{"file_path": paths.get(n["doc_id"], n["doc_id"]), "spans": n["spans"]}
@@ -460,8 +463,10 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
     for kind in sorted({p["type"] for p in per_q}):
         ws = sorted(p["wall_seconds"] for p in per_q if p["type"] == kind)
         calls = sorted(p["llm_calls"] for p in per_q if p["type"] == kind)
+        loads = sorted(r["load_1min"] for r in rows if r["type"] == kind and "load_1min" in r)
         by_kind[kind] = {"n": len(ws), "median": ws[len(ws) // 2], "p95": ws[min(len(ws) - 1, int(0.95 * len(ws)))],
-                         "median_llm_calls": calls[len(calls) // 2]}
+                         "median_llm_calls": calls[len(calls) // 2],
+                         "median_load_1min": loads[len(loads) // 2] if loads else None}
     out["wall_seconds"]["by_kind"] = by_kind
     out["delivery"] = {kind: {"gold_quoted": rate(sum(p["gold_quoted"] for p in per_q if p["type"] == kind),
                                                   sum(p["type"] == kind for p in per_q)),
