@@ -524,6 +524,17 @@ def _declined(question: str, reason: str, turn: int, note: str, out: list[dict[s
             "events": out, "stop_reason": "no clause passes the relevance bar"}
 
 
+def no_lead_reason(passages: Mapping[str, Passage], ranking: Sequence[str], min_relevance: float) -> str:
+    """Why no retrieved clause leads the report, in the words of the library's own abstention ("no matching clause
+    found: ..."): the best trained-head P(relevant) against the bar when a head scored the passages, else that no
+    passage of the question's own ranking is a clause (none retrieved, or only headings and instructions)."""
+    heads = [h for pid in ranking if pid in passages and (h := relevance(passages[pid])) is not None]
+    if heads:
+        return (f"no matching clause found: no retrieved clause passed the relevance bar (the best P(relevant) "
+                f"{max(heads):.2f} < {min_relevance:.2f})")
+    return "no matching clause found: no retrieved passage for the question as asked is a clause that speaks to it"
+
+
 def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Mapping[str, Passage],
               turn: int) -> dict[str, Any] | None:
     """The Interrogator's rule-decided step after a research round (issue #38), as a state update, or
@@ -566,8 +577,8 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
     # definition questions whose definition was not found took the draft path: 83-101 s, an "Unverified" answer)
     quotes = lead_quotes(question, passages, ranking, min_relevance=settings.lead_min_relevance, names=names)
     if not quotes:
-        return _declined(question, "no retrieved clause passed the relevance bar", turn,
-                         "no retrieved clause passed the relevance bar; declined without a model call", out)
+        why = no_lead_reason(passages, ranking, settings.lead_min_relevance)
+        return _declined(question, why, turn, f"{why}; declined without a model call", out)
     reading, answered, gaps = _reading(question, quotes, passages, state, model, settings, names, True, out)
     # The reading's own "answered" flag is logged, never acted on: the 1.5B set it false for 1 of 80 dev questions,
     # an answerable one, and never for an unanswerable one (docs/BENCHMARKS.md, answers_e2e d38q / d38q_lay).
@@ -581,5 +592,5 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
 
 __all__ = ["LEAD_CHARS", "LEAD_MAX", "NAMED_CHARS", "NAMED_MAX", "NO_READING", "NO_READING_LEAD", "LeadReading", "Reading",
            "SET_ASIDE_READING", "Target", "bare_reading", "declined_draft", "document_labels", "lead_draft",
-           "lead_quotes", "named_clause_draft", "named_clause_quotes", "question_abstained", "question_ranking",
+           "lead_quotes", "named_clause_draft", "named_clause_quotes", "no_lead_reason", "question_abstained", "question_ranking",
            "quote_window", "relevance", "rule_step", "rule_target", "write_reading"]

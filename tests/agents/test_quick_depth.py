@@ -135,6 +135,7 @@ def test_no_clause_passing_the_head_bar_declines_without_a_model_call(doc):
     r = res.report
     assert model.calls == []
     assert r.documents_silent and not r.key_findings and "relevance bar" in r.answer
+    assert "no matching clause found" in r.answer and "0.20 < 0.50" in r.answer  # the library's words, with why
     res = ask([], q, _settings(lead_min_relevance=0.5), models=ScriptedChat(script={}),
               tools={"hybrid": _HeadScored(_tools(doc)["hybrid"], 0.9)}, max_turns=3)
     assert res.report.rule_findings and "P(relevant) 0.90" in res.report.rule_findings[0].statement
