@@ -14,6 +14,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 CORPUS = Path("/work/shared/data/legalbench-rag/corpus")
@@ -206,7 +207,8 @@ PARA = [
     ("ste-para-3", STE,
      "When the Equidata arrangement ends, what does National Credit Report have to do about the Equidata links on its website?",
      [("7.3. At time of Agreement termination", "including but not limited to reasonable attorney fees.", "Section 7.3")],
-     "Remove all Equidata URL-related data immediately; if it doesn't, Equidata may take legal action and the affiliate pays the cost, including attorney fees."),
+     "Remove all Equidata URL-related data immediately; if it doesn't, Equidata may take legal "
+     "action and the affiliate pays the cost, including attorney fees."),
     ("ste-para-4", STE,
      "Can Equidata turn up at National Credit Report's office to see how it's actually selling the service?",
      [("6. Audit. Equidata may audit", "physical location of business at any time.", "Section 6")],
@@ -247,7 +249,8 @@ PARA = [
     ("blu-para-4", BLU,
      "Someone claims the software IBM runs Bluefly's site on copies their patent. Who has to deal with that?",
      [("8.1 Indemnification by IBM", "the defense and any related settlement negotiations", "Section 8.1")],
-     "IBM defends and indemnifies Bluefly at its own expense and pays costs and damages, provided Bluefly promptly notifies IBM and lets IBM control the defence."),
+     "IBM defends and indemnifies Bluefly at its own expense and pays costs and damages, "
+     "provided Bluefly promptly notifies IBM and lets IBM control the defence."),
 ]
 
 # (id, file, question, reference_answer, topic, cuad_category_or_None, terms, {term: why the hits are irrelevant})
@@ -264,7 +267,8 @@ UNANS = [
      ["\\baudit", "\\binspect", "\\bbooks?\\b", "\\brecords?\\b", "\\bexamin", "accountant"], {}),
     ("ful-un-1", FUL,
      "When the two years are up, does ConvergTV have to wipe or send back its copies of Fulucai's film?",
-     "Not addressed: the deal terms set a 2-year licence term, but nothing says what happens to copies, files or rights at the end (no return/destruction clause).",
+     "Not addressed: the deal terms set a 2-year licence term, but nothing says what happens to "
+     "copies, files or rights at the end (no return/destruction clause).",
      "return or deletion of copies after the licence ends", "Post-Termination Services",
      ["\\breturn", "\\bdestroy", "\\bdelet", "\\bexpir", "\\berase", "after the (license )?term", "post-term", "surviv"],
      {"\\breturn": "'return receipt requested' in Section 14 (notices); not about copies of the program."}),
@@ -284,7 +288,8 @@ UNANS = [
       "\\bcomparable": "Section 1(b): replacement personnel with comparable training; not pricing."}),
     ("mer-un-2", MER,
      "Does RadialSpark have to run criminal background checks on the consultants it sends into Clear Capital's offices?",
-     "Not addressed: personnel at Clear Capital's site must follow its safety, security and IT rules (Section 1(c)), but there is no background-check or screening requirement.",
+     "Not addressed: personnel at Clear Capital's site must follow its safety, security and IT "
+     "rules (Section 1(c)), but there is no background-check or screening requirement.",
      "background checks on staff", None,
      ["background", "criminal", "screen", "drug", "check", "vett"], {}),
     ("gen-un-1", GEN,
@@ -309,13 +314,17 @@ UNANS = [
      ["\\bcurrenc", "\\bchf\\b", "franc", "dollar", "\\busd\\b", "\\beur", "exchange rate", "\\$"], {}),
     ("leg-un-1", LEG,
      "Does Robbie Fowler have to plug the Property Academy course on his social media accounts?",
-     "Not addressed: his duties are licensing his name/likeness and up to four appearances or shoots a year (Sections 2, 2A); nothing on social media posts.",
+     "Not addressed: his duties are licensing his name/likeness and up to four appearances or "
+     "shoots a year (Sections 2, 2A); nothing on social media posts.",
      "social media posting duties", None,
      ["social media", "twitter", "facebook", "instagram", "\\bpost(s|ing)?\\b", "online", "internet", "website", "web site"],
-     {"\\bpost(s|ing)?\\b": "'POST-TERMINATION RIGHTS' (Section 9 heading) and 'post on the second day from posting' (Section 12, notices by mail); not social media."}),
+     {"\\bpost(s|ing)?\\b": "'POST-TERMINATION RIGHTS' (Section 9 heading) and 'post on the second day from posting' "
+                            "(Section 12, notices by mail); not social media."}),
     ("leg-un-2", LEG,
      "If Tigrent gets bought by another company, can Robbie Fowler's side pull out of the endorsement?",
-     "Not addressed: termination triggers are expiry, Tigrent's dissolution or ceasing business, misconduct and material breach (Section 8); a takeover or change of control of Tigrent is not mentioned (Section 15 only bars assigning the agreement without consent).",
+     "Not addressed: termination triggers are expiry, Tigrent's dissolution or ceasing business, "
+     "misconduct and material breach (Section 8); a takeover or change of control of Tigrent is "
+     "not mentioned (Section 15 only bars assigning the agreement without consent).",
      "change of control", "Change of Control",
      ["change of control", "change in control", "merger", "acqui", "takeover", "sale of (the )?(company|business|shares)", "\\bcontrol"],
      {"acqui": "Recital 4: Tigrent 'is desirous of acquiring the right and license'; acquiring the licence, not a takeover.",
@@ -339,12 +348,14 @@ UNANS = [
      {"insur": "'Health Insurance Portability and Accountability Act (HIPAA)' in Section 5 (compliance); a statute, not an insurance requirement."}),
     ("ste-un-2", STE,
      "Will Equidata teach National Credit Report's sales reps how the credit monitoring product works before they start selling it?",
-     "Not addressed: Equidata must approve marketing materials (Section 5.4), but nothing provides for training or onboarding of the affiliate's staff.",
+     "Not addressed: Equidata must approve marketing materials (Section 5.4), but nothing "
+     "provides for training or onboarding of the affiliate's staff.",
      "training for the reseller's staff", None,
      ["train", "onboard", "teach", "educat", "\\bsupport"], {}),
     ("dom-un-1", DOM,
      "If Domini's office gets knocked out by a fire or a power cut, does it have to have a backup plan so the fund trust keeps running?",
-     "Not addressed: Domini must maintain office facilities and clerical services (Section 1(a)), but there is no disaster-recovery or business-continuity obligation.",
+     "Not addressed: Domini must maintain office facilities and clerical services (Section "
+     "1(a)), but there is no disaster-recovery or business-continuity obligation.",
      "disaster recovery / business continuity", None,
      ["backup", "back-up", "disaster", "recovery", "continuity", "contingenc"], {}),
     ("dom-un-2", DOM,
@@ -358,10 +369,12 @@ UNANS = [
      "Not addressed: there is no non-solicitation or no-hire clause.",
      "hiring staff away", "No-Solicit of Employees",
      ["non-?solicit", "solicit", "\\bhire", "\\bhiring", "recruit", "employ"],
-     {"employ": "Content Administrator definition (Section 1.0 e) and the indemnities in Sections 8.1/8.2 (protected employees); no hiring restriction."}),
+     {"employ": "Content Administrator definition (Section 1.0 e) and the indemnities in Sections 8.1/8.2 "
+                "(protected employees); no hiring restriction."}),
     ("blu-un-2", BLU,
      "Do the IBM staff who can get at Bluefly's servers have to pass background checks?",
-     "Not addressed: IBM promises competent, fully trained and qualified personnel (Section 5.1a), but there is no background-check or screening requirement.",
+     "Not addressed: IBM promises competent, fully trained and qualified personnel (Section "
+     "5.1a), but there is no background-check or screening requirement.",
      "background checks on the provider's staff", None,
      ["background", "criminal", "drug", "screen", "vett", "personnel"],
      {"personnel": "Section 5.1(a) (competent, fully trained personnel) and Section 14.8 (each party supervises its own "
@@ -385,7 +398,7 @@ def find_span(text: str, start: str, end: str) -> tuple[int, int]:
 
 
 def main() -> int:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for qid, f, q, golds, ans in PARA:
         text = (CORPUS / f).read_text()
         gold = []
