@@ -147,17 +147,21 @@ def run_model(lib: Any, rows: list[Any], questions: list[Any], store: Any, limit
             "model_seconds": round(stats.model_seconds, 1), "cells_per_minute_wall": round(stats.cells_per_minute, 2)}
 
 
-def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id: str) -> dict[str, Any]:
-    """Re-check the stored cells (no model) and score them against the key."""
+def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id: str, heads: bool = True) -> dict[str, Any]:
+    """Re-check the stored cells (no model) and score them against the key (``heads``: the grid's
+    trained heads read a user's question, as ``clauselens grid`` does by default; :mod:`clauselens.grid.heads`)."""
     from clauselens.grid import run_grid
 
-    run_grid(lib, rows, questions, store, model=None, model_id=model_id, compute=True,
+    run_grid(lib, rows, questions, store, model=None, model_id=model_id, compute=True, presence=heads,
              answer=lambda *a, **kw: (_ for _ in ()).throw(RuntimeError("no model calls while scoring")))
     key = json.loads((DATA / "answer_key.json").read_text())["agreements"]
     by_row = {r.row_key: Path(r.source_path).stem for r in rows}
     qtype = {q.id: q.type for q in questions}
     per: dict[str, dict[str, Any]] = {}
     details = []
+    from clauselens.grid.runner import PRESENCE_MODEL
+
+    qmap = {q.id: q for q in questions}
     for c in store.cells():
         stem = by_row.get(c.row_key)
         if stem not in key or c.question_id not in qtype or (c.status == "error" and "no model calls" in c.reason):
@@ -177,10 +181,11 @@ def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id:
         if c.reply and c.reply.get("found") and str(c.reply.get("answer", "")).strip() and not ambiguous:
             from clauselens.grid.answer import normalise
 
-            q = next(x for x in questions if x.id == c.question_id)
+            q = qmap[c.question_id]
             s["model_answered"] = s.get("model_answered", 0) + 1
             s["model_wrong"] = s.get("model_wrong", 0) + (not correct(t, normalise(q, str(c.reply["answer"])), k))
         s["by_rule"] = s.get("by_rule", 0) + (c.model == "rule")
+        s["by_heads"] = s.get("by_heads", 0) + (c.model == PRESENCE_MODEL or c.reason.startswith("the question reads as one about"))
         # a yes/no cell shown "No" because nothing in the agreement is on topic is an answer the reviewer reads
         shown_no = t == "yes_no" and c.status == "not found" and c.answer == "No"
         if shown_no and not ambiguous:
@@ -205,6 +210,7 @@ def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id:
                         "quote": (c.quote or c.model_quote)[:300]})
     for s in per.values():
         s.setdefault("by_rule", 0)
+        s.setdefault("by_heads", 0)
         s.setdefault("shown_no_not_found", 0)
         s.setdefault("model_answered", 0)
         s.setdefault("model_wrong", 0)
@@ -335,6 +341,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--data", type=Path, default=None,
                     help="another question set: a folder with questions.yaml and answer_key.json (e.g. benchmarks/data/"
                          "grid_user_questions_blind, written blind over five other agreements); its own library and store")
+    ap.add_argument("--no-heads", action="store_true",
+                    help="yes/no and typed cells of a user's question without the topic and presence heads (before issue #45's step)")
     args = ap.parse_args(argv)
     global DATA, LIBRARY
     if args.data is not None:
@@ -364,14 +372,14 @@ def main(argv: list[str] | None = None) -> None:
 
     ms = grid_model_settings(Settings(), model=None, base_url=None, api_key=None)
     run_stats = run_model(lib, rows, questions, store, args.limit) if args.run else None
-    res = score(lib, rows, questions, store, f"{ms.backend}:{ms.model}")
+    res = score(lib, rows, questions, store, f"{ms.backend}:{ms.model}", heads=not args.no_heads)
     import datetime as dt
 
     from clauselens.grid.answer import CHECK_VERSION
 
     res.update(command="python -m benchmarks.grid_user_questions" + (" --run" if args.run else "") + (f" --tag {args.tag}" if args.tag else "")
                + (f" --data {args.data}" if args.data else "")
-               + (f" --store {args.store}" if args.store else ""),
+               + (f" --store {args.store}" if args.store else "") + (" --no-heads" if args.no_heads else ""),
                date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), run=run_stats,
                note="typed cells and decided yes/no cells are read by rule (model 'rule', no model call); the other yes/no "
                     + ("cells asked the model in this run (a fresh cell store)" if args.store and args.run else
@@ -385,7 +393,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{t:13s} cells {s['cells']:3d} answerable {s['answerable']:3d} correct {s['answered_correct']:3d} "
               f"wrong {s['answered_wrong']:2d} unverified {s['unverified']:3d} not-found {s['not_found']:3d} "
               f"ambiguous {s['ambiguous']:2d} wrong/answered {s['answered_wrong_share']} answered/answerable "
-              f"{s['answered_share_of_answerable']} cells/min {s['cells_per_minute']} by rule {s['by_rule']} | model alone: answered "
+              f"{s['answered_share_of_answerable']} cells/min {s['cells_per_minute']} by rule {s['by_rule']} "
+              f"by heads {s['by_heads']} | model alone: answered "
               f"{s['model_answered']} wrong {s['model_wrong']}")
     print(f"wrote {path}")
 

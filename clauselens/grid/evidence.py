@@ -15,7 +15,14 @@ values of :mod:`clauselens.grid.values`:
   "need not", "for any reason", ...). "No" with a quote needs a quote that says the opposite (a
   negation of the question's action, or a negation where the question has no action in the
   lexicon). A question with no action in the lexicon ("Is either party given exclusive rights?")
-  is judged by the topic check alone.
+  is judged by the topic check and two claim-free checks: a question that asks for it
+  *unconditionally* (:data:`UNCONDITIONAL`: "whenever they like", "no reason needed") is not shown
+  "Yes" by a quote that ties it to the other party's conduct (:data:`CONDUCT_CONDITION`: "should the
+  other Party fail to ...") without an unconditional phrase of its own (:data:`KEEPS_UNCONDITIONAL`);
+  and a question's word found in the quote only as its "non-" form ("non-exclusive right" for
+  "exclusive rights?") does not show "Yes" unless the question itself asks about a restriction
+  ("barred from competing": "non-compete" affirms it). Both were found on the former blind grid set
+  and are checked on fresh phrasings in ``tests/grid/test_grid_heads.py``.
 
 Each check returns ``""`` or one sentence (the cell's reason); they compose: the grid runs them in
 turn (:func:`clauselens.grid.answer.check_answer`), and another check (a clause-presence model)
@@ -128,6 +135,19 @@ _WITHOUT = re.compile(r"\bwithout\b", re.IGNORECASE)
 KEEPS_WITHOUT = re.compile(r"\bwithout\b|\bfor\s+any\s+reason\b|\bfor\s+convenience\b|\bat\s+will\b|\bfor\s+no\s+reason\b|"
                             r"\bsole\s+discretion\b|\bneed\s+not\b|\bnot\s+be\s+required\b|\bno\s+(?:prior\s+)?(?:written\s+)?consent\b|"
                             r"\bat\s+any\s+time\b", re.IGNORECASE)
+#: A question asking for the right with no condition at all ("whenever they like", "no reason needed").
+UNCONDITIONAL = re.compile(r"\bwithout\b|\bwhenever\b|\bat\s+any\s+time\b|\bfor\s+any\s+reason\b|\bno\s+(?:\w+\s+){0,2}?"
+                           r"(?:reason|cause|excuse|justification)s?\b|\bat\s+will\b", re.IGNORECASE)
+#: A quote's own unconditional wording ("without" alone may qualify something else: "without notice").
+KEEPS_UNCONDITIONAL = re.compile(r"\bfor\s+any\s+reason\b|\bfor\s+convenience\b|\bat\s+will\b|\bfor\s+no\s+reason\b|"
+                                 r"\bwithout\s+(?:any\s+)?(?:cause|reason)\b|\bsole\s+discretion\b|\bat\s+any\s+time\b", re.IGNORECASE)
+#: A right tied to the other party's conduct ("should the other Party fail", "if either party breaches").
+CONDUCT_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event(?:\s+that)?|upon|where|when)\s+(?:the\s+other|such\s+other|either|"
+                               r"any|a|the\s+defaulting|the\s+breaching)\s+party\b|\b(?:upon|for)\s+(?:a\s+)?(?:material\s+)?"
+                               r"(?:breach|default|cause)\b", re.IGNORECASE)
+#: A question about a restriction itself ("barred from competing"), which a "non-" word affirms.
+_RESTRICTION = re.compile(r"\b(?:barred|forbidden|prohibit\w*|restrict\w*|prevent\w*|not|no|never|banned|stopped|may\s+not)\b",
+                          re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|none|nothing|without|cannot|non-?\w+)\b|n't", re.IGNORECASE)
 
 
@@ -146,12 +166,27 @@ def _off_vocabulary(question: str, quote: str) -> str:
     return ""
 
 
+def _claim_free_issue(question: str, quote: str) -> str:
+    """``""``, or why ``quote`` does not show "Yes" whatever the question's claim (module docstring)."""
+    if UNCONDITIONAL.search(question) and CONDUCT_CONDITION.search(quote) and not KEEPS_UNCONDITIONAL.search(quote):
+        return "the question asks about doing it with no reason; the quote ties it to the other party's conduct"
+    if not _RESTRICTION.search(question):
+        from clauselens.retrieval.lay_terms import content_stems
+
+        low = quote.lower()
+        for stem in {s for s in content_stems(question) if len(s) > 3}:
+            found = [m.start() for m in re.finditer(r"(?<![a-z])" + re.escape(stem), low)]
+            if found and all(re.search(r"\bnon-?\s?$", low[max(0, i - 5):i]) for i in found):
+                return f"the quote says non-{stem}…, the opposite of what is asked"
+    return ""
+
+
 def yes_no_issue(question: str, answer: str, quote: str) -> str:
     """``""``, or why the verified ``quote`` does not show ``answer`` ("Yes" / "No") to the polar
     ``question`` (see the module docstring)."""
     claim = question_claim(question)
     if answer == "Yes":
-        off = _off_vocabulary(question, quote)
+        off = _off_vocabulary(question, quote) or _claim_free_issue(question, quote)
         if off:
             return off
         if claim is None:
@@ -177,4 +212,5 @@ def yes_no_issue(question: str, answer: str, quote: str) -> str:
     return f"the answer {answer!r} is neither Yes nor No"
 
 
-__all__ = ["ECHO_WORDS", "KEEPS_WITHOUT", "LAY_VERBS", "echo_issue", "question_claim", "yes_no_issue"]
+__all__ = ["CONDUCT_CONDITION", "ECHO_WORDS", "KEEPS_UNCONDITIONAL", "KEEPS_WITHOUT", "UNCONDITIONAL",
+           "LAY_VERBS", "echo_issue", "question_claim", "yes_no_issue"]

@@ -29,6 +29,7 @@ from typing import Any, Sequence
 from clauselens.grid.answer import CHECK_VERSION, source_link
 from clauselens.grid.cells import Cell
 from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed
+from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.values import ONE_DATE, check_value, parse_date
 from clauselens.grid.yes_no import read_yes_no
@@ -140,4 +141,71 @@ def yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passag
                 quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans], reason=r.reason)
 
 
-__all__ = ["FRONT_PASSAGES", "RULE_MODEL", "read", "rule_cell", "signature_dates", "uses_rule", "yes_no_cell"]
+def _quoted(base: dict[str, Any], p: Passage, start: int, end: int, answer: str, reason: str) -> Cell | None:
+    m = find_quote(p.text[start:end], p.chunk_id, p)
+    if m is None:
+        return None
+    return Cell(**base, status="answered", answer=answer, quote=" ".join(m.text.split()), clause=p.clause_ref or "",
+                page=p.page_start, link=source_link(p.source_path or base.get("source_path", ""), p.page_start),
+                quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans], reason=reason)
+
+
+def head_yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage], rh: RowHeads | None) -> Cell | None:
+    """The yes/no cell of a user's question decided by the heads (:func:`clauselens.grid.heads.head_yes_no`),
+    else ``None`` (the heads cannot read it). "Yes" quotes the sentence the presence head scores highest;
+    "No" (no such clause) is *not found* with the answer "No"; the unclear band is *unverified* with no
+    answer -- unless the agreement's sentences decide it with a quote (:func:`yes_no_cell`)."""
+    texts = [p.text for p in passages]
+    h = head_yes_no(q.question, texts, rh)
+    if h is None:
+        return None
+    base = {**base, "check": CHECK_VERSION, "passages": len(passages), "reply": None}
+    if h.answer == "Yes":
+        return _quoted(base, passages[h.passage], h.start, h.end, "Yes", h.reason) or Cell(
+            **base, status="unverified", answer="", reason=h.reason + "; its passage could not be quoted")
+    if h.answer == "No":
+        return Cell(**base, status="not found", answer="No", reason=h.reason)
+    ev = yes_no_cell(base, q, passages)
+    if ev is not None and ev.status == "answered":  # a sentence that states it decides what the head leaves open
+        return ev
+    return Cell(**base, status="unverified", answer="", reason=h.reason)
+
+
+def category_rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage], rh: RowHeads | None) -> Cell | None:
+    """A typed user question whose own words found nothing, read again as the CUAD preset question of the
+    category the topic head reads (same answer type) over the opening passages and the passages the
+    presence head scores highest for it (:mod:`clauselens.grid.heads`); ``None`` when the heads cannot
+    read it or that reading finds nothing either."""
+    got = category_question(q) if rh is not None else None
+    if got is None or rh is None:
+        return None
+    cq, topic = got
+    keep = category_passages([p.text for p in passages], rh, topic.category)
+    chosen = [p if k else p.model_copy(update={"text": ""}) for p, k in zip(passages, keep)]
+    cell = rule_cell(base, cq, chosen)
+    if cell.status == "not found":
+        return None
+    said = f"the question reads as one about {topic.category.lower()} (topic head P {topic.probability:.2f}); "
+    return cell.model_copy(update={"reason": said + cell.reason, "passages": len(passages)})
+
+
+def cross_checked(own: Cell, by_category: Cell | None) -> Cell:
+    """A typed cell read from the question's own words (``own``) and again as the topic head's category
+    (``by_category``, :func:`category_rule_cell`; None: that reading found nothing): the own reading when
+    the other found nothing or the same value; the category's when the own words found nothing; and
+    when both answered with different values, *unverified* with both named (fresh phrasing: "if nobody
+    stops it, how long does it carry on each time?" read the initial term by its words, the renewal
+    term as its category)."""
+    if by_category is None:
+        return own
+    if own.status != "answered":
+        return by_category
+    if by_category.status == "answered" and by_category.answer != own.answer:
+        return own.model_copy(update={"status": "unverified", "answer": "", "quote": "", "quote_spans": [], "model_quote": own.quote,
+                                      "reason": f"the question's words read {own.answer}; {by_category.reason.split(';')[0]}, "
+                                                f"which reads {by_category.answer}; no single value, none shown"})
+    return own
+
+
+__all__ = ["FRONT_PASSAGES", "RULE_MODEL", "category_rule_cell", "cross_checked", "head_yes_no_cell", "read", "rule_cell", "signature_dates",
+           "uses_rule", "yes_no_cell"]

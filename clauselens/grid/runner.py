@@ -28,9 +28,10 @@ from typing import Any, Callable, Sequence
 from clauselens.errors import ClauselensError
 from clauselens.grid.answer import CHECK_VERSION, DEFAULT_K, ask_model, fingerprint, finish, off_topic, retrieve, stored_reply, terms_preview
 from clauselens.grid.cells import Cell, CellStore, Status
+from clauselens.grid.heads import RowHeads, cuad_question, row_heads
 from clauselens.grid.presence import contract_presence, presence_answer
 from clauselens.grid.questions import GridQuestion
-from clauselens.grid.rule import RULE_MODEL, rule_cell, uses_rule, yes_no_cell
+from clauselens.grid.rule import RULE_MODEL, category_rule_cell, cross_checked, head_yes_no_cell, rule_cell, uses_rule, yes_no_cell
 from clauselens.library.library import chunks_of
 from clauselens.retrieval.types import Passage
 
@@ -81,13 +82,20 @@ def _rule_base(row: GridRow, q: GridQuestion, fp: str) -> dict[str, Any]:
             "source_path": row.source_path, "model": RULE_MODEL}
 
 
+def _passages(library: Any, row: GridRow) -> list[Passage]:
+    return [Passage.from_chunk(c, 0.0, "rule") for c in chunks_of(library, row.doc_id)]
+
+
 def _by_rule(library: Any, row: GridRow, q: GridQuestion, fp: str, store: CellStore, compute: bool,
-             whole: list[Passage] | None) -> tuple[Cell | None, bool, list[Passage] | None]:
+             whole: list[Passage] | None, heads: Callable[[list[Passage]], RowHeads | None] | None = None
+             ) -> tuple[Cell | None, bool, list[Passage] | None]:
     """The cell of a typed or yes/no question decided by rule (issue #45): ``(cell, reused, passages)``
     -- the stored cell when the current checks made it (or when nothing is computed), else the rule's
     new cell; ``cell`` is None when there is none (``compute`` off and nothing stored; or a yes/no
     question the evidence does not decide: the model answers it). ``passages``: the agreement's
-    passages, read once per row."""
+    passages, read once per row. ``heads(passages)``: the presence head's reading of the row (None:
+    the heads are off); a typed question whose own words find nothing is read again as the topic head's
+    category (:func:`clauselens.grid.rule.category_rule_cell`)."""
     old = store.get(row.row_key, q.id, fp)
     typed = uses_rule(q)
     if old is not None and ((old.check == CHECK_VERSION and (old.model == RULE_MODEL or not typed)) or (typed and not compute)):
@@ -98,7 +106,7 @@ def _by_rule(library: Any, row: GridRow, q: GridQuestion, fp: str, store: CellSt
     started = time.perf_counter()
     if whole is None and not row.error:
         try:
-            whole = [Passage.from_chunk(c, 0.0, "rule") for c in chunks_of(library, row.doc_id)]
+            whole = _passages(library, row)
         except Exception as e:  # noqa: BLE001 - a typed cell reports it; a yes/no one goes to the model path
             if typed:
                 return Cell(**base, status="error", reason=_error_text(e)), False, whole
@@ -108,6 +116,8 @@ def _by_rule(library: Any, row: GridRow, q: GridQuestion, fp: str, store: CellSt
             if row.error:
                 raise ClauselensError(row.error)
             cell: Cell | None = rule_cell(base, q, whole or [])
+            if cell is not None and cell.status in ("not found", "answered") and heads is not None and whole:
+                cell = cross_checked(cell, category_rule_cell(base, q, whole, heads(whole)))
         except Exception as e:  # noqa: BLE001 - one cell's failure never stops the grid
             cell = Cell(**base, status="error", reason=_error_text(e))
     else:
@@ -115,6 +125,18 @@ def _by_rule(library: Any, row: GridRow, q: GridQuestion, fp: str, store: CellSt
     if cell is None:
         return None, False, whole
     return cell.model_copy(update={"seconds": round(time.perf_counter() - started, 2)}), False, whole
+
+
+def _row_heads_once() -> Callable[[list[Passage]], RowHeads | None]:
+    """The presence head's reading of one row, computed on first need and kept."""
+    cache: list[RowHeads | None] = []
+
+    def get(passages: list[Passage]) -> RowHeads | None:
+        if not cache:
+            cache.append(row_heads([p.text for p in passages]))
+        return cache[0]
+
+    return get
 
 
 def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQuestion], store: CellStore, *,
@@ -162,11 +184,15 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
     workers = max(1, int(concurrency))
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grid") as pool:
         for row in rows:
-            heads = contract_presence(chunks_of(library, row.doc_id)) if presence and compute and not row.error else None
+            on = presence and compute and not row.error
+            heads = (contract_presence(chunks_of(library, row.doc_id))
+                     if on and any(q.type == "yes_no" and cuad_question(q.category) for q in questions) else None)
             whole: list[Passage] | None = None  # the agreement's passages, read once per row by the typed rule
+            rh_of = _row_heads_once()
+
             for q in questions:
                 if uses_rule(q):  # typed columns: the value is read by rule, the model is not asked (issue #45)
-                    cell, reused, whole = _by_rule(library, row, q, fps[q.id], store, compute, whole)
+                    cell, reused, whole = _by_rule(library, row, q, fps[q.id], store, compute, whole, rh_of if on else None)
                     if cell is not None:
                         record(cell, reused)
                     continue
@@ -182,6 +208,21 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                     else:
                         record(old, True)
                     continue
+                if q.type == "yes_no" and (on or not compute):  # a user's question the heads can read (issue #45)
+                    fp = fingerprint(q, PRESENCE_MODEL, k)
+                    old = store.get(row.row_key, q.id, fp)
+                    if old is not None and (old.check == CHECK_VERSION or not compute):
+                        record(old, True)
+                        continue
+                    if on:
+                        try:
+                            whole = whole if whole is not None else _passages(library, row)
+                            hc = head_yes_no_cell({**_rule_base(row, q, fp), "model": PRESENCE_MODEL}, q, whole, rh_of(whole))
+                        except Exception as e:  # noqa: BLE001 - one cell's failure never stops the grid
+                            hc = Cell(**{**_rule_base(row, q, fp), "model": PRESENCE_MODEL}, status="error", reason=_error_text(e))
+                        if hc is not None:
+                            record(hc, False)
+                            continue
                 if q.type == "yes_no" and compute and not row.error:  # the evidence first; the model when it does not decide
                     cell, reused, whole = _by_rule(library, row, q, fps[q.id], store, compute, whole)
                     if cell is not None:

@@ -110,7 +110,7 @@ def grid_cmd(
     concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1, max=64, help="Parallel model calls (OpenAI-compatible server only).")] = 1,
     model: Annotated[Optional[str], typer.Option("--model", help="Bundled model name or .gguf path; with --base-url the server's model "
                                                                  "name.")] = None,
-    base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1.")] = None,
+    base_url: Annotated[Optional[str], typer.Option("--base-url", help="OpenAI-compatible server's base URL, ending in /v1.")] = None,
     api_key: Annotated[Optional[str], typer.Option("--api-key", help="API key for --base-url.")] = None,
     k: Annotated[int, typer.Option("--k", min=1, max=20, help="Passages the model reads per cell.")] = 3,
     store: Annotated[Optional[Path], typer.Option("--store", help="Cell store (default: OUT with suffix .cells.sqlite).")] = None,
@@ -119,12 +119,14 @@ def grid_cmd(
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages when adding files.")] = True,
     export_only: Annotated[bool, typer.Option("--export-only", help="Write OUT from the stored cells; compute nothing (missing cells show "
                                                                     "as pending).")] = False,
-    presence: Annotated[Optional[bool], typer.Option("--presence/--no-presence", help="Yes/no columns of a CUAD category from the "
+    presence: Annotated[Optional[bool], typer.Option("--presence/--no-presence", help="Yes/no columns of a CUAD category, and of a "
+                                                                                  "question the topic head reads as one, from the "
                                                                                   "clause presence head, no model call (default: on "
-                                                                                  "when installed; CLAUSELENS_GRID_PRESENCE).")] = None,
+                                                                                  "when installed; see below).")] = None,
 ) -> None:
     """Fill a review grid: one row per agreement, one column per question; each cell a short
-    answer with its verified quote, clause, page, link and status. Resumable."""
+    answer with its verified quote, clause, page, link and status. Resumable. Typed columns and the
+    yes/no columns the heads decide need no model server. CLAUSELENS_GRID_PRESENCE=0 turns the heads off."""
     from clauselens.grid import CellStore, check_out_path, load_questions, run_grid, status_counts, write_grid
     from clauselens.grid import preset as get_preset
 
@@ -159,7 +161,7 @@ def grid_cmd(
         fail(e)
         return
     n_cells = len(rows) * len(qs)
-    console.print(f"Grid: {len(rows)} agreements × {len(qs)} questions = {n_cells} cells; model {escape(model_id)}, "
+    console.print(f"Grid: {len(rows)} agreement{'' if len(rows) == 1 else 's'} × {len(qs)} questions = {n_cells} cells; model {escape(model_id)}, "
                   f"concurrency {concurrency}; cells stored in {escape(str(cell_store.path))}")
     stats = None
     interrupted = False
@@ -214,7 +216,17 @@ def grid_cmd(
             err_console.print(f"  [red]- {escape(r.error)}[/red]")
         raise typer.Exit(code=IngestError.exit_code)
     if info["by_status"].get("error"):
-        err_console.print(f"[yellow]{info['by_status']['error']} cell(s) failed (see their reason); a rerun retries them.[/yellow]")
+        err_console.print(f"[yellow]{info['by_status']['error']} cell(s) failed; a rerun retries them. Why:[/yellow]")
+        for reason, n in failure_reasons(c for c in cells if c.row_key in keys):
+            err_console.print(f"  [yellow]- {n} cell(s): {escape(reason)}[/yellow]")
 
 
-__all__ = ["grid_cmd", "grid_model_settings", "grid_rows"]
+def failure_reasons(cells: Any) -> list[tuple[str, int]]:
+    """Each distinct reason of the ``error`` cells once, with how many cells gave it, most frequent first
+    (an unreachable model server fails every model cell with the same reason; tryout, issue #45)."""
+    from collections import Counter
+
+    return Counter(c.reason or "no reason recorded" for c in cells if c.status == "error").most_common()
+
+
+__all__ = ["failure_reasons", "grid_cmd", "grid_model_settings", "grid_rows"]

@@ -1,0 +1,231 @@
+"""Grid cells of a user's question decided by the trained heads (issue #45), without the model.
+
+A question a user writes has no CUAD category. The question-topic head (:mod:`clauselens.heads.topic`:
+softmax regression over the question's all-MiniLM-L6-v2 vector, Reimers & Gurevych 2019) reads one from
+its wording -- "does anyone get to look through the other side's books?" is *Audit Rights* -- and the
+clause presence head (:mod:`clauselens.heads.presence`: per-category logistic probes over TF-IDF word
+windows, maximum over windows, Hendrycks et al. 2021's 41 CUAD categories) says whether the agreement
+has such a clause. The category is used only when the topic head gives it at least
+:data:`MIN_TOPIC_PROBABILITY` (the library's topic channel uses the same floor,
+:data:`clauselens.library.category_absence.CHANNEL_MIN_PROBABILITY`).
+
+**Yes/no** (:func:`head_yes_no`): a category whose CUAD answer format is Yes/No and whose CUAD question
+(:func:`clauselens.grid.questions.preset`) asks with the same polarity as the user's -- both, or neither,
+ask about a lack ("without", "not", "no", ...; "can they assign *without* consent?" asks the opposite of
+*Anti-Assignment*'s "is consent required?", so the head does not decide it). The agreement's contract score
+against the presence head's per-category threshold (tuned on the ``train_allowed`` tune split) decides "Yes",
+quoting the sentence of the agreement the head scores highest for the category; a score under the topic
+head's ``absent_below`` (at most 3 % of the ``train_allowed`` agreements that have such a clause score
+lower, out of fold) decides "No"; a score between the two is the **unclear band**: the head does not
+decide and the cell is not answered by the model either (:class:`HeadYesNo` ``answer == ""``).
+
+**Typed** (:func:`category_question`): a date or duration question (:data:`CATEGORY_TYPES`) in everyday words
+("when does this deal kick in?") whose own words find no sentence is read again as the CUAD preset's
+question of the head's category when that category has the same answer type (*Effective Date*: date),
+over the agreement's opening passages and the :data:`TOP_PASSAGES` passages the presence head scores
+highest for the category (:func:`category_passages`); the typed readers then run as for the preset.
+
+Both heads load on first use; when either is not installed the caller keeps its path (said once).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Sequence
+
+from clauselens.grid.questions import GridQuestion
+
+#: The topic head's least probability for the category it reads (the library's topic channel's floor).
+MIN_TOPIC_PROBABILITY = 0.5
+#: Passages, besides the opening ones, that a typed question read as a category looks at.
+TOP_PASSAGES = 5
+#: Opening passages kept for a typed question read as a category (the preamble: dates, parties).
+FRONT_PASSAGES = 2
+#: Least words of the sentence a head's "Yes" quotes (shorter ones are headings).
+MIN_QUOTE_WORDS = 6
+#: Answer types a typed question may be read as a category for: CUAD's one jurisdiction category is
+#: Governing Law, and a question about courts or arbitration is not about it (the head has no such class).
+CATEGORY_TYPES = frozenset({"date", "duration"})
+#: Words that make a question ask about a lack ("without consent", "no reason needed", "not allowed").
+_LACK = re.compile(r"\b(?:without|not|no|never|free|freely|neither|nor|unless|none)\b|n't\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class TopicReading:
+    """The topic head's category for a question and its probability."""
+
+    category: str
+    probability: float
+
+
+@dataclass(frozen=True)
+class RowHeads:
+    """The presence head's reading of one agreement: contract score and threshold per category, and
+    each passage's probability per category (rows: the agreement's passages in document order)."""
+
+    categories: list[str]
+    scores: dict[str, float]
+    thresholds: dict[str, float]
+    passage_probs: Any  # numpy array (passages, categories)
+
+
+@dataclass(frozen=True)
+class HeadYesNo:
+    """A yes/no decision by the heads: ``answer`` "Yes" / "No" / "" (the unclear band), the passage and
+    the sentence's offsets quoted for a "Yes", and the reason."""
+
+    answer: str
+    category: str
+    reason: str
+    passage: int = -1
+    start: int = 0
+    end: int = 0
+
+
+def _notice(what: str, e: Exception) -> None:
+    from clauselens.heads.base import notice_missing
+
+    notice_missing(what, "grid cells of a user's question decided by the heads", e)  # said once per head
+
+
+@lru_cache(maxsize=1)
+def _embedder() -> Any:
+    from clauselens.retrieval.embedders import get_embedder
+
+    return get_embedder("minilm")
+
+
+@lru_cache(maxsize=1024)
+def question_topic(question: str) -> TopicReading | None:
+    """The topic head's most probable CUAD category for ``question`` when it is not ``Other`` and has
+    at least :data:`MIN_TOPIC_PROBABILITY`; ``None`` otherwise or when the head or MiniLM is missing."""
+    from clauselens.heads.topic import OTHER, load
+
+    try:
+        head = load()
+        vec = _embedder().embed_queries([question])[0]
+    except Exception as e:  # noqa: BLE001 - a missing head or embedder turns the feature off, said once
+        _notice("topic", e)
+        return None
+    p = head.probabilities(vec)[0]
+    j = int(p.argmax())
+    if head.labels[j] == OTHER or float(p[j]) < MIN_TOPIC_PROBABILITY:
+        return None
+    return TopicReading(head.labels[j], float(p[j]))
+
+
+def row_heads(texts: Sequence[str]) -> RowHeads | None:
+    """The presence head's reading of one agreement given its passages' texts in document order;
+    ``None`` when the head is not installed or there is no text."""
+    from clauselens.heads.base import HeadMissingError
+    from clauselens.heads.presence import load
+
+    if not any(t.strip() for t in texts):
+        return None
+    try:
+        head = load()
+    except HeadMissingError as e:
+        _notice("presence", e)
+        return None
+    verdicts = head.score(" ".join(texts))
+    return RowHeads(list(head.categories), {v.category: v.score for v in verdicts}, {v.category: v.threshold for v in verdicts},
+                    head.window_probs(list(texts)))
+
+
+@lru_cache(maxsize=64)
+def cuad_question(category: str) -> GridQuestion | None:
+    """The CUAD preset's question of ``category`` (None for a category it does not ask)."""
+    from clauselens.grid.questions import preset
+
+    return next((q for q in preset("cuad") if q.category == category), None)
+
+
+def same_polarity(question: str, category_question: str) -> bool:
+    """Do both questions ask about a lack, or neither (see the module docstring)?"""
+    return bool(_LACK.search(question)) == bool(_LACK.search(category_question))
+
+
+def _absent_below(category: str) -> float | None:
+    from clauselens.heads.topic import load
+
+    try:
+        return load().absent_below.get(category)
+    except Exception:  # noqa: BLE001 - no topic head: no absence threshold
+        return None
+
+
+def best_sentence(texts: Sequence[str], rh: RowHeads, category: str) -> tuple[int, int, int]:
+    """``(passage, start, end)``: the sentence the presence head scores highest for ``category`` in the
+    passage it scores highest (the whole passage when it has no sentence)."""
+    from clauselens.grid.extract import sentences_of
+    from clauselens.heads.presence import load
+
+    j = rh.categories.index(category)
+    i = int(rh.passage_probs[:, j].argmax())
+    # a sentence, not a heading ("4.2 Covenant Not to Compete"): at least MIN_QUOTE_WORDS words
+    sents = [(s, e) for _, s, e, t in sentences_of([texts[i]]) if len(t.split()) >= MIN_QUOTE_WORDS]
+    if len(sents) <= 1:
+        return (i, *sents[0]) if sents else (i, 0, len(texts[i]))
+    probs = load().window_probs([texts[i][s:e] for s, e in sents])[:, j]
+    s, e = sents[int(probs.argmax())]
+    return i, s, e
+
+
+def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> HeadYesNo | None:
+    """The heads' yes/no for a user's ``question`` over one agreement's passages (``texts``, document
+    order; ``rh`` from :func:`row_heads`), or ``None`` when the heads cannot decide it: no category read
+    with enough probability, not a Yes/No category, a polarity that differs from the category's, or no
+    presence reading. ``answer == ""`` is the unclear band (see the module docstring)."""
+    if rh is None:
+        return None
+    topic = question_topic(question)
+    cq = cuad_question(topic.category) if topic else None
+    if topic is None or cq is None or cq.type != "yes_no" or topic.category not in rh.scores:
+        return None
+    if not same_polarity(question, cq.question):
+        return None
+    cat = topic.category
+    score, thr = rh.scores[cat], rh.thresholds[cat]
+    said = f"the question reads as one about {cat.lower()} (topic head P {topic.probability:.2f})"
+    if score >= thr:
+        i, s, e = best_sentence(texts, rh, cat)
+        return HeadYesNo("Yes", cat, f"{said}; the clause presence head finds one: score {score:.2f} >= threshold {thr:.2f} "
+                                     "(no model)", i, s, e)
+    low = _absent_below(cat)
+    if low is not None and score < low:
+        return HeadYesNo("No", cat, f"{said}; the clause presence head finds none: score {score:.2f} < {low:.2f}, under which "
+                                    "at most 3 % of training agreements with such a clause fall (no model)")
+    band = f"{low:.2f}" if low is not None else "none (no absence threshold for this kind)"
+    return HeadYesNo("", cat, f"{said}; the clause presence head is unsure: score {score:.2f}, below its threshold {thr:.2f} "
+                              f"and above its absence line {band}; left for a reviewer")
+
+
+def category_question(q: GridQuestion) -> tuple[GridQuestion, TopicReading] | None:
+    """For a typed user question (not a CUAD preset question; no terms, no search text): the CUAD preset's question of the category the
+    topic head reads, when it has the same answer type, with the reading; else ``None``."""
+    if q.type not in CATEGORY_TYPES or cuad_question(q.category) is not None or q.terms or q.search.strip():
+        return None  # a preset question reads its own category
+    topic = question_topic(q.question)
+    cq = cuad_question(topic.category) if topic else None
+    if topic is None or cq is None or cq.type != q.type:
+        return None
+    return cq, topic
+
+
+def category_passages(texts: Sequence[str], rh: RowHeads, category: str) -> list[bool]:
+    """Which passages a typed question read as ``category`` keeps: the first :data:`FRONT_PASSAGES` and
+    the :data:`TOP_PASSAGES` the presence head scores highest for the category."""
+    keep = [i < FRONT_PASSAGES for i in range(len(texts))]
+    if category in rh.categories and len(texts):
+        col = rh.passage_probs[:, rh.categories.index(category)]
+        for i in col.argsort()[::-1][:TOP_PASSAGES]:
+            keep[int(i)] = True
+    return keep
+
+
+__all__ = ["CATEGORY_TYPES", "FRONT_PASSAGES", "MIN_QUOTE_WORDS", "MIN_TOPIC_PROBABILITY",
+            "TOP_PASSAGES", "HeadYesNo", "RowHeads", "TopicReading", "best_sentence",
+           "category_passages", "category_question", "cuad_question", "head_yes_no", "question_topic", "row_heads",
+           "same_polarity"]
