@@ -1,0 +1,159 @@
+"""How many tokens the quick-depth reading (issue #38) makes the model read and write, before and after the
+reading prompt changed (one system message for named-clause and lead readings, replies of at most 40 words, a
+named clause shown as its window around the asked sentences): a load-independent view of the reading's time
+beside ``benchmarks/answers_e2e.py``'s wall times, which on 2 shared cores move with the machine's load.
+
+For each row of two ``answers_e2e`` result files (``--before``, ``--after``) that got a model reading, it rebuilds
+the reading prompt of that revision from the row's own quotes and question
+(:func:`clauselens.agents.delivery.write_reading`'s layout; the prompt texts of the ``before`` revision read
+from git) and counts, with the bundled 1.5B GGUF's own tokenizer (vocabulary only, no model weights run):
+
+* ``prompt``: the whole prompt (chat template included), what a cold model (a fresh ``clauselens ask``) reads;
+* ``new``: the tokens after the longest prefix it shares with the *previous* question's reading prompt, in the
+  benchmark's asking order -- what an in-process model that keeps its evaluated prefix (llama.cpp keeps the
+  longest common prefix of the last prompt: the benchmark, chat, the web UI, MCP) reads;
+* ``reply``: the tokens of the reply the row keeps (its reading as JSON; a reading set aside as too short
+  counts its replacement's length as unknown and is left out).
+
+Time per token on this machine (``benchmarks/results/llm_threads.json``): prompt tokens are read ~4-8x faster
+than reply tokens are written, so ``new + 5 * reply`` is a rough cost in reply-token units.
+
+    .venv/bin/python -m benchmarks.reading_tokens --before s5 --after s6
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+RESULTS = REPO / "benchmarks" / "results"
+#: The commit whose reading prompts the ``before`` rows were asked with (answers_e2e s5's code).
+BEFORE_COMMIT = "e70a539"
+PROMPTS = "clauselens/agents/prompts_interrogator.py"
+
+
+def prompts_at(commit: str | None) -> SimpleNamespace:
+    """The reading prompt texts of ``commit`` (``None``: the working tree's module)."""
+    if commit is None:
+        from clauselens.agents import prompts_interrogator as P
+
+        return SimpleNamespace(**{k: getattr(P, k) for k in dir(P) if k.isupper()})
+    src = subprocess.run(["git", "show", f"{commit}:{PROMPTS}"], cwd=REPO, check=True, capture_output=True,
+                         text=True).stdout
+    ns: dict[str, Any] = {}
+    exec(compile(src, f"{commit}:{PROMPTS}", "exec"), ns)  # the module's own constants, as they were
+    return SimpleNamespace(**{k: v for k, v in ns.items() if k.isupper()})
+
+
+def reading_rows(tag: str) -> list[dict]:
+    """The rows of ``answers_e2e_<tag>.json`` in their asking order (the benchmark's interleaved order)."""
+    from benchmarks.answers_e2e import interleaved
+
+    rows = json.loads((RESULTS / f"answers_e2e_{tag}.json").read_text())["rows"]
+    return interleaved(rows)
+
+
+def _answer(row: dict) -> str | None:
+    from clauselens.agents.delivery import SET_ASIDE_READING
+    from clauselens.reports.build import strip_mark
+
+    text = strip_mark(row["answer"])
+    return None if text.startswith(SET_ASIDE_READING[:40]) else text
+
+
+def prompt_of(row: dict, P: SimpleNamespace, windowed: bool) -> tuple[str, str] | None:
+    """``(system, user)`` of the row's reading, or ``None`` when it had none (a definition, a decline)."""
+    from clauselens.agents.delivery import quote_window
+
+    rules = [f for f in row["findings"] if f.get("rule") in ("named_clause", "lead")]
+    if not rules or row["llm_calls"] == 0:
+        return None
+    lead = rules[0]["rule"] == "lead"
+    budget = 2400 if lead or not windowed else 1500
+    lines, used = [], 0
+    for f in rules:
+        for c in f["citations"]:
+            text = " ".join(c["quote"].split())
+            if windowed and not lead and len(text) > 900:
+                text = text[slice(*quote_window(text, row["question"], 900))]
+            text = text[: max(0, budget - used)]
+            if not text:
+                break
+            used += len(text)
+            where = f"{Path(c['file_path']).stem[:40]}, clause {c.get('clause_ref') or '-'}"
+            lines.append(f"[{where}] \"{text}\"")
+    system, user = (P.READING_LEAD_SYSTEM, P.READING_LEAD_USER) if lead else (P.READING_SYSTEM, P.READING_USER)
+    return system, user.format(context_block="", question=row["question"], quotes="\n".join(lines))
+
+
+def count(rows: list[dict], P: SimpleNamespace, windowed: bool, tok: Any) -> list[dict]:
+    """Per row with a reading: ``prompt``, ``new`` (after the previous reading's shared prefix) and ``reply`` tokens."""
+    out: list[dict] = []
+    last: list[int] = []
+    for row in rows:
+        pr = prompt_of(row, P, windowed)
+        if pr is None:
+            continue
+        text = f"<|im_start|>system\n{pr[0]}<|im_end|>\n<|im_start|>user\n{pr[1]}<|im_end|>\n<|im_start|>assistant\n"
+        ids = tok.tokenize(text.encode("utf-8"), add_bos=False, special=True)
+        shared = next((i for i, (a, b) in enumerate(zip(ids, last)) if a != b), min(len(ids), len(last)))
+        last = ids
+        answer = _answer(row)
+        lead = any(f.get("rule") == "lead" for f in row["findings"])
+        reply = None if answer is None else len(tok.tokenize(json.dumps(
+            {"answer": answer, **({"answered": True} if lead else {})}).encode("utf-8"), add_bos=False))
+        out.append({"id": row["id"], "type": row["type"], "prompt": len(ids), "new": len(ids) - shared, "reply": reply,
+                    "wall_seconds": row["wall_seconds"], "load_1min": row.get("load_1min")})
+    return out
+
+
+def summary(items: list[dict]) -> dict:
+    """Medians per question kind."""
+    def med(xs: list[float]) -> float | None:
+        xs = sorted(x for x in xs if x is not None)
+        return xs[len(xs) // 2] if xs else None
+
+    out = {}
+    for kind in sorted({i["type"] for i in items}):
+        xs = [i for i in items if i["type"] == kind]
+        out[kind] = {"n": len(xs), **{f"median_{k}": med([i[k] for i in xs])
+                                      for k in ("prompt", "new", "reply", "wall_seconds", "load_1min")}}
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--before", default="s5", help="answers_e2e tag asked with the old reading prompt")
+    ap.add_argument("--after", default="s6", help="answers_e2e tag asked with this revision's prompt")
+    ap.add_argument("--out", type=Path, default=None)
+    args = ap.parse_args(argv)
+    import llama_cpp
+
+    from clauselens.config import Settings
+    from clauselens.provenance import run_provenance
+
+    s = Settings()
+    gguf = s.models_dir / f"{s.model_for('interrogator').model}.gguf"
+    tok = llama_cpp.Llama(model_path=str(gguf), vocab_only=True, verbose=False)
+    before = count(reading_rows(args.before), prompts_at(BEFORE_COMMIT), False, tok)
+    after = count(reading_rows(args.after), prompts_at(None), True, tok)
+    result: dict[str, Any] = {"benchmark": "reading_tokens", "issue": 38,
+              "command": "python -m benchmarks.reading_tokens " + " ".join(argv if argv is not None else sys.argv[1:]),
+              "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+              "versions": run_provenance(["llama-cpp-python"]), "tokenizer": str(gguf.name),
+              "before": {"tag": args.before, "prompts_of": BEFORE_COMMIT, "summary": summary(before), "rows": before},
+              "after": {"tag": args.after, "prompts_of": "this revision", "summary": summary(after), "rows": after}}
+    out = args.out or RESULTS / f"reading_tokens_{args.before}_{args.after}.json"
+    out.write_text(json.dumps(result, indent=1))
+    print(json.dumps({k: result[k]["summary"] for k in ("before", "after")}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
