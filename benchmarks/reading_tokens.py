@@ -19,6 +19,10 @@ Time per token on this machine (``benchmarks/results/llm_threads.json``): prompt
 than reply tokens are written, so ``new + 5 * reply`` is a rough cost in reply-token units.
 
     .venv/bin/python -m benchmarks.reading_tokens --before s5 --after s6
+    flock /tmp/clauselens-llm.lock .venv/bin/python -m benchmarks.reading_tokens --before s5 --after s6 --time 2
+
+``--time BLOCKS`` also asks the model both revisions' prompts, alternating blocks in one process (:func:`timed`):
+the same quotes and questions, the same load, so the seconds compare the prompts alone.
 """
 
 from __future__ import annotations
@@ -114,6 +118,38 @@ def count(rows: list[dict], P: SimpleNamespace, windowed: bool, tok: Any) -> lis
     return out
 
 
+def timed(rows_before: list[dict], rows_after: list[dict], blocks: int, kinds: tuple[str, ...]) -> list[dict]:
+    """Both revisions' reading prompts (:func:`prompt_of`) asked of the bundled model in one process, in blocks
+    (before, after, before, after, ...: each block asks every row of ``kinds`` in the benchmark's order, so the
+    after block's shared system message stays evaluated between its questions as in a long-lived front end, and
+    load drift falls on both): per call its seconds, prompt and reply tokens and the 1-minute load average."""
+    import os
+
+    from clauselens.agents.common import call_structured
+    from clauselens.agents.delivery import READING_MAX_TOKENS, LeadReading, Reading
+    from clauselens.agents.resources import ModelPool
+    from clauselens.config import Settings
+
+    s = Settings()
+    model, ms = ModelPool(s).model("interrogator"), s.model_for("interrogator")
+    revs = {"before": (rows_before, prompts_at(BEFORE_COMMIT), False), "after": (rows_after, prompts_at(None), True)}
+    out = []
+    for block in range(blocks):
+        for rev, (rows, P, windowed) in revs.items():
+            for row in rows:
+                pr = prompt_of(row, P, windowed)
+                if pr is None or row["type"] not in kinds:
+                    continue
+                lead = any(f.get("rule") == "lead" for f in row["findings"])
+                _, rec = call_structured(model, pr[0], pr[1], LeadReading if lead else Reading, agent="interrogator",
+                                         step="reading", model_settings=ms, max_tokens=READING_MAX_TOKENS)
+                out.append({"block": block, "rev": rev, "id": row["id"], "type": row["type"], "seconds": round(rec.seconds, 2),
+                            "prompt": rec.usage.get("input_tokens"), "reply": rec.usage.get("output_tokens"),
+                            "load_1min": round(os.getloadavg()[0], 2)})
+                print(json.dumps(out[-1]), file=sys.stderr, flush=True)
+    return out
+
+
 def summary(items: list[dict]) -> dict:
     """Medians per question kind."""
     def med(xs: list[float]) -> float | None:
@@ -133,6 +169,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--before", default="s5", help="answers_e2e tag asked with the old reading prompt")
     ap.add_argument("--after", default="s6", help="answers_e2e tag asked with this revision's prompt")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument("--time", type=int, default=0, metavar="BLOCKS",
+                    help="also ask both revisions' prompts of the model in this many alternating blocks (LLM slot)")
+    ap.add_argument("--kinds", nargs="*", default=["exact"], help="question kinds timed with --time")
     args = ap.parse_args(argv)
     import llama_cpp
 
@@ -150,6 +189,11 @@ def main(argv: list[str] | None = None) -> None:
               "versions": run_provenance(["llama-cpp-python"]), "tokenizer": str(gguf.name),
               "before": {"tag": args.before, "prompts_of": BEFORE_COMMIT, "summary": summary(before), "rows": before},
               "after": {"tag": args.after, "prompts_of": "this revision", "summary": summary(after), "rows": after}}
+    if args.time:
+        calls = timed(reading_rows(args.before), reading_rows(args.after), args.time, tuple(args.kinds))
+        result["timed"] = {"blocks": args.time, "kinds": args.kinds, "calls": calls, "median_seconds": {
+            rev: sorted(c["seconds"] for c in calls if c["rev"] == rev)[len([c for c in calls if c["rev"] == rev]) // 2]
+            for rev in ("before", "after") if any(c["rev"] == rev for c in calls)}}
     out = args.out or RESULTS / f"reading_tokens_{args.before}_{args.after}.json"
     out.write_text(json.dumps(result, indent=1))
     print(json.dumps({k: result[k]["summary"] for k in ("before", "after")}, indent=1))
