@@ -16,6 +16,13 @@ agreement's passages (:func:`clauselens.grid.rule.rule_cell`; model id ``rule``,
 a yes/no question is first decided from the evidence (:func:`clauselens.grid.rule.yes_no_cell`);
 only when the evidence does not decide does the model answer it. Rule cells are recomputed when
 :data:`~clauselens.grid.answer.CHECK_VERSION` changes (they are cheap: regular expressions).
+
+With the heads on (``presence=True``, the CLI's default), a user's yes/no question the topic head reads
+as a CUAD Yes/No category is decided by the presence head before the evidence and the model
+(:func:`clauselens.grid.rule.head_yes_no_cell`, model id ``presence-head``; its unclear band is left
+unverified, no model call), and a typed everyday question is also read as the head's category
+(:func:`clauselens.grid.rule.category_rule_cell`, cross-checked with its own words' reading); see
+:mod:`clauselens.grid.heads`. The presence head reads each row once, on first need.
 """
 
 from __future__ import annotations

@@ -242,3 +242,16 @@ def test_grid_help_is_not_cut_at_80_columns() -> None:
     res = CliRunner().invoke(app, ["grid", "--help"], env={"COLUMNS": "80", "TERMINAL_WIDTH": "80"})
     assert res.exit_code == 0 and "--presence" in res.output
     assert "…" not in res.output, [line for line in res.output.splitlines() if "…" in line]
+
+
+@pytest.mark.parametrize(("text", "iso"), [
+    ("made as of July 11 , 2006 (the \"Effective Date\")", "2006-07-11"), ("dated March 3 , 2011 between", "2011-03-03"),
+    ("effective the 1st day of October , 2008", "2008-10-01"), ("signed on 4 April , 2003 by", "2003-04-04"),
+    ("as of Dec. 31 , 1999", "1999-12-31"), ("on May 8, 2014", "2014-05-08"),
+])
+def test_a_space_before_the_dates_comma_still_reads_the_date(text: str, iso: str) -> None:
+    """Some filings write "July 11 , 2006": the preamble rule read the date, the quote check did not (former blind set)."""
+    from clauselens.grid.values import check_value, dates_in
+
+    assert [d.isoformat() for d in dates_in(text)] == [iso]
+    assert check_value("date", iso, text).reason == ""
