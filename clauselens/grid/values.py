@@ -74,7 +74,7 @@ def words_to_number(text: str) -> float | None:
 # ----------------------------------------------------------------------------------------- dates
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 #: One calendar date: "May 8, 2014" (also "July 11 , 2006": some filings put a space before the comma),
-#: "the 8th day of May, 2014", "5/8/2014", "2014-05-08".
+#: "8 May 2014", "the 8th day of May, 2014", "5/8/2014", "2014-05-08".
 ONE_DATE = re.compile(rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\s?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?"
                       rf"{_MONTHS}\s?,?\s+\d{{4}}|\d{{1,2}}/\d{{1,2}}/\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})", re.IGNORECASE)
 

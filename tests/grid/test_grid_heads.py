@@ -255,3 +255,36 @@ def test_a_space_before_the_dates_comma_still_reads_the_date(text: str, iso: str
 
     assert [d.isoformat() for d in dates_in(text)] == [iso]
     assert check_value("date", iso, text).reason == ""
+
+
+@needs_cuad
+def test_cli_against_an_unreachable_server_computes_rule_cells_and_says_the_reason_once(tmp_path: Path,
+                                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tryout (brief 5): rule-decided cells need no model server; each failure's reason is printed once."""
+    import csv
+    import shutil
+    import socket
+
+    from typer.testing import CliRunner
+
+    from clauselens.cli import app
+
+    monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CLAUSELENS_RETRIEVAL__EMBEDDER", "none")
+    (tmp_path / "docs").mkdir()
+    for name in ("MTI", "COPPER"):
+        shutil.copy(TXT / f"{DOCS[name]}.txt", tmp_path / "docs" / f"{name.lower()}.txt")
+    (tmp_path / "q.yaml").write_text('- {id: rules, type: jurisdiction, question: "Whose laws does this deal follow?"}\n'
+                                     '- {id: handover, type: yes_no, question: "Can we pass this deal to another company without asking?"}\n')
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    res = CliRunner().invoke(app, ["grid", str(tmp_path / "docs"), "-q", str(tmp_path / "q.yaml"), "-o", str(tmp_path / "out.csv"),
+                                   "--base-url", f"http://127.0.0.1:{port}/v1", "--library", "h3-test"])
+    assert "Traceback" not in res.output
+    flat = " ".join(res.output.split())
+    assert "2 cell(s) failed" in flat and flat.count("cannot reach model server") == 1 and "- 2 cell(s): cannot reach" in flat, flat
+    with open(tmp_path / "out.csv", newline="", encoding="utf-8") as f:
+        rows = {r["file"]: r for r in csv.DictReader(f)}
+    assert rows["mti.txt"]["rules status"] == "answered" and rows["mti.txt"]["rules"]  # by rule, no server
+    assert {r["handover status"] for r in rows.values()} == {"error"}
