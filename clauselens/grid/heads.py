@@ -48,6 +48,13 @@ MIN_QUOTE_WORDS = 6
 #: Answer types a typed question may be read as a category for: CUAD's one jurisdiction category is
 #: Governing Law, and a question about courts or arbitration is not about it (the head has no such class).
 CATEGORY_TYPES = frozenset({"date", "duration"})
+#: Categories a typed question is not read as: CUAD has no class for a notice period to end the agreement
+#: early, so the topic head reads such questions as the notice that stops a renewal (dev grid set: "how much
+#: warning to end it early" read as Notice Period To Terminate Renewal at P 0.99), a different period. And the
+#: preset's Agreement Date reads the preamble alone, while a question about signing in its own words already
+#: takes the preamble path with the signature blocks' check (:func:`clauselens.grid.rule.read`; former blind set:
+#: "put pen to paper" read as Agreement Date gives the preamble's date, not the signing date).
+NOT_READ_AS = frozenset({"Notice Period To Terminate Renewal", "Agreement Date"})
 #: Words that make a question ask about a lack ("without consent", "no reason needed", "not allowed").
 _LACK = re.compile(r"\b(?:without|not|no|never|free|freely|neither|nor|unless|none)\b|n't\b", re.IGNORECASE)
 
@@ -209,7 +216,7 @@ def category_question(q: GridQuestion) -> tuple[GridQuestion, TopicReading] | No
         return None  # a preset question reads its own category
     topic = question_topic(q.question)
     cq = cuad_question(topic.category) if topic else None
-    if topic is None or cq is None or cq.type != q.type:
+    if topic is None or cq is None or cq.type != q.type or topic.category in NOT_READ_AS:
         return None
     return cq, topic
 
@@ -225,7 +232,7 @@ def category_passages(texts: Sequence[str], rh: RowHeads, category: str) -> list
     return keep
 
 
-__all__ = ["CATEGORY_TYPES", "FRONT_PASSAGES", "MIN_QUOTE_WORDS", "MIN_TOPIC_PROBABILITY",
+__all__ = ["CATEGORY_TYPES", "FRONT_PASSAGES", "MIN_QUOTE_WORDS", "MIN_TOPIC_PROBABILITY", "NOT_READ_AS",
             "TOP_PASSAGES", "HeadYesNo", "RowHeads", "TopicReading", "best_sentence",
            "category_passages", "category_question", "cuad_question", "head_yes_no", "question_topic", "row_heads",
            "same_polarity"]
