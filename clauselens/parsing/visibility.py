@@ -18,8 +18,11 @@ other way OCR tools lay a text layer; two CUAD PDFs are made so), whitespace, an
 path's "outside the page" rule names those).
 
 Cost: two renders per page at :data:`RENDER_SCALE` (``benchmarks/robustness_visibility.py``
-measures ms per page). The render flags turn anti-aliasing of text off, so a glyph's pixels are
-either its colour or the background's and a thin glyph (".", "i") is not washed out.
+measures ms per page); one on a page that holds nothing but text (no path, image or shading, in
+Form XObjects too): with its text invisible such a page renders as the blank fill, so that render
+is not made (issue #42, ``benchmarks/visibility_mark_speed.py``: identical marks). The render flags
+turn anti-aliasing of text off, so a glyph's pixels are either its colour or the background's and
+a thin glyph (".", "i") is not washed out.
 
 Side effects: changes the render mode of the page's text objects and puts it back; the caller
 holds :data:`~clauselens.parsing.pdfium_lock.PDFIUM_LOCK` and never saves the page.
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import operator
 from pathlib import Path
 from typing import Any, Callable
 
@@ -46,11 +50,14 @@ MAX_BOX_ROWS = 1_000_000
 MAX_CHARS = 20000
 
 
-def _text_objects(page: Any) -> list[Any]:
-    """Every text object of the page, inside Form XObjects too (depth-limited like pypdfium2)."""
+def _text_objects(page: Any) -> tuple[list[Any], bool]:
+    """Every text object of the page, inside Form XObjects too (depth-limited like pypdfium2), and
+    whether the page has anything else that paints (a path, an image, a shading, or forms nested
+    too deep to tell): a page of text alone renders blank once its text is made invisible."""
     import pypdfium2.raw as pr
 
     out: list[Any] = []
+    other = [False]
 
     def walk(count: int, get: Callable[[int], Any], depth: int) -> None:
         for k in range(count):
@@ -60,25 +67,53 @@ def _text_objects(page: Any) -> list[Any]:
                 out.append(obj)
             elif kind == pr.FPDF_PAGEOBJ_FORM and depth < 15:
                 walk(pr.FPDFFormObj_CountObjects(obj), functools.partial(pr.FPDFFormObj_GetObject, obj), depth + 1)
+            else:
+                other[0] = True
 
     walk(pr.FPDFPage_CountObjects(page.raw), lambda k: pr.FPDFPage_GetObject(page.raw, k), 0)
-    return out
+    return out, other[0]
+
+
+#: The pixel buffers of the two renders of a page (:func:`_render` slot 0 and 1), kept from page to
+#: page: a fresh zeroed buffer per render cost about as much CPU as the render itself (issue #42).
+#: Used under :data:`~clauselens.parsing.pdfium_lock.PDFIUM_LOCK` only (the caller holds it).
+_BUFFERS: list[Any] = [None, None]
+
+
+def _bitmap_in(slot: int) -> Callable[..., Any]:
+    """A ``bitmap_maker`` for ``PdfPage.render`` whose bitmap uses the kept buffer ``slot`` (grown
+    when a page needs more); the render fills it before painting, so what it held does not matter."""
+    import pypdfium2 as pdfium
+    import pypdfium2.internal as pdfium_i
+
+    def make(width: int, height: int, format: int, rev_byteorder: bool = False) -> Any:
+        need = width * pdfium_i.BitmapTypeToNChannels[format] * height
+        if _BUFFERS[slot] is None or len(_BUFFERS[slot]) < need:
+            _BUFFERS[slot] = (ctypes.c_ubyte * need)()
+        return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder=rev_byteorder, buffer=_BUFFERS[slot])
+    return make
 
 
 def _render(page: Any, scale: float, keep: list[Any]) -> Any:
     """The page rendered at ``scale`` as a BGRx numpy array (rows top to bottom), text not
-    anti-aliased: a view of PDFium's bitmap (not copied), which is appended to ``keep`` and must be
-    closed by the caller once the array is no longer used."""
-    bitmap = page.render(scale=scale, draw_annots=False, no_smoothtext=True, prefer_bgrx=True)
+    anti-aliased: a view of a kept buffer (:data:`_BUFFERS`, slot ``len(keep)``: the first and
+    second render of a page use different ones), whose bitmap is appended to ``keep`` and must be
+    closed by the caller once the array is no longer used (before the next page is rendered)."""
+    bitmap = page.render(scale=scale, draw_annots=False, no_smoothtext=True, prefer_bgrx=True,
+                         bitmap_maker=_bitmap_in(len(keep)))
     keep.append(bitmap)
     return bitmap.to_numpy()
 
 
-def _ink(shown: Any, bare: Any) -> Any:
+def _ink(shown: Any, bare: Any | None) -> Any:
     """Boolean mask of the pixels where the two BGRx renders differ by :data:`MIN_INK` or more in
-    some channel (only the pixels that differ at all are compared channel by channel)."""
+    some channel (only the pixels that differ at all are compared channel by channel). ``bare``
+    None: the page without text is blank (white, what the render's fill leaves), so a pixel has
+    ink when some channel of ``shown`` is at most ``255 - MIN_INK``."""
     import numpy as np
 
+    if bare is None:
+        return shown[:, :, :3].min(axis=2) <= 255 - MIN_INK
     ys, xs = np.nonzero(shown.view(np.uint32)[:, :, 0] != bare.view(np.uint32)[:, :, 0])
     diff = np.abs(shown[ys, xs, :3].astype(np.int16) - bare[ys, xs, :3].astype(np.int16)).max(axis=1)
     keep = diff >= MIN_INK
@@ -115,7 +150,7 @@ def _pixel_boxes(affine: Affine, chars: list[dict], ox: float, top: float, w: in
     import numpy as np
 
     o, ax, ay = affine
-    b = np.asarray([(c["x0"], c["x1"], c["top"], c["bottom"]) for c in chars], dtype=np.float64).reshape(-1, 4)
+    b = np.asarray(list(map(operator.itemgetter("x0", "x1", "top", "bottom"), chars)), dtype=np.float64).reshape(-1, 4)
     xs, ys = b[:, :2] + ox, top - b[:, 2:]
     cx = o[0] + ax[0] * xs[:, [0, 0, 1, 1]] + ay[0] * ys[:, [0, 1, 0, 1]]
     cy = o[1] + ax[1] * xs[:, [0, 0, 1, 1]] + ay[1] * ys[:, [0, 1, 0, 1]]
@@ -156,20 +191,31 @@ def _any_in_boxes(mask: Any, boxes: Any) -> Any:
     return hit
 
 
-def _mark(page: Any, todo: list[dict], shown: Any, bare: Any, ox: float, top: float,
+def _mark(page: Any, todo: list[dict], shown: Any, bare: Any | None, ox: float, top: float,
           on_image: Callable[[dict], bool]) -> int:
-    """:func:`mark_unshown`'s marking of ``todo`` from the two renders; returns how many are ``not_shown``."""
+    """:func:`mark_unshown`'s marking of ``todo`` from the two renders (``bare`` None: blank, see
+    :func:`_ink`); returns how many are ``not_shown``. Only the part of the page the characters'
+    boxes cover is compared (issue #42: the margins hold no character, so no pixel there decides)."""
     import numpy as np
 
-    ink = _ink(shown, bare)
-    h, w = ink.shape
+    h, w = shown.shape[:2]
     boxes = _pixel_boxes(_device_map(page, w, h), todo, ox, top, w, h)
-    has_ink = _any_in_boxes(ink, boxes)
     on_page = (boxes[:, 1] > boxes[:, 0]) & (boxes[:, 3] > boxes[:, 2])  # off it: the fast path's "outside the page" rule
+    if not on_page.any():
+        return 0
+    lx, hx = int(boxes[on_page, 0].min()), int(boxes[on_page, 1].max())
+    ly, hy = int(boxes[on_page, 2].min()), int(boxes[on_page, 3].max())
+    ink = _ink(shown[ly:hy, lx:hx], None if bare is None else bare[ly:hy, lx:hx])
+    local = boxes - np.asarray([lx, lx, ly, ly], dtype=np.int64)
+    has_ink = _any_in_boxes(ink, np.where(on_page[:, None], local, 0))
     marked = 0
     for k in np.flatnonzero(on_page & ~has_ink).tolist():  # only the few without ink are looked at one by one
         c = todo[k]
         px0, px1, py0, py1 = boxes[k].tolist()
+        if bare is None:
+            c["not_shown"] = True  # nothing but text on the page: no image under it
+            marked += 1
+            continue
         under = bare[py0:py1, px0:px1, :3]
         if on_image(c) and int(under.max()) - int(under.min()) >= MIN_INK:
             c["ocr_layer"] = True  # under a scan's image that shows something there: its text layer
@@ -198,18 +244,20 @@ def mark_unshown(page: Any, chars: list[dict], ox: float, top: float, on_image: 
     bitmaps: list[Any] = []
     try:
         shown = _render(page, scale, bitmaps)
-        objs = _text_objects(page)
-        modes = [pr.FPDFTextObj_GetTextRenderMode(o) for o in objs]
-        try:
-            for o in objs:
-                pr.FPDFTextObj_SetTextRenderMode(o, pr.FPDF_TEXTRENDERMODE_INVISIBLE)
-            bare = _render(page, scale, bitmaps)
-        finally:
-            for o, m in zip(objs, modes):
-                if m >= 0:
-                    pr.FPDFTextObj_SetTextRenderMode(o, m)
-        if shown.shape != bare.shape:
-            return 0
+        objs, painted = _text_objects(page)
+        bare = None  # text alone on the page: without it the render is the blank fill (not rendered)
+        if painted:
+            modes = [pr.FPDFTextObj_GetTextRenderMode(o) for o in objs]
+            try:
+                for o in objs:
+                    pr.FPDFTextObj_SetTextRenderMode(o, pr.FPDF_TEXTRENDERMODE_INVISIBLE)
+                bare = _render(page, scale, bitmaps)
+            finally:
+                for o, m in zip(objs, modes):
+                    if m >= 0:
+                        pr.FPDFTextObj_SetTextRenderMode(o, m)
+            if shown.shape != bare.shape:
+                return 0
         marked = _mark(page, todo, shown, bare, ox, top, on_image)
     finally:
         for b in bitmaps:
