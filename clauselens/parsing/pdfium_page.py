@@ -56,16 +56,28 @@ def _rgb255(r: int, g: int, b: int) -> tuple[float, float, float]:
 
 
 @functools.cache
-def _text_object_address() -> Callable[[Any, int], int | None]:
-    """``FPDFText_GetTextObject`` returning the object's address as an int (a dict key; pypdfium2's
-    binding returns a ctypes pointer, whose address costs a ``ctypes.cast`` per character)."""
+def _by_address(name: str, restype: Any, *argtypes: Any) -> Callable[..., Any]:
+    """PDFium's function ``name`` called with plain ints for pointers (``ctypes.c_void_p``
+    arguments): pypdfium2's binding converts a typed pointer argument per call, which is most of
+    the cost of a call made once per character (issue #42)."""
     import pypdfium2.raw as pr
 
-    proto = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
-    address = ctypes.cast(pr.FPDFText_GetTextObject, ctypes.c_void_p).value
+    address = ctypes.cast(getattr(pr, name), ctypes.c_void_p).value
     if address is None:
-        raise RuntimeError("pypdfium2 has no FPDFText_GetTextObject")
-    return proto(address)
+        raise RuntimeError(f"pypdfium2 has no {name}")
+    return ctypes.CFUNCTYPE(restype, *argtypes)(address)
+
+
+def _text_object_address() -> Callable[[Any, int], int | None]:
+    """``FPDFText_GetTextObject(text_page, index)`` returning the object's address as an int (a dict
+    key; pypdfium2's binding returns a ctypes pointer, whose address costs a ``ctypes.cast`` per character)."""
+    return _by_address("FPDFText_GetTextObject", ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+
+
+def _loose_char_box() -> Callable[[int, int, int], int]:
+    """``FPDFText_GetLooseCharBox(text_page, index, rect)`` with the text page's and the
+    ``FS_RECTF``'s addresses as ints."""
+    return _by_address("FPDFText_GetLooseCharBox", ctypes.c_int, ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p)
 
 
 def _off_layer(tp: Any, index: int, off_layers: frozenset[str]) -> str | None:
@@ -181,11 +193,12 @@ class PdfiumPage:
         try:
             n = pr.FPDFText_CountChars(tp)
             box = pr.FS_RECTF()
-            get_unicode, is_generated, get_box = pr.FPDFText_GetUnicode, pr.FPDFText_IsGenerated, pr.FPDFText_GetLooseCharBox
-            text_object = _text_object_address()
+            get_unicode, is_generated = pr.FPDFText_GetUnicode, pr.FPDFText_IsGenerated
+            text_object, get_box = _text_object_address(), _loose_char_box()
             objs: dict[int, tuple[float, bool, tuple, bool, str | None]] = {}
             out: list[dict] = []
-            ox, top, raw = self._ox, self._top, tp.raw
+            ox, top = self._ox, self._top
+            raw, box_at = int(ctypes.cast(tp.raw, ctypes.c_void_p).value or 0), ctypes.addressof(box)
             pending_high = 0
             # the page's text in one call; it lines up with the character list when the lengths
             # agree (PDFium can leave characters out of it: then one call per character)
@@ -216,7 +229,7 @@ class PdfiumPage:
                     if addr:
                         objs[addr] = info
                 size, upright, colour, invisible, layer = info
-                get_box(tp, i, box)
+                get_box(raw, i, box_at)
                 bottom = top - box.bottom
                 ctop = bottom - size if upright else top - box.top
                 out.append({
