@@ -18,6 +18,14 @@ Models (all offline, from registry packages, see ``../shared/MODELS.md``):
   packages (768-d), unzipped once under the cache;
 * any other value: a path to a sentence-transformers model directory.
 
+MiniLM runs on ONNX Runtime when ``onnxruntime`` and ``optimum-onnx`` are installed
+(``runtime="auto"``): sentence-transformers' ONNX backend over a graph exported once, locally,
+from the provisioned weights (:func:`onnx_model_dir`, ``<cache_dir>/models/minilm-onnx``; no
+download). Its vectors are the PyTorch model's to within 2e-7 per dimension (cosine 1.000000 on
+CUAD passages), far below the float16 rounding of a library's stored vectors, so it is the same
+``minilm`` embedder and existing libraries stay valid; it takes less CPU
+(``benchmarks/embed_passages_speed.py``, issue #42). Without those packages MiniLM runs on PyTorch.
+
 :func:`get_embedder` wraps the model in :class:`CachedEmbedder`, which stores every
 vector in SQLite under ``<cache_dir>/embeddings/<name>.sqlite`` keyed by (kind, sha256 of
 the text), so an unchanged passage is never embedded twice.
@@ -26,15 +34,23 @@ the text), so an unchanged passage is never embedded twice.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import logging
 import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Literal, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
 from clauselens.errors import ConfigError, ModelUnavailableError
+
+log = logging.getLogger(__name__)
+
+#: How a sentence-transformers model runs: ``torch``, ``onnx`` (ONNX Runtime), or ``auto`` (ONNX
+#: Runtime for MiniLM when its packages are installed, else PyTorch).
+Runtime = Literal["auto", "torch", "onnx"]
 
 BATCH_SIZE = 32
 #: Batch size of sentence-transformers models. A batch is padded to its longest text, and one
@@ -73,15 +89,19 @@ class SentenceTransformerEmbedder:
     """
 
     def __init__(self, path: str | Path, name: str, query_prefix: str = "", passage_prefix: str = "",
-                 batch_size: int = ST_BATCH_SIZE) -> None:
+                 batch_size: int = ST_BATCH_SIZE, onnx: bool = False) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from sentence_transformers import SentenceTransformer
 
         try:
-            self.model = SentenceTransformer(str(path), device="cpu")
+            if onnx:  # a directory from onnx_model_dir; ONNX Runtime with torch's thread count
+                self.model = SentenceTransformer(str(path), device="cpu", backend="onnx", model_kwargs=_onnx_kwargs())
+            else:
+                self.model = SentenceTransformer(str(path), device="cpu")
         except Exception as e:  # noqa: BLE001 - any load failure is a missing/broken model for the user
             raise ModelUnavailableError(f"cannot load embedding model from {path}: {e}") from e
+        self.runtime = "onnx" if onnx else "torch"
         self.name = name
         dim_fn = getattr(self.model, "get_embedding_dimension", None) or self.model.get_sentence_embedding_dimension
         self.dim = int(dim_fn())
@@ -171,15 +191,74 @@ def _mpnet_path(cache_dir: Path) -> Path:
     return next((p.parent for p in target.rglob("config.json") if (p.parent / "modules.json").exists()), target)
 
 
-def load_embedder(name: str, cache_dir: Path | None = None) -> Embedder:
-    """The raw (uncached) embedder for ``name`` (see module docstring).
+def onnx_available() -> bool:
+    """Whether ONNX Runtime and optimum's ONNX exporter are installed (``pip install
+    "optimum-onnx[onnxruntime]"``, the ``sentence-transformers[onnx]`` extra)."""
+    return all(importlib.util.find_spec(m) is not None for m in ("onnxruntime", "optimum")) and \
+        importlib.util.find_spec("optimum.onnxruntime") is not None
 
-    Raises :class:`ModelUnavailableError` (package/weights missing) or
-    :class:`ConfigError` (unknown name that is not an existing directory).
+
+def _onnx_kwargs() -> dict:
+    """ONNX Runtime session options: CPU, as many intra-op threads as torch uses (so
+    ``OMP_NUM_THREADS`` / ``torch.set_num_threads`` govern both runtimes alike)."""
+    import onnxruntime as ort
+    import torch
+
+    so = ort.SessionOptions()
+    so.intra_op_num_threads = max(1, int(torch.get_num_threads()))
+    so.inter_op_num_threads = 1
+    return {"file_name": "model.onnx", "provider": "CPUExecutionProvider", "session_options": so}
+
+
+def onnx_model_dir(src: Path, cache_dir: Path, name: str) -> Path:
+    """A sentence-transformers directory with ``onnx/model.onnx`` exported from the model at
+    ``src`` (optimum's exporter through sentence-transformers' ONNX backend; ~8 s once), kept at
+    ``<cache_dir>/models/<name>-onnx``. Written to a temporary folder and renamed, so an
+    interrupted export leaves nothing half-written."""
+    import tempfile
+
+    target = cache_dir / "models" / f"{name}-onnx"
+    if (target / "onnx" / "model.onnx").exists():
+        return target
+    from sentence_transformers import SentenceTransformer
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    log.info("exporting %s to ONNX under %s (once)", name, target)
+    with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+        SentenceTransformer(str(src), device="cpu", backend="onnx").save(str(Path(tmp) / "m"))
+        if not (target / "onnx" / "model.onnx").exists():  # another process may have finished first
+            if target.exists():
+                import shutil
+
+                shutil.rmtree(target)
+            os.replace(Path(tmp) / "m", target)
+    return target
+
+
+def _minilm(cache_dir: Path, runtime: Runtime) -> SentenceTransformerEmbedder:
+    src = _minilm_path()
+    if runtime == "onnx" or (runtime == "auto" and onnx_available()):
+        try:
+            return SentenceTransformerEmbedder(onnx_model_dir(src, cache_dir, "minilm"), "minilm", onnx=True)
+        except Exception as e:  # noqa: BLE001 - export/load trouble: the PyTorch model gives the same vectors
+            if runtime == "onnx":
+                raise ModelUnavailableError(f"cannot run MiniLM on ONNX Runtime: {e}") from e
+            log.warning("MiniLM on ONNX Runtime failed (%s); using PyTorch", e)
+    return SentenceTransformerEmbedder(src, "minilm")
+
+
+def load_embedder(name: str, cache_dir: Path | None = None, runtime: Runtime = "auto") -> Embedder:
+    """The raw (uncached) embedder for ``name`` (see module docstring); ``runtime`` picks how
+    MiniLM runs (:data:`Runtime`; other models run on PyTorch).
+
+    Raises :class:`ModelUnavailableError` (package/weights missing, or ``runtime="onnx"``
+    without ONNX Runtime) or :class:`ConfigError` (unknown name that is not an existing directory).
     """
     cache_dir = Path(cache_dir) if cache_dir else Path.home() / ".cache" / "clauselens"
+    if runtime not in ("auto", "torch", "onnx"):
+        raise ConfigError(f"unknown embedding runtime {runtime!r}: use auto, torch or onnx")
     if name == "minilm":
-        return SentenceTransformerEmbedder(_minilm_path(), "minilm")
+        return _minilm(cache_dir, runtime)
     if name in ("e5-small", "e5"):
         return E5SmallEmbedder()
     if name == "mpnet":
