@@ -199,6 +199,9 @@ def main(argv: list[str] | None = None) -> None:
                          "(clauselens.retrieval.lay_terms; the variant says so)")
     ap.add_argument("--no-category-absence", action="store_true",
                     help="without the topic head's category-absence abstention (clauselens.library.category_absence)")
+    ap.add_argument("--query-adapter", type=Path, default=None, metavar="DIR",
+                    help="rank the dense channel with this trained query adapter (a folder holding query_adapter/, "
+                         "as clauselens.library.train_query_adapter writes it; the variant says so)")
     ap.add_argument("--topic-channel", action="store_true",
                     help="fuse the topic channel (topic head category -> presence probe's passages) into the ranking")
     ap.add_argument("--sweep", action="store_true", help="report the abstention trade-off over dense-cosine thresholds")
@@ -219,12 +222,16 @@ def main(argv: list[str] | None = None) -> None:
     lib.expand_lay_terms = not args.no_lay_terms
     lib.topic_head = False if args.no_category_absence else None
     lib.topic_channel = args.topic_channel
+    if args.query_adapter is not None:
+        from clauselens.heads.query_adapter import QueryAdapter
+
+        lib.query_adapter = QueryAdapter(args.query_adapter)
     build_s = time.perf_counter() - t0
     rows = run(lib, questions)
     variant = (f"{args.embedder}{'-filenames' if args.file_names else ''}"
                f"{'-no-front-matter-demotion' if args.no_front_matter_demotion else ''}"
                f"{'-no-lay-terms' if args.no_lay_terms else ''}{'-no-category-absence' if args.no_category_absence else ''}"
-               f"{'-topic-channel' if args.topic_channel else ''}"
+               f"{'-topic-channel' if args.topic_channel else ''}{'-query-adapter' if args.query_adapter else ''}"
                f"{f'-{args.tag}' if args.tag else ''}")
     RESULTS.mkdir(parents=True, exist_ok=True)
     rpath = RESULTS / f"clause_qa_{args.setting}_{variant}.results.jsonl"
@@ -238,6 +245,7 @@ def main(argv: list[str] | None = None) -> None:
                     "embedder": lib.meta["embedder"], "file_names_in_resolution": args.file_names,
                     "front_matter_demoted": lib.demote_front_matter, "lay_terms": lib.expand_lay_terms,
                     "category_absence": lib.topic_head is not False, "topic_channel": lib.topic_channel,
+                    "query_adapter": str(args.query_adapter) if args.query_adapter else None,
                     "seconds_to_open_or_build": round(build_s, 1)},
         "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()],  # latency is only comparable at like load
         "k": K, "abstain_threshold_dense": thr, "questions": len(questions), "summary": summary,

@@ -123,6 +123,11 @@ class RetrievalSettings(BaseModel):
     # presence probe scores the agreement(s), and a category they clearly lack answers "no matching clause found"
     # (off with one notice when the topic head is not installed; needs the MiniLM embedder).
     category_absence: bool = True
+    # The trained query adapter (issue #39; clauselens.heads.query_adapter, clauselens.library.query_vectors): the
+    # library's dense channel ranks with the question's MiniLM vector moved towards the passages that answer
+    # questions like it. Off: measured not to hold across the development sets, and none is committed
+    # (on without one: off with one notice; MiniLM libraries only).
+    query_adapter: bool = False
     # "head": the trained cross-encoder of clauselens/heads (issue #39; benchmarks/clause_qa_head.py), off with
     # one notice when its weights are not installed; its abstention threshold (None) is the one head.json
     # recorded, chosen on the training validation split.

@@ -44,6 +44,7 @@ from clauselens.library.exact_fields import ExactFields, show_ref
 from clauselens.library.indexing import COMMIT_EVERY, SUFFIXES, AddReport, Indexing, ProgressFn, collect_files
 from clauselens.library.ordering import FRONT_MATTER_QUESTION, RECITAL_START, ResultOrder
 from clauselens.library.passages import ref_key_groups
+from clauselens.library.query_vectors import QueryVectors
 from clauselens.library.questions import defined_term_candidates, defined_term_in, term_variants
 from clauselens.library.resolver import AgreementResolver, Resolution, resolution_tokens
 from clauselens.library.storage import EngineRanking, top_scores
@@ -84,7 +85,7 @@ LOCAL_BM25_MAX = 5000
 
 
 
-class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, ResultOrder):
+class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, QueryVectors, ResultOrder):
     """A library directory (see the module docstring). Create with :meth:`open`.
 
     ``embedder``: an :class:`~clauselens.retrieval.embedders.Embedder` (created from the
@@ -406,7 +407,7 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, ResultOrder):
         else:
             lists["bm25"] = self.lexical.top_passages(q_tokens, rows, docs, CANDIDATES)
         if self.embedder is not None and not lexical_only:
-            q = self.embedder.embed_queries([dense_query or question])[0]
+            q = self._query_vector(dense_query or question)
             r_d, s_d = self.vectors.scores(q, rows)
             if rows is None:  # vectors of removed agreements stay on disk: keep live rows only
                 mask = self.catalogue.live_mask()
@@ -454,7 +455,7 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, ResultOrder):
         """:meth:`_rank` by the storage engine itself (Milvus ``hybrid_search``: BM25 + dense,
         ``RRFRanker(60)``); each passage keeps its RRF score and its dense cosine."""
         use_dense = self.embedder is not None and not lexical_only
-        q = self.embedder.embed_queries([dense_query or question])[0] if use_dense else None
+        q = self._query_vector(dense_query or question) if use_dense else None
         hits = engine.hybrid(self.analyzer.tokenize(question), q, docs, CANDIDATES)
         trace["stage_hits"] = {"engine_rrf": len(hits)}
         by_id = {p.chunk_id: p for p in self._as_passages([h[0] for h in hits], "")}  # committed passages only
