@@ -168,7 +168,7 @@ MIN_COLUMN_FILL = 0.5
 
 
 def find_gutter(rows: list[list[tuple[float, float]]], *, char_width: float | None = None,
-                _depth: int = 0) -> Gutter | None:
+                spans: list[tuple[float, float]] | None = None, _depth: int = 0) -> Gutter | None:
     """Find the gutter of a page in two or more columns (the best-supported one; the caller cuts
     again inside each side).
 
@@ -177,8 +177,16 @@ def find_gutter(rows: list[list[tuple[float, float]]], *, char_width: float | No
         char_width: typical character width (default: median of the boxes); a gap must be
             at least ``max(2.5 * char_width, 8)`` wide to count as a gutter (word spaces
             are ~0.25-1 em).
+        spans: per row its ``(top, bottom)``; with them a one-sided row set off by blank space
+            above and below, inside the column block, is a heading between two column blocks
+            (:func:`_separators`) and is read whole, like a row across the gutter.
         _depth: recursion depth of the check that a side with short lines is itself in
             columns (internal).
+
+    A gap must be wider than word spaces: ``max(2.5 * char_width, 8)``; when no gutter is
+    found so, a narrow one (``max(1.5 * char_width, 6)``, a 10-12 pt gutter beside 11 pt text) is
+    looked for when none is found or rows run across it (a line of the left column that comes
+    close to the right one), and taken when the columns are certain and fewer rows run across it.
 
     Returns:
         ``None`` for a one-column page (or too few rows, < 6), else a :class:`Gutter`;
@@ -187,12 +195,51 @@ def find_gutter(rows: list[list[tuple[float, float]]], *, char_width: float | No
         but warn.
     """
     rows = [sorted(r) for r in rows]
-    text_rows = [i for i, r in enumerate(rows) if r]
-    if len(text_rows) < 6:
+    if sum(1 for r in rows if r) < 6:
         return None
     widths = sorted(x1 - x0 for r in rows for x0, x1 in r if x1 > x0)
     cw = char_width or (widths[len(widths) // 2] if widths else 5.0)
-    min_gap = max(2.5 * cw, 8.0)
+    found = _find_gutter(rows, cw, max(2.5 * cw, 8.0), _depth)
+    if _depth == 0 and (found is None or found.crossing):
+        narrow = _find_gutter(rows, cw, max(1.5 * cw, 6.0), _depth)
+        if narrow is not None and narrow.certain and (found is None or (len(narrow.crossing) < len(found.crossing)
+                                                                        and found.x0 - cw <= narrow.x <= found.x1 + cw)):
+            found = narrow
+    if found is not None and found.split and spans is not None:
+        extra = _separators(rows, spans, found)
+        if extra:
+            found = Gutter(found.x0, found.x1, found.split - extra, found.crossing | extra, found.certain, found.why)
+    return found
+
+
+def _separators(rows: list[list[tuple[float, float]]], spans: list[tuple[float, float]], g: Gutter) -> frozenset[int]:
+    """Rows with text on one side of gutter ``g`` only, set off from the rows above and below by more than
+    1.5 times the median line pitch, while the other side has split-row text both above and below: a heading
+    between two blocks of columns ("PART 2 - ..." over the next block), not a line of one column."""
+    text_rows = [i for i, r in enumerate(rows) if r]
+    tops = [spans[i][0] for i in text_rows]
+    pitches = sorted(b - a for a, b in zip(tops, tops[1:]) if b > a)
+    if not pitches:
+        return frozenset()
+    gap = 1.5 * pitches[len(pitches) // 2]
+    out = set()
+    for k, i in enumerate(text_rows[1:-1], start=1):
+        left = all(x1 <= g.x for _, x1 in rows[i])
+        right = all(x0 >= g.x for x0, _ in rows[i])
+        if not (left or right) or i in g.split:
+            continue
+        if tops[k] - tops[k - 1] <= gap or tops[k + 1] - tops[k] <= gap:
+            continue
+
+        other = [j for j in g.split if any((x0 >= g.x) if left else (x1 <= g.x) for x0, x1 in rows[j])]
+        if other and min(other) < i < max(other):
+            out.add(i)
+    return frozenset(out)
+
+
+def _find_gutter(rows: list[list[tuple[float, float]]], cw: float, min_gap: float, _depth: int) -> Gutter | None:
+    """:func:`find_gutter` with gaps of at least ``min_gap`` (``cw``: the typical character width)."""
+    text_rows = [i for i, r in enumerate(rows) if r]
     segs: dict[int, list[tuple[float, float]]] = {}
     for i in text_rows:
         merged: list[list[float]] = []
@@ -245,8 +292,13 @@ def find_gutter(rows: list[list[tuple[float, float]]], *, char_width: float | No
         return None
     # running text on both sides: the parts next to the gutter fill their column, or the side is
     # itself set in columns (three columns: the side of two has a gutter of its own)
-    lfill = sorted(sum(b - a for a, b in segs[i] if b <= gx) / (gx - left) for i in split)
-    rfill = sorted(sum(b - a for a, b in segs[i] if a >= gx) / (right - gx) for i in split)
+    # (a column's width runs from its outer edge to the gutter's near edge, not to the gutter's middle;
+    # and a gutter is narrower than the wider of its columns: short cells far apart are a table or a
+    # signature block)
+    if gx1 - gx0 > max(gx0 - left, right - gx1):
+        return None
+    lfill = sorted(sum(b - a for a, b in segs[i] if b <= gx) / max(gx0 - left, 1.0) for i in split)
+    rfill = sorted(sum(b - a for a, b in segs[i] if a >= gx) / max(right - gx1, 1.0) for i in split)
 
     def columns_inside(keep: Callable[[tuple[float, float]], bool]) -> bool:
         if _depth >= 2:

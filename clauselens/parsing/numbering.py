@@ -25,8 +25,9 @@ SECTION_RE = re.compile(r"^(?:SECTION|Section|CLAUSE|Clause|§§?)\s*(\d{1,3}(?:
 _TOC_CLAUSE = re.compile(r"\b(?:CLAUSE|Clause)\s+\d")
 #: A sub-clause written with its clause's number, "7(a) Notices shall ..." / "12(b)": read as the
 #: "(a)" item of clause 7 (:func:`match_marker` puts the 7 in ``Marker.word``; the tree takes the
-#: item only while clause 7 is open).
-NUM_PAREN_RE = re.compile(r"^(\d{1,3})\(([a-z]{1,2}|[ivx]{1,5}|[A-Z])\)(?=\s)\s*(.*)$")
+#: item only while clause 7 is open). A printed path, "7(a)(ii) ...", is read as its last item, "(ii)"
+#: (the tree nests it under the open "(a)" as it would a bare "(ii)").
+NUM_PAREN_RE = re.compile(r"^(\d{1,3})(?:\((?:[a-z]{1,2}|[ivx]{1,5}|[A-Z])\))*\(([a-z]{1,2}|[ivx]{1,5}|[A-Z])\)(?=\s)\s*(.*)$")
 NUM_RE = re.compile(r"^(\d{1,3}[A-Z]?(?:\.\d{1,3}[A-Z]?)*)(\.|\))?(?=\s|$)\s*(.*)$")
 _NUM_PART = re.compile(r"^(\d{1,3})([A-Z]?)$")
 

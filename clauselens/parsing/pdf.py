@@ -204,7 +204,7 @@ def _read_region(page, rows: list[dict], depth: int, ids: list[int], warnings: l
     own = ids[0] if depth else 0
     boxes = [[(c["x0"], c["x1"]) for c in r.get("chars", []) if c["text"].strip() and c["text"] not in RULE_CHARS]
              for r in rows]
-    gutter = find_gutter(boxes) if depth <= MAX_COLUMN_DEPTH else None
+    gutter = find_gutter(boxes, spans=[(r["top"], r["bottom"]) for r in rows]) if depth <= MAX_COLUMN_DEPTH else None
     if gutter is None:
         return _as_lines(rows, own)
     if not gutter.split:

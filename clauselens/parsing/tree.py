@@ -423,7 +423,8 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
             return False
         if v != 1 and b._find(scheme) is None and not block:
             return False
-        if v == 1 and not block and b._find(scheme) is None and prev and not prev.endswith(":"):
+        # a printed clause number ("7(a) ...", checked above against the open clause) opens a list anywhere
+        if v == 1 and not block and b._find(scheme) is None and prev and not prev.endswith(":") and not m.word:
             return False
         b.add_paren(start, end, scheme, v, m.label, split_heading(m.rest))
         return True

@@ -128,10 +128,10 @@ def _hidden_case(k: int, seed: int) -> Case:
 
 # ---------------------------------------------------------------- columns
 def _column_case(k: int, seed: int, n_cols: int, widths: tuple[float, ...], gutter: float, rule: bool,
-                 heading: bool) -> Case:
+                 heading: bool, *, font: str | None = None, size: float | None = None) -> Case:
     rng = random.Random(seed * 1000 + 100 + k)
-    font = FONTS[k % 3]
-    size = (9, 10, 9.5)[k % 3]
+    font = font or FONTS[k % 3]
+    size = size or (9, 10, 9.5)[k % 3]
     lead = size * 1.3
     left, right, top = 54.0, 558.0, 700.0
     usable = right - left - gutter * (n_cols - 1)
@@ -160,7 +160,7 @@ def _column_case(k: int, seed: int, n_cols: int, widths: tuple[float, ...], gutt
             runs.append((left, y0, size + 1, head))
             reference.append(head)
             y0 -= 2 * lead
-        col_lines = [int(w / (EM[font] * size)) for w in col_w]
+        col_lines = [int(w / (EM.get(font, 0.6) * size)) for w in col_w]
         # fill the columns in turn with balanced heights (a clause may break across columns); each
         # line is wrapped to the width of the column it lands in
         total = sum(len(textwrap.wrap(p, sum(col_lines) // n_cols)) for p in paras)
