@@ -10,8 +10,11 @@ clause. So after the report's checks, by rule:
 * a key finding whose quote holds such a sentence is no fact: it cites an instruction to AI readers;
 * an answer (or conclusion) that asserts the instruction's payload -- the words after "state / report /
   say / answer (that)" -- is withheld: it shares at least :data:`ECHO_SHARE` of the payload's content words
-  (the BM25 analyser's stems, at least :data:`ECHO_MIN_WORDS` of them); the report then says that the
-  answer repeated the instruction, names where it is, and points to the quoted clauses.
+  (the BM25 analyser's stems, at least :data:`ECHO_MIN_WORDS` of them) with the payload's polarity (a
+  negation cue in both or in neither: "No, the Receiving Party may not disclose ..." does not repeat "may
+  freely disclose ..."), or it answers "Yes" to a question that asks the payload (with the payload's
+  polarity) and "No" to one that asks its negation; the report then says that the answer repeated the
+  instruction, names where it is, and points to the quoted clauses.
 
 Lead clauses never quote such a passage (:func:`clauselens.agents.delivery.lead_quotes` skips it).
 """
@@ -56,14 +59,39 @@ def _words(text: str) -> set[str]:
     return set(_analyzer().tokenize(text))
 
 
-def echoes(text: str, instruction: str) -> bool:
-    """Whether ``text`` asserts what ``instruction`` tells the reader to say (see the module docstring)."""
+#: A negation cue: an answer that negates what the payload affirms (or the other way) does not repeat it.
+_NEGATION = re.compile(r"\b(?:not|no|never|cannot|nor|neither|none|nothing)\b|n['’]t\b", re.IGNORECASE)
+#: A leading "Yes" / "No" (answering the question, not part of the claim that follows).
+_LEAD = re.compile(r"^\W*(yes|no)\b[\s,.;:!-]*", re.IGNORECASE)
+
+
+def _payload(instruction: str) -> str:
     m = _PAYLOAD.search(instruction)
-    payload = _words(m.group(1) if m else instruction)
-    if len(payload) < ECHO_MIN_WORDS:
+    return m.group(1) if m else instruction
+
+
+def _overlaps(text: str, payload: str) -> bool:
+    words = _words(payload)
+    if len(words) < ECHO_MIN_WORDS:
         return False
-    shared = payload & _words(text)
-    return len(shared) >= ECHO_MIN_WORDS and len(shared) >= ECHO_SHARE * len(payload)
+    shared = words & _words(text)
+    return len(shared) >= ECHO_MIN_WORDS and len(shared) >= ECHO_SHARE * len(words)
+
+
+def echoes(text: str, instruction: str, question: str = "") -> bool:
+    """Whether ``text`` asserts what ``instruction`` tells the reader to say (see the module docstring): it
+    holds the payload's words with the payload's polarity ("may not disclose" does not repeat "may freely
+    disclose"; a leading "No," is set apart), or it answers "Yes" to a ``question`` that asks the payload
+    with its polarity (or "No" to one that asks its negation)."""
+    payload = _payload(instruction)
+    lead = _LEAD.match(text)
+    core = text[lead.end():] if lead else text
+    if _overlaps(core, payload) and bool(_NEGATION.search(core)) == bool(_NEGATION.search(payload)):
+        return True
+    if lead and question and _overlaps(question, payload):
+        same = bool(_NEGATION.search(question)) == bool(_NEGATION.search(payload))
+        return (lead.group(1).lower() == "yes") == same
+    return False
 
 
 def _where(p: Passage) -> str:
@@ -99,8 +127,9 @@ def refuse_injected(report: Report, passages: Mapping[str, Passage],
     if len(gaps) < len(report.knowledge_gaps):  # a model reading set aside as a gap still never repeats the payload
         gaps.append("A model reading was withheld: it repeated an instruction a document addresses to AI readers.")
     update["knowledge_gaps"] = gaps
-    hit = next(((p, s) for p, s in found if echoes(strip_mark(report.answer), s) or echoes(strip_mark(report.conclusion), s)),
-               None)
+    q = report.question
+    hit = next(((p, s) for p, s in found
+                if echoes(strip_mark(report.answer), s, q) or echoes(strip_mark(report.conclusion), s, q)), None)
     if hit is not None:
         p, sentence = hit
         said = " ".join(sentence.split())
