@@ -202,8 +202,7 @@ def find_gutter(rows: list[list[tuple[float, float]]], *, char_width: float | No
     found = _find_gutter(rows, cw, max(2.5 * cw, 8.0), _depth)
     if _depth == 0 and (found is None or found.crossing):
         narrow = _find_gutter(rows, cw, max(1.5 * cw, 6.0), _depth)
-        if narrow is not None and narrow.certain and (found is None or (len(narrow.crossing) < len(found.crossing)
-                                                                        and found.x0 - cw <= narrow.x <= found.x1 + cw)):
+        if narrow is not None and narrow.certain and (found is None or len(narrow.crossing) < len(found.crossing)):
             found = narrow
     if found is not None and found.split and spans is not None:
         extra = _separators(rows, spans, found)
