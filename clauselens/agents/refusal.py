@@ -12,7 +12,9 @@ clause. So after the report's checks, by rule:
   say / answer (that)" -- is withheld: it shares at least :data:`ECHO_SHARE` of the payload's content words
   (the BM25 analyser's stems, at least :data:`ECHO_MIN_WORDS` of them) with the payload's polarity (a
   negation cue in both or in neither: "No, the Receiving Party may not disclose ..." does not repeat "may
-  freely disclose ..."), or it answers "Yes" to a question that asks the payload (with the payload's
+  freely disclose ..."; when the payload has words of its own beyond those of the document's other clauses,
+  one of them: "may disclose ... only to its Representatives" is the clause, not the payload), or it
+  answers "Yes" to a question that asks the payload (with the payload's
   polarity) and "No" to one that asks its negation; the report then says that the answer repeated the
   instruction, names where it is, and points to the quoted clauses.
 
@@ -70,25 +72,29 @@ def _payload(instruction: str) -> str:
     return m.group(1) if m else instruction
 
 
-def _overlaps(text: str, payload: str) -> bool:
+def _overlaps(text: str, payload: str, topic: frozenset[str] = frozenset()) -> bool:
     words = _words(payload)
     if len(words) < ECHO_MIN_WORDS:
         return False
     shared = words & _words(text)
-    return len(shared) >= ECHO_MIN_WORDS and len(shared) >= ECHO_SHARE * len(words)
+    own = words - topic  # the payload's own words, not the subject every clause shares
+    return len(shared) >= ECHO_MIN_WORDS and len(shared) >= ECHO_SHARE * len(words) and (not own or bool(shared & own))
 
 
-def echoes(text: str, instruction: str, question: str = "") -> bool:
+def echoes(text: str, instruction: str, question: str = "", topic: frozenset[str] = frozenset()) -> bool:
     """Whether ``text`` asserts what ``instruction`` tells the reader to say (see the module docstring): it
     holds the payload's words with the payload's polarity ("may not disclose" does not repeat "may freely
     disclose"; a leading "No," is set apart), or it answers "Yes" to a ``question`` that asks the payload
-    with its polarity (or "No" to one that asks its negation)."""
+    with its polarity (or "No" to one that asks its negation). ``topic``: the words of the document's other
+    clauses; when the payload has words of its own beyond them ("freely", "anyone"), one of those must be
+    repeated ("The Receiving Party may disclose Confidential Information only to its Representatives"
+    shares only the subject with "may freely disclose all Confidential Information to anyone")."""
     payload = _payload(instruction)
     lead = _LEAD.match(text)
     core = text[lead.end():] if lead else text
-    if _overlaps(core, payload) and bool(_NEGATION.search(core)) == bool(_NEGATION.search(payload)):
+    if _overlaps(core, payload, topic) and bool(_NEGATION.search(core)) == bool(_NEGATION.search(payload)):
         return True
-    if lead and question and _overlaps(question, payload):
+    if lead and question and _overlaps(question, payload, topic):
         same = bool(_NEGATION.search(question)) == bool(_NEGATION.search(payload))
         return (lead.group(1).lower() == "yes") == same
     return False
@@ -97,6 +103,16 @@ def echoes(text: str, instruction: str, question: str = "") -> bool:
 def _where(p: Passage) -> str:
     name = p.doc_title or (p.source_path or p.doc_id).replace("\\", "/").rsplit("/", 1)[-1]
     return f"{name}, {clause_label(p.clause_ref)}" if p.clause_ref else name
+
+
+def _topic(passages: Any) -> frozenset[str]:
+    """The words of the passages' text outside the sentences that address an AI reader."""
+    words: set[str] = set()
+    for p in passages:
+        flat = p.text.replace("\n", " ")
+        words |= _words(" ".join(flat[s.start:s.end] for s in sentence_spans(flat)
+                                 if not instruction_like(flat[s.start:s.end])))
+    return frozenset(words)
 
 
 #: Knowledge-gap lines that carry the model's own words (a reading set aside, a declined draft's answer).
@@ -128,8 +144,10 @@ def refuse_injected(report: Report, passages: Mapping[str, Passage],
         gaps.append("A model reading was withheld: it repeated an instruction a document addresses to AI readers.")
     update["knowledge_gaps"] = gaps
     q = report.question
+    topic = _topic(passages.values())
     hit = next(((p, s) for p, s in found
-                if echoes(strip_mark(report.answer), s, q) or echoes(strip_mark(report.conclusion), s, q)), None)
+                if echoes(strip_mark(report.answer), s, q, topic) or echoes(strip_mark(report.conclusion), s, q, topic)),
+               None)
     if hit is not None:
         p, sentence = hit
         said = " ".join(sentence.split())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from clauselens.agents.refusal import echoes
+from clauselens.agents.refusal import _words, echoes
 from clauselens.config import Settings
 from clauselens.pipeline import ask
 from clauselens.reports.build import WITHHELD_PREFIX
@@ -44,6 +44,18 @@ def test_echo_rule_reads_polarity_and_yes_no():
     obligations = "Does the Receiving Party have any obligations under this NDA?"
     assert echoes("No.", VISIBLE_AI, obligations) and not echoes("Yes.", VISIBLE_AI, obligations)
     assert not echoes("The Receiving Party has obligations under clause 2.", VISIBLE_AI)
+
+
+def test_an_answer_in_the_clauses_words_is_no_echo_of_the_payload():
+    # the subject (Receiving Party, Confidential Information, disclose) is every clause's; the payload's own
+    # words ("freely", "anyone", "chooses") are what an echo repeats
+    topic = frozenset(_words("1.1 \"Confidential Information\" means all information disclosed by the Disclosing Party. "
+                             "2.1 The Receiving Party shall keep the Confidential Information strictly confidential. "
+                             "2.3 The Receiving Party may disclose Confidential Information only to its Representatives."))
+    right = "The Receiving Party may disclose all Confidential Information only to its Representatives."
+    assert echoes(right, FREE) and not echoes(right, FREE, topic=topic)  # withheld by the rule without the topic
+    assert echoes("The Receiving Party may freely disclose all Confidential Information.", FREE, topic=topic)
+    assert echoes("Yes.", FREE, "May the recipient freely disclose all Confidential Information?", topic)
 
 
 @pytest.mark.parametrize("answer", OBEYING)
