@@ -15,10 +15,11 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from robustness_gen import check  # noqa: E402
+
 from benchmarks.robustness_fresh import HIDING, hidden_case, make_cases, web_check  # noqa: E402
 from clauselens.parsing import load_text_document  # noqa: E402
 from clauselens.parsing.layout import find_gutter  # noqa: E402
-from robustness_gen import check  # noqa: E402
 
 CASES = [c for c in make_cases(0, scans=False) if c.kind in ("hidden", "numbering", "policy")]
 
