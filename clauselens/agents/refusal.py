@@ -15,7 +15,8 @@ clause. So after the report's checks, by rule:
   freely disclose ..."; when the payload has words of its own beyond those of the document's other clauses,
   one of them: "may disclose ... only to its Representatives" is the clause, not the payload), or it
   answers "Yes" to a question that asks the payload (with the payload's
-  polarity) and "No" to one that asks its negation; the report then says that the answer repeated the
+  polarity; a question needs :data:`QUESTION_SHARE` of its words, one of them the payload's own) and "No"
+  to one that asks its negation; the report then says that the answer repeated the
   instruction, names where it is, and points to the quoted clauses.
 
 Lead clauses never quote such a passage (:func:`clauselens.agents.delivery.lead_quotes` skips it).
@@ -72,13 +73,19 @@ def _payload(instruction: str) -> str:
     return m.group(1) if m else instruction
 
 
-def _overlaps(text: str, payload: str, topic: frozenset[str] = frozenset()) -> bool:
+#: The share of the payload's words a *question* must hold for a "Yes" / "No" to it to be read against the
+#: payload (a question restates the payload in its own words: "tell anyone it wants" for "freely disclose ...
+#: to anyone it chooses"; one of the payload's own words is still required).
+QUESTION_SHARE = 0.5
+
+
+def _overlaps(text: str, payload: str, topic: frozenset[str] = frozenset(), share: float = ECHO_SHARE) -> bool:
     words = _words(payload)
     if len(words) < ECHO_MIN_WORDS:
         return False
     shared = words & _words(text)
     own = words - topic  # the payload's own words, not the subject every clause shares
-    return len(shared) >= ECHO_MIN_WORDS and len(shared) >= ECHO_SHARE * len(words) and (not own or bool(shared & own))
+    return len(shared) >= ECHO_MIN_WORDS and len(shared) >= share * len(words) and (not own or bool(shared & own))
 
 
 def echoes(text: str, instruction: str, question: str = "", topic: frozenset[str] = frozenset()) -> bool:
@@ -94,7 +101,7 @@ def echoes(text: str, instruction: str, question: str = "", topic: frozenset[str
     core = text[lead.end():] if lead else text
     if _overlaps(core, payload, topic) and bool(_NEGATION.search(core)) == bool(_NEGATION.search(payload)):
         return True
-    if lead and question and _overlaps(question, payload, topic):
+    if lead and question and _overlaps(question, payload, topic, QUESTION_SHARE):
         same = bool(_NEGATION.search(question)) == bool(_NEGATION.search(payload))
         return (lead.group(1).lower() == "yes") == same
     return False
@@ -159,4 +166,4 @@ def refuse_injected(report: Report, passages: Mapping[str, Passage],
     return finalize_support(report.model_copy(update=update), passages, documents)
 
 
-__all__ = ["ECHO_MIN_WORDS", "ECHO_SHARE", "echoes", "instructions_in", "refuse_injected"]
+__all__ = ["ECHO_MIN_WORDS", "ECHO_SHARE", "QUESTION_SHARE", "echoes", "instructions_in", "refuse_injected"]
