@@ -513,6 +513,24 @@ def quote_clause_ref(quote: str, clause_ref: str | None) -> str | None:
     return printed
 
 
+def _norm_refs(text: str) -> str:
+    """Lower case, one space, "(a)" glued to its number, leading zeros dropped (as clause numbers compare)."""
+    return " ".join(re.sub(r"\d+", lambda m: str(int(m.group())), re.sub(r"\s+(?=\()", "", text.lower())).split())
+
+
+def _repeats_reference(claim: str, part: str, x: str) -> bool:
+    """Whether ``claim`` names clause ``x`` as ``part`` (the quoted clause its words stand under) refers to it: the
+    three words before the number the same in both ("... notice of such termination pursuant to Section 12.7": the
+    README demo's reading of clause 7.2 repeated its cross-reference to the notices clause, and was marked as
+    putting termination in clause 12.7)."""
+    c, p = _norm_refs(claim), _norm_refs(part)
+    for m in re.finditer(rf"(?<![\w.]){re.escape(x)}(?![\w]|\.\d)", c):
+        before = re.findall(r"[a-z]+", c[:m.start()])[-3:]
+        if len(before) == 3 and re.search(r"\s".join(map(re.escape, before)) + rf"\W+{re.escape(x)}(?![\w]|\.\d)", p):
+            return True
+    return False
+
+
 def check_clause_ref(claim: str, quote: str, cited_refs: Sequence[str | None] = ()) -> SupportIssue | None:
     """``clause`` issue when the claim puts what it says in a clause the quoted text is not from:
     each clause number the claim names must be one the quote prints as a label
@@ -543,6 +561,8 @@ def check_clause_ref(claim: str, quote: str, cited_refs: Sequence[str | None] = 
             best = max(shared)
             if any(n == best and _ref_related(x, k) for n, k in zip(shared, keys)):
                 continue
+            if _repeats_reference(claim, parts[shared.index(best)], x):
+                continue  # the claim repeats, in its words, the cross-reference of the clause it stands under
             return SupportIssue("clause", f"the claim puts this in clause {x}; in the quoted text it stands under "
                                           f"{keys[shared.index(best)]}")
         if not keys and (not cited or any(_ref_related(x, c) for c in cited)):

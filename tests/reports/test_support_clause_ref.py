@@ -134,3 +134,19 @@ def test_a_citation_names_the_clause_number_its_quote_prints():
     assert quote_clause_ref("12.2 Either Party may terminate", "12.2") == "12.2"
     assert quote_clause_ref("The Company shall deliver", "4.6(i)") == "4.6(i)"
     assert quote_clause_ref("3.1 The Distributor shall", "Schedule B") == "Schedule B"
+
+
+def test_a_claim_repeating_the_quotes_own_cross_reference_is_not_mislocated():
+    """The README demo's reading of clause 7.2 ("... written notice of such termination pursuant to Section 12.7 of
+    this Agreement", the clause's own words) was marked "the claim puts this in clause 12.7" because the notices
+    clause 12.7 was quoted beside it; a claim that puts termination itself in 12.7 still is."""
+    from clauselens.reports.support import check_clause_ref
+
+    q = ("7.2. Termination. Either Party may terminate this Agreement, with or without cause, upon giving the other party "
+         "thirty (30) days prior written notice of such termination pursuant to Section 12.7 of this Agreement. "
+         "12.7. Notices. Any notice or other communication required or permitted by this Agreement to be given to a "
+         "Party shall be in writing.")
+    assert check_clause_ref("Either party may terminate this agreement, with or without cause, upon giving thirty (30) "
+                            "days prior written notice of such termination pursuant to Section 12.7 of this Agreement.", q) is None
+    issue = check_clause_ref("Under clause 12.7 either party may terminate on thirty days' notice, with or without cause.", q)
+    assert issue is not None and issue.kind == "clause"
