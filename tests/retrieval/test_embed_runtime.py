@@ -29,6 +29,7 @@ def test_onnx_gives_the_pytorch_vectors_under_the_same_name(both):
     torch_emb, onnx_emb, _ = both
     assert (torch_emb.runtime, onnx_emb.runtime) == ("torch", "onnx")
     assert onnx_emb.name == torch_emb.name == "minilm" and onnx_emb.dim == 384
+    assert (torch_emb.batch_size, onnx_emb.batch_size) == (embedders.ST_BATCH_SIZE, embedders.ONNX_BATCH_SIZE)
     a, b = torch_emb.embed_passages(TEXTS), onnx_emb.embed_passages(TEXTS)
     assert a.shape == b.shape == (len(TEXTS), 384) and b.dtype == np.float32
     assert np.abs(a - b).max() < 1e-5  # float16 storage of a library rounds by ~1e-4 already
