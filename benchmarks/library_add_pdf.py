@@ -16,6 +16,13 @@ one ``add`` by wrapping the function that does it (wall and process CPU seconds)
 
 Pages per second of a stage = all pages / that stage's seconds; of the add = all pages / the add's.
 
+``--baseline REV --rounds N`` compares this tree with revision ``REV`` side by side: the baseline's
+``clauselens/`` (``git archive``; with ``--baseline-paths``, this tree's with only those files as of
+``REV``) and this tree each run the whole add in a fresh process, taking
+turns N times (the order reversed every other round); reported per side the runs, their median
+pages per CPU-second, and the paired ratio tree/baseline of add CPU seconds (mean, 95 % t-interval
+over the N pairs).
+
     flock /tmp/clauselens-heavy.lock nice -n 5 env OMP_NUM_THREADS=1 .venv/bin/python -m \\
         benchmarks.library_add_pdf --embedder minilm --threads 1 --label minilm_t1
 """
@@ -115,16 +122,75 @@ def run(files: Sequence[Path], embedder: str, threads: int) -> dict:
     }
 
 
+def _baseline_tree(base: Path, rev: str, paths: Sequence[str]) -> None:
+    """The baseline under ``base``: ``rev``'s ``clauselens/``; with ``paths``, this tree's
+    ``clauselens/`` with only those files as of ``rev`` (other people's changes on both sides)."""
+    import io
+    import shutil
+    import tarfile
+
+    if not paths:
+        blob = subprocess.run(["git", "-C", str(REPO), "archive", rev, "clauselens"], capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(blob)) as tf:
+            tf.extractall(base, filter="data")
+    else:
+        shutil.copytree(REPO / "clauselens", base / "clauselens", ignore=shutil.ignore_patterns("__pycache__"))
+        for rel in paths:
+            old = subprocess.run(["git", "-C", str(REPO), "show", f"{rev}:{rel}"], capture_output=True, check=True).stdout
+            (base / rel).write_bytes(old)
+    (base / "benchmarks").mkdir(parents=True, exist_ok=True)
+    for f in ("__init__.py", "library_add_pdf.py"):
+        shutil.copy(REPO / "benchmarks" / f, base / "benchmarks" / f)
+
+
+def side_by_side(rev: str, rounds: int, embedder: str, threads: int, paths: Sequence[str] = ()) -> dict:
+    """This tree against ``rev`` (module docstring), each run a child process."""
+    import statistics
+
+    from scipy.stats import t as student
+
+    runs: dict[str, list[dict]] = {"baseline": [], "tree": []}
+    with tempfile.TemporaryDirectory(prefix="add-pdf-ab-") as tmp:
+        base = Path(tmp) / "repo"
+        _baseline_tree(base, rev, paths)
+        (Path(tmp) / "shared").symlink_to(REPO.parent / "shared")  # the baseline finds the data beside it
+        for i in range(rounds):
+            for side in ("baseline", "tree") if i % 2 == 0 else ("tree", "baseline"):
+                root = base if side == "baseline" else REPO
+                out = Path(tmp) / f"{side}{i}.json"
+                env = {**os.environ, "PYTHONPATH": str(root)}
+                code = "import clauselens, sys; sys.exit(0 if clauselens.__file__.startswith(sys.argv[1]) else 1)"
+                subprocess.run([sys.executable, "-c", code, str(root)], cwd=root, env=env, check=True)
+                subprocess.run([sys.executable, "-m", "benchmarks.library_add_pdf", "--embedder", embedder, "--threads",
+                                str(threads), "--label", "x", "--out", str(out)], cwd=root, env=env, check=True,
+                               stdout=subprocess.DEVNULL)
+                runs[side].append(json.loads(out.read_text())["runs"]["x"])
+                print(f"[library_add_pdf] round {i + 1} {side}: {runs[side][-1]['pages_per_cpu_s']} pages/CPU-s", file=sys.stderr)
+    ratios = [b["add_cpu_s"] / a["add_cpu_s"] for a, b in zip(runs["baseline"], runs["tree"])]
+    m = statistics.mean(ratios)
+    h = float(student.ppf(0.975, len(ratios) - 1) * statistics.stdev(ratios) / len(ratios) ** 0.5) if len(ratios) > 1 else 0.0
+    return {"baseline": rev, "baseline_paths": list(paths) or "all of clauselens/", "rounds": rounds, "runs": runs,
+            "median_pages_per_cpu_s": {k: statistics.median(r["pages_per_cpu_s"] for r in v) for k, v in runs.items()},
+            "median_text_layer_pages_per_cpu_s": {k: statistics.median(r["stages"]["text_layer"]["pages_per_cpu_s"] for r in v)
+                                                  for k, v in runs.items()},
+            "add_cpu_ratio_tree_over_baseline": {"mean": round(m, 3), "ci95": [round(m - h, 3), round(m + h, 3)],
+                                                 "n_pairs": len(ratios)}}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--embedder", default="minilm", help="minilm, or none (no vectors)")
     ap.add_argument("--threads", type=int, default=1, help="torch threads for the embedding")
     ap.add_argument("--label", default=None, help="key of this run in the results file (default: embedder_tN)")
+    ap.add_argument("--baseline", default=None, help="git revision to compare this tree with, side by side")
+    ap.add_argument("--baseline-paths", nargs="*", default=(),
+                    help="with --baseline: this tree with only these files as of the baseline revision")
+    ap.add_argument("--rounds", type=int, default=3, help="runs per side with --baseline")
     ap.add_argument("--out", type=Path, default=OUT)
     a = ap.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    res = run(pdf_files(), a.embedder, a.threads)
+    res = side_by_side(a.baseline, a.rounds, a.embedder, a.threads, a.baseline_paths) if a.baseline else run(pdf_files(), a.embedder, a.threads)
     from importlib.metadata import version
 
     res.update({"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cpus": os.cpu_count(),
