@@ -513,34 +513,22 @@ def quote_clause_ref(quote: str, clause_ref: str | None) -> str | None:
     return printed
 
 
-def _norm_refs(text: str) -> str:
-    """Lower case, one space, "(a)" glued to its number, leading zeros dropped (as clause numbers compare)."""
-    return " ".join(re.sub(r"\d+", lambda m: str(int(m.group())), re.sub(r"\s+(?=\()", "", text.lower())).split())
-
-
 def _repeats_reference(claim: str, part: str, x: str) -> bool:
-    """Whether ``claim`` names clause ``x`` as ``part`` (the quoted clause its words stand under) refers to it: the
-    three words before the number the same in both ("... notice of such termination pursuant to Section 12.7": the
-    README demo's reading of clause 7.2 repeated its cross-reference to the notices clause, and was marked as
-    putting termination in clause 12.7)."""
-    c, p = _norm_refs(claim), _norm_refs(part)
-    for m in re.finditer(rf"(?<![\w.]){re.escape(x)}(?![\w]|\.\d)", c):
-        before = re.findall(r"[a-z]+", c[:m.start()])[-3:]
-        if len(before) == 3 and re.search(r"\s".join(map(re.escape, before)) + rf"\W+{re.escape(x)}(?![\w]|\.\d)", p):
-            return True
-    return False
+    """Whether ``claim`` names clause ``x`` with the same three words before it as ``part`` (the quoted clause its
+    words stand under): the README demo's reading of 7.2 repeated its "termination pursuant to Section 12.7"."""
+    norm = [re.sub(r"\d+", lambda m: str(int(m.group())), re.sub(r"\s+(?=\()", "", t.lower())) for t in (claim, part)]
+    c, p, num = norm[0], " ".join(norm[1].split()), rf"{re.escape(x)}(?![\w]|\.\d)"
+    return any(len(w := re.findall(r"[a-z]+", c[:m.start()])[-3:]) == 3 and re.search(r"\s".join(w) + r"\W+" + num, p)
+               for m in re.finditer(r"(?<![\w.])" + num, c))
 
 
 def check_clause_ref(claim: str, quote: str, cited_refs: Sequence[str | None] = ()) -> SupportIssue | None:
-    """``clause`` issue when the claim puts what it says in a clause the quoted text is not from:
-    each clause number the claim names must be one the quote prints as a label
-    (:func:`~clauselens.reports.verify.printed_clause_numbers`, read when the quote opens with one; or one around it)
-    -- and when the quote prints several, the one under which the claim's words stand -- or, when
-    it does not open with one, one of the cited clauses ``cited_refs`` (or one around it), or a number the
-    quoted text itself mentions (a cross-reference). Issue #19's runs: "defines 'Territory' in clause
-    1.5" over "1.6 \"Territory\" is ...", and "defines 'Minimum Order Requirements' in clause 1.26"
-    over "1.26 \"Marketing Authorization\" shall mean ... 1.27 \"Minimum Order Requirements\" shall
-    mean ...". Citations of unnumbered text (no cited number, no label) are not judged."""
+    """``clause`` issue when the claim puts what it says in a clause the quoted text is not from: each clause number
+    the claim names must be one the quote prints as a label (:func:`~clauselens.reports.verify.printed_clause_numbers`,
+    read when the quote opens with one; or one around it) -- with several, the one the claim's words stand under,
+    unless that clause itself refers to it so (:func:`_repeats_reference`) -- or, when it opens with none, a cited
+    clause ``cited_refs`` (or one around it), or a number the quoted text mentions. Issue #19's runs: "defines
+    'Territory' in clause 1.5" over "1.6 \"Territory\" is ...". Citations of unnumbered text are not judged."""
     named = [_ref_key(r) for m in _CLAIM_REF.finditer(claim) for r in _ONE_REF.findall(m.group(1))]
     if not named:
         return None
