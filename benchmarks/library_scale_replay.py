@@ -249,10 +249,14 @@ def step_queries(root: Path, named: Sequence[str], generic: Sequence[str], n_who
     return out
 
 
-def step_incremental(root: Path, cache: Path, repeats: int = 1, threads: int | None = None) -> dict:
+def step_incremental(root: Path, cache: Path, repeats: int = 1, threads: int | None = None,
+                     runtimes: Sequence[str] = ()) -> dict:
     """Add one real CUAD TXT agreement the library does not hold (parse + MiniLM + storage), remove it;
     ``repeats`` times in this process (the first add also pays one-off loads: the profile tokens,
-    a library's conversion). ``threads``: torch threads for the embedding (default: the process's)."""
+    a library's conversion). ``threads``: torch threads for the embedding (default: the process's).
+    ``runtimes`` (e.g. ``torch onnx``): MiniLM on each of these runtimes
+    (:func:`clauselens.retrieval.embedders.load_embedder`), taking turns add by add (the order
+    reversed every other repeat), each runtime's adds summarised apart, with the paired ratios."""
     import shutil
 
     import torch
@@ -263,6 +267,8 @@ def step_incremental(root: Path, cache: Path, repeats: int = 1, threads: int | N
 
     if threads:
         torch.set_num_threads(threads)
+    if runtimes:
+        return _incremental_runtimes(root, cache, repeats, runtimes)
     lib = Library.open(root, create=False, embedder=load_embedder("minilm"))  # uncached: the file's passages are embedded
     have = {Path(r.path.split(".txt")[0] + ".txt").name for r in lib.agreements()}
     sized = [p for p in sorted(CUAD_TXT.glob("*.txt")) if 20_000 < p.stat().st_size < 60_000]
@@ -309,6 +315,79 @@ def step_incremental(root: Path, cache: Path, repeats: int = 1, threads: int | N
             "load_1min_after": round(os.getloadavg()[0], 2), "peak_rss_mb": peak_rss_mb()}
 
 
+def _incoming(lib: Any, cache: Path) -> tuple[Path, Path]:
+    """(the CUAD TXT the add-one step adds, its copy under ``cache/incoming``)."""
+    import shutil
+
+    have = {Path(r.path.split(".txt")[0] + ".txt").name for r in lib.agreements()}
+    sized = [p for p in sorted(CUAD_TXT.glob("*.txt")) if 20_000 < p.stat().st_size < 60_000]
+    f = next((p for p in sized if p.name not in have), sized[0])
+    d = cache / "incoming"
+    d.mkdir(parents=True, exist_ok=True)
+    dst = d / (f.name if f.name not in have else f"incoming_{f.name}")
+    shutil.copy(f, dst)
+    return f, dst
+
+
+def _incremental_runtimes(root: Path, cache: Path, repeats: int, runtimes: Sequence[str]) -> dict:
+    """:func:`step_incremental` with MiniLM on several runtimes side by side (see there)."""
+    import torch
+
+    from clauselens.library import Library
+    from clauselens.parsing.store import parse_file
+    from clauselens.retrieval.embedders import load_embedder
+
+    embedders = {rt: load_embedder("minilm", runtime=rt) for rt in runtimes}  # type: ignore[arg-type]
+    lib = Library.open(root, create=False, embedder=embedders[runtimes[0]])
+    f, dst = _incoming(lib, cache)
+    spent = {"embed": 0.0, "commit": 0.0}
+
+    def timed(key: str, fn: Any) -> Any:
+        def run(*a: Any, **kw: Any) -> Any:
+            s = time.perf_counter()
+            try:
+                return fn(*a, **kw)
+            finally:
+                spent[key] += time.perf_counter() - s
+        return run
+
+    for e in embedders.values():
+        e.embed_queries(["warm up"])
+        e.embed_passages = timed("embed", e.embed_passages)  # type: ignore[method-assign]
+    lib.lexical.commit = timed("commit", lib.lexical.commit)  # type: ignore[attr-defined]
+    lib.add([dst], load=parse_file)  # one-off loads (profile tokens, page cache) before the timed adds
+    lib.remove([str(dst)])
+    runs: dict[str, list[dict]] = {rt: [] for rt in runtimes}
+    for i in range(max(repeats, 1)):
+        for rt in (runtimes if i % 2 == 0 else runtimes[::-1]):
+            lib._embedder = embedders[rt]
+            spent.update(dict.fromkeys(spent, 0.0))
+            t0, c0 = time.perf_counter(), time.process_time()
+            rep = lib.add([dst], load=parse_file)
+            add_s, add_cpu = time.perf_counter() - t0, time.process_time() - c0
+            parts = dict(spent)
+            lib.remove([str(dst)])
+            runs[rt].append({"add_one_s": round(add_s, 3), "add_one_cpu_s": round(add_cpu, 3), "embed_s": round(parts["embed"], 3),
+                             "lexical_commit_s": round(parts["commit"], 3), "rest_s": round(add_s - sum(parts.values()), 3)})
+    keys = ("add_one_s", "add_one_cpu_s", "embed_s", "lexical_commit_s", "rest_s")
+    out: dict[str, Any] = {"file": f.name, "passages": rep.passages, "torch_threads": torch.get_num_threads(),
+                           "adds_per_runtime": len(runs[runtimes[0]]), "runs": runs,
+                           "median": {rt: {k: round(statistics.median(r[k] for r in rs), 3) for k in keys} for rt, rs in runs.items()}}
+    ref = runtimes[0]
+    for rt in runtimes[1:]:
+        for k in ("add_one_s", "add_one_cpu_s", "embed_s"):
+            ratios = [b[k] / a[k] for a, b in zip(runs[ref], runs[rt]) if a[k] > 0]
+            m = float(np.mean(ratios))
+            sd = float(np.std(ratios, ddof=1)) if len(ratios) > 1 else 0.0
+            from scipy.stats import t as student
+
+            h = float(student.ppf(0.975, len(ratios) - 1) * sd / len(ratios) ** 0.5) if len(ratios) > 1 else 0.0
+            out.setdefault("ratio_to_" + ref, {}).setdefault(rt, {})[k] = {
+                "mean": round(m, 3), "ci95": [round(m - h, 3), round(m + h, 3)], "n_pairs": len(ratios)}
+    out.update({"load_1min_after": round(os.getloadavg()[0], 2), "peak_rss_mb": peak_rss_mb()})
+    return out
+
+
 def _child(step: str, args: dict, label: str, cache: Path) -> dict:
     path = cache / "steps" / f"{label}.json"
     if path.exists():
@@ -335,7 +414,7 @@ def _run_step(step: str, a: dict) -> dict:
     if step == "queries":
         return step_queries(root, a["named"], a["generic"], a.get("n_whole", 50))
     if step == "incremental":
-        return step_incremental(root, cache, a.get("repeats", 1), a.get("threads"))
+        return step_incremental(root, cache, a.get("repeats", 1), a.get("threads"), a.get("runtimes") or ())
     raise SystemExit(f"unknown step {step}")
 
 
@@ -345,7 +424,7 @@ def overlap_at_k(a: list[list[str]], b: list[list[str]]) -> float:
 
 
 def run(sizes: Sequence[int], configs: Sequence[str], cache: Path, out: Path, add_label: str | None = None,
-        add_repeats: int = 1, add_threads: int | None = None) -> dict:
+        add_repeats: int = 1, add_threads: int | None = None, add_runtimes: Sequence[str] = ()) -> dict:
     qs = load_questions(QUESTIONS)
     pinned = [Path(q["agreement_file"]).name for q in qs if q.get("agreement_file")]
     named = [q["question"] for q in qs]
@@ -374,7 +453,8 @@ def run(sizes: Sequence[int], configs: Sequence[str], cache: Path, out: Path, ad
             extra = dict(result.get("sizes", {}).get(str(size), {}).get(conf, {}).get("incremental_runs", {}))
             if add_label:  # a later add-one measurement on the same library (one process, ``add_repeats`` adds)
                 extra[add_label] = _child("incremental", {**base, "root": str(root), "repeats": add_repeats,
-                                                          "threads": add_threads}, f"{lbl}_incremental_{add_label}", cache)
+                                                          "threads": add_threads, "runtimes": list(add_runtimes)},
+                                          f"{lbl}_incremental_{add_label}", cache)
             per[conf] = {"build": build, "disk_mb": round(dir_bytes(root)["total"] / 2**20, 1),
                         "open_s_median": statistics.median(o["open_s"] for o in opens),
                         "rss_after_open_mb_median": statistics.median(o["rss_after_open_mb"] for o in opens),
@@ -400,6 +480,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--add-label", help="also measure add-one again under this label (libraries and other steps cached)")
     ap.add_argument("--add-repeats", type=int, default=3, help="adds (each removed again) in the --add-label step")
     ap.add_argument("--add-threads", type=int, default=None, help="torch threads in the --add-label step")
+    ap.add_argument("--add-runtimes", nargs="*", default=(),
+                    help="MiniLM runtimes (torch onnx) taking turns in the --add-label step, the first the reference")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--_step")
     ap.add_argument("--_args", type=Path)
@@ -408,7 +490,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if a._step:
         write_json(a._out, _run_step(a._step, json.loads(a._args.read_text())))
         return
-    run(a.sizes, a.configs, a.cache, a.out, a.add_label, a.add_repeats, a.add_threads)
+    run(a.sizes, a.configs, a.cache, a.out, a.add_label, a.add_repeats, a.add_threads, a.add_runtimes)
 
 
 if __name__ == "__main__":
