@@ -19,8 +19,8 @@ the same kinds, other parameters. Judged by the same checks (:func:`tests.parsin
   (:func:`clauselens.interfaces.store.check_upload`), which must give the loader's message.
 
 Run: ``flock /tmp/clauselens-heavy.lock nice -n 5 .venv/bin/python -m benchmarks.robustness_fresh [SEEDS]``
-(default seeds 500-503; the OCR'd scans for the first two only; ``--no-scans``: none) -> ``benchmarks/results/robustness_fresh.json`` (per kind: cases, passed, Wilson
-95 % interval, failures; per case its checks).
+(default seeds 500-503; the OCR'd scans for the first two only; ``--no-scans``: none) ->
+``benchmarks/results/robustness_fresh.json`` (per kind: cases, passed, Wilson 95 % interval, failures; per case its checks).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ NOT_IMPORTED = {
     "transformers": "a version constraint on sentence-transformers' dependency",
     "python-multipart": "FastAPI needs it to parse the web UI's form uploads",
     "langgraph-checkpoint-sqlite": "imported as langgraph.checkpoint.sqlite (a namespace package)",
+    "optimum-onnx": "sentence-transformers' ONNX backend imports it (as optimum.onnxruntime) for MiniLM on ONNX Runtime",
 }
 #: Extras that are not import-level dependencies of the code.
 NOT_CODE_EXTRAS = {"models", "dev"}

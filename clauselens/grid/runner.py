@@ -146,6 +146,36 @@ def _row_heads_once() -> Callable[[list[Passage]], RowHeads | None]:
     return get
 
 
+def _heads_cell(library: Any, row: GridRow, q: GridQuestion, heads: Any, store: CellStore, k: int, *, compute: bool,
+                on: bool, whole: list[Passage] | None, rh_of: Any) -> tuple[Cell | None, bool, list[Passage] | None]:
+    """A yes/no cell the trained heads decide (a CUAD preset category by the presence head; a user's question
+    the topic head reads, issue #45): ``(cell, reused, whole)``, or ``(None, False, whole)`` when they do not."""
+    got = presence_answer(heads, q.category) if q.type == "yes_no" else None
+    if got is not None:
+        fp = fingerprint(q, PRESENCE_MODEL, k)
+        old = store.get(row.row_key, q.id, fp)
+        if old is not None:
+            return old, True, whole
+        base0: dict[str, Any] = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fp, "agreement": row.agreement,
+                                 "doc_id": row.doc_id, "source_path": row.source_path, "model": PRESENCE_MODEL}
+        status: Status = "answered" if got.answer == "Yes" else "not found"
+        return Cell(**base0, status=status, answer=got.answer, quote=got.quote, reason=got.reason), False, whole
+    if q.type == "yes_no" and (on or not compute):
+        fp = fingerprint(q, PRESENCE_MODEL, k)
+        old = store.get(row.row_key, q.id, fp)
+        if old is not None and (old.check == CHECK_VERSION or not compute):
+            return old, True, whole
+        if on:
+            try:
+                whole = whole if whole is not None else _passages(library, row)
+                hc = head_yes_no_cell({**_rule_base(row, q, fp), "model": PRESENCE_MODEL}, q, whole, rh_of(whole))
+            except Exception as e:  # noqa: BLE001 - one cell's failure never stops the grid
+                hc = Cell(**{**_rule_base(row, q, fp), "model": PRESENCE_MODEL}, status="error", reason=_error_text(e))
+            if hc is not None:
+                return hc, False, whole
+    return None, False, whole
+
+
 def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQuestion], store: CellStore, *,
              model: Any = None, model_id: str = "", concurrency: int = 1, k: int = DEFAULT_K, method: str = "auto",
              on_cell: CellCallback | None = None, answer: Callable[..., Any] = ask_model, compute: bool = True,
@@ -203,33 +233,11 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                     if cell is not None:
                         record(cell, reused)
                     continue
-                got = presence_answer(heads, q.category) if q.type == "yes_no" else None
-                if got is not None:
-                    fp = fingerprint(q, PRESENCE_MODEL, k)
-                    old = store.get(row.row_key, q.id, fp)
-                    if old is None:
-                        base0: dict[str, Any] = {"row_key": row.row_key, "question_id": q.id, "fingerprint": fp, "agreement": row.agreement,
-                                 "doc_id": row.doc_id, "source_path": row.source_path, "model": PRESENCE_MODEL}
-                        status: Status = "answered" if got.answer == "Yes" else "not found"
-                        record(Cell(**base0, status=status, answer=got.answer, quote=got.quote, reason=got.reason), False)
-                    else:
-                        record(old, True)
+                cell, reused, whole = _heads_cell(library, row, q, heads, store, k, compute=compute, on=on, whole=whole,
+                                                  rh_of=rh_of)
+                if cell is not None:
+                    record(cell, reused)
                     continue
-                if q.type == "yes_no" and (on or not compute):  # a user's question the heads can read (issue #45)
-                    fp = fingerprint(q, PRESENCE_MODEL, k)
-                    old = store.get(row.row_key, q.id, fp)
-                    if old is not None and (old.check == CHECK_VERSION or not compute):
-                        record(old, True)
-                        continue
-                    if on:
-                        try:
-                            whole = whole if whole is not None else _passages(library, row)
-                            hc = head_yes_no_cell({**_rule_base(row, q, fp), "model": PRESENCE_MODEL}, q, whole, rh_of(whole))
-                        except Exception as e:  # noqa: BLE001 - one cell's failure never stops the grid
-                            hc = Cell(**{**_rule_base(row, q, fp), "model": PRESENCE_MODEL}, status="error", reason=_error_text(e))
-                        if hc is not None:
-                            record(hc, False)
-                            continue
                 if q.type == "yes_no" and compute and not row.error:  # the evidence first; the model when it does not decide
                     cell, reused, whole = _by_rule(library, row, q, fps[q.id], store, compute, whole)
                     if cell is not None:

@@ -164,7 +164,7 @@ def bm25_order(passages: list[str], query: str, analyzer: LegalAnalyzer) -> list
     return [int(i) for i in np.argsort(-scores, kind="stable")]
 
 
-def _overlaps(span: tuple[int, int], gold: list[tuple[int, int]]) -> bool:
+def overlaps(span: tuple[int, int], gold: list[tuple[int, int]]) -> bool:
     return any(span[0] < b and a < span[1] and min(span[1], b) - max(span[0], a) >= 40 for a, b in gold)
 
 
@@ -190,12 +190,12 @@ def contract_groups(row: dict[str, str], cp: ContractPassages, text: str, phr: d
                            "pairs": [{"text": cp.texts[i], "label": 0.0, "kind": "absent"} for i in neg]})
             continue
         gold = [s for s in (locate(text, c, squashed) for c in clauses) if s is not None]
-        pos = [i for i in range(n) if _overlaps(cp.spans[i], gold)]
+        pos = [i for i in range(n) if overlaps(cp.spans[i], gold)]
         if not pos:
             skipped["not_located"] += 1
             continue
         pos = sorted(pos, key=lambda i: -_share(cp.spans[i], gold))[:MAX_POSITIVES]  # mostly the clause itself first
-        gold_any = {i for i in range(n) if _overlaps(cp.spans[i], gold)}
+        gold_any = {i for i in range(n) if overlaps(cp.spans[i], gold)}
         hard = [i for i in order if i not in gold_any][:HARD_NEGATIVES - 1]
         rest = [i for i in range(n) if i not in gold_any and i not in hard]
         rand = [rng.choice(rest)] if rest else []

@@ -87,7 +87,7 @@ def group_examples(groups: Path = GROUPS) -> list[dict[str, Any]]:
 def passage_examples(val_keys: set[str]) -> list[dict[str, Any]]:
     """The 1.5B's passage questions, each with its passage and the agreement's BM25 near misses."""
     from clauselens.heads.synthetic import CACHE as SYNTH
-    from clauselens.library.head_pairs import DATA, _overlaps, bm25_order, name_key, passages_or_skip
+    from clauselens.library.head_pairs import DATA, bm25_order, name_key, overlaps, passages_or_skip
     from clauselens.retrieval.analyzer import LegalAnalyzer
 
     questions = SYNTH / "questions.jsonl"
@@ -104,7 +104,7 @@ def passage_examples(val_keys: set[str]) -> list[dict[str, Any]]:
         if cp is None:
             continue
         span = (int(it["span"][0]), int(it["span"][1]))
-        pos = [i for i, s in enumerate(cp.spans) if _overlaps(s, [span])][:2]
+        pos = [i for i, s in enumerate(cp.spans) if overlaps(s, [span])][:2]
         if not pos:
             continue
         for q in it["kept"]:
