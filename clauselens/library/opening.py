@@ -61,10 +61,12 @@ class LibraryDocument(_LibraryDocumentBase, total=False):
     """One pinned agreement as :func:`clauselens.pipeline.ask`'s ``documents`` (a subset of
     :class:`clauselens.parsing.types.DocumentSummary`'s fields: the Researcher names the agreement
     in its queries when there are several, the transcript lists them, the report's party check
-    reads ``parties`` and ``party_aliases``). ``resolution``: the resolver's status, kept when the
+    reads ``parties`` and ``party_aliases``; the report header the catalogue's ``year`` when the opening
+text gives no full date, as ``library list`` shows it). ``resolution``: the resolver's status, kept when the
     question named no agreement clearly (the report says which candidate its facts come from)."""
 
     resolution: str
+    year: int | None
 
 
 def open_library(settings: Settings, name: str | None, *, create: bool = False, backend: str | None = None,
@@ -148,7 +150,7 @@ class PinnedLibrary:
                 continue
             doc = LibraryDocument(doc_id=r.doc_id, title=r.title, source_path=r.path, parties=list(r.parties),
                                   party_aliases={k: list(v) for k, v in r.party_aliases.items()},
-                                  doc_type=r.doc_type, pages=r.pages, effective_date=r.date)
+                                  doc_type=r.doc_type, pages=r.pages, effective_date=r.date, year=r.year)
             if self.status:
                 doc["resolution"] = self.status
             out.append(doc)
