@@ -239,7 +239,8 @@ def ask(
     tu = result.transcript["token_usage"]  # the run's ledger: every model call, the tools' own included
     console.print(f"[dim]wall {result.transcript['wall_seconds']:.1f}s; {tu['llm_calls']} model calls; "
                   f"{tu['input_tokens']} prompt + {tu['output_tokens']} output tokens; "
-                  f"{tu['output_tokens_per_s'] or '-'} output tok/s (agents' calls)[/dim]")
+                  f"{tu['output_tokens_per_s'] or '-'} output tokens per second of model-call time "
+                  "(reading the prompt included; generation alone is faster)[/dim]")
     if out is not None:
         written = save_result(result, out)
         console.print("Wrote " + ", ".join(escape(str(p)) for p in written.values()))
