@@ -1,7 +1,7 @@
 """A support-verdict head over the rule checks' quantities (issue #40), cross-validated by hand-label file.
 
 The deterministic checks of :mod:`clauselens.reports.support` stay in front (a finding they catch
-never reaches a verdict); for the findings they pass, :func:`clauselens.heads.support.claim_features`
+never reaches a verdict); for the findings they pass, :func:`claim_features` (below)
 keeps the quantities those checks threshold (coverage of the claim's own words, numbers the quote
 lacks, negation, a permission read as a duty) as numbers, with word overlap, the longest shared run
 of words, names the quote lacks and lengths, and a logistic regression (scikit-learn, standardised

@@ -46,12 +46,13 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from clauselens.errors import ClauselensError
 from clauselens.heads.base import HeadChecksumError, HeadMissingError, head_dir, load_or_notice, sha256_file
+from clauselens.heads.nli_probe import embed  # the same MiniLM vectors as the ContractNLI probe
 
 NAME = "support"
 WEIGHT_FILE = "model.safetensors"
@@ -177,24 +178,6 @@ def embedding_features(claim_vec: np.ndarray, quote_vec: np.ndarray, window_vecs
     """:data:`EMBEDDING`: cosine of the (normalised) claim vector to the quote's and its best window's."""
     best = float(np.max(window_vecs @ claim_vec)) if len(window_vecs) else float(quote_vec @ claim_vec)
     return [float(quote_vec @ claim_vec), best]
-
-
-@lru_cache(maxsize=1)
-def _encoder() -> Any:
-    from sentence_transformers import SentenceTransformer
-
-    from clauselens.heads.base import base_model_path
-
-    return SentenceTransformer(str(base_model_path()), device="cpu")
-
-
-def embed(texts: Sequence[str]) -> np.ndarray:
-    """L2-normalised all-MiniLM-L6-v2 vectors (n, 384) of ``texts`` (the provisioned package's weights)."""
-    if not texts:
-        return np.zeros((0, 384), dtype=np.float32)
-    v = _encoder().encode(list(texts), batch_size=32, convert_to_numpy=True, normalize_embeddings=True,
-                          show_progress_bar=False)
-    return np.asarray(v, dtype=np.float32)
 
 
 def features(claim: str, quote: str) -> np.ndarray:
