@@ -8,8 +8,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
 from clauselens.grid.answer import TYPE_HINTS, CellAnswer, check_answer, finish, topic_terms
 from clauselens.grid.evidence import echo_issue, question_claim, yes_no_issue
 from clauselens.grid.questions import GridQuestion
@@ -17,15 +15,14 @@ from clauselens.grid.topic import derive_terms
 from clauselens.grid.values import amounts_in, check_value, dates_in, durations_in, jurisdictions_in, same_period, words_to_number
 from clauselens.parsing.types import Span
 from clauselens.retrieval.types import Passage, SearchResult
+from tests.grid.cuad_texts import TXT, needs_texts
 
-TXT = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "cuad" / "full_contract_txt"
 COOL = TXT / "COOLTECHNOLOGIES,INC_10_25_2017-EX-10.71-Strategic Alliance Agreement.txt"
 ADIA = TXT / "ADIANUTRITION,INC_04_01_2005-EX-10.D2-RESELLER AGREEMENT.txt"
 DRIVEN = TXT / "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT.txt"
 BLUEROCK = TXT / "BLUEROCKRESIDENTIALGROWTHREIT,INC_06_01_2016-EX-1.1-AGENCY AGREEMENT.txt"
 ADMA = TXT / "ADMA BioManufacturing, LLC -  Amendment #3 to Manufacturing Agreement .txt"
-pytestmark = pytest.mark.skipif(not all(p.exists() for p in (COOL, ADIA, DRIVEN, BLUEROCK, ADMA)),
-                                reason="needs ../shared/data/cuad/full_contract_txt")
+pytestmark = needs_texts((COOL, ADIA, DRIVEN, BLUEROCK, ADMA))
 
 
 def _text(path: Path) -> str:

@@ -19,8 +19,8 @@ from clauselens.grid.questions import GridQuestion
 from clauselens.grid.rule import category_rule_cell, cross_checked, head_yes_no_cell, rule_cell
 from clauselens.parsing.types import Span
 from clauselens.retrieval.types import Passage
+from tests.grid.cuad_texts import TXT, needs_texts
 
-TXT = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "cuad" / "full_contract_txt"
 DOCS = {
     "COPPER": "WESTERN COPPER - NON-COMPETITION AGREEMENT",
     "MIDDLE": "MIDDLEBROOKPHARMACEUTICALS,INC_03_18_2010-EX-10.1-PROMOTION AGREEMENT",
@@ -29,8 +29,7 @@ DOCS = {
     "WPP": "WPPPLC_04_30_2020-EX-4.28-SERVICE AGREEMENT",
     "MTI": "MTITECHNOLOGYCORP_11_16_2004-EX-10.102-Reseller Agreement Premier Addendum",
 }
-needs_cuad = pytest.mark.skipif(not all((TXT / f"{v}.txt").exists() for v in DOCS.values()),
-                                reason="needs ../shared/data/cuad/full_contract_txt")
+needs_cuad = needs_texts(TXT / f"{v}.txt" for v in DOCS.values())
 
 #: Fresh everyday phrasings per topic (the CUAD category they are about).
 AUDIT = ["Are we allowed to poke around in their accounting records?", "Can one side check the other's financial ledgers?",

@@ -20,18 +20,17 @@ from clauselens.grid.values import check_value
 from clauselens.grid.yes_no import claim_object, read_yes_no
 from clauselens.parsing.types import Span
 from clauselens.retrieval.types import Passage
+from tests.grid.cuad_texts import TXT, needs_texts
 
 from .question_gen import ASKS, phrasings
 
-TXT = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "cuad" / "full_contract_txt"
 DOCS = {
     "ADIA": "ADIANUTRITION,INC_04_01_2005-EX-10.D2-RESELLER AGREEMENT",
     "COOL": "COOLTECHNOLOGIES,INC_10_25_2017-EX-10.71-Strategic Alliance Agreement",
     "DRIVEN": "DRIVENDELIVERIES,INC_05_22_2020-EX-10.4-CONSULTING AGREEMENT",
     "MOVADO": "MOVADOGROUPINC_04_30_2003-EX-10.28-ENDORSEMENT AGREEMENT",
 }
-pytestmark = pytest.mark.skipif(not all((TXT / f"{v}.txt").exists() for v in DOCS.values()),
-                                reason="needs ../shared/data/cuad/full_contract_txt")
+pytestmark = needs_texts(TXT / f"{v}.txt" for v in DOCS.values())
 
 #: What each contract states (read from the texts by hand; None: the contract states no such value).
 TRUTH: dict[str, dict[str, str | None]] = {
