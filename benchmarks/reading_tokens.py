@@ -94,7 +94,15 @@ def prompt_of(row: dict, P: SimpleNamespace, windowed: bool) -> tuple[str, str] 
             where = f"{Path(c['file_path']).stem[:40]}, clause {c.get('clause_ref') or '-'}"
             lines.append(f"[{where}] \"{text}\"")
     system, user = (P.READING_LEAD_SYSTEM, P.READING_LEAD_USER) if lead else (P.READING_SYSTEM, P.READING_USER)
-    return system, user.format(context_block="", question=row["question"], quotes="\n".join(lines))
+    scope = ""  # the word limit in the user message (a revision whose user message has no {scope} ignores it)
+    if "READING_SCOPE" in vars(P):
+        from clauselens.agents.delivery import reading_scope
+
+        ref = rules[0]["citations"][0].get("clause_ref") if rules[0]["citations"] else None
+        label = f"Clause {ref}" if ref else "The first quoted clause"
+        shown = [ln.split('] "', 1)[1][:-1] for ln in lines]
+        scope = reading_scope(row["question"], shown, label, lead)
+    return system, user.format(context_block="", question=row["question"], quotes="\n".join(lines), scope=scope)
 
 
 def count(rows: list[dict], P: SimpleNamespace, windowed: bool, tok: Any) -> list[dict]:
@@ -118,7 +126,8 @@ def count(rows: list[dict], P: SimpleNamespace, windowed: bool, tok: Any) -> lis
     return out
 
 
-def timed(rows_before: list[dict], rows_after: list[dict], blocks: int, kinds: tuple[str, ...]) -> list[dict]:
+def timed(rows_before: list[dict], rows_after: list[dict], blocks: int, kinds: tuple[str, ...],
+          before_commit: str = BEFORE_COMMIT) -> list[dict]:
     """Both revisions' reading prompts (:func:`prompt_of`) asked of the bundled model in one process, in blocks
     (before, after, before, after, ...: each block asks every row of ``kinds`` in the benchmark's order, so the
     after block's shared system message stays evaluated between its questions as in a long-lived front end, and
@@ -132,7 +141,8 @@ def timed(rows_before: list[dict], rows_after: list[dict], blocks: int, kinds: t
 
     s = Settings()
     model, ms = ModelPool(s).model("interrogator"), s.model_for("interrogator")
-    revs = {"before": (rows_before, prompts_at(BEFORE_COMMIT), False), "after": (rows_after, prompts_at(None), True)}
+    revs = {"before": (rows_before, prompts_at(before_commit), before_commit != BEFORE_COMMIT),
+            "after": (rows_after, prompts_at(None), True)}
     out = []
     for block in range(blocks):
         for rev, (rows, P, windowed) in revs.items():
@@ -168,6 +178,8 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--before", default="s5", help="answers_e2e tag asked with the old reading prompt")
     ap.add_argument("--after", default="s6", help="answers_e2e tag asked with this revision's prompt")
+    ap.add_argument("--before-commit", default=BEFORE_COMMIT,
+                    help="commit whose reading prompts the before rows are asked with (e70a539: s5's, unwindowed)")
     ap.add_argument("--out", type=Path, default=None)
     ap.add_argument("--time", type=int, default=0, metavar="BLOCKS",
                     help="also ask both revisions' prompts of the model in this many alternating blocks (LLM slot)")
@@ -181,20 +193,21 @@ def main(argv: list[str] | None = None) -> None:
     s = Settings()
     gguf = s.models_dir / f"{s.model_for('interrogator').model}.gguf"
     tok = llama_cpp.Llama(model_path=str(gguf), vocab_only=True, verbose=False)
-    before = count(reading_rows(args.before), prompts_at(BEFORE_COMMIT), False, tok)
+    before = count(reading_rows(args.before), prompts_at(args.before_commit), args.before_commit != BEFORE_COMMIT, tok)
     after = count(reading_rows(args.after), prompts_at(None), True, tok)
     result: dict[str, Any] = {"benchmark": "reading_tokens", "issue": 38,
               "command": "python -m benchmarks.reading_tokens " + " ".join(argv if argv is not None else sys.argv[1:]),
               "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
               "versions": run_provenance(["llama-cpp-python"]), "tokenizer": str(gguf.name),
-              "before": {"tag": args.before, "prompts_of": BEFORE_COMMIT, "summary": summary(before), "rows": before},
+              "before": {"tag": args.before, "prompts_of": args.before_commit, "summary": summary(before), "rows": before},
               "after": {"tag": args.after, "prompts_of": "this revision", "summary": summary(after), "rows": after}}
     if args.time:
-        calls = timed(reading_rows(args.before), reading_rows(args.after), args.time, tuple(args.kinds))
+        calls = timed(reading_rows(args.before), reading_rows(args.after), args.time, tuple(args.kinds), args.before_commit)
         result["timed"] = {"blocks": args.time, "kinds": args.kinds, "calls": calls, "median_seconds": {
             rev: sorted(c["seconds"] for c in calls if c["rev"] == rev)[len([c for c in calls if c["rev"] == rev]) // 2]
             for rev in ("before", "after") if any(c["rev"] == rev for c in calls)}}
-    out = args.out or RESULTS / f"reading_tokens_{args.before}_{args.after}.json"
+    suffix = "" if args.before_commit == BEFORE_COMMIT else f"_{args.before_commit}"
+    out = args.out or RESULTS / f"reading_tokens_{args.before}_{args.after}{suffix}.json"
     out.write_text(json.dumps(result, indent=1))
     print(json.dumps({k: result[k]["summary"] for k in ("before", "after")}, indent=1))
 

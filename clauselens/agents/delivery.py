@@ -28,7 +28,6 @@ sentence by sentence up to :data:`LEAD_CHARS` characters.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any, ClassVar, Literal, Mapping, Sequence
 
 from langchain_core.language_models.chat_models import BaseChatModel
@@ -38,6 +37,8 @@ from clauselens import events as ET
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, call_structured
 from clauselens.agents.definitions import asked_term
+from clauselens.agents.reading_check import checked_reading, clause_name
+from clauselens.agents.reading_check import tokens as _tokens
 from clauselens.config import ModelSettings
 from clauselens.library.passages import ref_key, ref_key_groups
 from clauselens.llm.capped import CappedModel
@@ -45,7 +46,7 @@ from clauselens.parsing.furniture import clean_stretch
 from clauselens.parsing.injection import instruction_like
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
-from clauselens.reports.model import SILENT_ANSWER, ReportDraft, RuleQuote
+from clauselens.reports.model import READING_UNANSWERED_GAP, SILENT_ANSWER, ReportDraft, RuleQuote
 from clauselens.retrieval.types import Passage
 
 #: Most clauses a report leads with (issue #38: "the best one to three retrieved clauses").
@@ -180,17 +181,6 @@ def named_clause_quotes(question: str, passages: Mapping[str, Passage], ranking:
         out.append(RuleQuote(passage_id=pid, start=a, end=b, kind="named_clause",
                              statement=f"{_where(p, names)}: {shown}, which the question names{more}."))
     return out
-
-
-@lru_cache(maxsize=1)
-def _analyzer() -> Any:
-    from clauselens.retrieval.analyzer import LegalAnalyzer
-
-    return LegalAnalyzer()
-
-
-def _tokens(text: str) -> set[str]:
-    return set(_analyzer().tokenize(text))
 
 
 def own_start(p: Passage) -> int:
@@ -341,7 +331,7 @@ def lead_quotes(question: str, passages: Mapping[str, Passage], ranking: Sequenc
 class Reading(CappedModel):
     """The model's reading of clauses quoted by rule: its answer only (one short call)."""
 
-    str_caps: ClassVar[dict[str, int]] = {"answer": 400}
+    str_caps: ClassVar[dict[str, int]] = {"answer": 600}  # 80 words (reading_check.MAX_WORDS)
     publish_required: ClassVar[tuple[str, ...]] = ("answer",)
     sentence_fields: ClassVar[tuple[str, ...]] = ("answer",)
 
@@ -388,7 +378,8 @@ def write_reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[
                   names: Mapping[str, str] | None = None, lead: bool = False) -> tuple[Reading, CallRecord, list[str]]:
     """The model's reading of the clauses quoted by rule for ``question`` (one call, ~10 s with the 1.5B model
     on 2 cores): a :class:`Reading` (:class:`LeadReading` for ``lead`` quotes), its call, and the quoted texts
-    it was shown. Raises ``ModelResponseError``."""
+    it was shown. Its word limit grows with the sentences of the clause that answer the question
+    (:func:`reading_scope`). Raises ``ModelResponseError``."""
     lines, texts, used = [], [], 0
     budget = READING_QUOTE_CHARS if lead else READING_NAMED_CHARS
     for q in quotes:
@@ -404,10 +395,23 @@ def write_reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[
         lines.append(f"[{_where(p, names or {})}] \"{text}\"")
     ctx = P.CONTEXT_BLOCK.format(context=context) if context else P.NO_CONTEXT
     system, user = (P.READING_LEAD_SYSTEM, P.READING_LEAD_USER) if lead else (P.READING_SYSTEM, P.READING_USER)
-    out, rec = call_structured(model, system, user.format(context_block=ctx, question=question, quotes="\n".join(lines)),
+    scope = reading_scope(question, texts, clause_name(passages[quotes[0].passage_id]), lead)
+    out, rec = call_structured(model, system, user.format(context_block=ctx, question=question, quotes="\n".join(lines),
+                                                          scope=scope),
                                LeadReading if lead else Reading, agent="interrogator", step="reading",
                                model_settings=model_settings, max_tokens=READING_MAX_TOKENS)
     return out, rec, texts
+
+
+def reading_scope(question: str, texts: Sequence[str], label: str, lead: bool) -> str:
+    """The reading's word limit for the quoted ``texts`` (:func:`clauselens.agents.reading_check.reading_words`): the
+    answering sentences of the first text (``lead``: the clause retrieval ranked first), else of all of them (a named
+    clause and its sub-clauses); with more than one, the model is asked to say what each provides."""
+    from clauselens.agents.reading_check import answering_sentences, reading_words
+
+    n = len([x for t in (texts[:1] if lead else texts) for x in answering_sentences(question, t)])
+    words = reading_words(n)
+    return P.READING_SCOPE_EACH.format(label=label, n=n, words=words) if n > 1 else P.READING_SCOPE.format(words=words)
 
 
 def named_clause_draft(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage],
@@ -426,7 +430,8 @@ def named_clause_draft(question: str, quotes: Sequence[RuleQuote], passages: Map
     answer = reading or NO_READING
     summary = quoted_summary(quotes, passages, names or {}, "the clause the question names, quoted in full below")
     return ReportDraft(title=title[:100], topic_summary=summary[:300], legal_reasoning=reasoning, findings=[],
-                       answer=answer, addressed=True, conclusion=answer, knowledge_gaps=list(gaps))
+                       answer=answer, addressed=True, conclusion=answer, knowledge_gaps=list(gaps)
+                       ).model_copy(update={"answer": answer, "conclusion": answer})  # uncut: a label quotes sentences
 
 
 def question_abstained(events: Sequence[Mapping[str, Any]], question: str) -> str | None:
@@ -466,7 +471,8 @@ def lead_draft(question: str, quotes: Sequence[RuleQuote], reading: str | None, 
     answer = reading or NO_READING_LEAD
     summary = quoted_summary(quotes, passages or {}, names or {}, "the passages retrieval ranked best for the question")
     return ReportDraft(title=question[:100], topic_summary=summary[:300], legal_reasoning=reasoning, findings=[],
-                       answer=answer, addressed=True, conclusion=answer, knowledge_gaps=list(gaps))
+                       answer=answer, addressed=True, conclusion=answer, knowledge_gaps=list(gaps)
+                       ).model_copy(update={"answer": answer, "conclusion": answer})  # uncut: a label quotes sentences
 
 
 def declined_draft(question: str, reason: str, gaps: Sequence[str] = ()) -> ReportDraft:
@@ -489,13 +495,16 @@ def _reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, 
     if not settings.reading:
         return None, True, []
     try:
-        got, rec, _ = write_reading(question, quotes, passages, model=model(), context=state.get("context"),
-                                    model_settings=settings.model_for("interrogator"), names=names, lead=lead)
+        got, rec, texts = write_reading(question, quotes, passages, model=model(), context=state.get("context"),
+                                        model_settings=settings.model_for("interrogator"), names=names, lead=lead)
     except ModelResponseError as e:
         out.append({"type": ET.NOTE, "text": f"the model's reading failed; the quoted clauses stand alone: {e}"})
         return None, True, []
     out.append({"type": ET.LLM_CALL, **rec.as_dict()})
     answer, answered = got.answer.strip(), bool(getattr(got, "answered", True))
+    if answer and not bare_reading(answer):
+        answer, gaps = checked_reading(answer, question, quotes, passages, texts, lead, out)
+        return answer, answered, gaps
     if answer and bare_reading(answer):
         out.append({"type": ET.NOTE, "text": f"the model's reading {answer!r} is too short to be checked against the "
                                              "quotes; it is not shown as the answer"})
@@ -584,7 +593,7 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
     # an answerable one, and never for an unanswerable one (docs/BENCHMARKS.md, answers_e2e d38q / d38q_lay).
     note = "" if answered else " (the model's reading judged that none of them answers the question)"
     if not answered:  # said as a gap, never as a decline (the flag is the model's, and rarely right when false)
-        gaps = [*gaps, "The model's reading judged that none of the quoted clauses answers the question."]
+        gaps = [*gaps, READING_UNANSWERED_GAP]
     return _quoted(lead_draft(question, quotes, reading, gaps, passages, names), quotes, turn,
                    "retrieval's best clauses for the question, quoted by rule; the model wrote only the reading" + note,
                    "the clauses that speak to the question quoted by rule", out)

@@ -134,14 +134,14 @@ SUPPORT_EVIDENCE_USER = (
 #: costs ~0.1 s (issue #38: a clause-number answer in at most 10 s).
 READING_SYSTEM = (
     "You are the Interrogator, a careful contract lawyer. The user gives a question and clauses quoted from the "
-    "contract. Answer the question in one or two short sentences (at most 40 words) using ONLY what the quoted "
-    "text says, and name the clause you rely on. Start with the answer: do not repeat the question, the "
+    "contract. Answer the question in short sentences, within the word limit the user gives, using ONLY what the "
+    "quoted text says, and name the clause you rely on. Start with the answer: do not repeat the question, the "
     "agreement's name or the whole clause. If the quoted text does not answer the question, say that it does "
     "not. Do not add facts the quoted text does not state.\n" + DATA_NOT_INSTRUCTIONS
 )
 READING_USER = (
     "{context_block}The clauses below are quoted because the question names them.\nQuestion: {question}\n\n"
-    "Quoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\nReturn JSON with the field answer."
+    "Quoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\n{scope}Return JSON with the field answer."
 )
 
 #: The reading under the clauses retrieval ranked best for a question that names no clause (issue #38, quick
@@ -150,6 +150,13 @@ READING_LEAD_SYSTEM = READING_SYSTEM
 READING_LEAD_USER = (
     "{context_block}The clauses below are the ones a search of the contract ranked best for the question; they "
     "may or may not answer it.\nQuestion: {question}\n\nQuoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\n"
-    "Return JSON with the fields answer and answered (true when a quoted clause answers the question, false when "
+    "{scope}Return JSON with the fields answer and answered (true when a quoted clause answers the question, false when "
     "none of them deals with what it asks; then say that they do not address it)."
 )
+
+#: The reading's word limit, in the user message (the system message stays one shared prefix): 40 words for a
+#: clause with one sentence that answers the question, more for more (:func:`clauselens.agents.reading_check.reading_words`;
+#: the make-demo tryout: "at most 40 words" kept clause 7.2's first sentence and dropped its second).
+READING_SCOPE = "Answer in at most {words} words.\n"
+READING_SCOPE_EACH = ("{label} has {n} sentences that answer the question: say what each of them provides (who may "
+                      "do what, when, on what notice), in at most {words} words.\n")

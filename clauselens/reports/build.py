@@ -30,6 +30,7 @@ import re
 from typing import Any, Mapping, Sequence
 
 from clauselens.reports.model import (
+    READING_UNANSWERED_GAP,
     SILENT_ANSWER,
     Citation,
     DraftFinding,
@@ -434,6 +435,7 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
             unaddressed.append(f"{_doc_name(d)}: {why}")
         gaps += [f"{GAP_UNADDRESSED} {u}" for u in unaddressed]
     n, k = len(report.key_findings), len(facts)
+    unanswered = k > 0 and READING_UNANSWERED_GAP in report.knowledge_gaps
     # issue #19: the answer is a claim too; the model's check of it against the cited facts' quotes
     answer_bad = k > 0 and not report.documents_silent and report.answer_support in ("contradicted", "unrelated")
     if answer_bad:
@@ -450,9 +452,12 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
         status = "unverified"
         note = ("Unverified: no key finding is supported by a verified quote from the documents, so the answer "
                 "rests on the model alone and may be wrong. Check the documents before relying on it.")
-    elif k < n or unaddressed or answer_bad or which:
+    elif k < n or unaddressed or answer_bad or which or unanswered:
         status = "partial"
         parts = [which] if which else []
+        if unanswered:  # the quotes are verbatim, but the reading says they do not answer: not "every finding verified"
+            parts.append("the model's reading judged that none of the quoted clauses answers the question (they are "
+                         "retrieval's best matches, quoted word for word)")
         if answer_bad:
             parts.append("the answer is not supported by the quotes of the cited findings")
         if k < n:

@@ -42,6 +42,10 @@ def from_contractnli(label: str | None) -> NLILabel | None:
 SILENT_ANSWER = "The documents provided do not address this question."
 #: ``RunInfo.models``' key when the run called no model (a definition, ``--no-reading``, a decline).
 NO_MODEL_CALLED = "none called"
+#: The knowledge gap a quick-depth report carries when the model's reading judged that none of the clauses retrieval
+#: quoted answers the question (:func:`clauselens.agents.delivery.rule_step`): such a report is at most partly
+#: verified, in every front end (its status line never says every finding is verified).
+READING_UNANSWERED_GAP = "The model's reading judged that none of the quoted clauses answers the question."
 
 #: The short notice every rendering of a report carries (issue #19 item 4), and the report's
 #: ``notice`` field in the JSON.

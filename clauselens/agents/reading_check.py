@@ -1,0 +1,211 @@
+"""Check a reading against the clauses it reads (issue #38): it must cover every sentence that answers the
+question, and must not say the opposite of one.
+
+Two failures of the quick-depth reading (:func:`clauselens.agents.delivery.write_reading`) seen in the fresh-clone
+tryout of ``make demo``, with the 1.5B model and the "at most 40 words" reply:
+
+* **a dropped sentence**: clause 7.2 has two sentences that answer "how can either party terminate ..." (either
+  party on thirty days' notice; the Company immediately on refusal, inability or breach); the reading restated the
+  first and left out the second, while the report quoted both;
+* **a contradiction**: for "Who may assign this agreement?" the reading said "Consultant may assign this
+  agreement" under clause 12.2's "Consultant may not sell, assign or delegate ..." (the rules' negation check
+  caught it after the fact and printed the answer "Unverified").
+
+So, deterministically:
+
+* :func:`answering_sentences` -- the sentences of a quoted clause that share at least :data:`MIN_SHARED` content
+  words (the retrieval analyzer's stems) with the question and its contract-vocabulary expansion (the same score
+  :func:`clauselens.agents.delivery.quote_window` ranks sentences by); a heading line is not a sentence of it;
+* :func:`reading_words` -- the reply's word budget scaled by how many such sentences the clause has (40 words for
+  one, :data:`WORDS_PER_SENTENCE` more for each further one, at most :data:`MAX_WORDS`), said in the user message
+  (the system message stays one shared prefix);
+* :func:`omitted` -- an answering sentence is covered when the reading has at least one of its own key words (those
+  no other answering sentence has: "Company", "immediately", "breach") and every number it states; one not covered
+  is labelled in the answer, quoted word for word (:func:`omission_note`), never paraphrased;
+* :func:`contradiction` -- the rules' party / negation check (:func:`clauselens.reports.support_claims.check_claim`)
+  of the reading against the clause it reads; a reading that fails it is set aside (kept in the transcript) and
+  the clause's answering sentences are quoted in its place, word for word. Asking again once, naming the mismatch,
+  was tried on the tryout's question and gave the same misreading (greedy decoding; 2 calls, 46 s): not kept.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any, Mapping, Sequence
+
+from clauselens.parsing.numbering import clause_label
+from clauselens.parsing.sentences import sentence_spans
+from clauselens.reports.support_claims import Parties, SupportIssue, assertions, check_claim
+
+#: A sentence answers the question when it shares at least this many content stems with it.
+MIN_SHARED = 2
+#: Words of a reading for a clause with one answering sentence (the speed gain of issue #38's short replies).
+BASE_WORDS = 40
+#: More words for each further answering sentence, and the most in all.
+WORDS_PER_SENTENCE = 20
+MAX_WORDS = 80
+#: A unit with fewer words is a heading ("7.2. Termination."), not a sentence that answers anything.
+MIN_SENTENCE_WORDS = 5
+
+_NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
+                 "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
+                 "twenty": "20", "thirty": "30", "forty": "40", "forty-five": "45", "fifty": "50", "sixty": "60",
+                 "ninety": "90", "hundred": "100"}
+_NUMBER = re.compile(r"\b(?:\d+(?:[.,]\d+)*|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True)) + r")\b",
+                     re.IGNORECASE)
+#: A clause number or section reference is not a number the reading must repeat ("Section 12.7", "7.2.").
+_REFERENCE = re.compile(r"(?:section|clause|article|paragraph|schedule|exhibit)\s+[\d.()a-z]+|^\s*[\d.]+\s",
+                        re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _analyzer() -> Any:
+    from clauselens.retrieval.analyzer import LegalAnalyzer
+
+    return LegalAnalyzer()
+
+
+def tokens(text: str) -> set[str]:
+    """The content stems of ``text`` (the retrieval analyzer's: stop words out, stemmed)."""
+    return set(_analyzer().tokenize(text))
+
+
+_tokens = tokens
+
+
+def clause_name(p: Any) -> str:
+    """"Clause 7.2" ("Annex A") for a passage with a clause number, else "The first quoted clause"."""
+    if not (p.clause_ref or "").strip():
+        return "The first quoted clause"
+    label = clause_label(p.clause_ref or "")
+    return label[:1].upper() + label[1:]
+
+
+
+
+def _question_words(question: str) -> set[str]:
+    from clauselens.retrieval.lay_terms import expand
+
+    return _tokens(question) | _tokens(" ".join(expand(question).terms))
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text``: :func:`clauselens.parsing.sentences.sentence_spans`'s units, a unit glued back
+    to the one before it when that one does not end a sentence ("... thirty" + "(30) days ..."), headings and
+    fragments of fewer than :data:`MIN_SENTENCE_WORDS` words left out."""
+    units: list[str] = []
+    for u in sentence_spans(text, 0, len(text)):
+        s = " ".join(text[u.start:u.end].split())
+        if units and not re.search(r"[.!?;:\"\u201d)]$", units[-1]):
+            units[-1] += " " + s
+        else:
+            units.append(s)
+    return [s for s in units if len(s.split()) >= MIN_SENTENCE_WORDS]
+
+
+def answering_sentences(question: str, text: str) -> list[str]:
+    """The sentences of ``text`` (one quoted clause) that answer ``question``, in document order: when the
+    question asks of an action the rules know (:data:`clauselens.reports.support_claims.ACTIONS`: "who may
+    assign", "how can either party terminate") and the clause has sentences saying who may or may not do it,
+    those sentences; else each sentence sharing at least :data:`MIN_SHARED` content stems with the question."""
+    units = sentences(text)
+    actions = {a.action for a in assertions(question)}
+    acting = [s for s in units if actions & {a.action for a in assertions(s)}]
+    if acting:
+        return acting
+    words = _question_words(question)
+    return [s for s in units if len(words & _tokens(s)) >= MIN_SHARED]
+
+
+def reading_words(n_sentences: int) -> int:
+    """The reply's word budget for a clause with ``n_sentences`` answering sentences."""
+    return min(MAX_WORDS, BASE_WORDS + WORDS_PER_SENTENCE * max(0, n_sentences - 1))
+
+
+def _numbers(text: str) -> set[str]:
+    text = _REFERENCE.sub(" ", text)
+    return {_NUMBER_WORDS.get(m.lower(), m.replace(",", "")) for m in _NUMBER.findall(text)}
+
+
+def omitted(reading: str, answering: Sequence[str], question: str = "") -> list[str]:
+    """The ``answering`` sentences the reading leaves out: those of which it has none of the sentence's own key
+    words (content stems no other answering sentence and not the question has), or not every number the sentence
+    states (digits or number words: "thirty (30)" is 30). A single answering sentence is never "left out" for lack
+    of own words (it has no other sentence to be told apart from): only its numbers are checked; nor is one whose
+    party, action and polarity the reading asserts (:func:`clauselens.reports.support_claims.assertions`)."""
+    have, nums = _tokens(reading), _numbers(reading)
+    sentences = list(answering)
+    toks = [_tokens(s) for s in sentences]
+    asked = _question_words(question) if question else set()
+    said = {(a.party, a.action, a.negated) for a in assertions(reading)}
+    out = []
+    for i, s in enumerate(sentences):
+        if not _numbers(s) <= nums:
+            out.append(s)
+            continue
+        if len(sentences) == 1 or said & {(a.party, a.action, a.negated) for a in assertions(s)}:
+            continue  # the reading says the same party may (not) do the same thing
+        others = set().union(*(t for j, t in enumerate(toks) if j != i))
+        own = toks[i] - others - asked
+        if own and not own & have:
+            out.append(s)
+    return out
+
+
+def relied_on(reading: str, texts: Sequence[str]) -> int:
+    """Index of the quoted text the reading reads most (most shared content stems; ties: the first)."""
+    have = _tokens(reading)
+    return max(range(len(texts)), key=lambda i: (len(have & _tokens(texts[i])), -i)) if texts else 0
+
+
+def contradiction(reading: str, text: str, parties: Parties = ()) -> SupportIssue | None:
+    """The rules' party or negation mismatch between ``reading`` and the quoted ``text`` it reads, or ``None``."""
+    return check_claim(reading, text, parties)
+
+
+def omission_note(label: str, sentences: Sequence[str]) -> str:
+    """The label a reading gets for the answering sentences it left out, each quoted word for word."""
+    quoted = " ".join(f"\u201c{s}\u201d" for s in sentences)
+    return f"Left out by this reading, {label} also says: {quoted}"
+
+
+#: The answer in place of a reading that contradicts its clause when no sentence of the clause answers the question.
+SET_ASIDE_CONTRADICTION = "The model's reading said the opposite of {label} and is set aside; read {label} above."
+
+
+def checked_reading(answer: str, question: str, quotes: Sequence[Any], passages: Mapping[str, Any],
+                    texts: Sequence[str], lead: bool, out: list[dict[str, Any]]) -> tuple[str, list[str]]:
+    """``answer`` (a model reading of ``texts``, the quoted ``quotes`` as shown to it) after the two checks: set
+    aside when it contradicts the clause it reads (:func:`contradiction`), replaced by that clause's answering
+    sentences quoted word for word, else labelled with the answering sentences it leaves out
+    (:func:`omission_note`); with the knowledge gap a set-aside reading leaves. Notes are appended to ``out``."""
+    from clauselens import events as ET
+
+    if not texts:
+        return answer, []
+    i = relied_on(answer, texts)
+    answering = answering_sentences(question, texts[i]) if lead else \
+        [x for t in texts for x in answering_sentences(question, t)]
+    name = clause_name(passages[quotes[i if lead else 0].passage_id])
+    label = name[:1].lower() + name[1:]
+    issue = contradiction(answer, texts[i])
+    if issue is not None:  # set aside, never re-asked: greedy decoding gave the same misreading again (tryout)
+        out.append({"type": ET.NOTE, "text": f"the model's reading {answer!r} contradicts the clause it reads "
+                                             f"({issue.detail}); it is set aside and the answering sentences quoted"})
+        gap = (f"The model's reading said the opposite of {label} ({issue.detail}) and is set aside (it is in the "
+               f"run's transcript); the answer quotes the sentences of {label} that answer the question instead.")
+        if not answering:
+            return SET_ASIDE_CONTRADICTION.format(label=label), [gap]
+        return f"{name}: " + " ".join(f"\u201c{x}\u201d" for x in answering), [gap]
+    miss = omitted(answer, answering, question)
+    if miss:
+        out.append({"type": ET.NOTE, "text": f"the model's reading leaves out {len(miss)} of the {len(answering)} "
+                                             f"sentences of {label} that answer the question; they are quoted under it"})
+        answer = f"{answer.rstrip()} {omission_note(label, miss)}"
+    return answer, []
+
+
+__all__ = ["BASE_WORDS", "MAX_WORDS", "MIN_SHARED", "SET_ASIDE_CONTRADICTION", "WORDS_PER_SENTENCE",
+           "answering_sentences", "checked_reading", "clause_name", "contradiction", "omission_note",
+           "omitted", "reading_words", "relied_on", "sentences", "tokens"]

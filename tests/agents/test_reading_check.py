@@ -1,0 +1,103 @@
+"""A quick-depth reading covers every sentence of the clause that answers the question, and a reading that says
+the opposite of its clause is set aside (issue #38, the make-demo tryout and the README's "Who may assign"
+example). The bundled contract (the demo's PDF) and a real CUAD contract, lexical hybrid retrieval, a scripted
+chat model (its calls and prompts are counted)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from clauselens.agents.reading_check import answering_sentences, contradiction, omitted, reading_words
+from clauselens.parsing import load_document
+from clauselens.pipeline import ask
+from clauselens.reports import to_markdown
+from clauselens.reports.build import READING_PREFIX, UNVERIFIED_PREFIX
+from tests.agents.test_delivery import DRIVEN, _settings, _tools
+from tests.fakes import ScriptedChat
+
+BUNDLED = Path(__file__).resolve().parents[2] / "examples" / "contracts" / "driven_deliveries_consulting_agreement.pdf"
+DEMO_Q = "How can either party terminate this agreement, and how much notice is required?"
+ASSIGN_Q = "Who may assign this agreement?"
+SECOND = "The Company may terminate this Agreement immediately and without prior notice"
+
+
+@pytest.fixture(scope="module", params=["bundled_pdf", "cuad_txt"])
+def doc(request):
+    path = BUNDLED if request.param == "bundled_pdf" else DRIVEN
+    if not path.exists():
+        pytest.skip(f"absent data: {path} is not on this machine")
+    return load_document(path)
+
+
+def _clause(doc, ref: str) -> str:
+    start = " ".join(doc.text.split()).index(f"{ref}. ")
+    return " ".join(doc.text.split())[start:start + 600]
+
+
+def test_the_demo_clause_has_two_answering_sentences_and_the_prompt_asks_for_both(doc):
+    sents = answering_sentences(DEMO_Q, _clause(doc, "7.2"))
+    assert len(sents) >= 2 and sents[0].startswith("Either Party may terminate") and sents[1].startswith(SECOND)
+    assert "thirty (30) days" in sents[0]  # the "(30)" item-like unit is glued back to its sentence
+    assert reading_words(1) == 40 and reading_words(2) == 60 and reading_words(9) == 80
+    model = ScriptedChat(script={"LeadReading": [{"answer": "Either party may terminate on thirty days' written notice "
+                                                            "under clause 7.2; the Company may terminate immediately if "
+                                                            "the Consultant refuses, is unable to perform or is in breach.",
+                                                  "answered": True}]})
+    res = ask([], DEMO_Q, _settings(), models=model, tools=_tools(doc), max_turns=3)
+    assert [c[0] for c in model.calls] == ["LeadReading"]
+    assert "Clause 7.2 has 2 sentences that answer the question" in model.calls[0][2]
+    assert "at most 60 words" in model.calls[0][2]
+    assert "Left out by this reading" not in res.report.answer  # it covers both: no label
+
+
+def test_a_reading_that_drops_the_second_sentence_is_labelled_with_it_word_for_word(doc):
+    first_only = ("Either party may terminate this agreement, with or without cause, upon giving the other party thirty "
+                  "(30) days prior written notice.")
+    model = ScriptedChat(script={"LeadReading": [{"answer": first_only, "answered": True}]})
+    res = ask([], DEMO_Q, _settings(), models=model, tools=_tools(doc), max_turns=3)
+    r = res.report
+    assert len(model.calls) == 1  # labelled, not asked again: no second call
+    assert r.answer.startswith(READING_PREFIX) and "Left out by this reading, clause 7.2 also says:" in r.answer
+    label = r.answer.split("also says:", 1)[1]
+    assert SECOND in label and "thirty (30)" not in label  # only the dropped sentence, quoted verbatim
+    assert " ".join(label.strip(" \u201c\u201d").split()) in " ".join(doc.text.split())
+    assert r.verification == "verified" and "Left out by this reading" in to_markdown(r)
+
+
+def test_a_reading_missing_a_number_of_its_sentence_is_labelled():
+    s = ["Either Party may terminate this Agreement upon giving the other party thirty (30) days prior written notice."]
+    assert omitted("Either party may terminate on written notice.", s, DEMO_Q) == s
+    assert omitted("Either party may terminate on 30 days' written notice.", s, DEMO_Q) == []
+    assert omitted("Either party may terminate on thirty days' notice (clause 7.2).", s, DEMO_Q) == []
+
+
+def test_a_reading_that_says_the_opposite_of_its_clause_is_set_aside(doc):
+    """README's example: the 1.5B read 12.2 ("Consultant may not sell, assign or delegate ...") as "Consultant may
+    assign this agreement" -- with and without the user's context, and again when asked a second time."""
+    text = _clause(doc, "12.2")
+    assert contradiction("Consultant may assign this agreement", text) is not None
+    assert contradiction("The Company may assign this agreement without the Consultant's consent; the Consultant "
+                         "may not assign it.", text) is None
+    model = ScriptedChat(script={"LeadReading": [{"answer": "Consultant may assign this agreement", "answered": True}]})
+    res = ask([], ASSIGN_Q, _settings(), models=model, tools=_tools(doc), max_turns=3)
+    r = res.report
+    assert len(model.calls) == 1
+    assert "Clause 12.2: \u201c" in r.answer and "Consultant may assign this agreement" not in r.answer
+    assert any("said the opposite of clause 12.2" in g and "set aside" in g for g in r.knowledge_gaps)
+    assert "Consultant may not sell, assign or delegate" in r.answer and "Company may assign this Agreement" in r.answer
+    assert not r.answer.startswith(UNVERIFIED_PREFIX) and r.answer_support not in ("contradicted", "unrelated")
+    notes = [e.get("text") or "" for e in res.transcript["events"] if e["type"] == "note"]
+    assert any("contradicts the clause it reads" in n for n in notes)
+
+
+def test_a_reading_that_finds_no_answer_makes_the_report_partly_verified_everywhere(doc):
+    q = "Does the consultant have to carry professional liability insurance?"
+    model = ScriptedChat(script={"LeadReading": [{"answer": "The quoted clauses do not address insurance.",
+                                                  "answered": False}]})
+    r = ask([], q, _settings(), models=model, tools=_tools(doc), max_turns=3).report
+    assert r.rule_findings and r.verification == "partial"
+    assert "none of the quoted clauses answers" in r.verification_note
+    md = to_markdown(r)
+    assert "Every key finding" not in md and "Partly unverified" in md
