@@ -267,6 +267,8 @@ def step_incremental(root: Path, cache: Path, repeats: int = 1, threads: int | N
 
     if threads:
         torch.set_num_threads(threads)
+    if runtimes == ("overlap",) or list(runtimes) == ["overlap"]:
+        return _incremental_overlap(root, cache, repeats)
     if runtimes:
         return _incremental_runtimes(root, cache, repeats, runtimes)
     lib = Library.open(root, create=False, embedder=load_embedder("minilm"))  # uncached: the file's passages are embedded
@@ -373,19 +375,91 @@ def _incremental_runtimes(root: Path, cache: Path, repeats: int, runtimes: Seque
     out: dict[str, Any] = {"file": f.name, "passages": rep.passages, "torch_threads": torch.get_num_threads(),
                            "adds_per_runtime": len(runs[runtimes[0]]), "runs": runs,
                            "median": {rt: {k: round(statistics.median(r[k] for r in rs), 3) for k in keys} for rt, rs in runs.items()}}
-    ref = runtimes[0]
-    for rt in runtimes[1:]:
-        for k in ("add_one_s", "add_one_cpu_s", "embed_s"):
-            ratios = [b[k] / a[k] for a, b in zip(runs[ref], runs[rt]) if a[k] > 0]
-            m = float(np.mean(ratios))
-            sd = float(np.std(ratios, ddof=1)) if len(ratios) > 1 else 0.0
-            from scipy.stats import t as student
-
-            h = float(student.ppf(0.975, len(ratios) - 1) * sd / len(ratios) ** 0.5) if len(ratios) > 1 else 0.0
-            out.setdefault("ratio_to_" + ref, {}).setdefault(rt, {})[k] = {
-                "mean": round(m, 3), "ci95": [round(m - h, 3), round(m + h, 3)], "n_pairs": len(ratios)}
+    out["ratio_to_" + runtimes[0]] = paired_ratios(runs, runtimes, ("add_one_s", "add_one_cpu_s", "embed_s"))
     out.update({"load_1min_after": round(os.getloadavg()[0], 2), "peak_rss_mb": peak_rss_mb()})
     return out
+
+
+def paired_ratios(runs: dict[str, list[dict]], names: Sequence[str], keys: Sequence[str]) -> dict:
+    """Per name after the first and per key: the mean of the paired ratios name / first with a
+    Student-t 95 % interval."""
+    from scipy.stats import t as student
+
+    ref, out = names[0], {}
+    for nm in names[1:]:
+        for k in keys:
+            ratios = [b[k] / a[k] for a, b in zip(runs[ref], runs[nm]) if a[k] > 0]
+            m = float(np.mean(ratios))
+            sd = float(np.std(ratios, ddof=1)) if len(ratios) > 1 else 0.0
+            h = float(student.ppf(0.975, len(ratios) - 1) * sd / len(ratios) ** 0.5) if len(ratios) > 1 else 0.0
+            out.setdefault(nm, {})[k] = {"mean": round(m, 3), "ci95": [round(m - h, 3), round(m + h, 3)], "n_pairs": len(ratios)}
+    return out
+
+
+def _incremental_overlap(root: Path, cache: Path, repeats: int) -> dict:
+    """Add one CUAD TXT at this size with ``Library.overlap_add`` off ("serial", the add before
+    issue #42's overlap) and on ("overlap"), taking turns add by add (the order reversed every
+    other repeat), each add removed again; wall and CPU per add and per stage (parse, embedding
+    -- in its worker thread when overlapped --, the profile index prepared, the lexical commit,
+    the catalogue write), the paired ratios overlap / serial; and whether both modes left the same
+    vectors and the same profile scores."""
+    from clauselens.library import Library
+    from clauselens.parsing.store import parse_file
+    from clauselens.retrieval.embedders import load_embedder
+
+    emb = load_embedder("minilm")
+    lib = Library.open(root, create=False, embedder=emb)
+    f, dst = _incoming(lib, cache)
+    spent: dict[str, list[float]] = {}
+
+    def timed(key: str, fn: Any) -> Any:
+        def run(*a: Any, **kw: Any) -> Any:
+            s, c = time.perf_counter(), time.thread_time()
+            try:
+                return fn(*a, **kw)
+            finally:
+                w = spent.setdefault(key, [0.0, 0.0])
+                w[0] += time.perf_counter() - s
+                w[1] += time.thread_time() - c
+        return run
+
+    emb.embed_queries(["warm up"])
+    emb.embed_passages = timed("embed", emb.embed_passages)  # type: ignore[method-assign]
+    lex = lib.lexical
+    lex.commit = timed("lexical_commit", lex.commit)  # type: ignore[attr-defined]
+    lex.prepare_profiles = timed("profile_prepare", lex.prepare_profiles)  # type: ignore[attr-defined]
+    lib.catalogue.put_agreement = timed("catalogue_put", lib.catalogue.put_agreement)  # type: ignore[method-assign]
+    load = timed("parse", parse_file)
+    probe = lib.analyzer.tokenize("termination notice governing law confidentiality")
+    after: dict[str, Any] = {}
+    lib.add([dst], load=parse_file)  # one-off loads (profile tokens, page cache) before the timed adds
+    lib.remove([str(dst)])
+    modes = ("serial", "overlap")
+    runs: dict[str, list[dict]] = {m: [] for m in modes}
+    for i in range(max(repeats, 1)):
+        for mode in (modes if i % 2 == 0 else modes[::-1]):
+            lib.overlap_add = mode == "overlap"
+            spent.clear()
+            load1 = os.getloadavg()[0]
+            t0, c0 = time.perf_counter(), time.process_time()
+            rep = lib.add([dst], load=load)
+            add_s, add_cpu = time.perf_counter() - t0, time.process_time() - c0
+            r: dict[str, Any] = {"add_one_s": round(add_s, 3), "add_one_cpu_s": round(add_cpu, 3), "load_1min": round(load1, 2)}
+            for k, (w, c) in spent.items():
+                r[k + "_s"], r[k + "_cpu_s"] = round(w, 3), round(c, 3)
+            if i == 0:  # what the add left: its vectors and the profile scores of a probe
+                rows = lib.catalogue.rows_of([r_.doc_id for r_ in lib.agreements() if r_.path == str(dst)])
+                after[mode] = (np.asarray(lib.vectors._map()[rows]).copy(), lex.profile_scores(probe))  # type: ignore[attr-defined]
+            lib.remove([str(dst)])
+            runs[mode].append(r)
+    keys = ("add_one_s", "add_one_cpu_s", "embed_s", "lexical_commit_s")
+    stage_keys = sorted({k for rs in runs.values() for r in rs for k in r if k.endswith("_s")})
+    return {"file": f.name, "passages": rep.passages, "adds_per_mode": len(runs["serial"]), "runs": runs,
+            "median": {m: {k: round(statistics.median(r.get(k, 0.0) for r in rs), 3) for k in stage_keys} for m, rs in runs.items()},
+            "ratio_to_serial": paired_ratios(runs, modes, keys),
+            "same_vectors": bool(np.array_equal(after["serial"][0], after["overlap"][0])),
+            "same_profile_scores": after["serial"][1] == after["overlap"][1],
+            "load_1min_after": round(os.getloadavg()[0], 2), "peak_rss_mb": peak_rss_mb()}
 
 
 def _child(step: str, args: dict, label: str, cache: Path) -> dict:
@@ -481,7 +555,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--add-repeats", type=int, default=3, help="adds (each removed again) in the --add-label step")
     ap.add_argument("--add-threads", type=int, default=None, help="torch threads in the --add-label step")
     ap.add_argument("--add-runtimes", nargs="*", default=(),
-                    help="MiniLM runtimes (torch onnx) taking turns in the --add-label step, the first the reference")
+                    help="MiniLM runtimes (torch onnx) taking turns in the --add-label step, the first the reference; "
+                         "'overlap': the serial add and the overlapped one (issue #42) taking turns")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--_step")
     ap.add_argument("--_args", type=Path)

@@ -3,11 +3,21 @@
 catalogue in one transaction, its vectors appended, its passages staged as a lexical segment
 (or the bm25s index rebuilt), a copy of an agreement already there detected
 (:mod:`clauselens.library.duplicates`). A mixin of :class:`~clauselens.library.library.Library`,
-split out of ``library.py`` (issue #43)."""
+split out of ``library.py`` (issue #43).
+
+One file's add overlaps its two costs (issue #42): its passages are embedded in a worker thread
+(the ONNX Runtime / PyTorch kernels release the GIL) while the main thread tokenises them, builds
+the record and, for the last file of an add, the agreement-profile index the commit will publish
+(:meth:`~clauselens.library.lexical_tantivy.TantivyLexical.prepare_profiles`). The write order is
+unchanged (vectors, then the catalogue transaction, then the lexical commit), so a process killed
+mid-add leaves the last committed library readable, and the vectors and indexes are the ones a
+serial add writes. Nothing proportional to the library is read on an add: the file's record is
+looked up by path and the agreement order read as doc ids, not as records."""
 
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -64,6 +74,10 @@ def collect_files(paths: Iterable[str | Path]) -> tuple[list[Path], list[tuple[s
 class Indexing(LibraryParts):
     """``add`` / ``remove`` and the index upkeep of a library (see the module docstring)."""
 
+    #: Embed a file's passages in a worker thread while the rest of its add runs (module docstring);
+    #: False: one after the other (the benchmark's "before").
+    overlap_add: bool = True
+
     @property
     def embedder(self) -> Any:  # Library's
         raise NotImplementedError
@@ -92,7 +106,7 @@ class Indexing(LibraryParts):
         files, missing = collect_files(paths)
         rep.failed += missing
         load = load or (lambda p: parse_file(p))
-        known = {r.path: r for r in self.agreements()}
+        known = {r.path: r for r in self.agreements()} if prune else {}
         for i, f in enumerate(files):
             if progress:
                 progress("add", i, len(files), f.name)
@@ -101,13 +115,13 @@ class Indexing(LibraryParts):
             except OSError as e:
                 rep.failed.append((str(f), f"cannot read: {e.strerror or e}"))
                 continue
-            old = known.get(str(f))
+            old = known.get(str(f)) if prune else self.catalogue.record_at(str(f))
             if old is not None and old.sha256 == sha and old.record_format >= RECORD_FORMAT:
                 rep.unchanged.append(str(f))
                 continue
             try:
                 doc = load(f)
-                n, copy_of = self._put(doc, replaces=[old.doc_id] if old is not None else [])
+                n, copy_of = self._put(doc, replaces=[old.doc_id] if old is not None else [], last=i == len(files) - 1)
             except ClauselensError as e:
                 rep.failed.append((str(f), str(e)))
                 continue
@@ -145,7 +159,7 @@ class Indexing(LibraryParts):
         engines; the whole index is rebuilt when the index missed a change, e.g. after a crash)
         or rebuild (bm25s)."""
         if self.lexical.incremental and self.lexical.generation() is not None:
-            self.lexical.commit(self.catalogue.generation(), [r.doc_id for r in self.agreements()])  # type: ignore[attr-defined]
+            self.lexical.commit(self.catalogue.generation(), self.catalogue.agreement_ids())  # type: ignore[attr-defined]
         else:
             self.rebuild_lexical()
 
@@ -154,24 +168,40 @@ class Indexing(LibraryParts):
             profile += "\n" + Path(record.path).stem.replace("_", " ").replace("-", " ")
         return self.analyzer.tokenize(profile)
 
-    def _put(self, doc: Document, replaces: Sequence[str] = ()) -> tuple[int, str | None]:
+    def _put(self, doc: Document, replaces: Sequence[str] = (), last: bool = False) -> tuple[int, str | None]:
+        """Write one parsed agreement (module docstring); ``last``: the add commits right after it."""
         passages = library_passages(doc)
         texts = [embed_text(c) for c in passages]
-        tokens = self.analyzer.tokenize_many(texts)
         first = self.catalogue.reserve_rows(len(passages))
-        if self.embedder is not None and passages:
+        if self.embedder is None or not passages:
+            return self._put_rest(doc, passages, texts, first, replaces, None, last)
+        if not self.overlap_add:
             self.vectors.append(first, self.embedder.embed_passages(texts))
+            return self._put_rest(doc, passages, texts, first, replaces, None, last)
+        with ThreadPoolExecutor(1, thread_name_prefix="clauselens-embed") as pool:  # waits for the worker on any exit
+            return self._put_rest(doc, passages, texts, first, replaces, pool.submit(self.embedder.embed_passages, texts), last)
+
+    def _put_rest(self, doc: Document, passages: list, texts: list[str], first: int, replaces: Sequence[str],
+                  vectors: Future | None, last: bool) -> tuple[int, str | None]:
+        tokens = self.analyzer.tokenize_many(texts)
         labels = {h for c in passages for h in c.heading_path}
         topics, pairs = heading_topic_words(labels, self.analyzer.tokenize)
         record = make_record(doc, passages=len(passages), topics=topics, topic_pairs=pairs)
         defs = [(d.term, d.offset, d.means) for d in definitions(doc)]
         profile = resolution_profile(doc, record)
         rows = list(range(first, first + len(passages)))
+        drop = list(dict.fromkeys([*replaces, record.doc_id]))
+        ptoks = self._profile_tokens(record, profile) if self.lexical.incremental else []
+        if vectors is not None and last and self.lexical.incremental:  # the commit's profile index, while embedding
+            order = [d for d in self.catalogue.agreement_ids() if d not in drop] + [record.doc_id]
+            self.lexical.prepare_profiles(order, drop, record.doc_id, ptoks)  # type: ignore[attr-defined]
+        if vectors is not None:
+            self.vectors.append(first, vectors.result())
         self.catalogue.put_agreement(record, profile, passages, tokens, rows, defs, clause_markers(doc.text))
         if self.lexical.incremental:  # a segment: the replaced version's passages deleted, this one's staged
-            for d in dict.fromkeys([*replaces, record.doc_id]):
+            for d in drop:
                 self.lexical.remove_doc(d)  # type: ignore[attr-defined]
-            self.lexical.add_passages(record.doc_id, rows, tokens, self._profile_tokens(record, profile))  # type: ignore[attr-defined]
+            self.lexical.add_passages(record.doc_id, rows, tokens, ptoks)  # type: ignore[attr-defined]
         copy = note_copy(self.catalogue, record.doc_id, [c.text for c in passages])
         return len(passages), copy[0] if copy else None
 

@@ -54,6 +54,10 @@ class ProfileTokens:
         self.words: list[str] = []
         self.vocab: dict[str, int] = {}
         self.docs: dict[str, np.ndarray] = {}
+        #: The puts and pops since the last :meth:`compact` (what :meth:`TantivyLexical.prepare_profiles` checks).
+        self.log: list[tuple[str, str, tuple[str, ...]]] = []
+        #: Raised by every :meth:`compact`.
+        self.epoch = 0
 
     def __contains__(self, doc_id: object) -> bool:
         return doc_id in self.docs
@@ -62,6 +66,7 @@ class ProfileTokens:
         return len(self.docs)
 
     def put(self, doc_id: str, tokens: Sequence[str]) -> None:
+        self.log.append(("put", doc_id, tuple(tokens)))
         ids = np.empty(len(tokens), np.int32)
         for i, t in enumerate(tokens):
             j = self.vocab.get(t)
@@ -72,6 +77,7 @@ class ProfileTokens:
         self.docs[doc_id] = ids
 
     def pop(self, doc_id: str) -> None:
+        self.log.append(("pop", doc_id, ()))
         self.docs.pop(doc_id, None)
 
     def tokens(self, doc_id: str) -> list[str]:
@@ -81,6 +87,8 @@ class ProfileTokens:
     def compact(self, order: Sequence[str] | None = None) -> tuple[list[str], list[list[int]], dict[str, int]]:
         """Renumber to the words still used; returns (doc ids in ``order``, their id lists, vocab)."""
         ids = [d for d in (order if order is not None else self.docs) if d in self.docs]
+        self.log = []
+        self.epoch += 1
         if not ids:
             self.words, self.vocab, self.docs = [], {}, {}
             return [], [], {}
@@ -94,6 +102,12 @@ class ProfileTokens:
             self.vocab = {w: i for i, w in enumerate(self.words)}
             self.docs = {d: remap[v] for d, v in self.docs.items()}
         return ids, [self.docs[d].tolist() for d in ids], dict(self.vocab)
+
+    def copy(self) -> "ProfileTokens":
+        """An independent copy (the id arrays are shared: every change replaces an array, none is edited)."""
+        pt = ProfileTokens()
+        pt.words, pt.vocab, pt.docs, pt.log = list(self.words), dict(self.vocab), dict(self.docs), list(self.log)
+        return pt
 
     def save(self, path: Path) -> None:
         """Write ``path`` (an .npz of plain arrays) atomically."""
@@ -160,6 +174,8 @@ class TantivyLexical(LexicalStorage):
         meta = self.root / "lexical_meta.json"
         self._gen: int | None = int(json.loads(meta.read_text())["generation"]) if meta.exists() else None
         self._searcher: Any = None
+        #: What :meth:`prepare_profiles` built and assumed (see there).
+        self._prepared: dict[str, Any] | None = None
 
     # ------------------------------------------------------------- writing
     def _w(self) -> Any:
@@ -184,16 +200,43 @@ class TantivyLexical(LexicalStorage):
         self._w().delete_documents_by_term("doc_id", doc_id)
         self._ptokens().pop(doc_id)
 
+    def prepare_profiles(self, order: Sequence[str], drop: Sequence[str], doc_id: str, profile: list[str]) -> None:
+        """Build, ahead of :meth:`commit`, the profile index the library will have once ``drop``
+        are removed and ``doc_id``'s ``profile`` is added (by :meth:`remove_doc` of each of
+        ``drop`` then :meth:`add_passages`), with the agreements in ``order``. An add does this while
+        its passages are embedded in another thread; :meth:`commit` uses it only if exactly those
+        changes were staged since and the order matches (else it builds as usual), so the index is
+        the one a build at commit time makes (``tests/library/test_lexical_tantivy.py``)."""
+        base = self._ptokens()
+        pt = base.copy()
+        for d in drop:
+            pt.pop(d)
+        pt.put(doc_id, profile)
+        prep = {"base": base, "epoch": base.epoch, "log": list(pt.log), "order": list(order), "tokens": pt}
+        prep["ids"], id_lists, vocab = pt.compact(order)
+        prep["index"] = Bm25sLexical._index(id_lists, vocab)
+        self._prepared = prep
+
     def commit(self, generation: int, profile_order: Sequence[str] | None = None) -> None:
-        """Commit the staged segment and deletions, rebuild the profile index, record ``generation``."""
+        """Commit the staged segment and deletions, rebuild the profile index (or take the one
+        :meth:`prepare_profiles` built for exactly these changes), record ``generation``."""
         if self._writer is not None:
             self._writer.commit()
             self._writer.wait_merging_threads()  # releases the writer's lock (the next add opens a new one)
             self._writer = None
         pt = self._ptokens()
-        ids, id_lists, vocab = pt.compact(profile_order)
+        id_lists: list[list[int]] = []
+        prep, self._prepared = self._prepared, None
+        if prep is not None and prep["base"] is pt and prep["epoch"] == pt.epoch and prep["log"] == pt.log \
+                and profile_order is not None and prep["order"] == list(profile_order):
+            pt = self._profile_tokens = prep["tokens"]
+            ids, vocab, index = prep["ids"], dict(pt.vocab), prep["index"]
+        else:
+            ids, id_lists, vocab = pt.compact(profile_order)
+            index = None
         pt.save(self._ptok_path)
-        self._profiles.build(np.zeros(0, np.int64), [], ids, id_lists, generation, profile_vocab=vocab)
+        self._profiles.build(np.zeros(0, np.int64), [], ids, id_lists, generation, profile_vocab=vocab,
+                             profile_index=index)
         _write_atomic(self.root / "lexical_meta.json", json.dumps({"generation": int(generation), "engine": "tantivy"}))
         self._ptok_json.unlink(missing_ok=True)  # converted to the .npz above
         self._gen = int(generation)
@@ -282,6 +325,7 @@ class TantivyLexical(LexicalStorage):
             self._writer.rollback()
             self._writer.wait_merging_threads()  # consumes the writer: the lock is released
             self._writer = None
+        self._prepared = None
 
     @staticmethod
     def wipe(root: Path) -> None:
