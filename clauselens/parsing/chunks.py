@@ -91,8 +91,11 @@ def build_chunks(doc: Document, max_chars: int = MAX_CHARS) -> list[Chunk]:
         if not spans or key in seen:
             return
         seen.add(key)
-        starts = [s.start for s in spans]
-        ends = [s.end for s in spans]
+        # pages of the node's own stretch, not of the ancestors' headings an ancestor chunk prefixes (a tryout cited
+        # clause 12.7 "pp. 6-7": its heading "12. Miscellaneous." is on p. 6, the clause on p. 7 only)
+        own = next((spans[i:] for i in range(len(spans) - 1, 0, -1) if spans[i].start - spans[i - 1].end > 2), spans)
+        starts = [s.start for s in own]
+        ends = [s.end for s in own]
         out.append(Chunk(
             id=f"{doc.id}:{node.id}:{kind}:{len(out)}", doc_id=doc.id, node_id=node.id, kind=kind,  # type: ignore[arg-type]
             text="\n".join(text[s.start:s.end] for s in spans), spans=spans, clause_ref=node.ref,

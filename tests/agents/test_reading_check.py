@@ -101,3 +101,20 @@ def test_a_reading_that_finds_no_answer_makes_the_report_partly_verified_everywh
     assert "none of the quoted clauses answers" in r.verification_note
     md = to_markdown(r)
     assert "Every key finding" not in md and "Partly unverified" in md
+
+
+def test_a_clause_is_cited_on_the_pages_its_quote_occupies():
+    """Tryout: clause 12.7 was cited "pp. 6-7" -- its passage is prefixed with the heading "12. Miscellaneous." on
+    p. 6; the clause itself (the quoted text, from "12.7. Notices.") is on p. 7 only."""
+    if not BUNDLED.exists():
+        pytest.skip(f"absent data: {BUNDLED} is not on this machine")
+    doc = load_document(BUNDLED)
+    model = ScriptedChat(script={"LeadReading": [{"answer": "Notice is given in writing under clause 12.7.",
+                                                  "answered": True}]})
+    r = ask([], "How must a notice under this agreement be given?", _settings(), models=model, tools=_tools(doc),
+            max_turns=3).report
+    cites = [c for c in r.citations if c.clause_ref == "12.7"]
+    assert cites and cites[0].quote.startswith("12.7. Notices")
+    at = doc.text.index("12.7. Notices")
+    page = next(p.number for p in doc.pages if p.start <= at < p.end)
+    assert (cites[0].page_start, cites[0].page_end) == (page, page) == (7, 7)
