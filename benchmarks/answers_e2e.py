@@ -39,11 +39,13 @@ documented rules (no model in the scoring):
   every answer with one read as settled), ``run`` (the code that ran: the commit in each row) and
   ``replayed`` (the run's reports under the checks added after it, applied by the committed
   code: no finding of a question the library resolved as "uncertain" over several candidates is
-  a fact (``reports.build.UNCONFIRMED_RESOLUTIONS``); a finding that restates the question is no
-  fact; the deterministic checks of ``reports.support.check_statement`` -- restated question,
-  negation, party role, notice period, numbers (counts in words too), absence -- on each
-  finding's statement and quotes, and on the answer against the quotes of the findings that pass
-  and against their statements (an answer contradicting them is not shown); an answer beside a
+  a fact (``reports.build.UNCONFIRMED_RESOLUTIONS``) unless its quotes all come from the one candidate
+  whose party the question names (``reports.build.named_candidate``, from the row's parties; such an
+  ``unconfirmed`` finding of the run counts then); a finding that restates the question is no fact;
+  the deterministic checks of ``reports.support.check_statement`` -- restated question, negation,
+  party role, notice period, numbers (counts in words too), absence -- on each finding's statement
+  and quotes, and on the answer against the quotes of the findings that pass and against their
+  statements (an answer contradicting them is not shown); an answer beside a
   finding that is no fact is not shown (``reports.build.PARTLY_UNVERIFIED_PREFIX``); the
   clause-heading and document checks need data the rows do not keep (they ran in the run);
   ``agents.interrogator.check_answer`` on the answer -- one model call per report,
@@ -104,7 +106,7 @@ from benchmarks.clause_qa import CORPUS, DEV, load_questions, rate, rel
 from clauselens import events as ET
 from clauselens.agents.delivery import bare_reading
 from clauselens.provenance import run_provenance
-from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS, is_marked, strip_mark
+from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS, is_marked, named_candidate, strip_mark
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "answers_e2e"
@@ -330,7 +332,14 @@ def _facts(r: dict, rule: str) -> list[bool]:
     if rule == "run":
         return run
     if r["resolution"] in UNCONFIRMED_RESOLUTIONS and len(r["resolved_files"]) > 1:
-        return [False] * len(run)  # facts of a candidate agreement only (reports.build.finalize_support)
+        # facts of a candidate agreement only, unless all its quotes come from the one candidate whose party the
+        # question names (reports.build.finalize_support, named_candidate)
+        docs = [{"doc_id": fp, "parties": (r.get("parties") or {}).get(fp, []),
+                 "party_aliases": (r.get("party_aliases") or {}).get(fp, {})} for fp in r["resolved_files"]]
+        named = named_candidate(r["question"], docs)
+        run = [(ok or f["support"] == "unconfirmed") and named is not None and bool(f["citations"])
+               and all(c["file_path"] == named[0] for c in f["citations"])
+               for ok, f in zip(run, r["findings"])]
     return [ok and not f["statement"].rstrip().endswith("?") and _finding_issue(f, r) is None
             for ok, f in zip(run, r["findings"])]
 

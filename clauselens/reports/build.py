@@ -362,6 +362,8 @@ CANDIDATE_RESOLUTIONS = ("uncertain", "ambiguous")
 #: agreement. "ambiguous" (2-3 agreements the question names equally, e.g. two agreements of the
 #: same parties) keeps its facts: each is a fact of an agreement the question names.
 UNCONFIRMED_RESOLUTIONS = ("uncertain",)
+#: Shortest party key (normalised name or short name) :func:`named_candidate` matches ("sa" is no name).
+NAME_MIN_CHARS = 3
 #: Per-document coverage is reported for runs of at most this many documents (a question put to a
 #: whole library is not expected to be answered from every agreement in it).
 MAX_COVERAGE_DOCS = 10
@@ -369,6 +371,44 @@ MAX_COVERAGE_DOCS = 10
 
 def _doc_name(d: Mapping[str, Any]) -> str:
     return str(d.get("title") or d.get("source_path") or d.get("doc_id") or "document")
+
+
+def _party_keys(d: Mapping[str, Any]) -> set[str]:
+    """Normalised names a question may name agreement ``d`` by: each party's name without corporate suffixes
+    (``library.amendment_refs.norm_party``) and each defined short name that is no role or generic term
+    (``distinctive_short``: "Leclanché", not "Company"), accents folded."""
+    from clauselens.library.amendment_refs import distinctive_short, norm_party
+
+    aliases = [a for v in (d.get("party_aliases") or {}).values() for a in v]
+    names = [norm_party(_fold(p)) for p in d.get("parties") or []] + [_fold(a) for a in aliases]
+    return {k for k in distinctive_short(names) if len(k) >= NAME_MIN_CHARS}
+
+
+def _fold(text: str) -> str:
+    """``text`` with accents folded to ASCII and possessive "'s" dropped ("Leclanché's" -> "Leclanche")."""
+    import unicodedata
+
+    return re.sub(r"['’]s\b", "", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode())
+
+
+def named_candidate(question: str, docs: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
+    """``(doc_id, name)`` of the one candidate agreement of an "uncertain" resolution that ``question`` names by
+    one of its parties -- a party name or defined short name (:func:`_party_keys`) found as whole words in the
+    question that no other candidate has -- or ``None`` when the question names none or several. The resolver
+    weighs the question's words against whole agreement profiles and can stay under its bar although the
+    question names a party ("how long does a buyer get to settle a Leclanché invoice?": blind3 lec-para-2,
+    dom-para-4); a party named by one candidate only is the evidence "ambiguous" keeps facts on."""
+    from clauselens.library.amendment_refs import norm_text
+
+    q = f" {norm_text(_fold(question))} "
+    keys = {str(d.get("doc_id")): _party_keys(d) for d in docs}
+    named: dict[str, str] = {}
+    for did, ks in keys.items():
+        others = set().union(*(v for o, v in keys.items() if o != did))
+        hit = sorted(k for k in ks - others if f" {k} " in q)
+        if hit:
+            named[did] = hit[0]
+    return next(iter(named.items())) if len(named) == 1 else None
 
 
 def finalize_support(report: Report, passages: Mapping[str, Passage],
@@ -383,7 +423,8 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
     candidates for a question that named none clearly (their ``resolution`` is one of
     :data:`CANDIDATE_RESOLUTIONS`), one line says which agreement the quoted findings come from instead,
     and the report is partly verified: the question may mean another one. Under an "uncertain"
-    resolution (:data:`UNCONFIRMED_RESOLUTIONS`) no finding is a cited fact: each one whose quote
+    resolution (:data:`UNCONFIRMED_RESOLUTIONS`) no finding is a cited fact -- except one whose quotes all come
+    from the one candidate whose party the question names (:func:`named_candidate`) -- : each one whose quote
     supports it is ``unconfirmed`` (listed under knowledge gaps with its agreement), and a report
     left with no cited fact is unverified with its answer marked :data:`UNCONFIRMED_PREFIX`. A report
     with some cited facts and some findings that are not has its answer and conclusion marked
@@ -394,8 +435,10 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
     docs = [dict(d) for d in documents or []]
     unconfirmed = (len(docs) > 1 and not report.documents_silent
                    and any(d.get("resolution") in UNCONFIRMED_RESOLUTIONS for d in docs))
+    named = named_candidate(report.question, docs) if unconfirmed else None
     if unconfirmed:
-        report = report.model_copy(update={"key_findings": [_unconfirmed(f, cites, docs) for f in report.key_findings]})
+        report = report.model_copy(update={"key_findings": [
+            _unconfirmed(f, cites, docs, named[0] if named else None) for f in report.key_findings]})
     facts = [f for f in report.key_findings if f.cited_fact]
     for f in report.key_findings:
         if f.cited_fact:
@@ -417,6 +460,8 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
         others = [_doc_name(d) for d in docs if d.get("doc_id") not in fact_docs]
         which = (f"the question did not clearly name one agreement, so {len(docs)} were searched; the quoted findings "
                  f"come from {' and '.join(used) or 'none of them'}; check that this is the agreement you mean")
+        if named:
+            which += f" (the question names its party \"{named[1]}\", no other candidate's)"
         gaps.append(f"{GAP_WHICH_AGREEMENT} {which}" + (f" (also searched: {'; '.join(others)})." if others else "."))
     elif 1 < len(docs) <= MAX_COVERAGE_DOCS and not report.documents_silent:
         fact_docs = {cites[c].doc_id for f in facts for c in f.citation_ids if c in cites}
@@ -566,10 +611,15 @@ def _mark_unverified(text: str, prefix: str = UNVERIFIED_PREFIX) -> str:
     return t if not t or is_marked(t) else prefix + t
 
 
-def _unconfirmed(f: Finding, cites: Mapping[str, Citation], docs: Sequence[Mapping[str, Any]]) -> Finding:
+def _unconfirmed(f: Finding, cites: Mapping[str, Citation], docs: Sequence[Mapping[str, Any]],
+                 named: str | None = None) -> Finding:
     """Cited fact ``f`` of a question the library resolved as uncertain, as an ``unconfirmed`` finding
-    naming the candidate agreement its quotes come from (other findings unchanged)."""
+    naming the candidate agreement its quotes come from (other findings unchanged). A fact whose quotes all
+    come from ``named`` (:func:`named_candidate`: the one candidate whose party the question names) stays a
+    fact."""
     if not f.cited_fact:
+        return f
+    if named is not None and f.citation_ids and all(c in cites and cites[c].doc_id == named for c in f.citation_ids):
         return f
     names = {d.get("doc_id"): _doc_name(d) for d in docs}
     src = sorted({names.get(cites[c].doc_id, cites[c].doc_id) for c in f.citation_ids if c in cites})
