@@ -1,0 +1,115 @@
+"""Issue #38, "Done when": paraphrase gold shown as a fact >= retrieval's top-3 rate. This lists, per question
+set, each answerable question whose gold clause retrieval ranked in its top 3 (``benchmarks/clause_qa.py``'s
+per-question ``*.results.jsonl``: the library search the product runs, 462 CUAD agreements) while the
+end-to-end report (``benchmarks/answers_e2e.py``'s committed result JSON) did not show it as a fact, with the
+report's state that explains it:
+
+* ``unconfirmed``: the library resolved the question "uncertain" and the gold quote is an ``unconfirmed``
+  finding (``reports.build.UNCONFIRMED_RESOLUTIONS``);
+* ``declined``: the report said the documents are silent;
+* ``not_led``: the report's facts quote other clauses (lead-clause choice);
+* ``withheld``: the gold clause is quoted but no fact for another reason.
+
+No model runs: it reads stored rows. ``named_candidate`` replays :func:`clauselens.reports.build.named_candidate`
+(committed 0b41473) on those rows: under an "uncertain" resolution a finding whose quotes all come from the
+one candidate whose party the question names counts as a fact; gold shown and declined are given before and
+after. Gold shown = some fact's citation overlaps a gold span (``answers_e2e``'s ``grounded_on_gold``).
+
+    python -m benchmarks.delivery_gap
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS, named_candidate
+
+ROOT = Path(__file__).resolve().parents[1]
+RES = ROOT / "benchmarks" / "results"
+SHARED = ROOT.parent / "shared" / "data"
+#: (name, questions, retrieval per-question results, end-to-end result): the dev sets and blind2/3 (dev now).
+SETS = (
+    ("dev_sample", SHARED / "clause-qa-dev" / "questions.jsonl", RES / "clause_qa_cuad462_minilm.results.jsonl",
+     RES / "answers_e2e_s6.json"),
+    ("lay", SHARED / "clause-qa-lay" / "questions.jsonl", RES / "clause_qa_cuad462_minilm-lay.results.jsonl",
+     RES / "answers_e2e_s6_lay.json"),
+    ("blind3", ROOT / "benchmarks" / "data" / "clause_qa_lay_blind3" / "questions.jsonl",
+     RES / "clause_qa_cuad462_minilm-blind3.results.jsonl", RES / "answers_e2e_s7_blind3.json"),
+)
+
+
+def _overlaps(file_path: str, spans: list, gold: list[dict]) -> bool:
+    return any(g["file_path"] == file_path and s[0] < g["span"][1] and g["span"][0] < s[1] for g in gold for s in spans)
+
+
+def _gold_in(f: dict, gold: list[dict]) -> bool:
+    return any(_overlaps(c["file_path"], c.get("spans") or [], gold) for c in f["citations"])
+
+
+def _facts(r: dict, named: bool) -> list[dict]:
+    """The row's findings shown as facts; with ``named``, the named-candidate rule replayed."""
+    n = None
+    if named and r["resolution"] in UNCONFIRMED_RESOLUTIONS and len(r["resolved_files"]) > 1:
+        docs = [{"doc_id": fp, "parties": (r.get("parties") or {}).get(fp, []),
+                 "party_aliases": (r.get("party_aliases") or {}).get(fp, {})} for fp in r["resolved_files"]]
+        n = named_candidate(r["question"], docs)
+    return [f for f in r["findings"] if f["cited_fact"] or (
+        n is not None and f["support"] == "unconfirmed" and f["citations"]
+        and all(c["file_path"] == n[0] for c in f["citations"]))]
+
+
+def _cause(r: dict, gold: list[dict]) -> str:
+    if r["documents_silent"]:
+        return "declined"
+    quoted = [f for f in r["findings"] if _gold_in(f, gold)]
+    if any(f["support"] == "unconfirmed" for f in quoted):
+        return "unconfirmed"
+    return "withheld" if quoted else "not_led"
+
+
+def one_set(questions: Path, retrieval: Path, e2e: Path) -> dict[str, Any]:
+    qs = {json.loads(x)["id"]: json.loads(x) for x in questions.read_text().splitlines() if x.strip()}
+    ret = {json.loads(x)["id"]: json.loads(x) for x in retrieval.read_text().splitlines() if x.strip()}
+    data = json.loads(e2e.read_text())
+    kinds: dict[str, dict[str, Any]] = {}
+    for r in data["rows"]:
+        q = qs[r["id"]]
+        gold = q.get("gold") or []
+        k = kinds.setdefault(q["type"], {"n": 0, "top3": 0, "shown": 0, "shown_named": 0, "declined": 0,
+                                         "declined_named": 0, "gaps": [], "gaps_named": []})
+        k["n"] += 1
+        top3 = any(_overlaps(p["file_path"], [p["span"]], gold) for p in (ret.get(r["id"]) or {}).get("passages", [])[:3])
+        before, after = _facts(r, False), _facts(r, True)
+        shown, shown_named = any(_gold_in(f, gold) for f in before), any(_gold_in(f, gold) for f in after)
+        k["top3"] += top3
+        k["shown"] += shown
+        k["shown_named"] += shown_named
+        k["declined"] += bool(r["documents_silent"] or not before)
+        k["declined_named"] += bool(r["documents_silent"] or not after)
+        if gold and top3 and not shown:
+            k["gaps"].append({"id": r["id"], "question": r["question"], "cause": _cause(r, gold),
+                              "resolution": r["resolution"], "shown_with_named_candidate": shown_named})
+        if gold and top3 and not shown_named:
+            k["gaps_named"].append(r["id"])
+    return {"questions": str(questions.relative_to(ROOT.parent)), "retrieval": retrieval.name, "e2e": e2e.name,
+            "e2e_commit": data.get("versions", {}).get("clauselens_commit"), "kinds": kinds}
+
+
+def main(argv: list[str] | None = None) -> None:
+    out = {"benchmark": "delivery_gap", "issue": 38, "command": "python -m benchmarks.delivery_gap",
+           "sets": {name: one_set(q, r, e) for name, q, r, e in SETS if q.exists() and r.exists() and e.exists()}}
+    path = RES / "delivery_gap.json"
+    path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
+    for name, s in out["sets"].items():
+        for kind, k in s["kinds"].items():
+            print(f"{name:10s} {kind:13s} n={k['n']:2d} top3={k['top3']:2d} shown={k['shown']:2d} "
+                  f"shown_named={k['shown_named']:2d} declined={k['declined']:2d}->{k['declined_named']:2d} "
+                  f"gaps={[(g['id'], g['cause']) for g in k['gaps']]} left={k['gaps_named']}")
+    print(f"wrote {path}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
