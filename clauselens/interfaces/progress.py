@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from clauselens import events as ET
+from clauselens.reports.model import READING_UNANSWERED_GAP
 
 #: Characters of a draft's answer a one-line progress display shows (its end: the words just written).
 DRAFT_PREVIEW_CHARS = 100
@@ -96,6 +97,9 @@ def _report(update: Mapping[str, Any]) -> list[ProgressLine]:
     answer = next((x for x in support if x.get("part") == "answer"), None)
     ok = sum(1 for x in findings if x.get("support") in ("supported", "unchecked"))
     text = f"{ok} of {len(findings)} findings supported by their quotes"
+    if READING_UNANSWERED_GAP in ((update.get("report") or {}).get("knowledge_gaps") or []):
+        # issue #38: clauses quoted by rule are verbatim, but the reading found none answers: say that, not "3 of 3"
+        text = f"{len(findings)} clause(s) quoted word for word; the model's reading judged that none answers the question"
     if answer is not None:
         text += f"; the answer {'is' if answer.get('support') in ('supported', 'unchecked') else 'is not'} supported"
     if ev.get("verification"):

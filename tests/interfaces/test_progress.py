@@ -25,6 +25,15 @@ def test_lines_per_node() -> None:
         "Round 2: Researcher searched 2 question(s) (3 searches), 1 new passage(s)"]
     assert progress_text("report", REPORT) == ("Report ready: 1 of 2 findings supported by their quotes; the answer is not "
                                                "supported (partial); 2 verified citation(s)")
+    # issue #38: a reading that judged no quoted clause answers is never "3 of 3 findings supported"
+    from clauselens.reports.model import READING_UNANSWERED_GAP
+
+    lead = [{"part": "finding", "support": "supported"}] * 3
+    unanswered = {"report": {"citations": [{}, {}, {}], "knowledge_gaps": [READING_UNANSWERED_GAP]},
+                  "events": [{"type": ET.REPORT, "citations": 3, "verification": "partial", "support": lead}]}
+    assert progress_text("report", unanswered) == (
+        "Report ready: 3 clause(s) quoted word for word; the model's reading judged that none answers the question "
+        "(partial); 3 verified citation(s)")
     subs = progress_lines("interrogator", {"sub_questions": ["q1", "q2"], "events": []})
     assert subs == [ProgressLine("Sub-questions", "2: q1 | q2")]
     dec = {"events": [{"type": ET.NOTE, "text": "draft 1 failed"},
