@@ -23,6 +23,13 @@ turns N times (the order reversed every other round); reported per side the runs
 pages per CPU-second, and the paired ratio tree/baseline of add CPU seconds (mean, 95 % t-interval
 over the N pairs).
 
+``--workers 1 2 --rounds N`` compares PDFium pages read in this process (``CLAUSELENS_PDF_WORKERS=1``)
+with pages read in 2 worker processes, each side a fresh process, taking turns N times: wall
+pages/s and CPU pages/s counting the workers' CPU (``add_cpu_all_s``: the pool is shut down after
+the add so its processes' CPU is in ``RUSAGE_CHILDREN``), the paired ratios; and, once, every
+real PDF under ``../shared`` and ``examples/`` extracted both ways with the page texts, methods,
+furniture and warnings compared (``same_text``).
+
     flock /tmp/clauselens-heavy.lock nice -n 5 env OMP_NUM_THREADS=1 .venv/bin/python -m \\
         benchmarks.library_add_pdf --embedder minilm --threads 1 --label minilm_t1
 """
@@ -98,9 +105,19 @@ def run(files: Sequence[Path], embedder: str, threads: int) -> dict:
 
         parse = clock.wrap("document", load)  # includes text_layer: subtracted below
         load_avg = os.getloadavg()[0]
+        import resource
+
+        import clauselens.parsing.pdf as pdf
+
+        ch0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         w0, c0 = time.perf_counter(), time.process_time()
         rep = lib.add(list(files), load=parse)
         wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+        if pdf._POOL is not None:  # its processes' CPU is counted once they have ended
+            pdf._POOL.shutdown()
+            pdf._POOL = None
+        ch1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu_children = (ch1.ru_utime + ch1.ru_stime) - (ch0.ru_utime + ch0.ru_stime)
         lexical = type(lib.lexical).__name__
         vectors = type(lib.vectors).__name__
     for d in (clock.wall, clock.cpu):
@@ -114,6 +131,8 @@ def run(files: Sequence[Path], embedder: str, threads: int) -> dict:
         "pdf_engine": settings.pdf_engine, "ocr": settings.ocr,
         "add_wall_s": round(wall, 2), "add_cpu_s": round(cpu, 2),
         "pages_per_wall_s": round(n / wall, 2), "pages_per_cpu_s": round(n / cpu, 2),
+        "pdf_workers": pdf.PDF_WORKERS, "add_cpu_all_s": round(cpu + cpu_children, 2),
+        "pages_per_cpu_all_s": round(n / (cpu + cpu_children), 2),
         "stages": {s: {"wall_s": round(clock.wall[s], 2), "cpu_s": round(clock.cpu[s], 2),
                        "pages_per_wall_s": round(n / clock.wall[s], 1) if clock.wall[s] > 0 else None,
                        "pages_per_cpu_s": round(n / clock.cpu[s], 1) if clock.cpu[s] > 0 else None} for s in STAGES},
@@ -177,6 +196,66 @@ def side_by_side(rev: str, rounds: int, embedder: str, threads: int, paths: Sequ
                                                  "n_pairs": len(ratios)}}
 
 
+def real_pdfs() -> list[Path]:
+    """Every PDF under ``../shared`` (CUAD, scanned contracts, robustness files) and ``examples/``."""
+    found = [*REPO.parent.joinpath("shared").rglob("*"), *(REPO / "examples").rglob("*")]
+    return sorted({p for p in found if p.suffix.lower() == ".pdf" and p.is_file()})
+
+
+def same_text(files: Sequence[Path], workers: int) -> dict:
+    """Extract each file with PDFium pages read here and in ``workers`` processes; compare."""
+    import clauselens.parsing.pdf as pdf
+    from clauselens.errors import ClauselensError
+
+    def read(p: Path, w: int) -> Any:
+        pdf.PDF_WORKERS = w
+        try:
+            pages, warns = pdf.extract_pdf(p)
+            return [(x.text, x.method, x.furniture) for x in pages], warns
+        except ClauselensError as e:
+            return type(e).__name__, str(e)
+
+    differ, pages = [], 0
+    for p in files:
+        a, b = read(p, 1), read(p, workers)
+        pages += len(a[0]) if isinstance(a[0], list) else 0
+        if a != b:
+            differ.append(str(p.relative_to(REPO.parent)))
+    return {"files": len(files), "pages": pages, "differ": differ}
+
+
+def workers_side_by_side(workers: Sequence[int], rounds: int) -> dict:
+    """``--workers`` (module docstring): each side a child process, taking turns."""
+    import statistics
+
+    from scipy.stats import t as student
+
+    runs: dict[str, list[dict]] = {str(w): [] for w in workers}
+    with tempfile.TemporaryDirectory(prefix="add-pdf-w-") as tmp:
+        for i in range(rounds):
+            for w in workers if i % 2 == 0 else workers[::-1]:
+                out = Path(tmp) / f"w{w}_{i}.json"
+                subprocess.run([sys.executable, "-m", "benchmarks.library_add_pdf", "--embedder", "none", "--label", "x",
+                                "--out", str(out)], cwd=REPO, env={**os.environ, "CLAUSELENS_PDF_WORKERS": str(w)},
+                               check=True, stdout=subprocess.DEVNULL)
+                runs[str(w)].append(json.loads(out.read_text())["runs"]["x"])
+                r = runs[str(w)][-1]
+                print(f"[library_add_pdf] round {i + 1} workers {w}: {r['pages_per_wall_s']} pages/s wall, "
+                      f"{r['pages_per_cpu_all_s']} pages/CPU-s", file=sys.stderr)
+    ref = str(workers[0])
+    ratios: dict[str, Any] = {}
+    for w in map(str, workers[1:]):
+        for k in ("add_wall_s", "add_cpu_all_s"):
+            rs = [b[k] / a[k] for a, b in zip(runs[ref], runs[w])]
+            m = statistics.mean(rs)
+            h = float(student.ppf(0.975, len(rs) - 1) * statistics.stdev(rs) / len(rs) ** 0.5) if len(rs) > 1 else 0.0
+            ratios.setdefault(w, {})[k] = {"mean": round(m, 3), "ci95": [round(m - h, 3), round(m + h, 3)], "n_pairs": len(rs)}
+    return {"workers": list(workers), "rounds": rounds, "runs": runs,
+            "median_pages_per_wall_s": {k: statistics.median(r["pages_per_wall_s"] for r in v) for k, v in runs.items()},
+            "median_pages_per_cpu_all_s": {k: statistics.median(r["pages_per_cpu_all_s"] for r in v) for k, v in runs.items()},
+            "ratio_to_" + ref: ratios, "same_text": same_text(real_pdfs(), max(workers))}
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--embedder", default="minilm", help="minilm, or none (no vectors)")
@@ -186,11 +265,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--baseline-paths", nargs="*", default=(),
                     help="with --baseline: this tree with only these files as of the baseline revision")
     ap.add_argument("--rounds", type=int, default=3, help="runs per side with --baseline")
+    ap.add_argument("--workers", type=int, nargs="*", default=(),
+                    help="PDF worker processes to compare side by side (e.g. 1 2; no embedding)")
     ap.add_argument("--out", type=Path, default=OUT)
     a = ap.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-    res = side_by_side(a.baseline, a.rounds, a.embedder, a.threads, a.baseline_paths) if a.baseline else run(pdf_files(), a.embedder, a.threads)
+    if a.workers:
+        res = workers_side_by_side(a.workers, a.rounds)
+    elif a.baseline:
+        res = side_by_side(a.baseline, a.rounds, a.embedder, a.threads, a.baseline_paths)
+    else:
+        res = run(pdf_files(), a.embedder, a.threads)
     from importlib.metadata import version
 
     res.update({"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "cpus": os.cpu_count(),

@@ -19,14 +19,23 @@ line, column, invisible-text and furniture code (:mod:`clauselens.parsing.pdfium
 PDFium is not thread-safe: its calls here (the ``pdfium`` engine, OCR page renders) hold
 :data:`clauselens.parsing.pdfium_lock.PDFIUM_LOCK`, as the web UI's page images do.
 
+A PDF of at least :data:`PARALLEL_MIN_PAGES` pages has its PDFium pages read in
+:data:`PDF_WORKERS` worker processes (``concurrent.futures.ProcessPoolExecutor``, ``spawn``,
+made on first use and kept; each process has its own PDFium, so nothing is shared): contiguous
+page ranges in page order, each page read by the same code as in one process, so the text is
+the same (issue #42; ``benchmarks/library_add_pdf.py --workers``). ``CLAUSELENS_PDF_WORKERS=1``
+reads in this process.
+
 Side effects: reads the file; runs the ``tesseract`` binary for OCR pages.
 """
 
 from __future__ import annotations
 
+import os
 import re
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from clauselens.errors import EncryptedDocumentError, IngestError, NoTextError
 from clauselens.parsing.hidden import drop_invisible, mark_layers, off_layers
@@ -39,6 +48,11 @@ PdfEngine = Literal["auto", "pdfium", "pdfplumber"]
 #: clause numbers in all 21, page texts >= 0.994 similar) at ~1/4 of the CPU
 #: (benchmarks/pdf_engines_e2e.py, README "PDF text engines").
 AUTO_PDF_ENGINE: Literal["pdfium", "pdfplumber"] = "pdfium"
+#: Worker processes reading the PDFium pages of one large PDF (module docstring; 1: none).
+PDF_WORKERS = max(1, int(os.environ.get("CLAUSELENS_PDF_WORKERS", "2") or 1))
+#: Fewer pages than this are read in this process (a worker's round trip costs more than they do).
+PARALLEL_MIN_PAGES = 8
+_POOL: ProcessPoolExecutor | None = None
 
 
 def resolve_pdf_engine(engine: str) -> Literal["pdfium", "pdfplumber"]:
@@ -299,49 +313,103 @@ def _pdfium_pages(path: Path, password: str | None, max_pages: int | None,
     import pypdfium2 as pdfium
 
     from clauselens.parsing.pdfium_lock import PDFIUM_LOCK
-    from clauselens.parsing.pdfium_page import PdfiumPage
 
     with PDFIUM_LOCK:
         try:
             pdf = pdfium.PdfDocument(str(path), password=password or None)
         except Exception:
             return None
-    out: list[_PageRead | str] = []
     try:
         with PDFIUM_LOCK:
             n = len(pdf)
-        for i in range(min(n, max_pages) if max_pages else n):
+        n = min(n, max_pages) if max_pages else n
+        if PDF_WORKERS > 1 and n >= PARALLEL_MIN_PAGES:
             with PDFIUM_LOCK:
-                try:
-                    page = pdf[i]
-                except Exception as exc:
-                    out.append(f"PDFium cannot load the page: {exc}")
-                    continue
-                try:
-                    pp = PdfiumPage(page, i + 1, off_layers=off)  # reads every character and rectangle now
-                except Exception as exc:  # pdfplumber gets the page (and says if it is damaged)
-                    out.append(f"PDFium error: {exc}")
-                    continue
-                finally:
-                    page.close()
-            try:
-                if pp.unchecked_forms:
-                    out.append("form XObjects nested too deep")
-                    continue
-                if pp.chars and sum(1 for c in pp.chars if c["upright"]) < 0.5 * len(pp.chars):
-                    out.append("text not upright")
-                    continue
-                visible, hidden = drop_invisible(pp)
-                lines, col_warning = _text_lines(visible)
-                if not _real_text(lines):
-                    out.append("no text")
-                    continue
-                out.append((lines, hidden + ([col_warning] if col_warning else []), False))
-            except Exception as exc:  # pdfplumber gets the page (and says if it is damaged)
-                out.append(f"PDFium error: {exc}")
+                pdf.close()
+            pdf = None
+            return _pdfium_pages_parallel(path, password, n, off)
+        return _pdfium_read(pdf, range(n), off)
+    finally:
+        if pdf is not None:
+            with PDFIUM_LOCK:
+                pdf.close()
+
+
+def _pool() -> ProcessPoolExecutor:
+    global _POOL
+    if _POOL is None:
+        import multiprocessing
+
+        _POOL = ProcessPoolExecutor(PDF_WORKERS, mp_context=multiprocessing.get_context("spawn"))
+    return _POOL
+
+
+def _pdfium_pages_parallel(path: Path, password: str | None, n: int, off: frozenset[str]) -> list[_PageRead | str] | None:
+    """:func:`_pdfium_pages` over ``n`` pages split into :data:`PDF_WORKERS` contiguous ranges,
+    each read in a worker process; in page order. A worker that cannot open the file (``None``)
+    makes the whole answer ``None``, as in one process."""
+    size = -(-n // PDF_WORKERS)
+    parts = [(s, min(s + size, n)) for s in range(0, n, size)]
+    done = list(_pool().map(_pdfium_range, [(str(path), password, a, b, off) for a, b in parts]))
+    if any(d is None for d in done):
+        return None
+    return [r for d in done for r in d]  # type: ignore[union-attr]
+
+
+def _pdfium_range(job: tuple[str, str | None, int, int, frozenset[str]]) -> list[_PageRead | str] | None:
+    """In a worker process: pages ``[start, stop)`` of one PDF (see :func:`_pdfium_pages`)."""
+    import pypdfium2 as pdfium
+
+    from clauselens.parsing.pdfium_lock import PDFIUM_LOCK
+
+    path, password, start, stop, off = job
+    with PDFIUM_LOCK:
+        try:
+            pdf = pdfium.PdfDocument(path, password=password or None)
+        except Exception:
+            return None
+    try:
+        return _pdfium_read(pdf, range(start, stop), off)
     finally:
         with PDFIUM_LOCK:
             pdf.close()
+
+
+def _pdfium_read(pdf: Any, pages: range, off: frozenset[str]) -> list[_PageRead | str]:
+    """The pages ``pages`` of an open PDFium document (see :func:`_pdfium_pages`)."""
+    from clauselens.parsing.pdfium_lock import PDFIUM_LOCK
+    from clauselens.parsing.pdfium_page import PdfiumPage
+
+    out: list[_PageRead | str] = []
+    for i in pages:
+        with PDFIUM_LOCK:
+            try:
+                page = pdf[i]
+            except Exception as exc:
+                out.append(f"PDFium cannot load the page: {exc}")
+                continue
+            try:
+                pp = PdfiumPage(page, i + 1, off_layers=off)  # reads every character and rectangle now
+            except Exception as exc:  # pdfplumber gets the page (and says if it is damaged)
+                out.append(f"PDFium error: {exc}")
+                continue
+            finally:
+                page.close()
+        try:
+            if pp.unchecked_forms:
+                out.append("form XObjects nested too deep")
+                continue
+            if pp.chars and sum(1 for c in pp.chars if c["upright"]) < 0.5 * len(pp.chars):
+                out.append("text not upright")
+                continue
+            visible, hidden = drop_invisible(pp)
+            lines, col_warning = _text_lines(visible)
+            if not _real_text(lines):
+                out.append("no text")
+                continue
+            out.append((lines, hidden + ([col_warning] if col_warning else []), False))
+        except Exception as exc:  # pdfplumber gets the page (and says if it is damaged)
+            out.append(f"PDFium error: {exc}")
     return out
 
 
