@@ -40,7 +40,7 @@ documented rules (no model in the scoring):
   ``replayed`` (the run's reports under the checks added after it, applied by the committed
   code: no finding of a question the library resolved as "uncertain" over several candidates is
   a fact (``reports.build.UNCONFIRMED_RESOLUTIONS``) unless its quotes all come from the one candidate
-  whose party the question names (``reports.build.named_candidate``, from the row's parties; such an
+  whose party the question names (``reports.candidates.named_candidate``, from the row's parties; such an
   ``unconfirmed`` finding of the run counts then); a finding that restates the question is no fact;
   the deterministic checks of ``reports.support.check_statement`` -- restated question, negation,
   party role, notice period, numbers (counts in words too), absence -- on each finding's statement
@@ -106,7 +106,8 @@ from benchmarks.clause_qa import CORPUS, DEV, load_questions, rate, rel
 from clauselens import events as ET
 from clauselens.agents.delivery import bare_reading
 from clauselens.provenance import run_provenance
-from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS, is_marked, named_candidate, strip_mark
+from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS, is_marked, strip_mark
+from clauselens.reports.candidates import named_candidate
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "answers_e2e"

@@ -10,7 +10,7 @@ report's state that explains it:
 * ``not_led``: the report's facts quote other clauses (lead-clause choice);
 * ``withheld``: the gold clause is quoted but no fact for another reason.
 
-No model runs: it reads stored rows. ``named_candidate`` replays :func:`clauselens.reports.build.named_candidate`
+No model runs: it reads stored rows. ``named_candidate`` replays :func:`clauselens.reports.candidates.named_candidate`
 (committed 0b41473) on those rows: under an "uncertain" resolution a finding whose quotes all come from the
 one candidate whose party the question names counts as a fact; gold shown and declined are given before and
 after. Gold shown = some fact's citation overlaps a gold span (``answers_e2e``'s ``grounded_on_gold``).
@@ -25,7 +25,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS, named_candidate
+from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS
+from clauselens.reports.candidates import named_candidate
 
 ROOT = Path(__file__).resolve().parents[1]
 RES = ROOT / "benchmarks" / "results"

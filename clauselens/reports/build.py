@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
+from clauselens.reports.candidates import named_candidate
 from clauselens.reports.model import (
     READING_UNANSWERED_GAP,
     SILENT_ANSWER,
@@ -362,8 +363,6 @@ CANDIDATE_RESOLUTIONS = ("uncertain", "ambiguous")
 #: agreement. "ambiguous" (2-3 agreements the question names equally, e.g. two agreements of the
 #: same parties) keeps its facts: each is a fact of an agreement the question names.
 UNCONFIRMED_RESOLUTIONS = ("uncertain",)
-#: Shortest party key (normalised name or short name) :func:`named_candidate` matches ("sa" is no name).
-NAME_MIN_CHARS = 3
 #: Per-document coverage is reported for runs of at most this many documents (a question put to a
 #: whole library is not expected to be answered from every agreement in it).
 MAX_COVERAGE_DOCS = 10
@@ -371,44 +370,6 @@ MAX_COVERAGE_DOCS = 10
 
 def _doc_name(d: Mapping[str, Any]) -> str:
     return str(d.get("title") or d.get("source_path") or d.get("doc_id") or "document")
-
-
-def _party_keys(d: Mapping[str, Any]) -> set[str]:
-    """Normalised names a question may name agreement ``d`` by: each party's name without corporate suffixes
-    (``library.amendment_refs.norm_party``) and each defined short name that is no role or generic term
-    (``distinctive_short``: "Leclanché", not "Company"), accents folded."""
-    from clauselens.library.amendment_refs import distinctive_short, norm_party
-
-    aliases = [a for v in (d.get("party_aliases") or {}).values() for a in v]
-    names = [norm_party(_fold(p)) for p in d.get("parties") or []] + [_fold(a) for a in aliases]
-    return {k for k in distinctive_short(names) if len(k) >= NAME_MIN_CHARS}
-
-
-def _fold(text: str) -> str:
-    """``text`` with accents folded to ASCII and possessive "'s" dropped ("Leclanché's" -> "Leclanche")."""
-    import unicodedata
-
-    return re.sub(r"['’]s\b", "", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode())
-
-
-def named_candidate(question: str, docs: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
-    """``(doc_id, name)`` of the one candidate agreement of an "uncertain" resolution that ``question`` names by
-    one of its parties -- a party name or defined short name (:func:`_party_keys`) found as whole words in the
-    question that no other candidate has -- or ``None`` when the question names none or several. The resolver
-    weighs the question's words against whole agreement profiles and can stay under its bar although the
-    question names a party ("how long does a buyer get to settle a Leclanché invoice?": blind3 lec-para-2,
-    dom-para-4); a party named by one candidate only is the evidence "ambiguous" keeps facts on."""
-    from clauselens.library.amendment_refs import norm_text
-
-    q = f" {norm_text(_fold(question))} "
-    keys = {str(d.get("doc_id")): _party_keys(d) for d in docs}
-    named: dict[str, str] = {}
-    for did, ks in keys.items():
-        others = set().union(*(v for o, v in keys.items() if o != did))
-        hit = sorted(k for k in ks - others if f" {k} " in q)
-        if hit:
-            named[did] = hit[0]
-    return next(iter(named.items())) if len(named) == 1 else None
 
 
 def finalize_support(report: Report, passages: Mapping[str, Passage],

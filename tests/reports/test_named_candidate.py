@@ -1,6 +1,6 @@
 """Issue #38, item "paraphrase gold shown vs retrieval's top 3": under an "uncertain" library resolution the
 report shows no quote as a fact of the agreement asked about -- unless the question names a party of the one
-candidate the quote comes from (``reports.build.named_candidate``). blind3's lec-para-2 and dom-para-4 had the
+candidate the quote comes from (``reports.candidates.named_candidate``). blind3's lec-para-2 and dom-para-4 had the
 gold clause first in retrieval and lost it to that rule. Real CUAD agreements and the bundled contract."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import pytest
 from clauselens.parsing.metadata import guess_parties, guess_party_aliases
 from clauselens.parsing.types import Span
 from clauselens.reports import ReportDraft, build_report
-from clauselens.reports.build import UNCONFIRMED_PREFIX, named_candidate
+from clauselens.reports.build import UNCONFIRMED_PREFIX
+from clauselens.reports.candidates import named_candidate
 from clauselens.reports.model import DraftFinding
 from clauselens.retrieval.types import Passage
 

@@ -1,0 +1,57 @@
+"""Which candidate agreement a question names by a party, when the library could not tell (issue #38).
+
+The library's resolver (:mod:`clauselens.library.resolver`) weighs a question's words against whole agreement
+profiles with BM25 (Robertson & Zaragoza 2009) and calls a question *uncertain* when the best profile scores under
+its bar; the report then shows no quote as a fact of the agreement asked about
+(:data:`clauselens.reports.build.UNCONFIRMED_RESOLUTIONS`). A question can stay under that bar although it names a
+party ("how long does a buyer get to settle a Leclanché invoice?": the other words match other profiles). When a
+party name or defined short name of exactly one candidate is in the question, and no other candidate has it, the
+quotes of that candidate are facts of an agreement the question names -- the evidence an "ambiguous" resolution
+keeps facts on. A role ("the Company") or a name several candidates share names none of them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any, Mapping, Sequence
+
+#: Shortest party key (normalised name or short name) :func:`named_candidate` matches ("sa" is no name).
+NAME_MIN_CHARS = 3
+
+
+def _party_keys(d: Mapping[str, Any]) -> set[str]:
+    """Normalised names a question may name agreement ``d`` by: each party's name without corporate suffixes
+    (``library.amendment_refs.norm_party``) and each defined short name that is no role or generic term
+    (``distinctive_short``: "Leclanché", not "Company"), accents folded."""
+    from clauselens.library.amendment_refs import distinctive_short, norm_party
+
+    aliases = [a for v in (d.get("party_aliases") or {}).values() for a in v]
+    names = [norm_party(_fold(p)) for p in d.get("parties") or []] + [_fold(a) for a in aliases]
+    return {k for k in distinctive_short(names) if len(k) >= NAME_MIN_CHARS}
+
+
+def _fold(text: str) -> str:
+    """``text`` with accents folded to ASCII and possessive "'s" dropped ("Leclanché's" -> "Leclanche")."""
+    return re.sub(r"['’]s\b", "", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode())
+
+
+def named_candidate(question: str, docs: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
+    """``(doc_id, name)`` of the one candidate agreement of an "uncertain" resolution that ``question`` names by
+    one of its parties -- a party name or defined short name (:func:`_party_keys`) found as whole words in the
+    question that no other candidate has -- or ``None`` when the question names none or several (module
+    docstring; blind3 lec-para-2, dom-para-4)."""
+    from clauselens.library.amendment_refs import norm_text
+
+    q = f" {norm_text(_fold(question))} "
+    keys = {str(d.get("doc_id")): _party_keys(d) for d in docs}
+    named: dict[str, str] = {}
+    for did, ks in keys.items():
+        others = set().union(*(v for o, v in keys.items() if o != did))
+        hit = sorted(k for k in ks - others if f" {k} " in q)
+        if hit:
+            named[did] = hit[0]
+    return next(iter(named.items())) if len(named) == 1 else None
+
+
+__all__ = ["NAME_MIN_CHARS", "named_candidate"]
