@@ -39,19 +39,26 @@ def _fold(text: str) -> str:
 def named_candidate(question: str, docs: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
     """``(doc_id, name)`` of the one candidate agreement of an "uncertain" resolution that ``question`` names by
     one of its parties -- a party name or defined short name (:func:`_party_keys`) found as whole words in the
-    question that no other candidate has -- or ``None`` when the question names none or several (module
+    question, written as a name (:func:`_named`), that no other candidate has -- or ``None`` when the question names none or several (module
     docstring; blind3 lec-para-2, dom-para-4)."""
-    from clauselens.library.amendment_refs import norm_text
-
-    q = f" {norm_text(_fold(question))} "
+    words = re.findall(r"[A-Za-z0-9]+", _fold(question).replace("&", " and ").replace("'", "").replace("’", ""))
+    lower = [w.lower() for w in words]
     keys = {str(d.get("doc_id")): _party_keys(d) for d in docs}
     named: dict[str, str] = {}
     for did, ks in keys.items():
         others = set().union(*(v for o, v in keys.items() if o != did))
-        hit = sorted(k for k in ks - others if f" {k} " in q)
+        hit = sorted(k for k in ks - others if _named(k.split(), words, lower))
         if hit:
             named[did] = hit[0]
     return next(iter(named.items())) if len(named) == 1 else None
+
+
+def _named(key: list[str], words: Sequence[str], lower: Sequence[str]) -> bool:
+    """Whether the words ``key`` occur in the question as a name: in a row, the first one written with a capital
+    or a digit ("the Grinberg family trust" does not name a party whose short name is "Trust")."""
+    n = len(key)
+    return any(list(lower[i:i + n]) == key and (words[i][:1].isupper() or words[i][:1].isdigit())
+               for i in range(len(lower) - n + 1))
 
 
 __all__ = ["NAME_MIN_CHARS", "named_candidate"]

@@ -63,6 +63,10 @@ def test_the_one_candidate_whose_party_the_question_names(cands):
     assert named_candidate("How long does a buyer get to pay an invoice?", docs) is None
     assert named_candidate("Can the Company or the Consultant end it early?", docs) is None
     assert named_candidate("Do Leclanché and Domini pay within 30 days?", docs) is None
+    # a short name that is an ordinary word names the party only when written as a name
+    assert "trust" in str(docs[1]["party_aliases"]).lower()
+    assert named_candidate("What does the family trust get when the policy pays out?", docs) is None
+    assert named_candidate("What may the Trust require of the sponsor?", docs) == ("dom", "trust")
     # a party several candidates share names none of them
     twin = {**docs[0], "doc_id": "lec2"}
     assert named_candidate("how long does a buyer get to settle a Leclanché invoice?", [*docs, twin]) is None
