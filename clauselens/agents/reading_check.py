@@ -46,7 +46,13 @@ BASE_WORDS = 40
 WORDS_PER_SENTENCE = 20
 MAX_WORDS = 80
 #: A unit with fewer words is a heading ("7.2. Termination."), not a sentence that answers anything.
-MIN_SENTENCE_WORDS = 5
+MIN_SENTENCE_WORDS = 8
+#: A heading line of a clause: its number and a short title ("Section 7.01. Limitation on Liability.").
+HEADING = re.compile(r"^(?:[Ss]ection|[Aa]rticle|[Cc]lause)?\s*[\d.()a-z]*\s*(?:[A-Z][\w'-]*\s*(?:of|and|the|on|to|for|in)?\s*){1,6}\.$")
+#: Most left-out sentences one label quotes (the answer stays readable; the quotes above hold the rest).
+MAX_LABELLED = 2
+#: A reading that says the quoted clauses do not answer: nothing of theirs is "left out" of it.
+NO_ANSWER = re.compile(r"\b(?:do(?:es)?|did) not (?:address|answer|deal with|say|state|mention|specify)", re.IGNORECASE)
 
 _NUMBER_WORDS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
                  "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12", "fifteen": "15",
@@ -101,7 +107,10 @@ def sentences(text: str) -> list[str]:
             units[-1] += " " + s
         else:
             units.append(s)
-    return [s for s in units if len(s.split()) >= MIN_SENTENCE_WORDS]
+    # a sentence ends a sentence: a unit cut by the quote's window ("... c) "Force Majeure" means") or a bare
+    # heading ("Section 7.01. Limitation on Liability.") is no sentence a reading must cover
+    return [s for s in units if len(s.split()) >= MIN_SENTENCE_WORDS and re.search(r"[.!?;:\"\u201d)]$", s)
+            and not HEADING.match(s)]
 
 
 def answering_sentences(question: str, text: str) -> list[str]:
@@ -179,7 +188,8 @@ def checked_reading(answer: str, question: str, quotes: Sequence[Any], passages:
     """``answer`` (a model reading of ``texts``, the quoted ``quotes`` as shown to it) after the two checks: set
     aside when it contradicts the clause it reads (:func:`contradiction`), replaced by that clause's answering
     sentences quoted word for word, else labelled with the answering sentences it leaves out
-    (:func:`omission_note`); with the knowledge gap a set-aside reading leaves. Notes are appended to ``out``."""
+    (:func:`omission_note`; at most :data:`MAX_LABELLED`, and none when the reading says the clauses do not answer:
+    :data:`NO_ANSWER`); with the knowledge gap a set-aside reading leaves. Notes are appended to ``out``."""
     from clauselens import events as ET
 
     if not texts:
@@ -198,7 +208,7 @@ def checked_reading(answer: str, question: str, quotes: Sequence[Any], passages:
         if not answering:
             return SET_ASIDE_CONTRADICTION.format(label=label), [gap]
         return f"{name}: " + " ".join(f"\u201c{x}\u201d" for x in answering), [gap]
-    miss = omitted(answer, answering, question)
+    miss = [] if NO_ANSWER.search(answer) else omitted(answer, answering, question)[:MAX_LABELLED]
     if miss:
         out.append({"type": ET.NOTE, "text": f"the model's reading leaves out {len(miss)} of the {len(answering)} "
                                              f"sentences of {label} that answer the question; they are quoted under it"})
@@ -206,6 +216,6 @@ def checked_reading(answer: str, question: str, quotes: Sequence[Any], passages:
     return answer, []
 
 
-__all__ = ["BASE_WORDS", "MAX_WORDS", "MIN_SHARED", "SET_ASIDE_CONTRADICTION", "WORDS_PER_SENTENCE",
+__all__ = ["BASE_WORDS", "HEADING", "MAX_LABELLED", "MAX_WORDS", "NO_ANSWER", "MIN_SHARED", "SET_ASIDE_CONTRADICTION", "WORDS_PER_SENTENCE",
            "answering_sentences", "checked_reading", "clause_name", "contradiction", "omission_note",
            "omitted", "reading_words", "relied_on", "sentences", "tokens"]

@@ -118,3 +118,17 @@ def test_a_clause_is_cited_on_the_pages_its_quote_occupies():
     at = doc.text.index("12.7. Notices")
     page = next(p.number for p in doc.pages if p.start <= at < p.end)
     assert (cites[0].page_start, cites[0].page_end) == (page, page) == (7, 7)
+
+
+def test_headings_cut_units_and_no_answer_readings_get_no_label():
+    """s8 dev run: labels quoted "Section 7.01. Limitation on Liability." and a definitions list cut mid-item, and
+    labelled a reading that said the clauses do not address the question."""
+    from clauselens.agents.reading_check import NO_ANSWER, sentences
+
+    text = ("Section 7.01. Limitation on Liability. Neither party shall have any liability to the other for any "
+            "indirect, special or punitive damages. 1.1 The following words shall have the following meanings: "
+            "a) \"Agreement\" means this Agreement; c) \"Force Majeure\" means")
+    assert sentences(text) == ["Neither party shall have any liability to the other for any indirect, special or "
+                               "punitive damages."]
+    assert NO_ANSWER.search("The quoted clauses do not address the question.")
+    assert not NO_ANSWER.search("Either party may terminate on thirty days' notice.")
