@@ -332,17 +332,23 @@ def _facts(r: dict, rule: str) -> list[bool]:
     run = [bool(f["cited_fact"]) for f in r["findings"]]
     if rule == "run":
         return run
-    if r["resolution"] in UNCONFIRMED_RESOLUTIONS and len(r["resolved_files"]) > 1:
-        # facts of a candidate agreement only, unless all its quotes come from the one candidate whose party the
-        # question names (reports.build.finalize_support, named_candidate)
-        docs = [{"doc_id": fp, "parties": (r.get("parties") or {}).get(fp, []),
-                 "party_aliases": (r.get("party_aliases") or {}).get(fp, {})} for fp in r["resolved_files"]]
-        named = named_candidate(r["question"], docs)
-        run = [(ok or f["support"] == "unconfirmed") and named is not None and bool(f["citations"])
-               and all(c["file_path"] == named[0] for c in f["citations"])
-               for ok, f in zip(run, r["findings"])]
+    run = candidate_facts(r)
     return [ok and not f["statement"].rstrip().endswith("?") and _finding_issue(f, r) is None
             for ok, f in zip(run, r["findings"])]
+
+
+def candidate_facts(r: dict) -> list[bool]:
+    """Per finding of row ``r``: a cited fact of the run, and under an "uncertain" resolution over several
+    candidates only when all its quotes come from the one candidate whose party the question names -- an
+    ``unconfirmed`` finding of such a run counts then (``reports.build.finalize_support``, ``named_candidate``)."""
+    run = [bool(f["cited_fact"]) for f in r["findings"]]
+    if r["resolution"] not in UNCONFIRMED_RESOLUTIONS or len(r["resolved_files"]) < 2:
+        return run
+    docs = [{"doc_id": fp, "parties": (r.get("parties") or {}).get(fp, []),
+             "party_aliases": (r.get("party_aliases") or {}).get(fp, {})} for fp in r["resolved_files"]]
+    named = named_candidate(r["question"], docs)
+    return [(ok or f["support"] == "unconfirmed") and named is not None and bool(f["citations"])
+            and all(c["file_path"] == named[0] for c in f["citations"]) for ok, f in zip(run, r["findings"])]
 
 
 def _answer_shown(r: dict, facts: list[bool], rule: str) -> bool:

@@ -10,8 +10,8 @@ report's state that explains it:
 * ``not_led``: the report's facts quote other clauses (lead-clause choice);
 * ``withheld``: the gold clause is quoted but no fact for another reason.
 
-No model runs: it reads stored rows. ``named_candidate`` replays :func:`clauselens.reports.candidates.named_candidate`
-(committed 0b41473) on those rows: under an "uncertain" resolution a finding whose quotes all come from the
+No model runs: it reads stored rows. ``shown_named`` replays :func:`clauselens.reports.candidates.named_candidate`
+(committed 0b41473; ``answers_e2e.candidate_facts``) on those rows: under an "uncertain" resolution a finding whose quotes all come from the
 one candidate whose party the question names counts as a fact; gold shown and declined are given before and
 after. Gold shown = some fact's citation overlaps a gold span (``answers_e2e``'s ``grounded_on_gold``).
 
@@ -25,8 +25,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS
-from clauselens.reports.candidates import named_candidate
+from benchmarks.answers_e2e import _overlaps, candidate_facts
 
 ROOT = Path(__file__).resolve().parents[1]
 RES = ROOT / "benchmarks" / "results"
@@ -42,24 +41,19 @@ SETS = (
 )
 
 
-def _overlaps(file_path: str, spans: list, gold: list[dict]) -> bool:
-    return any(g["file_path"] == file_path and s[0] < g["span"][1] and g["span"][0] < s[1] for g in gold for s in spans)
+def _passage_in(p: dict, gold: list[dict]) -> bool:
+    return _overlaps({"file_path": p["file_path"], "spans": [p["span"]]}, gold)
 
 
 def _gold_in(f: dict, gold: list[dict]) -> bool:
-    return any(_overlaps(c["file_path"], c.get("spans") or [], gold) for c in f["citations"])
+    return any(_overlaps(c, gold) for c in f["citations"])
 
 
 def _facts(r: dict, named: bool) -> list[dict]:
-    """The row's findings shown as facts; with ``named``, the named-candidate rule replayed."""
-    n = None
-    if named and r["resolution"] in UNCONFIRMED_RESOLUTIONS and len(r["resolved_files"]) > 1:
-        docs = [{"doc_id": fp, "parties": (r.get("parties") or {}).get(fp, []),
-                 "party_aliases": (r.get("party_aliases") or {}).get(fp, {})} for fp in r["resolved_files"]]
-        n = named_candidate(r["question"], docs)
-    return [f for f in r["findings"] if f["cited_fact"] or (
-        n is not None and f["support"] == "unconfirmed" and f["citations"]
-        and all(c["file_path"] == n[0] for c in f["citations"]))]
+    """The row's findings shown as facts; with ``named``, the named-candidate rule replayed
+    (``answers_e2e.candidate_facts``)."""
+    ok = candidate_facts(r) if named else [bool(f["cited_fact"]) for f in r["findings"]]
+    return [f for f, k in zip(r["findings"], ok) if k]
 
 
 def _cause(r: dict, gold: list[dict]) -> str:
@@ -82,7 +76,7 @@ def one_set(questions: Path, retrieval: Path, e2e: Path) -> dict[str, Any]:
         k = kinds.setdefault(q["type"], {"n": 0, "top3": 0, "shown": 0, "shown_named": 0, "declined": 0,
                                          "declined_named": 0, "gaps": [], "gaps_named": []})
         k["n"] += 1
-        top3 = any(_overlaps(p["file_path"], [p["span"]], gold) for p in (ret.get(r["id"]) or {}).get("passages", [])[:3])
+        top3 = any(_passage_in(p, gold) for p in (ret.get(r["id"]) or {}).get("passages", [])[:3])
         before, after = _facts(r, False), _facts(r, True)
         shown, shown_named = any(_gold_in(f, gold) for f in before), any(_gold_in(f, gold) for f in after)
         k["top3"] += top3

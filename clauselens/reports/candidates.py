@@ -20,14 +20,18 @@ from typing import Any, Mapping, Sequence
 NAME_MIN_CHARS = 3
 
 
+#: A dotted initial of a corporate form ("S.A.", "L.L.C."): its dots go, so the suffix reads "SA" and is dropped.
+_INITIALS = re.compile(r"\b([A-Za-z])\.\s?(?=[A-Za-z]\b)")
+
+
 def _party_keys(d: Mapping[str, Any]) -> set[str]:
     """Normalised names a question may name agreement ``d`` by: each party's name without corporate suffixes
-    (``library.amendment_refs.norm_party``) and each defined short name that is no role or generic term
+    (``library.amendment_refs.norm_party``; "LECLANCHÉ S.A." -> "leclanche") and each defined short name that is no role or generic term
     (``distinctive_short``: "Leclanché", not "Company"), accents folded."""
     from clauselens.library.amendment_refs import distinctive_short, norm_party
 
     aliases = [a for v in (d.get("party_aliases") or {}).values() for a in v]
-    names = [norm_party(_fold(p)) for p in d.get("parties") or []] + [_fold(a) for a in aliases]
+    names = [norm_party(_INITIALS.sub(r"\1", _fold(p))) for p in d.get("parties") or []] + [_fold(a) for a in aliases]
     return {k for k in distinctive_short(names) if len(k) >= NAME_MIN_CHARS}
 
 

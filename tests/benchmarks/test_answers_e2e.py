@@ -95,6 +95,20 @@ def test_the_replay_shows_no_fact_of_a_question_resolved_as_uncertain():
     assert score([row], q, {})["replayed"]["claims"]["shown_as_fact"] == 2
 
 
+def test_an_unconfirmed_finding_of_the_candidate_the_question_names_counts_as_a_fact():
+    """blind3 lec-para-2: "uncertain" over several candidates, the quote from the one whose party the question names."""
+    from benchmarks.answers_e2e import candidate_facts
+
+    f = _finding("Payment terms are 30 days net.", False)
+    f.update(support="unconfirmed", citations=[{**f["citations"][0], "file_path": "cuad/lec.txt"}])
+    row = _row("30 days net.", [f])
+    row.update(resolution="uncertain", resolved_files=["cuad/lec.txt", "cuad/other.txt"], question="Who pays a Leclanché invoice?",
+               parties={"cuad/lec.txt": ["LECLANCHÉ S.A."], "cuad/other.txt": ["Oak Ridge Inc."]}, party_aliases={})
+    assert candidate_facts(row) == [True]
+    row["question"] = "Who pays an invoice?"
+    assert candidate_facts(row) == [False]
+
+
 def test_the_label_sheet_lists_unlabelled_claims_without_verdicts():
     from benchmarks.answers_e2e import label_sheet
 
