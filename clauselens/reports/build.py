@@ -466,8 +466,11 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
                          "retrieval's best matches, quoted word for word)")
         if answer_bad:
             parts.append("the answer is not supported by the quotes of the cited findings")
-        if k < n:
-            parts.append(f"{n - k} of {n} key findings are not supported by a verified quote")
+        if k < n:  # an "unconfirmed" finding's quote supports it, but it is of another candidate (named_candidate)
+            other = sum(1 for f in report.key_findings if f.support == "unconfirmed")
+            parts += [f"{x} of {n} key findings {why}" for x, why in (
+                (n - k - other, "are not supported by a verified quote"),
+                (other, "quote another candidate agreement than the one the question names")) if x]
         if unaddressed:
             parts.append(f"{len(unaddressed)} of {len(docs)} documents are not addressed")
         note = "Partly unverified: " + " and ".join(parts) + "; see knowledge gaps. The answer may rest on them."
@@ -479,8 +482,9 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
     if answer_bad:  # the cited facts hold, but the answer says something their quotes do not
         answer, conclusion = _mark_unverified(answer), _mark_unverified(conclusion)
     elif 0 < k < n:  # the answer sums up every finding, the unsupported ones too (PARTLY_UNVERIFIED_PREFIX)
-        answer, conclusion = _mark_unverified(answer, PARTLY_UNVERIFIED_PREFIX), \
-            _mark_unverified(conclusion, PARTLY_UNVERIFIED_PREFIX)
+        mark = PARTLY_UNCONFIRMED_PREFIX if all(f.cited_fact or f.support == "unconfirmed" for f in report.key_findings) \
+            else PARTLY_UNVERIFIED_PREFIX
+        answer, conclusion = _mark_unverified(answer, mark), _mark_unverified(conclusion, mark)
     if status == "unverified" and unconfirmed and held:  # facts of a candidate, not of the agreement asked about
         answer, conclusion = _mark_unverified(answer, UNCONFIRMED_PREFIX), _mark_unverified(conclusion, UNCONFIRMED_PREFIX)
     elif status == "unverified":  # the model's prose must not read as settled under an "Unverified" banner
@@ -505,13 +509,18 @@ UNCONFIRMED_PREFIX = "Unconfirmed (quoted from an agreement the question may not
 #: something its cited facts' quotes did not -- most often what a withheld finding said.
 PARTLY_UNVERIFIED_PREFIX = ("Partly unverified (it may rest on a key finding the quotes do not support; see "
                             "knowledge gaps): ")
+#: In its place when every key finding that is no fact is ``unconfirmed``: supported by its quote, but a clause of
+#: another candidate agreement than the one the question names (:func:`~clauselens.reports.candidates.named_candidate`).
+PARTLY_UNCONFIRMED_PREFIX = ("Partly unconfirmed (it may rest on a clause of another agreement than the one the "
+                             "question names; see knowledge gaps): ")
 #: Put before the answer and conclusion of a report whose facts are its quotes (:func:`quoted_facts`):
 #: what they say is the model's summing-up of the quoted clauses, not a fact itself.
 READING_PREFIX = "Reading (the model's words, summing up the quoted clauses; rely on the quotes): "
 #: Put in place of an answer that repeated an instruction a document addresses to AI readers (issue #41 item 2,
 #: :mod:`clauselens.agents.refusal`).
 WITHHELD_PREFIX = "Withheld (the model's answer repeated an instruction a document addresses to AI readers): "
-_MARKS = (UNVERIFIED_PREFIX, UNCONFIRMED_PREFIX, PARTLY_UNVERIFIED_PREFIX, READING_PREFIX, WITHHELD_PREFIX)
+_MARKS = (UNVERIFIED_PREFIX, UNCONFIRMED_PREFIX, PARTLY_UNVERIFIED_PREFIX, PARTLY_UNCONFIRMED_PREFIX, READING_PREFIX,
+          WITHHELD_PREFIX)
 
 
 def quoted_facts(report: Report, by_rule: bool = False, definition: bool = False) -> Report:

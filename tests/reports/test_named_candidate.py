@@ -12,7 +12,7 @@ import pytest
 from clauselens.parsing.metadata import guess_parties, guess_party_aliases
 from clauselens.parsing.types import Span
 from clauselens.reports import ReportDraft, build_report
-from clauselens.reports.build import UNCONFIRMED_PREFIX
+from clauselens.reports.build import PARTLY_UNCONFIRMED_PREFIX, UNCONFIRMED_PREFIX, is_marked
 from clauselens.reports.candidates import named_candidate
 from clauselens.reports.model import DraftFinding
 from clauselens.retrieval.types import Passage
@@ -85,6 +85,10 @@ def test_a_quote_of_the_named_candidate_is_a_fact_and_the_others_stay_unconfirme
     assert lec.cited_fact and lec.support != "unconfirmed"
     assert dom.support == "unconfirmed" and not dom.cited_fact
     assert r.verification == "partial" and not r.answer.startswith(UNCONFIRMED_PREFIX)
+    # the finding left out is supported by its quote, of another candidate: the marks say that, not "unsupported"
+    assert r.answer == PARTLY_UNCONFIRMED_PREFIX + "30 days net from date of invoice." and is_marked(r.conclusion)
+    assert "1 of 2 key findings quote another candidate agreement" in r.verification_note
+    assert "not supported by a verified quote" not in r.verification_note
     line = next(g for g in r.knowledge_gaps if g.startswith("Which agreement:"))
     assert 'the question names its party "leclanche"' in line
     # the same report for a question that names no party: nothing is a fact (the rule before)
