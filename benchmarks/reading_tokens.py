@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -69,7 +70,9 @@ def _answer(row: dict) -> str | None:
     from clauselens.reports.build import strip_mark
 
     text = strip_mark(row["answer"])
-    return None if text.startswith(SET_ASIDE_READING[:40]) else text
+    if text.startswith(SET_ASIDE_READING[:40]) or re.match(r"(?:Clause|Section|Annex|Schedule) \S+: \u201c", text):
+        return None  # set aside (too short, or contradicting its clause): the reply is not what the report shows
+    return text.split(" Left out by this reading, ", 1)[0]  # the model's words, without the rule's label
 
 
 def prompt_of(row: dict, P: SimpleNamespace, windowed: bool) -> tuple[str, str] | None:
