@@ -15,11 +15,13 @@ No model runs: it reads stored rows. ``shown_named`` replays :func:`clauselens.r
 one candidate whose party the question names counts as a fact; gold shown and declined are given before and
 after. Gold shown = some fact's citation overlaps a gold span (``answers_e2e``'s ``grounded_on_gold``).
 
-    python -m benchmarks.delivery_gap
+    python -m benchmarks.delivery_gap                       # s6, s6_lay, s7_blind3 -> delivery_gap.json
+    python -m benchmarks.delivery_gap --tags s8 s8_lay s8_blind3 --out delivery_gap_s8.json
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -30,14 +32,12 @@ from benchmarks.answers_e2e import _overlaps, candidate_facts
 ROOT = Path(__file__).resolve().parents[1]
 RES = ROOT / "benchmarks" / "results"
 SHARED = ROOT.parent / "shared" / "data"
-#: (name, questions, retrieval per-question results, end-to-end result): the dev sets and blind2/3 (dev now).
+#: (name, questions, retrieval per-question results, default end-to-end run tag): the dev sets and blind3 (dev now).
 SETS = (
-    ("dev_sample", SHARED / "clause-qa-dev" / "questions.jsonl", RES / "clause_qa_cuad462_minilm.results.jsonl",
-     RES / "answers_e2e_s6.json"),
-    ("lay", SHARED / "clause-qa-lay" / "questions.jsonl", RES / "clause_qa_cuad462_minilm-lay.results.jsonl",
-     RES / "answers_e2e_s6_lay.json"),
+    ("dev_sample", SHARED / "clause-qa-dev" / "questions.jsonl", RES / "clause_qa_cuad462_minilm.results.jsonl", "s6"),
+    ("lay", SHARED / "clause-qa-lay" / "questions.jsonl", RES / "clause_qa_cuad462_minilm-lay.results.jsonl", "s6_lay"),
     ("blind3", ROOT / "benchmarks" / "data" / "clause_qa_lay_blind3" / "questions.jsonl",
-     RES / "clause_qa_cuad462_minilm-blind3.results.jsonl", RES / "answers_e2e_s7_blind3.json"),
+     RES / "clause_qa_cuad462_minilm-blind3.results.jsonl", "s7_blind3"),
 )
 
 
@@ -94,9 +94,16 @@ def one_set(questions: Path, retrieval: Path, e2e: Path) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    out = {"benchmark": "delivery_gap", "issue": 38, "command": "python -m benchmarks.delivery_gap",
-           "sets": {name: one_set(q, r, e) for name, q, r, e in SETS if q.exists() and r.exists() and e.exists()}}
-    path = RES / "delivery_gap.json"
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tags", nargs=3, default=[t for *_, t in SETS], metavar=("DEV", "LAY", "BLIND3"),
+                    help="answers_e2e run tags of the three sets (default: s6 s6_lay s7_blind3)")
+    ap.add_argument("--out", default="delivery_gap.json", help="file name under benchmarks/results/")
+    args = ap.parse_args(argv)
+    runs = [(name, q, r, RES / f"answers_e2e_{tag}.json") for (name, q, r, _), tag in zip(SETS, args.tags)]
+    command = " ".join(["python -m benchmarks.delivery_gap", *(argv if argv is not None else sys.argv[1:])])
+    out = {"benchmark": "delivery_gap", "issue": 38, "command": command,
+           "sets": {name: one_set(q, r, e) for name, q, r, e in runs if q.exists() and r.exists() and e.exists()}}
+    path = RES / args.out
     path.write_text(json.dumps(out, indent=1, ensure_ascii=False) + "\n")
     for name, s in out["sets"].items():
         for kind, k in s["kinds"].items():
