@@ -478,21 +478,24 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
         status, note = "verified", f"Every key finding ({n}) is supported by a verified quote."
     if unchecked and status != "silent":
         note += f" ({unchecked} finding(s) checked by the deterministic rules only, not by the model.)"
-    answer, conclusion = report.answer, report.conclusion
-    if answer_bad:  # the cited facts hold, but the answer says something their quotes do not
-        answer, conclusion = _mark_unverified(answer), _mark_unverified(conclusion)
-    elif 0 < k < n:  # the answer sums up every finding, the unsupported ones too (PARTLY_UNVERIFIED_PREFIX)
-        mark = PARTLY_UNCONFIRMED_PREFIX if all(f.cited_fact or f.support == "unconfirmed" for f in report.key_findings) \
-            else PARTLY_UNVERIFIED_PREFIX
-        answer, conclusion = _mark_unverified(answer, mark), _mark_unverified(conclusion, mark)
-    if status == "unverified" and unconfirmed and held:  # facts of a candidate, not of the agreement asked about
-        answer, conclusion = _mark_unverified(answer, UNCONFIRMED_PREFIX), _mark_unverified(conclusion, UNCONFIRMED_PREFIX)
-    elif status == "unverified":  # the model's prose must not read as settled under an "Unverified" banner
-        answer, conclusion = _mark_unverified(answer), _mark_unverified(conclusion)
+    mark = _answer_mark(report, status, answer_bad, 0 < k < n, unconfirmed and bool(held))
     return report.model_copy(update={
         "knowledge_gaps": _dedup(gaps), "verification": status, "verification_note": note.strip(),
-        "unaddressed_documents": unaddressed, "answer": answer, "conclusion": conclusion,
+        "unaddressed_documents": unaddressed, "answer": _mark_unverified(report.answer, mark) if mark else report.answer,
+        "conclusion": _mark_unverified(report.conclusion, mark) if mark else report.conclusion,
     })
+
+
+def _answer_mark(report: Report, status: str, answer_bad: bool, partly: bool, candidate_facts: bool) -> str | None:
+    """The mark :func:`finalize_support` puts before the answer and conclusion (see each prefix), or ``None``."""
+    if answer_bad:  # the cited facts hold, but the answer says something their quotes do not
+        return UNVERIFIED_PREFIX
+    if partly:  # the answer sums up every finding, the no-fact ones too (of another candidate, or unsupported)
+        other = all(f.cited_fact or f.support == "unconfirmed" for f in report.key_findings)
+        return PARTLY_UNCONFIRMED_PREFIX if other else PARTLY_UNVERIFIED_PREFIX
+    if status == "unverified":  # the model's prose must not read as settled under an "Unverified" banner
+        return UNCONFIRMED_PREFIX if candidate_facts else UNVERIFIED_PREFIX
+    return None
 
 
 #: Put before the answer and conclusion of a report with no supported finding (issue #19: a
@@ -584,9 +587,8 @@ def _mark_unverified(text: str, prefix: str = UNVERIFIED_PREFIX) -> str:
 def _unconfirmed(f: Finding, cites: Mapping[str, Citation], docs: Sequence[Mapping[str, Any]],
                  named: str | None = None) -> Finding:
     """Cited fact ``f`` of a question the library resolved as uncertain, as an ``unconfirmed`` finding
-    naming the candidate agreement its quotes come from (other findings unchanged). A fact whose quotes all
-    come from ``named`` (:func:`named_candidate`: the one candidate whose party the question names) stays a
-    fact."""
+    naming the candidate agreement its quotes come from (other findings, and those quoting only ``named``, the
+    candidate whose party the question names (:func:`named_candidate`), unchanged)."""
     if not f.cited_fact:
         return f
     if named is not None and f.citation_ids and all(c in cites and cites[c].doc_id == named for c in f.citation_ids):
