@@ -115,7 +115,9 @@ class Indexing(LibraryParts):
             except OSError as e:
                 rep.failed.append((str(f), f"cannot read: {e.strerror or e}"))
                 continue
-            old = known.get(str(f)) if prune else self.catalogue.record_at(str(f))
+            if not prune and self.catalogue.sha_of(str(f)) is not None:  # a file added before: its record
+                known = known or {r.path: r for r in self.agreements()}
+            old = known.get(str(f))
             if old is not None and old.sha256 == sha and old.record_format >= RECORD_FORMAT:
                 rep.unchanged.append(str(f))
                 continue

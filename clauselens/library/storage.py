@@ -55,10 +55,6 @@ class CatalogueStorage(ABC):
         """Doc ids in the order of :meth:`agreements` (a store may answer without reading records)."""
         return [r.doc_id for r in self.agreements()]
 
-    def record_at(self, path: str) -> AgreementRecord | None:
-        """The record of the agreement added from ``path``, if any."""
-        return next((r for r in self.agreements() if r.path == path), None)
-
     @abstractmethod
     def profile(self, doc_id: str) -> str:
         """The resolution profile text of one agreement."""
@@ -290,15 +286,7 @@ class SqliteCatalogue(CatalogueStorage):
         return list(self._load_records().values())
 
     def agreement_ids(self) -> list[str]:
-        if self._records is not None:
-            return list(self._records)
-        return [r[0] for r in self.db.execute("SELECT doc_id FROM agreements ORDER BY seq")]
-
-    def record_at(self, path: str) -> AgreementRecord | None:
-        if self._records is not None:
-            return next((r for r in self._records.values() if r.path == path), None)
-        row = self.db.execute("SELECT record FROM agreements WHERE path=?", (path,)).fetchone()
-        return AgreementRecord.model_validate_json(row[0]) if row else None
+        return list(self._records) if self._records is not None else [r[0] for r in self.db.execute("SELECT doc_id FROM agreements ORDER BY seq")]
 
     def profile(self, doc_id: str) -> str:
         row = self.db.execute("SELECT profile FROM agreements WHERE doc_id=?", (doc_id,)).fetchone()
@@ -553,14 +541,12 @@ class Bm25sLexical(LexicalStorage):
     def build(self, rows: np.ndarray, tokens: list[list[str]], profile_ids: list[str],
               profile_tokens: list[list[str]] | list[list[int]], generation: int,
               profile_vocab: dict[str, int] | None = None, profile_index: Any = None) -> None:
-        """Rebuild both indexes. With ``profile_vocab``, ``profile_tokens`` are ids into it (every
-        id used; bm25s then skips its own string-to-id pass: the same scores, about half the time).
-        ``profile_index``: the profiles' index already built (by :meth:`_index` from these tokens)."""
+        """Rebuild both indexes (the profiles' one given as ``profile_index`` when built already). With ``profile_vocab``,
+        ``profile_tokens`` are ids into it (every id used; bm25s then skips its string-to-id pass: same scores, half the time)."""
         self.root.parent.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".lexical-", dir=self.root.parent))
         try:
-            p = self._index(tokens)
-            d = profile_index if profile_index is not None else self._index(profile_tokens, profile_vocab)
+            p, d = self._index(tokens), profile_index if profile_index is not None else self._index(profile_tokens, profile_vocab)
             if p is not None:
                 p.save(str(tmp / "passages"))
             if d is not None:
