@@ -267,7 +267,7 @@ def step_incremental(root: Path, cache: Path, repeats: int = 1, threads: int | N
 
     if threads:
         torch.set_num_threads(threads)
-    if runtimes == ("overlap",) or list(runtimes) == ["overlap"]:
+    if list(runtimes) == ["overlap"]:  # the serial add and the overlapped one (issue #42)
         return _incremental_overlap(root, cache, repeats)
     if runtimes:
         return _incremental_runtimes(root, cache, repeats, runtimes)
