@@ -23,8 +23,10 @@ A PDF of at least :data:`PARALLEL_MIN_PAGES` pages has its PDFium pages read in
 :data:`PDF_WORKERS` worker processes (``concurrent.futures.ProcessPoolExecutor``, ``spawn``,
 made on first use and kept; each process has its own PDFium, so nothing is shared): contiguous
 page ranges in page order, each page read by the same code as in one process, so the text is
-the same (issue #42; ``benchmarks/library_add_pdf.py --workers``). ``CLAUSELENS_PDF_WORKERS=1``
-reads in this process.
+the same (issue #42; ``benchmarks/library_add_pdf.py --workers``). Off by default
+(``CLAUSELENS_PDF_WORKERS=2`` turns it on): side by side on the busy 2-core machine it gave no wall
+gain (ratio 1.007 [0.515, 1.498], 349 pages, load 2-4) and each process pays the workers' start-up;
+its gain on an idle machine is not measured yet.
 
 Side effects: reads the file; runs the ``tesseract`` binary for OCR pages.
 """
@@ -49,7 +51,7 @@ PdfEngine = Literal["auto", "pdfium", "pdfplumber"]
 #: (benchmarks/pdf_engines_e2e.py, README "PDF text engines").
 AUTO_PDF_ENGINE: Literal["pdfium", "pdfplumber"] = "pdfium"
 #: Worker processes reading the PDFium pages of one large PDF (module docstring; 1: none).
-PDF_WORKERS = max(1, int(os.environ.get("CLAUSELENS_PDF_WORKERS", "2") or 1))
+PDF_WORKERS = max(1, int(os.environ.get("CLAUSELENS_PDF_WORKERS", "1") or 1))
 #: Fewer pages than this are read in this process (a worker's round trip costs more than they do).
 PARALLEL_MIN_PAGES = 8
 _POOL: ProcessPoolExecutor | None = None
