@@ -40,7 +40,7 @@ documented rules (no model in the scoring):
   ``replayed`` (the run's reports under the checks added after it, applied by the committed
   code: no finding of a question the library resolved as "uncertain" over several candidates is
   a fact (``reports.build.UNCONFIRMED_RESOLUTIONS``) unless its quotes all come from the one candidate
-  whose party the question names (``reports.candidates.named_candidate``, from the row's parties; such an
+  whose party the question names (``reports.candidates.named_candidates``, from the row's parties; such an
   ``unconfirmed`` finding of the run counts then); a finding that restates the question is no fact;
   the deterministic checks of ``reports.support.check_statement`` -- restated question, negation,
   party role, notice period, numbers (counts in words too), absence -- on each finding's statement
@@ -107,7 +107,7 @@ from clauselens import events as ET
 from clauselens.agents.delivery import bare_reading
 from clauselens.provenance import run_provenance
 from clauselens.reports.build import UNCONFIRMED_RESOLUTIONS, is_marked, strip_mark
-from clauselens.reports.candidates import named_candidate
+from clauselens.reports.candidates import named_candidates
 
 REPO = Path(__file__).resolve().parents[1]
 CACHE = Path.home() / ".cache" / "clauselens" / "bench" / "answers_e2e"
@@ -340,15 +340,15 @@ def _facts(r: dict, rule: str) -> list[bool]:
 def candidate_facts(r: dict) -> list[bool]:
     """Per finding of row ``r``: a cited fact of the run, and under an "uncertain" resolution over several
     candidates only when all its quotes come from the one candidate whose party the question names -- an
-    ``unconfirmed`` finding of such a run counts then (``reports.build.finalize_support``, ``named_candidate``)."""
+    ``unconfirmed`` finding of such a run counts then (``reports.build.finalize_support``, ``named_candidates``)."""
     run = [bool(f["cited_fact"]) for f in r["findings"]]
     if r["resolution"] not in UNCONFIRMED_RESOLUTIONS or len(r["resolved_files"]) < 2:
         return run
     docs = [{"doc_id": fp, "parties": (r.get("parties") or {}).get(fp, []),
              "party_aliases": (r.get("party_aliases") or {}).get(fp, {})} for fp in r["resolved_files"]]
-    named = named_candidate(r["question"], docs)
-    return [(ok or f["support"] == "unconfirmed") and named is not None and bool(f["citations"])
-            and all(c["file_path"] == named[0] for c in f["citations"]) for ok, f in zip(run, r["findings"])]
+    named = named_candidates(r["question"], docs)
+    return [(ok or f["support"] == "unconfirmed") and bool(named) and bool(f["citations"])
+            and all(c["file_path"] in named for c in f["citations"]) for ok, f in zip(run, r["findings"])]
 
 
 def _answer_shown(r: dict, facts: list[bool], rule: str) -> bool:

@@ -10,7 +10,7 @@ report's state that explains it:
 * ``not_led``: the report's facts quote other clauses (lead-clause choice);
 * ``withheld``: the gold clause is quoted but no fact for another reason.
 
-No model runs: it reads stored rows. ``shown_named`` replays :func:`clauselens.reports.candidates.named_candidate`
+No model runs: it reads stored rows. ``shown_named`` replays :func:`clauselens.reports.candidates.named_candidates`
 (committed 0b41473; ``answers_e2e.candidate_facts``) on those rows: under an "uncertain" resolution a finding whose quotes all come from the
 one candidate whose party the question names counts as a fact; gold shown and declined are given before and
 after. Gold shown = some fact's citation overlaps a gold span (``answers_e2e``'s ``grounded_on_gold``).

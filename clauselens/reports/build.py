@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, Sequence
 
-from clauselens.reports.candidates import named_candidate
+from clauselens.reports.candidates import named_candidates
 from clauselens.reports.model import (
     READING_UNANSWERED_GAP,
     SILENT_ANSWER,
@@ -385,7 +385,7 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
     :data:`CANDIDATE_RESOLUTIONS`), one line says which agreement the quoted findings come from instead,
     and the report is partly verified: the question may mean another one. Under an "uncertain"
     resolution (:data:`UNCONFIRMED_RESOLUTIONS`) no finding is a cited fact -- except one whose quotes all come
-    from the one candidate whose party the question names (:func:`named_candidate`) -- : each one whose quote
+    from candidates whose party the question names (:func:`named_candidates`) -- : each one whose quote
     supports it is ``unconfirmed`` (listed under knowledge gaps with its agreement), and a report
     left with no cited fact is unverified with its answer marked :data:`UNCONFIRMED_PREFIX`. A report
     with some cited facts and some findings that are not has its answer and conclusion marked
@@ -396,10 +396,10 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
     docs = [dict(d) for d in documents or []]
     unconfirmed = (len(docs) > 1 and not report.documents_silent
                    and any(d.get("resolution") in UNCONFIRMED_RESOLUTIONS for d in docs))
-    named = named_candidate(report.question, docs) if unconfirmed else None
+    named = named_candidates(report.question, docs) if unconfirmed else {}
     if unconfirmed:
         report = report.model_copy(update={"key_findings": [
-            _unconfirmed(f, cites, docs, named[0] if named else None) for f in report.key_findings]})
+            _unconfirmed(f, cites, docs, set(named)) for f in report.key_findings]})
     facts = [f for f in report.key_findings if f.cited_fact]
     for f in report.key_findings:
         if f.cited_fact:
@@ -422,7 +422,7 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
         which = (f"the question did not clearly name one agreement, so {len(docs)} were searched; the quoted findings "
                  f"come from {' and '.join(used) or 'none of them'}; check that this is the agreement you mean")
         if named:
-            which += f" (the question names its party \"{named[1]}\", no other candidate's)"
+            which += f" (the question names {' and '.join(sorted(set(named.values())))}, a party of {len(named)} of them)"
         gaps.append(f"{GAP_WHICH_AGREEMENT} {which}" + (f" (also searched: {'; '.join(others)})." if others else "."))
     elif 1 < len(docs) <= MAX_COVERAGE_DOCS and not report.documents_silent:
         fact_docs = {cites[c].doc_id for f in facts for c in f.citation_ids if c in cites}
@@ -466,7 +466,7 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
                          "retrieval's best matches, quoted word for word)")
         if answer_bad:
             parts.append("the answer is not supported by the quotes of the cited findings")
-        if k < n:  # an "unconfirmed" finding's quote supports it, but it is of another candidate (named_candidate)
+        if k < n:  # an "unconfirmed" finding's quote supports it, but it is of another candidate (named_candidates)
             other = sum(1 for f in report.key_findings if f.support == "unconfirmed")
             parts += [f"{x} of {n} key findings {why}" for x, why in (
                 (n - k - other, "are not supported by a verified quote"),
@@ -513,7 +513,7 @@ UNCONFIRMED_PREFIX = "Unconfirmed (quoted from an agreement the question may not
 PARTLY_UNVERIFIED_PREFIX = ("Partly unverified (it may rest on a key finding the quotes do not support; see "
                             "knowledge gaps): ")
 #: In its place when every key finding that is no fact is ``unconfirmed``: supported by its quote, but a clause of
-#: another candidate agreement than the one the question names (:func:`~clauselens.reports.candidates.named_candidate`).
+#: another candidate agreement than the one the question names (:func:`~clauselens.reports.candidates.named_candidates`).
 PARTLY_UNCONFIRMED_PREFIX = ("Partly unconfirmed (it may rest on a clause of another agreement than the one the "
                              "question names; see knowledge gaps): ")
 #: Put before the answer and conclusion of a report whose facts are its quotes (:func:`quoted_facts`):
@@ -585,13 +585,13 @@ def _mark_unverified(text: str, prefix: str = UNVERIFIED_PREFIX) -> str:
 
 
 def _unconfirmed(f: Finding, cites: Mapping[str, Citation], docs: Sequence[Mapping[str, Any]],
-                 named: str | None = None) -> Finding:
+                 named: set[str] | None = None) -> Finding:
     """Cited fact ``f`` of a question the library resolved as uncertain, as an ``unconfirmed`` finding
     naming the candidate agreement its quotes come from (other findings, and those quoting only ``named``, the
-    candidate whose party the question names (:func:`named_candidate`), unchanged)."""
+    candidates whose party the question names (:func:`named_candidates`), unchanged)."""
     if not f.cited_fact:
         return f
-    if named is not None and f.citation_ids and all(c in cites and cites[c].doc_id == named for c in f.citation_ids):
+    if named and f.citation_ids and all(c in cites and cites[c].doc_id in named for c in f.citation_ids):
         return f
     names = {d.get("doc_id"): _doc_name(d) for d in docs}
     src = sorted({names.get(cites[c].doc_id, cites[c].doc_id) for c in f.citation_ids if c in cites})

@@ -5,9 +5,10 @@ profiles with BM25 (Robertson & Zaragoza 2009) and calls a question *uncertain* 
 its bar; the report then shows no quote as a fact of the agreement asked about
 (:data:`clauselens.reports.build.UNCONFIRMED_RESOLUTIONS`). A question can stay under that bar although it names a
 party ("how long does a buyer get to settle a Leclanché invoice?": the other words match other profiles). When a
-party name or defined short name of exactly one candidate is in the question, and no other candidate has it, the
-quotes of that candidate are facts of an agreement the question names -- the evidence an "ambiguous" resolution
-keeps facts on. A role ("the Company") or a name several candidates share names none of them.
+party name or defined short name of a candidate is in the question, the quotes of that candidate are facts of an
+agreement the question names -- the evidence an "ambiguous" resolution (2-3 agreements named equally) keeps facts
+on: the candidates with a name no other one has, else the 2-3 sharing the name found. A role ("the Company") names
+none.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import re
 import unicodedata
 from typing import Any, Mapping, Sequence
 
-#: Shortest party key (normalised name or short name) :func:`named_candidate` matches ("sa" is no name).
+#: Shortest party key (normalised name or short name) :func:`named_candidates` matches ("sa" is no name).
 NAME_MIN_CHARS = 3
 
 
@@ -40,21 +41,22 @@ def _fold(text: str) -> str:
     return re.sub(r"['’]s\b", "", unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode())
 
 
-def named_candidate(question: str, docs: Sequence[Mapping[str, Any]]) -> tuple[str, str] | None:
-    """``(doc_id, name)`` of the one candidate agreement of an "uncertain" resolution that ``question`` names by
-    one of its parties -- a party name or defined short name (:func:`_party_keys`) found as whole words in the
-    question, written as a name (:func:`_named`), that no other candidate has -- or ``None`` when the question names none or several (module
-    docstring; blind3 lec-para-2, dom-para-4)."""
+def named_candidates(question: str, docs: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """``{doc_id: name}`` of the candidate agreements of an "uncertain" resolution that ``question`` names by one of
+    their parties -- a party name or defined short name (:func:`_party_keys`) found as whole words in the question,
+    written as a name (:func:`_named`): those with a name no other candidate has (blind3 lec-para-2, dom-para-4),
+    else those sharing the names found (dev mw-para-2: "MediWound", a party of two supply agreements) -- at most
+    :data:`~clauselens.library.resolver.MAX_AMBIGUOUS`, the agreements an "ambiguous" resolution keeps facts of;
+    empty when the question names none of them, or more."""
+    from clauselens.library.resolver import MAX_AMBIGUOUS
+
     words = re.findall(r"[A-Za-z0-9]+", _fold(question).replace("&", " and ").replace("'", "").replace("’", ""))
     lower = [w.lower() for w in words]
     keys = {str(d.get("doc_id")): _party_keys(d) for d in docs}
-    named: dict[str, str] = {}
-    for did, ks in keys.items():
-        others = set().union(*(v for o, v in keys.items() if o != did))
-        hit = sorted(k for k in ks - others if _named(k.split(), words, lower))
-        if hit:
-            named[did] = hit[0]
-    return next(iter(named.items())) if len(named) == 1 else None
+    hits = {did: sorted(k for k in ks if _named(k.split(), words, lower)) for did, ks in keys.items()}
+    own = {did: [k for k in h if not any(k in v for o, v in keys.items() if o != did)] for did, h in hits.items()}
+    named = {did: h[0] for did, h in own.items() if h} or {did: h[0] for did, h in hits.items() if h}
+    return named if len(named) <= MAX_AMBIGUOUS else {}
 
 
 def _named(key: list[str], words: Sequence[str], lower: Sequence[str]) -> bool:
@@ -65,4 +67,4 @@ def _named(key: list[str], words: Sequence[str], lower: Sequence[str]) -> bool:
                for i in range(len(lower) - n + 1))
 
 
-__all__ = ["NAME_MIN_CHARS", "named_candidate"]
+__all__ = ["NAME_MIN_CHARS", "named_candidates"]
