@@ -99,7 +99,7 @@ def prompt_of(row: dict, P: SimpleNamespace, windowed: bool) -> tuple[str, str] 
     system, user = (P.READING_LEAD_SYSTEM, P.READING_LEAD_USER) if lead else (P.READING_SYSTEM, P.READING_USER)
     scope = ""  # the word limit in the user message (a revision whose user message has no {scope} ignores it)
     if "READING_SCOPE" in vars(P):
-        from clauselens.agents.delivery import reading_scope
+        from clauselens.agents.reading_check import reading_scope
 
         ref = rules[0]["citations"][0].get("clause_ref") if rules[0]["citations"] else None
         label = f"Clause {ref}" if ref else "The first quoted clause"

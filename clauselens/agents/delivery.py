@@ -37,7 +37,7 @@ from clauselens import events as ET
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, call_structured
 from clauselens.agents.definitions import asked_term
-from clauselens.agents.reading_check import checked_reading, clause_name
+from clauselens.agents.reading_check import checked_reading, clause_name, reading_scope
 from clauselens.agents.reading_check import tokens as _tokens
 from clauselens.config import ModelSettings
 from clauselens.library.passages import ref_key, ref_key_groups
@@ -401,17 +401,6 @@ def write_reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[
                                LeadReading if lead else Reading, agent="interrogator", step="reading",
                                model_settings=model_settings, max_tokens=READING_MAX_TOKENS)
     return out, rec, texts
-
-
-def reading_scope(question: str, texts: Sequence[str], label: str, lead: bool) -> str:
-    """The reading's word limit for the quoted ``texts`` (:func:`clauselens.agents.reading_check.reading_words`): the
-    answering sentences of the first text (``lead``: the clause retrieval ranked first), else of all of them (a named
-    clause and its sub-clauses); with more than one, the model is asked to say what each provides."""
-    from clauselens.agents.reading_check import answering_sentences, reading_words
-
-    n = len([x for t in (texts[:1] if lead else texts) for x in answering_sentences(question, t)])
-    words = reading_words(n)
-    return P.READING_SCOPE_EACH.format(label=label, n=n, words=words) if n > 1 else P.READING_SCOPE.format(words=words)
 
 
 def named_clause_draft(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage],

@@ -132,6 +132,17 @@ def reading_words(n_sentences: int) -> int:
     return min(MAX_WORDS, BASE_WORDS + WORDS_PER_SENTENCE * max(0, n_sentences - 1))
 
 
+def reading_scope(question: str, texts: Sequence[str], label: str, lead: bool) -> str:
+    """The reading's word limit for the quoted ``texts`` (:func:`clauselens.agents.reading_check.reading_words`): the
+    answering sentences of the first text (``lead``: the clause retrieval ranked first), else of all of them (a named
+    clause and its sub-clauses); with more than one, the model is asked to say what each provides."""
+    from clauselens.agents import prompts_interrogator as P
+
+    n = len([x for t in (texts[:1] if lead else texts) for x in answering_sentences(question, t)])
+    words = reading_words(n)
+    return P.READING_SCOPE_EACH.format(label=label, n=n, words=words) if n > 1 else P.READING_SCOPE.format(words=words)
+
+
 def _numbers(text: str) -> set[str]:
     text = _REFERENCE.sub(" ", text)
     return {_NUMBER_WORDS.get(m.lower(), m.replace(",", "")) for m in _NUMBER.findall(text)}
@@ -218,4 +229,4 @@ def checked_reading(answer: str, question: str, quotes: Sequence[Any], passages:
 
 __all__ = ["BASE_WORDS", "HEADING", "MAX_LABELLED", "MAX_WORDS", "NO_ANSWER", "MIN_SHARED", "SET_ASIDE_CONTRADICTION", "WORDS_PER_SENTENCE",
            "answering_sentences", "checked_reading", "clause_name", "contradiction", "omission_note",
-           "omitted", "reading_words", "relied_on", "sentences", "tokens"]
+           "omitted", "reading_scope", "reading_words", "relied_on", "sentences", "tokens"]
