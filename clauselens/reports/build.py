@@ -419,10 +419,9 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
         fact_docs = {cites[c].doc_id for f in held for c in f.citation_ids if c in cites}
         used = [_doc_name(d) for d in docs if d.get("doc_id") in fact_docs]
         others = [_doc_name(d) for d in docs if d.get("doc_id") not in fact_docs]
-        which = (f"the question did not clearly name one agreement, so {len(docs)} were searched; the quoted findings "
+        said = f"it names {' and '.join(sorted(set(named.values())))}, a party of {len(named)} of them; " if named else ""
+        which = (f"the question did not clearly name one agreement, so {len(docs)} were searched; {said}the quoted findings "
                  f"come from {' and '.join(used) or 'none of them'}; check that this is the agreement you mean")
-        if named:
-            which += f" (the question names {' and '.join(sorted(set(named.values())))}, a party of {len(named)} of them)"
         gaps.append(f"{GAP_WHICH_AGREEMENT} {which}" + (f" (also searched: {'; '.join(others)})." if others else "."))
     elif 1 < len(docs) <= MAX_COVERAGE_DOCS and not report.documents_silent:
         fact_docs = {cites[c].doc_id for f in facts for c in f.citation_ids if c in cites}

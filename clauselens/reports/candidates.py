@@ -25,15 +25,16 @@ NAME_MIN_CHARS = 3
 _INITIALS = re.compile(r"\b([A-Za-z])\.\s?(?=[A-Za-z]\b)")
 
 
-def _party_keys(d: Mapping[str, Any]) -> set[str]:
-    """Normalised names a question may name agreement ``d`` by: each party's name without corporate suffixes
-    (``library.amendment_refs.norm_party``; "LECLANCHÉ S.A." -> "leclanche") and each defined short name that is no role or generic term
-    (``distinctive_short``: "Leclanché", not "Company"), accents folded."""
-    from clauselens.library.amendment_refs import distinctive_short, norm_party
+def _party_keys(d: Mapping[str, Any]) -> dict[str, str]:
+    """``{normalised name: as written}`` a question may name agreement ``d`` by: each party's name without corporate
+    suffixes (``library.amendment_refs.norm_party``; "LECLANCHÉ S.A." -> "leclanche") and each defined short name
+    that is no role or generic term (``distinctive_short``: "Leclanché", not "Company"), accents folded."""
+    from clauselens.library.amendment_refs import distinctive_short, norm_party, norm_text
 
     aliases = [a for v in (d.get("party_aliases") or {}).values() for a in v]
-    names = [norm_party(_INITIALS.sub(r"\1", _fold(p))) for p in d.get("parties") or []] + [_fold(a) for a in aliases]
-    return {k for k in distinctive_short(names) if len(k) >= NAME_MIN_CHARS}
+    names = [(norm_party(_INITIALS.sub(r"\1", _fold(p))), p) for p in d.get("parties") or []] + \
+        [(norm_text(_fold(a)), a) for a in aliases]
+    return {k: w for k, w in names if len(k) >= NAME_MIN_CHARS and distinctive_short([k])}  # a short name wins
 
 
 def _fold(text: str) -> str:
@@ -42,7 +43,7 @@ def _fold(text: str) -> str:
 
 
 def named_candidates(question: str, docs: Sequence[Mapping[str, Any]]) -> dict[str, str]:
-    """``{doc_id: name}`` of the candidate agreements of an "uncertain" resolution that ``question`` names by one of
+    """``{doc_id: name as written in the agreement}`` of the candidate agreements of an "uncertain" resolution that ``question`` names by one of
     their parties -- a party name or defined short name (:func:`_party_keys`) found as whole words in the question,
     written as a name (:func:`_named`): those with a name no other candidate has (blind3 lec-para-2, dom-para-4),
     else those sharing the names found (dev mw-para-2: "MediWound", a party of two supply agreements) -- at most
@@ -55,7 +56,7 @@ def named_candidates(question: str, docs: Sequence[Mapping[str, Any]]) -> dict[s
     keys = {str(d.get("doc_id")): _party_keys(d) for d in docs}
     hits = {did: sorted(k for k in ks if _named(k.split(), words, lower)) for did, ks in keys.items()}
     own = {did: [k for k in h if not any(k in v for o, v in keys.items() if o != did)] for did, h in hits.items()}
-    named = {did: h[0] for did, h in own.items() if h} or {did: h[0] for did, h in hits.items() if h}
+    named = {did: keys[did][h[0]] for did, h in own.items() if h} or {did: keys[did][h[0]] for did, h in hits.items() if h}
     return named if len(named) <= MAX_AMBIGUOUS else {}
 
 

@@ -56,25 +56,25 @@ def cands() -> tuple[list[dict], dict[str, Passage]]:
 
 def test_the_one_candidate_whose_party_the_question_names(cands):
     docs, _ = cands
-    assert named_candidates("how long does a buyer get to settle a Leclanché invoice?", docs) == {"lec": "leclanche"}
-    assert named_candidates("Can Domini farm out some of the fund's admin work?", docs) == {"dom": "domini"}
-    assert named_candidates("Can TruckThat's work be ended early?", docs) == {"drv": "truckthat"}  # possessive, bundled PDF
+    assert named_candidates("how long does a buyer get to settle a Leclanché invoice?", docs) == {"lec": "Leclanché"}
+    assert named_candidates("Can Domini farm out some of the fund's admin work?", docs) == {"dom": "Domini"}
+    assert named_candidates("Can TruckThat's work be ended early?", docs) == {"drv": "TruckThat"}  # possessive, bundled PDF
     # no name or a role word only: no candidate is named; two candidates' parties: both (as "ambiguous" would)
     assert named_candidates("How long does a buyer get to pay an invoice?", docs) == {}
     assert named_candidates("Can the Company or the Consultant end it early?", docs) == {}
-    assert named_candidates("Do Leclanché and Domini pay within 30 days?", docs) == {"lec": "leclanche", "dom": "domini"}
+    assert named_candidates("Do Leclanché and Domini pay within 30 days?", docs) == {"lec": "Leclanché", "dom": "Domini"}
     # a short name that is an ordinary word names the party only when written as a name
     assert "trust" in str(docs[1]["party_aliases"]).lower()
     assert named_candidates("What does the family trust get when the policy pays out?", docs) == {}
-    assert named_candidates("What may the Trust require of the sponsor?", docs) == {"dom": "trust"}
+    assert named_candidates("What may the Trust require of the sponsor?", docs) == {"dom": "Trust"}
     # a party several candidates share (dev mw-para-2: two MediWound supply agreements) names those, at most three;
     # a name only one of them has wins over the shared one
     q = "how long does a buyer get to settle a Leclanché invoice?"
     twins = [{**docs[0], "doc_id": f"lec{i}"} for i in range(2, 5)]
-    assert named_candidates(q, [*docs, twins[0]]) == {"lec": "leclanche", "lec2": "leclanche"}
+    assert named_candidates(q, [*docs, twins[0]]) == {"lec": "Leclanché", "lec2": "Leclanché"}
     assert named_candidates(q, [*docs, *twins]) == {}
     assert named_candidates("When is a Leclanché invoice to Oak Ridge due?", [*docs, {**twins[0], "parties": ["LECLANCHÉ S.A."],
-                            "party_aliases": {}}]) == {"lec": "oak ridge"}
+                            "party_aliases": {}}]) == {"lec": "Oak Ridge"}
 
 
 def test_a_quote_of_the_named_candidate_is_a_fact_and_the_others_stay_unconfirmed(cands):
@@ -95,7 +95,7 @@ def test_a_quote_of_the_named_candidate_is_a_fact_and_the_others_stay_unconfirme
     assert "1 of 2 key findings quote another candidate agreement" in r.verification_note
     assert "not supported by a verified quote" not in r.verification_note
     line = next(g for g in r.knowledge_gaps if g.startswith("Which agreement:"))
-    assert "the question names leclanche, a party of 1 of them" in line
+    assert "searched; it names Leclanché, a party of 1 of them; the quoted findings" in line
     # the same report for a question that names no party: nothing is a fact (the rule before)
     r = build_report(draft, passages, question="How long does a buyer get to pay an invoice?", documents=docs)
     assert not any(f.cited_fact for f in r.key_findings) and r.verification == "unverified"
