@@ -18,6 +18,10 @@ which party the sentence binds, and compares it with the position's party:
   binds the other party (when the agreement has two); "the consent of the other party" binds each;
 * a prohibition with no party at all ("This Agreement may not be assigned") binds every party.
 
+:func:`liable` reads whose liability a limitation of liability limits ("Licensor's total liability to
+Licensee ... shall be limited to the amount actually paid", "in no event shall either Party's liability
+exceed ..."): a cap on one party's liability does not protect the other (issue #44, a one-sided cap).
+
 :func:`resolve_us` finds "our" party: ``--our-party NAME`` (a party's name, a word of it, or its
 defined term, e.g. "Company"), else the playbook's ``our_side`` role words ("Customer", "Buyer")
 matched to the parties' defined terms. Unknown stays unknown (None): the review then says which
@@ -48,6 +52,15 @@ _PASSIVE_BAN = re.compile(r"\b(?:shall|may|will|must|can)\s+not\s+be\s+\w+(?:ed|
 _GRANT = re.compile(r"(?P<who>\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})\s+(?:hereby\s+)?(?:grants?|appoints?|gives?)\b"
                     r"[^.;]{0,200}?\b(?:exclusive|sole)\b")
 _WORDS = re.compile(r"[A-Za-z][\w&'’-]*")
+#: Whose liability a sentence limits: "Licensor's total liability", "each of Nortel's and Entrust's liability",
+#: "the liability of Seller", "Seller shall not be liable", "in no event shall Seller be liable".
+_LIABLE_GENERIC = re.compile(r"\b(?:either|each|a|any|neither|the)\s+part(?:y|ies)['’]s?\s+(?:[\w/-]+\s+){0,3}liabilit", re.IGNORECASE)
+_LIABLE_OWNER = re.compile(r"(?P<who>\b[a-z]?[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})['’]s?\s+(?:and\s+[A-Z][\w&.-]*['’]s?\s+)?"
+                           r"(?:(?:total|aggregate|cumulative|entire|maximum|sole|overall|whole)\s+)*liabilit")
+_LIMITS = re.compile(r"\b(?:exceed\w*|limited|limit\w*|capped|not\s+be\s+liable|in\s+no\s+event|in\s+excess)\b", re.IGNORECASE)
+_LIABLE_OF = re.compile(r"\bliability\s+of\s+(?P<det>either|any|each|a|the)?\s*" + _NAME)
+_LIABLE_SUBJECT = re.compile(r"(?P<who>\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})\s+(?:shall|will|may)\s+(?:not|in\s+no\s+event)\s+"
+                             r"be\s+liable|\b[Ii]n\s+no\s+event\s+(?:shall|will)\s+(?P<who2>[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})\s+be\s+liable")
 
 
 @dataclass(frozen=True)
@@ -165,6 +178,42 @@ def bound(sentence: str, sides: Sides) -> set[str] | None:
     return None
 
 
+def _suffix_party(words: str, sides: Sides) -> str | None:
+    """The party the last 1-4 words of ``words`` name ("In no event Licensor" -> the licensor), longest first."""
+    ws = words.split()
+    for n in range(min(4, len(ws)), 0, -1):
+        hit = sides.match(" ".join(ws[-n:]))
+        if hit:
+            return hit
+    return None
+
+
+def liable(sentence: str, sides: Sides) -> set[str] | None:
+    """The parties whose liability ``sentence`` limits (names of ``sides``, or :data:`ALL`); None when
+    it names none (see the module docstring)."""
+    if not _LIMITS.search(sentence):
+        return None  # "Company's liability for taxes": no limit stated
+    sentence = _plain_names(sentence, sides)
+    if _LIABLE_GENERIC.search(sentence):
+        return {ALL}
+    got: set[str] = set()
+    for m in _LIABLE_OWNER.finditer(sentence):
+        for part in re.split(r"['’]s?\s+and\s+", m.group(0)):  # "each of Nortel's and Entrust's liability"
+            hit = _suffix_party(re.sub(r"['’]s?\s+.*$", "", part, flags=re.DOTALL), sides)
+            if hit:
+                got.add(hit)
+    for m in _LIABLE_OF.finditer(sentence):
+        who = _who(sides, m.group("who"), m.group("det") or "")
+        got |= who or set()
+    for m in _LIABLE_SUBJECT.finditer(sentence):
+        hit = _suffix_party(m.group("who") or m.group("who2"), sides)
+        if hit:
+            got.add(hit)
+    if ALL in got:
+        return {ALL}
+    return got or None
+
+
 def _plain_names(sentence: str, sides: Sides) -> str:
     """Party names without the dots and commas that would end a sentence or clause early
     ("Driven Deliveries, Inc. may not" -> "Driven Deliveries Inc may not")."""
@@ -196,4 +245,4 @@ def describe(bound_parties: set[str], sides: Sides) -> str:
     return " and ".join(sorted(sides.label(p) for p in bound_parties))
 
 
-__all__ = ["ALL", "Sides", "bound", "covers", "describe", "resolve_us", "target"]
+__all__ = ["ALL", "Sides", "bound", "covers", "describe", "liable", "resolve_us", "target"]

@@ -30,8 +30,9 @@ quoted clause's sentences on the topic bind (:mod:`clauselens.playbook.parties`;
 ``our_party`` or the playbook's ``our_side``): ``present`` is compliant only when the clause binds
 that party (binding another: deviation; not saying whom: unclear), ``absent`` is a deviation only
 when it binds that party (binding only the other side: compliant, with the quote; not saying
-whom: still a deviation, never a guessed compliant); ``consent_required`` reads each sentence for
-its party (:mod:`clauselens.playbook.rules`).
+whom: still a deviation, never a guessed compliant); a sentence limiting liability counts for the
+party whose liability it limits; ``consent_required`` and ``cap_months_of_fees_at_least`` read each
+sentence for its party (:mod:`clauselens.playbook.rules`).
 
 The model's reading (optional; :mod:`clauselens.playbook.reading`) is added afterwards and labelled
 as the model's; it never changes an outcome.
@@ -49,7 +50,7 @@ import numpy as np
 from clauselens.errors import ClauselensError
 from clauselens.heads.presence import STRIDE_WORDS, WINDOW_WORDS, Presence, windows
 from clauselens.playbook.model import Playbook, Position
-from clauselens.playbook.parties import ALL, Sides, bound, covers, describe, resolve_us, target
+from clauselens.playbook.parties import ALL, Sides, bound, covers, describe, liable, resolve_us, target
 from clauselens.playbook.rules import RuleResult, evaluate, mentions, sentences, topic_words
 
 #: Clauses of one category read for a value rule (best first).
@@ -333,7 +334,7 @@ class Reviewer:
         topic = topic_words(pos.terms or list(derive_terms(pos.topic)))
         sents = [s for _, s in sentences(quote.text)]
         on = [s for s in sents if mentions(s, topic)] or sents
-        got = [b for b in (bound(s, sides) for s in on) if b is not None]
+        got = [b for b in (liable(s, sides) or bound(s, sides) for s in on) if b is not None]  # a cap: whose liability
         who = target(pos.party, sides)
         binds: set[str] = set().union(*got) if got else set()
         if got:

@@ -18,7 +18,9 @@ or several values that disagree), the value in a normal form and the rule that d
   :data:`TIME_WORDS`, which every period sentence has), and a definition of a unit of time
   ('"Year" means a period of twelve months') is never a value (:data:`_UNIT_DEFINITION`);
 * ``cap_months_of_fees_at_least``: the period of fees a liability cap counts ("the fees paid in the
-  twelve (12) months preceding the claim"); a cap stated only as a sum of money is unclear (the
+  twelve (12) months preceding the claim"); with the position's ``party``, the cap must limit that
+  party's liability (:func:`clauselens.playbook.parties.liable`): a cap on the other party's liability
+  only is a deviation, whatever its period. A cap stated only as a sum of money is unclear (the
   sum cannot be compared with months of fees without the fees);
 * ``consent_required``: a sentence on the topic requires the other party's consent or approval
   (compliant); a sentence lets a party assign "without" consent ("without Consultant's consent"
@@ -38,7 +40,7 @@ from dataclasses import dataclass
 
 from clauselens.grid.values import Period, amounts_in, jurisdictions_in
 from clauselens.playbook.model import Requirement
-from clauselens.playbook.parties import ALL, Sides, bound, covers, describe
+from clauselens.playbook.parties import ALL, Sides, bound, covers, describe, liable, target
 
 _UNIT_DAYS = {"hour": 1 / 24, "day": 1.0, "week": 7.0, "month": 30.4375, "year": 365.25}
 _SENTENCE = re.compile(r"[^.;]+(?:[.;]|$)")
@@ -260,7 +262,28 @@ def _period_rule(req: Requirement, text: str, cues: list[str], topic: list[str])
 _CAP_CUES = ["preceding", "prior", "paid", "payable", "fees", "immediately"]
 
 
-def _cap_rule(req: Requirement, text: str, cues: list[str]) -> RuleResult:
+def _cap_rule(req: Requirement, text: str, cues: list[str], party: str = "any", sides: Sides | None = None) -> RuleResult:
+    got = _cap_period(req, text, cues)
+    if party == "any" or sides is None or got.outcome == "unclear":
+        return got
+    limited = [(o, s, w) for o, s in sentences(text) for w in [liable(s, sides)] if w]
+    if not limited:
+        return got
+    whose: set[str] = set().union(*(w for _, _, w in limited))
+    who = target(party, sides)
+    span = (limited[0][0], limited[0][0] + len(limited[0][1]))
+    if who is None and ALL not in whose:
+        names = ", ".join(sides.label(n) for n in sides.names) or "the parties"
+        return RuleResult("unclear", got.value, f"{got.why}; the cap limits {describe(whose, sides)}'s liability; which party "
+                                                f"is ours is not known (name it: --our-party, one of {names})", span)
+    if covers(whose, who or {ALL}):
+        return RuleResult(got.outcome, got.value, f"{got.why}; it limits {describe(whose, sides)}'s liability", got.span)
+    wanted = "each party" if party == "both" else describe(who or {ALL}, sides)
+    return RuleResult("deviation", got.value, f"the cap limits {describe(whose, sides)}'s liability only, not {wanted}'s "
+                                              f"({got.why})", span)
+
+
+def _cap_period(req: Requirement, text: str, cues: list[str]) -> RuleResult:
     assert req.months is not None
     fee_sentences = [(o, s) for o, s in sentences(text) if mentions(s, ["fee", "paid", "payable", "amounts paid", "charges"])]
     for off, s in fee_sentences:
@@ -354,13 +377,13 @@ def evaluate(req: Requirement, text: str, cues: list[str], topic: list[str] | No
     """Apply a value rule to one clause ``text`` (see the module docstring); ``cues``: the words a
     value must stand near (the position's ``value_near``, else its topic terms); ``topic``: the words
     a sentence holding a period must mention (None: ``cues`` without :data:`TIME_WORDS`); ``party``
-    and ``sides``: whose obligation the position is about and the agreement's parties (consent rule)."""
+    and ``sides``: whose obligation the position is about and the agreement's parties (consent and cap rules)."""
     if req.rule == "governing_law_in":
         return _law_rule(req, text)
     if req.rule in ("period_at_most", "period_at_least"):
         return _period_rule(req, text, cues, topic_words(cues) if topic is None else topic_words(topic))
     if req.rule == "cap_months_of_fees_at_least":
-        return _cap_rule(req, text, cues)
+        return _cap_rule(req, text, cues, party, sides)
     if req.rule == "consent_required":
         return _consent_rule(text, cues, party, sides)
     raise ValueError(f"{req.rule} is not a value rule")
