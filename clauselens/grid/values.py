@@ -25,7 +25,11 @@ values of the quote:
   ("England and Wales") named in the text (:data:`JURISDICTIONS`); the answer's must be a
   non-empty subset of the quote's ("the laws of the United States" over a quote that names no
   jurisdiction is unverified);
-* **text** -- at least half of the answer's content words are the quote's.
+* **text** -- at least half of the answer's content words are the quote's; a place the answer
+  names must be one the quote names (:func:`jurisdictions_in`); and an answer that only refers
+  back to something ("the country", "such party", "the State", "this agreement": a determiner and
+  at most two lowercase or generic words, no name or number) is no value (issue #45: a free-text
+  governing-law cell answered "the country").
 
 A value that is not in the quote, nor derivable from it by one of these stated rules, is never
 *answered*. Pure functions; no I/O.
@@ -373,7 +377,31 @@ def check_value(qtype: str, answer: str, quote: str) -> ValueCheck:
         return _check_party(a, quote)
     if qtype == "jurisdiction":
         return _check_jurisdiction(a, quote)
-    if qtype == "text" and a and not _words_in(a, quote, 0.5):
+    if qtype == "text" and a:
+        return _check_text(a, quote)
+    return ValueCheck(a)
+
+
+#: Nouns a contract refers back with ("the country", "such party", "the State"): no value by themselves.
+_GENERIC_NOUNS = ("state", "states", "country", "countries", "territory", "province", "jurisdiction", "law", "laws", "court",
+                  "courts", "government", "nation", "county", "city", "agreement", "contract", "party", "date", "term", "period")
+#: An answer that only refers back: a determiner, at most one more word, a generic noun (or a pronoun alone).
+_ANAPHOR = re.compile(r"(?:the|this|that|such|said|its|their|which|whose|same)\s+(?:[a-z][\w-]*\s+)?(?:"
+                      + "|".join(_GENERIC_NOUNS) + r")|(?:it|they|them|same|there|here|herein|hereunder|thereunder)", re.IGNORECASE)
+
+
+def _refers_back(a: str) -> bool:
+    return bool(_ANAPHOR.fullmatch(a))
+
+
+def _check_text(a: str, quote: str) -> ValueCheck:
+    if _refers_back(a):
+        return ValueCheck(a, f"the answer ({a!r}) only refers back to something and names no value of the quote")
+    places, said = jurisdictions_in(a), jurisdictions_in(quote)
+    if places and not places <= said:
+        return ValueCheck(a, f"the answer's {', '.join(sorted(places - said))} is not a place the quote names "
+                             f"({', '.join(sorted(said)) or 'none'})")
+    if not _words_in(a, quote, 0.5):
         return ValueCheck(a, "most of the answer's words are not in the quote")
     return ValueCheck(a)
 
