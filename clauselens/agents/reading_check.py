@@ -36,6 +36,7 @@ from typing import Any, Mapping, Sequence
 
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
+from clauselens.reports.model import RULE_QUOTED_PREFIX
 from clauselens.reports.support_claims import Parties, SupportIssue, assertions, check_claim
 
 #: A sentence answers the question when it shares at least this many content stems with it.
@@ -218,7 +219,7 @@ def checked_reading(answer: str, question: str, quotes: Sequence[Any], passages:
                f"run's transcript); the answer quotes the sentences of {label} that answer the question instead.")
         if not answering:
             return SET_ASIDE_CONTRADICTION.format(label=label), [gap]
-        return f"{name}: " + " ".join(f"\u201c{x}\u201d" for x in answering), [gap]
+        return f"{RULE_QUOTED_PREFIX}{name}: " + " ".join(f"\u201c{x}\u201d" for x in answering), [gap]
     miss = [] if NO_ANSWER.search(answer) else omitted(answer, answering, question)[:MAX_LABELLED]
     if miss:
         out.append({"type": ET.NOTE, "text": f"the model's reading leaves out {len(miss)} of the {len(answering)} "

@@ -32,6 +32,7 @@ from typing import Any, Mapping, Sequence
 from clauselens.reports.candidates import named_candidates
 from clauselens.reports.model import (
     READING_UNANSWERED_GAP,
+    RULE_QUOTED_PREFIX,
     SILENT_ANSWER,
     Citation,
     DraftFinding,
@@ -273,7 +274,7 @@ def build_report(
     answer_support: SupportStatus = "unchecked"
     answer_note = ""
     if not silent and not nli and passing and answer and not answer_by_rule:  # the answer is a claim too (issue #19)
-        answer_support, answer_note = _answer_support(answer, passing, citations, documents, question)
+        answer_support, answer_note = _answer_support(answer.removeprefix(RULE_QUOTED_PREFIX), passing, citations, documents, question)
     reasoning = draft.legal_reasoning.strip()
     if not silent and not nli and passing:  # the report's own prose may not say what its quotes contradict
         quoted = " ".join(c.quote for c in citations if c.id in {i for f in passing for i in f.citation_ids})
@@ -522,7 +523,7 @@ READING_PREFIX = "Reading (the model's words, summing up the quoted clauses; rel
 #: :mod:`clauselens.agents.refusal`).
 WITHHELD_PREFIX = "Withheld (the model's answer repeated an instruction a document addresses to AI readers): "
 _MARKS = (UNVERIFIED_PREFIX, UNCONFIRMED_PREFIX, PARTLY_UNVERIFIED_PREFIX, PARTLY_UNCONFIRMED_PREFIX, READING_PREFIX,
-          WITHHELD_PREFIX)
+          WITHHELD_PREFIX, RULE_QUOTED_PREFIX)
 
 
 def quoted_facts(report: Report, by_rule: bool = False, definition: bool = False) -> Report:

@@ -14,6 +14,7 @@ from clauselens.parsing import load_document
 from clauselens.pipeline import ask
 from clauselens.reports import to_markdown
 from clauselens.reports.build import READING_PREFIX, UNVERIFIED_PREFIX
+from clauselens.reports.model import RULE_QUOTED_PREFIX
 from tests.agents.test_delivery import DRIVEN, _settings, _tools
 from tests.fakes import ScriptedChat
 
@@ -84,7 +85,8 @@ def test_a_reading_that_says_the_opposite_of_its_clause_is_set_aside(doc):
     res = ask([], ASSIGN_Q, _settings(), models=model, tools=_tools(doc), max_turns=3)
     r = res.report
     assert len(model.calls) == 1
-    assert "Clause 12.2: \u201c" in r.answer and "Consultant may assign this agreement" not in r.answer
+    assert r.answer.startswith(RULE_QUOTED_PREFIX + "Clause 12.2: \u201c")  # not "Reading (the model's words ...)"
+    assert "Consultant may assign this agreement" not in r.answer
     assert any("said the opposite of clause 12.2" in g and "set aside" in g for g in r.knowledge_gaps)
     assert "Consultant may not sell, assign or delegate" in r.answer and "Company may assign this Agreement" in r.answer
     assert not r.answer.startswith(UNVERIFIED_PREFIX) and r.answer_support not in ("contradicted", "unrelated")
