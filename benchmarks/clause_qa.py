@@ -187,6 +187,23 @@ def summarise(rows: list[dict], questions: list[dict], threshold: float = 0.0) -
     return out
 
 
+def widen_absence(lib: Library, min_positives: int) -> list[str]:
+    """The ``--absence-min-positives`` what-if: add to the loaded topic head's ``absent_below`` the
+    categories its training measured (``metrics.absence``) with at least ``min_positives`` agreements
+    having the clause and at least ``train_topic.MIN_COVERAGE`` coverage; the added categories."""
+    from clauselens.heads.train_topic import MIN_COVERAGE
+
+    head = lib._topic_judge()
+    if head is None:
+        return []
+    added = [c for c, a in head.meta["metrics"]["absence"].items()
+             if c not in head.absent_below and a["positives"] >= min_positives and a["coverage"] >= MIN_COVERAGE]
+    for c in added:
+        head.absent_below[c] = float(head.meta["metrics"]["absence"][c]["threshold"])
+    print(f"[clause_qa] category absence widened by {added}", file=sys.stderr)
+    return added
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--setting", choices=("agreements10", "cuad462"), default="cuad462")
@@ -204,6 +221,10 @@ def main(argv: list[str] | None = None) -> None:
                          "as clauselens.library.train_query_adapter writes it; the variant says so)")
     ap.add_argument("--topic-channel", action="store_true",
                     help="fuse the topic channel (topic head category -> presence probe's passages) into the ranking")
+    ap.add_argument("--absence-min-positives", type=int, default=None, metavar="N",
+                    help="what-if: let category absence also decline categories the topic head left out for having "
+                         "fewer than train_topic.MIN_POSITIVES train_allowed agreements with the clause, when at least N "
+                         "have it (thresholds and coverage from the head's own metrics; absent_mass kept)")
     ap.add_argument("--sweep", action="store_true", help="report the abstention trade-off over dense-cosine thresholds")
     ap.add_argument("--threshold", type=float, default=None,
                     help="abstention threshold on the best dense cosine to report as the headline (default: none)")
@@ -222,6 +243,8 @@ def main(argv: list[str] | None = None) -> None:
     lib.expand_lay_terms = not args.no_lay_terms
     lib.topic_head = False if args.no_category_absence else None
     lib.topic_channel = args.topic_channel
+    if args.absence_min_positives is not None and not args.no_category_absence:
+        widen_absence(lib, args.absence_min_positives)
     if args.query_adapter is not None:
         from clauselens.heads.query_adapter import QueryAdapter
 
@@ -231,7 +254,9 @@ def main(argv: list[str] | None = None) -> None:
     variant = (f"{args.embedder}{'-filenames' if args.file_names else ''}"
                f"{'-no-front-matter-demotion' if args.no_front_matter_demotion else ''}"
                f"{'-no-lay-terms' if args.no_lay_terms else ''}{'-no-category-absence' if args.no_category_absence else ''}"
-               f"{'-topic-channel' if args.topic_channel else ''}{'-query-adapter' if args.query_adapter else ''}"
+               f"{'-topic-channel' if args.topic_channel else ''}"
+               f"{f'-absence-min-positives{args.absence_min_positives}' if args.absence_min_positives is not None else ''}"
+               f"{'-query-adapter' if args.query_adapter else ''}"
                f"{f'-{args.tag}' if args.tag else ''}")
     RESULTS.mkdir(parents=True, exist_ok=True)
     rpath = RESULTS / f"clause_qa_{args.setting}_{variant}.results.jsonl"
