@@ -17,7 +17,9 @@ Each unanswerable question that the stored ``clause_qa`` run answered is put in 
   (ambiguous/uncertain) and one of them has the clause, or more than ``MAX_AGREEMENTS``;
 * ``mass``: the top reading is absent but the absent mass stays below ``absent_mass``.
 
-The same fields are written for answerable questions, so an abstention can be read the same way.
+The same fields are written for answerable questions; there ``resolution`` means the check declines
+the question against its own gold agreement (the presence probe scores its clause below
+``absent_below``), not a resolver fault.
 Only the stored result rows and the heads are read; no search is run, nothing is trained.
 
 Usage::
