@@ -506,6 +506,9 @@ def preamble_date_kind(question: str) -> str:
     return "effective" if stems & _START_STEMS or "effective date" in named else ""
 
 
+_PAGE_BEFORE = re.compile(r"\bpage\s*$", re.IGNORECASE)
+
+
 def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:
     """The agreement's date from its opening passages (``front``), by the Archivist's preamble rule
     (:func:`clauselens.parsing.metadata.guess_effective_date`: an Effective Date definition, else the
@@ -526,8 +529,8 @@ def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:
         if got is None or d is None:
             continue
         m = re.search(r"\s+".join(re.escape(w) for w in got.split()), text)
-        if m is None:
-            continue
+        if m is None or _PAGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
+            continue  # "Page 2 May 2004": a page header's number read as the day
         for s, e in sentence_units(text):
             if s <= m.start() < e:
                 if prefer == "effective" and not _START_WORDS.search(text[s:e]):
