@@ -58,7 +58,7 @@ def test_the_one_candidate_whose_party_the_question_names(cands):
     docs, _ = cands
     assert named_candidates("how long does a buyer get to settle a Leclanché invoice?", docs) == {"lec": "Leclanché"}
     assert named_candidates("Can Domini farm out some of the fund's admin work?", docs) == {"dom": "Domini"}
-    assert named_candidates("Can TruckThat's work be ended early?", docs) == {"drv": "TruckThat"}  # possessive, bundled PDF
+    assert named_candidates("Can TruckThat's work be ended early?", docs) == {"drv": "TruckThat LLC"}  # as written: short name a role
     # no name or a role word only: no candidate is named; two candidates' parties: both (as "ambiguous" would)
     assert named_candidates("How long does a buyer get to pay an invoice?", docs) == {}
     assert named_candidates("Can the Company or the Consultant end it early?", docs) == {}
