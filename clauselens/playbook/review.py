@@ -41,6 +41,7 @@ as the model's; it never changes an outcome.
 from __future__ import annotations
 
 import math
+import re
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, Mapping, Sequence
@@ -115,6 +116,26 @@ class AgreementReview:
         return {"agreement": self.agreement, "source_path": self.source_path, "doc_id": self.doc_id,
                 "seconds": round(self.seconds, 3), "error": self.error, "counts": self.counts(),
                 "results": [r.to_dict() for r in self.results]}
+
+
+_NEGATIVE_NAME = re.compile(r"^(?:non|anti|no)\b", re.IGNORECASE)
+
+
+def negated_windows(wins: Sequence[str], category: str) -> Any:
+    """Which presence-head windows name the category only in its negated form (issue #44): a window
+    whose every word on the category's stem (the first six letters of its name: "exclus" for
+    Exclusivity) carries "non" ("non-exclusive licence", "nonexclusive right") grants the opposite,
+    so the head's score on it does not show the clause. A boolean array; all False for a category
+    named by a negation itself ("Non-Compete", "Anti-Assignment") or a stem shorter than six letters."""
+    stem = re.sub(r"[^a-z]", "", category.split()[0].lower())[:6] if category.split() else ""
+    if len(stem) < 6 or _NEGATIVE_NAME.match(category):
+        return np.zeros(len(wins), dtype=bool)
+    rx = re.compile(r"\b(non[\s-]*)?" + stem + r"\w*", re.IGNORECASE)
+    out = []
+    for w in wins:
+        found = [m.group(1) is not None for m in rx.finditer(w)]
+        out.append(bool(found) and all(found))
+    return np.array(out, dtype=bool)
 
 
 def _logit(p: float) -> float:
@@ -231,8 +252,9 @@ class Reviewer:
         for pos in self.playbook.positions:
             if self._head_decides(pos) and wprobs is not None and probs is not None:
                 j = self.head.categories.index(pos.category)
-                best = int(wprobs[:, j].argmax())
-                verdict = Presence(pos.category or "", False, float(wprobs[best, j]), float(self.head.thresholds[j]), wins[best])
+                col = wprobs[:, j] * ~negated_windows(wins, pos.category or "")
+                best = int(col.argmax())
+                verdict = Presence(pos.category or "", False, float(col[best]), float(self.head.thresholds[j]), wins[best])
                 anchor = _window_passage(texts, starts, best, probs[:, j])
                 res = self._by_head(pos, passages, verdict, probs[:, j], anchor)
             else:
