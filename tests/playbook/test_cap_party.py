@@ -15,6 +15,7 @@ from clauselens.playbook.model import parse_playbook, parse_requirement
 from clauselens.playbook.parties import ALL, Sides, liable
 from clauselens.playbook.review import Reviewer
 from clauselens.playbook.rules import evaluate
+from tests.playbook.test_parties import passages
 
 CUAD = [  # (sentence, the two parties' defined terms, whose liability it limits: index into the pair, or ALL)
     ("Galaxy's liability in any matter related to Product shall be limited to the purchase price paid by Telnet for the "
@@ -101,22 +102,13 @@ positions:
 """
 
 
-def _passages(*texts: str) -> list[SimpleNamespace]:
-    out, at = [], 0
-    for t in texts:
-        out.append(SimpleNamespace(text=t, spans=[SimpleNamespace(start=at, end=at + len(t))], clause_ref="", heading_path=[],
-                                   page_start=1))
-        at += len(t) + 2
-    return out
-
-
 @pytest.mark.parametrize("rule,theirs,ours", [("{cap_months_of_fees_at_least: 12}", "deviation", "compliant"),
                                                ("present", "deviation", "compliant")])
 def test_review_reads_whose_liability_the_quoted_cap_limits(rule, theirs, ours):
     s = _sides(("Supplier", "Customer"))
     rev = Reviewer(parse_playbook(PB.format(rule=rule)), head=SimpleNamespace(categories=[]), calibration={})
     for who, want in (("Supplier's", theirs), ("Customer's", ours)):
-        rv = rev.review(_passages("1. Delivery. Supplier shall deliver the Products to Customer's site.",
+        rv = rev.review(passages("1. Delivery. Supplier shall deliver the Products to Customer's site.",
                                   f"2. Limitation of Liability. {TWELVE.format(who=who)}"), agreement="a", parties=s.parties)
         r = next(x for x in rv.results if x.position_id == "cap")
         assert r.outcome == want, (who, r.why)
