@@ -17,6 +17,11 @@ after. Gold shown = some fact's citation overlaps a gold span (``answers_e2e``'s
 
     python -m benchmarks.delivery_gap                       # s6, s6_lay, s7_blind3 -> delivery_gap.json
     python -m benchmarks.delivery_gap --tags s8 s8_lay s8_blind3 --out delivery_gap_s8.json
+    python -m benchmarks.delivery_gap --held-out benchmarks/data/clause_qa_lay_blind4/questions.jsonl \
+        clause_qa_cuad462_minilm-blind4-end.results.jsonl s9_blind4 --out delivery_gap_s9_blind4.json
+
+``--held-out QUESTIONS RETRIEVAL TAG`` scores one held-out set and keeps counts only (per kind, and gaps per
+cause): no question id or text is printed or written, so the set stays unread.
 """
 
 from __future__ import annotations
@@ -93,12 +98,31 @@ def one_set(questions: Path, retrieval: Path, e2e: Path) -> dict[str, Any]:
             "e2e_commit": data.get("versions", {}).get("clauselens_commit"), "kinds": kinds}
 
 
+def held_out(questions: Path, retrieval: Path, e2e: Path, out: str) -> None:
+    """:func:`one_set` with every question id and text left out (``--held-out``)."""
+    s = one_set(questions.resolve(), retrieval, e2e)
+    for k in s["kinds"].values():
+        causes = [g["cause"] for g in k.pop("gaps")]
+        k["gaps"] = {c: causes.count(c) for c in sorted(set(causes))}
+        k["gaps_named"] = len(k["gaps_named"])
+    path = RES / out
+    path.write_text(json.dumps({"benchmark": "delivery_gap", "issue": 38, "held_out": True, **s}, indent=1) + "\n")
+    for kind, k in s["kinds"].items():
+        print(f"{kind:13s} n={k['n']:2d} top3={k['top3']:2d} shown={k['shown']:2d} shown_named={k['shown_named']:2d} "
+              f"declined={k['declined']:2d} gaps={k['gaps']}")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tags", nargs=3, default=[t for *_, t in SETS], metavar=("DEV", "LAY", "BLIND3"),
                     help="answers_e2e run tags of the three sets (default: s6 s6_lay s7_blind3)")
     ap.add_argument("--out", default="delivery_gap.json", help="file name under benchmarks/results/")
+    ap.add_argument("--held-out", nargs=3, metavar=("QUESTIONS", "RETRIEVAL", "TAG"),
+                    help="one held-out set instead: counts only (module docstring)")
     args = ap.parse_args(argv)
+    if args.held_out:
+        held_out(Path(args.held_out[0]), RES / args.held_out[1], RES / f"answers_e2e_{args.held_out[2]}.json", args.out)
+        return
     runs = [(name, q, r, RES / f"answers_e2e_{tag}.json") for (name, q, r, _), tag in zip(SETS, args.tags)]
     command = " ".join(["python -m benchmarks.delivery_gap", *(argv if argv is not None else sys.argv[1:])])
     out = {"benchmark": "delivery_gap", "issue": 38, "command": command,
