@@ -482,8 +482,7 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
     return report.model_copy(update={
         "knowledge_gaps": _dedup(gaps), "verification": status, "verification_note": note.strip(),
         "unaddressed_documents": unaddressed, "answer": _mark_unverified(report.answer, mark) if mark else report.answer,
-        "conclusion": _mark_unverified(report.conclusion, mark) if mark else report.conclusion,
-    })
+        "conclusion": _mark_unverified(report.conclusion, mark) if mark else report.conclusion})
 
 
 def _answer_mark(report: Report, status: str, answer_bad: bool, partly: bool, candidate_facts: bool) -> str | None:
@@ -549,7 +548,7 @@ def quoted_facts(report: Report, by_rule: bool = False, definition: bool = False
     update: dict[str, Any] = {"facts": "quotes", "readings": "rules" if by_rule else "model"}
     if report.documents_silent or not any(f.cited_fact for f in report.key_findings):
         return report.model_copy(update=update)
-    n = len(report.key_findings)
+    n, rq = len(report.key_findings), report.answer.startswith(RULE_QUOTED_PREFIX)  # rq: the clause's sentences (reading_check)
     if by_rule:
         said = (f"Every key finding ({n}) is a verified quote{' of the definition' if definition else ''}, shown word "
                 "for word as the fact; the line beside it, written by rule, says where it is.")
@@ -557,7 +556,8 @@ def quoted_facts(report: Report, by_rule: bool = False, definition: bool = False
         update["answer"] = _mark_unverified(report.answer, READING_PREFIX)
         update["conclusion"] = _mark_unverified(report.conclusion, READING_PREFIX)
         said = (f"Every key finding ({n}) rests on a verified quote, shown word for word as the fact; what the "
-                "findings and the answer say of the quotes is the model's reading, checked but not guaranteed.")
+                f"findings{'' if rq else ' and the answer'} say of the quotes is the model's reading, checked but not guaranteed"
+                f"{'; the answer quotes the clause by rule' if rq else ''}.")
     if report.verification == "verified":  # finalize_support's note, said for quoted facts
         update["verification_note"] = report.verification_note.replace(
             f"Every key finding ({n}) is supported by a verified quote.", said)

@@ -90,6 +90,7 @@ def test_a_reading_that_says_the_opposite_of_its_clause_is_set_aside(doc):
     assert any("said the opposite of clause 12.2" in g and "set aside" in g for g in r.knowledge_gaps)
     assert "Consultant may not sell, assign or delegate" in r.answer and "Company may assign this Agreement" in r.answer
     assert not r.answer.startswith(UNVERIFIED_PREFIX) and r.answer_support not in ("contradicted", "unrelated")
+    assert "the answer quotes the clause by rule" in r.verification_note and "and the answer say" not in r.verification_note
     notes = [e.get("text") or "" for e in res.transcript["events"] if e["type"] == "note"]
     assert any("contradicts the clause it reads" in n for n in notes)
 
