@@ -193,7 +193,7 @@ def liable(sentence: str, sides: Sides) -> set[str] | None:
     it names none (see the module docstring)."""
     if not _LIMITS.search(sentence):
         return None  # "Company's liability for taxes": no limit stated
-    sentence = _plain_names(sentence, sides)
+    sentence = _plain_names(_uncapitalised(sentence, sides), sides)
     if _LIABLE_GENERIC.search(sentence):
         return {ALL}
     got: set[str] = set()
@@ -212,6 +212,18 @@ def liable(sentence: str, sides: Sides) -> set[str] | None:
     if ALL in got:
         return {ALL}
     return got or None
+
+
+def _uncapitalised(sentence: str, sides: Sides) -> str:
+    """An ALL-CAPS sentence (limitation clauses often are: "IN NO EVENT SHALL COMPANY BE LIABLE") in lower case with
+    the parties' names and defined terms written as the agreement defines them, so the patterns above read it."""
+    letters = [c for c in sentence if c.isalpha()]
+    if not letters or sum(c.isupper() for c in letters) < 0.8 * len(letters):
+        return sentence
+    low = sentence.lower()
+    for name in sorted({x for n, al in party_table(sides.parties) for x in (n, *al)}, key=len, reverse=True):
+        low = re.sub(rf"\b{re.escape(name.lower())}\b", name, low)
+    return low
 
 
 def _plain_names(sentence: str, sides: Sides) -> str:

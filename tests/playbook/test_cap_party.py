@@ -112,3 +112,43 @@ def test_review_reads_whose_liability_the_quoted_cap_limits(rule, theirs, ours):
                                   f"2. Limitation of Liability. {TWELVE.format(who=who)}"), agreement="a", parties=s.parties)
         r = next(x for x in rv.results if x.position_id == "cap")
         assert r.outcome == want, (who, r.why)
+
+
+def test_an_all_caps_cap_on_one_party_is_read_and_the_example_playbook_calls_it_a_deviation():
+    """The bundled contract's clause 10 is in capitals ("IN NO EVENT SHALL COMPANY'S AGGREGATE LIABILITY ... EXCEED"):
+    only the Company's liability is capped, so the supply playbook's "each party's liability capped" is a deviation
+    (a fresh-clone tryout saw it "compliant"; then "unclear: the clause does not say which party it binds")."""
+    from pathlib import Path
+
+    from clauselens.parsing.loader import load_document
+    from clauselens.playbook.model import load_playbook
+
+    repo = Path(__file__).resolve().parents[2]
+    pdf = repo / "examples" / "contracts" / "driven_deliveries_consulting_agreement.pdf"
+    text = " ".join(load_document(pdf).text.split())
+    start = text.index("IN NO EVENT SHALL COMPANY\u2019S AGGREGATE LIABILITY")
+    sentence = text[start:text.index(".", start) + 1]
+    sides = Sides(parties={"Driven Deliveries, Inc.": ["Company"], "TruckThat LLC": ["Consultant"]}, us="Driven Deliveries, Inc.")
+    assert liable(sentence, sides) == {"Driven Deliveries, Inc."}
+    pos = next(p for p in load_playbook(repo / "examples" / "playbooks" / "supply_services.yaml").positions if p.id == "liability_cap")
+    assert pos.party == "both"
+
+
+def test_the_supply_playbook_on_the_bundled_contract_finds_the_one_sided_cap(tmp_path):
+    """The README's review command (no model): liability_cap is a deviation quoting clause 10, binding the Company."""
+    import json
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from clauselens.cli import app
+
+    repo = Path(__file__).resolve().parents[2]
+    res = CliRunner().invoke(app, ["review", str(repo / "examples" / "contracts" / "driven_deliveries_consulting_agreement.pdf"),
+                                   "--playbook", str(repo / "examples" / "playbooks" / "supply_services.yaml"),
+                                   "--our-party", "Driven Deliveries", "--out", str(tmp_path), "--no-reading"])
+    assert res.exit_code == 0, res.output
+    got = {r["position_id"]: r for r in json.loads((tmp_path / "review.json").read_text())["agreements"][0]["results"]}
+    cap = got["liability_cap"]
+    assert cap["outcome"] == "deviation" and "binds Company, not each party" in cap["why"]
+    assert any("COMPANY\u2019S AGGREGATE LIABILITY" in q["text"] for q in cap["quotes"])
