@@ -51,8 +51,10 @@ from clauselens.retrieval.types import Passage
 
 #: Most clauses a report leads with (issue #38: "the best one to three retrieved clauses").
 LEAD_MAX = 3
-#: Longest quote of a lead clause, in characters (a longer passage is quoted as its best window).
-LEAD_CHARS = 700
+#: Longest quote of a lead clause, in characters (a longer passage is quoted as its best window): as long as a named
+#: clause's, so a clause is quoted whole as a rule (a fresh-clone tryout: at 700, clause 10's cap sentence and 11.1's
+#: place of arbitration were cut off the quotes that led their answers).
+LEAD_CHARS = 1500
 #: Longest quote of a named clause, in characters (cut at its last sentence end within it).
 NAMED_CHARS = 1500
 #: Most passages of a named clause quoted (the clause and its first sub-clauses, retrieval's order).

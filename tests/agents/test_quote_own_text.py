@@ -63,7 +63,22 @@ def test_a_quote_that_starts_at_a_list_item_keeps_the_lists_lead_in() -> None:
 
     doc = load_one(PDF, Settings(use_store=False))
     text = next(c.text for c in build_chunks(doc) if c.clause_ref == "9")
-    a, b = quote_window(text, "If the consultant messes up and someone sues, who pays?")
+    a, b = quote_window(text, "If the consultant messes up and someone sues, who pays?", 700)  # a window, not the clause
     quote = text[a:b]
     assert quote.startswith("Consultant agrees to indemnify") and "(i) any negligent" in quote
     assert b - a <= 700 and " ".join(quote.split()) in " ".join(doc.text.split())  # one stretch of the document
+
+
+def test_a_lead_quote_of_a_clause_of_ordinary_length_is_the_whole_clause() -> None:
+    """Fresh-clone tryout: at 700 characters the quote leading "is there a limit on how much the company could owe"
+    stopped before clause 10's cap sentence, and clause 9's before items (iii)-(v); both clauses are quoted whole."""
+    from clauselens.agents.delivery import quote_window
+
+    doc = load_one(PDF, Settings(use_store=False))
+    chunks = {c.clause_ref: c.text for c in build_chunks(doc)}
+    cap = chunks["10"]
+    a, b = quote_window(cap, "Is there a limit on how much the company could owe the consultant if things go wrong?")
+    assert "AGGREGATE LIABILITY" in cap[a:b] and cap[a:b].startswith("10. Limitation of Liability")
+    nine = chunks["9"]
+    a, b = quote_window(nine, "If the consultant messes up and someone sues, who pays?")
+    assert "(v)" in nine[a:b] and "(iii)" in nine[a:b]
