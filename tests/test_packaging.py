@@ -61,7 +61,7 @@ def imported_modules(*dirs: str) -> dict[str, str]:
                     continue
                 for n in names:
                     top = n.split(".")[0]
-                    if top not in own and top not in sys.stdlib_module_names:
+                    if top not in own and top not in sys.stdlib_module_names and not (f.parent / f"{top}.py").exists():  # a sibling
                         out.setdefault(top, str(f.relative_to(REPO)))
     return out
 
