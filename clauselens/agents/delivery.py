@@ -37,7 +37,7 @@ from clauselens import events as ET
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, call_structured
 from clauselens.agents.definitions import asked_term
-from clauselens.agents.reading_check import checked_reading, clause_name, reading_scope
+from clauselens.agents.reading_check import checked_reading, clause_name, question_words, reading_scope
 from clauselens.agents.reading_check import tokens as _tokens
 from clauselens.config import ModelSettings
 from clauselens.library.passages import ref_key, ref_key_groups
@@ -231,9 +231,7 @@ def quote_window(text: str, question: str, max_chars: int = LEAD_CHARS) -> tuple
     units = sentence_spans(text, a, b)
     if not units:
         return _cut_at_sentence(text, a, b, max_chars)
-    from clauselens.retrieval.lay_terms import expand
-
-    words = _tokens(question) | _tokens(" ".join(expand(question).terms))
+    words = question_words(question)
     score = [len(words & _tokens(text[u.start:u.end])) for u in units]
     best = max(range(len(units)), key=lambda i: (score[i], -i))
     lo = hi = best

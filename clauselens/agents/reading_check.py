@@ -91,7 +91,9 @@ def clause_name(p: Any) -> str:
 
 
 
-def _question_words(question: str) -> set[str]:
+def question_words(question: str) -> set[str]:
+    """The content stems of ``question`` and of its contract-vocabulary expansion (lay_terms): what a sentence of a
+    clause is scored against, here and in :func:`clauselens.agents.delivery.quote_window`."""
     from clauselens.retrieval.lay_terms import expand
 
     return _tokens(question) | _tokens(" ".join(expand(question).terms))
@@ -124,7 +126,7 @@ def answering_sentences(question: str, text: str) -> list[str]:
     acting = [s for s in units if actions & {a.action for a in assertions(s)}]
     if acting:
         return acting
-    words = _question_words(question)
+    words = question_words(question)
     return [s for s in units if len(words & _tokens(s)) >= MIN_SHARED]
 
 
@@ -158,7 +160,7 @@ def omitted(reading: str, answering: Sequence[str], question: str = "") -> list[
     have, nums = _tokens(reading), _numbers(reading)
     sentences = list(answering)
     toks = [_tokens(s) for s in sentences]
-    asked = _question_words(question) if question else set()
+    asked = question_words(question) if question else set()
     said = {(a.party, a.action, a.negated) for a in assertions(reading)}
     out = []
     for i, s in enumerate(sentences):
