@@ -134,6 +134,9 @@ class RetrievalSettings(BaseModel):
     library_rerank: Literal["none", "llm", "head"] = "none"
     library_rerank_top: int = 10
     library_rerank_abstain: float | None = None  # None: off for "llm", head.json's threshold for "head"
+    # Weight of the reranker's order against the fused order in the weighted RRF of the top
+    # ``library_rerank_top`` (clauselens.library.library.rerank_order; 1 = equal, 0 = fused order kept).
+    library_rerank_weight: float = 1.0
 
 
 class Settings(BaseSettings):

@@ -150,6 +150,37 @@ def synthetic_groups(path: Path, seed: int, limit: int, absent_share: float = 0.
     return groups
 
 
+def topic_question_groups(groups: list[dict[str, Any]], per_group: int, seed: int,
+                          files: list[Path] | None = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """CUAD clause groups asked in the everyday register: each of ``groups`` (``head_pairs`` groups of
+    the train split) re-asked with up to ``per_group`` of the 1.5B's everyday questions for its
+    category (``heads.topic_questions``: written from CUAD's category descriptions for many agreement
+    types and askers, no passage, agreement or evaluation question read), the group's labelled passages
+    unchanged (kinds prefixed ``topic_``): annotated groups teach the lay wording of a clause kind,
+    absent-category groups that a neighbouring clause does not answer it. Returns the groups and the
+    topic files' sha256 and question counts (for the manifest)."""
+    from clauselens.heads.base import sha256_file
+    from clauselens.heads.topic_questions import OUT as TOPIC_FILE
+    from clauselens.heads.topic_questions import read
+
+    files = files if files is not None else sorted(TOPIC_FILE.parent.glob(TOPIC_FILE.stem + "*.jsonl"))
+    pool: dict[str, list[str]] = {}
+    for f in files:
+        for it in read(f):
+            pool.setdefault(it["label"], []).extend(q for q in it["questions"] if q not in pool.get(it["label"], []))
+    rng = random.Random(f"{seed}:topic-questions")
+    out = []
+    for g in groups:
+        qs = pool.get(g["category"], [])
+        for q in rng.sample(qs, min(per_group, len(qs))):
+            out.append({**g, "query": q, "register": "topic_question",
+                        "pairs": [{**p, "kind": f"topic_{p['kind']}"} for p in g["pairs"]]})
+    rng.shuffle(out)
+    info = {"files": {str(f): sha256_file(f) for f in files},
+            "questions_per_category": {c: len(v) for c, v in sorted(pool.items())}, "groups": len(out)}
+    return out, info
+
+
 def pairs_dataset(groups: list[dict[str, Any]]) -> Any:
     from datasets import Dataset
 
@@ -212,6 +243,11 @@ def main(argv: list[str] | None = None) -> None:
                          "groups (source passage vs the library's next passages; abstention searches)")
     ap.add_argument("--synthetic-groups", type=int, default=100000, help="at most this many groups from --synthetic")
     ap.add_argument("--synthetic-absent-share", type=float, default=0.3)
+    ap.add_argument("--topic-questions", type=int, default=0, metavar="N",
+                    help="re-ask N of the sampled train CUAD groups (--topic-annotated/--topic-absent of them) with "
+                         "the 1.5B's everyday questions for their category (heads.topic_questions)")
+    ap.add_argument("--topic-annotated", type=int, default=600, help="annotated train groups re-asked by --topic-questions")
+    ap.add_argument("--topic-absent", type=int, default=200, help="absent-category train groups re-asked by --topic-questions")
     ap.add_argument("--swap-negatives", type=int, default=0,
                     help="per positive passage, this many phrasings of other categories paired with it as negatives")
     ap.add_argument("--resume", action="store_true", help="continue from the last checkpoint under --out")
@@ -233,6 +269,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.synthetic is not None:
         syn = synthetic_groups(args.synthetic, args.seed, args.synthetic_groups, args.synthetic_absent_share)
         train = train + syn
+    topic_info = None
+    if args.topic_questions:
+        base_groups = sample_groups(groups["train"], args.topic_annotated, args.topic_absent, args.seed + 1)
+        topic, topic_info = topic_question_groups(base_groups, args.topic_questions, args.seed)
+        train = train + topic
     val = sample_groups(groups["val"], args.val_groups // 2, args.val_groups // 2, args.seed)
     if args.cross_negatives:
         add_cross_negatives(train, groups["train"], args.cross_negatives, args.seed)
@@ -288,6 +329,9 @@ def main(argv: list[str] | None = None) -> None:
         meta["data"]["synthetic"] = {"file": str(args.synthetic), "groups": sum(1 for g in train if any(
             p["kind"].startswith("synthetic") for p in g["pairs"])),
             "manifest": json.loads(syn_man.read_text()) if syn_man.exists() else None}
+    if topic_info is not None:
+        meta["data"]["topic_questions"] = {**topic_info, "per_group": args.topic_questions,
+                                           "made_by": "python -m clauselens.heads.topic_questions"}
     if args.library_searches is not None:
         meta["data"]["library_searches"] = {"file": str(args.library_searches), "groups": args.library_groups,
                                             "made_by": "python -m clauselens.library.answerability_data --both-registers "

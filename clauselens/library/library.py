@@ -115,6 +115,9 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, QueryVectors, 
         self.rerank_top = RERANK_TOP
         #: Abstain when no reranked passage reaches this P(relevant) (0 = off).
         self.rerank_abstain = 0.0
+        #: Weight of the reranker's order against the fused order in :func:`rerank_order`
+        #: (``retrieval.library_rerank_weight``; 1 = equal, 0 = the fused order kept).
+        self.rerank_weight = 1.0
         #: Rank an agreement's front matter (preamble and recitals, before its first numbered
         #: clause) after its operative clauses (:meth:`_demote_front_matter`).
         self.demote_front_matter = True
@@ -446,7 +449,7 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, QueryVectors, 
             best = max(probs, default=0.0)
         for p, pr in zip(head, probs):
             p.scores["head" if judge is not None else "llm"] = pr
-        order = rerank_order(probs)
+        order = rerank_order(probs, self.rerank_weight)
         trace["rerank"] = {"scored": len(head), "best": round(best, 4), "seconds": round(time.perf_counter() - t0, 2)}
         return [head[i] for i in order] + tail, best
 
@@ -478,15 +481,15 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, QueryVectors, 
         return LibraryRetriever(self, doc_ids)
 
 
-def rerank_order(probs: Sequence[float]) -> list[int]:
-    """Positions ``0..n-1`` of a fused list re-ordered by Reciprocal Rank Fusion (k = 60) of
-    the fused order itself and the order by ``probs`` (P(relevant), ties kept in fused
-    order): the reranker moves a passage without discarding what BM25 and dense agreed on."""
+def rerank_order(probs: Sequence[float], weight: float = 1.0) -> list[int]:
+    """Positions ``0..n-1`` of a fused list re-ordered by weighted Reciprocal Rank Fusion (k = 60)
+    of the fused order itself (weight 1) and the order by ``probs`` (P(relevant), ties kept in fused
+    order; ``weight``): the reranker moves a passage without discarding what BM25 and dense agreed on."""
     n = len(probs)
     by_p = sorted(range(n), key=lambda i: (-probs[i], i))
     score = [1.0 / (RRF_K + i + 1) for i in range(n)]
     for rank, i in enumerate(by_p, start=1):
-        score[i] += 1.0 / (RRF_K + rank)
+        score[i] += weight / (RRF_K + rank)
     return sorted(range(n), key=lambda i: (-score[i], i))
 
 
