@@ -90,7 +90,9 @@ class HeadReranker:
         with torch.inference_mode():
             for i in range(0, len(texts), self.batch_size):
                 chunk = list(texts[i:i + self.batch_size])
-                enc = self._tok([query] * len(chunk), chunk, truncation="only_second", max_length=self.max_length,
+                # longest_first, as sentence-transformers' CrossEncoder tokenised the training pairs: a long
+                # question (a LegalBench-RAG MAUD query) is cut too instead of failing "only_second"
+                enc = self._tok([query] * len(chunk), chunk, truncation="longest_first", max_length=self.max_length,
                                 padding=True, return_tensors="pt")
                 out += self._model(**enc).logits[:, 0].float().tolist()
         return out

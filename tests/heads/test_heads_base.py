@@ -32,6 +32,8 @@ def test_saved_head_verifies_and_scores(tiny_root: Path) -> None:
     assert len(probs) == 3 and all(0.0 < p < 1.0 for p in probs)
     assert head.abstain_threshold == 0.4
     assert head.score("q", []) == []
+    long_question = "Does the agreement say what happens to the merger consideration " * 30  # > max_length pieces
+    assert len(head.score(long_question, ["Neither party shall solicit employees."] * 2)) == 2
 
 
 def test_corrupt_weights_are_refused(tiny_root: Path, tmp_path: Path) -> None:
