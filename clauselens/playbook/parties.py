@@ -6,7 +6,7 @@ does not look at parties. The review then reads, in the quoted clause's sentence
 which party the sentence binds, and compares it with the position's party:
 
 * **the subjects of the sentence's modal phrases** ("Distributor shall not ...", "Neither party may
-  ...", "Each party agrees not to ..."), read by :func:`clauselens.reports.support_claims.assertions`
+  ...", "Each party agrees not to ...", "Neither X nor Y shall ..."), read by :func:`clauselens.reports.support_claims.assertions`
   (the report's party-role check; reused, not copied) and matched to one of the agreement's parties
   through its name or defined aliases (``Document.party_aliases``: a defined term as written, or a
   distinctive word of the name or an alias). "Either",
@@ -52,6 +52,9 @@ _PASSIVE_BAN = re.compile(r"\b(?:shall|may|will|must|can)\s+not\s+be\s+\w+(?:ed|
 _GRANT = re.compile(r"(?P<who>\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})\s+(?:hereby\s+)?(?:grants?|appoints?|gives?)\b"
                     r"[^.;]{0,200}?\b(?:exclusive|sole)\b")
 _WORDS = re.compile(r"[A-Za-z][\w&'’-]*")
+#: "Neither X nor Y" before the modal: both named parties are bound.
+_NEITHER_NOR = re.compile(r"\b[Nn]either\s+(?P<a>(?:the\s+)?[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})\s+nor\s+"
+                          r"(?P<b>(?:the\s+)?[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3})")
 #: Whose liability a sentence limits: "Licensor's total liability", "each of Nortel's and Entrust's liability",
 #: "the liability of Seller", "Seller shall not be liable", "in no event shall Seller be liable".
 _LIABLE_GENERIC = re.compile(r"\b(?:either|each|a|any|neither|the)\s+part(?:y|ies)['’]s?\s+(?:[\w/-]+\s+){0,3}liabilit", re.IGNORECASE)
@@ -137,6 +140,11 @@ def bound(sentence: str, sides: Sides) -> set[str] | None:
     head = sentence[: first_modal.start()] if first_modal else sentence
     if _GENERIC.search(head):
         return {ALL}
+    m = _NEITHER_NOR.search(head)
+    if m:  # "Neither ADAMS GOLF nor CONSULTANT shall ...": both named parties
+        pair = {sides.match(m.group("a")), sides.match(m.group("b"))}
+        if None not in pair and len(pair) == 2:
+            return {p for p in pair if p is not None}
     m = _GRANT.search(sentence)
     if m:  # "NTC hereby grants to ALFA AESAR the exclusive right": the grantor is the one restricted
         hit = sides.match(m.group("who"))

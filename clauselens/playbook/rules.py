@@ -24,11 +24,17 @@ or several values that disagree), the value in a normal form and the rule that d
   sum cannot be compared with months of fees without the fees);
 * ``consent_required``: a sentence on the topic requires the other party's consent or approval
   (compliant); a sentence lets a party assign "without" consent ("without Consultant's consent"
-  too) and none requires it (deviation); an outright prohibition with no consent route, or no such
-  sentence, is unclear. With the position's ``party`` (:mod:`clauselens.playbook.parties`), each
-  sentence counts for the party it binds: a party the clause lets act without consent, or does not
-  restrict at all while it restricts another, is a deviation ("restricts Consultant only");
-  compliant needs every party of the position restricted by consent.
+  too) and none requires it (deviation); no such sentence is unclear. An **outright prohibition**
+  with no consent route ("Consultant may not sell, assign or delegate any rights ...") is stricter
+  than consent, so it is decided by whom it binds: a ban on the counterparty meets the position
+  (they cannot assign at all, let alone without our consent: compliant), a ban on us goes beyond it
+  (we could not assign even with consent: deviation, to negotiate a consent route). Without a
+  ``party`` the position does not look at parties and a ban meets it (compliant). With the
+  position's ``party`` (:mod:`clauselens.playbook.parties`), each sentence counts for the party it
+  binds: a party the clause lets act without consent, or does not restrict at all while it
+  restricts another, is a deviation ("restricts Consultant only"); compliant needs every party of the
+  position restricted by consent (or the counterparty banned outright); a ban on a party that may or
+  may not be ours (our party not known) is unclear, naming ``--our-party``.
 
 Pure functions; no I/O.
 """
@@ -301,12 +307,16 @@ def _cap_period(req: Requirement, text: str, cues: list[str]) -> RuleResult:
     return RuleResult("unclear", "", "the clause states no period of fees for its cap")
 
 
-_CONSENT = re.compile(r"\b(?:consent|approv|agree(?:ment)?\s+in\s+writing)", re.IGNORECASE)
-_FREE = re.compile(r"\bwithout\s+(?:the\s+)?(?:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3}['’]s?\s+)?"
+#: A consent route: "consent", "approval", "permission", "agreed (upon) in writing", "written agreement of", "in writing signed by".
+_CONSENT = re.compile(r"\b(?:consent|approv|permission|agree(?:ment|d)?\s+(?:upon\s+)?in\s+writing|written\s+agreement\s+of|"
+                      r"in\s+writing\s+(?:signed|executed)\s+by)", re.IGNORECASE)
+_FREE = re.compile(r"\bwithout\s+(?:the\s+)?(?:[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*){0,3}['’]s?\s+|other\s+part(?:y|ies)['’]s?\s+)?"
                    r"(?:need\s+(?:for|of|to\s+obtain)\s+|necessity\s+of\s+|requirement\s+of\s+|obtaining\s+)?"
-                   r"(?:the\s+)?(?:any\s+)?(?:prior\s+)?(?:written\s+)?(?:consent|approval)", re.IGNORECASE)
+                   r"(?:the\s+)?(?:any\s+)?(?:prior\s+)?(?:express\s+)?(?:written\s+)?(?:consent|approval|permission)", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|no|neither|nor|never|cannot|prohibit\w*)\b|n't\b", re.IGNORECASE)
-_PROHIBIT = re.compile(r"\b(?:shall\s+not|may\s+not|cannot|not\s+be\s+assignable|non-?assignable|prohibit\w*)\b", re.IGNORECASE)
+_PROHIBIT = re.compile(r"\b(?:shall\s+not|may\s+not|will\s+not|cannot|not\s+be\s+assignable|non-?assignable|prohibit\w*|"
+                       r"(?:shall|will)\s+have\s+no\s+right|not\s+(?:be\s+)?entitled\s+to|neither\b[^.;]{0,80}\bnor\b[^.;]{0,40}"
+                       r"\b(?:shall|may|will)\s+have\s+the\s+right)\b", re.IGNORECASE)
 
 
 def _consent_kind(s: str) -> tuple[str, tuple[int, int]] | None:
@@ -334,8 +344,21 @@ def _consent_rule(text: str, cues: list[str], party: str = "any", sides: Sides |
     if "free" in first:
         return RuleResult("deviation", "no consent needed", "the clause lets a party act without the other's consent", first["free"])
     if "prohibits" in first:
-        return RuleResult("unclear", "prohibited", "the clause prohibits it outright (no consent route)", first["prohibits"])
+        return RuleResult("compliant", "prohibited outright", "the clause prohibits it outright (no consent route): at least as "
+                                                               "strict as only with consent", first["prohibits"])
     return RuleResult("unclear", "", "no sentence of the clause says whether consent is needed")
+
+
+def _banned_ours(banned: set[str], party: str, sides: Sides) -> set[str] | None:
+    """Which of the ``banned`` parties (prohibited outright, no consent route) are ours, for a position about
+    ``party``; None when that is not known (a ban on one named party while our party is not named)."""
+    if party == "us":
+        return banned
+    if party == "counterparty":
+        return set()
+    if ALL in banned or (sides.names and set(sides.names) <= banned):
+        return banned  # every party is banned, so we are
+    return banned & {sides.us} if sides.us is not None else None
 
 
 def _consent_by_party(read: list[tuple[str, tuple[int, int], str]], party: str, sides: Sides) -> RuleResult:
@@ -367,8 +390,20 @@ def _consent_by_party(read: list[tuple[str, tuple[int, int], str]], party: str, 
         restricted = {w for _, _, b in bounds if b for w in b}
         return RuleResult("deviation", "restricts " + describe(restricted, sides) + " only",
                           f"the clause restricts {describe(restricted, sides)} only, not {describe(set(bare), sides)}", bounds[0][1])
-    if any(k and "requires" not in k for k in status.values()) and not bare:
-        return RuleResult("unclear", "prohibited", "the clause prohibits it outright (no consent route)", bounds[0][1])
+    if all(k for k in status.values()) and not bare:  # every party restricted, some by an outright ban only
+        banned = {w for w, k in status.items() if "requires" not in k}
+        span = next(sp for kind, sp, b in bounds if kind == "prohibits" and b is not None and any(covers(b, {w}) for w in banned))
+        ours = _banned_ours(banned, party, sides)
+        if ours is None:
+            names = ", ".join(sides.label(n) for n in sides.names) or "the parties"
+            return RuleResult("unclear", "prohibited outright", f"the clause prohibits {describe(banned, sides)} outright (no consent "
+                                                                f"route); whether that is our party is not known (name it: --our-party, "
+                                                                f"one of {names})", span)
+        if ours:
+            return RuleResult("deviation", "prohibited outright", f"the clause prohibits {describe(ours, sides)} outright: no consent "
+                                                                  f"route, stricter than only with consent", span)
+        return RuleResult("compliant", "prohibited outright", f"the clause prohibits {describe(banned, sides)} outright (no consent "
+                                                              f"route): at least as strict as only with consent", span)
     return RuleResult("unclear", "", "the clause does not say which party it binds", (unknown or [bounds[0][1]])[0])
 
 
