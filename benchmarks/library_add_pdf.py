@@ -131,7 +131,7 @@ def run(files: Sequence[Path], embedder: str, threads: int) -> dict:
         "pdf_engine": settings.pdf_engine, "ocr": settings.ocr,
         "add_wall_s": round(wall, 2), "add_cpu_s": round(cpu, 2),
         "pages_per_wall_s": round(n / wall, 2), "pages_per_cpu_s": round(n / cpu, 2),
-        "pdf_workers": pdf.PDF_WORKERS, "add_cpu_all_s": round(cpu + cpu_children, 2),
+        "pdf_workers": pdf.pdf_workers(), "add_cpu_all_s": round(cpu + cpu_children, 2),
         "pages_per_cpu_all_s": round(n / (cpu + cpu_children), 2),
         "stages": {s: {"wall_s": round(clock.wall[s], 2), "cpu_s": round(clock.cpu[s], 2),
                        "pages_per_wall_s": round(n / clock.wall[s], 1) if clock.wall[s] > 0 else None,

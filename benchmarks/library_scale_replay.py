@@ -331,52 +331,102 @@ def _incoming(lib: Any, cache: Path) -> tuple[Path, Path]:
     return f, dst
 
 
-def _incremental_runtimes(root: Path, cache: Path, repeats: int, runtimes: Sequence[str]) -> dict:
-    """:func:`step_incremental` with MiniLM on several runtimes side by side (see there)."""
-    import torch
-
-    from clauselens.library import Library
-    from clauselens.parsing.store import parse_file
+#: ``--add-runtimes`` names of MiniLM on ONNX Runtime with a thread setting: ``onnx_t<N>`` (N intra-op threads,
+#: idle threads sleep), ``onnx_t<N>_spin`` (they busy-wait, ONNX Runtime's default), ``onnx_auto`` (ONNX
+#: Runtime's defaults: one thread per core, busy-waiting).
+def variant_embedder(name: str) -> Any:
+    """The MiniLM embedder a ``--add-runtimes`` name stands for: ``torch``, ``onnx`` (the settings' threads),
+    or a thread variant (comment above)."""
     from clauselens.retrieval.embedders import load_embedder
 
-    embedders = {rt: load_embedder("minilm", runtime=rt) for rt in runtimes}  # type: ignore[arg-type]
-    lib = Library.open(root, create=False, embedder=embedders[runtimes[0]])
+    if name in ("torch", "onnx"):
+        return load_embedder("minilm", runtime=name)  # type: ignore[arg-type]
+    if name == "onnx_auto":
+        return load_embedder("minilm", runtime="onnx", threads=0, spin=True)
+    if name.startswith("onnx_t"):
+        n, _, spin = name[len("onnx_t"):].partition("_")
+        return load_embedder("minilm", runtime="onnx", threads=int(n), spin=spin == "spin")
+    raise SystemExit(f"unknown add runtime {name!r}: torch, onnx, onnx_t<N>, onnx_t<N>_spin, onnx_auto or overlap")
+
+
+def _incremental_variants(root: Path, cache: Path, repeats: int, variants: dict[str, tuple[Any, bool]]) -> dict:
+    """Add one CUAD TXT at this size once per variant ``name -> (embedder, overlapped add)``, the
+    variants taking turns add by add (the order reversed every other repeat), each add removed again;
+    wall and CPU per add and per stage (parse, embedding -- in its worker thread when overlapped --,
+    the profile index prepared, the catalogue write, the lexical commit; CPU of a stage is its
+    thread's), the 1-minute load before each add, the paired ratios to the first variant, and
+    whether every variant left the first one's vectors and profile scores. ``beyond_embed_s``: the
+    add's wall seconds minus the embedding's (what else is on the add's path)."""
+    from clauselens.library import Library
+    from clauselens.parsing.store import parse_file
+
+    names = list(variants)
+    lib = Library.open(root, create=False, embedder=variants[names[0]][0])
     f, dst = _incoming(lib, cache)
-    spent = {"embed": 0.0, "commit": 0.0}
+    spent: dict[str, list[float]] = {}
 
     def timed(key: str, fn: Any) -> Any:
         def run(*a: Any, **kw: Any) -> Any:
-            s = time.perf_counter()
+            s, c = time.perf_counter(), time.thread_time()
             try:
                 return fn(*a, **kw)
             finally:
-                spent[key] += time.perf_counter() - s
+                w = spent.setdefault(key, [0.0, 0.0])
+                w[0] += time.perf_counter() - s
+                w[1] += time.thread_time() - c
         return run
 
-    for e in embedders.values():
-        e.embed_queries(["warm up"])
-        e.embed_passages = timed("embed", e.embed_passages)  # type: ignore[method-assign]
-    lib.lexical.commit = timed("commit", lib.lexical.commit)  # type: ignore[attr-defined]
+    for emb, _ in variants.values():
+        emb.embed_queries(["warm up"])
+        emb.embed_passages = timed("embed", emb.embed_passages)
+    lex = lib.lexical
+    lex.commit = timed("lexical_commit", lex.commit)  # type: ignore[attr-defined]
+    if hasattr(lex, "prepare_profiles"):
+        lex.prepare_profiles = timed("profile_prepare", lex.prepare_profiles)  # type: ignore[attr-defined]
+    lib.catalogue.put_agreement = timed("catalogue_put", lib.catalogue.put_agreement)  # type: ignore[method-assign]
+    load = timed("parse", parse_file)
+    probe = lib.analyzer.tokenize("termination notice governing law confidentiality")
+    after: dict[str, Any] = {}
     lib.add([dst], load=parse_file)  # one-off loads (profile tokens, page cache) before the timed adds
     lib.remove([str(dst)])
-    runs: dict[str, list[dict]] = {rt: [] for rt in runtimes}
+    runs: dict[str, list[dict]] = {n: [] for n in names}
     for i in range(max(repeats, 1)):
-        for rt in (runtimes if i % 2 == 0 else runtimes[::-1]):
-            lib._embedder = embedders[rt]
-            spent.update(dict.fromkeys(spent, 0.0))
+        for name in (names if i % 2 == 0 else names[::-1]):
+            lib._embedder, lib.overlap_add = variants[name]
+            spent.clear()
+            load1 = os.getloadavg()[0]
             t0, c0 = time.perf_counter(), time.process_time()
-            rep = lib.add([dst], load=parse_file)
+            rep = lib.add([dst], load=load)
             add_s, add_cpu = time.perf_counter() - t0, time.process_time() - c0
-            parts = dict(spent)
+            r: dict[str, Any] = {"add_one_s": round(add_s, 3), "add_one_cpu_s": round(add_cpu, 3), "load_1min": round(load1, 2)}
+            for k, (w, c) in spent.items():
+                r[k + "_s"], r[k + "_cpu_s"] = round(w, 3), round(c, 3)
+            r["beyond_embed_s"] = round(add_s - spent.get("embed", [0.0])[0], 3)  # the add's wall time the embedding does not cover
+            if i == 0:  # what the add left: its vectors and the profile scores of a probe
+                rows = lib.catalogue.rows_of([r_.doc_id for r_ in lib.agreements() if r_.path == str(dst)])
+                vec = getattr(lib.vectors, "_map", None)
+                after[name] = (np.asarray(vec()[rows]).copy() if vec else None, lex.profile_scores(probe))
             lib.remove([str(dst)])
-            runs[rt].append({"add_one_s": round(add_s, 3), "add_one_cpu_s": round(add_cpu, 3), "embed_s": round(parts["embed"], 3),
-                             "lexical_commit_s": round(parts["commit"], 3), "rest_s": round(add_s - sum(parts.values()), 3)})
-    keys = ("add_one_s", "add_one_cpu_s", "embed_s", "lexical_commit_s", "rest_s")
-    out: dict[str, Any] = {"file": f.name, "passages": rep.passages, "torch_threads": torch.get_num_threads(),
-                           "adds_per_runtime": len(runs[runtimes[0]]), "runs": runs,
-                           "median": {rt: {k: round(statistics.median(r[k] for r in rs), 3) for k in keys} for rt, rs in runs.items()}}
-    out["ratio_to_" + runtimes[0]] = paired_ratios(runs, runtimes, ("add_one_s", "add_one_cpu_s", "embed_s"))
-    out.update({"load_1min_after": round(os.getloadavg()[0], 2), "peak_rss_mb": peak_rss_mb()})
+            runs[name].append(r)
+    keys = ("add_one_s", "add_one_cpu_s", "embed_s", "lexical_commit_s")
+    stage_keys = sorted({k for rs in runs.values() for r in rs for k in r if k.endswith("_s") or k == "load_1min"})
+    ref = after[names[0]]
+    return {"file": f.name, "passages": rep.passages, "variants": names, "adds_per_variant": len(runs[names[0]]),
+            "overlapped": {n: variants[n][1] for n in names}, "runs": runs,
+            "median": {n: {k: round(statistics.median(r.get(k, 0.0) for r in rs), 3) for k in stage_keys} for n, rs in runs.items()},
+            "ratio_to_" + names[0]: paired_ratios(runs, names, keys),
+            "same_vectors": {n: bool(ref[0] is not None and np.array_equal(ref[0], after[n][0])) for n in names[1:]},
+            "same_profile_scores": {n: ref[1] == after[n][1] for n in names[1:]},
+            "load_1min_after": round(os.getloadavg()[0], 2), "peak_rss_mb": peak_rss_mb()}
+
+
+def _incremental_runtimes(root: Path, cache: Path, repeats: int, runtimes: Sequence[str]) -> dict:
+    """:func:`_incremental_variants` with MiniLM on several runtimes / thread settings
+    (:func:`variant_embedder`), every add overlapped (the product's add)."""
+    import torch
+
+    out = _incremental_variants(root, cache, repeats, {rt: (variant_embedder(rt), True) for rt in runtimes})
+    out["torch_threads"] = torch.get_num_threads()
     return out
 
 
@@ -397,69 +447,10 @@ def paired_ratios(runs: dict[str, list[dict]], names: Sequence[str], keys: Seque
 
 
 def _incremental_overlap(root: Path, cache: Path, repeats: int) -> dict:
-    """Add one CUAD TXT at this size with ``Library.overlap_add`` off ("serial", the add before
-    issue #42's overlap) and on ("overlap"), taking turns add by add (the order reversed every
-    other repeat), each add removed again; wall and CPU per add and per stage (parse, embedding
-    -- in its worker thread when overlapped --, the profile index prepared, the lexical commit,
-    the catalogue write), the paired ratios overlap / serial; and whether both modes left the same
-    vectors and the same profile scores."""
-    from clauselens.library import Library
-    from clauselens.parsing.store import parse_file
-    from clauselens.retrieval.embedders import load_embedder
-
-    emb = load_embedder("minilm")
-    lib = Library.open(root, create=False, embedder=emb)
-    f, dst = _incoming(lib, cache)
-    spent: dict[str, list[float]] = {}
-
-    def timed(key: str, fn: Any) -> Any:
-        def run(*a: Any, **kw: Any) -> Any:
-            s, c = time.perf_counter(), time.thread_time()
-            try:
-                return fn(*a, **kw)
-            finally:
-                w = spent.setdefault(key, [0.0, 0.0])
-                w[0] += time.perf_counter() - s
-                w[1] += time.thread_time() - c
-        return run
-
-    emb.embed_queries(["warm up"])
-    emb.embed_passages = timed("embed", emb.embed_passages)  # type: ignore[method-assign]
-    lex = lib.lexical
-    lex.commit = timed("lexical_commit", lex.commit)  # type: ignore[attr-defined]
-    lex.prepare_profiles = timed("profile_prepare", lex.prepare_profiles)  # type: ignore[attr-defined]
-    lib.catalogue.put_agreement = timed("catalogue_put", lib.catalogue.put_agreement)  # type: ignore[method-assign]
-    load = timed("parse", parse_file)
-    probe = lib.analyzer.tokenize("termination notice governing law confidentiality")
-    after: dict[str, Any] = {}
-    lib.add([dst], load=parse_file)  # one-off loads (profile tokens, page cache) before the timed adds
-    lib.remove([str(dst)])
-    modes = ("serial", "overlap")
-    runs: dict[str, list[dict]] = {m: [] for m in modes}
-    for i in range(max(repeats, 1)):
-        for mode in (modes if i % 2 == 0 else modes[::-1]):
-            lib.overlap_add = mode == "overlap"
-            spent.clear()
-            load1 = os.getloadavg()[0]
-            t0, c0 = time.perf_counter(), time.process_time()
-            rep = lib.add([dst], load=load)
-            add_s, add_cpu = time.perf_counter() - t0, time.process_time() - c0
-            r: dict[str, Any] = {"add_one_s": round(add_s, 3), "add_one_cpu_s": round(add_cpu, 3), "load_1min": round(load1, 2)}
-            for k, (w, c) in spent.items():
-                r[k + "_s"], r[k + "_cpu_s"] = round(w, 3), round(c, 3)
-            if i == 0:  # what the add left: its vectors and the profile scores of a probe
-                rows = lib.catalogue.rows_of([r_.doc_id for r_ in lib.agreements() if r_.path == str(dst)])
-                after[mode] = (np.asarray(lib.vectors._map()[rows]).copy(), lex.profile_scores(probe))  # type: ignore[attr-defined]
-            lib.remove([str(dst)])
-            runs[mode].append(r)
-    keys = ("add_one_s", "add_one_cpu_s", "embed_s", "lexical_commit_s")
-    stage_keys = sorted({k for rs in runs.values() for r in rs for k in r if k.endswith("_s")})
-    return {"file": f.name, "passages": rep.passages, "adds_per_mode": len(runs["serial"]), "runs": runs,
-            "median": {m: {k: round(statistics.median(r.get(k, 0.0) for r in rs), 3) for k in stage_keys} for m, rs in runs.items()},
-            "ratio_to_serial": paired_ratios(runs, modes, keys),
-            "same_vectors": bool(np.array_equal(after["serial"][0], after["overlap"][0])),
-            "same_profile_scores": after["serial"][1] == after["overlap"][1],
-            "load_1min_after": round(os.getloadavg()[0], 2), "peak_rss_mb": peak_rss_mb()}
+    """:func:`_incremental_variants` with ``Library.overlap_add`` off ("serial", the add before issue
+    #42's overlap) and on ("overlap"), the same MiniLM embedder."""
+    emb = variant_embedder("onnx")
+    return _incremental_variants(root, cache, repeats, {"serial": (emb, False), "overlap": (emb, True)})
 
 
 def _child(step: str, args: dict, label: str, cache: Path) -> dict:
@@ -555,7 +546,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--add-repeats", type=int, default=3, help="adds (each removed again) in the --add-label step")
     ap.add_argument("--add-threads", type=int, default=None, help="torch threads in the --add-label step")
     ap.add_argument("--add-runtimes", nargs="*", default=(),
-                    help="MiniLM runtimes (torch onnx) taking turns in the --add-label step, the first the reference; "
+                    help="MiniLM runtimes (torch onnx, or onnx_t1 onnx_t2 onnx_t2_spin onnx_auto: ONNX Runtime threads) "
+                         "taking turns in the --add-label step, the first the reference; "
                          "'overlap': the serial add and the overlapped one (issue #42) taking turns")
     ap.add_argument("--out", type=Path, default=OUT)
     ap.add_argument("--_step")

@@ -175,6 +175,14 @@ class Settings(BaseSettings):
     # embedding the passages of 10 MB (~20k clauses) already takes ~15 min; the largest CUAD
     # contract is 0.23 MB.
     max_text_mb: float = 10.0
+    # Issue #42: worker processes that read the PDFium pages of one PDF of >= 8 pages
+    # (``clauselens.parsing.pdf``; 1 = none, in this process). ``CLAUSELENS_PDF_WORKERS=2``.
+    pdf_workers: int = Field(default=1, ge=1)
+    # Issue #42: ONNX Runtime intra-op threads of MiniLM (library add and search;
+    # ``clauselens.retrieval.embedders``); 0 = ONNX Runtime's own choice (one per core). Threads never
+    # change a vector (bit-identical at 1, 2 and 0). The PyTorch fallback keeps torch's thread count.
+    # ``CLAUSELENS_EMBED_THREADS=2``.
+    embed_threads: int = Field(default=1, ge=0)
     # Optional LLM pass over clause trees the rules flag (unstructured, numbering breaks):
     # the Archivist model may re-parent nodes (parent/level/path only; text and spans never
     # change), ``clauselens.agents.archivist.repair_tree``. Off by default (``CLAUSELENS_ARCHIVIST_LLM_REPAIR=true``).

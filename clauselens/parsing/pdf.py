@@ -20,7 +20,7 @@ PDFium is not thread-safe: its calls here (the ``pdfium`` engine, OCR page rende
 :data:`clauselens.parsing.pdfium_lock.PDFIUM_LOCK`, as the web UI's page images do.
 
 A PDF of at least :data:`PARALLEL_MIN_PAGES` pages has its PDFium pages read in
-:data:`PDF_WORKERS` worker processes (``concurrent.futures.ProcessPoolExecutor``, ``spawn``,
+:func:`pdf_workers` worker processes (``Settings.pdf_workers``) (``concurrent.futures.ProcessPoolExecutor``, ``spawn``,
 made on first use and kept; each process has its own PDFium, so nothing is shared): contiguous
 page ranges in page order, each page read by the same code as in one process, so the text is
 the same (issue #42; ``benchmarks/library_add_pdf.py --workers``). Off by default
@@ -33,7 +33,6 @@ Side effects: reads the file; runs the ``tesseract`` binary for OCR pages.
 
 from __future__ import annotations
 
-import os
 import re
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -50,11 +49,21 @@ PdfEngine = Literal["auto", "pdfium", "pdfplumber"]
 #: clause numbers in all 21, page texts >= 0.994 similar) at ~1/4 of the CPU
 #: (benchmarks/pdf_engines_e2e.py, README "PDF text engines").
 AUTO_PDF_ENGINE: Literal["pdfium", "pdfplumber"] = "pdfium"
-#: Worker processes reading the PDFium pages of one large PDF (module docstring; 1: none).
-PDF_WORKERS = max(1, int(os.environ.get("CLAUSELENS_PDF_WORKERS", "1") or 1))
+#: Worker processes reading the PDFium pages of one large PDF (module docstring; 1: none); None:
+#: ``Settings.pdf_workers`` (``CLAUSELENS_PDF_WORKERS``), read when a PDF is opened.
+PDF_WORKERS: int | None = None
 #: Fewer pages than this are read in this process (a worker's round trip costs more than they do).
 PARALLEL_MIN_PAGES = 8
 _POOL: ProcessPoolExecutor | None = None
+
+
+def pdf_workers() -> int:
+    """Worker processes for one PDF's pages: :data:`PDF_WORKERS` when set, else the settings'."""
+    if PDF_WORKERS is not None:
+        return max(1, PDF_WORKERS)
+    from clauselens.config import Settings
+
+    return Settings().pdf_workers
 
 
 def resolve_pdf_engine(engine: str) -> Literal["pdfium", "pdfplumber"]:
@@ -325,11 +334,12 @@ def _pdfium_pages(path: Path, password: str | None, max_pages: int | None,
         with PDFIUM_LOCK:
             n = len(pdf)
         n = min(n, max_pages) if max_pages else n
-        if PDF_WORKERS > 1 and n >= PARALLEL_MIN_PAGES:
+        workers = pdf_workers() if n >= PARALLEL_MIN_PAGES else 1
+        if workers > 1:
             with PDFIUM_LOCK:
                 pdf.close()
             pdf = None
-            return _pdfium_pages_parallel(path, password, n, off)
+            return _pdfium_pages_parallel(path, password, n, off, workers)
         return _pdfium_read(pdf, range(n), off)
     finally:
         if pdf is not None:
@@ -337,22 +347,27 @@ def _pdfium_pages(path: Path, password: str | None, max_pages: int | None,
                 pdf.close()
 
 
-def _pool() -> ProcessPoolExecutor:
+def _pool(workers: int) -> ProcessPoolExecutor:
+    """The kept pool of ``workers`` processes (a pool of another size is shut down first)."""
     global _POOL
+    if _POOL is not None and getattr(_POOL, "_max_workers", workers) != workers:
+        _POOL.shutdown()
+        _POOL = None
     if _POOL is None:
         import multiprocessing
 
-        _POOL = ProcessPoolExecutor(PDF_WORKERS, mp_context=multiprocessing.get_context("spawn"))
+        _POOL = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
     return _POOL
 
 
-def _pdfium_pages_parallel(path: Path, password: str | None, n: int, off: frozenset[str]) -> list[_PageRead | str] | None:
-    """:func:`_pdfium_pages` over ``n`` pages split into :data:`PDF_WORKERS` contiguous ranges,
+def _pdfium_pages_parallel(path: Path, password: str | None, n: int, off: frozenset[str],
+                           workers: int) -> list[_PageRead | str] | None:
+    """:func:`_pdfium_pages` over ``n`` pages split into ``workers`` contiguous ranges,
     each read in a worker process; in page order. A worker that cannot open the file (``None``)
     makes the whole answer ``None``, as in one process."""
-    size = -(-n // PDF_WORKERS)
+    size = -(-n // workers)
     parts = [(s, min(s + size, n)) for s in range(0, n, size)]
-    done = list(_pool().map(_pdfium_range, [(str(path), password, a, b, off) for a, b in parts]))
+    done = list(_pool(workers).map(_pdfium_range, [(str(path), password, a, b, off) for a, b in parts]))
     if any(d is None for d in done):
         return None
     return [r for d in done for r in d]  # type: ignore[union-attr]

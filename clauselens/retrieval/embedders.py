@@ -64,6 +64,10 @@ ST_BATCH_SIZE = 8
 #: 0.758] of PyTorch's CPU at batch 1, 0.758 at 4, 0.821 at 8 (n = 12 agreement-rounds, load 5-7;
 #: ``benchmarks/embed_runtime.py``), with the same vectors at each (max difference 1.8e-7).
 ONNX_BATCH_SIZE = 1
+#: Whether ONNX Runtime's idle intra-op threads busy-wait for the next operator (its default) or
+#: sleep. With 2 threads on this shared 2-core machine, busy-waiting took the CPU the other jobs
+#: (and the add's own main thread) needed: PLACEHOLDER
+ONNX_SPIN = False
 
 
 @runtime_checkable
@@ -94,14 +98,16 @@ class SentenceTransformerEmbedder:
     """
 
     def __init__(self, path: str | Path, name: str, query_prefix: str = "", passage_prefix: str = "",
-                 batch_size: int | None = None, onnx: bool = False) -> None:
+                 batch_size: int | None = None, onnx: bool = False, threads: int | None = None,
+                 spin: bool | None = None) -> None:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from sentence_transformers import SentenceTransformer
 
         try:
-            if onnx:  # a directory from onnx_model_dir; ONNX Runtime with torch's thread count
-                self.model = SentenceTransformer(str(path), device="cpu", backend="onnx", model_kwargs=_onnx_kwargs())
+            if onnx:  # a directory from onnx_model_dir; ONNX Runtime with ``threads`` intra-op threads
+                self.model = SentenceTransformer(str(path), device="cpu", backend="onnx",
+                                                 model_kwargs=_onnx_kwargs(threads, spin))
             else:
                 self.model = SentenceTransformer(str(path), device="cpu")
         except Exception as e:  # noqa: BLE001 - any load failure is a missing/broken model for the user
@@ -204,15 +210,28 @@ def onnx_available() -> bool:
         importlib.util.find_spec("optimum.onnxruntime") is not None
 
 
-def _onnx_kwargs() -> dict:
-    """ONNX Runtime session options: CPU, as many intra-op threads as torch uses (so
-    ``OMP_NUM_THREADS`` / ``torch.set_num_threads`` govern both runtimes alike)."""
+def embed_threads(threads: int | None = None) -> int:
+    """ONNX Runtime intra-op threads: ``threads`` when given, else the settings'
+    (``Settings.embed_threads``, ``CLAUSELENS_EMBED_THREADS``); 0 = ONNX Runtime's own choice."""
+    if threads is None:
+        from clauselens.config import Settings
+
+        threads = Settings().embed_threads
+    if threads < 0:
+        raise ConfigError(f"embedding threads must be 0 (ONNX Runtime's choice) or more, not {threads}")
+    return int(threads)
+
+
+def _onnx_kwargs(threads: int | None = None, spin: bool | None = None) -> dict:
+    """ONNX Runtime session options: CPU, :func:`embed_threads` intra-op threads, one inter-op
+    thread; ``spin`` None = :data:`ONNX_SPIN` (idle intra-op threads busy-wait for work)."""
     import onnxruntime as ort
-    import torch
 
     so = ort.SessionOptions()
-    so.intra_op_num_threads = max(1, int(torch.get_num_threads()))
+    so.intra_op_num_threads = embed_threads(threads)
     so.inter_op_num_threads = 1
+    if not (ONNX_SPIN if spin is None else spin):
+        so.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return {"file_name": "model.onnx", "provider": "CPUExecutionProvider", "session_options": so}
 
 
@@ -241,11 +260,12 @@ def onnx_model_dir(src: Path, cache_dir: Path, name: str) -> Path:
     return target
 
 
-def _minilm(cache_dir: Path, runtime: Runtime) -> SentenceTransformerEmbedder:
+def _minilm(cache_dir: Path, runtime: Runtime, threads: int | None = None, spin: bool | None = None) -> SentenceTransformerEmbedder:
     src = _minilm_path()
     if runtime == "onnx" or (runtime == "auto" and onnx_available()):
         try:
-            return SentenceTransformerEmbedder(onnx_model_dir(src, cache_dir, "minilm"), "minilm", onnx=True)
+            return SentenceTransformerEmbedder(onnx_model_dir(src, cache_dir, "minilm"), "minilm", onnx=True,
+                                               threads=threads, spin=spin)
         except Exception as e:  # noqa: BLE001 - export/load trouble: the PyTorch model gives the same vectors
             if runtime == "onnx":
                 raise ModelUnavailableError(f"cannot run MiniLM on ONNX Runtime: {e}") from e
@@ -253,9 +273,11 @@ def _minilm(cache_dir: Path, runtime: Runtime) -> SentenceTransformerEmbedder:
     return SentenceTransformerEmbedder(src, "minilm")
 
 
-def load_embedder(name: str, cache_dir: Path | None = None, runtime: Runtime = "auto") -> Embedder:
+def load_embedder(name: str, cache_dir: Path | None = None, runtime: Runtime = "auto", threads: int | None = None,
+                  spin: bool | None = None) -> Embedder:
     """The raw (uncached) embedder for ``name`` (see module docstring); ``runtime`` picks how
-    MiniLM runs (:data:`Runtime`; other models run on PyTorch).
+    MiniLM runs (:data:`Runtime`; other models run on PyTorch); ``threads`` / ``spin``: its ONNX
+    Runtime intra-op threads (:func:`embed_threads`) and whether they busy-wait (:data:`ONNX_SPIN`).
 
     Raises :class:`ModelUnavailableError` (package/weights missing, or ``runtime="onnx"``
     without ONNX Runtime) or :class:`ConfigError` (unknown name that is not an existing directory).
@@ -264,7 +286,7 @@ def load_embedder(name: str, cache_dir: Path | None = None, runtime: Runtime = "
     if runtime not in ("auto", "torch", "onnx"):
         raise ConfigError(f"unknown embedding runtime {runtime!r}: use auto, torch or onnx")
     if name == "minilm":
-        return _minilm(cache_dir, runtime)
+        return _minilm(cache_dir, runtime, threads, spin)
     if name in ("e5-small", "e5"):
         return E5SmallEmbedder()
     if name == "mpnet":

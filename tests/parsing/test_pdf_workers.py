@@ -27,14 +27,14 @@ def test_worker_processes_read_the_same_pages(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(pdf, "PARALLEL_MIN_PAGES", 2)  # the 7-page example is split in two
     calls = []
     real = pdf._pdfium_pages_parallel
-    monkeypatch.setattr(pdf, "_pdfium_pages_parallel", lambda *a: calls.append(a[2]) or real(*a))
+    monkeypatch.setattr(pdf, "_pdfium_pages_parallel", lambda *a: calls.append((a[2], a[4])) or real(*a))
     try:
         parallel = _read(EXAMPLE)
     finally:
         if pdf._POOL is not None:
             pdf._POOL.shutdown()
             pdf._POOL = None
-    assert calls == [7] and len(serial[0]) == 7
+    assert calls == [(7, 2)] and len(serial[0]) == 7
     assert parallel == serial and [p[0] for p in parallel[0]] == list(range(1, 8))
 
 
@@ -46,3 +46,13 @@ def test_unopenable_file_still_falls_back(tmp_path: Path, monkeypatch: pytest.Mo
     assert pdf._pdfium_pages(bad, None, None) is None
     with pytest.raises(pdf.IngestError):
         pdf.extract_pdf(bad)
+
+
+def test_worker_count_comes_from_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(pdf, "PDF_WORKERS", None)
+    monkeypatch.delenv("CLAUSELENS_PDF_WORKERS", raising=False)
+    assert pdf.pdf_workers() == 1  # off by default
+    monkeypatch.setenv("CLAUSELENS_PDF_WORKERS", "2")
+    assert pdf.pdf_workers() == 2
+    monkeypatch.setattr(pdf, "PDF_WORKERS", 3)  # set in the module (tests, benchmarks): wins
+    assert pdf.pdf_workers() == 3
