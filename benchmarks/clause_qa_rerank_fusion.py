@@ -52,8 +52,8 @@ SETS: dict[str, Path] = {
     "blind3": REPO / "benchmarks" / "data" / "clause_qa_lay_blind3" / "questions.jsonl",
 }
 HELD_OUT = "blind4"
-MAX_DEPTH = 30
-DEPTHS = (5, 10, 15, 20, 30)
+MAX_DEPTH = 20
+DEPTHS = (5, 10, 15, 20)
 WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0)
 RRF_K = 60
 SCORES = CACHE.parent / "rerank_fusion"
@@ -205,14 +205,14 @@ def _summary(rows: list[dict], questions: list[dict]) -> dict[str, Any]:
     return s
 
 
-def verify(head_root: Path, weight: float, depth: int, abstain: float | None) -> dict[str, Any]:
+def verify(head_root: Path, weight: float, depth: int, abstain: float | None, int8: bool) -> dict[str, Any]:
     """The chosen configuration through the library's own reranking, per set, beside "off"."""
     from clauselens.heads.cross_encoder import HeadReranker
 
-    head = HeadReranker(head_root).load()
+    head = HeadReranker(head_root, int8=int8).load()
     out: dict[str, Any] = {"head": {k: head.meta.get(k) for k in ("sha256", "abstain_threshold", "max_length",
                                                                   "training_command")},
-                           "weight": weight, "depth": depth,
+                           "weight": weight, "depth": depth, "int8": int8,
                            "abstain": head.abstain_threshold if abstain is None else abstain, "sets": {}}
     for s in SETS:
         qs = set_questions(s)
@@ -245,6 +245,7 @@ def main(argv: list[str] | None = None) -> None:
     sc = sub.add_parser("score", help="score the four dev sets' fused lists with each head (cached, resumable)")
     sc.add_argument("--head", nargs="+", required=True, help="NAME=WEIGHTS_ROOT (a root holding reranker/)")
     sc.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
+    sc.add_argument("--limit", type=int, default=None, help="first N questions per set (a smoke test; resumable)")
     ch = sub.add_parser("choose", help="offline grid + leave-one-set-out over the cached scores")
     ch.add_argument("--heads", nargs="+", default=None, help="head names to choose among (default: all cached)")
     ve = sub.add_parser("verify", help="run the chosen configuration through the library")
@@ -252,6 +253,7 @@ def main(argv: list[str] | None = None) -> None:
     ve.add_argument("--weight", type=float, required=True)
     ve.add_argument("--depth", type=int, required=True)
     ve.add_argument("--abstain", type=float, default=None, help="head abstention threshold (default: the head's)")
+    ve.add_argument("--int8", action="store_true", help="the head's Linear layers in dynamic int8 (as the product runs it)")
     args = ap.parse_args(argv)
     command = " ".join(["python -m benchmarks.clause_qa_rerank_fusion", *(argv if argv is not None else sys.argv[1:])])
     result = json.loads(OUT.read_text()) if OUT.exists() else {"benchmark": "clause_qa_rerank_fusion"}
@@ -267,7 +269,7 @@ def main(argv: list[str] | None = None) -> None:
             for s in args.sets:
                 qs = set_questions(s)
                 t0 = time.perf_counter()
-                score_set(library_for("cuad462", "minilm", qs), head, qs, SCORES / f"{name}_{s}.jsonl")
+                score_set(library_for("cuad462", "minilm", qs), head, qs[: args.limit], SCORES / f"{name}_{s}.jsonl")
                 print(f"[rerank_fusion] {name} {s}: {time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
             result.setdefault("heads", {})[name] = {"root": str(root), "sha256": head.meta.get("sha256"),
                                                     "training_command": head.meta.get("training_command")}
@@ -280,7 +282,7 @@ def main(argv: list[str] | None = None) -> None:
                          indent=1))
         return _write(result, "choose", command, prov)
     name, root = next(iter(_heads([args.head]).items()))
-    result["verify"] = {"head_name": name, **verify(root, args.weight, args.depth, args.abstain),
+    result["verify"] = {"head_name": name, **verify(root, args.weight, args.depth, args.abstain, args.int8),
                         "torch_threads": __import__("torch").get_num_threads(),
                         "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()]}
     _write(result, "verify", command, prov)

@@ -137,6 +137,8 @@ class RetrievalSettings(BaseModel):
     # Weight of the reranker's order against the fused order in the weighted RRF of the top
     # ``library_rerank_top`` (clauselens.library.library.rerank_order; 1 = equal, 0 = fused order kept).
     library_rerank_weight: float = 1.0
+    # Run the reranker head's Linear layers in dynamic int8 (clauselens.heads.cross_encoder.quantize_int8).
+    library_rerank_int8: bool = True
 
 
 class Settings(BaseSettings):

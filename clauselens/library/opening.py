@@ -106,7 +106,7 @@ def configure_ranking(lib: Library, settings: Settings, chat_model: ChatModelGet
     elif r.library_rerank == "head":
         from clauselens.heads.cross_encoder import load_reranker
 
-        head = load_reranker()  # None (said once) when the head is not installed: reranking off
+        head = load_reranker(int8=r.library_rerank_int8)  # None (said once) when not installed: reranking off
         if head is not None:
             lib.reranker, lib.rerank_top, lib.rerank_weight = head, r.library_rerank_top, r.library_rerank_weight
             lib.rerank_abstain = head.abstain_threshold if r.library_rerank_abstain is None else r.library_rerank_abstain

@@ -88,3 +88,21 @@ def test_topic_question_groups_reask_cuad_groups_in_everyday_words(tmp_path: Pat
     assert groups[0]["pairs"][0]["kind"] == "positive"  # the source groups are not changed
     assert info["groups"] == 2 and info["questions_per_category"] == {"Insurance": 2, "Other": 1}
     assert topic_question_groups(groups, 1, seed=1, files=[f])[0] == topic_question_groups(groups, 1, seed=1, files=[f])[0]
+
+
+def test_int8_head_scores_like_fp32(tmp_path: Path) -> None:
+    import torch
+    from transformers import BertConfig, BertForSequenceClassification
+
+    from clauselens.heads import base
+    from clauselens.heads.cross_encoder import HeadReranker
+
+    torch.manual_seed(0)
+    cfg = BertConfig(vocab_size=base.load_tokenizer().vocab_size, hidden_size=32, num_hidden_layers=1,
+                     num_attention_heads=2, intermediate_size=64, num_labels=1)
+    base.save_fp16(BertForSequenceClassification(cfg), "reranker", {"max_length": 64}, tmp_path)
+    texts = ["Neither party shall solicit employees.", "This Agreement is governed by Delaware law.", "Insurance."]
+    fp32 = HeadReranker(tmp_path).logits("Can they hire our staff?", texts)
+    head = HeadReranker(tmp_path, int8=True).load()
+    assert not any(type(m) is torch.nn.Linear for m in head._model.modules())  # every Linear layer quantised
+    assert head.logits("Can they hire our staff?", texts) == pytest.approx(fp32, abs=0.05)
