@@ -227,10 +227,12 @@ def library_options(kind: str, embedder_name: str) -> tuple[bool, str]:
     otherwise lexical only, ``"none"``), ``-milvus`` (the milvus backend on a Milvus Lite
     file, issue #20; see :func:`library_backend`), ``-globalidf`` (local backend only:
     ``Library.local_idf = False``, library-wide BM25 statistics; see :func:`library_local_idf`) and
-    ``-nolay`` (``Library.expand_lay_terms = False``: no lay-phrase terms in the ranking query)."""
+    ``-nolay`` (``Library.expand_lay_terms = False``: no lay-phrase terms in the ranking query) and
+    ``-head`` (the installed reranker head over the fused top, as ``retrieval.library_rerank = "head"``
+    configures it: :func:`clauselens.library.opening.configure_ranking`)."""
     base, *flags = kind.split("-")
-    if base != "library" or not set(flags) <= {"filenames", "dense", "milvus", "globalidf", "nolay"}:
-        raise SystemExit(f"unknown library method {kind!r}: library[-filenames][-dense][-milvus|-globalidf][-nolay]")
+    if base != "library" or not set(flags) <= {"filenames", "dense", "milvus", "globalidf", "nolay", "head"}:
+        raise SystemExit(f"unknown library method {kind!r}: library[-filenames][-dense][-milvus|-globalidf][-nolay][-head]")
     if {"milvus", "globalidf"} <= set(flags):
         raise SystemExit(f"{kind}: -globalidf is a local-backend switch (Milvus always uses the engine's BM25 statistics)")
     return "filenames" in flags, embedder_name if "dense" in flags else "none"
@@ -501,6 +503,16 @@ def run_library_method(kind: str, a: argparse.Namespace, tests: dict[str, list[t
     lib, build_s, rep = build_library(root, files, file_names=file_names, embedder_name=emb, seed=seed, backend=backend)
     lib.local_idf = library_local_idf(kind)  # -globalidf reads the same library with library-wide statistics
     lib.expand_lay_terms = "nolay" not in kind.split("-")[1:]  # -nolay: the same library without lay-phrase terms
+    if "head" in kind.split("-")[1:]:  # -head: the reranker head with the settings' depth, weight, int8, abstention
+        from clauselens.config import Settings
+        from clauselens.heads.cross_encoder import load_reranker
+
+        r = Settings().retrieval
+        lib.reranker = load_reranker(int8=r.library_rerank_int8)
+        if lib.reranker is None:
+            raise SystemExit(f"{kind}: no reranker head installed (clauselens/heads/weights/reranker/)")
+        lib.rerank_top, lib.rerank_weight = r.library_rerank_top, r.library_rerank_weight
+        lib.rerank_abstain = lib.reranker.abstain_threshold if r.library_rerank_abstain is None else r.library_rerank_abstain
     doc_map = library_doc_map(lib, files)
     inv_map = {v: k for k, v in doc_map.items()}
     missing = sorted(set(files) - set(inv_map))

@@ -250,6 +250,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--topic-absent", type=int, default=200, help="absent-category train groups re-asked by --topic-questions")
     ap.add_argument("--swap-negatives", type=int, default=0,
                     help="per positive passage, this many phrasings of other categories paired with it as negatives")
+    ap.add_argument("--abstain-threshold", type=float, default=None,
+                    help="record this as head.json's abstain_threshold instead of the validation choice (0: the head "
+                         "never abstains; the validation curve and its choice stay in head.json's validation)")
     ap.add_argument("--resume", action="store_true", help="continue from the last checkpoint under --out")
     ap.add_argument("--export", action="store_true", help="write the fp16 head, manifest and loss curve")
     ap.add_argument("--export-root", type=Path, default=None,
@@ -320,7 +323,8 @@ def main(argv: list[str] | None = None) -> None:
                            "annotated": sum(1 for g in train if not g["absent"]),
                            "absent": sum(1 for g in train if g["absent"]), "pairs": kinds},
                  "val": {"agreements": manifest["val"]["agreements"], "groups_scored": len(val)}},
-        "training": cpu, "validation": metrics, "abstain_threshold": metrics["threshold"],
+        "training": cpu, "validation": metrics,
+        "abstain_threshold": metrics["threshold"] if args.abstain_threshold is None else args.abstain_threshold,
     }
     if args.init is not None:
         meta["init_checkpoint"] = str(args.init)
