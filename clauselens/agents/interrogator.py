@@ -496,7 +496,7 @@ def report_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
                                                        verdict=settings.support_verdict)
         calls += answer_calls
         support += [answer_verdict] if answer_verdict else []
-    r = refuse_injected(r, passages, docs)  # issue #41: an answer repeating a planted instruction is withheld
+    r = refuse_injected(r, passages, docs, state.get("events") or [])  # issue #41: withheld, or the clauses' no
     if leads and not rule_quotes and not r.documents_silent and not any(f.cited_fact for f in r.key_findings):
         r = declined(r, draft, passages, docs)  # issue #38: no clause passes the bar and the model quoted none
     if settings.facts == "quotes":  # issue #19: the quotes are the facts, the statements the model's reading

@@ -20,19 +20,40 @@ clause. So after the report's checks, by rule:
   instruction, names where it is, and points to the quoted clauses.
 
 Lead clauses never quote such a passage (:func:`clauselens.agents.delivery.lead_quotes` skips it).
+
+**The yes/no decided by the clauses** (:func:`ruled_answer`; issue #41's done-when: the injected NDA answers "no"
+with the restricting clauses quoted). Withholding leaves the reader without an answer, and the 1.5B model answers a
+question that restates the planted payload "Yes" whatever the clauses say (the reading never sees the instruction:
+the lead clauses skip it). So when a yes/no question restates a flagged instruction's payload (at least
+:data:`QUESTION_SHARE` of the payload's words; no restriction cue of its own -- "any limits on", "prohibited from",
+"only" -- so its polarity is read from its negation cues alone) and a clause the run retrieved -- the report's
+quoted facts first -- says the opposite of the payload by the rules' party / negation check
+(:func:`clauselens.agents.reading_check.contradiction`, the same check a reading gets against its clause), or
+asserts the payload's action for its party only within a limit ("only", "solely", "except", "with the prior written
+consent") where the payload claims it without one ("freely", "anyone", "all"), the answer is that clause's "No" (or
+"Yes" for a payload that is itself negated and a question that asks the positive), its sentences quoted word for
+word under the "Quoted by rule" mark, with the instruction named as not followed. It replaces the model's reading
+only when that reading says the opposite: it repeats the payload (:func:`echoes`), opens with the other word, or
+fails the same check against the quoted sentence; a reading that agrees, or says neither, is kept. Nothing here
+knows the NDA: the payload, its party and action, and the contrary clause all come from the documents
+(``benchmarks/robustness_injection_cli.py`` checks it on the NDA and on CUAD agreements with a generated
+instruction).
 """
 
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping, NamedTuple, Sequence
 
+from clauselens import events as ET
+from clauselens.agents.reading_check import contradiction, sentences
 from clauselens.parsing.injection import instruction_like
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.reports.build import WITHHELD_PREFIX, finalize_support, strip_mark
-from clauselens.reports.model import Report
+from clauselens.reports.model import RULE_QUOTED_PREFIX, Report
+from clauselens.reports.support_claims import ACTIONS, assertions
 from clauselens.retrieval.types import Passage
 
 #: Share of an instruction's payload words an answer must hold to be taken as repeating it ...
@@ -122,15 +143,146 @@ def _topic(passages: Any) -> frozenset[str]:
     return frozenset(words)
 
 
+#: A yes/no question opens with an auxiliary verb.
+_YES_NO = re.compile(r"^\W*(?:is|are|was|were|can|could|may|might|must|shall|should|will|would|does|do|did|has|have|had)\b",
+                     re.IGNORECASE)
+#: A question with a restriction cue of its own ("any limits on", "prohibited from") does not ask the payload as
+#: stated: its yes/no is not read against it.
+_RESTRICTION_CUE = re.compile(r"\b(?:limit\w*|restrict\w*|prohibit\w*|forbid\w*|bar(?:red|s)?|prevent\w*|only|solely|"
+                              r"except\w*|condition\w*|consent)\b", re.IGNORECASE)
+#: A payload that claims an action without limit ...
+_BREADTH = re.compile(r"\b(?:freely|anyone|anybody|any\s+(?:person|party|third|one)|all|whatever|whomever|"
+                      r"without\s+(?:any\s+)?(?:restriction|limit|limitation|consent|approval|notice))", re.IGNORECASE)
+#: ... and a clause that grants it only within one (after the action's word).
+_LIMIT = re.compile(r"\b(?:only|solely|exclusively|except|unless|provided\s+that|subject\s+to|"
+                    r"with\s+(?:the\s+)?(?:[\w'’]+\s+){0,3}?(?:consent|approval))\b", re.IGNORECASE)
+#: "without (the other party's) consent / any restriction" in a question asks the payload's freedom, not a limit.
+_WITHOUT = re.compile(r"\bwithout\s+(?:[\w'’]+\s+){0,4}?(?:consent|approval|restrictions?|limits?|limitations?|"
+                      r"conditions?)\b", re.IGNORECASE)
+#: Words a contrary sentence shares with any payload (a modal, "party"): it must share another besides its verb.
+_GENERIC_WORDS = frozenset({"may", "shall", "must", "can", "parti"})  # the analyser's stems
+#: Most contrary sentences a ruled answer quotes.
+RULED_MAX = 2
+
+
+def _contrary(payload: str, sentence: str) -> str | None:
+    """``"negation"`` when ``sentence`` says the opposite of ``payload`` (the rules' party / negation check),
+    ``"limit"`` when it grants the payload's action to its party only within a limit the payload claims it
+    without, else ``None``; a sentence that shares no word with the payload besides its verb, a modal and "party"
+    speaks of something else."""
+    acts = {a.action for a in assertions(payload)}
+    if not (_words(payload) & _words(sentence)) - _words(" ".join(acts)) - _GENERIC_WORDS:
+        return None  # the same verb of another thing ("the Disclosing Party shall not disclose the terms ...")
+    issue = contradiction(payload, sentence)
+    if issue is not None:
+        return "negation" if issue.kind == "negation" else None
+    if not _BREADTH.search(payload):
+        return None
+    granted_acts = {a.action for a in assertions(payload) if not a.negated}
+    for a in assertions(sentence):
+        if a.action in granted_acts and not a.negated:  # "may disclose ... only to its Representatives": the verb right
+            granted = re.compile(r"\b(?:may|shall|can|will|(?:is|are)\s+(?:entitled|permitted|allowed|free)\s+to)\s+"
+                                 r"(?:\w+\s+){0,2}?(?:" + ACTIONS[a.action] + r")\b[^.;]{0,120}?" + _LIMIT.pattern,
+                                 re.IGNORECASE)  # after the modal, the limit in the same clause
+            if granted.search(sentence):
+                return "limit"
+    return None
+
+
+#: A sentence that opens with its own clause number ("2.3 The Receiving Party may ...").
+_OWN_NUMBER = re.compile(r"^\(?((?:\d+\.)*\d+[A-Za-z]?|[a-z]|[ivx]+)[.)]?\s+(?=\S)")
+
+
+def _quoted(p: Passage, sentence: str) -> tuple[str, str]:
+    """``(label, text)`` of a contrary ``sentence`` of passage ``p``: "Clause 2.3" and the sentence without its
+    number when it opens with a sub-clause number of ``p``'s clause (a chunk holding clauses 2.1-2.3), else
+    ``p``'s clause label and the sentence as it stands."""
+    ref = (p.clause_ref or "").strip()
+    m = _OWN_NUMBER.match(sentence)
+    if m and m.group(1)[:1].isdigit() and (not ref or m.group(1) == ref or m.group(1).startswith(ref + ".")):
+        return clause_label(m.group(1)), sentence[m.end():]
+    if m and ref and m.group(1) == ref:
+        return clause_label(ref), sentence[m.end():]
+    return (clause_label(ref) if ref else "the quoted clause"), sentence
+
+
+class Ruled(NamedTuple):
+    """A yes/no decided by the clauses (:func:`ruled_answer`)."""
+
+    verdict: str  # "No" / "Yes"
+    clause: str  # the first contrary clause's label ("clause 2.2")
+    sentence: str  # its contrary sentence
+    negation: bool  # it says the opposite of the payload (not only a limit on it)
+    text: str  # the answer: the verdict and the contrary sentences quoted
+    instruction: Passage  # where the instruction is
+    said: str  # the instruction's sentence
+
+
+def ruled_answer(report: Report, passages: Mapping[str, Passage], found: Sequence[tuple[Passage, str]]) -> Ruled | None:
+    """The yes/no the clauses give when the report's yes/no question restates the payload of a flagged instruction
+    in ``found`` and a retrieved clause says the opposite (module docstring), else ``None``. The answer text opens
+    with the verdict and quotes at most :data:`RULED_MAX` contrary sentences."""
+    q = report.question
+    if not _YES_NO.match(q) or _RESTRICTION_CUE.search(_WITHOUT.sub(" ", q)):
+        return None
+    cites = {c.id: c for c in report.citations}
+    shown = [cites[c].passage_id for f in report.key_findings if f.cited_fact for c in f.citation_ids if c in cites]
+    order = [pid for pid in dict.fromkeys([*shown, *passages]) if pid in passages]
+    for ip, instruction in found:
+        payload = _payload(instruction)
+        if not _overlaps(q, payload, share=QUESTION_SHARE) or not assertions(payload):
+            continue
+        hits: list[tuple[str, Passage, str]] = []
+        for pid in order:
+            p = passages[pid]
+            for s in sentences(p.text.replace("\n", " ")):
+                kind = None if instruction_like(s) else _contrary(payload, s)
+                if kind and all(s != h for _, _, h in hits):
+                    hits.append((kind, p, s))
+        if not hits:
+            continue
+        hits.sort(key=lambda h: h[0] != "negation")  # what says the opposite first, then what limits it (stable)
+        verdict = "No" if bool(_NEGATION.search(q)) == bool(_NEGATION.search(payload)) else "Yes"
+        quoted = [_quoted(p, s) for _, p, s in hits[:RULED_MAX]]
+        said = " ".join(f"{label[:1].upper() + label[1:]} says: \u201c{text}\u201d" for label, text in quoted)
+        text = (f"{verdict}. {said} ({_where(ip)} is an instruction addressed to AI readers that says otherwise; "
+                "clauselens does not follow it.)")
+        return Ruled(verdict, quoted[0][0], hits[0][2], hits[0][0] == "negation", text, ip, instruction)
+    return None
+
+
+def model_reading(events: Sequence[Mapping[str, Any]]) -> str | None:
+    """The model's own reading in a run's ``events`` (the last reading call's answer, before any check set it
+    aside), or ``None`` when no reading was asked."""
+    for ev in reversed(list(events)):
+        if ev.get("type") == ET.LLM_CALL and ev.get("step") == "reading":
+            return str((ev.get("output") or {}).get("answer") or "")
+    return None
+
+
+def _says_otherwise(reading: str, ruled: Ruled, question: str, topic: frozenset[str]) -> bool:
+    """Whether the model's ``reading`` says the opposite of the ``ruled`` verdict: it repeats the payload, opens
+    with the other word, or fails the rules' check against the contrary sentence."""
+    lead = _LEAD.match(reading)
+    if echoes(reading, ruled.said, question, topic):
+        return True
+    if lead is not None:
+        return lead.group(1).lower() != ruled.verdict.lower()
+    return ruled.negation and contradiction(reading, ruled.sentence) is not None
+
+
 #: Knowledge-gap lines that carry the model's own words (a reading set aside, a declined draft's answer).
 _MODEL_WORDS = ("The model's reading", "No retrieved clause passed the relevance bar; the model's draft")
 
 
 def refuse_injected(report: Report, passages: Mapping[str, Passage],
-                    documents: Sequence[Mapping[str, Any]] | None = None) -> Report:
+                    documents: Sequence[Mapping[str, Any]] | None = None,
+                    events: Sequence[Mapping[str, Any]] = ()) -> Report:
     """``report`` with its findings that quote an instruction to AI readers taken off the facts and its answer
-    and conclusion withheld when they repeat one (module docstring); unchanged when the retrieved passages
-    hold no such instruction. Re-finalised (:func:`clauselens.reports.build.finalize_support`)."""
+    and conclusion withheld when they repeat one, or answered by the clauses that say the opposite of the
+    instruction's payload (:func:`ruled_answer`) when the model's reading (in ``events``, else the answer) says
+    otherwise (module docstring); unchanged when the retrieved passages hold no such instruction. Re-finalised
+    (:func:`clauselens.reports.build.finalize_support`)."""
     found = [(p, s) for p in passages.values() for s in instructions_in(p)]
     if not found or report.documents_silent:
         return report
@@ -155,6 +307,19 @@ def refuse_injected(report: Report, passages: Mapping[str, Passage],
     hit = next(((p, s) for p, s in found
                 if echoes(strip_mark(report.answer), s, q, topic) or echoes(strip_mark(report.conclusion), s, q, topic)),
                None)
+    ruled = ruled_answer(report, passages, found)
+    reading = model_reading(events)
+    reading = strip_mark(report.answer) if reading is None else reading
+    if ruled is not None and (hit is not None or _says_otherwise(reading, ruled, q, topic)):
+        where = _where(ruled.instruction)
+        text = f"{RULE_QUOTED_PREFIX}{ruled.text}"
+        update.update(answer=text, conclusion=text, answer_support="unchecked",
+                      answer_support_note=f"rules: {ruled.clause} says the opposite of the instruction in {where}",
+                      knowledge_gaps=[*gaps, f"The model's reading said the opposite of {ruled.clause} (it is in the run's "
+                                      "transcript); the question asks what an instruction to AI readers tells them to "
+                                      "state, so the answer is that clause's, quoted by rule.",
+                                      f"Refused instruction in {where}: \"{' '.join(ruled.said.split())}\""])
+        return finalize_support(report.model_copy(update=update), passages, documents)
     if hit is not None:
         p, sentence = hit
         said = " ".join(sentence.split())
@@ -166,4 +331,5 @@ def refuse_injected(report: Report, passages: Mapping[str, Passage],
     return finalize_support(report.model_copy(update=update), passages, documents)
 
 
-__all__ = ["ECHO_MIN_WORDS", "ECHO_SHARE", "QUESTION_SHARE", "echoes", "instructions_in", "refuse_injected"]
+__all__ = ["ECHO_MIN_WORDS", "ECHO_SHARE", "QUESTION_SHARE", "RULED_MAX", "Ruled", "echoes", "instructions_in", "model_reading",
+           "refuse_injected", "ruled_answer"]
