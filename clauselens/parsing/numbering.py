@@ -222,7 +222,8 @@ def split_heading(rest: str) -> str | None:
     m = re.match(r"^([A-Z][^.:\n]{0,70}?)\s*[.:]\s+\S", r)
     if m:
         cand = m.group(1).strip()
-        if cand.isupper() or (_titleish(cand) and ";" not in cand):
+        # "Governing Law; Consent to Personal Jurisdiction." heads a clause: each ";" part Title Case (187 CUAD headings)
+        if cand.isupper() or (_titleish(cand) and all(_titleish(part) for part in cand.split(";"))):
             return cand
     m = re.match(r"^([A-Z][A-Z0-9 ,&'/\-]{2,70}[A-Z])\b(?![a-z])", r)
     if m and len(m.group(1)) >= 4 and " " in m.group(1).strip() or (m and len(m.group(1)) >= 6):
