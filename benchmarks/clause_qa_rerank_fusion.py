@@ -7,8 +7,9 @@
 
 ``score``   every question of the four development sets (clause-qa-dev, clause-qa-lay and the blind2 /
             blind3 lay sets of ``benchmarks/data/``; all four are dev sets this session, tuning allowed)
-            through :meth:`Library.search` on the 462-contract library with a head scoring the fused
-            top :data:`MAX_DEPTH` at weight 0 (so the returned order is the "off" order), keeping each
+            through :meth:`Library.search` on the 462-contract library with a head (dynamic int8, as the
+            product runs it; ``--fp32`` for the fp16 weights in fp32) scoring the fused top :data:`MAX_DEPTH`
+            at weight 0 (so the returned order is the "off" order), keeping each
             question's fused top list with the head's logits; one cache file per (head, set), resumable.
 ``choose``  offline: for every (head, w, depth) the paraphrase top-5 hits per set, recomputed from
             the cached lists; leave-one-set-out -- for each set, the configuration with the most hits on
@@ -246,6 +247,7 @@ def main(argv: list[str] | None = None) -> None:
     sc.add_argument("--head", nargs="+", required=True, help="NAME=WEIGHTS_ROOT (a root holding reranker/)")
     sc.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
     sc.add_argument("--limit", type=int, default=None, help="first N questions per set (a smoke test; resumable)")
+    sc.add_argument("--fp32", action="store_true", help="the head in fp32 (default: dynamic int8, as the product runs it)")
     ch = sub.add_parser("choose", help="offline grid + leave-one-set-out over the cached scores")
     ch.add_argument("--heads", nargs="+", default=None, help="head names to choose among (default: all cached)")
     ve = sub.add_parser("verify", help="run the chosen configuration through the library")
@@ -253,7 +255,7 @@ def main(argv: list[str] | None = None) -> None:
     ve.add_argument("--weight", type=float, required=True)
     ve.add_argument("--depth", type=int, required=True)
     ve.add_argument("--abstain", type=float, default=None, help="head abstention threshold (default: the head's)")
-    ve.add_argument("--int8", action="store_true", help="the head's Linear layers in dynamic int8 (as the product runs it)")
+    ve.add_argument("--fp32", action="store_true", help="the head in fp32 (default: dynamic int8, as the product runs it)")
     args = ap.parse_args(argv)
     command = " ".join(["python -m benchmarks.clause_qa_rerank_fusion", *(argv if argv is not None else sys.argv[1:])])
     result = json.loads(OUT.read_text()) if OUT.exists() else {"benchmark": "clause_qa_rerank_fusion"}
@@ -265,13 +267,14 @@ def main(argv: list[str] | None = None) -> None:
 
         SCORES.mkdir(parents=True, exist_ok=True)
         for name, root in _heads(args.head).items():
-            head = HeadReranker(root).load()
+            head = HeadReranker(root, int8=not args.fp32).load()
+            tag = f"{name}-fp32" if args.fp32 else name  # a head's cached scores per precision
             for s in args.sets:
                 qs = set_questions(s)
                 t0 = time.perf_counter()
-                score_set(library_for("cuad462", "minilm", qs), head, qs[: args.limit], SCORES / f"{name}_{s}.jsonl")
+                score_set(library_for("cuad462", "minilm", qs), head, qs[: args.limit], SCORES / f"{tag}_{s}.jsonl")
                 print(f"[rerank_fusion] {name} {s}: {time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
-            result.setdefault("heads", {})[name] = {"root": str(root), "sha256": head.meta.get("sha256"),
+            result.setdefault("heads", {})[tag] = {"root": str(root), "sha256": head.meta.get("sha256"), "int8": head.int8,
                                                     "training_command": head.meta.get("training_command")}
         return _write(result, "score", command, prov)
     if args.step == "choose":
@@ -282,7 +285,7 @@ def main(argv: list[str] | None = None) -> None:
                          indent=1))
         return _write(result, "choose", command, prov)
     name, root = next(iter(_heads([args.head]).items()))
-    result["verify"] = {"head_name": name, **verify(root, args.weight, args.depth, args.abstain, args.int8),
+    result["verify"] = {"head_name": name, **verify(root, args.weight, args.depth, args.abstain, not args.fp32),
                         "torch_threads": __import__("torch").get_num_threads(),
                         "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()]}
     _write(result, "verify", command, prov)

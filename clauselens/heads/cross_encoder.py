@@ -127,7 +127,7 @@ def quantize_int8(model: Any) -> Any:
     Inference"). Per-channel weight scales keep the logits within ~0.1 of fp32 on the head's test
     cases, where one scale per tensor moved them by up to 0.6 and flipped a close pair. The fp16
     weights stay the shipped artefact; the ranking is measured against fp32 by
-    ``benchmarks/clause_qa_rerank_fusion.py verify --int8``."""
+    ``benchmarks/clause_qa_rerank_fusion.py verify`` (int8) against ``verify --fp32``."""
     import warnings
 
     import torch
