@@ -20,6 +20,8 @@ Each unanswerable question that the stored ``clause_qa`` run answered is put in 
 The same fields are written for answerable questions; there ``resolution`` means the check declines
 the question against its own gold agreement (the presence probe scores its clause below
 ``absent_below``), not a resolver fault.
+Each row also gives the heading-topic head's reading (:mod:`clauselens.heads.heading_topic`, when
+installed): its top topic, whether the gold agreement lacks it, and the absent mass.
 Only the stored result rows and the heads are read; no search is run, nothing is trained.
 
 Usage::
@@ -69,9 +71,20 @@ def diagnose(lib, head, q: dict, row: dict) -> dict:
         kind = "resolution"
     else:
         kind = "mass"
+    heading = None
+    hh = lib._heading_judge()
+    if hh is not None and recs:
+        state = lib.heading_topic_state(recs[0].doc_id)
+        ph = hh.probabilities(vec)[0]
+        j = int(ph.argmax())
+        t = hh.labels[j]
+        hread = hh.read(vec, [state])
+        heading = {"topic": t, "p": round(float(ph[j]), 3), "eligible": t in hh.absent_below,
+                   "lacks": hh.lacks(t, state), "score": round(float(state[1].get(t, -1.0)), 4),
+                   "absent_below": hh.absent_below.get(t), "absent_mass": round(hread.mass, 3)}
     return {"id": q["id"], "type": q["type"], "abstained": row.get("abstained"), "question": q["question"],
             "top": top, "absent_mass": mass, "threshold": head.absent_mass, "kind": kind,
-            "agreement_found": bool(recs)}
+            "agreement_found": bool(recs), "heading_topic": heading}
 
 
 def main() -> None:

@@ -68,10 +68,22 @@ def clopper_pearson(x: int, n: int, alpha: float = 0.05) -> tuple[float, float]:
     return lo, hi
 
 
+def wilson(x: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval (Wilson 1927) for ``x`` of ``n``."""
+    if n == 0:
+        return float("nan"), float("nan")
+    p = x / n
+    mid = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, mid - half), min(1.0, mid + half)
+
+
 def rate(x: int, n: int) -> dict:
-    """``{"x", "n", "rate", "ci95"}``."""
+    """``{"x", "n", "rate", "ci95", "wilson95"}`` (``ci95``: Clopper-Pearson)."""
     lo, hi = clopper_pearson(x, n)
-    return {"x": x, "n": n, "rate": round(x / n, 4) if n else None, "ci95": [round(lo, 4), round(hi, 4)]}
+    wl, wh = wilson(x, n)
+    return {"x": x, "n": n, "rate": round(x / n, 4) if n else None, "ci95": [round(lo, 4), round(hi, 4)],
+            "wilson95": [round(wl, 4), round(wh, 4)]}
 
 
 def load_questions(path: Path = DEV / "questions.jsonl") -> list[dict]:
@@ -216,6 +228,9 @@ def main(argv: list[str] | None = None) -> None:
                          "(clauselens.retrieval.lay_terms; the variant says so)")
     ap.add_argument("--no-category-absence", action="store_true",
                     help="without the topic head's category-absence abstention (clauselens.library.category_absence)")
+    ap.add_argument("--no-heading-absence", action="store_true",
+                    help="without the heading-topic absence check (clauselens.library.heading_topics; the CUAD "
+                         "category check stays)")
     ap.add_argument("--query-adapter", type=Path, default=None, metavar="DIR",
                     help="rank the dense channel with this trained query adapter (a folder holding query_adapter/, "
                          "as clauselens.library.train_query_adapter writes it; the variant says so)")
@@ -242,6 +257,7 @@ def main(argv: list[str] | None = None) -> None:
     lib.demote_front_matter = not args.no_front_matter_demotion
     lib.expand_lay_terms = not args.no_lay_terms
     lib.topic_head = False if args.no_category_absence else None
+    lib.heading_head = False if args.no_heading_absence else None
     lib.topic_channel = args.topic_channel
     if args.absence_min_positives is not None and not args.no_category_absence:
         widen_absence(lib, args.absence_min_positives)
@@ -254,6 +270,7 @@ def main(argv: list[str] | None = None) -> None:
     variant = (f"{args.embedder}{'-filenames' if args.file_names else ''}"
                f"{'-no-front-matter-demotion' if args.no_front_matter_demotion else ''}"
                f"{'-no-lay-terms' if args.no_lay_terms else ''}{'-no-category-absence' if args.no_category_absence else ''}"
+               f"{'-no-heading-absence' if args.no_heading_absence and not args.no_category_absence else ''}"
                f"{'-topic-channel' if args.topic_channel else ''}"
                f"{f'-absence-min-positives{args.absence_min_positives}' if args.absence_min_positives is not None else ''}"
                f"{'-query-adapter' if args.query_adapter else ''}"
@@ -270,6 +287,7 @@ def main(argv: list[str] | None = None) -> None:
                     "embedder": lib.meta["embedder"], "file_names_in_resolution": args.file_names,
                     "front_matter_demoted": lib.demote_front_matter, "lay_terms": lib.expand_lay_terms,
                     "category_absence": lib.topic_head is not False, "topic_channel": lib.topic_channel,
+                    "heading_absence": lib.topic_head is not False and lib.heading_head is not False,
                     "query_adapter": str(args.query_adapter) if args.query_adapter else None,
                     "seconds_to_open_or_build": round(build_s, 1)},
         "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()],  # latency is only comparable at like load

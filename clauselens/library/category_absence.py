@@ -26,7 +26,7 @@ from typing import Any, Sequence
 
 from clauselens.heads.topic import OTHER, absence_reason
 from clauselens.library.catalogue import naming_words, strip_naming_words
-from clauselens.library.parts import LibraryParts
+from clauselens.library.heading_topics import HeadingTopicChecks
 
 #: The check runs for at most this many resolved agreements (as the absent-topic rule).
 MAX_AGREEMENTS = 3
@@ -37,8 +37,9 @@ CHANNEL_MIN_PASSAGE = 0.5
 CHANNEL_TOP = 5
 
 
-class CategoryChecks(LibraryParts):
-    """The category-absence check (see the module docstring)."""
+class CategoryChecks(HeadingTopicChecks):
+    """The category-absence check (see the module docstring); then the heading-topic check
+    (:class:`~clauselens.library.heading_topics.HeadingTopicChecks`) for topics outside CUAD's."""
 
     #: The question-topic head: ``None`` = load on first use, ``False`` = off (not installed or
     #: turned off by ``retrieval.category_absence``).
@@ -133,7 +134,7 @@ class CategoryChecks(LibraryParts):
         if not doc_ids or len(doc_ids) > MAX_AGREEMENTS:
             return None
         head = self._topic_judge()
-        if head is None:
+        if head is None:  # off (not installed, or turned off by retrieval.category_absence): both checks
             return None
         recs = [r for r in self.agreements() if r.doc_id in doc_ids]
         text = strip_naming_words(question, set().union(*(naming_words(r) for r in recs))) if recs else question
@@ -143,7 +144,7 @@ class CategoryChecks(LibraryParts):
         presence = [self.presence_scores(d) for d in doc_ids]
         reading = head.read(vec, presence)
         if not reading.absent:
-            return None
+            return self._absent_heading_topic(vec, doc_ids, names)
         cat = reading.categories[0][0]
         best = max(float(sc.get(cat, 0.0)) for sc in presence)
         return {"category": cat, "mass": round(reading.mass, 3), "threshold": reading.threshold,
