@@ -165,6 +165,12 @@ def choose(heads: Sequence[str]) -> dict[str, Any]:
     n_par = {s: sum(q["type"] == "paraphrase" for q in qs[s]) for s in SETS}
     rows = {(h, s): load_rows(h, s) for h in heads for s in SETS}
     off = {s: paraphrase_hits(rows[(heads[0], s)], qs[s], 0.0, 0) for s in SETS}
+    # every head's run must have seen the same "off" ranking (the tree is shared: a ranking change between
+    # two score runs would make their heads incomparable)
+    off_differs = {h: [s for s in SETS if [r["passages"] for r in rows[(h, s)]] != [r["passages"] for r in rows[(heads[0], s)]]]
+                   for h in heads[1:]}
+    if any(off_differs.values()):
+        print(f"[rerank_fusion] WARNING: the off rankings differ between score runs: {off_differs}", file=sys.stderr)
     table: dict[tuple[str, float, int], dict[str, int]] = {}
     for h in heads:
         for w in WEIGHTS[1:]:
@@ -185,7 +191,7 @@ def choose(heads: Sequence[str]) -> dict[str, Any]:
     loso_total = sum(v["held_out_hits"] for v in loso.values())
     ship = sum(table[final].values()) > sum(off.values()) and all(table[final][s] >= off[s] - 1 for s in SETS)
     return {
-        "paraphrase_n": n_par, "off": off,
+        "paraphrase_n": n_par, "off": off, "off_rankings_differ_from_first_head": off_differs,
         "grid": [{"head": h, "weight": w, "depth": d, **v, "pooled": sum(v.values())}
                  for (h, w, d), v in sorted(table.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2]))],
         "leave_one_set_out": loso,
@@ -206,7 +212,8 @@ def _summary(rows: list[dict], questions: list[dict]) -> dict[str, Any]:
     return s
 
 
-def verify(head_root: Path, weight: float, depth: int, abstain: float | None, int8: bool) -> dict[str, Any]:
+def verify(head_root: Path, weight: float, depth: int, abstain: float | None, int8: bool,
+           sets: Sequence[str] = tuple(SETS), limit: int | None = None) -> dict[str, Any]:
     """The chosen configuration through the library's own reranking, per set, beside "off"."""
     from clauselens.heads.cross_encoder import HeadReranker
 
@@ -215,8 +222,8 @@ def verify(head_root: Path, weight: float, depth: int, abstain: float | None, in
                                                                   "training_command")},
                            "weight": weight, "depth": depth, "int8": int8,
                            "abstain": head.abstain_threshold if abstain is None else abstain, "sets": {}}
-    for s in SETS:
-        qs = set_questions(s)
+    for s in sets:
+        qs = set_questions(s)[:limit]
         lib = library_for("cuad462", "minilm", qs)
         lib.reranker = None
         off = run(lib, qs)
@@ -256,6 +263,8 @@ def main(argv: list[str] | None = None) -> None:
     ve.add_argument("--depth", type=int, required=True)
     ve.add_argument("--abstain", type=float, default=None, help="head abstention threshold (default: the head's)")
     ve.add_argument("--fp32", action="store_true", help="the head in fp32 (default: dynamic int8, as the product runs it)")
+    ve.add_argument("--sets", nargs="+", default=list(SETS), choices=list(SETS))
+    ve.add_argument("--limit", type=int, default=None, help="first N questions per set (a smoke test; not written)")
     args = ap.parse_args(argv)
     command = " ".join(["python -m benchmarks.clause_qa_rerank_fusion", *(argv if argv is not None else sys.argv[1:])])
     result = json.loads(OUT.read_text()) if OUT.exists() else {"benchmark": "clause_qa_rerank_fusion"}
@@ -285,7 +294,11 @@ def main(argv: list[str] | None = None) -> None:
                          indent=1))
         return _write(result, "choose", command, prov)
     name, root = next(iter(_heads([args.head]).items()))
-    result["verify"] = {"head_name": name, **verify(root, args.weight, args.depth, args.abstain, not args.fp32),
+    checked = verify(root, args.weight, args.depth, args.abstain, not args.fp32, args.sets, args.limit)
+    if args.limit is not None:
+        print(json.dumps({s: {k: v["on"].get(k) for k in ("paraphrase", "latency_ms")} for s, v in checked["sets"].items()}))
+        return
+    result["verify"] = {"head_name": name, **checked,
                         "torch_threads": __import__("torch").get_num_threads(),
                         "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()]}
     _write(result, "verify", command, prov)
