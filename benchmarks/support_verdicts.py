@@ -140,19 +140,40 @@ def _verdict_rates(judged: list[tuple[dict[str, Any], bool]], brief: bool = Fals
             "supported_rejected": r(sum(not ok for ok in true), len(true))}
 
 
-def head_main() -> dict[str, Any]:
-    """The support head (issue #40, ``clauselens.heads.support``: trained on ContractNLI dev and CUAD train_allowed
-    data only, threshold chosen on held-out training documents) on every labelled finding the deterministic checks
-    pass: at its shipped threshold (every label file is held out), and at a threshold chosen by leave-one-label-file-out
-    (:func:`_lofo`); beside the 1.5B's recorded verdicts on the same items and "always supports"."""
+#: Fixed thresholds on P(supports) of the operating curve (the same grid for every head).
+CURVE_THRESHOLDS = (0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.98)
+
+
+def operating_curve(scored: list[tuple[dict[str, Any], float]]) -> list[dict[str, Any]]:
+    """Unsupported claims passed and supported claims rejected at each of :data:`CURVE_THRESHOLDS` (Wilson 95 %):
+    how the head trades the two errors, not a threshold choice."""
+    return [{"threshold": t, **{k: v for k, v in _verdict_rates([(it, p >= t) for it, p in scored]).items()
+                                if k != "accuracy"}} for t in CURVE_THRESHOLDS]
+
+
+def load_verdict_head(name: str, root: Path | None) -> Any:
+    """Head ``name`` (``support``: the logistic head; ``support_ce``: the cross-encoder) from weights ``root``."""
+    if name == "support_ce":
+        from clauselens.heads.support_ce import SupportCrossEncoder
+
+        return SupportCrossEncoder(root).load()
+    from clauselens.heads.support import load_head
+
+    return load_head(root)
+
+
+def head_main(name: str = "support", root: Path | None = None) -> dict[str, Any]:
+    """The support head (issue #40, ``clauselens.heads.support`` or ``support_ce``: trained on ContractNLI dev and
+    CUAD train_allowed data only, threshold chosen on held-out training documents) on every labelled finding the
+    deterministic checks pass: at its shipped threshold (every label file is held out), and at a threshold chosen by
+    leave-one-label-file-out (:func:`_lofo`); the operating curve; beside the 1.5B's recorded verdicts on the same
+    items and "always supports"."""
     from sklearn.metrics import roc_auc_score
 
-    from clauselens.heads.support import features, load_head
-
-    head = load_head()
+    head = load_verdict_head(name, root)
     its = items(HEAD_TAGS)
     t0 = time.process_time()
-    scores = [float(head.proba(features(it["claim"], it["quote"]))[0]) for it in its]
+    scores = [head.support(it["claim"], it["quote"]) for it in its]
     cpu = time.process_time() - t0
     scored = list(zip(its, scores))
     shipped = [(it, p >= head.threshold) for it, p in scored]
@@ -164,8 +185,11 @@ def head_main() -> dict[str, Any]:
     y = [int(it["supports"]) for it in its]
     return {
         "benchmark": "support_verdicts --head", "issue": 40,
-        "head": "clauselens.heads.support (logistic regression over lexical + MiniLM-cosine pair features; "
-                "trained by clauselens.heads.train_support, no hand label used)",
+        "head": {"support": "clauselens.heads.support (logistic regression over lexical + MiniLM-cosine pair features; "
+                            "trained by clauselens.heads.train_support, no hand label used)",
+                 "support_ce": "clauselens.heads.support_ce (MiniLM cross-encoder (claim, quote) -> P(supports); trained "
+                               "by clauselens.heads.train_support_ce on train_support's pairs, no hand label used)"}[name],
+        "head_root": str(root) if root else "clauselens/heads/weights",
         "head_sha256": head.meta.get("sha256"), "shipped_threshold": head.threshold,
         "runs": runs, "items": {"n": len(its), "labelled_supported": sum(y), "labelled_unsupported": len(y) - sum(y)},
         "auc": round(float(roc_auc_score(y, scores)), 4),
@@ -179,6 +203,7 @@ def head_main() -> dict[str, Any]:
             "head_shipped_threshold": _verdict_rates([(it, ok) for it, ok in shipped if f"{it['run']}:{it['key']}" in llm_keys]),
             "head_lofo": _verdict_rates([(it, ok) for it, _, ok in held if f"{it['run']}:{it['key']}" in llm_keys])},
         "always_supports": _verdict_rates([(it, True) for it in its]),
+        "operating_curve": operating_curve(scored),
         "cpu_ms_per_item": round(1000 * cpu / max(1, len(its)), 1),
         "scores": {f"{it['run']}:{it['key']}": {"p": round(p, 4), "supports": it["supports"]} for it, p in scored},
     }
@@ -189,12 +214,19 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--score-only", action="store_true", help="no model: score the cached verdicts")
     ap.add_argument("--styles", nargs="+", choices=STYLES, default=list(STYLES))
     ap.add_argument("--head", action="store_true", help="the support head instead of the model (issue #40)")
+    ap.add_argument("--head-name", choices=("support", "support_ce"), default="support",
+                    help="which head: the logistic one or the cross-encoder")
+    ap.add_argument("--head-root", type=Path, default=None, help="weights root of the head (default: the installed)")
+    ap.add_argument("--out", type=Path, default=None, help="result JSON (default: support_verdicts_head[_ce].json)")
     args = ap.parse_args(argv)
     if args.head:
-        res = head_main()
-        res["command"] = "python -m benchmarks.support_verdicts --head"
+        res = head_main(args.head_name, args.head_root)
+        res["command"] = "python -m benchmarks.support_verdicts --head" + (
+            f" --head-name {args.head_name}" if args.head_name != "support" else "") + (
+            f" --head-root {args.head_root}" if args.head_root else "")
         res["versions"] = run_provenance(["torch", "transformers"])
-        HEAD_RESULT.write_text(json.dumps(res, indent=1) + "\n")
+        out = args.out or (HEAD_RESULT if args.head_name == "support" else HEAD_RESULT.with_name("support_verdicts_head_ce.json"))
+        out.write_text(json.dumps(res, indent=1) + "\n")
         print(json.dumps({k: res[k] for k in ("items", "auc", "shipped_threshold_all_files_held_out",
                                              "cross_validation_by_label_file", "same_items_as_the_1.5b")}, indent=1))
         return

@@ -1,0 +1,104 @@
+"""The cross-encoder support head (issue #40): ``P(quote supports claim)`` from a fine-tuned MiniLM cross-encoder.
+
+A BERT-style cross-encoder reads the claim and the quote as one sequence and scores the pair from the [CLS] state
+with one logit (the NLI cross-encoder set-up of Reimers & Gurevych 2019, pointwise as in Nogueira & Cho 2019):
+all-MiniLM-L6-v2 (Wang et al. 2020) fine-tuned with binary cross-entropy by
+:mod:`clauselens.heads.train_support_ce` on the generated pairs of :mod:`clauselens.heads.train_support`
+(ContractNLI dev, CUAD ``train_allowed`` category claims and perturbed clause sentences; no hand label).
+``head.json`` records whether the verdict reads the logit alone (``sigmoid(logit)``) or a logistic regression
+stacked over [logit, :data:`clauselens.heads.support.LEXICAL`] (``stack``: standardisation, coefficients), and the
+threshold -- both chosen on held-out training documents.
+
+Files under ``weights/support_ce/`` (``base``: fp16 ``model.safetensors``, ``config.json``, ``head.json`` with
+sha256, training command, data manifest). Loading is offline, sha256-checked and on first use; a missing head
+raises :class:`~clauselens.heads.base.HeadMissingError`. Inference runs under ``torch.inference_mode`` with the
+threads torch is set to (this module never changes them).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+from clauselens.errors import ClauselensError
+from clauselens.heads.base import HeadChecksumError, load_sequence_classifier, load_tokenizer
+
+NAME = "support_ce"
+BATCH = 16
+MAX_LENGTH = 256
+
+
+class SupportCrossEncoder:
+    """The loaded support cross-encoder: :meth:`proba` of (claim, quote) pairs, :attr:`threshold`."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.root = root
+        self._model: Any = None
+        self._tok: Any = None
+        self.meta: dict[str, Any] = {}
+
+    def load(self) -> "SupportCrossEncoder":
+        """Load the weights and tokenizer now (raises ``HeadMissingError`` / ``HeadChecksumError``)."""
+        if self._model is None:
+            model, meta = load_sequence_classifier(NAME, self.root)
+            if model.config.num_labels != 1 or "threshold" not in meta:
+                raise HeadChecksumError(f"{NAME} head: expected one logit and a threshold in head.json")
+            stack = meta.get("stack")
+            if stack is not None:
+                from clauselens.heads.support import LEXICAL
+
+                if list(stack["features"]) != ["logit", *LEXICAL]:
+                    raise HeadChecksumError(f"{NAME} head: stacked on {stack['features']}, this code computes "
+                                            f"{['logit', *LEXICAL]}")
+            self._model, self.meta, self._tok = model, meta, load_tokenizer()
+        return self
+
+    @property
+    def threshold(self) -> float:
+        return float(self.load().meta["threshold"])
+
+    def logits(self, claims: Sequence[str], quotes: Sequence[str]) -> np.ndarray:
+        """Raw logits of the (claim, quote) pairs (the quote is truncated first, as in training)."""
+        import torch
+
+        self.load()
+        if len(claims) != len(quotes):
+            raise ClauselensError(f"support head: {len(claims)} claims but {len(quotes)} quotes")
+        if any(not c.strip() for c in claims) or any(not q.strip() for q in quotes):
+            raise ClauselensError("support head: the claim and the quote must both be non-empty")
+        out: list[float] = []
+        length = int(self.meta.get("max_length") or MAX_LENGTH)
+        with torch.inference_mode():
+            for i in range(0, len(claims), BATCH):
+                enc = self._tok(list(claims[i:i + BATCH]), list(quotes[i:i + BATCH]), truncation="longest_first",
+                                max_length=length, padding=True, return_tensors="pt")
+                out += self._model(**enc).logits[:, 0].float().tolist()
+        return np.asarray(out, dtype=np.float64)
+
+    def proba(self, claims: Sequence[str], quotes: Sequence[str]) -> np.ndarray:
+        """P(supports) of each pair: ``sigmoid(logit)``, or the stacked regression when ``head.json`` has one."""
+        z = self.logits(claims, quotes)
+        stack = self.meta.get("stack")
+        if stack is None:
+            return np.asarray(1.0 / (1.0 + np.exp(-z)), dtype=np.float64)
+        from clauselens.heads.support import lexical_features
+
+        x = np.column_stack([z, np.asarray([lexical_features(c, q) for c, q in zip(claims, quotes)]).reshape(len(z), -1)])
+        s = ((x - np.asarray(stack["mean"])) / np.asarray(stack["scale"])) @ np.asarray(stack["coef"]) + stack["intercept"]
+        return np.asarray(1.0 / (1.0 + np.exp(-s)), dtype=np.float64)
+
+    def support(self, claim: str, quote: str) -> float:
+        """P(``quote`` supports ``claim``)."""
+        return float(self.proba([claim], [quote])[0])
+
+    def supports(self, claim: str, quote: str) -> bool:
+        return self.support(claim, quote) >= self.threshold
+
+
+@lru_cache(maxsize=1)
+def load() -> SupportCrossEncoder:
+    """The installed cross-encoder support head, loaded (raises ``HeadMissingError`` / ``HeadChecksumError``)."""
+    return SupportCrossEncoder().load()
