@@ -17,6 +17,7 @@ runs under ``torch.inference_mode`` in batches, with the threads torch is set to
 
 from __future__ import annotations
 
+import logging
 import math
 from pathlib import Path
 from typing import Any, Sequence
@@ -24,6 +25,8 @@ from typing import Any, Sequence
 from clauselens.heads.answerability import NAME as ANSWERABILITY
 from clauselens.heads.answerability import Answerability
 from clauselens.heads.base import HeadMissingError, load_sequence_classifier, load_tokenizer, notice_missing
+
+log = logging.getLogger(__name__)
 
 NAME = "reranker"
 #: Word pieces per (question, passage) pair when ``head.json`` does not say (it records the training
@@ -72,8 +75,8 @@ class HeadReranker:
                     self.answerability = None
                     raise HeadMissingError(f"{ANSWERABILITY} model was fitted on another reranker head "
                                            f"({fitted_on[0][:12]}, this one {str(self.meta.get('sha256'))[:12]})")
-            except HeadMissingError as e:
-                notice_missing(ANSWERABILITY, "calibrated relevance and answerability (the head's sigmoid is used)", e)
+            except HeadMissingError as e:  # optional: the head ranks without it (sigmoid, head.json's threshold)
+                log.info("%s; the head's sigmoid is used", e)
         return self
 
     @property
