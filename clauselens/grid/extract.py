@@ -52,6 +52,7 @@ from typing import Sequence
 
 from clauselens.grid.topic import EVERYDAY, GENERIC
 from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
+from clauselens.grid.whose import about_own_term, asks_about_term, mutual_only, not_a_party, other_agreements
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.retrieval.lay_terms import concepts, content_stems, expand
 
@@ -234,7 +235,8 @@ def _distinct_terms(groups: Sequence[TermGroup], text: str) -> int:
 #: :mod:`clauselens.reports.support`, and a period before an event).
 _NOTICE_AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|express|formal|of)\W+){0,3}notic|^\W*(?:prior\s+to|before|in\s+advance)\b",
                            re.IGNORECASE)
-_NOTICE_BEFORE = re.compile(r"\bnotic\w*\W+(?:(?:of|not|less|than|at|least|no|fewer|giving|given|upon)\W+){0,4}$", re.IGNORECASE)
+_NOTICE_BEFORE = re.compile(r"\bnotic\w*\W+(?:(?:of|not|less|than|at|least|no|fewer|giving|given|upon|to|the|other|party|later|"
+                            r"sooner|earlier|more)\W+){0,6}$", re.IGNORECASE)
 #: A question about notice ("how much warning", "notice period").
 _NOTICE_ASK = re.compile(r"notic|notif|warning|in\s+advance|heads[\s-]up", re.IGNORECASE)
 
@@ -415,6 +417,9 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     need = groups_needed(asked, groups) if relax else required_hits(groups)
     out: list[Candidate] = []
     on_topic = False
+    # a question about the agreement's own term takes values from sentences about it (:mod:`clauselens.grid.whose`)
+    term_q = qtype in ("date", "duration") and asks_about_term((g.name for g in asked), "" if everyday else question)
+    renewal_q = qtype == "duration" and term_q and not _NOTICE_ASK.search(question) and any("renew" in g.name for g in asked)
     for period_fallback in (False, True):
         for i, s, e, text in sents:
             hits = term_hits(groups, text)
@@ -425,6 +430,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 continue
             if _DEFINITION.match(text) or _RECITAL.match(text):
                 continue  # a meaning ('"Fiscal Year" means ...') or the background ("WHEREAS, ..."), not a term
+            if renewal_q and mutual_only(text):
+                continue  # "may be extended ... by mutual written agreement": a new bargain, no renewal term
             vals = _periods_for_date(question, text) if period_fallback else _values(qtype, question, text)
             # a date, or a period that is no notice, follows the words it belongs to ("expire on June 30",
             # "renew for successive one year periods"); a topic word after it speaks of something else
@@ -437,6 +444,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                     continue
                 if qtype == "date" and not period_fallback and _crossed(text, max(o for o in offsets if o <= at), at):
                     continue  # "from the Effective Date until December 31, 2018": the date is the end's, not the start's
+                if (qtype == "date" and other_agreements(text, at)) or (term_q and not about_own_term(text, at)):
+                    continue  # another agreement's date, or a period of something other than this agreement's term
                 out.append(Candidate(shown, key, i, s, e, len(hits), dist, tuple(sorted(hits)), _distinct_terms(groups, text)))
         if out or qtype != "date":
             break
@@ -489,6 +498,13 @@ _MADE_ON = re.compile(r"\b(?:entered\s+into|made(?:\s+and\s+entered\s+into)?|exe
                       r"|\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})")
 
 
+#: "this Consulting Agreement ("Agreement") dated June 1, 2020, effective as of July 1, 2020": the date it is dated.
+_DATED_THIS = re.compile(r"\b[Tt]his\s+(?:[A-Z][\w&-]*\s+){0,5}(?:Agreement|AGREEMENT)\s*(?:\([^)]{0,40}\)\s*)?,?\s*(?:is\s+)?dated\s+"
+                         r"(?:as\s+of\s+)?(?:the\s+)?"
+                         r"((?:\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+)?[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+                         r"|\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})")
+
+
 _START_WORDS = re.compile(r"\b(?:effective|effect|commenc\w*|start\w*|begin\w*)\b", re.IGNORECASE)
 _START_STEMS = frozenset(content_stems("effect effective start begin commence commencement"))
 _SIGN_STEMS = frozenset(content_stems("sign signed execute executed made")) - frozenset(content_stems("date"))
@@ -523,7 +539,8 @@ def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:
         # the date the agreement was made ("entered into on October 1, 2019 and is made effective as
         # of November 1, 2019": October 1), else the Archivist's effective date of the preamble (which
         # also reads "dated as of", and passes over a base agreement's "Supply Agreement dated ...")
-        made = _MADE_ON.search(head) if prefer == "made" else None
+        found = [m for m in (_MADE_ON.search(head), _DATED_THIS.search(head)) if m] if prefer == "made" else []
+        made = min(found, key=lambda m: m.start()) if found else None
         got = made.group(1) if made else guess_effective_date(head)
         d = parse_date(got) if got else None
         if got is None or d is None:
@@ -531,6 +548,8 @@ def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:
         m = re.search(r"\s+".join(re.escape(w) for w in got.split()), text)
         if m is None or _PAGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
             continue  # "Page 2 May 2004": a page header's number read as the day
+        if other_agreements(text, m.start()):
+            continue  # "(as amended by an amendment agreement dated 31 December 2013)": another agreement's date
         for s, e in sentence_units(text):
             if s <= m.start() < e:
                 if prefer == "effective" and not _START_WORDS.search(text[s:e]):
@@ -547,7 +566,7 @@ def read_parties(front: Sequence[str]) -> Reading:
 
     for i, text in enumerate(front):
         head = text[:PREAMBLE_CHARS]
-        names = [n for n in guess_parties(head) if name_tokens(n)]
+        names = [n for n in guess_parties(head) if name_tokens(n) and not not_a_party(n, head)]
         if len(names) < 2:
             continue
         spans = sentence_spans(text)

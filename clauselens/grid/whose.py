@@ -1,0 +1,125 @@
+"""Whose value a sentence states: this agreement's, or another agreement's (issue #45).
+
+The typed rule (:mod:`clauselens.grid.extract`) reads a date or a period from a sentence on the
+question's topic. Two kinds of sentence use the topic's words for something else, and the value they
+state is no answer:
+
+* **another agreement**: "a Master Transaction Agreement dated December 11, 2018", "(as amended by an
+  amendment agreement dated 31 December 2013)", "if the term of the Web Site Services Agreement has
+  not been renewed for an additional term of one (1) year": the nearest agreement named before the
+  value (within :data:`OTHER_REACH` characters) is a named or indefinite one ("the <Name>
+  Agreement", "a/an ... agreement"), not "this Agreement" / "the Agreement" (:func:`other_agreements`);
+* **not the agreement's term**: a question about how long the agreement runs, when it ends or renews
+  (:func:`asks_about_term`) takes a value only from a sentence that speaks of the agreement or its
+  term -- "this Agreement", "the Agreement", a defined "Term" / "Initial Term", "term of", "hereof"
+  within :data:`TERM_REACH` characters of the value, or as the sentence's subject (:func:`about_own_term`). "Diversinet will support
+  the Reseller certification ... until December 31, 2010" and "extended warranty coverage for an
+  additional twenty-four (24) months" state periods of something else.
+* **a name that is no party**: deed boilerplate ("KNOW ALL MEN BY THESE PRESENTS") or the tail of a
+  description ("a New Jersey Corporation") read as a name by the preamble rule (:func:`not_a_party`);
+* **renewal only by a new agreement**: "may be extended by a further period of five (5) years by mutual
+  written agreement" is no renewal term (a renewal that needs both parties' fresh agreement is a new
+  bargain; CUAD's Renewal Term covers automatic and unilateral extensions, CUAD v1 README);
+  :func:`mutual_only`.
+
+Salience by proximity, as the rule's value-to-topic distance (Tao & Zhai 2007): the subject named
+nearest the value is the one it belongs to. Regular expressions only; pure functions.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+#: An agreement named before a value further than this (characters) does not own it.
+OTHER_REACH = 90
+#: The agreement or its term must be named this near (characters, either side) a term value ...
+TERM_REACH = 150
+#: ... or be the sentence's subject: named in its first characters.
+SUBJECT_REACH = 60
+
+#: This agreement: "this Agreement", "this Consulting Agreement", "the Agreement", "hereof", "hereunder".
+_OWN = re.compile(r"\b(?:[Tt]his|THIS)\s+(?:[A-Z][\w#&/.-]*\s+){0,5}(?:Agreement|AGREEMENT|agreement|Contract|CONTRACT|contract|"
+                  r"Amendment|AMENDMENT|amendment)\b|\b(?:[Tt]he|THE|[Ss]uch|[Ss]aid)\s+(?:Agreement|AGREEMENT|agreement|Contract|CONTRACT|contract)\b|"
+                  r"\(this\s+[\"“]|\bhere(?:of|under|in|by)\b")
+#: The sentence's own making: "(this Amendment) is made effective as of ...", "entered into on ...".
+_MADE = re.compile(r"\b(?:is|are|was|were|be)\s+(?:hereby\s+)?(?:made|entered|executed|dated|effective)\b|\bentered\s+into\b",
+                   re.IGNORECASE)
+#: Another agreement: "the Web Site Services Agreement", "a Master Transaction Agreement", "an amendment agreement", "the
+#: Existing Agreement", "that certain ... Agreement".
+_OTHER = re.compile(r"\b(?:the|a|an|that\s+certain|any|each|such)\s+[A-Z][\w&,./-]*\s+(?:(?:[A-Z][\w&,./-]*|and|of|for|&)\s+){0,6}"
+                    r"(?:Agreement|AGREEMENT|Contract)\b|"
+                    r"\b(?:a|an|that|any|another|other|separate|prior)\s+(?:[a-z][\w-]*\s+){0,3}(?:agreement|contract)\b")
+#: The agreement's term as a subject: a defined Term, "term of", "Initial Term", "Renewal Term".
+_TERM = re.compile(r"\b(?:Initial|Original|Renewal|Extended|Extension|Primary|Current|then[- ]current)?\s*Term\b|\bTERM\b|"
+                   r"\bterm\s+of\b|\b(?:initial|renewal|original)\s+term\b")
+#: Words of a term question's topic (group names of :func:`clauselens.grid.extract.topic_groups`).
+_TERM_GROUPS = frozenset({"expir", "renew", "end", "last", "durat", "extend", "extens"})
+#: A renewal only by both parties' fresh agreement.
+_MUTUAL = re.compile(r"\b(?:by|upon|with|through|on)\s+(?:the\s+)?mutual\s+(?:written\s+)?(?:agreement|consent|accord)\b|"
+                     r"\bmutually\s+agree|\bif\s+(?:both|the)\s+parties\s+(?:so\s+)?(?:mutually\s+)?agree|"
+                     r"\bas\s+(?:may\s+be\s+)?(?:mutually\s+)?agreed\s+(?:upon\s+)?(?:in\s+writing\s+)?by\s+the\s+parties", re.IGNORECASE)
+
+
+def other_agreements(text: str, at: int) -> bool:
+    """Does the value at ``text[at]`` belong to another agreement (the nearest agreement named before it,
+    within :data:`OTHER_REACH` characters, is not this one)?"""
+    lo = max(0, at - OTHER_REACH)
+    window = text[lo:at]
+    mentions = [(m.end(), "own") for m in _OWN.finditer(window)] + [(m.end(), "other") for m in _OTHER.finditer(window)]
+    if not mentions:
+        return False
+    mentions.sort()
+    last_end = mentions[-1][0]
+    kinds = {k for e, k in mentions if e == last_end}
+    return kinds == {"other"} and not _MADE.search(window[last_end:])
+
+
+def asks_about_term(group_names: Iterable[str], category: str = "") -> bool:
+    """Is a date / duration question about the agreement's own term (when it ends, how long it runs or
+    renews, the notice to stop it renewing)?"""
+    if category:
+        return category in ("Expiration Date", "Renewal Term", "Notice Period To Terminate Renewal")
+    names = set(group_names)
+    return bool(names & _TERM_GROUPS) or any(n.startswith(("concept:", "named:")) and ("renewal" in n or "expir" in n) for n in names)
+
+
+def about_own_term(text: str, at: int) -> bool:
+    """Does ``text`` name this agreement or its term within :data:`TERM_REACH` characters of ``at``
+    (not only another agreement)?"""
+    def gap(span: tuple[int, int]) -> int:
+        return at - span[1] if span[1] <= at else max(0, span[0] - at)
+
+    others = [(m.start(), m.end()) for m in _OTHER.finditer(text)]
+    # "the term of the Web Site Services Agreement": that term is the other agreement's
+    own = [gap((m.start(), m.end())) for rx in (_OWN, _TERM) for m in rx.finditer(text)
+           if not any(0 <= a - m.end() <= 5 for a, _ in others)]
+    nearest_own = min(own, default=TERM_REACH + 1)
+    if _OWN.search(text[:SUBJECT_REACH]) and not _OTHER.search(text[:SUBJECT_REACH]):
+        return True  # "This Agreement shall be automatically renewed ..., unless terminated ... upon ninety (90) days": its subject
+    if nearest_own > TERM_REACH:
+        return False
+    return not others or nearest_own <= min(gap(x) for x in others)
+
+
+def mutual_only(text: str) -> bool:
+    """Does the sentence make the renewal or extension depend on both parties' fresh agreement?"""
+    return bool(_MUTUAL.search(text))
+
+
+#: Deed boilerplate read as a name ("KNOW ALL MEN BY THESE PRESENTS", "WITNESSETH").
+_BOILERPLATE = re.compile(r"^(?:KNOW\s+ALL|WITNESSETH|NOW,?\s+THEREFORE|IN\s+WITNESS|RECITALS?|BACKGROUND)\b", re.IGNORECASE)
+_ENTITY_KIND = re.compile(r"\b(?:corporation|company|partnership|limited\s+liability\s+company|trust)$", re.IGNORECASE)
+
+
+def not_a_party(name: str, head: str) -> bool:
+    """A name the preamble rule read that names no party: deed boilerplate, or the tail of a description
+    ("a New Jersey Corporation" read as "Jersey Corporation")."""
+    if _BOILERPLATE.match(name.strip()):
+        return True
+    m = re.search(r"\b(?:a|an)\s+(?:[A-Z][a-z]+\s+)?" + re.escape(name), head)
+    return bool(m and _ENTITY_KIND.search(name))
+
+
+__all__ = ["OTHER_REACH", "SUBJECT_REACH", "TERM_REACH", "about_own_term", "asks_about_term", "mutual_only", "not_a_party",
+           "other_agreements"]
