@@ -259,8 +259,9 @@ def _find_gutter(rows: list[list[tuple[float, float]]], cw: float, min_gap: floa
         return None
     lo_x, hi_x = left + 0.2 * width, left + 0.8 * width
     gaps = [(a[1], b[0]) for ss in segs.values() for a, b in zip(ss, ss[1:]) if a[1] < hi_x and b[0] > lo_x]
-    if len({i for i, ss in segs.items() if len(ss) > 1}) < max(3, MAYBE_SPLIT_SHARE * len(text_rows)):
-        return None  # fast path: a one-column page has (almost) no wide gaps
+    multi = sorted(i for i, ss in segs.items() if len(ss) > 1)
+    if len(multi) < max(3, MAYBE_SPLIT_SHARE * len(text_rows)) and not (_depth == 0 and multi == text_rows[:len(multi)]):
+        return None  # fast path: a one-column page has (almost) no wide gaps (a short column's are its first rows)
 
     def classify(x: float) -> tuple[set[int], set[int]]:
         split, cross = set(), set()
@@ -291,8 +292,13 @@ def _find_gutter(rows: list[list[tuple[float, float]]], cw: float, min_gap: floa
     gx0, gx1 = run[0], run[-1]
     gx = (gx0 + gx1) / 2
     share = len(split) / len(text_rows)
+
+    def short() -> Gutter | None:  # too few rows, or too short, for columns: a column beside a short last one?
+        why = _short_column(segs, split, text_rows, gx, cw) if _depth == 0 and not cross else None
+        return None if why is None else Gutter(gx0, gx1, frozenset(split), frozenset(), False, why)
+
     if share < MAYBE_SPLIT_SHARE or len(split) < 3:
-        return None
+        return short()
     # running text on both sides: the parts next to the gutter fill their column, or the side is
     # itself set in columns (three columns: the side of two has a gutter of its own)
     # (a column's width runs from its outer edge to the gutter's near edge, not to the gutter's middle;
@@ -319,10 +325,12 @@ def _find_gutter(rows: list[list[tuple[float, float]]], cw: float, min_gap: floa
                 # a table (on the 31 real PDFs no page has this): read row by row, but warn
                 return Gutter(gx0, gx1, frozenset(), frozenset(cross), False,
                               f"{len(split)} of {len(text_rows)} rows have short text beside a gap at x≈{gx:.0f}")
-            return None
+            return short()
     if share < MIN_SPLIT_SHARE:
         return Gutter(gx0, gx1, frozenset(), frozenset(cross), False,
                       f"{len(split)} of {len(text_rows)} rows have a gap at x≈{gx:.0f}")
+    if cross:  # a row of a column that comes within a wide gap of the next one is no heading
+        split, cross = _narrow_inside(rows, split, cross, gx, cw)
     lo, hi = min(split), max(split)
     inside = [i for i in cross if lo < i < hi]
     between = [i for i in text_rows if lo <= i <= hi]
@@ -330,6 +338,49 @@ def _find_gutter(rows: list[list[tuple[float, float]]], cw: float, min_gap: floa
     why = "" if certain else (f"{len(inside)} row(s) run across the gap inside the columns" if inside
                               else f"only {len(split)} of {len(text_rows)} rows have text on both sides")
     return Gutter(gx0, gx1, frozenset(split), frozenset(cross), certain, why)
+
+
+#: A gap a row leaves at the gutter is still a gap between columns when it is this many typical character widths
+#: wide (a 10 pt gutter beside full lines of 11 pt Courier), though narrower than the gutter search's.
+NARROW_GAP_CHARS = 1.5
+
+
+def _narrow_inside(rows: list[list[tuple[float, float]]], split: set[int], cross: set[int], x: float,
+                   cw: float) -> tuple[set[int], set[int]]:
+    """``(split, cross)`` with the rows inside the column block (between the first and last split row) that run
+    across ``x`` only because their gap there is narrower than the search's moved to ``split``: a gap of at least
+    :data:`NARROW_GAP_CHARS` character widths at ``x`` with text on both sides (a line of the left column that comes
+    close to the right one; reading it whole cut the block in two). A heading across the block has no such gap."""
+    lo, hi = min(split), max(split)
+    gap = max(NARROW_GAP_CHARS * cw, 6.0)
+    moved = set()
+    for i in cross:
+        if not lo < i < hi:
+            continue
+        left = [b for a, b in rows[i] if b <= x]
+        right = [a for a, b in rows[i] if a >= x]
+        if left and right and min(right) - max(left) >= gap and not any(a < x < b for a, b in rows[i]):
+            moved.add(i)
+    return split | moved, cross - moved
+
+
+def _short_column(segs: dict[int, list[tuple[float, float]]], split: set[int], text_rows: list[int], x: float,
+                  cw: float) -> str | None:
+    """Why a region is a column beside a short last one (the caller reads it in columns, and warns), or ``None``:
+    the rows split by the gap at ``x`` are the region's first rows, one after another (a column starts at the top
+    of its block; a 3:1:1 page's last column may hold one or two lines of the clause broken across it), no row runs
+    across the gap, no other row has text beyond it, and the split rows' right parts start at one edge (within two
+    character widths). A table or a signature block with a cell beyond the others' right edge in its first rows
+    only is read this way too, but is warned."""
+    n = len(split)
+    if not n or sorted(split) != text_rows[:n]:
+        return None
+    if any(ss[-1][1] > x for i, ss in segs.items() if i not in split):
+        return None
+    starts = [min(a for a, _ in segs[i] if a >= x) for i in split]
+    if max(starts) - min(starts) > 2 * cw:
+        return None
+    return f"a column of {n} line(s) beside the one at its left, split at x≈{x:.0f}"
 
 
 _URLISH = re.compile(r"(?:https?://|www\.|@|/|\\|_)")
