@@ -23,6 +23,11 @@ turns N times (the order reversed every other round); reported per side the runs
 pages per CPU-second, and the paired ratio tree/baseline of add CPU seconds (mean, 95 % t-interval
 over the N pairs).
 
+``--tree-workers 1 2`` adds this tree with PDF worker processes as a further side of ``--baseline``
+(side ``tree_w2``): wall and CPU pages/s of the serial and the parallel path in one run, against the
+baseline; ``--baseline`` also extracts every real PDF under ``../shared`` and ``examples/`` with both
+trees and lists the files whose page texts, methods, furniture or warnings differ (``same_text_as_baseline``).
+
 ``--workers 1 2 --rounds N`` compares PDFium pages read in this process (``CLAUSELENS_PDF_WORKERS=1``)
 with pages read in 2 worker processes, each side a fresh process, taking turns N times: wall
 pages/s and CPU pages/s counting the workers' CPU (``add_cpu_all_s``: the pool is shut down after
@@ -131,7 +136,7 @@ def run(files: Sequence[Path], embedder: str, threads: int) -> dict:
         "pdf_engine": settings.pdf_engine, "ocr": settings.ocr,
         "add_wall_s": round(wall, 2), "add_cpu_s": round(cpu, 2),
         "pages_per_wall_s": round(n / wall, 2), "pages_per_cpu_s": round(n / cpu, 2),
-        "pdf_workers": pdf.pdf_workers(), "add_cpu_all_s": round(cpu + cpu_children, 2),
+        "pdf_workers": getattr(pdf, "pdf_workers", lambda: pdf.PDF_WORKERS)(), "add_cpu_all_s": round(cpu + cpu_children, 2),
         "pages_per_cpu_all_s": round(n / (cpu + cpu_children), 2),
         "stages": {s: {"wall_s": round(clock.wall[s], 2), "cpu_s": round(clock.cpu[s], 2),
                        "pages_per_wall_s": round(n / clock.wall[s], 1) if clock.wall[s] > 0 else None,
@@ -162,38 +167,74 @@ def _baseline_tree(base: Path, rev: str, paths: Sequence[str]) -> None:
         shutil.copy(REPO / "benchmarks" / f, base / "benchmarks" / f)
 
 
-def side_by_side(rev: str, rounds: int, embedder: str, threads: int, paths: Sequence[str] = ()) -> dict:
-    """This tree against ``rev`` (module docstring), each run a child process."""
+def side_by_side(rev: str, rounds: int, embedder: str, threads: int, paths: Sequence[str] = (),
+                 tree_workers: Sequence[int] = (1,)) -> dict:
+    """This tree against ``rev`` (module docstring), each run a child process; the tree once per
+    ``tree_workers`` PDF worker count (side ``tree`` = 1 worker, ``tree_w2`` = 2, ...), the sides
+    taking turns (order reversed every other round). Also every real PDF (:func:`real_pdfs`)
+    extracted by both trees, page texts, methods, furniture and warnings compared."""
     import statistics
 
     from scipy.stats import t as student
 
-    runs: dict[str, list[dict]] = {"baseline": [], "tree": []}
+    sides = ["baseline", *("tree" if w == 1 else f"tree_w{w}" for w in tree_workers)]
+    workers = {"baseline": 1, **{("tree" if w == 1 else f"tree_w{w}"): w for w in tree_workers}}
+    runs: dict[str, list[dict]] = {k: [] for k in sides}
     with tempfile.TemporaryDirectory(prefix="add-pdf-ab-") as tmp:
         base = Path(tmp) / "repo"
         _baseline_tree(base, rev, paths)
         (Path(tmp) / "shared").symlink_to(REPO.parent / "shared")  # the baseline finds the data beside it
         for i in range(rounds):
-            for side in ("baseline", "tree") if i % 2 == 0 else ("tree", "baseline"):
+            for side in sides if i % 2 == 0 else sides[::-1]:
                 root = base if side == "baseline" else REPO
                 out = Path(tmp) / f"{side}{i}.json"
-                env = {**os.environ, "PYTHONPATH": str(root)}
+                env = {**os.environ, "PYTHONPATH": str(root), "CLAUSELENS_PDF_WORKERS": str(workers[side])}
                 code = "import clauselens, sys; sys.exit(0 if clauselens.__file__.startswith(sys.argv[1]) else 1)"
                 subprocess.run([sys.executable, "-c", code, str(root)], cwd=root, env=env, check=True)
                 subprocess.run([sys.executable, "-m", "benchmarks.library_add_pdf", "--embedder", embedder, "--threads",
                                 str(threads), "--label", "x", "--out", str(out)], cwd=root, env=env, check=True,
                                stdout=subprocess.DEVNULL)
                 runs[side].append(json.loads(out.read_text())["runs"]["x"])
-                print(f"[library_add_pdf] round {i + 1} {side}: {runs[side][-1]['pages_per_cpu_s']} pages/CPU-s", file=sys.stderr)
-    ratios = [b["add_cpu_s"] / a["add_cpu_s"] for a, b in zip(runs["baseline"], runs["tree"])]
-    m = statistics.mean(ratios)
-    h = float(student.ppf(0.975, len(ratios) - 1) * statistics.stdev(ratios) / len(ratios) ** 0.5) if len(ratios) > 1 else 0.0
+                r = runs[side][-1]
+                print(f"[library_add_pdf] round {i + 1} {side}: {r['pages_per_wall_s']} pages/s wall, "
+                      f"{r['pages_per_cpu_all_s']} pages/CPU-s", file=sys.stderr)
+        texts = {}
+        for side, root in (("baseline", base), ("tree", REPO)):
+            dump = Path(tmp) / f"texts_{side}.json"
+            subprocess.run([sys.executable, "-m", "benchmarks.library_add_pdf", "--dump-texts", str(dump)], cwd=root,
+                           env={**os.environ, "PYTHONPATH": str(root), "CLAUSELENS_PDF_WORKERS": "1"}, check=True,
+                           stdout=subprocess.DEVNULL)
+            texts[side] = json.loads(dump.read_text())
+    ratios: dict[str, Any] = {}
+    for side in sides[1:]:
+        for k in ("add_wall_s", "add_cpu_s", "add_cpu_all_s"):
+            rs = [b[k] / a[k] for a, b in zip(runs["baseline"], runs[side])]
+            m = statistics.mean(rs)
+            h = float(student.ppf(0.975, len(rs) - 1) * statistics.stdev(rs) / len(rs) ** 0.5) if len(rs) > 1 else 0.0
+            ratios.setdefault(side, {})[k] = {"mean": round(m, 3), "ci95": [round(m - h, 3), round(m + h, 3)], "n_pairs": len(rs)}
+    med = {k: {m: statistics.median(r[m] if m in r else r["stages"]["text_layer"]["pages_per_cpu_s"] for r in v)
+               for m in ("pages_per_wall_s", "pages_per_cpu_s", "pages_per_cpu_all_s", "text_layer")}
+           for k, v in runs.items()}
     return {"baseline": rev, "baseline_paths": list(paths) or "all of clauselens/", "rounds": rounds, "runs": runs,
-            "median_pages_per_cpu_s": {k: statistics.median(r["pages_per_cpu_s"] for r in v) for k, v in runs.items()},
-            "median_text_layer_pages_per_cpu_s": {k: statistics.median(r["stages"]["text_layer"]["pages_per_cpu_s"] for r in v)
-                                                  for k, v in runs.items()},
-            "add_cpu_ratio_tree_over_baseline": {"mean": round(m, 3), "ci95": [round(m - h, 3), round(m + h, 3)],
-                                                 "n_pairs": len(ratios)}}
+            "pdf_workers": workers, "median": med, "ratio_to_baseline": ratios,
+            "same_text_as_baseline": {"files": len(texts["tree"]), "pages": sum(len(v[0]) for v in texts["tree"].values()
+                                                                                 if isinstance(v[0], list)),
+                                      "differ": sorted(k for k in texts["tree"] if texts["tree"][k] != texts["baseline"].get(k))}}
+
+
+def dump_texts(out: Path) -> None:
+    """Every real PDF (:func:`real_pdfs`) extracted: ``{path: [[text, method, furniture] per page], warnings]}``."""
+    from clauselens.errors import ClauselensError
+    from clauselens.parsing.pdf import extract_pdf
+
+    got: dict[str, Any] = {}
+    for p in real_pdfs():
+        try:
+            pages, warns = extract_pdf(p)
+            got[str(p.relative_to(REPO.parent))] = [[[x.text, x.method, x.furniture] for x in pages], warns]
+        except ClauselensError as e:
+            got[str(p.relative_to(REPO.parent))] = [type(e).__name__, str(e)]
+    out.write_text(json.dumps(got), encoding="utf-8")
 
 
 def real_pdfs() -> list[Path]:
@@ -267,14 +308,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--rounds", type=int, default=3, help="runs per side with --baseline")
     ap.add_argument("--workers", type=int, nargs="*", default=(),
                     help="PDF worker processes to compare side by side (e.g. 1 2; no embedding)")
+    ap.add_argument("--tree-workers", type=int, nargs="*", default=(1,),
+                    help="with --baseline: PDF worker counts this tree runs with, each a side (e.g. 1 2)")
+    ap.add_argument("--dump-texts", type=Path, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, default=OUT)
     a = ap.parse_args(argv)
+    if a.dump_texts:
+        dump_texts(a.dump_texts)
+        return
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     if a.workers:
         res = workers_side_by_side(a.workers, a.rounds)
     elif a.baseline:
-        res = side_by_side(a.baseline, a.rounds, a.embedder, a.threads, a.baseline_paths)
+        res = side_by_side(a.baseline, a.rounds, a.embedder, a.threads, a.baseline_paths, a.tree_workers)
     else:
         res = run(pdf_files(), a.embedder, a.threads)
     from importlib.metadata import version

@@ -193,7 +193,8 @@ class PdfiumPage:
         try:
             n = pr.FPDFText_CountChars(tp)
             box = pr.FS_RECTF()
-            get_unicode, is_generated = pr.FPDFText_GetUnicode, pr.FPDFText_IsGenerated
+            get_unicode = pr.FPDFText_GetUnicode
+            is_generated = _by_address("FPDFText_IsGenerated", ctypes.c_int, ctypes.c_void_p, ctypes.c_int)
             text_object, get_box = _text_object_address(), _loose_char_box()
             objs: dict[int, tuple[float, bool, tuple, bool, str | None]] = {}
             out: list[dict] = []
@@ -208,7 +209,7 @@ class PdfiumPage:
                 u = codes[i] if codes is not None else 0xFFFE
                 if u == 0xFFFE:  # not in the bulk text (PDFium's page text shows U+0002 as U+FFFE)
                     u = get_unicode(tp, i)
-                if u <= 0x20 and is_generated(tp, i):  # PDFium's inferred spaces and line breaks
+                if u <= 0x20 and is_generated(raw, i):  # PDFium's inferred spaces and line breaks
                     continue
                 if 0xD800 <= u < 0xDC00:  # high surrogate: joined to the low one that follows
                     pending_high = u

@@ -1,7 +1,8 @@
 """The vectorised character-box ink test of :mod:`clauselens.parsing.visibility` (issue #42: PDF
 add throughput) gives what the per-character loop it replaced gave: pixel boxes from the four
-corners of each character under the page's affine map (truncated, clipped), and "any ink inside"
-from per-row prefix sums, empty and off-render boxes never inked."""
+corners of each character under the page's affine map (truncated, clipped), "any ink inside" from
+each box row's stretch of the mask (empty and off-render boxes never inked), and the ink mask of two
+renders from their packed pixels."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 import clauselens.parsing.visibility as visibility
-from clauselens.parsing.visibility import _any_in_boxes, _pixel_boxes
+from clauselens.parsing.visibility import _any_in_boxes, _ink, _pixel_boxes
 
 
 def _loop_box(affine, c, ox, top, w, h):  # the loop of the earlier mark_unshown
@@ -44,3 +45,16 @@ def test_boxes_and_ink_match_the_per_character_loop(rows_at_once: int, monkeypat
         brute = [x1 > x0 and y1 > y0 and bool(mask[y0:y1, x0:x1].any()) for x0, x1, y0, y1 in want]
         assert ink.tolist() == brute
         assert any(brute) and not all(brute) and any(x1 <= x0 or y1 <= y0 for x0, x1, y0, y1 in want)
+
+
+def test_ink_mask_is_a_channel_difference_of_min_ink() -> None:
+    rng = np.random.default_rng(5)
+    bare = rng.integers(0, 256, (60, 80, 4), dtype=np.uint8)
+    shown = bare.copy()
+    pick = rng.random((60, 80)) < 0.3
+    shown[pick, rng.integers(0, 4)] += rng.integers(0, 256, int(pick.sum()), dtype=np.uint8)  # some only in the unused x byte
+    brute = np.abs(shown[:, :, :3].astype(np.int16) - bare[:, :, :3].astype(np.int16)).max(axis=2) >= visibility.MIN_INK
+    for a, b, want in ((shown, bare, brute), (shown[5:50, 7:70], bare[5:50, 7:70], brute[5:50, 7:70])):  # crops are views
+        got = _ink(a, b)
+        assert got.shape == want.shape and np.array_equal(got, want)
+    assert brute.any() and not brute.all()
