@@ -205,8 +205,16 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
     t0 = time.perf_counter()
     asked = for_question(lib, q["question"])
     tools, docs = asked.tools(), [dict(d) for d in asked.documents()]
+    t1 = time.perf_counter()
     res = ask([], q["question"], settings, tools=tools, documents=docs, max_turns=max_turns)
     wall = time.perf_counter() - t0
+    calls = [e for e in res.transcript["events"] if e.get("type") == ET.LLM_CALL]
+    # issue #38: where a question's wall time goes -- resolving the agreement, the model's calls (prompt reading and
+    # decoding, with their tokens), and the rest of the run (retrieval, the rules, the checks, the report)
+    split = {"resolve": round(t1 - t0, 2), "model": round(sum(float(e.get("seconds") or 0) for e in calls), 2),
+             "input_tokens": sum(int((e.get("usage") or {}).get("input_tokens") or 0) for e in calls),
+             "output_tokens": sum(int((e.get("usage") or {}).get("output_tokens") or 0) for e in calls)}
+    split["rest"] = round(wall - split["resolve"] - split["model"], 2)
     r = res.report
     paths = {d["doc_id"]: rel(d["source_path"] or "") for d in docs}
     findings = []
@@ -227,7 +235,7 @@ def ask_one(q: dict, lib: Any, settings: Any, max_turns: int, commit: str | None
             "answer": r.answer, "conclusion": r.conclusion, "documents_silent": r.documents_silent,
             "verification": r.verification, "facts": r.facts, "readings": r.readings, "findings": findings,
             "dropped_quotes": [d.reason for d in r.dropped_quotes],
-            "wall_seconds": round(wall, 1), "llm_calls": res.transcript["token_usage"]["llm_calls"],
+            "wall_seconds": round(wall, 1), "llm_calls": res.transcript["token_usage"]["llm_calls"], "wall_split": split,
             # the machine's 1-minute load average when the question finished (2 shared cores: wall time depends on it)
             "load_1min": round(os.getloadavg()[0], 2),
             "turns": r.turns, "commit": commit, "depth": settings.depth,
@@ -483,6 +491,10 @@ def score(rows: list[dict], by_id: dict[str, dict], labels: dict[str, bool]) -> 
         by_kind[kind] = {"n": len(ws), "median": ws[len(ws) // 2], "p95": ws[min(len(ws) - 1, int(0.95 * len(ws)))],
                          "median_llm_calls": calls[len(calls) // 2],
                          "median_load_1min": loads[len(loads) // 2] if loads else None}
+        splits = [r["wall_split"] for r in rows if r["type"] == kind and "wall_split" in r]
+        if splits:  # where the wall time goes (ask_one's wall_split), each part's median over the kind's questions
+            by_kind[kind]["median_split"] = {k: sorted(x[k] for x in splits)[len(splits) // 2]
+                                             for k in ("resolve", "model", "rest", "input_tokens", "output_tokens")}
     out["wall_seconds"]["by_kind"] = by_kind
     out["delivery"] = {kind: {"gold_quoted": rate(sum(p["gold_quoted"] for p in per_q if p["type"] == kind),
                                                   sum(p["type"] == kind for p in per_q)),

@@ -19,7 +19,7 @@ from clauselens import events as ET
 from clauselens.agents.resources import ModelPool, ModelsArg, ToolsArg
 from clauselens.config import AgentName, ModelSettings, Settings
 from clauselens.graph.builder import build_graph
-from clauselens.reports.model import NO_MODEL_CALLED, Report, RunInfo, SourceDocument
+from clauselens.reports.model import NO_MODEL_CALLED, NOTICE_NO_MODEL, Report, RunInfo, SourceDocument
 from clauselens.reports.render import write_json, write_report
 from clauselens.retrieval.ledger import GRAPH_NODE_STAGE, Ledger
 
@@ -252,6 +252,8 @@ def ask(
     report.run = RunInfo(generated_utc=datetime.now(timezone.utc).isoformat(timespec="seconds"),
                          clauselens_version=clauselens_version(), models=run_models(settings, models, events),
                          documents=source_documents(final.get("documents") or [], report))
+    if NO_MODEL_CALLED in report.run.models:  # answered by rule: the notice says no model wrote it
+        report.notice = NOTICE_NO_MODEL
     drafts = [e for e in events if e.get("type") == ET.LLM_CALL and e.get("step") == "draft"]
     if drafts:  # the answering context: what the call that wrote the final draft read
         entry.answering_context_tokens = int(drafts[-1].get("usage", {}).get("input_tokens", 0))

@@ -89,20 +89,42 @@ def _interrogator(update: Mapping[str, Any]) -> list[ProgressLine]:
     return out
 
 
+#: What a clause quoted by rule is, per ``Finding.rule`` (issue #38): said instead of "supported", which no check decided.
+_RULE_WHAT = {"named_clause": "the clause the question names", "definition": "the agreement's definition",
+              "lead": "retrieval's best matches for the question; no check decided that they answer it",
+              "nli_evidence": "the evidence spans the probe ranked"}
+
+
+def _quoted_by_rule(report: Mapping[str, Any]) -> tuple[int, str, set[str]]:
+    """How many of ``report``'s findings quote a clause chosen by rule, what they are (:data:`_RULE_WHAT`), and their
+    statements (so their rule-written support entries are not counted as checked findings)."""
+    ruled = [f for f in report.get("key_findings") or [] if f.get("rule")]
+    kinds = list(dict.fromkeys(str(f["rule"]) for f in ruled))
+    return len(ruled), "; ".join(_RULE_WHAT.get(k, k) for k in kinds), {str(f.get("statement")) for f in ruled}
+
+
 def _report(update: Mapping[str, Any]) -> list[ProgressLine]:
     found = _last(update, ET.REPORT)
     ev = cast(ET.RunReportEvent, found or {})
+    report = update.get("report") or {}
     support = ev.get("support") or []
-    findings = [x for x in support if x.get("part") != "answer"]  # the answer's check is not a finding
+    n_rule, what, ruled = _quoted_by_rule(report)
+    # the answer's check is not a finding; a clause quoted by rule is verbatim, not "supported" by any check
+    findings = [x for x in support if x.get("part") != "answer" and str(x.get("statement")) not in ruled]
     answer = next((x for x in support if x.get("part") == "answer"), None)
     ok = sum(1 for x in findings if x.get("support") in ("supported", "unchecked"))
-    text = f"{ok} of {len(findings)} findings supported by their quotes"
-    if READING_UNANSWERED_GAP in ((update.get("report") or {}).get("knowledge_gaps") or []):
+    parts = [f"{n_rule} clause(s) quoted word for word ({what})"] if n_rule else []
+    if findings or not n_rule:
+        whose = "of the model's " if n_rule else ""
+        parts.append(f"{ok} of {len(findings)} {whose}findings supported by their quotes")
+    text = "; ".join(parts)
+    if READING_UNANSWERED_GAP in (report.get("knowledge_gaps") or []):
         # issue #38: clauses quoted by rule are verbatim, but the reading found none answers: say that, not "3 of 3"
-        text = f"{len(findings)} clause(s) quoted word for word; the model's reading judged that none answers the question"
+        text = (f"{n_rule or len(findings)} clause(s) quoted word for word; the model's reading judged that none answers "
+                "the question")
     if answer is not None:
         text += f"; the answer {'is' if answer.get('support') in ('supported', 'unchecked') else 'is not'} supported"
-    if ev.get("verification"):
+    if ev.get("verification") and (findings or not n_rule or ev["verification"] != "verified"):
         text += f" ({ev['verification']})"
     cites = ev.get("citations")
     if cites is None:

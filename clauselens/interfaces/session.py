@@ -122,12 +122,16 @@ def answer_text(report: Report) -> str:
     lines = [b for b in (verification_banner(report),) if b]  # issue #19: unverified answers say so
     lines.append(report.answer or report.conclusion or "(no answer)")
     if report.facts == "quotes":
-        ruled = {c.id: c for f in report.rule_findings for c in report.fact_quotes(f)}  # issue #38: quoted by rule
+        ruled = {c.id: c for f in report.rule_findings if f.rule != "nearest" for c in report.fact_quotes(f)}  # issue #38
         if ruled:
             lines.append("The clauses that speak to this:")
             lines += [f'[{c.id}] {c.location}: "{quote_text(c)}"' for c in ruled.values()]
         quoted = {c.id: c for f in report.model_findings for c in report.fact_quotes(f) if c.id not in ruled}
         lines += [f'[{c.id}] "{quote_text(c)}"' for c in quoted.values()]
+        near = {c.id: c for f in report.rule_findings if f.rule == "nearest" for c in report.fact_quotes(f)}
+        if near:  # a declined report's nearest clauses: shown, as not answering
+            lines.append("The nearest clauses (they do not answer the question):")
+            lines += [f'[{c.id}] {c.location}: "{quote_text(c)}"' for c in near.values()]
     if report.citations:
         lines.append("Sources: " + "; ".join(f"[{c.id}] {c.location}" for c in report.citations))
     return "\n".join(lines)

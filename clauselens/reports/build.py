@@ -252,7 +252,8 @@ def build_report(
             continue
         gaps.append(f'Quote removed ({d.reason}): "{d.quote}"')
 
-    silent = not passages or (not draft.addressed and not citations)
+    nearest = {c for f in findings if f.rule == "nearest" for c in f.citation_ids}  # shown as not answering
+    silent = not passages or (not draft.addressed and not [c for c in citations if c.id not in nearest])
     answer = draft.answer.strip()
     conclusion = draft.conclusion.strip()
     if not silent and not answer:  # never a silent empty answer: fall back, and say so
@@ -306,6 +307,7 @@ RULE_NOTES = {
     "definition": "rules: the agreement's own definition, verbatim",
     "lead": "rules: one of the best retrieved clauses for the question, quoted verbatim (retrieval's ranking)",
     "nli_evidence": "rules: an evidence span the ContractNLI probe ranked for the hypothesis, quoted verbatim",
+    "nearest": "rules: one of retrieval's best clauses for a declined question, quoted verbatim as not answering",
 }
 
 
@@ -332,7 +334,8 @@ def rule_findings(rule_quotes: Sequence[RuleQuote], passages: Mapping[str, Passa
                 heading_path=p.heading_path, page_start=p.page_start, page_end=p.page_end,
                 spans=passage_offsets_to_doc_spans(p, rq.start, rq.end), quote=text))
         out.append(Finding(statement=rq.statement, passage_ids=[rq.passage_id], citation_ids=[cid], grounded=True,
-                           support="supported", support_note=RULE_NOTES[rq.kind], rule=rq.kind))
+                           support="unrelated" if rq.kind == "nearest" else "supported",  # a nearest clause is no fact
+                           support_note=RULE_NOTES[rq.kind], rule=rq.kind))
     return out
 
 
@@ -403,7 +406,7 @@ def finalize_support(report: Report, passages: Mapping[str, Passage],
             _unconfirmed(f, cites, docs, set(named)) for f in report.key_findings]})
     facts = [f for f in report.key_findings if f.cited_fact]
     for f in report.key_findings:
-        if f.cited_fact:
+        if f.cited_fact or f.rule == "nearest":  # a nearest clause of a declined report claims nothing
             continue
         if f.support == "unconfirmed":
             gaps.append(f"{GAP_UNCONFIRMED} ({f.support_note}): {f.statement}")

@@ -180,6 +180,10 @@ OUTSIDE_NOTE = "; it cites a clause other than the ones quoted above"
 RULE_HEADING = "The clauses that speak to this"
 #: The heading of the findings (the model's, or a definition's) -- under :data:`RULE_HEADING` when both show.
 FINDINGS_HEADING = "Key findings"
+#: The heading of a declined report's nearest clauses (``Finding.rule == "nearest"``): shown, never as facts.
+NEAREST_HEADING = "The nearest clauses (they do not answer the question)"
+#: ... and the line beside each.
+NEAREST_LABEL = "Why it is shown (written by clauselens, not the model)"
 
 
 def reading_label(report: Report, f: Finding | None = None) -> str:
@@ -189,6 +193,8 @@ def reading_label(report: Report, f: Finding | None = None) -> str:
     says so (:data:`OUTSIDE_NOTE`)."""
     if f is not None and f.rule == "lead":
         return LEAD_LABEL
+    if f is not None and f.rule == "nearest":
+        return NEAREST_LABEL
     if report.readings == "rules" or (f is not None and f.rule is not None):
         return RULE_LABEL
     return READING_LABEL + (OUTSIDE_NOTE if f is not None and report.outside_rule_clauses(f) else "")
@@ -197,10 +203,12 @@ def reading_label(report: Report, f: Finding | None = None) -> str:
 def finding_groups(report: Report) -> list[tuple[str, list[Finding]]]:
     """The key findings as the renderers list them: the clauses quoted by rule first under
     :data:`RULE_HEADING` (a named clause or retrieval's best clauses; issue #38), then the rest under
-    :data:`FINDINGS_HEADING` (the model's findings; a definition report's findings). Empty groups left out."""
+    :data:`FINDINGS_HEADING` (the model's findings; a definition report's findings), then a declined report's nearest
+    clauses under :data:`NEAREST_HEADING`. Empty groups left out."""
     first = [f for f in report.key_findings if f.rule in ("lead", "named_clause")]
-    rest = [f for f in report.key_findings if f.rule not in ("lead", "named_clause")]
-    return [(h, fs) for h, fs in ((RULE_HEADING, first), (FINDINGS_HEADING, rest)) if fs]
+    rest = [f for f in report.key_findings if f.rule not in ("lead", "named_clause", "nearest")]
+    nearest = [f for f in report.key_findings if f.rule == "nearest"]
+    return [(h, fs) for h, fs in ((RULE_HEADING, first), (FINDINGS_HEADING, rest), (NEAREST_HEADING, nearest)) if fs]
 
 
 def quote_text(c: Citation) -> str:
@@ -209,7 +217,8 @@ def quote_text(c: Citation) -> str:
 
 
 __all__ = ["FINDINGS_HEADING", "LEAD_GAPS_NOTE",
-           "LEAD_LABEL", "NO_CITATIONS", "OUTSIDE_NOTE", "READING_LABEL", "RULE_HEADING", "RULE_LABEL", "SECTION_TITLES",
+           "LEAD_LABEL", "NEAREST_HEADING", "NEAREST_LABEL", "NO_CITATIONS",
+           "OUTSIDE_NOTE", "READING_LABEL", "RULE_HEADING", "RULE_LABEL", "SECTION_TITLES",
            "SELECTED_NOTE", "citation_title", "document_text", "finding_groups", "format_utc", "gaps_note", "header_fields",
            "label_basis_text", "models_text", "no_findings_note", "quote_text", "reading_label", "section_titles", "show_conclusion",
            "verification_banner"]

@@ -61,19 +61,35 @@ def test_quick_depth_without_reading_makes_no_model_call(doc):
     assert "retrieval ranked best" in r.topic_summary
 
 
-def test_a_readings_no_answer_flag_is_logged_not_acted_on(doc):
+def test_a_reading_that_finds_no_clause_answering_declines_with_the_nearest_clauses_shown(doc):
+    """Issue #38: the reading judged (before its answer) that none of retrieval's best clauses deals with the
+    question: the report declines in the library's words, and the clauses stay visible as the nearest -- never
+    as facts, in every rendering."""
+    from clauselens.agents.delivery import READING_DECLINE_GAP
+    from clauselens.reports.render_parts import NEAREST_HEADING, NEAREST_LABEL
+
     q = "Does the consultant have to carry professional liability insurance?"
-    model = ScriptedChat(script={"LeadReading": [{"answer": "The quoted clauses do not address insurance.",
-                                                  "answered": False}]})
+    model = ScriptedChat(script={"LeadReading": [{"answered": False,
+                                                  "answer": "The quoted clauses do not address insurance."}]})
     res = ask([], q, _settings(), models=model, tools=_tools(doc), max_turns=3)
     r = res.report
     assert [c[0] for c in model.calls] == ["LeadReading"]
-    assert r.rule_findings and not r.documents_silent  # the quotes stand; the reading says they do not answer
+    assert r.documents_silent and r.verification == "silent"
+    assert "does not appear to address" in r.answer and "nearest clauses" in r.answer
+    near = r.rule_findings
+    assert near and all(f.rule == "nearest" and not f.cited_fact for f in near)
+    assert not any(f.cited_fact for f in r.key_findings)  # nothing is shown as a fact
+    assert r.knowledge_gaps[0] == READING_DECLINE_GAP
+    assert any("do not address insurance" in g for g in r.knowledge_gaps)  # the reading, kept as a gap line
+    assert not any(g.startswith("Unsupported claim") for g in r.knowledge_gaps)  # a nearest clause claims nothing
+    quote = " ".join(r.citation(near[0].citation_ids[0]).quote.split())
+    md = to_markdown(r)
+    assert NEAREST_HEADING in md and NEAREST_LABEL in md and quote[:60] in md
+    assert "The clauses that speak to this" not in md
+    text = docx_text(to_docx(r))
+    assert NEAREST_HEADING in text and quote[:60] in " ".join(text.split())
     notes = [e.get("note") or "" for e in res.transcript["events"] if e["type"] == "draft"]
-    assert any("judged that none of them answers" in n for n in notes)
-    # ... and the report says so as a knowledge gap, never "No knowledge gaps recorded" (fresh-clone tryout)
-    assert any("none of the quoted clauses answers" in g for g in r.knowledge_gaps)
-    assert "No knowledge gaps recorded" not in to_markdown(r)
+    assert any("declined" in n for n in notes)
 
 
 def test_a_report_led_by_retrievals_clauses_never_claims_no_gaps(doc):
