@@ -28,10 +28,10 @@ from typing import Any, Sequence
 
 from clauselens.grid.answer import CHECK_VERSION, source_link
 from clauselens.grid.cells import Cell
-from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed
+from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed, sentence_units
 from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no
 from clauselens.grid.questions import GridQuestion
-from clauselens.grid.values import ONE_DATE, check_value, parse_date
+from clauselens.grid.values import ONE_DATE, check_value, name_tokens, parse_date
 from clauselens.grid.yes_no import read_yes_no
 from clauselens.reports.verify import find_quote
 from clauselens.retrieval.types import Passage
@@ -98,8 +98,9 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
     """The cell of ``q`` read by rule from one agreement's ``passages`` (see the module docstring)."""
     base = {**base, "check": CHECK_VERSION, "passages": len(passages), "reply": None}
     if q.type == "party" and not asks_all_parties(q.category or q.question):  # "which side provides the goods?"
-        return Cell(**base, status="unverified", answer="", reason="the question asks for one party by its role; the rule "
-                                                                  "reads only the list of parties, so the cell is left for a reviewer")
+        return role_cell(base, q, passages) or Cell(
+            **base, status="unverified", answer="", reason="the question asks for one party by its role and the preamble's defined "
+                                                           "terms do not name one party on that side, so the cell is left for a reviewer")
     r = read(q, passages)
     if r.candidate is None:
         if r.choices:
@@ -119,6 +120,32 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
                 link=source_link(p.source_path or base.get("source_path", ""), p.page_start),
                 quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans],
                 reason=f"read by rule from the clause on {groups} (no model)")
+
+
+def role_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell | None:
+    """A party question about one party's role answered from the preamble's defined terms
+    (:func:`clauselens.grid.roles.role_party`), quoting the sentence that defines that party; None when the
+    terms do not decide it."""
+    from clauselens.grid.roles import role_party
+
+    front = passages[:FRONT_PASSAGES]
+    got = role_party(q.question, "\n".join(p.text for p in front))
+    if got is None:
+        return None
+    for p in front:
+        for s, e in sentence_units(p.text):
+            sent = p.text[s:e]
+            if got.role in sent and name_tokens(got.name) & name_tokens(sent):
+                m = find_quote(sent, p.chunk_id, p)
+                quote = " ".join(m.text.split()) if m else ""
+                if m is None or check_value("party", got.name, quote).reason:
+                    continue
+                return Cell(**base, status="answered", answer=got.name, quote=quote, clause=p.clause_ref or "", page=p.page_start,
+                            link=source_link(p.source_path or base.get("source_path", ""), p.page_start),
+                            quote_spans=[[x.start, x.end] for x in m.doc_spans], top_spans=[[x.start, x.end] for x in p.spans],
+                            reason=f"read by rule: the preamble defines {got.name} as \"{got.role}\", the {got.side} side the "
+                                   f"question asks about (no model)")
+    return None
 
 
 def yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell | None:
@@ -207,5 +234,6 @@ def cross_checked(own: Cell, by_category: Cell | None) -> Cell:
     return own
 
 
-__all__ = ["FRONT_PASSAGES", "RULE_MODEL", "category_rule_cell", "cross_checked", "head_yes_no_cell", "read", "rule_cell", "signature_dates",
+__all__ = ["FRONT_PASSAGES", "RULE_MODEL", "category_rule_cell", "cross_checked", "head_yes_no_cell", "read", "role_cell", "rule_cell",
+           "signature_dates",
            "uses_rule", "yes_no_cell"]
