@@ -25,8 +25,9 @@ over the N pairs).
 
 ``--tree-workers 1 2`` adds this tree with PDF worker processes as a further side of ``--baseline``
 (side ``tree_w2``): wall and CPU pages/s of the serial and the parallel path in one run, against the
-baseline; ``--baseline`` also extracts every real PDF under ``../shared`` and ``examples/`` with both
-trees and lists the files whose page texts, methods, furniture or warnings differ (``same_text_as_baseline``).
+baseline; ``--baseline`` also extracts every real PDF under ``../shared`` and ``examples/`` and the
+generated PDFs of :data:`GENERATED_SEEDS` with both trees and lists the files whose page texts,
+methods, furniture or warnings differ (``same_text_as_baseline``: ``real`` and ``generated``).
 
 ``--workers 1 2 --rounds N`` compares PDFium pages read in this process (``CLAUSELENS_PDF_WORKERS=1``)
 with pages read in 2 worker processes, each side a fresh process, taking turns N times: wall
@@ -199,9 +200,12 @@ def side_by_side(rev: str, rounds: int, embedder: str, threads: int, paths: Sequ
                 print(f"[library_add_pdf] round {i + 1} {side}: {r['pages_per_wall_s']} pages/s wall, "
                       f"{r['pages_per_cpu_all_s']} pages/CPU-s", file=sys.stderr)
         texts = {}
+        generated = Path(tmp) / "generated"
+        generated_pdfs(generated)
         for side, root in (("baseline", base), ("tree", REPO)):
             dump = Path(tmp) / f"texts_{side}.json"
-            subprocess.run([sys.executable, "-m", "benchmarks.library_add_pdf", "--dump-texts", str(dump)], cwd=root,
+            subprocess.run([sys.executable, "-m", "benchmarks.library_add_pdf", "--dump-texts", str(dump),
+                            "--extra-pdfs", str(generated)], cwd=root,
                            env={**os.environ, "PYTHONPATH": str(root), "CLAUSELENS_PDF_WORKERS": "1"}, check=True,
                            stdout=subprocess.DEVNULL)
             texts[side] = json.loads(dump.read_text())
@@ -217,23 +221,47 @@ def side_by_side(rev: str, rounds: int, embedder: str, threads: int, paths: Sequ
            for k, v in runs.items()}
     return {"baseline": rev, "baseline_paths": list(paths) or "all of clauselens/", "rounds": rounds, "runs": runs,
             "pdf_workers": workers, "median": med, "ratio_to_baseline": ratios,
-            "same_text_as_baseline": {"files": len(texts["tree"]), "pages": sum(len(v[0]) for v in texts["tree"].values()
-                                                                                 if isinstance(v[0], list)),
-                                      "differ": sorted(k for k in texts["tree"] if texts["tree"][k] != texts["baseline"].get(k))}}
+            "same_text_as_baseline": {
+                kind: {"files": len(sel), "pages": sum(len(texts["tree"][k][0]) for k in sel if isinstance(texts["tree"][k][0], list)),
+                       "differ": sorted(k for k in sel if texts["tree"][k] != texts["baseline"].get(k))}
+                for kind, sel in (("real", [k for k in texts["tree"] if not k.startswith("generated/")]),
+                                  ("generated", [k for k in texts["tree"] if k.startswith("generated/")]))}}
 
 
-def dump_texts(out: Path) -> None:
-    """Every real PDF (:func:`real_pdfs`) extracted: ``{path: [[text, method, furniture] per page], warnings]}``."""
+#: Generated PDFs whose extraction ``--baseline`` compares too: ``benchmarks/robustness_fresh.py`` seeds and
+#: ``tests/parsing/robustness_gen.py`` seeds (hidden text, columns, numbering, misnamed files), without scans.
+GENERATED_SEEDS = {"fresh": (500, 501, 502, 503), "gen": (1, 2, 3)}
+
+
+def generated_pdfs(folder: Path) -> None:
+    """Write the :data:`GENERATED_SEEDS` cases under ``folder`` (one subfolder per set and seed)."""
+    from benchmarks import robustness_fresh as fresh
+    from tests.parsing import robustness_gen as gen
+
+    for name, mod in (("fresh", fresh), ("gen", gen)):
+        for seed in GENERATED_SEEDS[name]:
+            d = folder / f"{name}_{seed}"
+            d.mkdir(parents=True, exist_ok=True)
+            for case in mod.make_cases(seed, scans=False):
+                case.make(d)
+
+
+def dump_texts(out: Path, extra: Path | None = None) -> None:
+    """Every real PDF (:func:`real_pdfs`), and every ``*.pdf`` under ``extra`` (key ``generated/...``),
+    extracted: ``{path: [[[text, method, furniture] per page], warnings]}`` or ``[error class, message]``."""
     from clauselens.errors import ClauselensError
     from clauselens.parsing.pdf import extract_pdf
 
+    files = [(str(p.relative_to(REPO.parent)), p) for p in real_pdfs()]
+    if extra is not None:
+        files += [("generated/" + str(p.relative_to(extra)), p) for p in sorted(extra.rglob("*.pdf"))]
     got: dict[str, Any] = {}
-    for p in real_pdfs():
+    for key, p in files:
         try:
             pages, warns = extract_pdf(p)
-            got[str(p.relative_to(REPO.parent))] = [[[x.text, x.method, x.furniture] for x in pages], warns]
+            got[key] = [[[x.text, x.method, x.furniture] for x in pages], warns]
         except ClauselensError as e:
-            got[str(p.relative_to(REPO.parent))] = [type(e).__name__, str(e)]
+            got[key] = [type(e).__name__, str(e)]
     out.write_text(json.dumps(got), encoding="utf-8")
 
 
@@ -311,10 +339,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--tree-workers", type=int, nargs="*", default=(1,),
                     help="with --baseline: PDF worker counts this tree runs with, each a side (e.g. 1 2)")
     ap.add_argument("--dump-texts", type=Path, default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--extra-pdfs", type=Path, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--out", type=Path, default=OUT)
     a = ap.parse_args(argv)
     if a.dump_texts:
-        dump_texts(a.dump_texts)
+        dump_texts(a.dump_texts, a.extra_pdfs)
         return
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

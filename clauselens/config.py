@@ -181,10 +181,12 @@ class Settings(BaseSettings):
     # (``clauselens.parsing.pdf``; 1 = none, in this process). ``CLAUSELENS_PDF_WORKERS=2``.
     pdf_workers: int = Field(default=1, ge=1)
     # Issue #42: ONNX Runtime intra-op threads of MiniLM (library add and search;
-    # ``clauselens.retrieval.embedders``); 0 = ONNX Runtime's own choice (one per core). Threads never
-    # change a vector (bit-identical at 1, 2 and 0). The PyTorch fallback keeps torch's thread count.
-    # ``CLAUSELENS_EMBED_THREADS=2``.
-    embed_threads: int = Field(default=1, ge=0)
+    # ``clauselens.retrieval.embedders``; idle threads sleep, ``ONNX_SPIN``); 0 = ONNX Runtime's own choice
+    # (one per core, busy-waiting). Threads never change a vector (bit-identical at 1, 2 and 0). Adding one
+    # agreement at 520k passages (load ~5.5, 8 adds each, taking turns): 2 threads 0.92 [0.65, 1.18] of 1
+    # thread's wall at 1.06x its CPU; 0 took 1.51x the wall (benchmarks/results/library_scale_replay.json,
+    # add run threads_s7). The PyTorch fallback keeps torch's thread count. ``CLAUSELENS_EMBED_THREADS=1``.
+    embed_threads: int = Field(default=2, ge=0)
     # Optional LLM pass over clause trees the rules flag (unstructured, numbering breaks):
     # the Archivist model may re-parent nodes (parent/level/path only; text and spans never
     # change), ``clauselens.agents.archivist.repair_tree``. Off by default (``CLAUSELENS_ARCHIVIST_LLM_REPAIR=true``).

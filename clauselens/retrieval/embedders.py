@@ -65,8 +65,11 @@ ST_BATCH_SIZE = 8
 #: ``benchmarks/embed_runtime.py``), with the same vectors at each (max difference 1.8e-7).
 ONNX_BATCH_SIZE = 1
 #: Whether ONNX Runtime's idle intra-op threads busy-wait for the next operator (its default) or
-#: sleep. With 2 threads on this shared 2-core machine, busy-waiting took the CPU the other jobs
-#: (and the add's own main thread) needed: PLACEHOLDER
+#: sleep. Adding one CUAD agreement (54 passages) to a 520k-passage library on this shared 2-core
+#: machine (load ~5.5), 8 adds per variant taking turns: 2 busy-waiting threads took 1.72 [1.33, 2.11]
+#: times the wall of 1 thread and 1.68x its CPU, ONNX Runtime's defaults (a thread per core,
+#: busy-waiting) 1.51 [1.18, 1.84]x; 2 sleeping threads 0.92 [0.65, 1.18]x the wall at 1.06x the CPU
+#: (``benchmarks/library_scale_replay.py --add-runtimes onnx_t1 onnx_t2 onnx_t2_spin onnx_auto``).
 ONNX_SPIN = False
 
 
