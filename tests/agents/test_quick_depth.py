@@ -88,6 +88,10 @@ def test_a_reading_that_finds_no_clause_answering_declines_with_the_nearest_clau
     assert "The clauses that speak to this" not in md
     text = docx_text(to_docx(r))
     assert NEAREST_HEADING in text and quote[:60] in " ".join(text.split())
+    from clauselens.interfaces.session import answer_text
+
+    chat = answer_text(r)  # the chat reply (REPL and web chat pane)
+    assert "The nearest clauses (they do not answer the question):" in chat and "speak to this" not in chat
     notes = [e.get("note") or "" for e in res.transcript["events"] if e["type"] == "draft"]
     assert any("declined" in n for n in notes)
 
