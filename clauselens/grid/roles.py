@@ -85,7 +85,12 @@ def role_party(question: str, front: str) -> RoleParty | None:
     side = asked_side(question)
     if not side:
         return None
-    parties = guess_parties(front[:3000])
+    parties: list[str] = []
+    for start in range(0, max(1, len(front) - 1000), 2000):  # the preamble may follow a title page and a contents list
+        parties = guess_parties(front[start:start + 3000])
+        if len(parties) >= 2:
+            front = front[start:]
+            break
     if len(parties) < 2:
         return None
     aliases = guess_party_aliases(front, parties)

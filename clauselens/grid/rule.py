@@ -127,8 +127,13 @@ def role_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
     (:func:`clauselens.grid.roles.role_party`), quoting the sentence that defines that party; None when the
     terms do not decide it."""
     from clauselens.grid.roles import role_party
+    from clauselens.parsing.metadata import ALIAS_CHARS
 
-    front = passages[:FRONT_PASSAGES]
+    front: list[Passage] = []  # the opening passages up to the preamble reader's reach (a title page and contents list first)
+    for p in passages:
+        if sum(len(x.text) for x in front) >= ALIAS_CHARS:
+            break
+        front.append(p)
     got = role_party(q.question, "\n".join(p.text for p in front))
     if got is None:
         return None
