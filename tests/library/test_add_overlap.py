@@ -18,9 +18,8 @@ from typing import Sequence
 import numpy as np
 import pytest
 
-from clauselens.library import Library
+from clauselens.library import Library, lexical_tantivy
 from clauselens.library.lexical_tantivy import TantivyLexical  # tantivy is a core dependency: no skip
-from clauselens.library.storage import Bm25sLexical
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -68,16 +67,32 @@ def _library_state(lib: Library) -> tuple:
             [lex.top_passages(p, None, None, 10) for p in probes])  # type: ignore[call-arg]
 
 
+def _commits_using_prepared(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """Per :meth:`TantivyLexical.commit` from now on: True when it built no profile index of its own
+    (it published the one :meth:`~TantivyLexical.prepare_profiles` built)."""
+    built: list[int] = []
+    out: list[bool] = []
+    real_index, real_commit = lexical_tantivy.profile_index, TantivyLexical.commit
+
+    def index(*a, **kw):  # type: ignore[no-untyped-def]
+        built.append(1)
+        return real_index(*a, **kw)
+
+    def commit(self, *a, **kw):  # type: ignore[no-untyped-def]
+        n = len(built)
+        try:
+            return real_commit(self, *a, **kw)
+        finally:
+            out.append(len(built) == n)
+
+    monkeypatch.setattr(lexical_tantivy, "profile_index", index)
+    monkeypatch.setattr(TantivyLexical, "commit", commit)
+    return out
+
+
 def test_overlapped_add_matches_serial_and_builds_profiles_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     d = _files(tmp_path)
-    prepared: list[bool] = []
-    real_build = Bm25sLexical.build
-
-    def build(self, *a, profile_index=None, **kw):  # type: ignore[no-untyped-def]
-        prepared.append(profile_index is not None)
-        return real_build(self, *a, profile_index=profile_index, **kw)
-
-    monkeypatch.setattr(Bm25sLexical, "build", build)
+    prepared = _commits_using_prepared(monkeypatch)
     states = {}
     for mode in ("serial", "overlap"):
         lib = Library.open(tmp_path / mode, embedder=HashEmbedder(), lexical="tantivy", vectors="f16")
@@ -97,14 +112,7 @@ def test_overlapped_add_matches_serial_and_builds_profiles_once(tmp_path: Path, 
 def test_prepared_profiles_used_only_for_the_changes_they_assumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     lex = TantivyLexical(tmp_path / "lex")
     lex.build(np.zeros(0, np.int64), [], ["a", "b"], [["supply", "acme"], ["lease", "rent"]], 1)
-    used = []
-    real_build = Bm25sLexical.build
-
-    def build(self, *a, profile_index=None, **kw):  # type: ignore[no-untyped-def]
-        used.append(profile_index is not None)
-        return real_build(self, *a, profile_index=profile_index, **kw)
-
-    monkeypatch.setattr(Bm25sLexical, "build", build)
+    used = _commits_using_prepared(monkeypatch)
     lex.prepare_profiles(["a", "b", "c"], ["c"], "c", ["nda", "gamma"])
     lex.remove_doc("c")
     lex.add_passages("c", [5], [["nda"]], ["nda", "gamma"])

@@ -89,3 +89,22 @@ def test_compact_keeps_only_the_listed_agreements() -> None:
     ids, _, vocab = pt.compact(["b"])
     assert ids == ["b"] and set(pt.docs) == {"b"} and set(vocab) == set(PROFILES["b"])
     assert pt.compact([]) == ([], [], {}) and len(pt) == 0 and pt.words == []
+
+
+@pytest.mark.parametrize("n_vocab", [40, 70_000])  # 70,000 words: the sort by token cannot use 16-bit keys
+def test_vectorised_profile_index_is_bm25s_bit_for_bit(n_vocab: int) -> None:
+    from clauselens.library.lexical_tantivy import profile_index
+
+    rng = np.random.default_rng(n_vocab)
+    lists = [rng.integers(0, n_vocab, int(rng.integers(0, 60))).astype(np.int32) for _ in range(50)]
+    lists[3] = np.zeros(0, np.int32)  # a profile without tokens
+    lists.append(np.arange(n_vocab, dtype=np.int32))  # every word used (the vocabulary is compacted)
+    vocab = {f"w{i}": i for i in range(n_vocab)}
+    want = Bm25sLexical._index([x.tolist() for x in lists], dict(vocab))
+    got = profile_index(lists, dict(vocab))
+    for k in ("data", "indices", "indptr"):
+        assert got.scores[k].dtype == want.scores[k].dtype and np.array_equal(got.scores[k], want.scores[k]), k
+    assert got.scores["num_docs"] == want.scores["num_docs"] == 51 and got.vocab_dict == want.vocab_dict
+    q = [f"w{i}" for i in rng.integers(0, n_vocab, 5)]
+    assert np.array_equal(got.get_scores(q), want.get_scores(q)) and got.get_scores(q).any()
+    assert profile_index([np.zeros(0, np.int32)] * 3, {}) is None and Bm25sLexical._index([[]] * 3, {}) is None
