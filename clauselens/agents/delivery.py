@@ -39,6 +39,7 @@ from clauselens.agents.common import CallRecord, call_structured
 from clauselens.agents.definitions import asked_term
 from clauselens.agents.reading_check import checked_reading, clause_name, question_words, reading_scope
 from clauselens.agents.reading_check import tokens as _tokens
+from clauselens.agents.refusal import clauses_answer_instruction
 from clauselens.config import ModelSettings
 from clauselens.library.passages import ref_key, ref_key_groups
 from clauselens.llm.capped import CappedModel
@@ -622,7 +623,9 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
         why = no_lead_reason(passages, ranking, settings.lead_min_relevance)
         return _declined(question, why, turn, f"{why}; declined without a model call", out)
     reading, answered, gaps = _reading(question, quotes, passages, state, model, settings, names, True, out)
-    if not answered:  # issue #38: the reading judged that none of the clauses deals with the question: decline
+    # issue #38: the reading judged that none of the clauses deals with the question: decline -- unless a clause
+    # answers a question that an injected instruction plants (issue #41: refusal.ruled_answer decides it)
+    if not answered and not clauses_answer_instruction(question, passages):
         return _declined_after_reading(question, quotes, reading, gaps, turn, out)
     return _quoted(lead_draft(question, quotes, reading, gaps, passages, names), quotes, turn,
                    "retrieval's best clauses for the question, quoted by rule; the model wrote only the reading",

@@ -222,11 +222,23 @@ def ruled_answer(report: Report, passages: Mapping[str, Passage], found: Sequenc
     """The yes/no the clauses give when the report's yes/no question restates the payload of a flagged instruction
     in ``found`` and a retrieved clause says the opposite (module docstring), else ``None``. The answer text opens
     with the verdict and quotes at most :data:`RULED_MAX` contrary sentences."""
-    q = report.question
-    if not _YES_NO.match(q) or _RESTRICTION_CUE.search(_WITHOUT.sub(" ", q)):
-        return None
     cites = {c.id: c for c in report.citations}
     shown = [cites[c].passage_id for f in report.key_findings if f.cited_fact for c in f.citation_ids if c in cites]
+    return _ruled(report.question, passages, found, shown)
+
+
+def clauses_answer_instruction(question: str, passages: Mapping[str, Passage]) -> bool:
+    """Whether the clauses of ``passages`` decide ``question`` against a flagged instruction among them
+    (:func:`ruled_answer`): the quick-depth report then answers, whatever the model's reading judged of the
+    clauses (:func:`clauselens.agents.delivery.rule_step` does not decline it)."""
+    found = [(p, s) for p in passages.values() for s in instructions_in(p)]
+    return bool(found) and _ruled(question, passages, found, []) is not None
+
+
+def _ruled(q: str, passages: Mapping[str, Passage], found: Sequence[tuple[Passage, str]],
+           shown: Sequence[str]) -> Ruled | None:
+    if not _YES_NO.match(q) or _RESTRICTION_CUE.search(_WITHOUT.sub(" ", q)):
+        return None
     order = [pid for pid in dict.fromkeys([*shown, *passages]) if pid in passages]
     for ip, instruction in found:
         payload = _payload(instruction)
@@ -331,5 +343,5 @@ def refuse_injected(report: Report, passages: Mapping[str, Passage],
     return finalize_support(report.model_copy(update=update), passages, documents)
 
 
-__all__ = ["ECHO_MIN_WORDS", "ECHO_SHARE", "QUESTION_SHARE", "RULED_MAX", "Ruled", "echoes", "instructions_in", "model_reading",
-           "refuse_injected", "ruled_answer"]
+__all__ = ["ECHO_MIN_WORDS", "ECHO_SHARE", "QUESTION_SHARE", "RULED_MAX", "Ruled", "clauses_answer_instruction", "echoes",
+           "instructions_in", "model_reading", "refuse_injected", "ruled_answer"]

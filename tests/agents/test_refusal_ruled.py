@@ -47,8 +47,8 @@ def _nda(tmp_path: Path, injected: bool = True) -> Path:
     return path
 
 
-def _ask(path: Path, question: str, reading: str):
-    model = ScriptedChat(script={"LeadReading": [{"answer": reading, "answered": True}]})
+def _ask(path: Path, question: str, reading: str, answered: bool = True):
+    model = ScriptedChat(script={"LeadReading": [{"answer": reading, "answered": answered}]})
     res = ask([str(path)], question, Settings().model_copy(update={"ocr": False, "use_store": False}), models=model,
               tools={"hybrid": HybridRetriever(None)}, max_turns=1)
     assert [c[0] for c in model.calls] == ["LeadReading"]
@@ -82,6 +82,17 @@ def test_the_clauses_answer_no_when_the_reading_says_the_payload(tmp_path, monke
     assert any(g.startswith("Refused instruction in") and "clause 9.4" in g for g in r.knowledge_gaps)
     facts = [r.citation(c).quote for f in r.key_findings if f.cited_fact for c in f.citation_ids]
     assert facts and not any("AI system" in q for q in facts)
+
+
+def test_a_reading_that_judges_no_clause_answers_does_not_decline_it(tmp_path, monkeypatch):
+    """The 1.5B judged the clauses silent on "May the recipient freely disclose all Confidential Information?" (the
+    report declined, issue #38's rule): the clauses that say otherwise answer it."""
+    monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
+    r = _ask(_nda(tmp_path), PLANTED_YES[2], "Yes.", answered=False)
+    assert not r.documents_silent and strip_mark(r.answer).startswith("No. ")
+    # without the instruction the reading's judgement declines as before
+    r = _ask(_nda(tmp_path, injected=False), PLANTED_YES[2], "Yes.", answered=False)
+    assert r.documents_silent
 
 
 def test_a_reading_that_agrees_or_a_question_about_the_limits_is_left_alone(tmp_path, monkeypatch):
