@@ -25,6 +25,8 @@ download). Its vectors are the PyTorch model's to within 2e-7 per dimension (cos
 CUAD passages), far below the float16 rounding of a library's stored vectors, so it is the same
 ``minilm`` embedder and existing libraries stay valid; it takes less CPU
 (``benchmarks/embed_passages_speed.py``, issue #42). Without those packages MiniLM runs on PyTorch.
+ONNX Runtime uses ``Settings.embed_threads`` intra-op threads (2; ``CLAUSELENS_EMBED_THREADS``), which
+sleep between operators (:data:`ONNX_SPIN`); the thread count never changes a vector.
 
 :func:`get_embedder` wraps the model in :class:`CachedEmbedder`, which stores every
 vector in SQLite under ``<cache_dir>/embeddings/<name>.sqlite`` keyed by (kind, sha256 of
