@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
-from clauselens.grid.topic import EVERYDAY, GENERIC
+from clauselens.grid.topic import EVERYDAY, GENERIC, plain_idioms
 from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
 from clauselens.grid.whose import about_own_term, asks_about_term, mutual_only, not_a_party, other_agreements
 from clauselens.parsing.sentences import sentence_spans
@@ -141,6 +141,7 @@ def topic_groups(question: str) -> tuple[TermGroup, ...]:
     from clauselens.retrieval.lay_terms import phrase_matcher
 
     question = re.sub(r"(?<=[a-z])['’](?:s|re|ll|d|ve)\b", "", question, flags=re.IGNORECASE)  # "what's" is "what"
+    question = plain_idioms(question)  # "is in force": lasts, "comes into force": starts (not force majeure's "force")
     stems = [s for s in content_stems(question) if s not in _LIGHT]
     own_set = {s for s in stems if s not in _GENERIC_STEMS and len(s) > 2}
     groups: dict[str, set[str]] = {}
@@ -499,9 +500,8 @@ _MADE_ON = re.compile(r"\b(?:entered\s+into|made(?:\s+and\s+entered\s+into)?|exe
 
 
 #: "this Consulting Agreement ("Agreement") dated June 1, 2020, effective as of July 1, 2020": the date it is dated.
-_DATED_THIS = re.compile(r"\b[Tt]his\s+(?:[A-Z][\w&-]*\s+){0,5}(?:Agreement|AGREEMENT)\s*(?:\([^)]{0,40}\)\s*)?,?\s*(?:is\s+)?dated\s+"
-                         r"(?:as\s+of\s+)?(?:the\s+)?"
-                         r"((?:\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+)?[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+_DATED_THIS = re.compile(r"\b[Tt]his\s+(?:[A-Z][\w&-]*\s+){0,5}(?:Agreement|AGREEMENT)\s*(?:\([^)]{0,40}\)\s*)?,?\s*(?:is\s+)?dated\s+(?:as\s+of\s+)?"
+                         r"(?:the\s+)?((?:\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+)?[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
                          r"|\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})")
 
 
@@ -515,7 +515,7 @@ def preamble_date_kind(question: str) -> str:
     one about when it starts or takes effect (its own words, by stem, or the thesaurus concept its lay
     phrase names: "agreement date", "effective date"), else ``""``: those dates are
     the preamble's (:func:`read_front_date`), an end date is not."""
-    stems = set(content_stems(question))
+    stems = set(content_stems(plain_idioms(question)))
     named = set(expand(question).concepts)  # the thesaurus's lay phrases ("put pen to paper": the agreement date)
     if stems & _SIGN_STEMS or "agreement date" in named:
         return "made"

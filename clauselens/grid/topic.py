@@ -44,7 +44,8 @@ _GENERIC_STEMS = frozenset(content_stems(" ".join(GENERIC)))
 #: Everyday words (by stem) and the contract wording they stand for (word prefixes and phrases).
 EVERYDAY: dict[str, tuple[str, ...]] = {
     "end": ("terminat", "expir", "term of"), "quit": ("terminat",), "stop": ("terminat", "ceas"), "cancel": ("terminat", "cancel"),
-    "last": ("term of", "continu", "expir", "durat"), "start": ("commenc", "effective"), "begin": ("commenc", "effective"),
+    "last": ("term of", "continu", "expir", "durat", "in force", "in full force", "remain in effect"),
+    "start": ("commenc", "effective"), "begin": ("commenc", "effective"),
     "sign": ("execut", "dated", "entered into", "as of"), "pay": ("fee", "pay", "price", "compensat", "$"),
     "paid": ("fee", "pay", "price", "compensat", "$"), "money": ("fee", "pay", "price", "compensat", "$"),
     "cost": ("fee", "price", "cost", "$"), "secret": ("confidential",), "fix": ("cure",), "check": ("inspect", "audit"),
@@ -52,6 +53,20 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "court": ("jurisdiction", "venue", "arbitrat"), "settl": ("jurisdiction", "venue", "arbitrat"),
     "forbidden": ("shall not", "may not", "prohibit"), "damag": ("liab",), "warn": ("notice",),
 }
+
+#: "is in force", "remains in full force and effect", "is the agreement still in effect": the agreement lasts (the question's
+#: "force" is not force majeure's; read as the everyday "last").
+IN_FORCE = re.compile(r"\b(?:is|are|be|been|being|remains?|remained|stays?|stayed|continues?)\s+(?:(?:the|this|that|it|agreement|"
+                      r"contract|deal|still)\s+){0,3}in\s+(?:full\s+)?(?:force|effect)(?:\s+and\s+effect)?\b", re.IGNORECASE)
+#: "comes into force", "takes effect", "enters into effect": the agreement starts.
+INTO_FORCE = re.compile(r"\b(?:com(?:e|es|ing)|enter(?:s|ing)?)\s+(?:in)?to\s+(?:force|effect)\b|\btak(?:e|es|ing)\s+effect\b",
+                        re.IGNORECASE)
+
+
+def plain_idioms(question: str) -> str:
+    """``question`` with "in force" / "into force" idioms in everyday words ("lasts", "starts"), so that their
+    "force" is not read as force majeure's."""
+    return INTO_FORCE.sub(" starts", IN_FORCE.sub(" lasts", question))
 
 
 def _stems(text: str) -> list[str]:
@@ -79,4 +94,4 @@ def derive_terms(question: str) -> tuple[str, ...]:
     return tuple(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC))
 
 
-__all__ = ["EVERYDAY", "GENERIC", "derive_terms"]
+__all__ = ["EVERYDAY", "GENERIC", "IN_FORCE", "INTO_FORCE", "derive_terms", "plain_idioms"]
