@@ -162,7 +162,18 @@ def load_verdict_head(name: str, root: Path | None) -> Any:
     return load_head(root)
 
 
-def head_main(name: str = "support", root: Path | None = None) -> dict[str, Any]:
+def nli_auc(its: list[dict[str, Any]], path: Path) -> dict[str, Any]:
+    """Diagnostic: AUC on the labelled items of a 3-way ContractNLI cross-encoder's P(Entailment) of (quote, claim)
+    (``heads.train_nli``'s model, trained on ContractNLI dev; labels in its config's order, Entailment first)."""
+    from sentence_transformers.cross_encoder import CrossEncoder
+    from sklearn.metrics import roc_auc_score
+
+    m = CrossEncoder(str(path), device="cpu", local_files_only=True)
+    p = m.predict([(it["quote"], it["claim"]) for it in its], batch_size=16, apply_softmax=True, show_progress_bar=False)
+    return {"model": str(path), "p_entailment_auc": round(float(roc_auc_score([int(it["supports"]) for it in its], p[:, 0])), 4)}
+
+
+def head_main(name: str = "support", root: Path | None = None, nli: Path | None = None) -> dict[str, Any]:
     """The support head (issue #40, ``clauselens.heads.support`` or ``support_ce``: trained on ContractNLI dev and
     CUAD train_allowed data only, threshold chosen on held-out training documents) on every labelled finding the
     deterministic checks pass: at its shipped threshold (every label file is held out), and at a threshold chosen by
@@ -179,6 +190,12 @@ def head_main(name: str = "support", root: Path | None = None) -> dict[str, Any]
     shipped = [(it, p >= head.threshold) for it, p in scored]
     held, by_file = _lofo(scored)
     runs = list(dict.fromkeys(it["run"] for it in its))
+    diagnostic = {}
+    if name == "support_ce" and head.meta.get("stack"):  # the cross-encoder's logit alone (not the chosen verdict)
+        z = head.logits([it["claim"] for it in its], [it["quote"] for it in its])
+        diagnostic = {"logit_alone_auc": round(float(roc_auc_score([int(it["supports"]) for it in its], z)), 4)}
+    if nli is not None:
+        diagnostic["contractnli_cross_encoder"] = nli_auc(its, nli)
     llm = json.loads(RESULT.read_text())["verdicts"]["reason"]
     llm_items = [(it, llm[f"{it['run']}:{it['key']}"] == "supports") for it in its if f"{it['run']}:{it['key']}" in llm]
     llm_keys = {f"{it['run']}:{it['key']}" for it, _ in llm_items}
@@ -203,7 +220,7 @@ def head_main(name: str = "support", root: Path | None = None) -> dict[str, Any]
             "head_shipped_threshold": _verdict_rates([(it, ok) for it, ok in shipped if f"{it['run']}:{it['key']}" in llm_keys]),
             "head_lofo": _verdict_rates([(it, ok) for it, _, ok in held if f"{it['run']}:{it['key']}" in llm_keys])},
         "always_supports": _verdict_rates([(it, True) for it in its]),
-        "operating_curve": operating_curve(scored),
+        "operating_curve": operating_curve(scored), **diagnostic,
         "cpu_ms_per_item": round(1000 * cpu / max(1, len(its)), 1),
         "scores": {f"{it['run']}:{it['key']}": {"p": round(p, 4), "supports": it["supports"]} for it, p in scored},
     }
@@ -218,12 +235,15 @@ def main(argv: list[str] | None = None) -> None:
                     help="which head: the logistic one or the cross-encoder")
     ap.add_argument("--head-root", type=Path, default=None, help="weights root of the head (default: the installed)")
     ap.add_argument("--out", type=Path, default=None, help="result JSON (default: support_verdicts_head[_ce].json)")
+    ap.add_argument("--nli-model", type=Path, default=None,
+                    help="diagnostic: also the AUC of this 3-way ContractNLI CrossEncoder's P(Entailment)")
     args = ap.parse_args(argv)
     if args.head:
-        res = head_main(args.head_name, args.head_root)
+        res = head_main(args.head_name, args.head_root, args.nli_model)
         res["command"] = "python -m benchmarks.support_verdicts --head" + (
             f" --head-name {args.head_name}" if args.head_name != "support" else "") + (
-            f" --head-root {args.head_root}" if args.head_root else "")
+            f" --head-root {args.head_root}" if args.head_root else "") + (
+            f" --nli-model {args.nli_model}" if args.nli_model else "")
         res["versions"] = run_provenance(["torch", "transformers"])
         out = args.out or (HEAD_RESULT if args.head_name == "support" else HEAD_RESULT.with_name("support_verdicts_head_ce.json"))
         out.write_text(json.dumps(res, indent=1) + "\n")

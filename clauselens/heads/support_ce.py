@@ -9,6 +9,16 @@ all-MiniLM-L6-v2 (Wang et al. 2020) fine-tuned with binary cross-entropy by
 stacked over [logit, :data:`clauselens.heads.support.LEXICAL`] (``stack``: standardisation, coefficients), and the
 threshold -- both chosen on held-out training documents.
 
+Measured, **not shipped** (no weights committed; the verdict hook uses this head only when
+``weights/support_ce/`` is installed): one lock hold, 3,999 pairs, 1 epoch, 532 CPU-s
+(``benchmarks/results/support_ce_training.json``); on the 81 held-out training documents AUC 0.80 (logit) / 0.86
+(stacked, chosen), but on the 162 hand-labelled findings of the 11 label files (``python -m benchmarks.support_verdicts
+--head --head-name support_ce --head-root ~/.cache/clauselens/heads/support_ce/export``) AUC 0.63 stacked and 0.39
+for the logit alone (a ContractNLI 3-way cross-encoder's P(Entailment): 0.39 too), against the logistic head's 0.74:
+the labelled unsupported readings are near copies of their quote with one wrong party or scope, the supported ones
+framed restatements, so a model trained on verbatim-vs-edited pairs ranks them the wrong way round
+(``benchmarks/results/support_verdicts_head_ce.json``).
+
 Files under ``weights/support_ce/`` (``base``: fp16 ``model.safetensors``, ``config.json``, ``head.json`` with
 sha256, training command, data manifest). Loading is offline, sha256-checked and on first use; a missing head
 raises :class:`~clauselens.heads.base.HeadMissingError`. Inference runs under ``torch.inference_mode`` with the

@@ -144,9 +144,10 @@ def train(args: argparse.Namespace) -> None:
     print(f"[train_support_ce] {len(rows)} of {len(tr)} train pairs, {len(tune)} tune pairs; {kinds(rows)}",
           file=sys.stderr, flush=True)
     ds = Dataset.from_list([{"claim": p["claim"], "quote": p["quote"], "label": float(p["y"])} for p in rows])
-    model = CrossEncoder(str(base_model_path()), num_labels=1, max_length=args.max_length, device="cpu",
+    # --init: continue from a trained model (e.g. the last "final") on another sample (another --seed), own checkpoints
+    model = CrossEncoder(str(args.init or base_model_path()), num_labels=1, max_length=args.max_length, device="cpu",
                          local_files_only=True)
-    out = CACHE / "checkpoints"
+    out = CACHE / ("checkpoints" if args.init is None else f"checkpoints_seed{args.seed}")
     targs = CrossEncoderTrainingArguments(
         output_dir=str(out), num_train_epochs=args.epochs, max_steps=args.max_steps,
         per_device_train_batch_size=args.batch_size, learning_rate=args.lr, warmup_ratio=0.1, weight_decay=0.01,
@@ -160,16 +161,19 @@ def train(args: argparse.Namespace) -> None:
     trainer.train(resume_from_checkpoint=True if resume else None)
     c1 = resource.getrusage(resource.RUSAGE_SELF)
     done = trainer.state.global_step >= trainer.state.max_steps
-    prev = json.loads((CACHE / "train_info.json").read_text()) if resume and (CACHE / "train_info.json").exists() else {}
-    holds = prev.get("holds", []) + [{"wall_s": round(time.time() - t0, 1), "step": trainer.state.global_step,
-                                      "cpu_s": round(c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime, 1)}]
+    info_file = CACHE / "train_info.json"
+    prev = json.loads(info_file.read_text()) if (resume or args.init) and info_file.exists() else {}
+    hold = {"wall_s": round(time.time() - t0, 1), "step": trainer.state.global_step,
+            "cpu_s": round(c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime, 1)}
+    holds = (prev.get("holds", []) if resume else []) + [hold]
     print(f"[train_support_ce] step {trainer.state.global_step}/{trainer.state.max_steps}; {holds[-1]}", file=sys.stderr)
     model.save(str(CACHE / "final"))  # also when stopped by --minutes (``done`` false: resume to finish the schedule)
     command = f"{COMMAND} train " + " ".join(a for a in sys.argv[2:] if a != "--resume")
     info = {"done": done, "command": command, "pairs_sampled": len(rows), "train_pairs": len(tr),
             "train_documents": len({p["group"] for p in tr}), "kinds": kinds(rows), "epochs": args.epochs,
             "max_steps": args.max_steps, "lr": args.lr, "batch_size": args.batch_size, "max_length": args.max_length,
-            "seed": args.seed, "threads": args.threads,
+            "seed": args.seed, "threads": args.threads, "init": str(args.init) if args.init else "all-MiniLM-L6-v2",
+            "previous": prev if args.init is not None and not resume else None,
             "holds": holds, "training": {"wall_s": round(sum(h["wall_s"] for h in holds), 1),
                                          "cpu_s": round(sum(h["cpu_s"] for h in holds), 1), "lock_holds": len(holds),
                                          "steps": trainer.state.global_step},
@@ -304,6 +308,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed", type=int, default=40)
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--init", type=Path, default=None, help="start from this CrossEncoder directory (a continued run)")
     ap.add_argument("--minutes", type=float, default=25.0, help="stop (checkpoint saved) after this much wall time")
     ap.add_argument("--root", default=None, help="weights root for export (default: the installed heads)")
     args = ap.parse_args(argv)
