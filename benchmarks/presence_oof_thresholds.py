@@ -16,6 +16,10 @@ agreements (``benchmarks/presence_head.py``'s ``summary``). No report-split agre
 
     flock /tmp/clauselens-heavy.lock nice -n 5 env OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 \\
         .venv/bin/python -m benchmarks.presence_oof_thresholds     # -> results/presence_oof_thresholds.json
+
+``--write-head`` then puts the out-of-fold thresholds of the 32 categories into the installed head's ``head.json``
+(``thresholds``; the tune-split ones kept as ``thresholds_tune_split``, which a rerun compares against), so the grid,
+its row checks and the playbook's uncalibrated categories use them.
 """
 
 from __future__ import annotations
@@ -49,11 +53,36 @@ def oof_thresholds(categories: tuple[str, ...]) -> dict[str, dict[str, float]]:
     return out
 
 
-def main() -> None:
+def write_thresholds(thresholds: dict[str, float]) -> None:
+    """Put ``thresholds`` into the installed presence head's ``head.json`` (the weights and their sha256 unchanged;
+    the tune-split thresholds kept as ``thresholds_tune_split``, the rule and command recorded)."""
+    from clauselens.heads.base import head_dir
+    from clauselens.heads.presence import META_FILE, NAME
+
+    path = head_dir(NAME) / META_FILE
+    meta = json.loads(path.read_text())
+    meta.setdefault("thresholds_tune_split", dict(meta["thresholds"]))
+    meta["thresholds"] = {**meta["thresholds"], **thresholds}
+    meta["thresholds_rule"] = {
+        "categories": sorted(thresholds), "command": COMMAND + " --write-head",
+        "rule": "the grid's yes/no categories: accuracy-maximising threshold on 5-fold out-of-fold contract scores over "
+                "the train_allowed agreements with a corpus text (clauselens.playbook.calibrate.out_of_fold, seed 44); "
+                "the other categories keep their tune-split threshold (thresholds_tune_split)"}
+    path.write_text(json.dumps(meta, indent=1) + "\n")
+    print(f"wrote {len(thresholds)} thresholds into {path}", file=sys.stderr)
+
+
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
     from clauselens.grid.questions import CUAD as CUAD_PRESET
     from clauselens.heads.presence import PresenceHead
     from clauselens.heads.train_presence import CUAD, allowed_keys, corpus_files, key, load_rows
 
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--write-head", action="store_true",
+                    help="also write the out-of-fold thresholds of the yes/no categories into the presence head.json")
+    write_head = ap.parse_args(argv).write_head
     t0 = time.time()
     head = PresenceHead()
     cats, ann = load_rows()
@@ -70,7 +99,8 @@ def main() -> None:
         res = head.score(files[k].read_text(errors="replace"))
         score[i] = [res[j].score for j in yn]
         gold[i] = [bool(ann[k][cats[j]]) for j in yn]
-    tune_thr = np.array([float(head.thresholds[j]) for j in yn])
+    tune = head.meta.get("thresholds_tune_split", head.meta["thresholds"])  # the head's own, before --write-head
+    tune_thr = np.array([float(tune[cats[j]]) for j in yn])
     oof_thr = np.array([oof[c]["threshold"] for c in yn_cats])
     sel = np.array([k in selected for k in report])
     res = {}
@@ -87,6 +117,8 @@ def main() -> None:
            "thresholds": {c: {"tune_split": round(float(tune_thr[i]), 4), **oof[c]} for i, c in enumerate(yn_cats)},
            **res, "seconds": round(time.time() - t0, 1), "command": COMMAND}
     OUT.write_text(json.dumps(out, indent=1) + "\n")
+    if write_head:
+        write_thresholds({c: oof[c]["threshold"] for c in yn_cats})
     for name in res:
         for part, s in res[name].items():
             print(name, part, "acc", s["accuracy"], s["accuracy_95ci"], "Yes", s["yes"]["precision"], s["yes"]["recall"],
