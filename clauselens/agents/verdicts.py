@@ -97,12 +97,12 @@ _VERDICT_STATUS = {"supports": "supported", "contradicts": "contradicted", "unre
 
 
 def head_verdict(claim: str, quote: str, verdict: Literal["head", "llm"]) -> SupportVerdict | None:
-    """The support head's verdict on (claim, quote) (issue #40, ``clauselens.heads.support``: P(supports)
-    against the threshold in its head.json, no model call) when ``verdict == "head"`` and the head is
+    """The support head's verdict on (claim, quote) (issue #40, ``clauselens.heads.support_ce`` when installed,
+    else ``clauselens.heads.support``: P(supports) against the threshold in its head.json, no model call) when ``verdict == "head"`` and the head is
     installed; ``None`` (one notice when it is missing) means: ask the model."""
     if verdict != "head":
         return None
-    from clauselens.heads.support import load_or_none
+    from clauselens.heads.support_ce import load_or_none  # the cross-encoder when installed, else the logistic head
 
     head = load_or_none()
     if head is None:

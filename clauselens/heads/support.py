@@ -256,20 +256,9 @@ def load() -> SupportHead:
     return load_head()
 
 
-def load_verdict_head() -> Any:
-    """The head the verdict uses: the cross-encoder (:mod:`clauselens.heads.support_ce`) when it is installed, else
-    this logistic head. Both have ``support(claim, quote)`` and ``threshold``."""
-    from clauselens.heads import support_ce
-
-    try:
-        return support_ce.load()
-    except HeadMissingError:
-        return load()
-
-
-def load_or_none(feature: str = "the support verdict from the head (the model's verdict is used)") -> Any:
-    """The verdict head (:func:`load_verdict_head`), or None after one notice that ``feature`` is off."""
-    return load_or_notice(NAME, feature, load_verdict_head)
+def load_or_none(feature: str = "the support verdict from the head (the model's verdict is used)") -> SupportHead | None:
+    """The installed head, or None after one notice that ``feature`` is off."""
+    return load_or_notice(NAME, feature, load)
 
 
 def support(claim: str, quote: str) -> float:

@@ -34,7 +34,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from clauselens.errors import ClauselensError
-from clauselens.heads.base import HeadChecksumError, load_sequence_classifier, load_tokenizer
+from clauselens.heads.base import HeadChecksumError, HeadMissingError, load_or_notice, load_sequence_classifier, load_tokenizer
 
 NAME = "support_ce"
 BATCH = 16
@@ -112,3 +112,21 @@ class SupportCrossEncoder:
 def load() -> SupportCrossEncoder:
     """The installed cross-encoder support head, loaded (raises ``HeadMissingError`` / ``HeadChecksumError``)."""
     return SupportCrossEncoder().load()
+
+
+def load_verdict_head() -> Any:
+    """The head the support verdict uses: this cross-encoder when it is installed, else the logistic head
+    (:func:`clauselens.heads.support.load`). Both have ``support(claim, quote)`` and ``threshold``."""
+    from clauselens.heads import support
+
+    try:
+        return load()
+    except HeadMissingError:
+        return support.load()
+
+
+def load_or_none(feature: str = "the support verdict from the head (the model's verdict is used)") -> Any:
+    """The verdict head (:func:`load_verdict_head`), or None after one notice that ``feature`` is off."""
+    from clauselens.heads.support import NAME as SUPPORT
+
+    return load_or_notice(SUPPORT, feature, load_verdict_head)

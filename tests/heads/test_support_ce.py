@@ -97,9 +97,9 @@ def test_the_verdict_uses_the_cross_encoder_when_installed(monkeypatch: pytest.M
     monkeypatch.setattr(base, "WEIGHTS", tmp_path)
     monkeypatch.setattr(base, "_NOTICED", set())
     with pytest.raises(base.HeadMissingError):  # neither head installed
-        S.load_verdict_head()
+        CE.load_verdict_head()
     _tiny_head(tmp_path, threshold=0.0)  # every pair passes: the verdict must come from this head
-    assert isinstance(S.load_verdict_head(), CE.SupportCrossEncoder)
+    assert isinstance(CE.load_verdict_head(), CE.SupportCrossEncoder)
     v = head_verdict(CLAIM, QUOTE, "head")
     assert v is not None and v.verdict == "supports" and ">= threshold 0.00" in v.reason
 

@@ -129,7 +129,10 @@ def test_llm_setting_never_consults_the_head(monkeypatch: pytest.MonkeyPatch) ->
     def boom(*a, **kw):  # type: ignore[no-untyped-def]
         raise AssertionError("the head must not be loaded with support_verdict=llm")
 
+    from clauselens.heads import support_ce
+
     monkeypatch.setattr(S, "load_or_none", boom)
+    monkeypatch.setattr(support_ce, "load_or_none", boom)
     assert head_verdict(TRUE_CLAIM, GOVERNING_LAW, "llm") is None
     monkeypatch.delenv("CLAUSELENS_SUPPORT_VERDICT", raising=False)
     assert Settings().support_verdict == "llm"  # the default (clauselens/config.py: the head rejects more true claims)
