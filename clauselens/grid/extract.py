@@ -52,7 +52,7 @@ from typing import Sequence
 
 from clauselens.grid.topic import EVERYDAY, GENERIC, plain_idioms
 from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
-from clauselens.grid.whose import about_own_term, asks_about_term, mutual_only, not_a_party, other_agreements
+from clauselens.grid.whose import about_own_term, after_the_end, asks_about_term, mutual_only, not_a_party, other_agreements
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.retrieval.lay_terms import concepts, content_stems, expand
 
@@ -445,8 +445,9 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                     continue
                 if qtype == "date" and not period_fallback and _crossed(text, max(o for o in offsets if o <= at), at):
                     continue  # "from the Effective Date until December 31, 2018": the date is the end's, not the start's
-                if (qtype == "date" and other_agreements(text, at)) or (term_q and not about_own_term(text, at)):
-                    continue  # another agreement's date, or a period of something other than this agreement's term
+                if (qtype == "date" and other_agreements(text, at)) or (term_q and not about_own_term(text, at)) or (
+                        term_q and qtype == "duration" and not renewal_q and after_the_end(text, at)):
+                    continue  # another agreement's date; a period of something other than this agreement's term, or after it
                 out.append(Candidate(shown, key, i, s, e, len(hits), dist, tuple(sorted(hits)), _distinct_terms(groups, text)))
         if out or qtype != "date":
             break

@@ -17,6 +17,9 @@ state is no answer:
   additional twenty-four (24) months" state periods of something else.
 * **a name that is no party**: deed boilerplate ("KNOW ALL MEN BY THESE PRESENTS") or the tail of a
   description ("a New Jersey Corporation") read as a name by the preamble rule (:func:`not_a_party`);
+* **a period after the agreement ends**: "during the term of this Agreement, and for a period of three (3) years
+  thereafter" is a survival or tail period, not how long the agreement lasts (:func:`after_the_end`; a renewal
+  question keeps "renews for successive one-year periods thereafter");
 * **renewal only by a new agreement**: "may be extended by a further period of five (5) years by mutual
   written agreement" is no renewal term (a renewal that needs both parties' fresh agreement is a new
   bargain; CUAD's Renewal Term covers automatic and unilateral extensions, CUAD v1 README);
@@ -54,7 +57,7 @@ _OTHER = re.compile(r"\b(?:the|a|an|that\s+certain|any|each|such)\s+[A-Z][\w&,./
 _TERM = re.compile(r"\b(?:Initial|Original|Renewal|Extended|Extension|Primary|Current|then[- ]current)?\s*Term\b|\bTERM\b|"
                    r"\bterm\s+of\b|\b(?:initial|renewal|original)\s+term\b")
 #: Words of a term question's topic (group names of :func:`clauselens.grid.extract.topic_groups`).
-_TERM_GROUPS = frozenset({"expir", "renew", "end", "last", "durat", "extend", "extens"})
+_TERM_GROUPS = frozenset({"expir", "renew", "end", "last", "durat", "continu", "extend", "extens"})
 #: A renewal only by both parties' fresh agreement.
 _MUTUAL = re.compile(r"\b(?:by|upon|with|through|on)\s+(?:the\s+)?mutual\s+(?:written\s+)?(?:agreement|consent|accord)\b|"
                      r"\bmutually\s+agree|\bif\s+(?:both|the)\s+parties\s+(?:so\s+)?(?:mutually\s+)?agree|"
@@ -102,6 +105,26 @@ def about_own_term(text: str, at: int) -> bool:
     return not others or nearest_own <= min(gap(x) for x in others)
 
 
+#: What follows a period that runs after the agreement ends: "three (3) years thereafter", "six (6) months following expiration".
+_AFTER_END = re.compile(r"^\s*,?\s*(?:after|following)\s+(?:the\s+|such\s+|any\s+|its\s+)?(?:expiration|expiry|termination|end)\b",
+                        re.IGNORECASE)
+#: "during the term of this Agreement and for ... thereafter": "thereafter" is after the term ("shall commence on the Effective
+#: Date and shall continue for ten (10) years thereafter" is the term itself).
+_DURING_THEN = re.compile(r"\b(?:during|throughout)\s+(?:the\s+)?(?:[A-Z]\w+\s+)?(?:[Tt]erm|TERM)\b[^.;]{0,120}\band\b[^.;]*$")
+
+
+def after_the_end(text: str, at: int) -> bool:
+    """Is the period at ``text[at]`` one that runs after the agreement ends (a survival or tail period: "during the term of this
+    Agreement, and for a period of three (3) years thereafter"), not how long the agreement lasts?"""
+    from clauselens.grid.values import durations_at
+
+    ends = [e for _, s, e in durations_at(text) if s == at]
+    if not ends:
+        return False
+    after = text[ends[0]:ends[0] + 60]
+    return bool(_AFTER_END.match(after) or re.match(r"\s*,?\s*thereafter\b", after) and _DURING_THEN.search(text[max(0, at - 200):at]))
+
+
 def mutual_only(text: str) -> bool:
     """Does the sentence make the renewal or extension depend on both parties' fresh agreement?"""
     return bool(_MUTUAL.search(text))
@@ -121,5 +144,5 @@ def not_a_party(name: str, head: str) -> bool:
     return bool(m and _ENTITY_KIND.search(name))
 
 
-__all__ = ["OTHER_REACH", "SUBJECT_REACH", "TERM_REACH", "about_own_term", "asks_about_term", "mutual_only", "not_a_party",
+__all__ = ["OTHER_REACH", "SUBJECT_REACH", "TERM_REACH", "about_own_term", "after_the_end", "asks_about_term", "mutual_only", "not_a_party",
            "other_agreements"]

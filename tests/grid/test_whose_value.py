@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from clauselens.grid.extract import read_front_date, read_parties, read_typed, topic_groups
-from clauselens.grid.whose import about_own_term, asks_about_term, mutual_only, other_agreements
+from clauselens.grid.whose import about_own_term, after_the_end, asks_about_term, mutual_only, other_agreements
 
 
 def at(text: str, value: str) -> int:
@@ -143,3 +143,34 @@ def test_a_description_or_deed_boilerplate_is_no_party():
             'trust duly organized under the laws of the State of Delaware (the "Adviser"), does hereby nominate, constitute and '
             'appoint FEDERATED ADVISORY SERVICES COMPANY (the "FASC")')
     assert "KNOW ALL MEN" not in read_parties([deed]).value
+
+
+TAILS = [  # a period that runs after the agreement ends (verbatim CUAD sentences of agreements neither grid question set uses)
+    ("GopageCorp_20140221_10-K_EX-10.1", "As a condition to being furnished with Confidential Information, the Recipient agrees, "
+     "during the Term and for five (5) years thereafter.", "five"),
+    ("STAMPSCOMINC_06_24_1999-EX-10.18", "The audit rights set forth herein shall continue for one (1) year following the termination "
+     "of this Agreement for any reason.", "one"),
+    ("TomOnlineInc_20060501_20-F_EX-4.46", "pondence, banking and financial and other records pertaining to the determination of "
+     "Gross Revenue, Direct Expenses and Adjusted Net Revenue, during the term of this Agreement and for a period of two (2) years "
+     "following the expiration or termination hereof.", "two"),
+    ("GSVINC_05_15_1998-EX-10", "i) Client will not use User Data to directly or indirectly solicit any Excite users either "
+     "individually or in the aggregate during the term of this Agreement and for a period of twelve (12) months following the "
+     "expiration or termination of this Agreement.", "twelve"),
+]
+TERM_THEN = ("ChinaRealEstateInformationCorp_20090929_F-1_EX-10.32", 'The initial term of this Agreement (the "Initial Term") shall '
+             "commence on the Effective Date and shall continue for a period of ten (10) years thereafter.", "ten")
+
+
+@pytest.mark.parametrize("agreement,sentence,value", TAILS, ids=[a for a, _, _ in TAILS])
+def test_a_period_after_the_agreement_ends_is_not_how_long_it_lasts(agreement, sentence, value):
+    assert after_the_end(sentence, at(sentence, value))
+    for ask in ("How long does the agreement last?", "How long does this contract continue?", "For how long is the contract in force?"):
+        got = read_typed("duration", ask, [sentence, TERM_THEN[1]]).value
+        assert got == "10 years", (ask, got)  # the term -- never the tail period, nor both (unverified)
+
+
+def test_thereafter_after_the_start_is_the_term_itself_and_a_renewal_keeps_its_thereafter():
+    assert not after_the_end(TERM_THEN[1], at(TERM_THEN[1], TERM_THEN[2]))
+    assert read_typed("duration", "How long does the agreement last?", [TAILS[0][1], TERM_THEN[1]]).value == "10 years"
+    renew = "This Agreement shall automatically renew for successive one (1) year periods thereafter."
+    assert read_typed("duration", "Renewal Term", [renew], everyday=False).value == "1 year"
