@@ -213,6 +213,13 @@ class Settings(BaseSettings):
     # model then writes one short reading of it (``clauselens.agents.delivery.write_reading``).
     # ``CLAUSELENS_READING=false`` (``ask --no-reading``) skips that call: the quote alone, no model call.
     reading: bool = True
+    # Issue #38: decline a quick-depth report when the model's reading judges that none of retrieval's best clauses
+    # answers the question (``LeadReading.answered`` false; the clauses shown as the nearest, not as facts). Off:
+    # the judgement is a knowledge gap. Measured (benchmarks/results/reading_replay_stored.json, answers_e2e
+    # s11_lay_partial): on the stored dev runs the flag fires on 16 of 28 unanswerable lead reports but also on 11 of
+    # 49 answerable ones whose gold clause was shown (yes/no questions read "No"); asked before the answer, it
+    # declined 6 of the first 8 lay paraphrase questions (gold shown 5 -> 2). ``CLAUSELENS_READING_DECLINES=true``.
+    reading_declines: bool = False
     # Issue #38: a retrieved clause leads the report ("The clauses that speak to this") only when its
     # trained relevance head's P(relevant) (``Passage.scores["head"]``) reaches this; passages without a
     # head score lead by retrieval's ranking alone (the library's own abstention ran before).

@@ -36,6 +36,15 @@ from pydantic import Field
 from clauselens import events as ET
 from clauselens.agents import prompts_interrogator as P
 from clauselens.agents.common import CallRecord, call_structured
+from clauselens.agents.declines import (
+    NO_CLAUSE_GAP,
+    READING_DECLINE,
+    READING_DECLINE_GAP,
+    declined_after_reading,
+    declined_draft,
+    declined_state,
+    nearest_quotes,
+)
 from clauselens.agents.definitions import asked_term
 from clauselens.agents.reading_check import checked_reading, clause_name, question_words, reading_scope
 from clauselens.agents.reading_check import tokens as _tokens
@@ -47,7 +56,7 @@ from clauselens.parsing.furniture import clean_stretch
 from clauselens.parsing.injection import instruction_like
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
-from clauselens.reports.model import SILENT_ANSWER, ReportDraft, RuleQuote
+from clauselens.reports.model import READING_UNANSWERED_GAP, ReportDraft, RuleQuote
 from clauselens.retrieval.types import Passage
 
 #: Most clauses a report leads with (issue #38: "the best one to three retrieved clauses").
@@ -339,20 +348,15 @@ class Reading(CappedModel):
     answer: str = Field(default="", description="One or two sentences answering the question from the quoted text.")
 
 
-class LeadReading(CappedModel):
-    """The model's reading of the clauses retrieval ranked best (quick depth): whether a quoted clause deals with what
-    the question asks (``answered``), then its answer. The flag comes first, so the model judges the clauses before it
-    writes an answer: written after the answer, it followed the answer's polarity -- the 1.5B wrote a bare "No" and
-    ``answered`` false to 11 yes/no questions whose quoted clause held the answer ("Can either company recover
-    punitive losses?" under the clause excluding them; answers_e2e s10, s10_lay, s8_blind3)."""
+class LeadReading(Reading):
+    """The model's reading of the clauses retrieval ranked best (quick depth): its answer, and whether it judged a
+    quoted clause to answer the question (``answered``: a knowledge gap, or a decline with
+    ``Settings.reading_declines``). Asked before the answer, the flag declined 6 of the first 8 lay paraphrase
+    questions (answers_e2e s11_lay_partial): it stays after the answer."""
 
-    str_caps: ClassVar[dict[str, int]] = {"answer": 600}  # 80 words (reading_check.MAX_WORDS)
-    publish_required: ClassVar[tuple[str, ...]] = ("answered", "answer")
-    sentence_fields: ClassVar[tuple[str, ...]] = ("answer",)
+    publish_required: ClassVar[tuple[str, ...]] = ("answer", "answered")
 
-    answered: bool = Field(default=True, description="true when a quoted clause deals with what the question asks "
-                                                      "about (also when its answer is no); false when none of them does.")
-    answer: str = Field(default="", description="One or two sentences answering the question from the quoted text.")
+    answered: bool = Field(default=True, description="true when a quoted clause answers the question, else false.")
 
 
 #: A reading of fewer words says nothing a reader can check against the quotes ("Yes", "No", "None"): set aside.
@@ -383,7 +387,7 @@ NO_READING = "The clause the question names is quoted above, word for word; no m
 
 def write_reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage], *,
                   model: BaseChatModel, context: str | None = None, model_settings: ModelSettings | None = None,
-                  names: Mapping[str, str] | None = None, lead: bool = False) -> tuple[Reading | LeadReading, CallRecord, list[str]]:
+                  names: Mapping[str, str] | None = None, lead: bool = False) -> tuple[Reading, CallRecord, list[str]]:
     """The model's reading of the clauses quoted by rule for ``question`` (one call, ~10 s with the 1.5B model
     on 2 cores): a :class:`Reading` (:class:`LeadReading` for ``lead`` quotes), its call, and the quoted texts
     it was shown. Its word limit grows with the sentences of the clause that answer the question
@@ -404,10 +408,9 @@ def write_reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[
     ctx = P.CONTEXT_BLOCK.format(context=context) if context else P.NO_CONTEXT
     system, user = (P.READING_LEAD_SYSTEM, P.READING_LEAD_USER) if lead else (P.READING_SYSTEM, P.READING_USER)
     scope = reading_scope(question, texts, clause_name(passages[quotes[0].passage_id]), lead)
-    schema: type[Reading] | type[LeadReading] = LeadReading if lead else Reading
     out, rec = call_structured(model, system, user.format(context_block=ctx, question=question, quotes="\n".join(lines),
                                                           scope=scope),
-                               schema, agent="interrogator", step="reading",
+                               LeadReading if lead else Reading, agent="interrogator", step="reading",
                                model_settings=model_settings, max_tokens=READING_MAX_TOKENS)
     return out, rec, texts
 
@@ -473,54 +476,12 @@ def lead_draft(question: str, quotes: Sequence[RuleQuote], reading: str | None, 
                        ).model_copy(update={"answer": answer, "conclusion": answer})  # uncut: a label quotes sentences
 
 
-#: The first knowledge gap of a question declined before any reading: why nothing is quoted.
-NO_CLAUSE_GAP = "No clause passed the relevance bar for the question as asked."
-
-
-def declined_draft(question: str, reason: str, gaps: Sequence[str] = (), why: str = NO_CLAUSE_GAP) -> ReportDraft:
-    """The draft of a declined question: the documents do not address it, and why (``reason`` in the answer, ``why``
-    as the first knowledge gap)."""
-    return ReportDraft(title=question[:100], topic_summary=question[:300], answer=f"Declined: {reason}."[:480],
-                       addressed=False, conclusion=SILENT_ANSWER, knowledge_gaps=[why, *gaps])
-
-
-#: The reason a quick-depth report declines when the reading judged that none of retrieval's best clauses answers
-#: (issue #38: decline in the library's words, the nearest clauses still shown, as not answering).
-READING_DECLINE = ("the agreement does not appear to address it; the nearest clauses retrieval found are shown below as "
-                   "not answering it")
-#: ... and the knowledge gap that says who judged so.
-READING_DECLINE_GAP = ("The model's reading judged that none of the clauses retrieval ranked best for the question "
-                       "answers it, so the report declines; the clauses are shown as the nearest, not as facts.")
-
-
-def nearest_quotes(quotes: Sequence[RuleQuote]) -> list[RuleQuote]:
-    """``quotes`` (retrieval's best clauses) as a declined report's nearest clauses (``kind == "nearest"``): the same
-    characters, a statement saying they do not answer."""
-    return [q.model_copy(update={"kind": "nearest", "statement": q.statement.rstrip(". ") + "; the model's reading "
-                                                                 "judged that it does not answer the question."})
-            for q in quotes]
-
-
-def _declined_after_reading(question: str, quotes: Sequence[RuleQuote], reading: str | None, gaps: Sequence[str],
-                            turn: int, out: list[dict[str, Any]]) -> dict[str, Any]:
-    """The state update of a quick-depth question declined after its reading (:data:`READING_DECLINE`): retrieval's
-    best clauses kept as the nearest (:func:`nearest_quotes`), the reading kept under knowledge gaps."""
-    said = [f"The model's reading of them: {reading}"] if reading and reading != SET_ASIDE_READING else []
-    draft = declined_draft(question, READING_DECLINE, [*said, *gaps], why=READING_DECLINE_GAP)
-    near = nearest_quotes(quotes)
-    out.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [],
-                "note": "retrieval's best clauses quoted as the nearest; declined: the model's reading judged that none "
-                        "of them answers the question"})
-    return {"draft": draft.model_dump(mode="json"), "rule_quotes": [q.model_dump() for q in near], "rule_decided": True,
-            "route": "report", "complete": True, "events": out, "stop_reason": "the reading found no clause that answers"}
-
-
 def _reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, Passage], state: Mapping[str, Any],
              model: Any, settings: Any, names: Mapping[str, str], lead: bool,
              out: list[dict[str, Any]]) -> tuple[str | None, bool, list[str]]:
     """The answer a report shows under the rule's quotes: the model's reading (:func:`write_reading`), or
     :data:`SET_ASIDE_READING` when it is bare (:func:`bare_reading`; the reading stays in the transcript only);
-    its ``answered`` flag (false: the report declines, :func:`rule_step`); its call (or failure) appended to
+    its ``answered`` flag (false: a gap, or a decline with ``Settings.reading_declines``: :func:`rule_step`); its call (or failure) appended to
     ``out``. ``(None, True, [])`` with ``settings.reading`` off or on a failed call (the quotes stand alone, and
     the run says so)."""
     from clauselens.errors import ModelResponseError
@@ -556,16 +517,6 @@ def _quoted(draft: ReportDraft, quotes: Sequence[RuleQuote], turn: int, note: st
             "reading_withheld": draft.answer == SET_ASIDE_READING}
 
 
-def _declined(question: str, reason: str, turn: int, note: str, out: list[dict[str, Any]],
-              gaps: Sequence[str] = (), nearest: Sequence[Passage] = ()) -> dict[str, Any]:
-    draft = declined_draft(question, reason, gaps)
-    out.append({"type": ET.DRAFT, "turn": turn, "draft": draft.model_dump(mode="json"), "shown": [], "note": note,
-                "nearest": [{"doc_id": p.doc_id, "clause_ref": p.clause_ref, "spans": [[s.start, s.end] for s in p.spans]}
-                            for p in nearest]})
-    return {"draft": draft.model_dump(mode="json"), "rule_decided": True, "route": "report", "complete": True,
-            "events": out, "stop_reason": "no clause passes the relevance bar"}
-
-
 def no_lead_reason(passages: Mapping[str, Passage], ranking: Sequence[str], min_relevance: float) -> str:
     """Why no retrieved clause leads the report, in the words of the library's own abstention ("no matching clause
     found: ..."): the best trained-head P(relevant) against the bar when a head scored the passages, else that no
@@ -592,8 +543,8 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
       (:func:`lead_quotes`, the relevance bar ``settings.lead_min_relevance``) quoted by rule and the model's
       one-call reading; declined without a call when no clause passes the bar, and declined after the
       reading when the model judges that none of the quoted clauses deals with the question (its ``answered``
-      flag, judged before it writes the answer: :class:`LeadReading`) -- the clauses are kept, shown as the
-      nearest, not as facts (:func:`nearest_quotes`).
+      flag) and ``settings.reading_declines`` is on -- the clauses are kept, shown as the nearest, not as facts
+      (:func:`nearest_quotes`); with it off (the default) that judgement is a knowledge gap.
 
     ``model`` is a zero-argument callable returning the Interrogator's chat model (made on first use)."""
     question = str(state["question"])
@@ -611,7 +562,7 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
                            "the named clause quoted by rule", out)
     reason = question_abstained(events, question)
     if reason is not None:
-        return _declined(question, reason, turn,
+        return declined_state(question, reason, turn,
                          f"the question's own search found no clause ({reason}); declined without a model call", out)
     if target != "lead" and settings.depth != "quick":
         return None  # full depth: the model drafts (the report still leads with retrieval's best clauses)
@@ -621,14 +572,19 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
     quotes = lead_quotes(question, passages, ranking, min_relevance=settings.lead_min_relevance, names=names)
     if not quotes:
         why = no_lead_reason(passages, ranking, settings.lead_min_relevance)
-        return _declined(question, why, turn, f"{why}; declined without a model call", out)
+        return declined_state(question, why, turn, f"{why}; declined without a model call", out)
     reading, answered, gaps = _reading(question, quotes, passages, state, model, settings, names, True, out)
-    # issue #38: the reading judged that none of the clauses deals with the question: decline -- unless a clause
-    # answers a question that an injected instruction plants (issue #41: refusal.ruled_answer decides it)
-    if not answered and not clauses_answer_instruction(question, passages):
-        return _declined_after_reading(question, quotes, reading, gaps, turn, out)
+    # issue #38: the reading judged that none of the clauses deals with the question: with Settings.reading_declines,
+    # decline -- unless a clause answers a question that an injected instruction plants (issue #41:
+    # refusal.ruled_answer decides it); else (the default: the flag was wrong on too many answerable questions) a gap
+    if not answered and settings.reading_declines and not clauses_answer_instruction(question, passages):
+        return declined_after_reading(question, quotes, None if reading == SET_ASIDE_READING else reading, gaps,
+                                      turn, out)
+    note = "" if answered else " (the model's reading judged that none of them answers the question)"
+    if not answered:
+        gaps = [*gaps, READING_UNANSWERED_GAP]
     return _quoted(lead_draft(question, quotes, reading, gaps, passages, names), quotes, turn,
-                   "retrieval's best clauses for the question, quoted by rule; the model wrote only the reading",
+                   "retrieval's best clauses for the question, quoted by rule; the model wrote only the reading" + note,
                    "the clauses that speak to the question quoted by rule", out)
 
 

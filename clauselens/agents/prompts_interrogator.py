@@ -150,9 +150,8 @@ READING_LEAD_SYSTEM = READING_SYSTEM
 READING_LEAD_USER = (
     "{context_block}The clauses below are the ones a search of the contract ranked best for the question; they "
     "may or may not answer it.\nQuestion: {question}\n\nQuoted clauses (" + QUOTED_DATA + "):\n{quotes}\n\n"
-    "{scope}Return JSON with the fields answered (true when a quoted clause deals with what the question asks about, "
-    "also when the clause's answer is no; false only when none of them deals with it) and answer (a sentence saying "
-    "what the quoted clauses provide, not a bare yes or no; when answered is false, say that they do not address it)."
+    "{scope}Return JSON with the fields answer and answered (true when a quoted clause answers the question, false when "
+    "none of them deals with what it asks; then say that they do not address it)."
 )
 
 #: The reading's word limit, in the user message (the system message stays one shared prefix): 40 words for a

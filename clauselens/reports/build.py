@@ -5,23 +5,21 @@ quote that is not verbatim as a whole is checked sentence by sentence
 (:func:`~clauselens.reports.verify.verify_pieces`) and its verbatim sentences are kept; a
 finding none of whose quote is verbatim (small models copy a passage header or id instead of
 the text) cites the sentence of a passage it names that says most of its claim, if one does
-(:func:`~clauselens.reports.verify.select_quote`; the citation is marked ``selected`` and the
-model's quote is still listed as removed).
-Verified quotes become :class:`Citation` s with exact document spans, the others are
-recorded in ``dropped_quotes`` and listed under ``knowledge_gaps``. A verified quote is widened
+(:func:`~clauselens.reports.verify.select_quote`; the citation is marked ``selected`` and the model's quote is still
+listed as removed). Verified quotes become :class:`Citation` s with exact document spans, the others are recorded in
+``dropped_quotes`` and listed under ``knowledge_gaps``. A verified quote is widened
 to whole words and its enclosing clause (:func:`~clauselens.reports.verify.extend_match`), and
 each finding's claim is checked against its quoted text by the deterministic rules of
 :func:`clauselens.reports.support.check_statement` (negation, party role -- with the cited
 documents' party names and defined aliases --, notice period, numbers, absence, clause topic,
 document): a finding that fails is ``contradicted`` / ``unrelated`` and never shown as a cited
-fact. The answer is checked the same way against the quotes of the findings that pass
-(``answer_support``; a failed answer is marked unverified and the model's
-answer check is not asked). :func:`finalize_support` then sets the report's verification
+fact. The answer is checked the same way against the quotes of the findings that pass (``answer_support``; a failed
+answer is marked unverified and the model's answer check is not asked). :func:`finalize_support` then sets the report's verification
 status, lists every unsupported or unverified claim and (with several documents) every
-document no cited fact comes from under ``knowledge_gaps``; it is re-run after the model's
-support verdicts. Passage ids a finding names that were never retrieved are removed. When nothing was retrieved, or the model says
-nothing addresses the question and no quote could be verified, the report is marked
-``documents_silent`` and says so plainly. Pure function.
+document no cited fact comes from under ``knowledge_gaps``; it is re-run after the model's support verdicts. Passage ids
+a finding names that were never retrieved are removed. When nothing was retrieved, or the model says
+nothing addresses the question and no quote could be verified, the report is marked ``documents_silent`` and says so
+plainly (a declined report's nearest clauses, ``rule == "nearest"``, are shown as not answering). Pure function.
 """
 
 from __future__ import annotations
@@ -252,7 +250,7 @@ def build_report(
             continue
         gaps.append(f'Quote removed ({d.reason}): "{d.quote}"')
 
-    nearest = {c for f in findings if f.rule == "nearest" for c in f.citation_ids}  # shown as not answering
+    nearest = {c for f in findings if f.rule == "nearest" for c in f.citation_ids}  # shown as not answering: no quote
     silent = not passages or (not draft.addressed and not [c for c in citations if c.id not in nearest])
     answer = draft.answer.strip()
     conclusion = draft.conclusion.strip()
@@ -333,9 +331,8 @@ def rule_findings(rule_quotes: Sequence[RuleQuote], passages: Mapping[str, Passa
                 doc_title=p.doc_title, source_path=p.source_path, clause_ref=quote_clause_ref(text, p.clause_ref),
                 heading_path=p.heading_path, page_start=p.page_start, page_end=p.page_end,
                 spans=passage_offsets_to_doc_spans(p, rq.start, rq.end), quote=text))
-        out.append(Finding(statement=rq.statement, passage_ids=[rq.passage_id], citation_ids=[cid], grounded=True,
-                           support="unrelated" if rq.kind == "nearest" else "supported",  # a nearest clause is no fact
-                           support_note=RULE_NOTES[rq.kind], rule=rq.kind))
+        out.append(Finding(statement=rq.statement, passage_ids=[rq.passage_id], citation_ids=[cid], grounded=True, rule=rq.kind,
+                           support="unrelated" if rq.kind == "nearest" else "supported", support_note=RULE_NOTES[rq.kind]))
     return out
 
 

@@ -62,16 +62,16 @@ def test_quick_depth_without_reading_makes_no_model_call(doc):
 
 
 def test_a_reading_that_finds_no_clause_answering_declines_with_the_nearest_clauses_shown(doc):
-    """Issue #38: the reading judged (before its answer) that none of retrieval's best clauses deals with the
-    question: the report declines in the library's words, and the clauses stay visible as the nearest -- never
-    as facts, in every rendering."""
+    """Issue #38, ``Settings.reading_declines`` on: the reading judged that none of retrieval's best clauses deals
+    with the question: the report declines in the library's words, and the clauses stay visible as the nearest --
+    never as facts, in every rendering."""
     from clauselens.agents.delivery import READING_DECLINE_GAP
     from clauselens.reports.render_parts import NEAREST_HEADING, NEAREST_LABEL
 
     q = "Does the consultant have to carry professional liability insurance?"
     model = ScriptedChat(script={"LeadReading": [{"answered": False,
                                                   "answer": "The quoted clauses do not address insurance."}]})
-    res = ask([], q, _settings(), models=model, tools=_tools(doc), max_turns=3)
+    res = ask([], q, _settings(reading_declines=True), models=model, tools=_tools(doc), max_turns=3)
     r = res.report
     assert [c[0] for c in model.calls] == ["LeadReading"]
     assert r.documents_silent and r.verification == "silent"
@@ -94,6 +94,20 @@ def test_a_reading_that_finds_no_clause_answering_declines_with_the_nearest_clau
     assert "The nearest clauses (they do not answer the question):" in chat and "speak to this" not in chat
     notes = [e.get("note") or "" for e in res.transcript["events"] if e["type"] == "draft"]
     assert any("declined" in n for n in notes)
+
+
+def test_by_default_a_readings_no_answer_flag_is_a_gap_not_a_decline(doc):
+    """``Settings.reading_declines`` is off by default: the flag was false on too many answerable questions (the
+    setting's comment); the quotes stand and the report says the reading's judgement as a knowledge gap."""
+    q = "Does the consultant have to carry professional liability insurance?"
+    model = ScriptedChat(script={"LeadReading": [{"answer": "The quoted clauses do not address insurance.",
+                                                  "answered": False}]})
+    res = ask([], q, _settings(), models=model, tools=_tools(doc), max_turns=3)
+    r = res.report
+    assert Settings().reading_declines is False
+    assert r.rule_findings and not r.documents_silent and all(f.rule == "lead" for f in r.rule_findings)
+    assert any("none of the quoted clauses answers" in g for g in r.knowledge_gaps)
+    assert "No knowledge gaps recorded" not in to_markdown(r)
 
 
 def test_a_report_led_by_retrievals_clauses_never_claims_no_gaps(doc):

@@ -95,9 +95,21 @@ def test_a_reading_that_says_the_opposite_of_its_clause_is_set_aside(doc):
     assert any("contradicts the clause it reads" in n for n in notes)
 
 
+def test_a_reading_that_finds_no_answer_makes_the_report_partly_verified_everywhere(doc):
+    """The default (``Settings.reading_declines`` off): the clauses stay the facts, the report is partly verified."""
+    q = "Does the consultant have to carry professional liability insurance?"
+    model = ScriptedChat(script={"LeadReading": [{"answer": "The quoted clauses do not address insurance.",
+                                                  "answered": False}]})
+    r = ask([], q, _settings(), models=model, tools=_tools(doc), max_turns=3).report
+    assert r.rule_findings and r.verification == "partial"
+    assert "none of the quoted clauses answers" in r.verification_note
+    md = to_markdown(r)
+    assert "Every key finding" not in md and "Partly unverified" in md
+
+
 def test_a_reading_that_finds_no_answer_declines_everywhere(doc):
-    """Issue #38: the reading's verdict that no quoted clause deals with the question declines the report (it was
-    a "partly verified" report with the clauses as facts); every renderer shows them as the nearest, not as facts."""
+    """Issue #38, ``Settings.reading_declines`` on: the reading's verdict that no quoted clause deals with the question
+    declines the report; every renderer shows the clauses as the nearest, not as facts."""
     from clauselens.reports import to_docx, to_html
     from clauselens.reports.render_parts import NEAREST_HEADING, RULE_HEADING
     from tests.reports.test_forwardable import docx_text
@@ -105,7 +117,7 @@ def test_a_reading_that_finds_no_answer_declines_everywhere(doc):
     q = "Does the consultant have to carry professional liability insurance?"
     model = ScriptedChat(script={"LeadReading": [{"answer": "The quoted clauses do not address insurance.",
                                                   "answered": False}]})
-    r = ask([], q, _settings(), models=model, tools=_tools(doc), max_turns=3).report
+    r = ask([], q, _settings(reading_declines=True), models=model, tools=_tools(doc), max_turns=3).report
     assert r.rule_findings and r.verification == "silent" and r.documents_silent
     for text in (to_markdown(r), to_html(r), docx_text(to_docx(r))):
         assert "Every key finding" not in text and NEAREST_HEADING in text and RULE_HEADING not in text

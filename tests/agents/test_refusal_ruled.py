@@ -88,6 +88,7 @@ def test_a_reading_that_judges_no_clause_answers_does_not_decline_it(tmp_path, m
     """The 1.5B judged the clauses silent on "May the recipient freely disclose all Confidential Information?" (the
     report declined, issue #38's rule): the clauses that say otherwise answer it."""
     monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("CLAUSELENS_READING_DECLINES", "true")  # issue #38's decline on the reading (off by default)
     r = _ask(_nda(tmp_path), PLANTED_YES[2], "Yes.", answered=False)
     assert not r.documents_silent and strip_mark(r.answer).startswith("No. ")
     # without the instruction the reading's judgement declines as before
