@@ -84,7 +84,12 @@ def asks_about_term(group_names: Iterable[str], category: str = "") -> bool:
     if category:
         return category in ("Expiration Date", "Renewal Term", "Notice Period To Terminate Renewal")
     names = set(group_names)
-    return bool(names & _TERM_GROUPS) or any(n.startswith(("concept:", "named:")) and ("renewal" in n or "expir" in n) for n in names)
+    concepts = [n for n in names if n.startswith(("concept:", "named:"))]
+    if any(not ("renewal" in n or "expir" in n) for n in concepts):
+        return False  # "how long to cure a breach before the other can end the agreement": the question is the cure period's
+    if names & (_TERM_GROUPS - {"end"}) or concepts:
+        return True
+    return names == {"end"}  # "when does the agreement end?"; "... before the other can end the agreement" asks about something else
 
 
 def about_own_term(text: str, at: int) -> bool:
