@@ -118,6 +118,8 @@ def test_term_questions_are_told_from_others():
     assert asks_about_term([g.name for g in topic_groups("How long does the agreement last?")])
     assert asks_about_term([g.name for g in topic_groups("If the agreement renews by itself, for how long each time?")])
     assert not asks_about_term([g.name for g in topic_groups("How long does a party have to fix a breach?")])
+    assert asks_about_term([g.name for g in topic_groups("When does the contract end?")])
+    assert not asks_about_term([g.name for g in topic_groups("How long can a default go unremedied before the deal can be ended?")])
 
 
 def test_the_agreements_date_skips_another_agreements_and_prefers_this_agreements_dated():
