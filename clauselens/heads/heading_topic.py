@@ -5,11 +5,12 @@ on it.
 
 Two linear models, both trained by :mod:`clauselens.library.train_heading_topics`:
 
-1. **Question topic**: multinomial logistic regression (softmax over the heading topics and an
-   ``Other`` class) on the question's all-MiniLM-L6-v2 embedding (Reimers & Gurevych 2019), trained
-   on the 1.5B's everyday questions about clauses under each topic's headings, the synthetic passage
-   questions whose passage sits under such a heading, and the topic head's questions (other topics
-   as ``Other``).
+1. **Question topic**: k-nearest-neighbour vote (Cover & Hart 1967) among the clauses of
+   ``train_allowed`` agreements (a bank of their stored all-MiniLM-L6-v2 vectors, Reimers & Gurevych
+   2019), each labelled by the most specific heading topic it sits under, ``Other`` when none is an
+   eligible topic: P(topic) = its share of the question's ``knn_k`` nearest clauses. (A softmax over
+   the question vector, trained on the few everyday questions per topic there are, read nearly every
+   everyday question as ``Other``: measured, replaced.)
 2. **Clause probe**: one logistic regression per topic over TF-IDF features (Salton & Buckley 1988;
    sublinear tf, l2 norm) of 100-word windows of an agreement's text, the windows of clauses under
    the topic's headings as positives, the heading words removed; the contract score is the maximum
@@ -21,8 +22,8 @@ agreements that have such a heading fall, out of fold, heading words removed). O
 threshold leaves out enough of the agreements without the heading are eligible (a topic most
 agreements state without a heading -- the term, payment -- is not). The search abstains when the
 question's probability summed over the eligible topics the agreements lack reaches ``absent_mass``
-(chosen so that at most 3 % of validation (question, agreement) pairs whose topic the agreement has
-abstain). Files under ``weights/heading_topic/``: ``model.safetensors`` (fp16), ``vocab.json`` and
+(chosen on the clause-QA dev sets: ``benchmarks/heading_absence_sweep.py``). Files under
+``weights/heading_topic/``: ``model.safetensors`` (fp16 probe and clause bank), ``vocab.json`` and
 ``head.json`` (topics, sha256, thresholds, training command, data manifest, metrics).
 """
 
@@ -138,8 +139,9 @@ class HeadingTopicHead:
         from safetensors.numpy import load_file
 
         t = load_file(str(d / WEIGHT_FILE))
-        self.q_coef = t["q_coef"].astype(np.float32)
-        self.q_intercept = t["q_intercept"].astype(np.float32)
+        self.bank = t["bank"].astype(np.float32)  # (clauses, dim): MiniLM vectors of headed clauses
+        self.bank_labels = t["bank_labels"].astype(np.int64)  # each clause's index in labels
+        self.knn_k = int(meta["knn_k"])
         self.p_coef = t["p_coef"].astype(np.float32)
         self.p_intercept = t["p_intercept"].astype(np.float32)
         self.idf = t["idf"].astype(np.float64)
@@ -166,11 +168,16 @@ class HeadingTopicHead:
         return self._vec
 
     def probabilities(self, vectors: np.ndarray) -> np.ndarray:
-        """Softmax over :attr:`labels`, one row per question embedding."""
-        z = np.atleast_2d(np.asarray(vectors, dtype=np.float32)) @ self.q_coef.T + self.q_intercept
-        z -= z.max(axis=1, keepdims=True)
-        e = np.exp(z)
-        return e / e.sum(axis=1, keepdims=True)
+        """Share of each of :attr:`labels` among the question's :attr:`knn_k` nearest clauses of the bank
+        (cosine of l2-normalised MiniLM vectors), one row per question embedding."""
+        q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+        sims = q @ self.bank.T
+        k = min(self.knn_k, sims.shape[1])
+        near = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+        out = np.zeros((q.shape[0], len(self.labels)), dtype=np.float64)
+        for i, row in enumerate(near):
+            np.add.at(out[i], self.bank_labels[row], 1.0 / k)
+        return out
 
     def window_probs(self, texts: list[str]) -> np.ndarray:
         """Probe probability per (window, topic)."""

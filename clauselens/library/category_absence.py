@@ -11,7 +11,9 @@ agreement's score is below its ``absent_below`` (at most 3 % of ``train_allowed`
 have such a clause fall below it, out of fold); when the question's probability on categories
 every resolved agreement clearly lacks reaches the head's ``absent_mass``, the search abstains and
 says why. Without the topic head installed the check is
-off (said once); a lexical-only library (no embedder) does not run it.
+off (said once); a lexical-only library (no embedder) does not run it. When the CUAD reading does not
+decline, the heading-topic check (:mod:`clauselens.library.heading_topics`: topics learnt from the
+agreements' own headings, outside CUAD's categories too) reads the same question vector.
 
 The same two heads give the ranking a **topic channel** (:meth:`CategoryChecks._topic_rows`,
 ``Library.topic_channel``): when the question reads as one category with enough probability, the

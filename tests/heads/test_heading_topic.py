@@ -49,24 +49,26 @@ def test_strip_headings_cuts_the_heading_not_the_body() -> None:
 
 
 def _head(tmp: Path, *, corrupt: bool = False) -> HeadingTopicHead:
-    """A two-topic head: questions near e0 ask about Insurance, near e1 about Publicity, e2 Other; the
-    probe scores windows by the words 'insurance' / 'press'."""
+    """A two-topic head: a bank of three clauses per label (Insurance near e0, Publicity near e1, Other
+    near e2; k = 3), and a probe scoring windows by the words 'insurance' / 'press'."""
     from safetensors.numpy import save_file
 
     d = tmp / "heading_topic"
     d.mkdir(parents=True, exist_ok=True)
     vocab = {"insurance": 0, "press": 1, "payment": 2}
-    q = np.zeros((3, 4), dtype=np.float16)
-    q[0, 0] = q[1, 1] = q[2, 2] = 20
+    bank = np.zeros((9, 4), dtype=np.float16)
+    for i in range(9):
+        bank[i, i // 3] = 1.0
+        bank[i, 3] = 0.1 * (i % 3)
     p = np.zeros((2, 3), dtype=np.float16)
     p[0, 0] = p[1, 1] = 30
-    save_file({"q_coef": q, "q_intercept": np.zeros(3, np.float16), "p_coef": p,
+    save_file({"bank": bank, "bank_labels": np.repeat(np.arange(3, dtype=np.int16), 3), "p_coef": p,
                "p_intercept": np.full(2, -5, np.float16), "idf": np.ones(3, np.float16)}, str(d / "model.safetensors"))
     (d / "vocab.json").write_text(json.dumps(vocab))
     meta = {"sha256": "0" * 64 if corrupt else sha256_file(d / "model.safetensors"),
             "vocab_sha256": sha256_file(d / "vocab.json"), "labels": ["Insurance", "Publicity", "Other"],
             "topics": ["Insurance", "Publicity"], "keys": {"Insurance": ["insur"], "Publicity": ["public"]},
-            "absent_below": {"Insurance": 0.5, "Publicity": 0.5}, "absent_mass": 0.6,
+            "absent_below": {"Insurance": 0.5, "Publicity": 0.5}, "absent_mass": 0.6, "knn_k": 3,
             "vectorizer": {"ngram_range": [1, 1], "sublinear_tf": True}}
     (d / "head.json").write_text(json.dumps(meta))
     return HeadingTopicHead(tmp)
@@ -83,6 +85,7 @@ def test_absence_needs_no_heading_and_a_low_clause_score(tmp_path: Path) -> None
     assert not head.read(cover, [(set(), having)]).absent  # worded as one, no heading
     assert not head.read(cover, [({"insur"}, lacking)]).absent  # headed as one
     assert not head.read(cover, [(set(), lacking), (set(), having)]).absent  # one of two agreements has it
+    assert head.probabilities(cover)[0].tolist() == [1.0, 0.0, 0.0]  # the share of its 3 nearest clauses
     other = np.array([0, 0, 1.0, 0], dtype=np.float32)
     assert not head.read(other, [(set(), lacking)]).absent  # a question about no heading topic
 
@@ -105,4 +108,6 @@ def test_committed_head_loads_offline_and_matches_its_checksums() -> None:
     meta = json.loads((d / "head.json").read_text())
     assert meta["sha256"] == sha256_file(d / "model.safetensors")
     assert head.labels[-1] == "Other" and set(head.absent_below) <= set(head.topics)
-    assert head.q_coef.shape == (len(head.labels), 384) and head.p_coef.shape[0] == len(head.topics)
+    assert head.bank.shape[1] == 384 and len(head.bank_labels) == len(head.bank)
+    assert head.p_coef.shape[0] == len(head.topics) and int(head.bank_labels.max()) == len(head.labels) - 1
+    assert (d / "model.safetensors").stat().st_size <= 50 * 2**20  # the weights limit
