@@ -32,7 +32,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ import numpy as np
 
 from clauselens.heads.base import HeadChecksumError, HeadMissingError, head_dir, sha256_file
 from clauselens.heads.presence import windows
+from clauselens.heads.topic import AbsentTopic
 
 NAME = "heading_topic"
 WEIGHT_FILE = "model.safetensors"
@@ -108,18 +108,22 @@ HEAD_ZONE = 40
 
 
 
-@dataclass(frozen=True)
-class AbsentHeading:
-    """The head's reading of one question against agreements: the probability on eligible topics
-    all of them lack (``mass``), those topics most probable first, and the abstention threshold."""
+#: The reading of a question against agreements (mass on topics all of them lack, those topics, the
+#: threshold): the topic head's type, shared.
+AbsentHeading = AbsentTopic
 
-    mass: float
-    categories: list[tuple[str, float]]
-    threshold: float
 
-    @property
-    def absent(self) -> bool:
-        return self.mass >= self.threshold
+def knn_shares(vectors: np.ndarray, bank: np.ndarray, labels: np.ndarray, n_labels: int, k: int) -> np.ndarray:
+    """Share of each label among each question vector's ``k`` nearest rows of ``bank`` (cosine of
+    l2-normalised vectors): the head's question-topic reading, and its training's validation."""
+    q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
+    sims = q @ bank.T
+    k = min(k, sims.shape[1])
+    near = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+    out = np.zeros((q.shape[0], n_labels), dtype=np.float64)
+    for i, row in enumerate(near):
+        np.add.at(out[i], np.asarray(labels)[row].astype(np.int64), 1.0 / k)
+    return out
 
 
 class HeadingTopicHead:
@@ -169,15 +173,8 @@ class HeadingTopicHead:
 
     def probabilities(self, vectors: np.ndarray) -> np.ndarray:
         """Share of each of :attr:`labels` among the question's :attr:`knn_k` nearest clauses of the bank
-        (cosine of l2-normalised MiniLM vectors), one row per question embedding."""
-        q = np.atleast_2d(np.asarray(vectors, dtype=np.float32))
-        sims = q @ self.bank.T
-        k = min(self.knn_k, sims.shape[1])
-        near = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-        out = np.zeros((q.shape[0], len(self.labels)), dtype=np.float64)
-        for i, row in enumerate(near):
-            np.add.at(out[i], self.bank_labels[row], 1.0 / k)
-        return out
+        (:func:`knn_shares`), one row per question embedding."""
+        return knn_shares(vectors, self.bank, self.bank_labels, len(self.labels), self.knn_k)
 
     def window_probs(self, texts: list[str]) -> np.ndarray:
         """Probe probability per (window, topic)."""
@@ -222,5 +219,5 @@ def load() -> HeadingTopicHead:
     return HeadingTopicHead()
 
 
-__all__ = ["AbsentHeading", "HEAD_ZONE", "HeadingTopicHead", "KIND_LABELS", "NAME", "OTHER", "clean_heading", "heading_key",
+__all__ = ["AbsentHeading", "HEAD_ZONE", "knn_shares", "HeadingTopicHead", "KIND_LABELS", "NAME", "OTHER", "clean_heading", "heading_key",
            "heading_keys", "load", "strip_headings"]

@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from clauselens.heads.heading_topic import OTHER, clean_heading, heading_key, strip_headings
+from clauselens.heads.heading_topic import OTHER, clean_heading, heading_key, knn_shares, strip_headings
 from clauselens.heads.presence import STRIDE_WORDS, WINDOW_WORDS
 
 CACHE = Path.home() / ".cache" / "clauselens" / "heading_topics"
@@ -448,16 +448,6 @@ def clause_bank(lib: Any, topics: dict[str, Any], names: list[str]) -> tuple[np.
     return np.asarray(mat[rows], dtype=np.float32), np.asarray(labels, dtype=np.int16)
 
 
-def knn_probabilities(q: np.ndarray, bank: np.ndarray, labels: np.ndarray, n_labels: int, k: int = KNN_K) -> np.ndarray:
-    """Share of each label among each question's ``k`` nearest bank clauses (as the head reads it)."""
-    sims = q @ bank.T
-    near = np.argpartition(-sims, k - 1, axis=1)[:, :k]
-    out = np.zeros((q.shape[0], n_labels))
-    for i, row in enumerate(near):
-        np.add.at(out[i], labels[row].astype(np.int64), 1.0 / k)
-    return out
-
-
 def mass_threshold(pv: np.ndarray, gold: list[str], labels: list[str], lacks: np.ndarray) -> tuple[float, dict[str, Any]]:
     """The least absent mass at which at most :data:`MAX_WRONG_ABSTAIN` of the answerable (question,
     agreement) pairs abstain; ``lacks`` is (agreements x labels) -- the topics each agreement lacks."""
@@ -492,7 +482,7 @@ def stage_fit(lib: Any, topics: dict[str, Any]) -> dict[str, Any]:
     # validation only (the threshold is chosen on the dev sets): synthetic questions x train_allowed agreements
     rows, mapping = question_examples(lib, topics, names)
     val = [r for r in rows if r["val"] and r["source"] != "clauses"]
-    pv = knn_probabilities(get_embedder("minilm").embed_queries([r["text"] for r in val]), bank, bank_labels, len(labels))
+    pv = knn_shares(get_embedder("minilm").embed_queries([r["text"] for r in val]), bank, bank_labels, len(labels), KNN_K)
     oof = np.load(CACHE / "probe_oof.npz")
     idx = {t["name"]: j for j, t in enumerate(topics["topics"])}
     lacks = np.zeros((oof["oof"].shape[0], len(labels)), dtype=bool)
