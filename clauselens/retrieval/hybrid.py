@@ -280,15 +280,42 @@ class HybridRetriever:
             if d not in self._presence:
                 self._presence[d] = contract_scores("\n".join(c.text for c in self.chunks if c.doc_id == d))
         presence = [self._presence[d] for d in docs]
-        reading = head.read(self.embedder.embed_queries([question])[0], presence)
+        vec = self.embedder.embed_queries([question])[0]
+        reading = head.read(vec, presence)
         if not reading.absent:
-            return None
+            return self._absent_heading_topic(vec, docs, trace)
         cat = reading.categories[0][0]
         best = max(sc.get(cat, 0.0) for sc in presence)
         titles = {c.doc_id: c.doc_title for c in self.chunks if c.doc_title}
         names = " / ".join(titles.get(d) or "the document" for d in docs)
         trace["absent_category"] = {"category": cat, "mass": round(reading.mass, 3), "presence": round(best, 4)}
         return absence_reason(reading, names, len(docs), best, head.absent_below[cat])
+
+    def _absent_heading_topic(self, vec: Any, docs: Sequence[str], trace: dict[str, Any]) -> str | None:
+        """After the CUAD reading: the heading-topic head's (a topic of the agreements' own headings that
+        every one of ``docs`` neither heads nor words; :mod:`clauselens.library.heading_topics` for a
+        library); ``None`` otherwise, and without the head (off, said once)."""
+        from clauselens.heads.base import HeadMissingError, notice_missing
+        from clauselens.heads.heading_topic import heading_keys
+        from clauselens.heads.heading_topic import load as load_heading
+
+        try:
+            head = load_heading()
+        except HeadMissingError as e:
+            notice_missing("heading_topic", "heading-topic absence abstention", e)
+            return None
+        tok = LegalAnalyzer().tokenize
+        states = []
+        for d in docs:
+            own = [c for c in self.chunks if c.doc_id == d]
+            states.append((heading_keys({h for c in own for h in c.heading_path}, tok),
+                           head.contract_scores("\n".join(c.text for c in own))))
+        reading = head.read(vec, states)
+        if not reading.absent:
+            return None
+        titles = {c.doc_id: c.doc_title for c in self.chunks if c.doc_title}
+        trace["absent_category"] = {"heading_topic": reading.categories[0][0], "mass": round(reading.mass, 3)}
+        return head.reason(reading, " / ".join(titles.get(d) or "the document" for d in docs), len(docs))
 
     def _exact_first(self, fused: list[Passage], refs: Sequence[str], docs: Sequence[str] | None) -> list[Passage]:
         """Chunks whose ``clause_ref`` is one of ``refs`` first (fused order among them,
