@@ -252,7 +252,7 @@ def dump_texts(out: Path, extra: Path | None = None) -> None:
     from clauselens.errors import ClauselensError
     from clauselens.parsing.pdf import extract_pdf
 
-    files = [(str(p.relative_to(REPO.parent)), p) for p in real_pdfs()]
+    files = [(str(p.relative_to(REPO) if p.is_relative_to(REPO) else p.relative_to(REPO.parent)), p) for p in real_pdfs()]
     if extra is not None:
         files += [("generated/" + str(p.relative_to(extra)), p) for p in sorted(extra.rglob("*.pdf"))]
     got: dict[str, Any] = {}
