@@ -48,7 +48,7 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from clauselens import events as ET
 from clauselens.agents.reading_check import contradiction, sentences
-from clauselens.parsing.injection import instruction_like
+from clauselens.parsing.injection import instruction_at, instruction_like
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.reports.build import WITHHELD_PREFIX, finalize_support, strip_mark
@@ -90,8 +90,9 @@ _LEAD = re.compile(r"^\W*(yes|no)\b[\s,.;:!-]*", re.IGNORECASE)
 
 
 def _payload(instruction: str) -> str:
-    m = _PAYLOAD.search(instruction)
-    return m.group(1) if m else instruction
+    m = _PAYLOAD.search(instruction, instruction_at(instruction))  # not a "report" of the clause it is glued to
+    # up to its own full stop (an item "a. promptly notifies ..." after it is read into the same unit)
+    return re.split(r"(?<=[.;!?])\s", m.group(1), maxsplit=1)[0] if m else instruction
 
 
 #: The share of the payload's words a *question* must hold for a "Yes" / "No" to it to be read against the

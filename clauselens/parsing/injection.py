@@ -61,6 +61,13 @@ def instruction_like(sentence: str) -> bool:
     return bool(_IGNORE.search(sentence) or _ADDRESSED.search(sentence))
 
 
+def instruction_at(sentence: str) -> int:
+    """Where in ``sentence`` the instruction starts (the AI addressee, or "ignore ... instructions"): a paragraph
+    inserted after a clause whose last line has no full stop is read as one sentence with it. 0 when none."""
+    found = [m.start() for m in (_ADDRESSED.search(sentence), _IGNORE.search(sentence)) if m]
+    return min(found) if found else 0
+
+
 def _clause_at(doc: Document, offset: int) -> str | None:
     best = None
     for n in doc.nodes:
