@@ -106,3 +106,5 @@ def test_int8_head_scores_like_fp32(tmp_path: Path) -> None:
     head = HeadReranker(tmp_path, int8=True).load()
     assert not any(type(m) is torch.nn.Linear for m in head._model.modules())  # every Linear layer quantised
     assert head.logits("Can they hire our staff?", texts) == pytest.approx(fp32, abs=0.02)
+    # a passage's int8 score does not depend on the passages scored with it
+    assert head.logits("Can they hire our staff?", texts[:1]) == head.logits("Can they hire our staff?", texts)[:1]
