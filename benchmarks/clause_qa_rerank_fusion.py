@@ -35,7 +35,6 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import math
 import os
 import sys
 import time
@@ -45,6 +44,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from benchmarks.clause_qa import CACHE, DEV, REPO, RESULTS, K, hit, library_for, load_questions, rel, run, summarise
+from benchmarks.grid_user_questions import wilson  # Wilson 1927 score interval
 
 SETS: dict[str, Path] = {
     "dev": DEV / "questions.jsonl",
@@ -59,17 +59,6 @@ WEIGHTS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0, 5.0)
 RRF_K = 60
 SCORES = CACHE.parent / "rerank_fusion"
 OUT = RESULTS / "clause_qa_rerank_fusion.json"
-
-
-def wilson(x: int, n: int, z: float = 1.959964) -> list[float]:
-    """Wilson score interval (Wilson 1927) of ``x`` successes in ``n``, as fractions."""
-    if n == 0:
-        return [float("nan"), float("nan")]
-    p = x / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return [round(max(0.0, c - h), 4), round(min(1.0, c + h), 4)]
 
 
 def set_questions(name: str) -> list[dict]:
