@@ -163,6 +163,7 @@ def _baseline_tree(base: Path, rev: str, paths: Sequence[str]) -> None:
         for rel in paths:
             old = subprocess.run(["git", "-C", str(REPO), "show", f"{rev}:{rel}"], capture_output=True, check=True).stdout
             (base / rel).write_bytes(old)
+    (base / "examples").symlink_to(REPO / "examples")  # the same example PDFs on both sides of the text comparison
     (base / "benchmarks").mkdir(parents=True, exist_ok=True)
     for f in ("__init__.py", "library_add_pdf.py"):
         shutil.copy(REPO / "benchmarks" / f, base / "benchmarks" / f)
