@@ -59,7 +59,7 @@ def check_agreements():
     if os.path.isfile(USED):
         with open(USED, encoding="utf-8") as f:
             used = {x.strip() for x in f if x.strip()}
-    for key, (fn, name) in AGREEMENTS.items():
+    for key, (fn, _name) in AGREEMENTS.items():
         if fn[:-4] in stems:
             fail(f"{key}: {fn} is in train_allowed")
         if used is not None and fn in used:
@@ -80,7 +80,7 @@ def main():
         fail("duplicate ids")
     check_agreements()
     texts = {}
-    for key, (fn, _) in AGREEMENTS.items():
+    for _key, (fn, _) in AGREEMENTS.items():
         with open(os.path.join(B.CORPUS, "cuad", fn), encoding="utf-8") as f:
             texts["cuad/" + fn] = f.read()
     per = collections.defaultdict(collections.Counter)
