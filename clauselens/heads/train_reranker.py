@@ -214,7 +214,7 @@ def evaluate(model: Any, groups: list[dict[str, Any]]) -> dict[str, Any]:
             "threshold": max((c["t"] for c in ok), default=0.0), "max_annotated_abstained": MAX_ABSTAINED}
 
 
-def main(argv: list[str] | None = None) -> None:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--groups", type=Path, default=CACHE / "pairs" / "groups.jsonl")
     ap.add_argument("--out", type=Path, default=CACHE / "checkpoints")
@@ -258,7 +258,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--export-root", type=Path, default=None,
                     help="weights root to export to (default: clauselens/heads/weights, the installed head)")
     ap.add_argument("--curve", type=Path, default=None, help="loss-curve JSON (default: " + CURVE.name + ")")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
     import torch
     from sentence_transformers.cross_encoder import CrossEncoder, CrossEncoderTrainer, CrossEncoderTrainingArguments
     from sentence_transformers.cross_encoder.losses import BinaryCrossEntropyLoss
