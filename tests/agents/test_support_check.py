@@ -173,7 +173,9 @@ def test_cli_ask_prints_the_unverified_banner(monkeypatch, passages):
     # issue #38: retrieval's best clauses lead as facts; the model's claim is not one, and the banner says so
     assert out.count("⚠ Partly unverified") == 2  # in the report and again below it
     assert "Unverified: The non-compete lasts five years." in out and "The clauses that speak to this" in out
-    assert re.search(r"Report ready: \d of \d findings supported by their quotes \(partial\)", out)
+    # clauses quoted by rule are counted as verbatim, not "supported"; the model's own finding is the one checked
+    assert re.search(r"Report ready: \d clause\(s\) quoted word for word \(retrieval's best matches[^)]*\); "
+                     r"0 of 1 of the model's findings supported by their quotes \(partial\)", out)
 
 
 def test_graph_silent_report_still_logs_a_verdict_per_finding():
