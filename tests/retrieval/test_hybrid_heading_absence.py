@@ -9,15 +9,11 @@ from pathlib import Path
 import pytest
 
 from clauselens.config import Settings
-from clauselens.heads.base import head_dir
 from clauselens.parsing import load_document
 from clauselens.retrieval.hybrid import HybridRetriever, build_retriever
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "contracts" / "driven_deliveries_consulting_agreement.pdf"
 DISASTER = "If a hurricane or an earthquake makes it impossible to perform, is anyone let off?"
-
-pytestmark = pytest.mark.skipif(not (head_dir("heading_topic") / "head.json").is_file(),
-                                reason="heading-topic head weights absent from this tree")
 
 
 @pytest.fixture(scope="module")
