@@ -178,8 +178,11 @@ class Settings(BaseSettings):
     # contract is 0.23 MB.
     max_text_mb: float = 10.0
     # Issue #42: worker processes that read the PDFium pages of one PDF of >= 8 pages
-    # (``clauselens.parsing.pdf``; 1 = none, in this process). ``CLAUSELENS_PDF_WORKERS=2``.
-    pdf_workers: int = Field(default=1, ge=1)
+    # (``clauselens.parsing.pdf``; 1 = none, in this process; never more than the CPU count). On the idle
+    # 2-core machine 2 workers read the 21 CUAD PDFs (349 pages) at 28.75 vs 19.68 pages/s wall (median of 3,
+    # taking turns; benchmarks/results/library_add_pdf.json run quiet_s8); a single 14-page PDF pays ~0.15 s
+    # for the pool's start. ``CLAUSELENS_PDF_WORKERS=1`` reads in this process.
+    pdf_workers: int = Field(default=2, ge=1)
     # Issue #42: ONNX Runtime intra-op threads of MiniLM (library add and search;
     # ``clauselens.retrieval.embedders``; idle threads sleep, ``ONNX_SPIN``); 0 = ONNX Runtime's own choice
     # (one per core, busy-waiting). Threads never change a vector (bit-identical at 1, 2 and 0). Adding one

@@ -23,10 +23,11 @@ A PDF of at least :data:`PARALLEL_MIN_PAGES` pages has its PDFium pages read in
 :func:`pdf_workers` worker processes (``Settings.pdf_workers``) (``concurrent.futures.ProcessPoolExecutor``, ``spawn``,
 made on first use and kept; each process has its own PDFium, so nothing is shared): contiguous
 page ranges in page order, each page read by the same code as in one process, so the text is
-the same (issue #42; ``benchmarks/library_add_pdf.py --workers``). Off by default
-(``CLAUSELENS_PDF_WORKERS=2`` turns it on): side by side on the busy 2-core machine it gave no wall
-gain (ratio 1.007 [0.515, 1.498], 349 pages, load 2-4) and each process pays the workers' start-up;
-its gain on an idle machine is not measured yet.
+the same (issue #42; ``benchmarks/library_add_pdf.py --workers``). Two workers by default, never
+more than the CPU count (``CLAUSELENS_PDF_WORKERS=1`` reads in this process): on the idle 2-core
+machine the 21 CUAD PDFs (349 pages) read at 28.75 vs 19.68 pages/s wall (median of 3 rounds taking
+turns, load 0.5-1.8, run ``quiet_s8``); on the busy machine (load 2-4) there was no wall gain and no
+loss (ratio 1.007 [0.515, 1.498]); a lone 14-page PDF pays ~0.15 s for the pool's start.
 
 Side effects: reads the file; runs the ``tesseract`` binary for OCR pages.
 """
@@ -61,9 +62,11 @@ def pdf_workers() -> int:
     """Worker processes for one PDF's pages: :data:`PDF_WORKERS` when set, else the settings'."""
     if PDF_WORKERS is not None:
         return max(1, PDF_WORKERS)
+    import os
+
     from clauselens.config import Settings
 
-    return Settings().pdf_workers
+    return max(1, min(Settings().pdf_workers, os.cpu_count() or 1))
 
 
 def resolve_pdf_engine(engine: str) -> Literal["pdfium", "pdfplumber"]:

@@ -4,6 +4,7 @@ PDFium cannot open still falls back as before."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -51,8 +52,12 @@ def test_unopenable_file_still_falls_back(tmp_path: Path, monkeypatch: pytest.Mo
 def test_worker_count_comes_from_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pdf, "PDF_WORKERS", None)
     monkeypatch.delenv("CLAUSELENS_PDF_WORKERS", raising=False)
-    assert pdf.pdf_workers() == 1  # off by default
-    monkeypatch.setenv("CLAUSELENS_PDF_WORKERS", "2")
-    assert pdf.pdf_workers() == 2
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert pdf.pdf_workers() == 2  # two by default
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert pdf.pdf_workers() == 1  # never more than the CPU count
+    monkeypatch.setattr(os, "cpu_count", lambda: 8)
+    monkeypatch.setenv("CLAUSELENS_PDF_WORKERS", "1")
+    assert pdf.pdf_workers() == 1
     monkeypatch.setattr(pdf, "PDF_WORKERS", 3)  # set in the module (tests, benchmarks): wins
     assert pdf.pdf_workers() == 3
