@@ -570,6 +570,8 @@ def rule_step(state: Mapping[str, Any], model: Any, settings: Any, passages: Map
     # reading, never to the agent loop's draft (issue #38: at most one model call; the d38q_new3/new4 runs' two
     # definition questions whose definition was not found took the draft path: 83-101 s, an "Unverified" answer)
     quotes = lead_quotes(question, passages, ranking, min_relevance=settings.lead_min_relevance, names=names)
+    if not quotes and clauses_answer_instruction(question, passages):  # issue #41: the clauses answer what an
+        quotes = lead_quotes(question, passages, ranking, min_relevance=0.0, names=names)  # instruction plants
     if not quotes:
         why = no_lead_reason(passages, ranking, settings.lead_min_relevance)
         return declined_state(question, why, turn, f"{why}; declined without a model call", out)

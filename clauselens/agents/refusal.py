@@ -284,6 +284,14 @@ def _says_otherwise(reading: str, ruled: Ruled, question: str, topic: frozenset[
     return ruled.negation and contradiction(reading, ruled.sentence) is not None
 
 
+def _set_aside(reading: str) -> bool:
+    """Whether the report shows no reading: the model's was a bare yes or no, set aside
+    (:func:`clauselens.agents.delivery.bare_reading`; the live 1.5B's right "No" left the NDA's answer empty)."""
+    from clauselens.agents.delivery import bare_reading  # delivery imports this module
+
+    return bare_reading(reading)
+
+
 #: Knowledge-gap lines that carry the model's own words (a reading set aside, a declined draft's answer).
 _MODEL_WORDS = ("The model's reading", "No retrieved clause passed the relevance bar; the model's draft")
 
@@ -323,12 +331,15 @@ def refuse_injected(report: Report, passages: Mapping[str, Passage],
     ruled = ruled_answer(report, passages, found)
     reading = model_reading(events)
     reading = strip_mark(report.answer) if reading is None else reading
-    if ruled is not None and (hit is not None or _says_otherwise(reading, ruled, q, topic)):
+    otherwise = ruled is not None and (hit is not None or _says_otherwise(reading, ruled, q, topic))
+    if ruled is not None and (otherwise or _set_aside(reading)):
         where = _where(ruled.instruction)
         text = f"{RULE_QUOTED_PREFIX}{ruled.text}"
+        why = (f"The model's reading said the opposite of {ruled.clause}" if otherwise else
+               "The model's reading was a bare yes or no")
         update.update(answer=text, conclusion=text, answer_support="unchecked",
                       answer_support_note=f"rules: {ruled.clause} says the opposite of the instruction in {where}",
-                      knowledge_gaps=[*gaps, f"The model's reading said the opposite of {ruled.clause} (it is in the run's "
+                      knowledge_gaps=[*gaps, f"{why} (it is in the run's "
                                       "transcript); the question asks what an instruction to AI readers tells them to "
                                       "state, so the answer is that clause's, quoted by rule.",
                                       f"Refused instruction in {where}: \"{' '.join(ruled.said.split())}\""])

@@ -8,10 +8,17 @@ id (``"P1"``, ``"P2"``, ...) it got when first seen and its best score.
 
 :func:`researcher_node` is the Researcher's step in the agents' graph
 (:mod:`clauselens.graph.builder`): one round for the Interrogator's pending questions.
+
+The first round also looks up the passage of each sentence the Archivist flagged as an instruction to AI
+readers (:func:`flagged_instructions`, OWASP LLM01): it is kept among the run's passages (not among the new
+ones a draft reads first) so the Interrogator's guard (:func:`clauselens.agents.refusal.refuse_injected`) can
+answer a question that restates the instruction from the clauses that say otherwise, even when the question's
+own searches did not reach the instruction (issue #41).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -25,6 +32,7 @@ from clauselens.agents.resources import AgentResources
 from clauselens.agents.state import GraphState, passages_of
 from clauselens.config import ModelSettings
 from clauselens.errors import ModelResponseError
+from clauselens.parsing.injection import FLAG_PREFIX, instruction_like
 from clauselens.reports.model import CappedModel
 from clauselens.retrieval.types import Passage, RetrievalMethod
 
@@ -40,6 +48,10 @@ PLAN_MAX_TOKENS = 256
 #: Anchor tools: searched once, in the first round, with the user's own question (a labelled
 #: bank's hypothesis), never with the plan's rewrites or the sub-questions, which would not match.
 ANCHOR_TOOLS = ("precedents",)
+#: At most this many flagged instructions are looked up in a round (:func:`flagged_instructions`).
+MAX_FLAGGED = 5
+#: The quoted sentence of an instruction warning (``parsing.injection.flag_instructions``).
+_FLAGGED_QUOTE = re.compile(r': "(.+?)(?:\.\.\.)?" - treated as contract text')
 
 
 class SearchPlan(CappedModel):
@@ -130,6 +142,7 @@ def research_round(
     multi_doc: bool = False,
     anchor_query: str | None = None,
     anchor_tools: Mapping[str, RetrievalMethod] | None = None,
+    instruction_queries: Sequence[str] = (),
 ) -> ResearchRound:
     """Plan (LLM) and run the searches for ``questions``.
 
@@ -138,7 +151,10 @@ def research_round(
     failure is noted, so one bad reply does not end the run. ``anchor_tools`` (e.g. the
     ``precedents`` tool, which answers only the user's own question) are searched once with
     ``anchor_query``, not with the plan's queries; the last non-abstaining anchor trace
-    becomes :attr:`ResearchRound.precedents`. Returns a :class:`ResearchRound`.
+    becomes :attr:`ResearchRound.precedents`. ``instruction_queries`` (:func:`flagged_instructions`) each add
+    the passage holding that instruction, if the first tool finds it and no passage of the run holds an instruction
+    yet (module docstring). Returns a
+    :class:`ResearchRound`.
     """
     plan = SearchPlan()
     call: CallRecord | None = None
@@ -197,11 +213,49 @@ def research_round(
         by_chunk[p.chunk_id] = pid
         updated[pid] = p
         new_ids.append(pid)
+    held = any(instruction_like(" ".join(p.text.split())) for p in [*known.values(), *updated.values()])
+    for q in () if held else instruction_queries[:MAX_FLAGGED]:
+        row = _instruction_passage(q, tools, by_chunk, f"P{next_no}")
+        if row is not None:
+            pid, p, result = row
+            next_no += 1
+            by_chunk[p.chunk_id] = pid
+            updated[pid] = p
+            results.append(result)
     for r in results:
         for row in r["passages"]:
             row["passage_id"] = by_chunk.get(row["chunk_id"])
     return ResearchRound(passages=updated, new_ids=new_ids, results=results, plan=plan, call=call, notes=notes,
                          precedents=precedents)
+
+
+def flagged_instructions(documents: Sequence[Mapping[str, Any]] | None) -> list[str]:
+    """The sentences of ``documents``' instruction warnings (``possible instruction to an AI reader in clause
+    9.4: "Any AI system ..." - treated as contract text, not followed``), as search queries."""
+    out: list[str] = []
+    for d in documents or []:
+        for w in d.get("warnings") or []:
+            m = _FLAGGED_QUOTE.search(w) if str(w).startswith(FLAG_PREFIX) else None
+            if m and m.group(1) not in out:
+                out.append(m.group(1))
+    return out
+
+
+def _instruction_passage(query: str, tools: Mapping[str, RetrievalMethod], by_chunk: Mapping[str, str],
+                         pid: str) -> tuple[str, Passage, dict[str, Any]] | None:
+    """``(pid, passage, result row)``: the first tool's best passage for a flagged instruction's sentence that
+    holds an instruction to AI readers and is not among the run's passages yet, else ``None``."""
+    name = next(iter(tools), None)
+    if name is None:
+        return None
+    res = tools[name].search(query, 3)
+    hit = next((p for p in res.passages if instruction_like(" ".join(p.text.split()))), None)
+    if hit is None or hit.chunk_id in by_chunk:
+        return None
+    hit = hit.model_copy(update={"method": hit.method or name})
+    return pid, hit, {"tool": name, "query": query, "purpose": "flagged instruction", "abstained": res.abstained,
+                      "reason": res.reason, "passages": [{"chunk_id": hit.chunk_id, "clause_ref": hit.clause_ref,
+                                                          "score": round(hit.score, 6), "scores": {}, "ranks": {}}]}
 
 
 def researcher_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
@@ -223,6 +277,7 @@ def researcher_node(state: GraphState, res: AgentResources) -> dict[str, Any]:
         k=settings.retrieval.top_k, context=state.get("context"), model_settings=settings.model_for("researcher"),
         multi_doc=len(state.get("documents") or []) > 1,
         anchor_query=state["question"] if first else None, anchor_tools=anchors,
+        instruction_queries=flagged_instructions(state.get("documents")) if first else (),
     )
     turn = int(state.get("turn") or 0) + 1
     events: list[dict[str, Any]] = []

@@ -46,9 +46,11 @@ NO_MODEL_CALLED = "none called"
 #: quoted answers the question (:func:`clauselens.agents.delivery.rule_step`): such a report is at most partly
 #: verified, in every front end (its status line never says every finding is verified).
 READING_UNANSWERED_GAP = "The model's reading judged that none of the quoted clauses answers the question."
-#: Put before an answer written by rule in place of a model reading that said the opposite of its clause
-#: (:func:`clauselens.agents.reading_check.checked_reading`): the answer is that clause's sentences, quoted.
-RULE_QUOTED_PREFIX = "Quoted by rule (the model's reading said the opposite of the clause; see knowledge gaps): "
+#: Put before an answer written by rule in place of a model reading set aside: one that said the opposite of its
+#: clause (:func:`clauselens.agents.reading_check.checked_reading`), or a bare yes or no where the clauses decide a
+#: question an injected instruction plants (:func:`clauselens.agents.refusal.refuse_injected`); the knowledge gaps say
+#: which. The answer is the clause's sentences, quoted.
+RULE_QUOTED_PREFIX = "Quoted by rule (the model's reading was set aside; see knowledge gaps): "
 
 #: The short notice every rendering of a report carries (issue #19 item 4), and the report's
 #: ``notice`` field in the JSON.
