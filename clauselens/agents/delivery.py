@@ -46,7 +46,13 @@ from clauselens.agents.declines import (
     nearest_quotes,
 )
 from clauselens.agents.definitions import asked_term
-from clauselens.agents.reading_check import checked_reading, clause_name, question_words, reading_scope
+from clauselens.agents.reading_check import (
+    bare_reading,
+    checked_reading,
+    clause_name,
+    question_words,
+    reading_scope,
+)
 from clauselens.agents.reading_check import tokens as _tokens
 from clauselens.agents.refusal import clauses_answer_instruction
 from clauselens.config import ModelSettings
@@ -359,17 +365,9 @@ class LeadReading(Reading):
     answered: bool = Field(default=True, description="true when a quoted clause answers the question, else false.")
 
 
-#: A reading of fewer words says nothing a reader can check against the quotes ("Yes", "No", "None"): set aside.
-READING_MIN_WORDS = 5
 #: The answer shown when the model's reading was set aside (its text goes to the knowledge gaps).
 SET_ASIDE_READING = ("The model's reading was too short to say what the quoted clauses provide (a bare yes or no; it "
                      "is kept in the run's transcript, not in this report); read the clauses above.")
-
-
-def bare_reading(answer: str) -> bool:
-    """Whether ``answer`` is too short to be a reading of a clause (fewer than :data:`READING_MIN_WORDS` words:
-    a bare "Yes" or "No": the two labellers of the d38q and d38q_lay runs found 28 of 33 such readings unsupported)."""
-    return len(re.findall(r"[A-Za-z0-9]+", answer)) < READING_MIN_WORDS
 
 
 #: Reply budget of a reading (400 characters are ~100 tokens).

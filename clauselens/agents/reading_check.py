@@ -39,6 +39,15 @@ from clauselens.parsing.sentences import sentence_spans
 from clauselens.reports.model import RULE_QUOTED_PREFIX
 from clauselens.reports.support_claims import Parties, SupportIssue, assertions, check_claim
 
+#: A reading of fewer words says nothing a reader can check against the quotes ("Yes", "No", "None"): set aside.
+READING_MIN_WORDS = 5
+
+
+def bare_reading(answer: str) -> bool:
+    """Whether ``answer`` is too short to be a reading of a clause (fewer than :data:`READING_MIN_WORDS` words:
+    a bare "Yes" or "No": the two labellers of the d38q and d38q_lay runs found 28 of 33 such readings unsupported)."""
+    return len(re.findall(r"[A-Za-z0-9]+", answer)) < READING_MIN_WORDS
+
 #: A sentence answers the question when it shares at least this many content stems with it.
 MIN_SHARED = 2
 #: Words of a reading for a clause with one answering sentence (the speed gain of issue #38's short replies).

@@ -47,7 +47,7 @@ from functools import lru_cache
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from clauselens import events as ET
-from clauselens.agents.reading_check import contradiction, sentences
+from clauselens.agents.reading_check import bare_reading, contradiction, sentences
 from clauselens.parsing.injection import instruction_at, instruction_like
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
@@ -286,9 +286,7 @@ def _says_otherwise(reading: str, ruled: Ruled, question: str, topic: frozenset[
 
 def _set_aside(reading: str) -> bool:
     """Whether the report shows no reading: the model's was a bare yes or no, set aside
-    (:func:`clauselens.agents.delivery.bare_reading`; the live 1.5B's right "No" left the NDA's answer empty)."""
-    from clauselens.agents.delivery import bare_reading  # delivery imports this module
-
+    (:func:`clauselens.agents.reading_check.bare_reading`; the live 1.5B's right "No" left the NDA's answer empty)."""
     return bare_reading(reading)
 
 
