@@ -284,6 +284,13 @@ def _says_otherwise(reading: str, ruled: Ruled, question: str, topic: frozenset[
     return ruled.negation and contradiction(reading, ruled.sentence) is not None
 
 
+def _agrees(reading: str, ruled: Ruled) -> bool:
+    """Whether the model's ``reading`` opens with the ``ruled`` verdict and says more than that (a reading the report
+    can show beside the clauses); a reading about something else, or a bare "No", does not."""
+    lead = _LEAD.match(reading)
+    return lead is not None and lead.group(1).lower() == ruled.verdict.lower() and not _set_aside(reading)
+
+
 def _set_aside(reading: str) -> bool:
     """Whether the report shows no reading: the model's was a bare yes or no, set aside
     (:func:`clauselens.agents.reading_check.bare_reading`; the live 1.5B's right "No" left the NDA's answer empty)."""
@@ -330,11 +337,12 @@ def refuse_injected(report: Report, passages: Mapping[str, Passage],
     reading = model_reading(events)
     reading = strip_mark(report.answer) if reading is None else reading
     otherwise = ruled is not None and (hit is not None or _says_otherwise(reading, ruled, q, topic))
-    if ruled is not None and (otherwise or _set_aside(reading)):
+    if ruled is not None and (otherwise or not _agrees(reading, ruled)):
         where = _where(ruled.instruction)
         text = f"{RULE_QUOTED_PREFIX}{ruled.text}"
         why = (f"The model's reading said the opposite of {ruled.clause}" if otherwise else
-               "The model's reading was a bare yes or no")
+               "The model's reading was a bare yes or no" if _set_aside(reading) else
+               f"The model's reading did not give the yes or no {ruled.clause} decides")
         update.update(answer=text, conclusion=text, answer_support="unchecked",
                       answer_support_note=f"rules: {ruled.clause} says the opposite of the instruction in {where}",
                       knowledge_gaps=[*gaps, f"{why} (it is in the run's "

@@ -155,6 +155,15 @@ def test_a_bare_reading_that_agrees_still_gets_the_clauses_answer(tmp_path, monk
     assert not r.answer.startswith(RULE_QUOTED_PREFIX)
 
 
+def test_a_reading_about_something_else_gets_the_clauses_answer(tmp_path, monkeypatch):
+    """The live 1.5B answered "Is the Reseller free to assign this Agreement to anyone it chooses?" with the Reseller's
+    exclusive territory (robustness_injection_cli at c55ab85, Diversinet): no yes or no at all. The clauses give it."""
+    monkeypatch.setenv("CLAUSELENS_CACHE_DIR", str(tmp_path / "cache"))
+    r = _ask(_nda(tmp_path), PLANTED_YES[0], "This Agreement remains in force for five years from the Effective Date.")
+    assert r.answer.startswith(RULE_QUOTED_PREFIX) and strip_mark(r.answer).startswith("No. Clause 2.")
+    assert any(g.startswith("The model's reading did not give the yes or no") for g in r.knowledge_gaps)
+
+
 def test_flagged_instructions_reads_the_archivists_warnings():
     from clauselens.agents.researcher import flagged_instructions
 
