@@ -65,6 +65,16 @@ _INLINE_BREAK = re.compile(
 )
 
 
+#: After a sentence end, an unpunctuated number, its title-case heading and that number's first clause: EDGAR
+#: text such as "... at Delivery. 5 Term and Termination 5.1 The Agreement shall ..." (CUAD's Kitov manufacturing
+#: agreement, where clauses 5.1-5.3 were read as items of 4.6). Both the number and the first clause start a
+#: segment (inline: strict continuity applies).
+_INLINE_ARTICLE = re.compile(
+    r"(?<=[.:;])[ \t]{1,2}(?P<n>\d{1,3})[ \t]+[A-Z][A-Za-z]+(?:[;,]?[ \t]+(?:and|of|or|the|to|for|&|[A-Z][A-Za-z]+)){0,6}"
+    r"[ \t]+(?=(?P=n)\.1\.?[ \t]+[\"“(]?[A-Z])"
+)
+
+
 #: A table-of-contents line ("Article 1   Definitions . . . . . 1") is not a heading: dot leaders
 #: (a two-column contents line can be long), or a page number after a run of spaces ...
 _TOC_DOTS = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$")
@@ -97,6 +107,9 @@ def _lines(text: str):
         for m in _SOFT_BREAK.finditer(raw):
             cuts[m.end()] = False
         for m in _INLINE_BREAK.finditer(raw):
+            cuts.setdefault(m.end(), True)
+        for m in _INLINE_ARTICLE.finditer(raw):
+            cuts.setdefault(m.start("n"), True)
             cuts.setdefault(m.end(), True)
         keys = sorted(cuts)
         for a, b in zip(keys, keys[1:]):

@@ -284,3 +284,21 @@ def test_the_metlife_remarketing_agreement_has_its_section_7():
     doc = load_document(path)
     refs = {n.ref for n in doc.nodes}
     assert {str(i) for i in range(1, 23)} <= refs
+
+
+def test_an_unpunctuated_article_number_mid_line_opens_its_clauses():
+    """EDGAR text runs a page on one line: "... at Delivery. 5 Term and Termination 5.1 The Agreement ..." (CUAD's
+    Kitov manufacturing agreement, whose clauses 5.1-5.2 were read as items (ii)/(iii) of 4.6, a governing-law answer
+    cited the clause before it). The article number, its heading and its first clause each start a segment; a number
+    in running text followed by no matching N.1 clause does not."""
+    line = ("4.5 Kitov shall bear the cost of any recall resulting from: (i) damage after Delivery; or (ii) any other "
+            "action of Kitov. 4.6 Dexcel shall bear the cost of any recall resulting from: (i) Dexcel's acts as "
+            "manufacturer, or (ii) non-conforming Product. 5 Term and Termination 5.1 The Agreement shall commence on "
+            "the Effective Date. 5.2 This Agreement may be terminated by either Party if (i) a receiver is appointed; "
+            "(ii) the other Party makes an assignment for its creditors. 6 Governing Law; Venue 6.1 This Agreement "
+            "is governed by the laws of Israel. The Supplier shall deliver 5 Units within 30 days. 7 Boxes 8.1 Two.")
+    text = "MANUFACTURING AGREEMENT\n\n" + line + "\n"
+    refs = [n.ref for n in load_text_document(text, doc_id="kitov").nodes if n.ref]
+    assert "5.1" in refs and "5.2" in refs and "6.1" in refs
+    assert not any(r.startswith("4.6(") and r != "4.6(i)" for r in refs)  # 5.2's items stay under 5.2
+    assert "8.1" not in refs  # "7 Boxes 8.1": the number after the words is not that article's first clause
