@@ -37,7 +37,7 @@ from typing import Any, Mapping, Sequence
 from clauselens.parsing.numbering import clause_label
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.reports.model import RULE_QUOTED_PREFIX
-from clauselens.reports.support_claims import Parties, SupportIssue, assertions, check_claim
+from clauselens.reports.support_claims import COST_FAMILY, Parties, SupportIssue, assertions, check_claim
 
 #: A reading of fewer words says nothing a reader can check against the quotes ("Yes", "No", "None"): set aside.
 READING_MIN_WORDS = 5
@@ -191,9 +191,17 @@ def relied_on(reading: str, texts: Sequence[str]) -> int:
     return max(range(len(texts)), key=lambda i: (len(have & _tokens(texts[i])), -i)) if texts else 0
 
 
+#: A reading's plain present tense of a cost verb ("The Company pays") read as the duty it states ("The Company
+#: shall pays"): the party rules compare modal phrases only (a fresh-clone tryout's "Who pays if something goes
+#: wrong?" was read "The Company pays" over the Consultant's indemnity, and passed).
+_PLAIN_COST = re.compile(r"(\b[A-Z][\w.&'’-]*)\s+(?=(?:pays|indemnifies|reimburses)\b)")
+
+
 def contradiction(reading: str, text: str, parties: Parties = ()) -> SupportIssue | None:
-    """The rules' party or negation mismatch between ``reading`` and the quoted ``text`` it reads, or ``None``."""
-    return check_claim(reading, text, parties)
+    """The rules' party or negation mismatch between ``reading`` and the quoted ``text`` it reads, or ``None``
+    (paying, reimbursing and indemnifying compared as one: :data:`~clauselens.reports.support_claims.COST_FAMILY`;
+    a plain "X pays" read as X's duty: :data:`_PLAIN_COST`)."""
+    return check_claim(_PLAIN_COST.sub(r"\1 shall ", reading), text, parties, families=COST_FAMILY)
 
 
 def omission_note(label: str, sentences: Sequence[str]) -> str:

@@ -278,18 +278,26 @@ def _polar(negated: bool) -> str:
     return "may not / shall not" if negated else "may / shall"
 
 
-def check_claim(claim: str, quote: str, parties: Parties = ()) -> SupportIssue | None:
+#: Actions that answer "who bears the cost": a reading "the Company pays" read against "the Consultant agrees to
+#: indemnify the Company" speaks of the same thing for another party (a fresh-clone tryout of the bundled contract:
+#: "Who pays if something goes wrong?"). Used by the reading check (``families=COST_FAMILY``), not by the grid.
+COST_FAMILY: dict[str, str] = {"pay": "bear the cost", "reimburse": "bear the cost", "indemnify": "bear the cost"}
+
+
+def check_claim(claim: str, quote: str, parties: Parties = (), families: dict[str, str] | None = None) -> SupportIssue | None:
     """The first deterministic reason why ``quote`` does not support ``claim``, or None.
-    ``parties``: the agreement's party names, with their aliases when known (:data:`Parties`).
+    ``parties``: the agreement's party names, with their aliases when known (:data:`Parties`); ``families``: actions
+    compared as one (:data:`COST_FAMILY`), else each action only with itself.
 
     For each assertion of the claim whose action the quote also asserts: it passes when some
     quote assertion of that action has a compatible party and the same polarity; otherwise
     the issue is ``negation`` (a compatible party with the opposite polarity, or both differ) or
     ``party`` (the same polarity, but only for another party).
     """
+    fam = families or {}
     q_all = assertions(quote)
     for c in assertions(claim):
-        same = [q for q in q_all if q.action == c.action]
+        same = [q for q in q_all if fam.get(q.action, q.action) == fam.get(c.action, c.action)]
         if not same:
             continue
         if any(_compatible(c.party, q.party, parties) and q.negated == c.negated for q in same):
@@ -308,4 +316,5 @@ def check_claim(claim: str, quote: str, parties: Parties = ()) -> SupportIssue |
     return None
 
 
-__all__ = ["ACTIONS", "Assertion", "CLAIM_FORMS", "CLAUSE_SPLIT", "Parties", "ROLES", "SupportIssue", "assertions", "check_claim", "party_table"]
+__all__ = ["ACTIONS", "Assertion", "CLAIM_FORMS", "CLAUSE_SPLIT", "COST_FAMILY", "Parties", "ROLES", "SupportIssue",
+           "assertions", "check_claim", "party_table"]

@@ -153,3 +153,22 @@ def test_headings_cut_units_and_no_answer_readings_get_no_label():
                                "punitive damages."]
     assert NO_ANSWER.search("The quoted clauses do not address the question.")
     assert not NO_ANSWER.search("Either party may terminate on thirty days' notice.")
+
+
+def test_a_reading_that_puts_the_cost_on_the_other_party_contradicts_its_clause():
+    """A fresh-clone tryout of the bundled contract: "Who pays if something goes wrong?" was read "The Company pays"
+    over clause 9, where the Consultant indemnifies the Company, and passed. Paying, reimbursing and indemnifying are
+    one question of who bears the cost, and a plain "X pays" is X's duty; the right party still passes."""
+    from clauselens.agents.reading_check import contradiction
+    from clauselens.reports.support_claims import check_claim
+
+    clause = ("Consultant agrees to indemnify and hold harmless the Company and its affiliates and subsidiaries from and "
+              "against all taxes, losses, damages, liabilities, costs and expenses arising from any negligent act of "
+              "Consultant.")
+    for reading in ("The Company pays.", "Yes, the Company pays if something goes wrong.",
+                    "The Company must reimburse the losses."):
+        issue = contradiction(reading, clause)
+        assert issue is not None and issue.kind == "party", reading
+    assert contradiction("The Consultant pays for the losses.", clause) is None
+    assert contradiction("Consultant indemnifies the Company.", clause) is None
+    assert check_claim("The Company must pay the losses.", clause) is None  # the grid's check compares each verb alone
