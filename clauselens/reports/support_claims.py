@@ -168,6 +168,13 @@ def _subject(before: str) -> str | None:
     return best
 
 
+#: Money nouns a reduced relative clause describes: in "any amounts Company is required to pay by any court" the
+#: Company's paying is what the amounts are, not a duty this clause gives it (the bundled contract's clause 9, an
+#: indemnity by the Consultant, read as "the Company pays").
+_DESCRIBED = re.compile(r"\b(?:amounts?|sums?|monies|moneys|fees|costs|expenses|damages|losses|taxes)\s+(?:that\s+|which\s+)?"
+                        r"(?:the\s+)?[A-Z][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*){0,2}\s*$")
+
+
 def assertions(text: str) -> list[Assertion]:
     """The ``(party, action, negated)`` assertions in ``text``: for each modal phrase, the
     actions of :data:`ACTIONS` that follow it in its clause (up to the next modal)."""
@@ -178,6 +185,8 @@ def assertions(text: str) -> list[Assertion]:
             end = modals[i + 1].start() if i + 1 < len(modals) else len(clause)
             tail = clause[m.end():end]
             negated = bool(_NEG_IN_MODAL.search(m.group(0))) or bool(_NEG_AFTER.match(tail))
+            if _DESCRIBED.search(clause[:m.start()]):
+                continue  # "amounts Company is required to pay": a description, not the party's duty here
             subj = _subject(clause[:m.start()])
             if subj in ("neither party", "no party") or (i == 0 and _NEG_OPENING.match(clause[:m.start()])):
                 negated = True

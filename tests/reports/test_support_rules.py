@@ -438,3 +438,17 @@ def test_an_amount_with_no_digit_before_its_decimal_point_is_the_same_quantity()
     assert check_numbers("The minimum is $0.17 per Theatre patron.", quote) is None
     issue = check_numbers("The minimum is $0.18 per Theatre patron.", quote)
     assert issue is not None and issue.kind == "number"
+
+
+def test_a_duty_described_by_a_money_noun_is_no_assertion_of_it():
+    """The bundled contract's clause 9 (the Consultant indemnifies) lists "(v) any amounts Company is required to pay by
+    any court": the Company's paying describes the amounts, it is no duty the clause gives the Company, so a reading
+    "The Company pays" no longer finds support in it. A plain duty still counts."""
+    from clauselens.reports.support_claims import assertions
+
+    clause = ("Consultant agrees to indemnify and hold harmless the Company from and against all losses arising from (v) "
+              "any amounts Company is required to pay by any court based on a finding that Consultant's employees are "
+              "employees of Company.")
+    assert [(a.party, a.action) for a in assertions(clause)] == [("consultant", "indemnify")]
+    both = "The Supplier shall pay all costs the Buyer is required to pay. In which case the Company shall pay the fees."
+    assert [(a.party, a.action) for a in assertions(both)] == [("supplier", "pay"), ("company", "pay")]
