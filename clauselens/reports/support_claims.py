@@ -170,9 +170,10 @@ def _subject(before: str) -> str | None:
 
 #: Money nouns a reduced relative clause describes: in "any amounts Company is required to pay by any court" the
 #: Company's paying is what the amounts are, not a duty this clause gives it (the bundled contract's clause 9, an
-#: indemnity by the Consultant, read as "the Company pays").
+#: indemnity by the Consultant, read as "the Company pays"). A pronoun is no name here: "Reimbursable expenses You shall
+#: reimburse ..." is a heading and a duty (benchmarks/assertion_census.py lists every CUAD sentence the rule changes).
 _DESCRIBED = re.compile(r"\b(?:amounts?|sums?|monies|moneys|fees|costs|expenses|damages|losses|taxes)\s+(?:that\s+|which\s+)?"
-                        r"(?:the\s+)?[A-Z][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*){0,2}\s*$")
+                        r"(?:the\s+)?(?!(?:You|We|They|It|He|She|I)\b)[A-Z][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*){0,2}\s*$")
 
 
 def assertions(text: str) -> list[Assertion]:

@@ -452,3 +452,6 @@ def test_a_duty_described_by_a_money_noun_is_no_assertion_of_it():
     assert [(a.party, a.action) for a in assertions(clause)] == [("consultant", "indemnify")]
     both = "The Supplier shall pay all costs the Buyer is required to pay. In which case the Company shall pay the fees."
     assert [(a.party, a.action) for a in assertions(both)] == [("supplier", "pay"), ("company", "pay")]
+    # a heading that ends in a money noun before a duty in the second person is still a duty (a real CUAD schedule)
+    heading = "AML UK: $5 e) Reimbursable expenses You shall reimburse the Company for the following expenses:"
+    assert [a.action for a in assertions(heading)] == ["reimburse"]
