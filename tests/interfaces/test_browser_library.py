@@ -46,6 +46,22 @@ def _shots(tmp_path: Path) -> Path:
     return d
 
 
+def _row_button(browser, name: str, selector: str):  # noqa: F811 - the imported fixture's value
+    """The button ``selector`` of the listing row naming ``name``, waiting out a re-render of the rows
+    (an element found before the listing was drawn again is stale)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def find(d):
+        for r in d.find_elements(By.CSS_SELECTOR, "#lib-rows tr[data-doc]"):
+            if name in r.text:
+                return r.find_element(By.CSS_SELECTOR, selector)
+        return False
+
+    return WebDriverWait(browser, 30, ignored_exceptions=(StaleElementReferenceException,)).until(find)
+
+
 def _library(browser, url):  # noqa: F811 - the imported fixture's value
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -131,12 +147,12 @@ def test_add_with_progress_then_remove_after_confirming(site, browser, tmp_path)
     assert cite.get_attribute("data-doc") == row.get_attribute("data-doc")
     browser.find_element(By.ID, "mode-library").click()
 
-    row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#lib-rows tr[data-doc]") if "nanophase_distributor.txt" in r.text)
-    row.find_element(By.CSS_SELECTOR, "button.lib-remove").click()
+    # the listing is rendered again when the library view opens: find the row afresh each time
+    _row_button(browser, "nanophase_distributor.txt", "button.lib-remove").click()
     assert "nanophase_distributor.txt" in browser.find_element(By.ID, "lib-confirm-text").text
     browser.find_element(By.ID, "lib-confirm-no").click()  # cancelled: nothing removed
     assert len(service.library) == 4
-    row.find_element(By.CSS_SELECTOR, "button.lib-remove").click()
+    _row_button(browser, "nanophase_distributor.txt", "button.lib-remove").click()
     browser.find_element(By.ID, "lib-confirm-yes").click()
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lib-rows tr[data-doc]")) == 3)
     assert len(service.library) == 3 and "nanophase" not in browser.find_element(By.ID, "lib-rows").text
