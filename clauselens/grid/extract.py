@@ -52,7 +52,16 @@ from typing import Sequence
 
 from clauselens.grid.topic import EVERYDAY, GENERIC, plain_idioms
 from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
-from clauselens.grid.whose import about_own_term, after_the_end, asks_about_term, mutual_only, not_a_party, other_agreements
+from clauselens.grid.whose import (
+    about_own_term,
+    after_the_end,
+    asks_about_term,
+    ending_effect,
+    entity_home,
+    mutual_only,
+    not_a_party,
+    other_agreements,
+)
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.retrieval.lay_terms import concepts, content_stems, expand
 
@@ -280,23 +289,11 @@ def _values(qtype: str, question: str, text: str) -> list[tuple[str, str, int]]:
         if found & set(US_STATES):  # "the State of Nevada, USA": the state
             found.discard("United States")
         for j in sorted(found):
-            ats = [m.start() for m in re.finditer(re.escape(j), text) if not _entity_home(text, m.start(), m.end())]
+            ats = [m.start() for m in re.finditer(re.escape(j), text) if not entity_home(text, m.start(), m.end())]
             if ats:
                 out.append((j, j, ats[0]))
         return out
     return out
-
-
-#: Where a party is organised, not which law governs the agreement: "organized and existing under the laws of the State of
-#: Delaware", "incorporated in Ontario", "a Texas corporation".
-_ORGANISED = re.compile(r"\b(?:organi[sz]ed|incorporated|existing|formed|registered|domiciled)\b[^.;]{0,60}$", re.IGNORECASE)
-_ENTITY_AFTER = re.compile(r"^\W*(?:general\s+|limited\s+)?(?:corporation|company|limited|partnership|l\.?l\.?c|inc|ltd|pty|gmbh|"
-                           r"business\s+corporation|not-for-profit)\b", re.IGNORECASE)
-
-
-def _entity_home(text: str, start: int, end: int) -> bool:
-    """Is the jurisdiction at ``text[start:end]`` where a party is organised (see :data:`_ORGANISED`)?"""
-    return bool(_ORGANISED.search(text[max(0, start - 100):start]) or _ENTITY_AFTER.match(text[end:end + 40]))
 
 
 def _periods_for_date(question: str, text: str) -> list[tuple[str, str, int]]:
@@ -421,6 +418,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     # a question about the agreement's own term takes values from sentences about it (:mod:`clauselens.grid.whose`)
     term_q = qtype in ("date", "duration") and asks_about_term((g.name for g in asked), "" if everyday else question)
     renewal_q = qtype == "duration" and term_q and not _NOTICE_ASK.search(question) and any("renew" in g.name for g in asked)
+    start_q = qtype == "date" and preamble_date_kind(question) == "effective"  # when the agreement takes effect
     for period_fallback in (False, True):
         for i, s, e, text in sents:
             hits = term_hits(groups, text)
@@ -445,6 +443,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                     continue
                 if qtype == "date" and not period_fallback and _crossed(text, max(o for o in offsets if o <= at), at):
                     continue  # "from the Effective Date until December 31, 2018": the date is the end's, not the start's
+                if start_q and not period_fallback and ending_effect(text, max(o for o in offsets if o <= at)):
+                    continue  # "terminate this Agreement, effective as of December 31, 2023": the termination's day
                 if (qtype == "date" and other_agreements(text, at)) or (term_q and not about_own_term(text, at)) or (
                         term_q and qtype == "duration" and not renewal_q and after_the_end(text, at)):
                     continue  # another agreement's date; a period of something other than this agreement's term, or after it
@@ -585,8 +585,6 @@ def read_parties(front: Sequence[str]) -> Reading:
                     return Reading(value="; ".join(names), candidate=Candidate("; ".join(names), "; ".join(names), i, s, e, 1, 0),
                                    on_topic=True)
     return Reading(reason="the opening passages name no two parties the rule can read")
-
-
 
 
 def contract_vocabulary(groups: Sequence[TermGroup]) -> list[TermGroup]:

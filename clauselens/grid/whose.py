@@ -23,7 +23,12 @@ state is no answer:
 * **renewal only by a new agreement**: "may be extended by a further period of five (5) years by mutual
   written agreement" is no renewal term (a renewal that needs both parties' fresh agreement is a new
   bargain; CUAD's Renewal Term covers automatic and unilateral extensions, CUAD v1 README);
-  :func:`mutual_only`.
+  :func:`mutual_only`;
+* **a place that names no law**: where a party is organised ("a Texas corporation"), an accounting standard or a
+  currency ("United States generally accepted accounting principles", "United States dollars"): :func:`entity_home`,
+  :data:`ACCOUNTING`;
+* **the day a termination takes effect**: "may terminate this Agreement, effective as of December 31, 2023" dates the
+  termination, not the agreement's start (:func:`ending_effect`).
 
 Salience by proximity, as the rule's value-to-topic distance (Tao & Zhai 2007): the subject named
 nearest the value is the one it belongs to. Regular expressions only; pure functions.
@@ -149,5 +154,43 @@ def not_a_party(name: str, head: str) -> bool:
     return bool(m and _ENTITY_KIND.search(name))
 
 
-__all__ = ["OTHER_REACH", "SUBJECT_REACH", "TERM_REACH", "about_own_term", "after_the_end", "asks_about_term", "mutual_only", "not_a_party",
-           "other_agreements"]
+#: Where a party is organised, not which law governs the agreement: "organized and existing under the laws of the State of
+#: Delaware", "incorporated in Ontario", "a Texas corporation".
+ORGANISED_BEFORE = re.compile(r"\b(?:organi[sz]ed|incorporated|existing|formed|registered|domiciled)\b[^.;]{0,60}$", re.IGNORECASE)
+ENTITY_AFTER = re.compile(r"^\W*(?:general\s+|limited\s+)?(?:corporation|company|limited|partnership|l\.?l\.?c|inc|ltd|pty|gmbh|"
+                          r"business\s+corporation|not-for-profit)\b", re.IGNORECASE)
+
+
+#: A place that names a standard or a currency, not a law: "in accordance with United States generally accepted accounting
+#: principles", "payable in United States dollars", "U.S. GAAP".
+NOT_LAW_AFTER = re.compile(r"^\W*(?:generally\s+accepted|gaap\b|accounting\b|financial\s+reporting|dollars?\b|currency\b|funds\b)",
+                           re.IGNORECASE)
+
+
+#: A sentence about accounting standards: what it says "governs" is the bookkeeping, not the agreement.
+ACCOUNTING = re.compile(r"\baccounting\s+(?:principles|standards)\b|\bGAAP\b|\bIFRS\b", re.IGNORECASE)
+
+
+def entity_home(text: str, start: int, end: int) -> bool:
+    """Is the jurisdiction at ``text[start:end]`` where a party is organised (see :data:`ORGANISED_BEFORE`), or the name of an
+    accounting standard or currency (:data:`NOT_LAW_AFTER`; a sentence on accounting standards, :data:`ACCOUNTING`, that
+    names no law), rather than a governing law?"""
+    if ACCOUNTING.search(text) and not re.search(r"\blaws?\b", text, re.IGNORECASE):
+        return True  # "governed by and determined in accordance with United States generally accepted accounting principles"
+    return bool(ORGANISED_BEFORE.search(text[max(0, start - 100):start]) or ENTITY_AFTER.match(text[end:end + 40])
+                or NOT_LAW_AFTER.match(text[end:end + 40]))
+
+
+#: A termination's own effect: "may terminate this Agreement, effective as of December 31, 2023", "terminated by Janssen
+#: with effect on December 31, 2019" -- the day a termination takes effect, not the day the agreement does.
+_ENDING_BEFORE = re.compile(r"\b(?:terminat\w*|expir\w*|cancel\w*|withdraw\w*|rescind\w*)\b[^.;:]{0,60}$", re.IGNORECASE)
+
+
+def ending_effect(text: str, term_at: int) -> bool:
+    """Is the topic word at ``term_at`` ("effective", "with effect") the effect of a termination named just before it
+    (see :data:`_ENDING_BEFORE`)?"""
+    return bool(_ENDING_BEFORE.search(text[max(0, term_at - 80):term_at]))
+
+
+__all__ = ["ACCOUNTING", "OTHER_REACH", "SUBJECT_REACH", "TERM_REACH", "about_own_term", "after_the_end", "asks_about_term",
+           "ending_effect", "entity_home", "mutual_only", "not_a_party", "other_agreements"]
