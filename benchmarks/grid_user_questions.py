@@ -39,10 +39,11 @@ read by rule over the 462 CUAD contracts of ``benchmarks/cuad_grid.py``'s librar
 Yes/No there). ``answered_no_gold``: an answered cell where CUAD gives no value (often CUAD's
 convention, e.g. no Effective Date when it is the agreement's date; counted apart and in the strict
 share). Splits: ``--split tune`` (cuad_grid's tune contracts: development), report[0:120] (sorted;
-inspected during development: ``--split report --limit 80 --skip 40 --tag dev2``), and the held-out
-report[120:] (``--split report --skip 120``), never inspected::
+inspected during development: ``--split report --limit 80 --skip 40 --tag dev2``), report[120:180]
+(inspected from the session of 2026-12-05: ``--skip 120 --limit 60``), and the held-out report[180:]
+(``--split report --skip 180``), never inspected::
 
-    .venv/bin/python -m benchmarks.grid_user_questions --cuad-preset --split report --skip 120
+    .venv/bin/python -m benchmarks.grid_user_questions --cuad-preset --split report --skip 180
 """
 
 from __future__ import annotations
@@ -140,7 +141,10 @@ def run_model(lib: Any, rows: list[Any], questions: list[Any], store: Any, limit
     settings = Settings()
     ms = grid_model_settings(settings, model=None, base_url=None, api_key=None)
     chat = get_chat_model(ms, settings.models_dir)
+    # the trained heads read a user's question as ``clauselens grid`` does by default (``Settings.grid_presence``); without
+    # them a --run filled the rule cells the heads would decide, and the scoring pass after it reused those cells
     stats = run_grid(lib, rows[:limit] if limit else rows, questions, store, model=chat, model_id=f"{ms.backend}:{ms.model}",
+                     presence=settings.grid_presence,
                      on_cell=lambda c, d, t, r: print(f"{d}/{t} {c.status}: {c.question_id} · {c.agreement[:40]}", flush=True))
     print(f"computed {stats.computed} cells in {stats.seconds:.0f} s", flush=True)
     return {"computed": stats.computed, "reused": stats.reused, "wall_seconds": round(stats.seconds, 1),
@@ -255,8 +259,9 @@ def cuad_value_ok(qtype: str, gold: str, answer: str) -> bool:
 
 
 #: The first report contracts (sorted by file stem) whose cells were read while the rule was developed
-#: (report[0:40] early on, report[40:120] as a second dev set, tag dev2); the held-out numbers skip them (``--skip``).
-INSPECTED_REPORT = 120
+#: (report[0:40] early on, report[40:120] as a second dev set, tag dev2, report[120:180] from 2026-12-05); the held-out
+#: numbers skip them (``--skip``).
+INSPECTED_REPORT = 180
 
 
 def run_cuad_preset(limit: int, split: str = "report", skip: int = 0, only: set[str] | None = None) -> dict[str, Any]:
