@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
@@ -53,12 +52,11 @@ def window_vectors(wins: list[str]) -> np.ndarray:
 
 def main() -> None:
     from scipy.sparse import csr_matrix, hstack
-    from sklearn.linear_model import LogisticRegression
     from sklearn.metrics import roc_auc_score
 
     from clauselens.heads.presence import PresenceHead
-    from clauselens.heads.train_presence import allowed_keys, build, contract_max, corpus_files, load_rows
-    from clauselens.playbook.calibrate import CACHE, FOLDS, SEED, choose, out_of_fold
+    from clauselens.heads.train_presence import allowed_keys, build, corpus_files, load_rows
+    from clauselens.playbook.calibrate import CACHE, FOLDS, SEED, choose, fold_assignment, out_of_fold, probe_out_of_fold
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--categories", nargs="*", default=["Non-Compete", "Exclusivity", "Anti-Assignment", "Audit Rights"])
@@ -70,10 +68,7 @@ def main() -> None:
     cats_all, ann = load_rows()
     files = corpus_files()
     keys = sorted(k for k in allowed_keys() if k in files and k in ann)
-    order = keys[:]
-    random.Random(SEED).shuffle(order)
-    fold_of = {k: i % FOLDS for i, k in enumerate(order)}
-    folds = np.array([fold_of[k] for k in keys])
+    folds = fold_assignment(keys)
     cats = [c for c in args.categories if c in cats_all]
     wins, ywin, owner, contract = build(keys, files, cats, ann)
     print(f"{len(keys)} agreements, {len(wins)} windows", file=sys.stderr)
@@ -81,7 +76,6 @@ def main() -> None:
     head = PresenceHead()
     x_tfidf = head.vectorizer.transform(wins).tocsr()
     _, tfidf_scores, _, _ = out_of_fold(tuple(cats))
-    win_fold = folds[owner]
     rows = {}
     for j, c in enumerate(cats):
         y = contract[:, j].astype(np.int64)
@@ -90,17 +84,7 @@ def main() -> None:
         for w in args.dense_weight:
             variants[f"joint_w{w}"] = lambda w_=w: hstack([x_tfidf, csr_matrix(dense * w_)]).tocsr()
         for name, make in variants.items():
-            x = make(None) if name == "dense" else make()
-            s = np.zeros(len(keys))
-            for f in range(FOLDS):
-                tr, te = win_fold != f, win_fold == f
-                clf = LogisticRegression(C=4.0, solver="liblinear", class_weight="balanced", max_iter=500)
-                clf.fit(x[tr], ywin[tr, j])
-                p = clf.predict_proba(x[te])[:, 1]
-                held = np.flatnonzero(folds == f)
-                local = {a: b for b, a in enumerate(held)}
-                s[held] = contract_max(p[:, None], np.array([local[i] for i in owner[te]]), len(held))[:, 0]
-            scores[name] = s
+            scores[name] = probe_out_of_fold(make(None) if name == "dense" else make(), ywin[:, j], owner, folds)
         rows[c] = {"positives": int(y.sum()), "agreements": len(y)}
         for name, s in scores.items():
             ch = choose(s, y)

@@ -94,27 +94,52 @@ def choose(scores: np.ndarray, y: np.ndarray) -> dict[str, Any]:
 NON_PREFIX = re.compile(r"\b(non)[-\u2010\u2011\u2013]+(?=[a-z])", re.I)
 
 
+def fold_assignment(keys: list[str]) -> list[int]:
+    """The fold of each agreement key (``FOLDS`` folds, a shuffle seeded with ``SEED``): the same split wherever the
+    presence probe is cross-validated."""
+    order = keys[:]
+    random.Random(SEED).shuffle(order)
+    fold_of = {k: i % FOLDS for i, k in enumerate(order)}
+    return [fold_of[k] for k in keys]
+
+
+def probe_out_of_fold(x: Any, y_windows: np.ndarray, owner: np.ndarray, folds: list[int]) -> np.ndarray:
+    """Out-of-fold contract scores of one category: the probe (``train_presence``'s logistic regression, liblinear,
+    ``C=4``, balanced) fitted on the windows ``x`` of the other folds, each held-out agreement scored by the maximum over
+    its windows (``owner``: the agreement index of each window)."""
+    from sklearn.linear_model import LogisticRegression
+
+    from clauselens.heads.train_presence import contract_max
+
+    fold = np.asarray(folds)
+    win_fold = fold[owner]
+    scores = np.zeros(len(fold), dtype=np.float64)
+    for f in range(FOLDS):
+        tr, te = win_fold != f, win_fold == f
+        clf = LogisticRegression(C=4.0, solver="liblinear", class_weight="balanced", max_iter=500)
+        clf.fit(x[tr], y_windows[tr])
+        p = clf.predict_proba(x[te])[:, 1]
+        held = np.flatnonzero(fold == f)
+        local = {a: b for b, a in enumerate(held)}
+        scores[held] = contract_max(p[:, None], np.array([local[i] for i in owner[te]]), len(held))[:, 0]
+    return scores
+
+
 def out_of_fold(categories: tuple[str, ...], variant: str = "") -> tuple[list[str], dict[str, np.ndarray], dict[str, np.ndarray], list[int]]:
     """Out-of-fold contract scores and labels per category over the train_allowed agreements
     (``variant`` "join-non": the windows' "non-" prefixes joined before the vectoriser, train and test)."""
-    from sklearn.linear_model import LogisticRegression
-
     from clauselens.heads.presence import PresenceHead
-    from clauselens.heads.train_presence import allowed_keys, build, contract_max, corpus_files, load_rows
+    from clauselens.heads.train_presence import allowed_keys, build, corpus_files, load_rows
 
     cats_all, ann = load_rows()
     files = corpus_files()
     keys = sorted(k for k in allowed_keys() if k in files and k in ann)
-    order = keys[:]
-    random.Random(SEED).shuffle(order)
-    fold_of = {k: i % FOLDS for i, k in enumerate(order)}
-    folds = [fold_of[k] for k in keys]
+    folds = fold_assignment(keys)
     cats = [c for c in categories if c in cats_all]
     head = PresenceHead()
     wins, ywin, owner, contract = build(keys, files, cats, ann)
     print(f"{len(keys)} agreements, {len(wins)} windows", file=sys.stderr)
     x = head.vectorizer.transform([NON_PREFIX.sub(r"\1", w) for w in wins] if variant else wins).tocsr()
-    win_fold = np.array([folds[i] for i in owner])
     scores = {c: np.zeros(len(keys), dtype=np.float64) for c in cats}
     for j, c in enumerate(cats):
         t0 = time.time()
@@ -122,15 +147,7 @@ def out_of_fold(categories: tuple[str, ...], variant: str = "") -> tuple[list[st
         if done.is_file():
             scores[c] = np.array(json.loads(done.read_text()))
             continue
-        for f in range(FOLDS):
-            tr, te = win_fold != f, win_fold == f
-            clf = LogisticRegression(C=4.0, solver="liblinear", class_weight="balanced", max_iter=500)
-            clf.fit(x[tr], ywin[tr, j])
-            p = clf.predict_proba(x[te])[:, 1]
-            held = [i for i in range(len(keys)) if folds[i] == f]
-            local = {a: b for b, a in enumerate(held)}
-            s = contract_max(p[:, None], np.array([local[i] for i in owner[te]]), len(held))[:, 0]
-            scores[c][held] = s
+        scores[c] = probe_out_of_fold(x, ywin[:, j], owner, folds)
         done.write_text(json.dumps(scores[c].tolist()))
         print(f"{c}: {time.time() - t0:.0f} s", file=sys.stderr)
     labels = {c: contract[:, j].astype(np.int64) for j, c in enumerate(cats)}
@@ -212,4 +229,5 @@ def main() -> None:
 if __name__ == "__main__":
     main()
 
-__all__ = ["CALIBRATION", "NON_PREFIX", "band_stats", "choose", "load_calibration", "logit", "variant_experiment"]
+__all__ = ["CALIBRATION", "NON_PREFIX", "band_stats", "choose", "fold_assignment", "load_calibration", "logit",
+           "probe_out_of_fold", "variant_experiment"]
