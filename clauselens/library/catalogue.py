@@ -186,8 +186,41 @@ def naming_words(record: AgreementRecord) -> set[str]:
     for name in [*record.parties, *record.short_names, record.title or ""]:
         for w in re.findall(r"[A-Za-z][\w.&'-]*", name):
             w = w.lower().strip(".'")
-            if w and w not in _KEEP_WORDS:
-                out.add(w)
+            # "theglobe.com" is asked about as "theglobe" too
+            for x in {w, *(p for p in w.split(".") if len(p) > 2)}:
+                if x and x not in _KEEP_WORDS:
+                    out.add(x)
+    return out
+
+
+#: A capitalised word of a question; a sentence's first word only with a second capital ("KazakhOil").
+_QUESTION_NAME = re.compile(r"(?<![\w.])([A-Z][\w&-]*)")
+_INNER_CAPITAL = re.compile(r".[\w&-]*[A-Z]")
+_SENTENCE_START = re.compile(r"(?:^|[.?!:;]\s+|\(\s*)$")
+#: Quoted text: double quotes, or single quotes that open a word (an apostrophe inside "Ogle's" quotes nothing).
+_QUOTED_TEXT = re.compile(r"[\"“][^\"”]{1,80}[\"”]|(?<!\w)['‘][^'’]{1,80}['’](?!\w)")
+
+
+def profile_front(profile: str) -> str:
+    """A :func:`resolution_profile` without its last field, the agreement-wide vocabulary of
+    capitalised names (one lower-cased line): the title, parties and preamble -- where an
+    agreement names its parties, not what its clauses are about."""
+    head, _, last = profile.rpartition("\n")
+    return head if head and last == last.lower() else profile
+
+
+def question_names(question: str) -> list[str]:
+    """The capitalised words of ``question`` outside quotation marks (a quoted term is what is
+    asked about): the candidates for names of the agreement's parties that its record missed (a
+    preamble the parser did not read as parties: "JSC NOC KazakhOil"). A sentence's first word
+    counts only when it has a second capital ("KazakhOil", not "Does")."""
+    text = _QUOTED_TEXT.sub(lambda m: " " * len(m.group(0)), question)
+    out = []
+    for m in _QUESTION_NAME.finditer(text):
+        w = m.group(1)
+        if _SENTENCE_START.search(text[: m.start()]) and not _INNER_CAPITAL.match(w):
+            continue
+        out.append(w)
     return out
 
 
@@ -237,4 +270,4 @@ def resolution_profile(doc: Document, record: AgreementRecord, *, with_file_name
 
 
 __all__ = ["AgreementRecord", "heading_topic_words", "make_record", "name_vocabulary", "naming_words",
-           "strip_naming_words", "preamble_end", "resolution_profile", "short_names"]
+           "profile_front", "question_names", "strip_naming_words", "preamble_end", "resolution_profile", "short_names"]

@@ -1,0 +1,73 @@
+"""Once a question's agreement is resolved, the words that only say *which* agreement it is leave
+the ranking query (``Library._naming_words``): the record's parties, short names and title words,
+and -- where the record missed the parties -- the question's rare capitalised words that the
+agreement's title, parties or preamble hold. A name the agreement uses only inside a clause is what
+the question asks about and stays. Real CUAD agreements whose preambles the parser does not read
+as parties (MICOA's agency agreement; a hosting agreement between "AstroNutrition.com" and "deep
+systems")."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from clauselens.library import Library
+from clauselens.library.catalogue import AgreementRecord, naming_words, profile_front, question_names
+
+CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
+FILES = {
+    "m1.txt": "AMERICANPHYSICIANSCAPITALINC_03_31_2003-EX-10.26-AGENCY AGREEMENT.txt",
+    "m2.txt": "BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.txt",
+    "m3.txt": "MEDIWOUNDLTD_01_15_2014-EX-10.6-SUPPLY AGREEMENT.txt",
+    "m4.txt": "NANOPHASETECHNOLOGIESCORP_11_01_2005-EX-99.1-DISTRIBUTOR AGREEMENT.txt",
+}
+
+
+def test_question_names_skip_sentence_starts_and_quoted_terms() -> None:
+    q = "While Karakudukmunay's crude is in transit, does KazakhOil hold title? How is \"Licensed Product\" defined?"
+    assert question_names(q) == ["Karakudukmunay", "KazakhOil"]
+    assert question_names("KazakhOil charges what? Can Teardrop dock Ogle's pay (IDR)?") == \
+        ["KazakhOil", "Teardrop", "Ogle", "IDR"]
+
+
+def test_a_dotted_party_name_is_asked_about_without_its_domain() -> None:
+    rec = AgreementRecord(doc_id="d", path="d.txt", sha256="0", parties=["theglobe.com, Inc.", "Boxlot Company"],
+                          short_names=["Boxlot"], title="CO-BRANDING Agreement")
+    assert {"theglobe", "theglobe.com", "boxlot", "co-branding"} <= naming_words(rec)
+    assert "inc" not in naming_words(rec) and "company" not in naming_words(rec)
+
+
+def test_profile_front_drops_the_name_vocabulary_line() -> None:
+    assert profile_front("TITLE\nA ; B\nPreamble between A and B.\nexhibit title yahoo lycos") == \
+        "TITLE\nA ; B\nPreamble between A and B."
+    assert profile_front("One line Only") == "One line Only"
+    assert profile_front("TITLE\nPreamble Text") == "TITLE\nPreamble Text"  # last line not a vocabulary
+
+
+@pytest.mark.skipif(not all((CUAD / f).exists() for f in FILES.values()),
+                    reason="needs the CUAD corpus in ../shared/data/legalbench-rag")
+def test_names_the_record_missed_leave_the_ranking_query(tmp_path: Path) -> None:
+    for name, src in FILES.items():
+        shutil.copy(CUAD / src, tmp_path / name)
+    lib = Library.open(tmp_path / "lib", embedder_name="none")
+    assert len(lib.add([tmp_path]).added) == 4
+    recs = {Path(r.path).name: r for r in lib.agreements()}
+    assert not recs["m1.txt"].parties and not recs["m2.txt"].parties  # the parser missed them: the case here
+
+    def ranking_query(q: str) -> str:
+        out = lib.search(q, 3)
+        assert out.trace["resolution"]["status"] == "resolved"
+        return out.trace["ranking_query"]
+
+    rq = ranking_query("Can Stratton Cheeseman keep its commission if MICOA ends the agency early?")
+    assert "Stratton" not in rq and "Cheeseman" not in rq and "commission" in rq
+    # named only in a clause (the notice address), not where the agreement names its parties: kept
+    rq = ranking_query("Where does notice to the Hagadorn office go if MICOA ends the agency?")
+    assert "Hagadorn" in rq and "MICOA" not in rq
+    rq = ranking_query("Can AstroNutrition walk away from deep systems before the hosting term is up?")
+    assert "AstroNutrition" not in rq and "walk away" in rq
+    # a record with parties: as before
+    rq = ranking_query("Who pays for a recall of MediWound's product under the CBC supply deal?")
+    assert "MediWound" not in rq and "CBC" not in rq and "recall" in rq
