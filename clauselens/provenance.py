@@ -20,7 +20,9 @@ def run_provenance(packages: Sequence[str], dirty_paths: Sequence[str] = ("claus
     ``dirty`` is True when any of ``dirty_paths`` (relative to the repository root) has
     uncommitted changes. Outside a git checkout the commit keys are simply absent.
     """
-    v: dict = {"python": platform.python_version()}
+    # where the code that ran lives: a benchmark started as a script from a copy of the tree (a git
+    # archive) imports the installed package, not the copy's, unless PYTHONPATH names the copy
+    v: dict = {"python": platform.python_version(), "clauselens_path": str(REPO)}
     for pkg in packages:
         try:
             v[pkg] = version(pkg)

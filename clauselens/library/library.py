@@ -262,6 +262,8 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, QueryVectors, 
         copies = self.copies()
         scores = {d: s for d, s in scores.items() if d not in copies}  # a copy's original stands for it
         res = self.resolver.decide(scores, allowed, n_docs=len(self.agreements()))
+        if res.status in ("uncertain", "ambiguous"):
+            res = self._named_alone(parts.description or question, res, copies)
         if allowed is not None and not res.chosen:
             res.chosen, res.status = list(allowed), "filtered"
         return res
@@ -403,6 +405,34 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, QueryVectors, 
         rec = next((r for r in self.agreements() if r.doc_id == doc_id), None)
         return rec.label if rec else doc_id
 
+
+    def _named_alone(self, question: str, res: Resolution, copies: dict[str, str]) -> Resolution:
+        """An uncertain or tied resolution settled by a name: when the question has a capitalised
+        word that one agreement of the library alone holds, as a party, short name or title word
+        of its record (or, where the record has no parties, in its preamble), and that agreement
+        is among those the scores kept, it is chosen alone
+        ("Can Equidata put its prices up on the credit-report reseller?": the generic words
+        score four reseller agreements near the one whose party is Equidata)."""
+        recs: dict[str, AgreementRecord] | None = None
+        for name in question_names(question):
+            toks = self.analyzer.tokenize(name)
+            if not toks:
+                continue
+            holders = [d for d, s in self.lexical.profile_scores(toks[:1]).items() if s > 0 and d not in copies]
+            if len(holders) != 1 or holders[0] not in res.chosen:
+                continue
+            recs = recs if recs is not None else {r.doc_id: r for r in self.agreements()}
+            rec = recs.get(holders[0])
+            if rec is None:
+                continue
+            if rec.parties:  # a party, short name or title word; a name the preamble only mentions is no party
+                named = name.lower() in naming_words(rec)
+            else:  # the record missed the parties: where the agreement names them
+                pattern = re.compile(rf"(?<!\w){re.escape(name.lower())}(?!\w)")
+                named = bool(pattern.search(profile_front(self.catalogue.profile(holders[0])).lower()))
+            if named:
+                return Resolution(ranked=res.ranked, chosen=[holders[0]], status="resolved")
+        return res
 
     def _naming_words(self, question: str, docs: Sequence[str]) -> set[str]:
         """The words that only say *which* agreement ``question`` is about, once ``docs`` are

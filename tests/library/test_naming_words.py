@@ -46,13 +46,22 @@ def test_profile_front_drops_the_name_vocabulary_line() -> None:
     assert profile_front("TITLE\nPreamble Text") == "TITLE\nPreamble Text"  # last line not a vocabulary
 
 
-@pytest.mark.skipif(not all((CUAD / f).exists() for f in FILES.values()),
-                    reason="needs the CUAD corpus in ../shared/data/legalbench-rag")
-def test_names_the_record_missed_leave_the_ranking_query(tmp_path: Path) -> None:
+needs_cuad = pytest.mark.skipif(not all((CUAD / f).exists() for f in FILES.values()),
+                                reason="needs the CUAD corpus in ../shared/data/legalbench-rag")
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
+    corpus = tmp_path_factory.mktemp("corpus")
     for name, src in FILES.items():
-        shutil.copy(CUAD / src, tmp_path / name)
-    lib = Library.open(tmp_path / "lib", embedder_name="none")
-    assert len(lib.add([tmp_path]).added) == 4
+        shutil.copy(CUAD / src, corpus / name)
+    lib = Library.open(tmp_path_factory.mktemp("lib") / "lib", embedder_name="none")
+    assert len(lib.add([corpus]).added) == 4
+    return lib
+
+
+@needs_cuad
+def test_names_the_record_missed_leave_the_ranking_query(lib: Library) -> None:
     recs = {Path(r.path).name: r for r in lib.agreements()}
     assert not recs["m1.txt"].parties and not recs["m2.txt"].parties  # the parser missed them: the case here
 
@@ -71,3 +80,25 @@ def test_names_the_record_missed_leave_the_ranking_query(tmp_path: Path) -> None
     # a record with parties: as before
     rq = ranking_query("Who pays for a recall of MediWound's product under the CBC supply deal?")
     assert "MediWound" not in rq and "CBC" not in rq and "recall" in rq
+
+
+@needs_cuad
+def test_a_name_one_agreement_alone_holds_settles_an_uncertain_resolution(lib: Library) -> None:
+    from clauselens.library.resolver import Resolution
+
+    ids = {Path(r.path).name: r.doc_id for r in lib.agreements()}
+    every = Resolution(ranked=[(d, 0.9) for d in ids.values()], chosen=list(ids.values()), status="uncertain")
+    out = lib._named_alone("Can Stratton keep its commission when the agency ends?", every, {})
+    assert out.status == "resolved" and out.chosen == [ids["m1.txt"]]
+    # a name only inside a clause (the notice address) settles nothing, nor does a word with no capital
+    assert lib._named_alone("Where does notice to the Hagadorn office go?", every, {}) is every
+    assert lib._named_alone("can stratton keep its commission?", every, {}) is every
+    # a record with parties: a party or short name settles it, a product its preamble names does not
+    mw = lib._named_alone("Who pays when CBC recalls a batch?", every, {})
+    assert mw.status == "resolved" and mw.chosen == [ids["m3.txt"]]
+    bromelain = lib.lexical.profile_scores(lib.analyzer.tokenize("Bromelain")[:1])
+    assert [d for d, v in bromelain.items() if v > 0] == [ids["m3.txt"]]  # one agreement alone holds it
+    assert lib._named_alone("Who pays when Bromelain is recalled?", every, {}) is every
+    # the agreement the name points to was not among those kept: the resolution stands
+    others = Resolution(ranked=every.ranked[1:], chosen=[ids["m2.txt"], ids["m3.txt"]], status="uncertain")
+    assert lib._named_alone("Can Stratton keep its commission?", others, {}) is others
