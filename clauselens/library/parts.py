@@ -1,6 +1,6 @@
 """What every part of :class:`~clauselens.library.library.Library` reads (issue #42's split by concern): the
-storage parts of one library and its catalogue listing. ``Indexing``, ``ExactFields``, ``ResultOrder`` and
-``TopicChecks`` are mixins of ``Library`` over these; ``Library`` sets them and implements ``agreements``."""
+storage parts of one library and its catalogue listing. ``Indexing``, ``ExactFields``, ``ResultOrder``,
+``TopicChecks`` and ``AgreementNames`` are mixins of ``Library`` over these; ``Library`` sets them and implements ``agreements``."""
 
 from __future__ import annotations
 
