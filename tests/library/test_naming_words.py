@@ -8,15 +8,14 @@ systems")."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from clauselens.library import Library
 from clauselens.library.catalogue import AgreementRecord, naming_words, profile_front, question_names
+from tests.library.cuad_library import cuad_library, have
 
-CUAD = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
 FILES = {
     "m1.txt": "AMERICANPHYSICIANSCAPITALINC_03_31_2003-EX-10.26-AGENCY AGREEMENT.txt",
     "m2.txt": "BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.txt",
@@ -46,18 +45,12 @@ def test_profile_front_drops_the_name_vocabulary_line() -> None:
     assert profile_front("TITLE\nPreamble Text") == "TITLE\nPreamble Text"  # last line not a vocabulary
 
 
-needs_cuad = pytest.mark.skipif(not all((CUAD / f).exists() for f in FILES.values()),
-                                reason="needs the CUAD corpus in ../shared/data/legalbench-rag")
+needs_cuad = pytest.mark.skipif(not have(FILES), reason="needs the CUAD corpus in ../shared/data/legalbench-rag")
 
 
 @pytest.fixture(scope="module")
 def lib(tmp_path_factory: pytest.TempPathFactory) -> Library:
-    corpus = tmp_path_factory.mktemp("corpus")
-    for name, src in FILES.items():
-        shutil.copy(CUAD / src, corpus / name)
-    lib = Library.open(tmp_path_factory.mktemp("lib") / "lib", embedder_name="none")
-    assert len(lib.add([corpus]).added) == 4
-    return lib
+    return cuad_library(tmp_path_factory, FILES)
 
 
 @needs_cuad
