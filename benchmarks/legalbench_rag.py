@@ -455,12 +455,6 @@ def aggregate(tests: dict[str, list[tuple[int, dict]]], done: dict[tuple[str, in
 
 
 def _versions() -> dict:
-    import clauselens
-
-    here = Path(clauselens.__file__).resolve().parents[1]
-    if here != REPO:
-        print(f"warning: clauselens is imported from {here}, not from this script's tree {REPO}: "
-              f"set PYTHONPATH={REPO} to measure this tree's code", file=sys.stderr)
     return run_provenance(("bm25s", "sentence-transformers", "torch", "langchain-text-splitters", "PyStemmer", "numpy",
                            "pymilvus", "milvus-lite"),
                           ("clauselens", "benchmarks/legalbench_rag.py"))

@@ -8,7 +8,7 @@ agreement alone holds settling an uncertain resolution. A mixin of
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections.abc import Collection, Sequence
 
 from clauselens.library.catalogue import AgreementRecord, naming_words, profile_front, question_names
 from clauselens.library.parts import LibraryParts
@@ -24,6 +24,18 @@ NAME_MAX_SHARE = 0.01
 class AgreementNames(LibraryParts):
     """The naming-word and named-agreement checks of the library (see the module docstring)."""
 
+    def _name_holders(self, name: str, copies: Collection[str] = ()) -> set[str]:
+        """The agreements whose resolution profile holds the (first analysed token of) ``name``."""
+        toks = self.analyzer.tokenize(name)
+        if not toks:
+            return set()
+        return {d for d, s in self.lexical.profile_scores(toks[:1]).items() if s > 0 and d not in copies}
+
+    def _front_holds(self, doc_id: str, name: str) -> bool:
+        """Whether ``doc_id``'s title, parties or preamble (:func:`profile_front`) hold ``name`` as a word."""
+        pattern = re.compile(rf"(?<!\w){re.escape(name.lower())}(?!\w)")
+        return bool(pattern.search(profile_front(self.catalogue.profile(doc_id)).lower()))
+
     def _named_alone(self, question: str, res: Resolution, copies: dict[str, str]) -> Resolution:
         """An uncertain or tied resolution settled by a name: when the question has a capitalised
         word that one agreement of the library alone holds, as a party, short name or title word
@@ -33,23 +45,18 @@ class AgreementNames(LibraryParts):
         score four reseller agreements near the one whose party is Equidata)."""
         recs: dict[str, AgreementRecord] | None = None
         for name in question_names(question):
-            toks = self.analyzer.tokenize(name)
-            if not toks:
+            holders = self._name_holders(name, copies)
+            if len(holders) != 1 or not holders <= set(res.chosen):
                 continue
-            holders = [d for d, s in self.lexical.profile_scores(toks[:1]).items() if s > 0 and d not in copies]
-            if len(holders) != 1 or holders[0] not in res.chosen:
-                continue
+            (doc,) = holders
             recs = recs if recs is not None else {r.doc_id: r for r in self.agreements()}
-            rec = recs.get(holders[0])
+            rec = recs.get(doc)
             if rec is None:
                 continue
-            if rec.parties:  # a party, short name or title word; a name the preamble only mentions is no party
-                named = name.lower() in naming_words(rec)
-            else:  # the record missed the parties: where the agreement names them
-                pattern = re.compile(rf"(?<!\w){re.escape(name.lower())}(?!\w)")
-                named = bool(pattern.search(profile_front(self.catalogue.profile(holders[0])).lower()))
-            if named:
-                return Resolution(ranked=res.ranked, chosen=[holders[0]], status="resolved")
+            # a party, short name or title word; a name the preamble only mentions is no party --
+            # unless the record missed the parties (then where the agreement names them)
+            if name.lower() in naming_words(rec) if rec.parties else self._front_holds(doc, name):
+                return Resolution(ranked=res.ranked, chosen=[doc], status="resolved")
         return res
 
     def _naming_words(self, question: str, docs: Sequence[str]) -> set[str]:
@@ -62,18 +69,10 @@ class AgreementNames(LibraryParts):
         recs = {r.doc_id: r for r in self.agreements()}
         words = set().union(*(naming_words(recs[d]) for d in docs if d in recs))
         limit = max(1, int(NAME_MAX_SHARE * len(recs)))
-        fronts: dict[str, str] = {}
         for name in question_names(question):
-            low = name.lower()
-            toks = self.analyzer.tokenize(name)
-            if low in words or not toks:
+            if name.lower() in words:
                 continue
-            holders = {d for d, s in self.lexical.profile_scores(toks[:1]).items() if s > 0}
-            if len(holders) > limit:
-                continue
-            pattern = re.compile(rf"(?<!\w){re.escape(low)}(?!\w)")
-            for d in docs:  # named where the agreement names its parties, not in a clause ("Yahoo")
-                if d in holders and pattern.search(fronts.setdefault(d, profile_front(self.catalogue.profile(d)).lower())):
-                    words.add(low)
-                    break
+            holders = self._name_holders(name)
+            if 0 < len(holders) <= limit and any(d in holders and self._front_holds(d, name) for d in docs):
+                words.add(name.lower())  # named where the agreement names its parties, not in a clause ("Yahoo")
         return words
