@@ -231,6 +231,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-heading-absence", action="store_true",
                     help="without the heading-topic absence check (clauselens.library.heading_topics; the CUAD "
                          "category check stays)")
+    ap.add_argument("--no-concept-absence", action="store_true",
+                    help="without the thesaurus concept-absence check (clauselens.library.concept_absence)")
     ap.add_argument("--query-adapter", type=Path, default=None, metavar="DIR",
                     help="rank the dense channel with this trained query adapter (a folder holding query_adapter/, "
                          "as clauselens.library.train_query_adapter writes it; the variant says so)")
@@ -258,6 +260,7 @@ def main(argv: list[str] | None = None) -> None:
     lib.expand_lay_terms = not args.no_lay_terms
     lib.topic_head = False if args.no_category_absence else None
     lib.heading_head = False if args.no_heading_absence else None
+    lib.concept_absence = not args.no_concept_absence
     lib.topic_channel = args.topic_channel
     if args.absence_min_positives is not None and not args.no_category_absence:
         widen_absence(lib, args.absence_min_positives)
@@ -271,6 +274,7 @@ def main(argv: list[str] | None = None) -> None:
                f"{'-no-front-matter-demotion' if args.no_front_matter_demotion else ''}"
                f"{'-no-lay-terms' if args.no_lay_terms else ''}{'-no-category-absence' if args.no_category_absence else ''}"
                f"{'-no-heading-absence' if args.no_heading_absence and not args.no_category_absence else ''}"
+               f"{'-no-concept-absence' if args.no_concept_absence else ''}"
                f"{'-topic-channel' if args.topic_channel else ''}"
                f"{f'-absence-min-positives{args.absence_min_positives}' if args.absence_min_positives is not None else ''}"
                f"{'-query-adapter' if args.query_adapter else ''}"
@@ -288,6 +292,7 @@ def main(argv: list[str] | None = None) -> None:
                     "front_matter_demoted": lib.demote_front_matter, "lay_terms": lib.expand_lay_terms,
                     "category_absence": lib.topic_head is not False, "topic_channel": lib.topic_channel,
                     "heading_absence": lib.topic_head is not False and lib.heading_head is not False,
+                    "concept_absence": lib.concept_absence,
                     "query_adapter": str(args.query_adapter) if args.query_adapter else None,
                     "seconds_to_open_or_build": round(build_s, 1)},
         "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()],  # latency is only comparable at like load

@@ -123,6 +123,11 @@ class RetrievalSettings(BaseModel):
     # presence probe scores the agreement(s), and a category they clearly lack answers "no matching clause found"
     # (off with one notice when the topic head is not installed; needs the MiniLM embedder).
     category_absence: bool = True
+    # Concept-absence abstention (issue #39; clauselens.retrieval.concept_absence, for a library and for files
+    # asked directly): a question whose lay-term thesaurus concepts ("force majeure", "car allowance") the
+    # agreement(s) use none of the wording of answers "no matching clause found" (benchmarks/clause_qa.py
+    # --no-concept-absence measures it).
+    concept_absence: bool = True
     # The trained query adapter (issue #39; clauselens.heads.query_adapter, clauselens.library.query_vectors): the
     # library's dense channel ranks with the question's MiniLM vector moved towards the passages that answer
     # questions like it. Off: measured not to hold across the development sets, and none is committed

@@ -40,6 +40,7 @@ from clauselens.errors import ConfigError, IngestError, RetrievalError
 from clauselens.library.backends import open_storages
 from clauselens.library.catalogue import AgreementRecord, strip_naming_words
 from clauselens.library.category_absence import CategoryChecks
+from clauselens.library.concept_absence import ConceptChecks
 from clauselens.library.exact_fields import ExactFields, show_ref
 from clauselens.library.indexing import COMMIT_EVERY, SUFFIXES, AddReport, Indexing, ProgressFn, collect_files
 from clauselens.library.naming import AgreementNames
@@ -86,7 +87,7 @@ LOCAL_BM25_MAX = 5000
 
 
 
-class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, QueryVectors, ResultOrder, AgreementNames):
+class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, ConceptChecks, QueryVectors, ResultOrder, AgreementNames):
     """A library directory (see the module docstring). Create with :meth:`open`.
 
     ``embedder``: an :class:`~clauselens.retrieval.embedders.Embedder` (created from the
@@ -368,8 +369,9 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, QueryVectors, 
 
     def _absence(self, question: str, docs: Sequence[str], trace: dict[str, Any]) -> SearchResult | None:
         """An abstaining result when the question's clause topic is absent from ``docs``: by the
-        topic word the agreements never use (:meth:`_absent_topic`), or by the trained topic and
-        presence heads (:meth:`_absent_category`); else ``None``."""
+        topic word the agreements never use (:meth:`_absent_topic`), by the trained topic and
+        presence heads (:meth:`_absent_category`), or by a thesaurus concept whose wording they never
+        use (:meth:`_absent_concept`); else ``None``."""
         names = " / ".join(self._label(d) for d in docs)
         absent = self._absent_topic(question, docs)
         if absent is not None:
@@ -379,10 +381,15 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, QueryVectors, 
                                 reason=f"{NO_MATCH}: {names} never mention{'s' if len(docs) == 1 else ''} "
                                        f"'{word}' (a clause topic in {share:.0%} of the library's agreements)")
         cat = self._absent_category(question, docs, names)
-        if cat is None:
+        if cat is not None:
+            trace["absent_category"] = cat
+            return SearchResult(query=question, abstained=True, trace=trace, reason=f"{NO_MATCH}: {cat['reason']}")
+        concept = self._absent_concept(question, docs)
+        if concept is None:
             return None
-        trace["absent_category"] = cat
-        return SearchResult(query=question, abstained=True, trace=trace, reason=f"{NO_MATCH}: {cat['reason']}")
+        trace["absent_concepts"] = list(concept.concepts)
+        return SearchResult(query=question, abstained=True, trace=trace,
+                            reason=f"{NO_MATCH}: {concept.reason(names, len(docs))}")
 
     def _with_topic_channel(self, question: str, docs: Sequence[str], ranked: list[Passage],
                             trace: dict[str, Any]) -> list[Passage]:

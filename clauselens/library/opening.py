@@ -94,6 +94,7 @@ def configure_ranking(lib: Library, settings: Settings, chat_model: ChatModelGet
     lib.demote_front_matter = r.library_demote_front_matter
     lib.expand_lay_terms = r.library_lay_terms
     lib.topic_head = None if r.category_absence else False  # None: the head, loaded on first use
+    lib.concept_absence = r.concept_absence
     lib.query_adapter = None if r.query_adapter else False
     if r.library_rerank == "llm":
         if chat_model is None:

@@ -23,6 +23,9 @@ Pipeline of :meth:`HybridRetriever.search` (every step is recorded in ``trace``)
    4b. **Absent clause kind** (``category_absence``, issue #39): a question the trained topic head
    reads as a CUAD clause kind that the presence probe finds clearly absent from every searched
    document (at most 3) gets "no matching clause found" and why.
+   4c. **Absent concept** (``concept_absence``, issue #39): so does a question every one of whose
+   lay-term thesaurus concepts those documents use none of the wording of
+   (:mod:`clauselens.retrieval.concept_absence`).
 5. **Rerank** the first ``rerank_top`` with the configured reranker.
 6. **Abstain** when nothing matched, or when the best passage scores below
    ``abstain_threshold`` (compared with the reranker's probability if a reranker is set,
@@ -125,7 +128,7 @@ class HybridRetriever:
                  candidates: int = 40, rerank_top: int = 20, abstain_threshold: float = 0.0,
                  route: Literal["auto", "always", "never"] = "auto", route_top: int = 1,
                  weights: dict[str, float] | None = None, lexical: bool = True,
-                 dedupe: float | None = None, category_absence: bool = False) -> None:
+                 dedupe: float | None = None, category_absence: bool = False, concept_absence: bool = False) -> None:
         if embedder is None and not lexical:
             raise ValueError("HybridRetriever needs BM25 (lexical=True), an embedder, or both")
         self.embedder = embedder
@@ -137,6 +140,7 @@ class HybridRetriever:
         self.weights = weights
         #: Abstain on a question about a CUAD clause kind the searched documents clearly lack (step 4b).
         self.category_absence = category_absence
+        self.concept_absence = concept_absence
         self._presence: dict[str, dict[str, float]] = {}
         self.chunks: list[Chunk] = []
         self._bm25: BM25Index | None = None
@@ -225,6 +229,10 @@ class HybridRetriever:
             absent = self._absent_category(parts.question, docs or self._doc_ids, trace)
             if absent is not None:
                 return SearchResult(query=query, abstained=True, trace=trace, reason=f"{NO_MATCH}: {absent}")
+        if not parts.refs and self.concept_absence:
+            absent = self._absent_concept(parts.question, docs or self._doc_ids, trace)
+            if absent is not None:
+                return SearchResult(query=query, abstained=True, trace=trace, reason=f"{NO_MATCH}: {absent}")
         # Without a chosen document the description is all that tells look-alike
         # contracts apart, so it stays in the ranking query; once documents are chosen
         # (routing or doc_ids) only the question ranks passages.
@@ -290,6 +298,20 @@ class HybridRetriever:
         names = " / ".join(titles.get(d) or "the document" for d in docs)
         trace["absent_category"] = {"category": cat, "mass": round(reading.mass, 3), "presence": round(best, 4)}
         return absence_reason(reading, names, len(docs), best, head.absent_below[cat])
+
+    def _absent_concept(self, question: str, docs: Sequence[str], trace: dict[str, Any]) -> str | None:
+        """The reason to abstain when none of ``docs`` (at most 3) uses the wording of any thesaurus concept
+        ``question`` reads as (:mod:`clauselens.library.concept_absence`); ``None`` otherwise."""
+        from clauselens.retrieval.concept_absence import MAX_AGREEMENTS, absent_concepts, question_concepts
+
+        if not docs or len(docs) > MAX_AGREEMENTS or not question_concepts(question):
+            return None
+        got = absent_concepts(question, ["\n".join(c.text for c in self.chunks if c.doc_id == d) for d in docs])
+        if got is None:
+            return None
+        titles = {c.doc_id: c.doc_title for c in self.chunks if c.doc_title}
+        trace["absent_concepts"] = list(got.concepts)
+        return got.reason(" / ".join(titles.get(d) or "the document" for d in docs), len(docs))
 
     def _absent_heading_topic(self, vec: Any, docs: Sequence[str], trace: dict[str, Any]) -> str | None:
         """After the CUAD reading: the heading-topic head's (a topic of the agreements' own headings that
@@ -373,7 +395,7 @@ def build_retriever(settings: RetrievalSettings, *, cache_dir: Path | None = Non
         candidates=settings.candidates, rerank_top=settings.rerank_top,
         abstain_threshold=settings.abstain_threshold,
         route=settings.route, route_top=settings.route_top, dedupe=settings.dedupe,
-        category_absence=settings.category_absence,
+        category_absence=settings.category_absence, concept_absence=settings.concept_absence,
     )
 
 

@@ -73,11 +73,13 @@ def test_without_the_head_search_works_and_says_so_once(lib: Library, monkeypatc
     monkeypatch.setattr(heading_topic, "load", missing)
     monkeypatch.setattr(base, "_NOTICED", set())
     lib.heading_head = None
+    lib.concept_absence = False  # the thesaurus check (test_concept_absence.py) declines it without the head
     try:
         first = lib.search(FLOOD, doc_ids=[_doc(lib, "ANIXA")])
         second = lib.search(FLOOD, doc_ids=[_doc(lib, "ANIXA")])
     finally:
         lib.heading_head = None
+        lib.concept_absence = True
     assert "heading_topic" not in first.trace.get("absent_category", {}) and not second.abstained
     err = capsys.readouterr().err
     assert err.count("heading-topic absence abstention off") == 1 and "heading-topic head not installed" in err

@@ -38,6 +38,11 @@ def test_topics_the_contract_has_are_searched(retriever: HybridRetriever, questi
 
 
 def test_off_with_the_category_absence_setting() -> None:
-    off = build_retriever(Settings(retrieval={"category_absence": False}).retrieval)
+    off = build_retriever(Settings(retrieval={"category_absence": False, "concept_absence": False}).retrieval)
     off.index([load_document(DEMO)])
     assert not off.search(DISASTER).abstained
+    # the thesaurus concept check alone (clauselens.retrieval.concept_absence) declines it too
+    concept = build_retriever(Settings(retrieval={"category_absence": False}).retrieval)
+    concept.index([load_document(DEMO)])
+    res = concept.search(DISASTER)
+    assert res.abstained and res.trace["absent_concepts"] == ["force majeure"]

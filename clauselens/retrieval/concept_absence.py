@@ -1,0 +1,94 @@
+"""Concept-absence abstention (issue #39): a question about a contract concept ("force majeure", "car
+allowance", "non-compete") whose wording the resolved agreement never uses gets "no matching clause
+found" instead of the nearest clause.
+
+The absent-topic rule (:mod:`clauselens.library.topics`) needs the question to use a heading word
+("insurance"), and the trained heads (:mod:`clauselens.library.category_absence`) know CUAD's 41
+categories and the headings of ``train_allowed`` agreements. A question in everyday words about a topic
+outside both ("if a lockdown stops them from doing the work, are they let off the hook?" to an agreement
+without a force majeure clause) passed all three and got a neighbouring clause.
+
+Here the bundled lay-term thesaurus (:mod:`clauselens.retrieval.lay_terms`: 90 concepts, each with the
+contract terms its clause typically contains and the everyday phrasings people use instead; written by a
+session that saw no question, and not edited after it was measured) reads the question's concepts in
+both registers: its lay phrases, and contract terms of at least two content words ("car allowance",
+"company car"; one contract word -- "split", "minimum", "payment" -- is too common to say what a
+question asks). An agreement **uses** a concept when its text contains one of the concept's contract
+terms, matched as the thesaurus matches phrases (content-word stems, in order, small gaps). The search
+abstains only when **every** concept the question reads as is used by **none** of the resolved
+agreements: absence of a concept's whole vocabulary, not a missing word, decides (cf. the lexical
+"no-answer" evidence of query-performance prediction, Cronen-Townsend et al. 2002, "Predicting query
+performance", SIGIR '02: a query whose terms a collection does not hold retrieves nothing relevant).
+The pure reading; the library's check is :mod:`clauselens.library.concept_absence`, the hybrid
+retriever's ``HybridRetriever._absent_concept``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from clauselens.retrieval.lay_terms import PhraseMatcher, concepts, content_stems, expand, phrase_matcher
+
+#: The check runs for at most this many resolved agreements (as the other absence checks).
+MAX_AGREEMENTS = 3
+#: A contract term names its concept in a question only with at least this many content words.
+MIN_TERM_WORDS = 2
+
+
+@dataclass(frozen=True)
+class AbsentConcepts:
+    """The concepts a question reads as, all of whose contract terms the agreements never use."""
+
+    concepts: tuple[str, ...]
+    #: A few of the first concept's contract terms (for the reason shown to the user).
+    terms: tuple[str, ...]
+
+    def reason(self, names: str, n_agreements: int) -> str:
+        what = " / ".join(f"'{c}'" for c in self.concepts)
+        verb = "uses" if n_agreements == 1 else "use"
+        return (f"the question asks about {what}, and {names} {verb} none of its usual wording "
+                f"({', '.join(self.terms)}, ...)")
+
+
+@lru_cache(maxsize=1)
+def _matchers() -> tuple[tuple[str, PhraseMatcher, PhraseMatcher | None, tuple[str, ...]], ...]:
+    """Per concept: its name, the matcher of all its contract terms (the agreement side), the matcher of
+    its terms of :data:`MIN_TERM_WORDS`+ content words (the question side; ``None`` when it has none),
+    and its terms."""
+    out = []
+    for c in concepts():
+        long_terms = [t for t in c.contract_terms if len(content_stems(t)) >= MIN_TERM_WORDS]
+        out.append((c.name, phrase_matcher(*c.contract_terms), phrase_matcher(*long_terms) if long_terms else None,
+                    c.contract_terms))
+    return tuple(out)
+
+
+def question_concepts(question: str) -> list[str]:
+    """The thesaurus concepts ``question`` asks about: those of its lay phrases
+    (:func:`clauselens.retrieval.lay_terms.expand`) and of the contract terms of two or more content
+    words it contains, in thesaurus order, each once."""
+    by_lay = set(expand(question).concepts)
+    stems = " ".join(content_stems(question))
+    return [name for name, _, asked, _ in _matchers()
+            if name in by_lay or (asked is not None and asked.search(question, stems))]
+
+
+def absent_concepts(question: str, texts: Sequence[str]) -> AbsentConcepts | None:
+    """The question's concepts when none of ``texts`` (the agreements' texts) uses any of them (module
+    docstring); ``None`` when the question reads as no concept or one of them is used."""
+    asked = question_concepts(question)
+    if not asked:
+        return None
+    by_name = {name: (used, terms) for name, used, _, terms in _matchers()}
+    stems = [" ".join(content_stems(t)) for t in texts]
+    for name in asked:
+        used, _ = by_name[name]
+        if any(used.search(t, s) for t, s in zip(texts, stems)):
+            return None
+    return AbsentConcepts(tuple(asked), tuple(by_name[asked[0]][1][:3]))
+
+
+
+__all__ = ["MAX_AGREEMENTS", "MIN_TERM_WORDS", "AbsentConcepts", "absent_concepts", "question_concepts"]
