@@ -48,7 +48,8 @@ class AbsentConcepts:
     def reason(self, names: str, n_agreements: int) -> str:
         what = " / ".join(f"'{c}'" for c in self.concepts)
         verb = "uses" if n_agreements == 1 else "use"
-        return (f"the question asks about {what}, and {names} {verb} none of its usual wording "
+        whose = "its" if len(self.concepts) == 1 else "their"
+        return (f"the question asks about {what}, and {names} {verb} none of {whose} usual wording "
                 f"({', '.join(self.terms)}, ...)")
 
 
@@ -88,7 +89,6 @@ def absent_concepts(question: str, texts: Sequence[str]) -> AbsentConcepts | Non
         if any(used.search(t, s) for t, s in zip(texts, stems)):
             return None
     return AbsentConcepts(tuple(asked), tuple(by_name[asked[0]][1][:3]))
-
 
 
 __all__ = ["MAX_AGREEMENTS", "MIN_TERM_WORDS", "AbsentConcepts", "absent_concepts", "question_concepts"]
