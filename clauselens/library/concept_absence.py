@@ -10,9 +10,9 @@ from typing import Sequence
 
 from clauselens.library.catalogue import naming_words, strip_naming_words
 from clauselens.library.parts import LibraryParts
-from clauselens.retrieval.concept_absence import MAX_AGREEMENTS, AbsentConcepts, absent_concepts, question_concepts
+from clauselens.retrieval.concept_absence import MAX_AGREEMENTS, AbsentConcepts, agreement_words, question_concepts, unused_concepts
 
-#: Agreements' texts kept in memory between questions.
+#: Agreements' texts and content stems kept in memory between questions.
 TEXT_CACHE = 32
 
 
@@ -21,30 +21,32 @@ class ConceptChecks(LibraryParts):
 
     #: ``False`` turns the check off (``retrieval.concept_absence``).
     concept_absence: bool = True
-    _concept_texts: dict[str, str]
+    _concept_texts: dict[str, tuple[str, str]]
     _concept_gen: object = None
 
-    def _agreement_text(self, doc_id: str) -> str:
-        """One agreement's passages joined, cached per catalogue generation (at most :data:`TEXT_CACHE`)."""
+    def _agreement_words(self, doc_id: str) -> tuple[str, str]:
+        """One agreement's passages joined and their content stems (:func:`agreement_words`), cached per
+        catalogue generation (at most :data:`TEXT_CACHE`)."""
         gen = self.catalogue.generation()
         if self._concept_gen != gen or not hasattr(self, "_concept_texts"):
             self._concept_texts, self._concept_gen = {}, gen
         if doc_id not in self._concept_texts:
             if len(self._concept_texts) >= TEXT_CACHE:
                 self._concept_texts.pop(next(iter(self._concept_texts)))
-            self._concept_texts[doc_id] = "\n".join(c.text for c in self.catalogue.passages(self.catalogue.rows_of([doc_id])))
+            text = "\n".join(c.text for c in self.catalogue.passages(self.catalogue.rows_of([doc_id])))
+            self._concept_texts[doc_id] = agreement_words(text)
         return self._concept_texts[doc_id]
 
     def _absent_concept(self, question: str, doc_ids: Sequence[str]) -> AbsentConcepts | None:
-        """:func:`absent_concepts` of ``question`` (the agreements' names taken out) over the texts of the
-        agreements ``doc_ids``; ``None`` when off, or for more than :data:`MAX_AGREEMENTS` agreements."""
+        """The concepts of ``question`` (the agreements' names taken out) that none of the agreements
+        ``doc_ids`` words (:func:`unused_concepts`); ``None`` when off, or for more than
+        :data:`MAX_AGREEMENTS` agreements."""
         if not self.concept_absence or not doc_ids or len(doc_ids) > MAX_AGREEMENTS:
             return None
         recs = [r for r in self.agreements() if r.doc_id in doc_ids]
         text = strip_naming_words(question, set().union(*(naming_words(r) for r in recs))) if recs else question
-        if not question_concepts(text):
-            return None
-        return absent_concepts(text, [self._agreement_text(d) for d in doc_ids])
+        asked = question_concepts(text)
+        return unused_concepts(asked, [self._agreement_words(d) for d in doc_ids]) if asked else None
 
 
 __all__ = ["TEXT_CACHE", "ConceptChecks"]

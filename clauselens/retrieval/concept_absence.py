@@ -76,19 +76,37 @@ def question_concepts(question: str) -> list[str]:
             if name in by_lay or (asked is not None and asked.search(question, stems))]
 
 
-def absent_concepts(question: str, texts: Sequence[str]) -> AbsentConcepts | None:
-    """The question's concepts when none of ``texts`` (the agreements' texts) uses any of them (module
-    docstring); ``None`` when the question reads as no concept or one of them is used."""
-    asked = question_concepts(question)
+@lru_cache(maxsize=1)
+def _by_name() -> dict[str, tuple[PhraseMatcher, tuple[str, ...]]]:
+    """Concept name -> (the matcher of all its contract terms, its terms)."""
+    return {name: (used, terms) for name, used, _, terms in _matchers()}
+
+
+def agreement_words(text: str) -> tuple[str, str]:
+    """An agreement's text and its content stems joined by spaces: what :func:`unused_concepts` matches
+    against (computed once per agreement by callers that cache it)."""
+    return text, " ".join(content_stems(text))
+
+
+def unused_concepts(asked: Sequence[str], agreements: Sequence[tuple[str, str]]) -> AbsentConcepts | None:
+    """``asked`` (concepts, :func:`question_concepts`) when none of ``agreements``
+    (:func:`agreement_words` of each) uses any of them; ``None`` when ``asked`` is empty or one is used."""
     if not asked:
         return None
-    by_name = {name: (used, terms) for name, used, _, terms in _matchers()}
-    stems = [" ".join(content_stems(t)) for t in texts]
+    by_name = _by_name()
     for name in asked:
-        used, _ = by_name[name]
-        if any(used.search(t, s) for t, s in zip(texts, stems)):
+        used = by_name[name][0]
+        if any(used.search(t, s) for t, s in agreements):
             return None
     return AbsentConcepts(tuple(asked), tuple(by_name[asked[0]][1][:3]))
 
 
-__all__ = ["MAX_AGREEMENTS", "MIN_TERM_WORDS", "AbsentConcepts", "absent_concepts", "question_concepts"]
+def absent_concepts(question: str, texts: Sequence[str]) -> AbsentConcepts | None:
+    """The question's concepts when none of ``texts`` (the agreements' texts) uses any of them (module
+    docstring); ``None`` when the question reads as no concept or one of them is used."""
+    asked = question_concepts(question)
+    return unused_concepts(asked, [agreement_words(t) for t in texts]) if asked else None
+
+
+__all__ = ["MAX_AGREEMENTS", "MIN_TERM_WORDS", "AbsentConcepts", "absent_concepts", "agreement_words", "question_concepts",
+           "unused_concepts"]

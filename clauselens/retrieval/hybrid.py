@@ -142,6 +142,7 @@ class HybridRetriever:
         self.category_absence = category_absence
         self.concept_absence = concept_absence
         self._presence: dict[str, dict[str, float]] = {}
+        self._words: dict[str, tuple[str, str]] = {}  # document -> (text, content stems): the concept check
         self.chunks: list[Chunk] = []
         self._bm25: BM25Index | None = None
         self._dense: DenseIndex | None = None
@@ -178,6 +179,7 @@ class HybridRetriever:
             self._doc_bm25 = self._doc_dense = None
         self._refs_by_doc = {}
         self._presence = {}
+        self._words = {}
         for c in self.chunks:
             if c.clause_ref:
                 self._refs_by_doc.setdefault(c.doc_id, set()).add(clause_key(c.clause_ref))
@@ -301,12 +303,16 @@ class HybridRetriever:
 
     def _absent_concept(self, question: str, docs: Sequence[str], trace: dict[str, Any]) -> str | None:
         """The reason to abstain when none of ``docs`` (at most 3) uses the wording of any thesaurus concept
-        ``question`` reads as (:mod:`clauselens.library.concept_absence`); ``None`` otherwise."""
-        from clauselens.retrieval.concept_absence import MAX_AGREEMENTS, absent_concepts, question_concepts
+        ``question`` reads as (:mod:`clauselens.retrieval.concept_absence`); ``None`` otherwise."""
+        from clauselens.retrieval.concept_absence import MAX_AGREEMENTS, agreement_words, question_concepts, unused_concepts
 
-        if not docs or len(docs) > MAX_AGREEMENTS or not question_concepts(question):
+        asked = question_concepts(question) if docs and len(docs) <= MAX_AGREEMENTS else []
+        if not asked:
             return None
-        got = absent_concepts(question, ["\n".join(c.text for c in self.chunks if c.doc_id == d) for d in docs])
+        for d in docs:  # each document's text and stems once per index (as the presence scores)
+            if d not in self._words:
+                self._words[d] = agreement_words("\n".join(c.text for c in self.chunks if c.doc_id == d))
+        got = unused_concepts(asked, [self._words[d] for d in docs])
         if got is None:
             return None
         titles = {c.doc_id: c.doc_title for c in self.chunks if c.doc_title}
