@@ -413,6 +413,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     relax = everyday and not terms
     groups = contract_groups(asked) if relax else asked
     need = groups_needed(asked, groups) if relax else required_hits(groups)
+    if not groups:  # no topic word at all ("when was the contract made?" after its preamble found nothing): no guess
+        return [], False
     out: list[Candidate] = []
     on_topic = False
     # a question about the agreement's own term takes values from sentences about it (:mod:`clauselens.grid.whose`)

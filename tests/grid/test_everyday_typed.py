@@ -136,3 +136,12 @@ def test_a_category_name_keeps_every_word_required() -> None:
     assert read_typed("jurisdiction", "Governing Law", text, everyday=False).value == ""  # 'laws of' without 'govern'
     text2 = ["This Agreement shall be governed by the laws of the State of New York."]
     assert read_typed("jurisdiction", "Governing Law", text2, everyday=False).value == "New York"
+
+
+@pytest.mark.parametrize("question", ["When was the contract made?", "What is the date?", "When was it done?"])
+def test_a_question_with_no_topic_word_reads_no_value_and_does_not_fail(question: str) -> None:
+    """A date question of generic words only (the grid_paraphrases generator's "When was the contract made?" raised
+    ValueError in the rule): no topic to match, so nothing is read from a guess."""
+    texts = [*AGREEMENT, "Each shipment delivered after March 3, 2021 is invoiced on June 30, 2021."]
+    r = read_typed("date", question, texts)
+    assert r.candidate is None and not r.choices and r.reason
