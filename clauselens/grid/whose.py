@@ -28,7 +28,10 @@ state is no answer:
   currency ("United States generally accepted accounting principles", "United States dollars"): :func:`entity_home`,
   :data:`ACCOUNTING`;
 * **the day a termination takes effect**: "may terminate this Agreement, effective as of December 31, 2023" dates the
-  termination, not the agreement's start (:func:`ending_effect`).
+  termination, not the agreement's start (:func:`ending_effect`);
+* **an insurance policy's terms**: "maintain ... insurance coverage ... $10,000,000", "the policy shall not be canceled
+  without thirty (30) days advance written notice" state the policy's limit and its cancellation notice, not a cap
+  on what a party owes or the notice to end the agreement (:func:`insurance_terms`; a question about insurance keeps them).
 
 Salience by proximity, as the rule's value-to-topic distance (Tao & Zhai 2007): the subject named
 nearest the value is the one it belongs to. Regular expressions only; pure functions.
@@ -116,11 +119,13 @@ def about_own_term(text: str, at: int) -> bool:
 
 
 #: What follows a period that runs after the agreement ends: "three (3) years thereafter", "six (6) months following expiration".
-_AFTER_END = re.compile(r"^\s*,?\s*(?:after|following)\s+(?:the\s+|such\s+|any\s+|its\s+)?(?:expiration|expiry|termination|end)\b",
+_AFTER_END = re.compile(r"^\s*,?\s*(?:period\s+)?(?:immediately\s+)?(?:after|following)\s+"
+                        r"(?:the\s+|such\s+|any\s+|its\s+)?(?:expiration|expiry|termination|end)\b",
                         re.IGNORECASE)
 #: "during the term of this Agreement and for ... thereafter": "thereafter" is after the term ("shall commence on the Effective
 #: Date and shall continue for ten (10) years thereafter" is the term itself).
-_DURING_THEN = re.compile(r"\b(?:during|throughout)\s+(?:the\s+)?(?:[A-Z]\w+\s+)?(?:[Tt]erm|TERM)\b[^.;]{0,120}\band\b[^.;]*$")
+_DURING_THEN = re.compile(r"\b(?:[Dd]uring|DURING|[Tt]hroughout|THROUGHOUT)\s+(?:the\s+)?(?:[A-Z]\w+\s+)?(?:[Tt]erm|TERM)\b"
+                          r"[^.;]{0,120}\band\b[^.;]*$")
 
 
 def after_the_end(text: str, at: int) -> bool:
@@ -192,5 +197,15 @@ def ending_effect(text: str, term_at: int) -> bool:
     return bool(_ENDING_BEFORE.search(text[max(0, term_at - 80):term_at]))
 
 
+#: Insurance wording: "insurance", "insured", "insurer(s)", "insure", "policy or policies evidenced thereby", "liability coverage".
+_INSURANCE = re.compile(r"\binsur(?:ance|ed|ers?|e|ing)\b|\bpolic(?:y|ies)\s+(?:or\s+policies\s+)?(?:evidenced|of\s+insurance)|"
+                        r"\b(?:insurance|liability)\s+coverage\b", re.IGNORECASE)
+
+
+def insurance_terms(text: str) -> bool:
+    """Does ``text`` speak of insurance (a policy's coverage, limits, cancellation)? Its values are the policy's."""
+    return bool(_INSURANCE.search(text))
+
+
 __all__ = ["ACCOUNTING", "OTHER_REACH", "SUBJECT_REACH", "TERM_REACH", "about_own_term", "after_the_end", "asks_about_term",
-           "ending_effect", "entity_home", "mutual_only", "not_a_party", "other_agreements"]
+           "ending_effect", "entity_home", "insurance_terms", "mutual_only", "not_a_party", "other_agreements"]

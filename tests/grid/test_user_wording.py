@@ -1,0 +1,67 @@
+"""Typed grid cells on a user's everyday wording (issue #45, the third blind grid set's causes): a lay phrase made
+of generic words only ("side deals", "date of the deal") names no topic; an insurance policy's limit or cancellation
+notice answers no other question; "England and Wales" is one jurisdiction; a period after the agreement ends is not
+how long it runs; "how long is this contract ..." asks how long the agreement lasts. The sentences are real CUAD
+sentences (CC BY 4.0, quoted verbatim); the questions are fresh phrasings written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from clauselens.grid.extract import preamble_date_kind, read_typed, topic_groups
+from clauselens.grid.topic import telling_concepts
+from clauselens.grid.whose import after_the_end, insurance_terms
+
+#: VIOLINMEMORYINC_12_12_2012-EX-10.14-SPONSORSHIP AGREEMENT (insurance section).
+POLICY = "policy or policies evidenced thereby shall not be canceled or modified without thirty (30) days advance written notice."
+#: WPPPLC_04_30_2020-EX-4.28-SERVICE AGREEMENT, 22.2.
+COURTS = ("22.2 The parties irrevocably agree that the courts of England and Wales shall have exclusive jurisdiction to settle any "
+          "dispute or claim that arises out of or in connection with this Agreement or its subject matter or formation (including "
+          "non-contractual disputes or claims).")
+#: NEONSYSTEMSINC_03_01_1999-EX-10.5-DISTRIBUTOR AGREEMENT_New (audits).
+AUDIT_TAIL = ("During the term of this Agreement and the five (5) year period immediately following termination of this Agreement, "
+              "Licensor will have the right, at its own expense, to audit and examine Licensees records.")
+#: THERAVANCEBIOPHARMA,INC_05_08_2020-EX-10.2-SERVICE AGREEMENT, 21.
+RESTRICTION_TAIL = ("21. Post Termination Restrictions During the term of employment and for one (1) year thereafter, the Executive "
+                    "will not directly or indirectly, either themselves or through any other person, solicit any employee.")
+#: INTRICONCORP_03_10_2009-EX-10.22-Strategic Alliance Agreement, 3.1.
+INITIAL_TERM = ("3.1 The initial term of this Agreement shall be five (5) years from the date of execution and may be extended "
+                "subject to satisfactory agreement on ongoing commercial terms, to be agreed two (2) months prior to the expiration "
+                "of this Agreement.")
+
+
+def test_a_lay_phrase_of_generic_words_names_no_topic() -> None:
+    names = {c.name for c in telling_concepts("Could either side drop the deal whenever they feel like it, no reason given?")}
+    assert "entire agreement" not in names and "parties" not in names  # "side deals", "sides to the deal": generic words only
+    assert preamble_date_kind("What date does the deal wrap up?") == ""  # "date of the deal" is no agreement date here
+    assert preamble_date_kind("When did everybody put pen to paper?") == "made"  # a telling phrase still counts
+
+
+@pytest.mark.parametrize("question", ["How much warning has to be given to cancel for no reason at all?",
+                                      "How long before cancelling must they tell the other side?"])
+def test_an_insurance_policys_notice_answers_no_other_question(question: str) -> None:
+    assert insurance_terms(POLICY)
+    assert read_typed("duration", question, [POLICY]).value == ""
+
+
+def test_an_insurance_question_keeps_the_policys_values() -> None:
+    r = read_typed("duration", "How much notice before the insurance policy can be cancelled?", [POLICY])
+    assert r.value == "30 days"
+
+
+def test_england_and_wales_is_one_jurisdiction() -> None:
+    assert read_typed("jurisdiction", "Where would a row between them end up being settled?", [COURTS]).value == "England"
+
+
+@pytest.mark.parametrize("text,word", [(AUDIT_TAIL, "five"), (RESTRICTION_TAIL, "one")])
+def test_a_period_after_the_agreement_ends_is_no_length_of_it(text: str, word: str) -> None:
+    assert after_the_end(text, text.index(word))
+    assert read_typed("duration", "How long is this agreement going to run?", [text]).value == ""
+
+
+def test_how_long_the_contract_runs_reads_its_term() -> None:
+    assert "last" in {g.name for g in topic_groups("How long is this agreement going to run?")}
+    assert read_typed("duration", "How long is this agreement going to run?", [AUDIT_TAIL, INITIAL_TERM]).value == "5 years"
+    # the agreement as the object of another verb is not what the question measures
+    assert "last" not in {g.name for g in topic_groups("How long to put things right before the contract can be torn up?")}
+    assert "last" not in {g.name for g in topic_groups("How long does the contract give us to sort out a complaint?")}
