@@ -56,6 +56,7 @@ from clauselens.grid.whose import (
     about_own_term,
     after_the_end,
     asks_about_term,
+    compliance_only,
     ending_effect,
     entity_home,
     insurance_terms,
@@ -294,7 +295,9 @@ def _values(qtype: str, question: str, text: str) -> list[tuple[str, str, int]]:
         kind = amount_kind(question)
         return [(str(a), f"{a.kind}:{a.value:g}", s) for a, s, _ in amounts_at(text) if a.kind == kind]
     if qtype == "jurisdiction":
-        found = jurisdictions_in(text)
+        if compliance_only(text):
+            return out  # the laws a party complies with, not the agreement's
+        found = jurisdictions_in(text) - jurisdictions_in(question)  # "in what state of the United States ...": not an answer
         if found & set(US_STATES):  # "the State of Nevada, USA": the state
             found.discard("United States")
         if re.search(r"England\s+and\s+Wales", text):  # one jurisdiction, read as England (its canonical name), not two
@@ -420,6 +423,9 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     ``everyday``: the question is a user's words (:func:`contract_groups` weighs them); False for a
     category name ("Governing Law"), whose every word is contract wording and required."""
     sents = sentences_of(passages)
+    if qtype == "jurisdiction":  # a place the question names ("which state of the United States ...") is no topic word
+        for j in jurisdictions_in(question):
+            question = re.sub(re.escape(j), " ", question, flags=re.IGNORECASE)
     asked = question_groups(question, terms)
     relax = everyday and not terms
     groups = contract_groups(asked) if relax else asked

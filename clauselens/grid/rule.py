@@ -44,8 +44,8 @@ FRONT_PASSAGES = 2
 
 #: A party question that asks for all the parties ("who are the parties", "which companies signed"), not one
 #: of them by its role ("which side supplies ...", "who is the licensor").
-_ALL_PARTIES = re.compile(r"\b(parties|partys|signator\w*|signed|sign|companies|entities|who\s+(?:are|is)\s+in|involved)\b",
-                          re.IGNORECASE)
+_ALL_PARTIES = re.compile(r"\b(parties|partys|signator\w*|signed|sign|companies|entities|businesses|firms|organi[sz]ations|"
+                          r"who\s+(?:are|is)\s+in|involved|(?:each|both|either)\s+sides?)\b", re.IGNORECASE)
 
 
 def asks_all_parties(question: str) -> bool:

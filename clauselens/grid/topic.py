@@ -56,6 +56,8 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     # "end", a "bill" as an invoice ("run" is not one: "the law that runs this contract"; nor "kick in", which would
     # read "continuous employment commenced on ..." as the agreement's start)
     "finish": ("terminat", "expir", "term of"), "bill": ("invoic", "bill"),
+    # "extended" in a question is its renewal ("each time the deal is extended, for how long?")
+    "extend": ("renew", "extend", "extension", "successive"),
 }
 
 #: "is in force", "remains in full force and effect", "is the agreement still in effect": the agreement lasts (the question's

@@ -161,19 +161,34 @@ def not_a_party(name: str, head: str) -> bool:
 
 #: Where a party is organised, not which law governs the agreement: "organized and existing under the laws of the State of
 #: Delaware", "incorporated in Ontario", "a Texas corporation".
-ORGANISED_BEFORE = re.compile(r"\b(?:organi[sz]ed|incorporated|existing|formed|registered|domiciled)\b[^.;]{0,60}$", re.IGNORECASE)
+#: ("duly incorporated and is validly existing as a corporation in good standing under the laws of the State of": up to 100
+#: characters, with no "governed" / "construed" between).
+ORGANISED_BEFORE = re.compile(r"\b(?:organi[sz]ed|incorporated|existing|formed|registered|domiciled)\b(?:(?!govern|constru)[^.;]){0,100}$",
+                              re.IGNORECASE)
 ENTITY_AFTER = re.compile(r"^\W*(?:general\s+|limited\s+)?(?:corporation|company|limited|partnership|l\.?l\.?c|inc|ltd|pty|gmbh|"
                           r"business\s+corporation|not-for-profit)\b", re.IGNORECASE)
 
 
-#: A place that names a standard or a currency, not a law: "in accordance with United States generally accepted accounting
-#: principles", "payable in United States dollars", "U.S. GAAP".
-NOT_LAW_AFTER = re.compile(r"^\W*(?:generally\s+accepted|gaap\b|accounting\b|financial\s+reporting|dollars?\b|currency\b|funds\b)",
+#: A place that names a standard, a currency, a code or a street, not a law: "in accordance with United States generally accepted
+#: accounting principles", "payable in United States dollars", "U.S. GAAP", "the U.S. Bankruptcy Code", "110 N Minnesota Street".
+NOT_LAW_AFTER = re.compile(r"^\W*(?:generally\s+accepted|gaap\b|accounting\b|financial\s+reporting|dollars?\b|currency\b|funds\b|"
+                           r"bankruptcy\b|trustee\b|street\b|avenue\b|road\b|boulevard\b|drive\b)",
                            re.IGNORECASE)
 
 
 #: A sentence about accounting standards: what it says "governs" is the bookkeeping, not the agreement.
 ACCOUNTING = re.compile(r"\baccounting\s+(?:principles|standards)\b|\bGAAP\b|\bIFRS\b", re.IGNORECASE)
+
+
+#: A sentence about complying with laws, licences or permits (no "governed" / "construed"): the laws it names are the ones a
+#: party obeys, not the law of the agreement ("all such licenses, permits and governmental authorizations are in full force").
+_COMPLIANCE = re.compile(r"\bcompl(?:y|ies|ied|iance|ying)\b|\bpermits\b|\blicen[cs]es\b|\bauthori[sz]ations\b", re.IGNORECASE)
+_GOVERNS = re.compile(r"\bgovern(?!ment)|\bconstru|\binterpret", re.IGNORECASE)
+
+
+def compliance_only(text: str) -> bool:
+    """Does the sentence speak of complying with laws or holding licences, and not of what governs the agreement?"""
+    return bool(_COMPLIANCE.search(text)) and not _GOVERNS.search(text)
 
 
 def entity_home(text: str, start: int, end: int) -> bool:
@@ -208,4 +223,4 @@ def insurance_terms(text: str) -> bool:
 
 
 __all__ = ["ACCOUNTING", "OTHER_REACH", "SUBJECT_REACH", "TERM_REACH", "about_own_term", "after_the_end", "asks_about_term",
-           "ending_effect", "entity_home", "insurance_terms", "mutual_only", "not_a_party", "other_agreements"]
+           "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "not_a_party", "other_agreements"]

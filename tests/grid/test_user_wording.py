@@ -65,3 +65,38 @@ def test_how_long_the_contract_runs_reads_its_term() -> None:
     # the agreement as the object of another verb is not what the question measures
     assert "last" not in {g.name for g in topic_groups("How long to put things right before the contract can be torn up?")}
     assert "last" not in {g.name for g in topic_groups("How long does the contract give us to sort out a complaint?")}
+
+
+#: AFSALABANCORPINC_08_01_1996-EX-1.1-AGENCY AGREEMENT (representations), two sentences cut at their clause ends.
+LICENCES = ("all such licenses, permits and governmental authorizations are in full force and effect, and the Company and the "
+            "Association are in all material respects complying with all laws, rules, regulations and orders applicable to the "
+            "operation of their businesses; and the Association is in good standing under the laws of the United States.")
+INCORPORATED = ("(g) The Company has been duly incorporated and is validly existing as a corporation in good standing under the laws "
+                "of the State of Delaware with corporate power and authority to own, lease and operate its properties.")
+#: BONTONSTORESINC_04_20_2018 (a store list).
+ADDRESS = "314 New Ulm 110 N Minnesota Street New Ulm MN 56073 47,277 315 Watertown 1300 9th Avenue SE Watertown SD 57201"
+#: A governing-law sentence in CUAD's usual wording.
+GOVERNED = "This Agreement shall be governed by and construed in accordance with the laws of the State of New York."
+
+
+@pytest.mark.parametrize("text", [LICENCES, INCORPORATED, ADDRESS])
+def test_a_place_that_is_no_law_of_the_agreement_is_not_read(text: str) -> None:
+    """Laws a party complies with, where a party is incorporated ("validly existing ... under the laws of"), a street."""
+    for question in ("What laws does this deal follow?", "Under which state's laws is this read?"):
+        assert read_typed("jurisdiction", question, [text, GOVERNED]).value == "New York"
+
+
+def test_a_place_the_question_names_is_no_answer() -> None:
+    text = ["The Parties retain their rights under the United States Bankruptcy Code.", GOVERNED]
+    assert read_typed("jurisdiction", "Which part of the United States has its law apply here?", text).value != "United States"
+
+
+@pytest.mark.parametrize("question,all_parties", [("Which businesses are on either side of this?", True),
+                                                   ("Name the firms that are bound by it.", True),
+                                                   ("Who sits on both sides of the table here?", True),
+                                                   ("Which side supplies the software?", False),
+                                                   ("Who is the customer?", False)])
+def test_a_question_for_all_the_parties_in_everyday_words(question: str, all_parties: bool) -> None:
+    from clauselens.grid.rule import asks_all_parties
+
+    assert asks_all_parties(question) is all_parties
