@@ -97,9 +97,13 @@ def correct(qtype: str, answer: str, key: dict[str, Any]) -> bool:
         return bool(mine) and all(any(same_period(m, w) for w in want) for m in mine)
     if qtype == "amount":
         mine_a = amounts_in(answer)
-        # the key writes plain numbers, "N%", or a number with its currency ("300000 USD")
-        want_v = [float(m.group(0).replace(",", "")) for a in accept for m in [re.match(r"\d[\d,]*(?:\.\d+)?", a.strip())] if m]
-        return bool(mine_a) and all(any(abs(m.value - v) < 1e-6 for v in want_v) for m in mine_a)
+        # the key writes plain numbers, "N%", or a number with its currency ("300000 USD", "448903 GBP"): a sum shown in
+        # another currency than the key's is wrong ("$448,903" for "448903 GBP"), read from the answer's own symbol
+        want = [(float(m.group(0).replace(",", "")), (re.findall(r"\b[A-Z]{3}\b", a) or [""])[0])
+                for a in accept for m in [re.match(r"\d[\d,]*(?:\.\d+)?", a.strip())] if m]
+        shown = _shown_currency(answer)
+        return bool(mine_a) and all(any(abs(m.value - v) < 1e-6 and (not cur or m.kind != "money" or shown in ("", cur))
+                                        for v, cur in want) for m in mine_a)
     if qtype == "party":
         names = party_names(answer)
         gold = [name_tokens(a) for a in accept]
@@ -230,6 +234,16 @@ def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id:
         s["cells_per_minute"] = round(60 * s["cells"] / s["seconds"], 2) if s["seconds"] else None
     out["details"] = sorted(details, key=lambda d: (d["agreement"], d["question"]))
     return out
+
+
+def _shown_currency(answer: str) -> str:
+    """The ISO code of the currency an answer shows ("£740,000" -> GBP), "" when it shows none; read here, not with the
+    grid's own reader, so that the same scoring applies to answers of versions that showed every sum as dollars."""
+    for pattern, code in ((r"£|\bGBP\b|pounds?", "GBP"), (r"€|\bEUR\b|euros?", "EUR"), (r"C\$|\bCAD\b", "CAD"),
+                          (r"\$|\bUSD\b|dollars?", "USD")):
+        if re.search(pattern, answer, re.IGNORECASE):
+            return code
+    return ""
 
 
 def cuad_value_ok(qtype: str, gold: str, answer: str) -> bool:

@@ -60,7 +60,8 @@ def _states(value: str, quote: str) -> bool:
     if durations_in(value):
         return all(any(same_period(p, q) for q in durations_in(quote)) for p in durations_in(value))
     if amounts_in(value):
-        return all(any(a.kind == b.kind and abs(a.value - b.value) < 1e-6 for b in amounts_in(quote)) for a in amounts_in(value))
+        return all(any(a.kind == b.kind and a.currency == b.currency and abs(a.value - b.value) < 1e-6 for b in amounts_in(quote))
+                   for a in amounts_in(value))
     return False
 
 

@@ -293,7 +293,7 @@ def _values(qtype: str, question: str, text: str) -> list[tuple[str, str, int]]:
         from clauselens.grid.values import amounts_at
 
         kind = amount_kind(question)
-        return [(str(a), f"{a.kind}:{a.value:g}", s) for a, s, _ in amounts_at(text) if a.kind == kind]
+        return [(str(a), f"{a.kind}:{a.currency}:{a.value:g}", s) for a, s, _ in amounts_at(text) if a.kind == kind]
     if qtype == "jurisdiction":
         if compliance_only(text):
             return out  # the laws a party complies with, not the agreement's

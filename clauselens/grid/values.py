@@ -167,16 +167,41 @@ _PERCENT = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)|\b({_NUM_WORD}(?:[
 _MAG = {"million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "thousand": 1e3, "k": 1e3}
 
 
+#: The currency a sum is written in (its symbol or code as matched) and the symbol it is shown with: "£740,000" is
+#: pounds, never "$740,000".
+_CURRENCY_OF = ((re.compile(r"£|\bGBP\b|\bpounds?\b", re.IGNORECASE), "GBP", "£"),
+                (re.compile(r"€|\bEUR\b|\beuros?\b", re.IGNORECASE), "EUR", "€"),
+                (re.compile(r"C\$|\bCAD\b", re.IGNORECASE), "CAD", "C$"),
+                (re.compile(r"¥|\bRMB\b", re.IGNORECASE), "", "¥"))
+
+
+def currency_of(written: str) -> tuple[str, str]:
+    """``(ISO code, symbol)`` of a sum as written ("£740,000" -> ("GBP", "£")); dollars by default ("$", "USD")."""
+    for pattern, code, symbol in _CURRENCY_OF:
+        if pattern.search(written):
+            return code, symbol
+    return "USD", "$"
+
+
 @dataclass(frozen=True)
 class Amount:
-    """A sum of money (``kind="money"``) or a percentage (``kind="percent"``)."""
+    """A sum of money (``kind="money"``, in ``currency``: an ISO code, "" when the symbol names several) or a
+    percentage (``kind="percent"``)."""
 
     value: float
     kind: str
+    currency: str = "USD"
+    symbol: str = "$"
 
     def __str__(self) -> str:
         v = int(self.value) if self.value == int(self.value) else self.value
-        return f"{v}%" if self.kind == "percent" else f"${v:,}"
+        return f"{v}%" if self.kind == "percent" else f"{self.symbol}{v:,}"
+
+
+def _money(m: re.Match[str]) -> Amount:
+    num, mag = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    code, symbol = currency_of(m.group(0))
+    return Amount(float(num.replace(",", "")) * _MAG.get((mag or "").lower(), 1.0), "money", code, symbol)
 
 
 def amounts_in(text: str) -> list[Amount]:
@@ -184,8 +209,7 @@ def amounts_in(text: str) -> list[Amount]:
     t = " ".join(text.split())
     out = []
     for m in _MONEY.finditer(t):
-        num, mag = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        out.append(Amount(float(num.replace(",", "")) * _MAG.get((mag or "").lower(), 1.0), "money"))
+        out.append(_money(m))
     for m in _PERCENT.finditer(t):
         v = float(m.group(1)) if m.group(1) else words_to_number(m.group(2))
         if v is not None:
@@ -199,8 +223,7 @@ def amounts_at(text: str) -> list[tuple[Amount, int, int]]:
     sits to the question's words)."""
     out = []
     for m in _MONEY.finditer(text):
-        num, mag = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        out.append((Amount(float(num.replace(",", "")) * _MAG.get((mag or "").lower(), 1.0), "money"), m.start(), m.end()))
+        out.append((_money(m), m.start(), m.end()))
     for m in _PERCENT.finditer(text):
         v = float(m.group(1)) if m.group(1) else words_to_number(m.group(2))
         if v is not None:
@@ -336,7 +359,8 @@ def _check_amount(a: str, quote: str) -> ValueCheck:
     mine, theirs = amounts_in(a), amounts_in(quote)
     if not mine:
         return ValueCheck(a, "the answer states no sum of money or percentage")
-    bad = [x for x in mine if not any(x.kind == y.kind and abs(x.value - y.value) < 1e-6 for y in theirs)]
+    bad = [x for x in mine if not any(x.kind == y.kind and x.currency == y.currency and abs(x.value - y.value) < 1e-6
+                                      for y in theirs)]  # "$448,903" is not the quote's "£448,903"
     if bad:
         said = ", ".join(str(y) for y in theirs) or "no amount"
         return ValueCheck(a, f"the answer's amount {bad[0]} is not what the quote states ({said})")
