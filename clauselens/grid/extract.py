@@ -590,7 +590,9 @@ def read_parties(front: Sequence[str]) -> Reading:
     from clauselens.parsing.metadata import guess_parties
 
     for i, text in enumerate(front):
-        head = text[:PREAMBLE_CHARS]
+        # the previous passage's end too: a preamble cut after its cue ("BETWEEN:" | "(1) WPP 2005 LIMITED ... (2) JOHN ROGERS");
+        # the names must still be in this passage's sentences (the quote's)
+        head = ((front[i - 1][-300:] + "\n") if i else "") + text[:PREAMBLE_CHARS]
         names = [n for n in guess_parties(head) if name_tokens(n) and not not_a_party(n, head)]
         if len(names) < 2:
             continue

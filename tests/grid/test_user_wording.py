@@ -112,3 +112,24 @@ def test_a_sum_keeps_its_currency() -> None:
     assert read_typed("amount", "How much is the yearly pay?", [salary]).value == "£448,903"
     assert check_value("amount", "$448,903", salary).reason  # a sum in the wrong currency is not what the quote states
     assert [a.currency for a, _, _ in amounts_at("a fee of EUR 1,000,000 or US$ 3 million")] == ["EUR", "USD"]
+
+
+def test_the_parties_after_a_split_title_page() -> None:
+    """WPPPLC_04_30_2020-EX-4.28-SERVICE AGREEMENT as the library chunks it: a title page and a contents list in short
+    passages, then "BETWEEN:" alone and "(1) ... (2) ..." in the next passage; the parties rule reads on to it (the grid's
+    first two passages did not) and reads the cue with the passage after it."""
+    from clauselens.grid.extract import read_parties
+    from clauselens.grid.rule import front_texts
+
+    texts = ["Table of Contents\n\nExhibit 4.28\n\nSERVICE AGREEMENT", "1 OCTOBER 2019", "WPP 2005 LIMITED\n\nand",
+             "JOHN ROGERS\n\n\n\n\n\nTable of Contents\n\nCONTENTS Clause Page",
+             "1. Interpretation 3 2. Commencement of Appointment 4 3. Executive's Duties 4 4. Place of Work 5 5. Working Hours 5",
+             "1. Power of Attorney 17 2. Incentive Plans 18\n\nTable of Contents\n\nTHIS AGREEMENT is made on 1 October 2019",
+             "BETWEEN:",
+             "(1) WPP 2005 LIMITED (registered number 01003653) whose registered office is at Sea Containers, 19 Upper Ground, "
+             "London SE1 9GL (the Company) (2) JOHN ROGERS (the Executive).\n\nIT IS AGREED as follows:", "IT IS AGREED as follows: 1. INTERPRETATION 1.1 In this Agreement:" + " Board means the board." * 200,
+             "2. COMMENCEMENT 2.1 The Appointment commenced on 27 January 2020 between the Company and the Executive."]
+    assert read_parties(texts[:2]).value == ""
+    got = read_parties(front_texts(texts))
+    assert got.value == "WPP 2005 LIMITED; JOHN ROGERS" and got.candidate is not None and got.candidate.passage == 7
+    assert len(front_texts(texts)) < len(texts)  # the reach ends: a later passage is not read as the preamble
