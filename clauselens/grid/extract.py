@@ -273,8 +273,21 @@ def amount_kind(question: str) -> str:
     return "percent" if _PERCENT_ASK.search(question) else "money"
 
 
-def _values(qtype: str, question: str, text: str) -> list[tuple[str, str, int]]:
-    """(shown value, key, offset in ``text``) of each value of ``qtype`` that ``text`` states."""
+#: A cure allowed within the notice period itself: "may terminate ... after thirty (30) days written notice ... unless the
+#: breaching party cures the breach before the expiration of such period of time", "... if the breach is not cured during
+#: such notice period": the notice period is the time to cure.
+_CURE_IN_NOTICE = re.compile(r"\bcur(?:e|es|ed|ing)\b[^.;]{0,100}?\b(?:before\s+the\s+(?:expiration|expiry|end)\s+of|within|during)\s+"
+                             r"(?:such|the|that|said)\s+(?:\w+\s+){0,2}?(?:notice\s+)?period\b", re.IGNORECASE)
+
+
+def cure_in_notice(text: str) -> bool:
+    """Does the sentence give the time to cure as its notice period (:data:`_CURE_IN_NOTICE`)?"""
+    return bool(_CURE_IN_NOTICE.search(text))
+
+
+def _values(qtype: str, question: str, text: str, cure_q: bool = False) -> list[tuple[str, str, int]]:
+    """(shown value, key, offset in ``text``) of each value of ``qtype`` that ``text`` states (``cure_q``: a question
+    about the time to cure, which takes a notice period that is also the cure period, :func:`cure_in_notice`)."""
     out: list[tuple[str, str, int]] = []
     if qtype == "date":
         from clauselens.grid.values import ONE_DATE
@@ -288,7 +301,8 @@ def _values(qtype: str, question: str, text: str) -> list[tuple[str, str, int]]:
         from clauselens.grid.values import durations_at
 
         wants_notice = bool(_NOTICE_ASK.search(question))
-        return [(str(p), str(p), s) for p, s, e in durations_at(text) if notice_like(text, s, e) == wants_notice]
+        both = cure_q and not wants_notice and cure_in_notice(text)  # the notice period is the cure period
+        return [(str(p), str(p), s) for p, s, e in durations_at(text) if both or notice_like(text, s, e) == wants_notice]
     if qtype == "amount":
         from clauselens.grid.values import amounts_at
 
@@ -439,6 +453,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     renewal_q = qtype == "duration" and term_q and not _NOTICE_ASK.search(question) and any("renew" in g.name for g in asked)
     start_q = qtype == "date" and preamble_date_kind(question) == "effective"  # when the agreement takes effect
     insurance_q = any(insurance_terms(t) for g in asked for t in (g.name, *g.terms)) or insurance_terms(question)
+    cure_q = qtype == "duration" and any(t.startswith("cure") for g in asked if g.required for t in g.terms)
     for period_fallback in (False, True):
         for i, s, e, text in sents:
             hits = term_hits(groups, text)
@@ -453,11 +468,14 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 continue  # "may be extended ... by mutual written agreement": a new bargain, no renewal term
             if not insurance_q and insurance_terms(text):
                 continue  # a policy's limit or cancellation notice answers no question but one about insurance
-            vals = _periods_for_date(question, text) if period_fallback else _values(qtype, question, text)
+            vals = _periods_for_date(question, text) if period_fallback else _values(qtype, question, text, cure_q)
             # a date, or a period that is no notice, follows the words it belongs to ("expire on June 30",
             # "renew for successive one year periods"); a topic word after it speaks of something else
-            forward = (qtype == "date" and not period_fallback) or (qtype == "duration" and not _NOTICE_ASK.search(question))
+            forward = (qtype == "date" and not period_fallback) or (qtype == "duration" and not _NOTICE_ASK.search(question)
+                                                                    and not (cure_q and cure_in_notice(text)))
             limit = DATE_DISTANCE if qtype == "date" and not period_fallback else MAX_DISTANCE
+            if cure_q and qtype == "duration" and cure_in_notice(text):
+                limit = 3 * MAX_DISTANCE  # "after thirty (30) days written notice ... unless ... cures the breach before the end of such period"
             for shown, key, at in vals:
                 offsets = [o for v in hits.values() for o in v]
                 dist = min((at - o if o <= at else (10**6 if forward else o - at) for o in offsets), default=0)

@@ -133,3 +133,17 @@ def test_the_parties_after_a_split_title_page() -> None:
     got = read_parties(front_texts(texts))
     assert got.value == "WPP 2005 LIMITED; JOHN ROGERS" and got.candidate is not None and got.candidate.passage == 7
     assert len(front_texts(texts)) < len(texts)  # the reach ends: a later passage is not read as the preamble
+
+
+#: MIDDLEBROOKPHARMACEUTICALS,INC_03_18_2010-EX-10.1-PROMOTION AGREEMENT, 15.2(a): the notice period is the cure period.
+CURE_IN_NOTICE = ("(a) Either party hereto shall have the right to terminate this Agreement after thirty (30) days written notice to "
+                  "the other in  the event the other is in breach of this Agreement unless the breaching party cures the breach "
+                  "before the expiration of  such period of time.")
+
+
+def test_a_notice_period_that_is_also_the_cure_period() -> None:
+    for question in ("If they mess something up, how long have they got to put it right?", "What is the cure period for a breach?"):
+        assert read_typed("duration", question, [CURE_IN_NOTICE]).value == "30 days", question
+    assert read_typed("duration", "How long does this agreement last?", [CURE_IN_NOTICE]).value == ""  # no term of the agreement
+    other = "Either party may terminate this Agreement upon thirty (30) days written notice for any reason."
+    assert read_typed("duration", "What is the cure period for a breach?", [other]).value == ""  # a notice period and no cure
