@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks.grid_user_questions import INSPECTED_REPORT, cuad_value_ok, wilson
+from benchmarks.grid_user_questions import INSPECTED_REPORT, cuad_value_ok, print_categories, wilson
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "benchmarks" / "data" / "grid_paraphrases" / "questions.jsonl"
@@ -203,11 +203,7 @@ def main(argv: list[str] | None = None) -> None:
                date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
     path = RESULTS / f"grid_paraphrases_{args.set}_{args.split}{args.skip or ''}{('_' + args.tag) if args.tag else ''}.json"
     path.write_text(json.dumps(out, indent=1))
-    for c, s in [*out["per_category"].items(), ("ALL", out["all"])]:
-        print(f"{c:36s} cells {s['cells']:5d} gold {s['gold_present']:5d} correct {s['answered_correct']:5d} wrong {s['answered_wrong']:4d} "
-              f"no-gold {s['answered_no_gold']:4d} unverified {s['unverified']:5d} not-found {s['not_found']:5d} "
-              f"correct/gold {s['answered_correct_share_of_gold']} wrong/answered {s['answered_wrong_share']}")
-    print(f"wrote {path}")
+    print_categories(out, path)
 
 
 if __name__ == "__main__":

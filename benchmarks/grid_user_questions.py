@@ -345,6 +345,15 @@ def run_cuad_preset(limit: int, split: str = "report", skip: int = 0, only: set[
             "rows": rows}
 
 
+def print_categories(out: dict[str, Any], path: Path) -> None:
+    """One line per CUAD category and one for all of them (``out``: ``per_category`` and ``all`` counts), then the file."""
+    for c, s in [*out["per_category"].items(), ("ALL", out["all"])]:
+        print(f"{c:36s} cells {s['cells']:5d} gold {s['gold_present']:5d} correct {s['answered_correct']:5d} wrong "
+              f"{s['answered_wrong']:4d} answered-no-gold {s['answered_no_gold']:4d} unverified {s['unverified']:5d} "
+              f"not-found {s['not_found']:5d} correct/gold {s['answered_correct_share_of_gold']}")
+    print(f"wrote {path}")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--run", action="store_true", help="fill missing cells with the default model first (slow)")
@@ -379,11 +388,7 @@ def main(argv: list[str] | None = None) -> None:
                    date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"))
         path = RESULTS / f"grid_cuad_typed_rule{('_' + args.tag) if args.tag else ''}.json"
         path.write_text(json.dumps(out, indent=1))
-        for c, s in [*out["per_category"].items(), ("ALL", out["all"])]:
-            print(f"{c:36s} cells {s['cells']:4d} gold {s['gold_present']:4d} correct {s['answered_correct']:4d} wrong "
-                  f"{s['answered_wrong']:3d} answered-no-gold {s['answered_no_gold']:3d} unverified {s['unverified']:4d} "
-                  f"not-found {s['not_found']:4d} correct/gold {s['answered_correct_share_of_gold']}")
-        print(f"wrote {path}")
+        print_categories(out, path)
         return
     lib, rows, questions, store = prepare(args.store)
     from clauselens.config import Settings
