@@ -127,7 +127,8 @@ def test_the_parties_after_a_split_title_page() -> None:
              "1. Power of Attorney 17 2. Incentive Plans 18\n\nTable of Contents\n\nTHIS AGREEMENT is made on 1 October 2019",
              "BETWEEN:",
              "(1) WPP 2005 LIMITED (registered number 01003653) whose registered office is at Sea Containers, 19 Upper Ground, "
-             "London SE1 9GL (the Company) (2) JOHN ROGERS (the Executive).\n\nIT IS AGREED as follows:", "IT IS AGREED as follows: 1. INTERPRETATION 1.1 In this Agreement:" + " Board means the board." * 200,
+             "London SE1 9GL (the Company) (2) JOHN ROGERS (the Executive).\n\nIT IS AGREED as follows:",
+             "1. INTERPRETATION 1.1 In this Agreement:" + " Board means the board." * 200,
              "2. COMMENCEMENT 2.1 The Appointment commenced on 27 January 2020 between the Company and the Executive."]
     assert read_parties(texts[:2]).value == ""
     got = read_parties(front_texts(texts))
