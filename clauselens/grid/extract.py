@@ -148,6 +148,11 @@ _CURE_IN_NOTICE = re.compile(r"\bcur(?:e|es|ed|ing)\b[^.;]{0,100}?\b(?:before\s+
                              r"(?:such|the|that|said)\s+(?:\w+\s+){0,2}?(?:notice\s+)?period\b", re.IGNORECASE)
 
 
+#: A period that is a threshold ("extends beyond 180 days", "for more than 30 days", "in excess of six months"), not a length.
+_THRESHOLD = re.compile(r"\b(?:beyond|exceed(?:s|ing)?|in\s+excess\s+of|more\s+than|longer\s+than|over)\s+(?:a\s+period\s+of\s+)?$",
+                        re.IGNORECASE)
+
+
 def cure_in_notice(text: str) -> bool:
     """Does the sentence give the time to cure as its notice period (:data:`_CURE_IN_NOTICE`)?"""
     return bool(_CURE_IN_NOTICE.search(text))
@@ -305,6 +310,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 if (qtype == "date" and other_agreements(text, at)) or (term_q and not about_own_term(text, at)) or (
                         term_q and qtype == "duration" and not renewal_q and after_the_end(text, at)):
                     continue  # another agreement's date; a period of something other than this agreement's term, or after it
+                if term_q and qtype == "duration" and not _NOTICE_ASK.search(question) and _THRESHOLD.search(text[max(0, at - 25):at]):
+                    continue  # "a suspension which extends beyond one-hundred-and-eighty (180) days": a threshold, no term
                 out.append(Candidate(shown, key, i, s, e, len(hits), dist, tuple(sorted(hits)), distinct_terms(groups, text)))
         if out or qtype != "date":
             break

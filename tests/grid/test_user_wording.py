@@ -148,3 +148,13 @@ def test_a_notice_period_that_is_also_the_cure_period() -> None:
     assert read_typed("duration", "How long does this agreement last?", [CURE_IN_NOTICE]).value == ""  # no term of the agreement
     other = "Either party may terminate this Agreement upon thirty (30) days written notice for any reason."
     assert read_typed("duration", "What is the cure period for a breach?", [other]).value == ""  # a notice period and no cure
+
+
+def test_a_threshold_period_is_no_term() -> None:
+    """VIOLINMEMORYINC_12_12_2012 (force majeure): "extends beyond ... (180) days" is when the suspension lets a party end the
+    agreement, not how long each extension or the agreement runs."""
+    suspension = ("In the event of a suspension or any obligation by reason of this Section 13(h) which extends beyond "
+                  "one-hundred-and-eighty (180) days, this Agreement shall be terminable by either party.")
+    renews = "This Agreement shall automatically renew for successive periods of one (1) year each."
+    assert read_typed("duration", "When it gets extended, for how long each time?", [suspension]).value == ""
+    assert read_typed("duration", "When it gets extended, for how long each time?", [suspension, renews]).value == "1 year"
