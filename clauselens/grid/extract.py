@@ -158,9 +158,9 @@ def cure_in_notice(text: str) -> bool:
     return bool(_CURE_IN_NOTICE.search(text))
 
 
-def _values(qtype: str, question: str, text: str, cure_q: bool = False) -> list[tuple[str, str, int]]:
-    """(shown value, key, offset in ``text``) of each value of ``qtype`` that ``text`` states (``cure_q``: a question
-    about the time to cure, which takes a notice period that is also the cure period, :func:`cure_in_notice`)."""
+def _values(qtype: str, question: str, text: str, cure_here: bool = False) -> list[tuple[str, str, int]]:
+    """(shown value, key, offset in ``text``) of each value of ``qtype`` that ``text`` states (``cure_here``: a question
+    about the time to cure over a sentence whose notice period is also the cure period, :func:`cure_in_notice`)."""
     out: list[tuple[str, str, int]] = []
     if qtype == "date":
         from clauselens.grid.values import ONE_DATE
@@ -174,7 +174,7 @@ def _values(qtype: str, question: str, text: str, cure_q: bool = False) -> list[
         from clauselens.grid.values import durations_at
 
         wants_notice = bool(_NOTICE_ASK.search(question))
-        both = cure_q and not wants_notice and cure_in_notice(text)  # the notice period is the cure period
+        both = cure_here and not wants_notice  # the notice period is the cure period
         return [(str(p), str(p), s) for p, s, e in durations_at(text) if both or notice_like(text, s, e) == wants_notice]
     if qtype == "amount":
         from clauselens.grid.values import amounts_at
@@ -290,13 +290,14 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 continue  # "may be extended ... by mutual written agreement": a new bargain, no renewal term
             if not insurance_q and insurance_terms(text):
                 continue  # a policy's limit or cancellation notice answers no question but one about insurance
-            vals = _periods_for_date(question, text) if period_fallback else _values(qtype, question, text, cure_q)
+            cure_here = cure_q and cure_in_notice(text)  # the notice period is the cure period
+            vals = _periods_for_date(question, text) if period_fallback else _values(qtype, question, text, cure_here)
             # a date, or a period that is no notice, follows the words it belongs to ("expire on June 30",
             # "renew for successive one year periods"); a topic word after it speaks of something else
             forward = (qtype == "date" and not period_fallback) or (qtype == "duration" and not _NOTICE_ASK.search(question)
-                                                                    and not (cure_q and cure_in_notice(text)))
+                                                                    and not cure_here)
             limit = DATE_DISTANCE if qtype == "date" and not period_fallback else MAX_DISTANCE
-            if cure_q and qtype == "duration" and cure_in_notice(text):
+            if cure_here:
                 limit = 3 * MAX_DISTANCE  # "after thirty (30) days written notice ... unless ... cures the breach before the end of such period"
             for shown, key, at in vals:
                 offsets = [o for v in hits.values() for o in v]

@@ -17,10 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from clauselens.grid.topic import EVERYDAY, GENERIC, plain_idioms, telling_concepts
+from clauselens.grid.topic import EVERYDAY, GENERIC, GENERIC_STEMS, plain_idioms, telling_concepts, topic_stems
 from clauselens.retrieval.lay_terms import concepts, content_stems
-
-_GENERIC_STEMS = frozenset(content_stems(" ".join(GENERIC)))
 
 
 @dataclass(frozen=True)
@@ -32,10 +30,6 @@ class TermGroup:
     terms: tuple[str, ...]
     #: False for a word that names the value's type ("money", "percentage"): the value covers it.
     required: bool = True
-
-
-def _stems(text: str) -> list[str]:
-    return [s for s in content_stems(text) if s not in _GENERIC_STEMS and len(s) > 2]
 
 
 #: Light verbs and words that name the value's type: they tell nothing of the topic ("be *kept*
@@ -51,7 +45,7 @@ def _or_sets(question: str) -> list[set[str]]:
     out = []
     for m in _OR_LIST.finditer(question):
         words = [w for w in re.split(r"\s*,\s*|\s+or\s+|\s+of\s+", m.group(1)) if w]
-        stems = {s for w in words for s in _stems(w)}
+        stems = {s for w in words for s in topic_stems(w)}
         if len(stems) >= 2:
             out.append(stems)
     return out
@@ -69,7 +63,7 @@ def topic_groups(question: str) -> tuple[TermGroup, ...]:
     question = re.sub(r"(?<=[a-z])['’](?:s|re|ll|d|ve)\b", "", question, flags=re.IGNORECASE)  # "what's" is "what"
     question = plain_idioms(question)  # "is in force": lasts, "comes into force": starts (not force majeure's "force")
     stems = [s for s in content_stems(question) if s not in _LIGHT]
-    own_set = {s for s in stems if s not in _GENERIC_STEMS and len(s) > 2}
+    own_set = {s for s in stems if s not in GENERIC_STEMS and len(s) > 2}
     groups: dict[str, set[str]] = {}
     whole: dict[str, set[str]] = {}
     absorbed: dict[str, str] = {}
@@ -97,7 +91,7 @@ def topic_groups(question: str) -> tuple[TermGroup, ...]:
             if stem not in absorbed:  # a lay phrase's own word ("rolls *over*") is no contract wording: its concept's terms are
                 terms.add(stem)
             for cname, cterms in _concepts_by_stem().get(stem, []):
-                cstems = set(_stems(cname))
+                cstems = set(topic_stems(cname))
                 if len(cstems) >= 2 and cstems <= own_set:  # the question names the whole concept: its terms rank, one group
                     whole.setdefault("named:" + cname, set()).update(t.lower() for t in cterms)
                 elif 2 * len(cstems & own_set) >= len(cstems):
@@ -132,7 +126,7 @@ def required_hits(groups: Sequence[TermGroup]) -> int:
 def _concepts_by_stem() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     out: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     for c in concepts():
-        for s in set(_stems(c.name)):
+        for s in set(topic_stems(c.name)):
             out.setdefault(s, []).append((c.name, c.contract_terms))
     return out
 

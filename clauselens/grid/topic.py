@@ -40,7 +40,8 @@ long often soon ever still mean means right rights apply applies applied most le
 mention mentions mentioned contain contains include includes provide provides provided anything something
 information
 """.split())
-_GENERIC_STEMS = frozenset(content_stems(" ".join(GENERIC)))
+#: The stems of :data:`GENERIC` (shared with :mod:`clauselens.grid.groups`).
+GENERIC_STEMS = frozenset(content_stems(" ".join(GENERIC)))
 #: Everyday words (by stem) and the contract wording they stand for (word prefixes and phrases).
 EVERYDAY: dict[str, tuple[str, ...]] = {
     "end": ("terminat", "expir", "term of"), "quit": ("terminat",), "stop": ("terminat", "ceas"), "cancel": ("terminat", "cancel"),
@@ -75,13 +76,14 @@ def plain_idioms(question: str) -> str:
     return INTO_FORCE.sub(" starts", IN_FORCE.sub(" lasts", question))
 
 
-def _stems(text: str) -> list[str]:
-    return [s for s in content_stems(text) if s not in _GENERIC_STEMS and len(s) > 2]
+def topic_stems(text: str) -> list[str]:
+    """The stems of ``text``'s content words that can name a topic: not :data:`GENERIC`, longer than two letters."""
+    return [s for s in content_stems(text) if s not in GENERIC_STEMS and len(s) > 2]
 
 
 @lru_cache(maxsize=1)
 def _concept_stems() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
-    return tuple((frozenset(_stems(c.name)), c.contract_terms) for c in concepts())
+    return tuple((frozenset(topic_stems(c.name)), c.contract_terms) for c in concepts())
 
 
 @lru_cache(maxsize=512)
@@ -95,12 +97,13 @@ def telling_concepts(question: str) -> tuple[LayConcept, ...]:
     from clauselens.retrieval.lay_terms import phrase_matcher
 
     names = set(expand(question).concepts)
+    stems = " ".join(content_stems(question))  # once, not per phrase
     out = []
     for c in concepts():
         if c.name not in names:
             continue
-        matched = [ph for ph in c.phrases if phrase_matcher(ph).search(question, " ".join(content_stems(question)))]
-        if not matched or any(not set(content_stems(ph)) <= _GENERIC_STEMS for ph in matched):
+        matched = [ph for ph in c.phrases if phrase_matcher(ph).search(question, stems)]
+        if not matched or any(not set(content_stems(ph)) <= GENERIC_STEMS for ph in matched):
             out.append(c)
     return tuple(out)
 
@@ -108,7 +111,7 @@ def telling_concepts(question: str) -> tuple[LayConcept, ...]:
 @lru_cache(maxsize=512)
 def derive_terms(question: str) -> tuple[str, ...]:
     """The topic terms (lower-case word prefixes and phrases) of ``question``; see the module docstring."""
-    own = _stems(question)
+    own = topic_stems(question)
     terms: dict[str, None] = dict.fromkeys(own)
     terms.update(dict.fromkeys(t.lower() for c in telling_concepts(question) for t in c.contract_terms))
     mine = set(own)
@@ -121,4 +124,4 @@ def derive_terms(question: str) -> tuple[str, ...]:
     return tuple(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC))
 
 
-__all__ = ["EVERYDAY", "GENERIC", "IN_FORCE", "INTO_FORCE", "derive_terms", "plain_idioms", "telling_concepts"]
+__all__ = ["EVERYDAY", "GENERIC", "GENERIC_STEMS", "IN_FORCE", "INTO_FORCE", "derive_terms", "plain_idioms", "telling_concepts", "topic_stems"]
