@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Sequence
 
 from clauselens.grid.groups import (
@@ -129,6 +130,12 @@ _NOTICE_BEFORE = re.compile(r"\bnotic\w*\W+(?:(?:of|not|less|than|at|least|no|fe
 _NOTICE_ASK = re.compile(r"notic|notif|warning|in\s+advance|heads[\s-]up", re.IGNORECASE)
 
 
+@lru_cache(maxsize=512)
+def asks_notice(question: str) -> bool:
+    """Does the question ask for a period of notice (:data:`_NOTICE_ASK`)?"""
+    return bool(_NOTICE_ASK.search(question))
+
+
 def notice_like(text: str, start: int, end: int) -> bool:
     """Is the period at ``text[start:end]`` a period of notice (see :data:`_NOTICE_AFTER`)? A
     question about notice takes only such periods; any other duration question none of them
@@ -173,7 +180,7 @@ def _values(qtype: str, question: str, text: str, cure_here: bool = False) -> li
     if qtype == "duration":
         from clauselens.grid.values import durations_at
 
-        wants_notice = bool(_NOTICE_ASK.search(question))
+        wants_notice = asks_notice(question)
         both = cure_here and not wants_notice  # the notice period is the cure period
         return [(str(p), str(p), s) for p, s, e in durations_at(text) if both or notice_like(text, s, e) == wants_notice]
     if qtype == "amount":
@@ -272,7 +279,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     on_topic = False
     # a question about the agreement's own term takes values from sentences about it (:mod:`clauselens.grid.whose`)
     term_q = qtype in ("date", "duration") and asks_about_term((g.name for g in asked), "" if everyday else question)
-    renewal_q = qtype == "duration" and term_q and not _NOTICE_ASK.search(question) and any("renew" in g.name for g in asked)
+    notice_q = asks_notice(question)  # once per question, not per sentence or value
+    renewal_q = qtype == "duration" and term_q and not notice_q and any("renew" in g.name for g in asked)
     start_q = qtype == "date" and preamble_date_kind(question) == "effective"  # when the agreement takes effect
     insurance_q = any(insurance_terms(t) for g in asked for t in (g.name, *g.terms)) or insurance_terms(question)
     cure_q = qtype == "duration" and any(t.startswith("cure") for g in asked if g.required for t in g.terms)
@@ -294,7 +302,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
             vals = _periods_for_date(question, text) if period_fallback else _values(qtype, question, text, cure_here)
             # a date, or a period that is no notice, follows the words it belongs to ("expire on June 30",
             # "renew for successive one year periods"); a topic word after it speaks of something else
-            forward = (qtype == "date" and not period_fallback) or (qtype == "duration" and not _NOTICE_ASK.search(question)
+            forward = (qtype == "date" and not period_fallback) or (qtype == "duration" and not notice_q
                                                                     and not cure_here)
             limit = DATE_DISTANCE if qtype == "date" and not period_fallback else MAX_DISTANCE
             if cure_here:
@@ -311,7 +319,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 if (qtype == "date" and other_agreements(text, at)) or (term_q and not about_own_term(text, at)) or (
                         term_q and qtype == "duration" and not renewal_q and after_the_end(text, at)):
                     continue  # another agreement's date; a period of something other than this agreement's term, or after it
-                if term_q and qtype == "duration" and not _NOTICE_ASK.search(question) and _THRESHOLD.search(text[max(0, at - 25):at]):
+                if term_q and qtype == "duration" and not notice_q and _THRESHOLD.search(text[max(0, at - 25):at]):
                     continue  # "a suspension which extends beyond one-hundred-and-eighty (180) days": a threshold, no term
                 out.append(Candidate(shown, key, i, s, e, len(hits), dist, tuple(sorted(hits)), distinct_terms(groups, text)))
         if out or qtype != "date":

@@ -131,16 +131,13 @@ def _concepts_by_stem() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     return out
 
 
-def _term_re(term: str) -> re.Pattern[str]:
+@lru_cache(maxsize=4096)
+def _compiled(term: str) -> re.Pattern[str]:
+    """The pattern of one contract term (a word prefix or phrase), compiled once."""
     body = r"\s+".join(re.escape(w) for w in term.split())
     # a one-word prefix is not a "-ment" noun of another meaning ("govern" is no "government")
     tail = r"(?!ment)" if " " not in term and term.isalpha() else ""
     return re.compile((r"(?<![a-z0-9])" if term[:1].isalnum() else "") + body + tail)
-
-
-@lru_cache(maxsize=4096)
-def _compiled(term: str) -> re.Pattern[str]:
-    return _term_re(term)
 
 
 def term_hits(groups: Sequence[TermGroup], text: str) -> dict[str, list[int]]:
