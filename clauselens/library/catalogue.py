@@ -178,12 +178,51 @@ _KEEP_WORDS = frozenset({"the", "of", "and", "for", "to", "in", "on", "a", "an",
                          "corporation", "limited", "company", "llc", "plc", "lp", "sa", "ag", "gmbh"})
 
 
+#: Initials joined by "&" ("B & C General Warehouse", "AT & T"): one name, however it is spaced.
+_INITIALISM = re.compile(r"(?<![\w&])([A-Za-z]{1,3})\s*&\s*([A-Za-z]{1,3})(?![\w&])")
+
+
+def join_initialisms(text: str) -> str:
+    """``text`` with initials joined by an ampersand written without spaces ("B & C" -> "B&C"), so
+    a party printed "B & C General Warehouse" and a question's "B&C" name the same word."""
+    return _INITIALISM.sub(lambda m: f"{m.group(1)}&{m.group(2)}", text)
+
+
 def naming_words(record: AgreementRecord) -> set[str]:
     """Lower-cased words of an agreement's parties, short names and title: once the
     agreement is resolved they only say *which* agreement, and left in the ranking query they
     pull every clause that repeats a party name (measured on the dev set: see README)."""
+    return _words([*record.parties, *record.short_names, record.title or ""])
+
+
+def party_words(record: AgreementRecord) -> set[str]:
+    """Lower-cased words of an agreement's parties and of the short names that abbreviate a party
+    ("Heritage" for "Stremicks Heritage Foods, LLC", "CBC" for "Challenge Bioproducts Corporation
+    Ltd."): what names the agreement, without the title's words ("AUTOMOTIVE REFINISH DISTRIBUTOR
+    AGREEMENT" describes it) or the roles and terms a record's short names also hold ("Company",
+    "Distributor", "Territory")."""
+    names = list(record.parties)
+    aliases = [a for al in record.party_aliases.values() for a in al] + list(record.short_names)
+    names += [a for a in dict.fromkeys(aliases) if any(_abbreviates(a, p) for p in record.parties)]
+    return _words(names)
+
+
+def _abbreviates(alias: str, party: str) -> bool:
+    """Whether ``alias`` is made of ``party``'s own words ("MG Capital", "Premier") or its initials
+    ("HSNS" for "High Speed Net Solutions, Inc.")."""
+    words = re.findall(r"[A-Za-z0-9]+", join_initialisms(party).replace("&", ""))
+    own = {w.lower() for w in words}
+    mine = re.findall(r"[A-Za-z0-9]+", alias.replace("&", ""))
+    if mine and all(w.lower() in own for w in mine):
+        return True
+    initials = "".join(w[0] for w in words).lower()
+    return len(alias) > 1 and alias.isalpha() and alias.isupper() and initials.startswith(alias.lower())
+
+
+def _words(names: list[str]) -> set[str]:
     out: set[str] = set()
-    for name in [*record.parties, *record.short_names, record.title or ""]:
+    for name in names:
+        name = join_initialisms(name)
         for w in re.findall(r"[A-Za-z][\w.&'-]*", name):
             w = w.lower().strip(".'")
             # "theglobe.com" is asked about as "theglobe" too
@@ -269,5 +308,5 @@ def resolution_profile(doc: Document, record: AgreementRecord, *, with_file_name
     return "\n".join(f for f in fields if f)
 
 
-__all__ = ["AgreementRecord", "heading_topic_words", "make_record", "name_vocabulary", "naming_words",
+__all__ = ["AgreementRecord", "heading_topic_words", "join_initialisms", "make_record", "name_vocabulary", "naming_words", "party_words",
            "profile_front", "question_names", "strip_naming_words", "preamble_end", "resolution_profile", "short_names"]

@@ -256,8 +256,7 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, ConceptChecks,
         copies = self.copies()
         scores = {d: s for d, s in scores.items() if d not in copies}  # a copy's original stands for it
         res = self.resolver.decide(scores, allowed, n_docs=len(self.agreements()))
-        if res.status in ("uncertain", "ambiguous"):
-            res = self._named_alone(parts.description or question, res, copies)
+        res = self._named_alone(parts.description or question, res, copies, allowed)
         if allowed is not None and not res.chosen:
             res.chosen, res.status = list(allowed), "filtered"
         return res

@@ -10,15 +10,21 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 
-from clauselens.library.catalogue import AgreementRecord, naming_words, profile_front, question_names
+from clauselens.library.catalogue import AgreementRecord, join_initialisms, naming_words, party_words, profile_front, question_names
 from clauselens.library.parts import LibraryParts
-from clauselens.library.resolver import Resolution
+from clauselens.library.resolver import UNCERTAIN_TOP, Resolution
 
 #: A capitalised word of a question held by at most this share of the library's resolution
 #: profiles (and by the resolved agreement's) names that agreement, not what is asked: left out
 #: of the ranking query with the parties' names. 1 %: a party or person named in a handful of
 #: agreements ("CPM": 7 of 462); at 10 agreements, only a name no other agreement has.
 NAME_MAX_SHARE = 0.01
+#: A question's capitalised word names an agreement as a party (:meth:`AgreementNames._party_holders`) only when at
+#: most this share of the library's resolution profiles hold it (at least :data:`NAMED_MIN_HOLDERS`, so in a small
+#: library only a name no other profile holds): "CPM" (7 of 462, the party of one) passes, "Acquisition" and
+#: "Parent" (most merger agreements) do not.
+NAMED_MAX_SHARE = 0.02
+NAMED_MIN_HOLDERS = 1
 
 
 class AgreementNames(LibraryParts):
@@ -36,28 +42,66 @@ class AgreementNames(LibraryParts):
         pattern = re.compile(rf"(?<!\w){re.escape(name.lower())}(?!\w)")
         return bool(pattern.search(profile_front(self.catalogue.profile(doc_id)).lower()))
 
-    def _named_alone(self, question: str, res: Resolution, copies: dict[str, str]) -> Resolution:
-        """An uncertain or tied resolution settled by a name: when the question has a capitalised
-        word that one agreement of the library alone holds, as a party, short name or title word
-        of its record (or, where the record has no parties, in its preamble), and that agreement
-        is among those the scores kept, it is chosen alone
-        ("Can Equidata put its prices up on the credit-report reseller?": the generic words
-        score four reseller agreements near the one whose party is Equidata)."""
-        recs: dict[str, AgreementRecord] | None = None
-        for name in question_names(question):
-            holders = self._name_holders(name, copies)
-            if len(holders) != 1 or not holders <= set(res.chosen):
-                continue
-            (doc,) = holders
-            recs = recs if recs is not None else {r.doc_id: r for r in self.agreements()}
-            rec = recs.get(doc)
-            if rec is None:
-                continue
-            # a party, short name or title word; a name the preamble only mentions is no party --
-            # unless the record missed the parties (then where the agreement names them)
-            if name.lower() in naming_words(rec) if rec.parties else self._front_holds(doc, name):
-                return Resolution(ranked=res.ranked, chosen=[doc], status="resolved")
-        return res
+    def _naming_index(self) -> dict[str, set[str]]:
+        """Word -> the agreements whose record holds it among its parties and short names
+        (:func:`party_words`), rebuilt when the catalogue changes."""
+        gen = self.catalogue.generation()
+        if getattr(self, "_naming_gen", None) != gen or getattr(self, "_naming_map", None) is None:
+            index: dict[str, set[str]] = {}
+            for r in self.agreements():
+                for w in party_words(r):
+                    index.setdefault(w, set()).add(r.doc_id)
+            self._naming_map, self._naming_gen = index, gen
+        return self._naming_map
+
+    def _party_holders(self, name: str, copies: Collection[str], recs: dict[str, AgreementRecord]) -> tuple[set[str], set[str]]:
+        """The agreements that name ``name`` as a party -- a word of their record's parties or short
+        names, or, for a record the parser left without parties, of its title, parties or preamble
+        (:func:`profile_front`) -- and the agreements whose resolution profile holds it at all. A name a
+        clause only mentions ("CPM" pricing in an advertising agreement, a "Signature Page") names no
+        agreement; nor does a word many agreements use."""
+        in_profiles = self._name_holders(name, copies)
+        if len(in_profiles) > max(NAMED_MIN_HOLDERS, int(NAMED_MAX_SHARE * len(recs))):
+            return set(), in_profiles  # "Acquisition", "Parent", the "Signature" of a signature page
+        out = {d for d in self._naming_index().get(name.lower().strip(".'"), ()) if d not in copies}
+        for d in in_profiles:
+            rec = recs.get(d)
+            if rec is not None and not rec.parties and d not in out and self._front_holds(d, name):
+                out.add(d)
+        return out, in_profiles
+
+    def _named_alone(self, question: str, res: Resolution, copies: dict[str, str],
+                     allowed: Collection[str] | None = None) -> Resolution:
+        """A resolution settled by a name: when the question's capitalised words that one agreement
+        alone names as a party (:meth:`_party_holders`) all point to the same agreement, that one is
+        chosen alone -- instead of an uncertain, tied or unnamed reading ("Can Equidata put its prices
+        up on the credit-report reseller?": the generic words score four reseller agreements near the
+        one whose party is Equidata), and instead of an agreement the profile scores chose on the
+        question's other words ("Is CPM the only
+        company allowed to sell Signature's hip and knee implants?": an implant development agreement
+        outscored the distributorship between Signature Orthopaedics and CPM). Not when another of the
+        likeliest agreements' profiles holds the name too. Initials joined by "&" are one name however
+        spaced (:func:`join_initialisms`)."""
+        names = [n for n in question_names(join_initialisms(question)) if len(n) > 1]  # "E" of "E.piphany" names nothing
+        if not names:
+            return res
+        recs = {r.doc_id: r for r in self.agreements()}
+        named: set[str] = set()
+        profiles: set[str] = set()  # the agreements whose profiles hold a name that points to one agreement
+        for name in names:
+            holders, in_profiles = self._party_holders(name, copies, recs)
+            if len(holders) == 1:
+                named |= holders
+                profiles |= in_profiles
+        if len(named) != 1:
+            return res
+        (doc,) = named
+        if (allowed is not None and doc not in allowed) or res.chosen == [doc]:
+            return res
+        rivals = ({d for d, _ in res.ranked[:UNCERTAIN_TOP]} | set(res.chosen)) - {doc}
+        if rivals & profiles:
+            return res  # another likely agreement holds the name too (a party its record missed, "CEII" of its title)
+        return Resolution(ranked=res.ranked, chosen=[doc], status="resolved")
 
     def _naming_words(self, question: str, docs: Sequence[str]) -> set[str]:
         """The words that only say *which* agreement ``question`` is about, once ``docs`` are

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from clauselens.library import Library
-from clauselens.library.catalogue import AgreementRecord, naming_words, profile_front, question_names
+from clauselens.library.catalogue import AgreementRecord, join_initialisms, naming_words, profile_front, question_names
 from tests.library.cuad_library import cuad_library, have
 
 FILES = {
@@ -21,6 +21,8 @@ FILES = {
     "m2.txt": "BANGIINC_05_25_2005-EX-10-Premium Managed Hosting Agreement.txt",
     "m3.txt": "MEDIWOUNDLTD_01_15_2014-EX-10.6-SUPPLY AGREEMENT.txt",
     "m4.txt": "NANOPHASETECHNOLOGIESCORP_11_01_2005-EX-99.1-DISTRIBUTOR AGREEMENT.txt",
+    # a party printed "B & C General Warehouse Corporation LLC"
+    "m5.txt": "GentechHoldingsInc_20190808_1-A_EX1A-6 MAT CTRCT_11776814_EX1A-6 MAT CTRCT_Distributor Agreement.txt",
 }
 
 
@@ -36,6 +38,28 @@ def test_a_dotted_party_name_is_asked_about_without_its_domain() -> None:
                           short_names=["Boxlot"], title="CO-BRANDING Agreement")
     assert {"theglobe", "theglobe.com", "boxlot", "co-branding"} <= naming_words(rec)
     assert "inc" not in naming_words(rec) and "company" not in naming_words(rec)
+
+
+def test_initials_joined_by_an_ampersand_are_one_name_however_spaced() -> None:
+    assert join_initialisms("B & C General Warehouse and AT&T") == "B&C General Warehouse and AT&T"
+    assert join_initialisms("Terms & Conditions; R &D") == "Terms & Conditions; R&D"  # words are not initials
+    rec = AgreementRecord(doc_id="d", path="d.txt", sha256="0", parties=["B & C General Warehouse Corporation LLC", "Acme"])
+    assert "b&c" in naming_words(rec) and "general" in naming_words(rec)
+    assert question_names(join_initialisms("Can B & C refuse the order?")) == ["B&C"]
+
+
+def test_party_words_keep_the_parties_and_their_abbreviations_not_roles_or_the_title() -> None:
+    from clauselens.library.catalogue import party_words
+
+    rec = AgreementRecord(doc_id="d", path="d.txt", sha256="0", title="AUTOMOTIVE REFINISH DISTRIBUTOR AGREEMENT",
+                          parties=["Challenge Bioproducts Corporation Ltd.", "HIGH SPEED NET SOLUTIONS, INC."],
+                          party_aliases={"Challenge Bioproducts Corporation Ltd.": ["CBC"],
+                                         "HIGH SPEED NET SOLUTIONS, INC.": ["HSNS", "Supplier"]},
+                          short_names=["CBC", "HSNS", "Supplier", "Territory", "Bioproducts"])
+    words = party_words(rec)
+    assert {"cbc", "hsns", "challenge", "bioproducts", "speed"} <= words
+    assert not {"supplier", "territory", "automotive", "refinish"} & words
+    assert {"automotive", "supplier"} <= naming_words(rec)  # still said only to name the agreement once resolved
 
 
 def test_profile_front_drops_the_name_vocabulary_line() -> None:
@@ -96,6 +120,34 @@ def test_a_name_one_agreement_alone_holds_settles_an_uncertain_resolution(lib: L
     bromelain = lib.lexical.profile_scores(lib.analyzer.tokenize("Bromelain")[:1])
     assert [d for d, v in bromelain.items() if v > 0] == [ids["m3.txt"]]  # one agreement alone holds it
     assert lib._named_alone("Who pays when Bromelain is recalled?", every, {}) is every
-    # the agreement the name points to was not among those kept: the resolution stands
+    # the agreement the name points to was not among those kept: a party name still settles it
     others = Resolution(ranked=every.ranked[1:], chosen=[ids["m2.txt"], ids["m3.txt"]], status="uncertain")
-    assert lib._named_alone("Can Stratton keep its commission?", others, {}) is others
+    out = lib._named_alone("Can Stratton keep its commission?", others, {})
+    assert out.status == "resolved" and out.chosen == [ids["m1.txt"]]
+    # ... unless the caller's filters leave it out
+    assert lib._named_alone("Can Stratton keep its commission?", others, {}, allowed=others.chosen) is others
+
+
+@needs_cuad
+def test_a_party_name_overrides_an_agreement_chosen_on_other_words(lib: Library) -> None:
+    from clauselens.library.resolver import Resolution
+
+    ids = {Path(r.path).name: r.doc_id for r in lib.agreements()}
+    # the distributor agreement chosen on the question's generic words names no "CBC": the supply agreement does
+    wrong = Resolution(ranked=[(ids["m4.txt"], 2.0), (ids["m3.txt"], 1.2)], chosen=[ids["m4.txt"]], status="resolved")
+    out = lib._named_alone("Does the distributor have to help when CBC recalls a batch?", wrong, {})
+    assert out.status == "resolved" and out.chosen == [ids["m3.txt"]]
+    # the chosen agreement names one of the question's names: it stands
+    both = "Does Nanophase's distributor help when CBC recalls a batch?"
+    assert lib._named_alone(both, wrong, {}) is wrong
+    right = Resolution(ranked=wrong.ranked, chosen=[ids["m3.txt"]], status="resolved")
+    assert lib._named_alone("Who pays when CBC recalls a batch?", right, {}) is right
+    # no agreement named at all (the whole library searched): a party name picks its agreement
+    none = Resolution(ranked=[], chosen=[], status="unnamed")
+    out = lib._named_alone("Can B&C refuse an order from its distributor?", none, {})
+    assert out.chosen == [ids["m5.txt"]]
+    # initials spaced as the agreement prints them, and through the library's own resolution
+    assert lib.resolve("Can B & C refuse an order from its distributor?").chosen == [ids["m5.txt"]]
+    # a single capital ("E" of "E.piphany"), a clause's passing mention or a generic role names nothing
+    assert lib._named_alone("Can E cancel?", none, {}) is none
+    assert lib._named_alone("What does the Company have to deliver to the Distributor?", none, {}) is none
