@@ -12,7 +12,7 @@ from collections.abc import Collection, Sequence
 
 from clauselens.library.catalogue import AgreementRecord, join_initialisms, naming_words, party_words, profile_front, question_names
 from clauselens.library.parts import LibraryParts
-from clauselens.library.resolver import UNCERTAIN_TOP, Resolution
+from clauselens.library.resolver import MAX_AMBIGUOUS, UNCERTAIN_TOP, Resolution
 
 #: A capitalised word of a question held by at most this share of the library's resolution
 #: profiles (and by the resolved agreement's) names that agreement, not what is asked: left out
@@ -59,15 +59,16 @@ class AgreementNames(LibraryParts):
         names, or, for a record the parser left without parties, of its title, parties or preamble
         (:func:`profile_front`) -- and the agreements whose resolution profile holds it at all. A name a
         clause only mentions ("CPM" pricing in an advertising agreement, a "Signature Page") names no
-        agreement; nor does a word many agreements use."""
+        agreement; nor does a word many agreements use, unless every agreement that uses it names it as a
+        party (an agreement and its amendments in a small library)."""
         in_profiles = self._name_holders(name, copies)
-        if len(in_profiles) > max(NAMED_MIN_HOLDERS, int(NAMED_MAX_SHARE * len(recs))):
-            return set(), in_profiles  # "Acquisition", "Parent", the "Signature" of a signature page
         out = {d for d in self._naming_index().get(name.lower().strip(".'"), ()) if d not in copies}
         for d in in_profiles:
             rec = recs.get(d)
             if rec is not None and not rec.parties and d not in out and self._front_holds(d, name):
                 out.add(d)
+        if len(in_profiles) > max(NAMED_MIN_HOLDERS, int(NAMED_MAX_SHARE * len(recs))) and not in_profiles <= out:
+            return set(), in_profiles  # "Acquisition", "Parent", the "Signature" of a signature page
         return out, in_profiles
 
     def _named_alone(self, question: str, res: Resolution, copies: dict[str, str],
@@ -86,22 +87,23 @@ class AgreementNames(LibraryParts):
         if not names:
             return res
         recs = {r.doc_id: r for r in self.agreements()}
-        named: set[str] = set()
-        profiles: set[str] = set()  # the agreements whose profiles hold a name that points to one agreement
+        named: set[str] | None = None
+        profiles: set[str] = set()  # the agreements whose profiles hold a name that points to a few agreements
         for name in names:
             holders, in_profiles = self._party_holders(name, copies, recs)
-            if len(holders) == 1:
-                named |= holders
+            if 1 <= len(holders) <= MAX_AMBIGUOUS:
+                named = holders if named is None else named & holders
                 profiles |= in_profiles
-        if len(named) != 1:
+        if not named or (allowed is not None and not named <= set(allowed)):
             return res
-        (doc,) = named
-        if (allowed is not None and doc not in allowed) or res.chosen == [doc]:
-            return res
-        rivals = ({d for d, _ in res.ranked[:UNCERTAIN_TOP]} | set(res.chosen)) - {doc}
+        if res.chosen and set(res.chosen) <= named:
+            return res  # already there, or narrower
+        rivals = ({d for d, _ in res.ranked[:UNCERTAIN_TOP]} | set(res.chosen)) - named
         if rivals & profiles:
             return res  # another likely agreement holds the name too (a party its record missed, "CEII" of its title)
-        return Resolution(ranked=res.ranked, chosen=[doc], status="resolved")
+        rank = {d: i for i, (d, _) in enumerate(res.ranked)}
+        chosen = sorted(named, key=lambda d: (rank.get(d, len(rank)), d))
+        return Resolution(ranked=res.ranked, chosen=chosen, status="resolved" if len(chosen) == 1 else "ambiguous")
 
     def _naming_words(self, question: str, docs: Sequence[str]) -> set[str]:
         """The words that only say *which* agreement ``question`` is about, once ``docs`` are

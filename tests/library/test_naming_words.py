@@ -23,6 +23,9 @@ FILES = {
     "m4.txt": "NANOPHASETECHNOLOGIESCORP_11_01_2005-EX-99.1-DISTRIBUTOR AGREEMENT.txt",
     # a party printed "B & C General Warehouse Corporation LLC"
     "m5.txt": "GentechHoldingsInc_20190808_1-A_EX1A-6 MAT CTRCT_11776814_EX1A-6 MAT CTRCT_Distributor Agreement.txt",
+    # a manufacturing agreement and its first amendment: the same two parties
+    "m6.txt": "BellringBrandsInc_20190920_S-1_EX-10.12_11817081_EX-10.12_Manufacturing Agreement1.txt",
+    "m7.txt": "BellringBrandsInc_20190920_S-1_EX-10.12_11817081_EX-10.12_Manufacturing Agreement2.txt",
 }
 
 
@@ -151,3 +154,19 @@ def test_a_party_name_overrides_an_agreement_chosen_on_other_words(lib: Library)
     # a single capital ("E" of "E.piphany"), a clause's passing mention or a generic role names nothing
     assert lib._named_alone("Can E cancel?", none, {}) is none
     assert lib._named_alone("What does the Company have to deliver to the Distributor?", none, {}) is none
+
+
+@needs_cuad
+def test_a_party_several_agreements_name_narrows_the_search_to_them(lib: Library) -> None:
+    from clauselens.library.resolver import Resolution
+
+    ids = {Path(r.path).name: r.doc_id for r in lib.agreements()}
+    every = Resolution(ranked=[(d, 0.9 - 0.1 * i) for i, d in enumerate(sorted(ids.values()))], chosen=sorted(ids.values())[:5],
+                       status="uncertain")
+    out = lib._named_alone("Does Heritage have to store the raw materials?", every, {})
+    assert out.status == "ambiguous" and set(out.chosen) == {ids["m6.txt"], ids["m7.txt"]}
+    # both names point to the pair; one of the pair already chosen alone stands
+    alone = Resolution(ranked=every.ranked, chosen=[ids["m7.txt"]], status="resolved")
+    assert lib._named_alone("Can Premier buy from Heritage's rivals?", alone, {}) is alone
+    # two names that point to different agreements settle nothing
+    assert lib._named_alone("Does Heritage sell to CBC?", every, {}) is every
