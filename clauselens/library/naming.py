@@ -65,8 +65,10 @@ class AgreementNames(LibraryParts):
         out = {d for d in self._naming_index().get(name.lower().strip(".'"), ()) if d not in copies}
         for d in in_profiles:
             rec = recs.get(d)
-            if rec is not None and not rec.parties and d not in out and self._front_holds(d, name):
-                out.add(d)
+            if rec is None or d in out:
+                continue
+            if (not rec.parties and self._front_holds(d, name)) or (len(in_profiles) == 1 and self._names_party(d, name, recs)):
+                out.add(d)  # where the agreement names its parties; or a word of its title no other profile holds
         if len(in_profiles) > max(NAMED_MIN_HOLDERS, int(NAMED_MAX_SHARE * len(recs))) and not in_profiles <= out:
             return set(), in_profiles  # "Acquisition", "Parent", the "Signature" of a signature page
         return out, in_profiles
@@ -104,6 +106,14 @@ class AgreementNames(LibraryParts):
         rank = {d: i for i, (d, _) in enumerate(res.ranked)}
         chosen = sorted(named, key=lambda d: (rank.get(d, len(rank)), d))
         return Resolution(ranked=res.ranked, chosen=chosen, status="resolved" if len(chosen) == 1 else "ambiguous")
+
+    def _names_party(self, doc: str, name: str, recs: dict[str, AgreementRecord]) -> bool:
+        """Whether ``doc``'s record names ``name`` among its parties, short names or title (where it lists no parties:
+        its title, parties or preamble)."""
+        rec = recs.get(doc)
+        if rec is None:
+            return False
+        return name.lower().strip(".'") in naming_words(rec) if rec.parties else self._front_holds(doc, name)
 
     def _naming_words(self, question: str, docs: Sequence[str]) -> set[str]:
         """The words that only say *which* agreement ``question`` is about, once ``docs`` are

@@ -170,3 +170,18 @@ def test_a_party_several_agreements_name_narrows_the_search_to_them(lib: Library
     assert lib._named_alone("Can Premier buy from Heritage's rivals?", alone, {}) is alone
     # two names that point to different agreements settle nothing
     assert lib._named_alone("Does Heritage sell to CBC?", every, {}) is every
+
+
+@needs_cuad
+def test_a_short_name_no_other_profile_holds_names_its_agreement(lib: Library) -> None:
+    """A trade name the record lists as a short name without being a party's words ("ALFA AESAR", the catalogue
+    business of Johnson Matthey) still names its agreement when no other agreement's profile holds it."""
+    from clauselens.library.catalogue import party_words
+    from clauselens.library.resolver import Resolution
+
+    ids = {Path(r.path).name: r.doc_id for r in lib.agreements()}
+    rec = next(r for r in lib.agreements() if r.doc_id == ids["m4.txt"])
+    assert "alfa" not in party_words(rec) and "alfa" in naming_words(rec)
+    none = Resolution(ranked=[], chosen=[], status="unnamed")
+    out = lib._named_alone("Does Alfa Aesar have to pay within 30 days?", none, {})
+    assert out.status == "resolved" and out.chosen == [ids["m4.txt"]]
