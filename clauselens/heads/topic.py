@@ -57,6 +57,20 @@ class AbsentTopic:
         return self.mass >= self.threshold
 
 
+#: CUAD categories that qualify another clause rather than name a topic of their own (the category definitions of
+#: Hendrycks et al. 2021: a *cap* on liability, liability left *uncapped*, a licence that is *not transferable*,
+#: *irrevocable*, extended to *affiliates*, an *exception* to a restriction, IP created by one party *assigned* to or
+#: *jointly owned* with the other). An agreement without such a clause may still answer a question about the clause it
+#: would qualify -- who pays when someone is hurt (an indemnity without a cap), whether a name may go on a product (a
+#: consent clause without a licence) -- so their absence never declines a question. Chosen after the four clause-QA dev
+#: sets' answerable questions the category check declined (cap on liability, uncapped liability, non-transferable
+#: licence, IP ownership assignment: 4 of its 19 declines, none of its 15 right ones), widened to the categories of the
+#: same kind by their definitions.
+QUALIFIERS = frozenset({"Cap On Liability", "Uncapped Liability", "Non-Transferable License", "Irrevocable Or Perpetual License",
+                        "Affiliate License-Licensee", "Affiliate License-Licensor", "Competitive Restriction Exception",
+                        "Ip Ownership Assignment", "Joint Ip Ownership", "Unlimited/All-You-Can-Eat-License"})
+
+
 class TopicHead:
     """The loaded head: :meth:`read` a question embedding against agreements' presence scores."""
 
@@ -88,12 +102,13 @@ class TopicHead:
     def read(self, vector: np.ndarray, presence: list[dict[str, float]]) -> AbsentTopic:
         """The absent mass of one question embedding against agreements given by their presence
         scores per category: the probability on eligible categories whose score is below
-        ``absent_below`` in every one of them (a category without a score is not absent)."""
+        ``absent_below`` in every one of them (a category without a score is not absent; a
+        :data:`QUALIFIERS` category never counts)."""
         p = self.probabilities(vector)[0]
         parts = []
         for j, cat in enumerate(self.labels):
             thr = self.absent_below.get(cat)
-            if thr is None or not presence:
+            if thr is None or not presence or cat in QUALIFIERS:
                 continue
             if all(sc.get(cat) is not None and sc[cat] < thr for sc in presence):
                 parts.append((cat, float(p[j])))

@@ -44,6 +44,21 @@ def test_absent_mass_needs_every_agreement_to_lack_the_category(head: TopicHead)
     assert head.read(v, [{}]).mass == 0.0  # no presence scores: nothing is known to be absent
 
 
+def test_a_category_that_qualifies_another_clause_never_declines(head: TopicHead) -> None:
+    """An agreement without a cap on liability may still say who pays (an indemnity): the head's reading of a question
+    as "Cap On Liability" adds nothing to the absent mass, where "Insurance" does."""
+    from clauselens.heads.topic import QUALIFIERS
+
+    assert "Cap On Liability" in head.absent_below and "Cap On Liability" in QUALIFIERS and "Insurance" not in QUALIFIERS
+    assert QUALIFIERS <= set(head.labels)
+    j = head.labels.index("Cap On Liability")
+    v = head.coef[j] / np.linalg.norm(head.coef[j])
+    lacks = {c: t / 2 for c, t in head.absent_below.items()}
+    reading = head.read(v, [lacks])
+    assert head.probabilities(v)[0][j] > 0.5  # read as a cap on liability ...
+    assert all(c not in QUALIFIERS for c, _ in reading.categories) and not reading.absent  # ... which declines nothing
+
+
 def test_missing_or_changed_weights_are_refused(tmp_path: Path) -> None:
     with pytest.raises(HeadMissingError, match="topic head not installed"):
         TopicHead(tmp_path)
