@@ -25,6 +25,8 @@ NAME_MAX_SHARE = 0.01
 #: "Parent" (most merger agreements) do not.
 NAMED_MAX_SHARE = 0.02
 NAMED_MIN_HOLDERS = 1
+#: A lower-case word of four letters or more: a party's name typed without its capital, when the party index holds it.
+_LOWER_WORD = re.compile(r"(?<![\w.&'-])([a-z][a-z0-9&]{3,})(?![\w&])")
 
 
 class AgreementNames(LibraryParts):
@@ -54,13 +56,16 @@ class AgreementNames(LibraryParts):
             self._naming_map, self._naming_gen = index, gen
         return self._naming_map
 
-    def _party_holders(self, name: str, copies: Collection[str], recs: dict[str, AgreementRecord]) -> tuple[set[str], set[str]]:
+    def _party_holders(self, name: str, copies: Collection[str], recs: dict[str, AgreementRecord],
+                       typed_lower: bool = False) -> tuple[set[str], set[str]]:
         """The agreements that name ``name`` as a party -- a word of their record's parties or short
         names, or, for a record the parser left without parties, of its title, parties or preamble
         (:func:`profile_front`) -- and the agreements whose resolution profile holds it at all. A name a
         clause only mentions ("CPM" pricing in an advertising agreement, a "Signature Page") names no
         agreement; nor does a word many agreements use, unless every agreement that uses it names it as a
-        party (an agreement and its amendments in a small library)."""
+        party (an agreement and its amendments in a small library). A name the question typed without its
+        capital (``typed_lower``) must pass that stricter test whatever its share: "green" names no agreement
+        that another profile mentions it in."""
         in_profiles = self._name_holders(name, copies)
         out = {d for d in self._naming_index().get(name.lower().strip(".'"), ()) if d not in copies}
         for d in in_profiles:
@@ -69,7 +74,8 @@ class AgreementNames(LibraryParts):
                 continue
             if (not rec.parties and self._front_holds(d, name)) or (len(in_profiles) == 1 and self._names_party(d, name, recs)):
                 out.add(d)  # where the agreement names its parties; or a word of its title no other profile holds
-        if len(in_profiles) > max(NAMED_MIN_HOLDERS, int(NAMED_MAX_SHARE * len(recs))) and not in_profiles <= out:
+        if (typed_lower or len(in_profiles) > max(NAMED_MIN_HOLDERS, int(NAMED_MAX_SHARE * len(recs)))) \
+                and not in_profiles <= out:
             return set(), in_profiles  # "Acquisition", "Parent", the "Signature" of a signature page
         return out, in_profiles
 
@@ -84,15 +90,19 @@ class AgreementNames(LibraryParts):
         company allowed to sell Signature's hip and knee implants?": an implant development agreement
         outscored the distributorship between Signature Orthopaedics and CPM). Not when another of the
         likeliest agreements' profiles holds the name too. Initials joined by "&" are one name however
-        spaced (:func:`join_initialisms`)."""
-        names = [n for n in question_names(join_initialisms(question)) if len(n) > 1]  # "E" of "E.piphany" names nothing
-        if not names:
+        spaced (:func:`join_initialisms`). A party's word typed in lower case ("can equidata walk away?") counts
+        when every agreement whose profile holds it names it as a party."""
+        text = join_initialisms(question)
+        names = [n for n in question_names(text) if len(n) > 1]  # "E" of "E.piphany" names nothing
+        index = self._naming_index()
+        lower = [w for w in dict.fromkeys(m.group(1) for m in _LOWER_WORD.finditer(text)) if w in index]
+        if not names and not lower:
             return res
         recs = {r.doc_id: r for r in self.agreements()}
         named: set[str] | None = None
         profiles: set[str] = set()  # the agreements whose profiles hold a name that points to a few agreements
-        for name in names:
-            holders, in_profiles = self._party_holders(name, copies, recs)
+        for name, typed_lower in [*((n, False) for n in names), *((w, True) for w in lower)]:
+            holders, in_profiles = self._party_holders(name, copies, recs, typed_lower)
             if 1 <= len(holders) <= MAX_AMBIGUOUS:
                 named = holders if named is None else named & holders
                 profiles |= in_profiles

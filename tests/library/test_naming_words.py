@@ -185,3 +185,15 @@ def test_a_short_name_no_other_profile_holds_names_its_agreement(lib: Library) -
     none = Resolution(ranked=[], chosen=[], status="unnamed")
     out = lib._named_alone("Does Alfa Aesar have to pay within 30 days?", none, {})
     assert out.status == "resolved" and out.chosen == [ids["m4.txt"]]
+
+
+@needs_cuad
+def test_a_party_name_typed_in_lower_case_names_its_agreement_an_ordinary_word_does_not(lib: Library) -> None:
+    from clauselens.library.resolver import Resolution
+
+    ids = {Path(r.path).name: r.doc_id for r in lib.agreements()}
+    none = Resolution(ranked=[], chosen=[], status="unnamed")
+    out = lib._named_alone("can mediwound stop supplying the enzyme?", none, {})
+    assert out.status == "resolved" and out.chosen == [ids["m3.txt"]]
+    # "general" is a word of B & C General Warehouse's name, but other agreements use it too
+    assert lib._named_alone("what general rules apply to orders?", none, {}) is none
