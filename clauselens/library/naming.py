@@ -81,17 +81,17 @@ class AgreementNames(LibraryParts):
 
     def _named_alone(self, question: str, res: Resolution, copies: dict[str, str],
                      allowed: Collection[str] | None = None) -> Resolution:
-        """A resolution settled by a name: when the question's capitalised words that one agreement
-        alone names as a party (:meth:`_party_holders`) all point to the same agreement, that one is
-        chosen alone -- instead of an uncertain, tied or unnamed reading ("Can Equidata put its prices
-        up on the credit-report reseller?": the generic words score four reseller agreements near the
-        one whose party is Equidata), and instead of an agreement the profile scores chose on the
-        question's other words ("Is CPM the only
-        company allowed to sell Signature's hip and knee implants?": an implant development agreement
-        outscored the distributorship between Signature Orthopaedics and CPM). Not when another of the
-        likeliest agreements' profiles holds the name too. Initials joined by "&" are one name however
-        spaced (:func:`join_initialisms`). A party's word typed in lower case ("can equidata walk away?") counts
-        when every agreement whose profile holds it names it as a party."""
+        """A resolution settled by the parties the question names. Its capitalised words, and its lower-case words
+        that are a party's (:meth:`_party_holders`; "can equidata walk away?"), each point to the one to
+        :data:`MAX_AMBIGUOUS` agreements that name them as a party; when the agreements every such name points to
+        agree, those are searched -- alone (resolved) or together (ambiguous: an agreement and its amendment) --
+        instead of an uncertain, tied or unnamed reading ("Can Equidata put its prices up on the credit-report
+        reseller?": the generic words score four reseller agreements near the one whose party is Equidata), and
+        instead of an agreement the profile scores chose on the question's other words ("Is CPM the only company
+        allowed to sell Signature's hip and knee implants?": an implant development agreement outscored the
+        distributorship between Signature Orthopaedics and CPM). Not when another of the likeliest agreements'
+        profiles holds one of those names too, nor outside ``allowed``. Initials joined by "&" are one name however
+        spaced (:func:`join_initialisms`)."""
         text = join_initialisms(question)
         names = [n for n in question_names(text) if len(n) > 1]  # "E" of "E.piphany" names nothing
         index = self._naming_index()
