@@ -90,8 +90,10 @@ class AgreementNames(LibraryParts):
         instead of an agreement the profile scores chose on the question's other words ("Is CPM the only company
         allowed to sell Signature's hip and knee implants?": an implant development agreement outscored the
         distributorship between Signature Orthopaedics and CPM). Not when another of the likeliest agreements'
-        profiles holds one of those names too, nor outside ``allowed``. Initials joined by "&" are one name however
-        spaced (:func:`join_initialisms`)."""
+        profiles holds one of those names too, nor outside ``allowed``; and lower-case words alone never overturn an
+        agreement the profile scores chose ("does the hosting agreement cover medical records?" keeps the hosting
+        agreement, whoever's name holds "medical"). Initials joined by "&" are one name however spaced
+        (:func:`join_initialisms`)."""
         text = join_initialisms(question)
         names = [n for n in question_names(text) if len(n) > 1]  # "E" of "E.piphany" names nothing
         index = self._naming_index()
@@ -101,13 +103,17 @@ class AgreementNames(LibraryParts):
         recs = {r.doc_id: r for r in self.agreements()}
         named: set[str] | None = None
         profiles: set[str] = set()  # the agreements whose profiles hold a name that points to a few agreements
+        capitalised = False
         for name, typed_lower in [*((n, False) for n in names), *((w, True) for w in lower)]:
             holders, in_profiles = self._party_holders(name, copies, recs, typed_lower)
             if 1 <= len(holders) <= MAX_AMBIGUOUS:
                 named = holders if named is None else named & holders
                 profiles |= in_profiles
+                capitalised = capitalised or not typed_lower
         if not named or (allowed is not None and not named <= set(allowed)):
             return res
+        if res.status == "resolved" and not capitalised:
+            return res  # an ordinary lower-case word ("medical") does not overturn an agreement the question named
         if res.chosen and set(res.chosen) <= named:
             return res  # already there, or narrower
         rivals = ({d for d, _ in res.ranked[:UNCERTAIN_TOP]} | set(res.chosen)) - named

@@ -197,3 +197,16 @@ def test_a_party_name_typed_in_lower_case_names_its_agreement_an_ordinary_word_d
     assert out.status == "resolved" and out.chosen == [ids["m3.txt"]]
     # "general" is a word of B & C General Warehouse's name, but other agreements use it too
     assert lib._named_alone("what general rules apply to orders?", none, {}) is none
+
+
+@needs_cuad
+def test_a_lower_case_word_does_not_overturn_an_agreement_the_question_named(lib: Library) -> None:
+    from clauselens.library.resolver import Resolution
+
+    ids = {Path(r.path).name: r.doc_id for r in lib.agreements()}
+    chosen = Resolution(ranked=[(ids["m4.txt"], 2.0)], chosen=[ids["m4.txt"]], status="resolved")
+    # "mediwound" names m3 as a party, typed in lower case: the agreement the scores chose stands
+    assert lib._named_alone("does the nanoparticle distributor buy from mediwound?", chosen, {}) is chosen
+    # with its capital it is a name the question gives, and m4 names no MediWound
+    out = lib._named_alone("does the nanoparticle distributor buy from MediWound?", chosen, {})
+    assert out.chosen == [ids["m3.txt"]]
