@@ -66,16 +66,20 @@ class AgreementNames(LibraryParts):
         party (an agreement and its amendments in a small library). A name the question typed without its
         capital (``typed_lower``) must pass that stricter test whatever its share: "green" names no agreement
         that another profile mentions it in."""
-        in_profiles = self._name_holders(name, copies)
         out = {d for d in self._naming_index().get(name.lower().strip(".'"), ()) if d not in copies}
+        if len(out) > MAX_AMBIGUOUS:
+            return set(), set()  # a word of many parties' names ("services") points to no few agreements: not read further
+        in_profiles = self._name_holders(name, copies)
+        strict = typed_lower or len(in_profiles) > max(NAMED_MIN_HOLDERS, int(NAMED_MAX_SHARE * len(recs)))
+        if strict and len(in_profiles) > MAX_AMBIGUOUS:
+            return set(), in_profiles  # more agreements use it than a name may point to
         for d in in_profiles:
             rec = recs.get(d)
             if rec is None or d in out:
                 continue
             if (not rec.parties and self._front_holds(d, name)) or (len(in_profiles) == 1 and self._names_party(d, name, recs)):
                 out.add(d)  # where the agreement names its parties; or a word of its title no other profile holds
-        if (typed_lower or len(in_profiles) > max(NAMED_MIN_HOLDERS, int(NAMED_MAX_SHARE * len(recs)))) \
-                and not in_profiles <= out:
+        if strict and not in_profiles <= out:
             return set(), in_profiles  # "Acquisition", "Parent", the "Signature" of a signature page
         return out, in_profiles
 
