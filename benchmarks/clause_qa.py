@@ -236,6 +236,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--query-adapter", type=Path, default=None, metavar="DIR",
                     help="rank the dense channel with this trained query adapter (a folder holding query_adapter/, "
                          "as clauselens.library.train_query_adapter writes it; the variant says so)")
+    ap.add_argument("--heading-head", type=Path, default=None, metavar="ROOT",
+                    help="read the heading-topic head from this weights root (ROOT/heading_topic/, as "
+                         "train_heading_topics fit --root writes it) instead of the installed one; the variant says so")
     ap.add_argument("--topic-channel", action="store_true",
                     help="fuse the topic channel (topic head category -> presence probe's passages) into the ranking")
     ap.add_argument("--absence-min-positives", type=int, default=None, metavar="N",
@@ -264,6 +267,10 @@ def main(argv: list[str] | None = None) -> None:
     lib.topic_channel = args.topic_channel
     if args.absence_min_positives is not None and not args.no_category_absence:
         widen_absence(lib, args.absence_min_positives)
+    if args.heading_head is not None and not args.no_heading_absence:
+        from clauselens.heads.heading_topic import HeadingTopicHead
+
+        lib.heading_head = HeadingTopicHead(args.heading_head)
     if args.query_adapter is not None:
         from clauselens.heads.query_adapter import QueryAdapter
 
@@ -278,6 +285,7 @@ def main(argv: list[str] | None = None) -> None:
                f"{'-topic-channel' if args.topic_channel else ''}"
                f"{f'-absence-min-positives{args.absence_min_positives}' if args.absence_min_positives is not None else ''}"
                f"{'-query-adapter' if args.query_adapter else ''}"
+               f"{'-heading-head' if args.heading_head is not None and not args.no_heading_absence else ''}"
                f"{f'-{args.tag}' if args.tag else ''}")
     RESULTS.mkdir(parents=True, exist_ok=True)
     rpath = RESULTS / f"clause_qa_{args.setting}_{variant}.results.jsonl"
@@ -294,6 +302,7 @@ def main(argv: list[str] | None = None) -> None:
                     "heading_absence": lib.topic_head is not False and lib.heading_head is not False,
                     "concept_absence": lib.concept_absence,
                     "query_adapter": str(args.query_adapter) if args.query_adapter else None,
+                    "heading_head": str(args.heading_head) if args.heading_head is not None else None,
                     "seconds_to_open_or_build": round(build_s, 1)},
         "load_average_1_5_15_at_end": [round(x, 2) for x in os.getloadavg()],  # latency is only comparable at like load
         "k": K, "abstain_threshold_dense": thr, "questions": len(questions), "summary": summary,

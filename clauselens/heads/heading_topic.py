@@ -8,9 +8,11 @@ Two linear models, both trained by :mod:`clauselens.library.train_heading_topics
 1. **Question topic**: k-nearest-neighbour vote (Cover & Hart 1967) among the clauses of
    ``train_allowed`` agreements (a bank of their stored all-MiniLM-L6-v2 vectors, Reimers & Gurevych
    2019), each labelled by the most specific heading topic it sits under, ``Other`` when none is an
-   eligible topic: P(topic) = its share of the question's ``knn_k`` nearest clauses. (A softmax over
-   the question vector, trained on the few everyday questions per topic there are, read nearly every
-   everyday question as ``Other``: measured, replaced.)
+   eligible topic: P(topic) = its share of the question's ``knn_k`` nearest clauses. A softmax over
+   the question vector (:mod:`clauselens.library.heading_reader`; used when the weights file holds
+   ``q_coef`` / ``q_intercept``) was measured twice and not shipped: trained on the few everyday questions
+   per topic there first were, it read nearly every everyday question as ``Other``; on ~800 it read
+   answerable lay questions as topics their agreements lack (docs/BENCHMARKS.md, 2026-12-06).
 2. **Clause probe**: one logistic regression per topic over TF-IDF features (Salton & Buckley 1988;
    sublinear tf, l2 norm) of 100-word windows of an agreement's text, the windows of clauses under
    the topic's headings as positives, the heading words removed; the contract score is the maximum
@@ -126,6 +128,13 @@ def knn_shares(vectors: np.ndarray, bank: np.ndarray, labels: np.ndarray, n_labe
     return out
 
 
+def softmax_rows(z: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of logits ``z``."""
+    z = np.asarray(z, dtype=np.float64)
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
 class HeadingTopicHead:
     """The loaded head: :meth:`probabilities` of a question vector, :meth:`contract_scores` of a
     text, :meth:`read` a question against agreements."""
@@ -143,9 +152,14 @@ class HeadingTopicHead:
         from safetensors.numpy import load_file
 
         t = load_file(str(d / WEIGHT_FILE))
-        self.bank = t["bank"].astype(np.float32)  # (clauses, dim): MiniLM vectors of headed clauses
-        self.bank_labels = t["bank_labels"].astype(np.int64)  # each clause's index in labels
-        self.knn_k = int(meta["knn_k"])
+        #: The question reader: a softmax over the question vector (``q_coef``, ``q_intercept``) when the file
+        #: holds one, else the kNN vote over the clause bank.
+        self.q_coef = t["q_coef"].astype(np.float32) if "q_coef" in t else None
+        self.q_intercept = t["q_intercept"].astype(np.float32) if "q_intercept" in t else None
+        if self.q_coef is None:
+            self.bank = t["bank"].astype(np.float32)  # (clauses, dim): MiniLM vectors of headed clauses
+            self.bank_labels = t["bank_labels"].astype(np.int64)  # each clause's index in labels
+            self.knn_k = int(meta["knn_k"])
         self.p_coef = t["p_coef"].astype(np.float32)
         self.p_intercept = t["p_intercept"].astype(np.float32)
         self.idf = t["idf"].astype(np.float64)
@@ -172,8 +186,10 @@ class HeadingTopicHead:
         return self._vec
 
     def probabilities(self, vectors: np.ndarray) -> np.ndarray:
-        """Share of each of :attr:`labels` among the question's :attr:`knn_k` nearest clauses of the bank
-        (:func:`knn_shares`), one row per question embedding."""
+        """P(each of :attr:`labels`), one row per question embedding: the softmax reader's, or the share of each
+        label among the question's :attr:`knn_k` nearest clauses of the bank (:func:`knn_shares`)."""
+        if self.q_coef is not None and self.q_intercept is not None:
+            return softmax_rows(np.atleast_2d(np.asarray(vectors, dtype=np.float32)) @ self.q_coef.T + self.q_intercept)
         return knn_shares(vectors, self.bank, self.bank_labels, len(self.labels), self.knn_k)
 
     def window_probs(self, texts: list[str]) -> np.ndarray:
@@ -219,5 +235,5 @@ def load() -> HeadingTopicHead:
     return HeadingTopicHead()
 
 
-__all__ = ["AbsentHeading", "HEAD_ZONE", "knn_shares", "HeadingTopicHead", "KIND_LABELS", "NAME", "OTHER", "clean_heading", "heading_key",
-           "heading_keys", "load", "strip_headings"]
+__all__ = ["AbsentHeading", "HEAD_ZONE", "KIND_LABELS", "NAME", "OTHER", "HeadingTopicHead", "clean_heading", "heading_key",
+           "heading_keys", "knn_shares", "load", "softmax_rows", "strip_headings"]

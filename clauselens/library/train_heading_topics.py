@@ -302,14 +302,14 @@ def generation_items(lib: Any, topics: dict[str, Any], names: list[str], per_top
 
 
 def stage_generate(lib: Any, topics: dict[str, Any], minutes: float, threads: int = 2,
-                   probe: Path | None = None) -> dict[str, Any]:
+                   probe: Path | None = None, per_topic: int = ITEMS_PER_TOPIC) -> dict[str, Any]:
     """Everyday questions per eligible topic by the bundled 1.5B (resumable; module docstring, stage 3;
     each item keeps its topic's heading keys, so ``fit`` finds its topic after a later regrouping)."""
     from clauselens.heads.synthetic import llama_complete
     from clauselens.heads.topic_questions import SCHEMA
     from clauselens.heads.topic_questions import run as topic_run
 
-    todo = generation_items(lib, topics, eligible_topics(probe))
+    todo = generation_items(lib, topics, eligible_topics(probe), per_topic)
     complete = llama_complete(n_threads=threads, temperature=0.8, max_tokens=260, schema=SCHEMA)
     stats = topic_run(todo, complete, QUESTIONS, minutes=minutes, log=lambda s: print(s, file=sys.stderr, flush=True))
     from clauselens.heads.synthetic import done_ids
@@ -466,8 +466,10 @@ def mass_threshold(pv: np.ndarray, gold: list[str], labels: list[str], lacks: np
     return chosen, {"curve": curve, "answerable_pairs": int((~unans).sum()), "unanswerable_pairs": int(unans.sum())}
 
 
-def stage_fit(lib: Any, topics: dict[str, Any]) -> dict[str, Any]:
-    """Build the head and write ``clauselens/heads/weights/heading_topic/`` (module docstring, stage 4)."""
+def stage_fit(lib: Any, topics: dict[str, Any], reader: str = "knn", root: Path | None = None) -> dict[str, Any]:
+    """Build the head and write ``clauselens/heads/weights/heading_topic/`` (module docstring, stage 4); ``reader``
+    "softmax": the question reader of :mod:`clauselens.library.heading_reader` instead of the clause-bank vote, its
+    ``absent_mass`` chosen on the synthetic validation (:func:`mass_threshold`), not on a question file."""
     from safetensors.numpy import save_file
 
     from clauselens.heads.base import head_dir, sha256_file
@@ -478,46 +480,70 @@ def stage_fit(lib: Any, topics: dict[str, Any]) -> dict[str, Any]:
     probe = json.loads((CACHE / "probe.json").read_text())["stats"]
     names = eligible_topics()
     labels = [*names, OTHER]
-    bank, bank_labels = clause_bank(lib, topics, names)
-    # validation only (the threshold is chosen on the dev sets): synthetic questions x train_allowed agreements
     rows, mapping = question_examples(lib, topics, names)
     val = [r for r in rows if r["val"] and r["source"] != "clauses"]
-    pv = knn_shares(get_embedder("minilm").embed_queries([r["text"] for r in val]), bank, bank_labels, len(labels), KNN_K)
+    tensors: dict[str, np.ndarray] = {}
+    if reader == "softmax":
+        from clauselens.heads.topic_questions import SYSTEM
+        from clauselens.library.heading_reader import fit_reader, parroted, prompt_examples
+
+        emb = get_embedder("minilm")
+        x = np.asarray(emb.embed_queries([r["text"] for r in rows]), dtype=np.float32)
+        drop = parroted(x, np.asarray(emb.embed_queries(prompt_examples(SYSTEM)), dtype=np.float32))
+        drop &= np.array([r["source"] in ("heading_questions", "topic_questions") for r in rows])
+        rows, x = [r for r, d in zip(rows, drop) if not d], x[~drop]
+        val = [r for r in rows if r["val"] and r["source"] != "clauses"]
+        fit = fit_reader(x, [r["label"] for r in rows], np.array([bool(r["val"]) for r in rows]), labels)
+        pv, bank_labels = fit["val_probs"], np.zeros(0, dtype=np.int16)
+        tensors = {"q_coef": fit["coef"].astype(np.float16), "q_intercept": fit["intercept"].astype(np.float16)}
+    else:  # validation only (the threshold is chosen on the dev sets): synthetic questions x train_allowed agreements
+        bank, bank_labels = clause_bank(lib, topics, names)
+        pv = knn_shares(get_embedder("minilm").embed_queries([r["text"] for r in val]), bank, bank_labels, len(labels), KNN_K)
+        tensors = {"bank": bank.astype(np.float16), "bank_labels": bank_labels}
     oof = np.load(CACHE / "probe_oof.npz")
     idx = {t["name"]: j for j, t in enumerate(topics["topics"])}
     lacks = np.zeros((oof["oof"].shape[0], len(labels)), dtype=bool)
     for i, n in enumerate(names):
         j = idx[n]
         lacks[:, i] = ~oof["has"][:, j] & (oof["oof"][:, j] < probe[n]["threshold"])
-    _, mmetrics = mass_threshold(pv, [r["label"] for r in val], labels, lacks)
+    chosen_mass, mmetrics = mass_threshold(pv, [r["label"] for r in val], labels, lacks)
+    absent_mass = chosen_mass if reader == "softmax" else ABSENT_MASS
+    if reader == "softmax":
+        mmetrics["reader"] = {"C": fit["C"], "C_curve": fit["C_curve"], "training_questions": len(rows),
+                              "parroted_prompt_examples_dropped": int(drop.sum()),
+                              "by_label": dict(Counter(r["label"] for r in rows))}
     vec, pcoef, picpt = fit_probe(lib, topics, names)
-    d = head_dir(NAME)
+    d = head_dir(NAME, root)
     d.mkdir(parents=True, exist_ok=True)
-    save_file({"bank": bank.astype(np.float16), "bank_labels": bank_labels,
+    save_file({**tensors,
                "p_coef": pcoef.astype(np.float16), "p_intercept": picpt.astype(np.float16),
                "idf": vec.idf_.astype(np.float16)}, str(d / WEIGHT_FILE))
     vocab = {k: int(v) for k, v in vec.vocabulary_.items()}
     (d / VOCAB_FILE).write_text(json.dumps(vocab, sort_keys=True))
     by_name = {t["name"]: t for t in topics["topics"]}
-    meta = {"name": NAME, "kind": "kNN over a bank of headed clauses' MiniLM vectors + TF-IDF window probe per heading topic",
+    kind = ("softmax over the question's MiniLM vector" if reader == "softmax" else
+            "kNN over a bank of headed clauses' MiniLM vectors") + " + TF-IDF window probe per heading topic"
+    meta = {"name": NAME, "kind": kind, "reader": reader,
             "sha256": sha256_file(d / WEIGHT_FILE), "vocab_sha256": sha256_file(d / VOCAB_FILE),
             "size": (d / WEIGHT_FILE).stat().st_size, "labels": labels, "topics": names, "knn_k": KNN_K,
             "keys": {n: by_name[n]["keys"] for n in names},
-            "absent_below": {n: probe[n]["threshold"] for n in names}, "absent_mass": ABSENT_MASS,
-            "absent_mass_chosen_on": "clause-qa-dev, clause-qa-lay, clause_qa_lay_blind2, clause_qa_lay_blind3 "
+            "absent_below": {n: probe[n]["threshold"] for n in names}, "absent_mass": absent_mass,
+            "absent_mass_chosen_on": ("synthetic validation questions x train_allowed agreements (mass_threshold: at most "
+                                      f"{MAX_WRONG_ABSTAIN:.0%} of answerable pairs abstained)") if reader == "softmax" else
+                                     "clause-qa-dev, clause-qa-lay, clause_qa_lay_blind2, clause_qa_lay_blind3 "
                                      "(dev sets): benchmarks/heading_absence_sweep.py",
             "vectorizer": {"ngram_range": VECTORIZER["ngram_range"], "sublinear_tf": VECTORIZER["sublinear_tf"]},
             "training_command": COMMAND, "training_seconds": round(time.perf_counter() - t0, 1),
             "manifest": {"agreements": topics["agreements"], "agreement_list": "train_allowed.txt agreements of the "
                          "462-contract library (benchmarks' cuad462-minilm)", "bank_clauses": int(len(bank_labels)),
-                         "bank_labels": {lab: int((bank_labels == i).sum()) for i, lab in enumerate(labels)},
+                         "bank_labels": {lab: int((bank_labels == i).sum()) for i, lab in enumerate(labels)} if len(bank_labels) else {},
                          "validation_questions": len(val), "by_source": dict(Counter(r["source"] for r in val)),
                          "label_map": mapping["label_map"]},
             "metrics": {"synthetic_validation": mmetrics, "probe": {n: probe[n] for n in names},
                         "ineligible": {n: v for n, v in probe.items() if not v["eligible"]}}}
     (d / META_FILE).write_text(json.dumps(meta, indent=1) + "\n")
-    return {"labels": len(labels), "bank": int(len(bank_labels)), "seconds": meta["training_seconds"],
-            "synthetic_validation_at_absent_mass": mmetrics["curve"].get(f"{ABSENT_MASS:.2f}")}
+    return {"labels": len(labels), "bank": int(len(bank_labels)), "seconds": meta["training_seconds"], "absent_mass": absent_mass,
+            "synthetic_validation_at_absent_mass": mmetrics["curve"].get(f"{absent_mass:.2f}")}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -525,6 +551,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("stages", nargs="+", choices=("topics", "probe", "generate", "fit"))
     ap.add_argument("--minutes", type=float, default=25.0)
     ap.add_argument("--threads", type=int, default=2, help="llama.cpp threads for generate")
+    ap.add_argument("--per-topic", type=int, default=ITEMS_PER_TOPIC, help="generate: clauses (items) per topic")
+    ap.add_argument("--reader", choices=("knn", "softmax"), default="knn", help="fit: the question reader")
+    ap.add_argument("--root", type=Path, default=None, help="fit: write the head under this weights root (default: the package's)")
     ap.add_argument("--topics-file", type=Path, default=None, help="generate: the topics (default: the cached stage 1)")
     ap.add_argument("--probe-file", type=Path, default=None, help="generate: the probe stats (default: the cached stage 2)")
     args = ap.parse_args(argv)
@@ -538,9 +567,9 @@ def main(argv: list[str] | None = None) -> None:
         res = stage_probe(lib, topics)
         print(json.dumps(res["stats"], indent=0))
     if "generate" in args.stages:
-        print(json.dumps(stage_generate(lib, topics, args.minutes, args.threads, args.probe_file)))
+        print(json.dumps(stage_generate(lib, topics, args.minutes, args.threads, args.probe_file, args.per_topic)))
     if "fit" in args.stages:
-        print(json.dumps(stage_fit(lib, topics), indent=1))
+        print(json.dumps(stage_fit(lib, topics, args.reader, args.root), indent=1))
 
 
 if __name__ == "__main__":

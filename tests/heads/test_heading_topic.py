@@ -48,9 +48,10 @@ def test_strip_headings_cuts_the_heading_not_the_body() -> None:
     assert "terminate" in strip_headings("5. Term. The term ends; either may terminate.", ["5 Term"])
 
 
-def _head(tmp: Path, *, corrupt: bool = False) -> HeadingTopicHead:
+def _head(tmp: Path, *, corrupt: bool = False, softmax: bool = False) -> HeadingTopicHead:
     """A two-topic head: a bank of three clauses per label (Insurance near e0, Publicity near e1, Other
-    near e2; k = 3), and a probe scoring windows by the words 'insurance' / 'press'."""
+    near e2; k = 3) -- or, ``softmax``, a question reader whose logits are 20 x the first three coordinates --
+    and a probe scoring windows by the words 'insurance' / 'press'."""
     from safetensors.numpy import save_file
 
     d = tmp / "heading_topic"
@@ -62,7 +63,9 @@ def _head(tmp: Path, *, corrupt: bool = False) -> HeadingTopicHead:
         bank[i, 3] = 0.1 * (i % 3)
     p = np.zeros((2, 3), dtype=np.float16)
     p[0, 0] = p[1, 1] = 30
-    save_file({"bank": bank, "bank_labels": np.repeat(np.arange(3, dtype=np.int16), 3), "p_coef": p,
+    reader = ({"q_coef": (20 * np.eye(3, 4)).astype(np.float16), "q_intercept": np.zeros(3, np.float16)} if softmax else
+              {"bank": bank, "bank_labels": np.repeat(np.arange(3, dtype=np.int16), 3)})
+    save_file({**reader, "p_coef": p,
                "p_intercept": np.full(2, -5, np.float16), "idf": np.ones(3, np.float16)}, str(d / "model.safetensors"))
     (d / "vocab.json").write_text(json.dumps(vocab))
     meta = {"sha256": "0" * 64 if corrupt else sha256_file(d / "model.safetensors"),
@@ -88,6 +91,37 @@ def test_absence_needs_no_heading_and_a_low_clause_score(tmp_path: Path) -> None
     assert head.probabilities(cover)[0].tolist() == [1.0, 0.0, 0.0]  # the share of its 3 nearest clauses
     other = np.array([0, 0, 1.0, 0], dtype=np.float32)
     assert not head.read(other, [(set(), lacking)]).absent  # a question about no heading topic
+
+
+def test_softmax_reader_reads_the_question_vector(tmp_path: Path) -> None:
+    head = _head(tmp_path, softmax=True)
+    lacking = head.contract_scores("The customer pays each invoice within thirty days. " * 5)
+    cover = np.array([1.0, 0, 0, 0], dtype=np.float32)
+    probs = head.probabilities(cover)[0]
+    assert probs.argmax() == 0 and probs[0] > 0.99 and abs(probs.sum() - 1) < 1e-9
+    assert head.read(cover, [(set(), lacking)]).absent
+    assert not head.read(np.array([0, 0, 1.0, 0], dtype=np.float32), [(set(), lacking)]).absent  # Other
+    both = head.probabilities(np.array([0.5, 0.5, 0, 0], dtype=np.float32))[0]
+    assert abs(both[0] - both[1]) < 1e-6 and both[2] < 0.01  # a question between two topics splits its mass
+
+
+def test_reader_fit_drops_parroted_examples_and_reports_validation_probabilities() -> None:
+    from clauselens.library.heading_reader import fit_reader, parroted, prompt_examples
+
+    assert prompt_examples('Shown: "Do we owe interest?", "What if Acme\nsits on it?" Reply') == [
+        "Do we owe interest?", "What if Acme\nsits on it?"]
+    ex = np.array([[1.0, 0, 0]], dtype=np.float32)
+    x = np.array([[0.99, 0.14, 0], [0.6, 0.8, 0], [0, 0, 1.0]], dtype=np.float32)
+    assert parroted(x, ex).tolist() == [True, False, False]
+    rng = np.random.default_rng(0)
+    centres = np.eye(3, 8)
+    x = np.concatenate([c + 0.05 * rng.standard_normal((30, 8)) for c in centres]).astype(np.float32)
+    y = ["A"] * 30 + ["B"] * 30 + ["Other"] * 30
+    val = np.arange(90) % 5 == 0
+    fit = fit_reader(x, y, val, ["A", "B", "Other"])
+    assert fit["coef"].shape == (3, 8) and fit["val_probs"].shape == (int(val.sum()), 3)
+    assert (fit["val_probs"].argmax(axis=1) == np.array([0, 1, 2]).repeat(30)[val]).all()
+    assert max(r["val_accuracy"] for r in fit["C_curve"]) == 1.0
 
 
 def test_missing_or_corrupt_head_raises(tmp_path: Path) -> None:
