@@ -72,17 +72,33 @@ def mask_clause_refs(text: str) -> str:
     return "".join(out)
 
 
+#: What follows a section of a statute, not of the agreement: "Section 402 of the Sarbanes-Oxley Act", "Section 409A
+#: of the Code", "section 365(n) of the Bankruptcy Code", "Section 1542 of the California Civil Code", "§ 101 of Title
+#: 11" (a new user's tryout: "Section 402 of the Sarbanes-Oxley Act" was answered "clause 402 is not in the agreement").
+_EXTERNAL_TAIL = re.compile(
+    r"[A-Za-z]{0,2}(?:\s?\([a-z0-9]{1,4}\))*,?\s+of\s+(?:(?:the|this|that)\s+)?"
+    r"(?:(?:[\w.&'-]+\s+){0,6}(?:act|code|regulations?|rules|statutes?|u\.?\s?s\.?\s?c\.?|c\.?\s?f\.?\s?r\.?|treaty|directive|"
+    r"convention|ordinance)\b|title\s+\d+)", re.IGNORECASE)
+
+
+def _external(text: str, end: int) -> bool:
+    """Does the reference ending at ``text[end]`` name a section of a statute or code, not of the agreement?"""
+    return bool(_EXTERNAL_TAIL.match(text, end))
+
+
 def clause_refs_in(text: str) -> list[str]:
     """Clause references a text names, normalised, in order, without duplicates.
 
     A reference counts when it is dotted (``3.2``, ``14.3(b)``) or follows a word like
-    "clause", "section", "article" or "§" (``clause 7``). Plain numbers ("30 days") do not.
+    "clause", "section", "article" or "§" (``clause 7``). Plain numbers ("30 days") do not, nor does a
+    section of a statute ("Section 409A of the Code": :data:`_EXTERNAL_TAIL`).
     """
     found: list[str] = []
     for m in _NAMED_REF_RE.finditer(text):
-        found.append(normalize_ref(m.group(1)))
+        if not _external(text, m.end()):
+            found.append(normalize_ref(m.group(1)))
     for m in _DOTTED_REF_RE.finditer(text):
-        if _amount_part(text, m.start(), m.end()):  # "4.5%", "$1.5", "100,000.00": amounts, not references
+        if _amount_part(text, m.start(), m.end()) or _external(text, m.end()):  # amounts ("4.5%", "$1.5"); statutes
             continue
         found.append(normalize_ref(m.group(1)))
     out: list[str] = []

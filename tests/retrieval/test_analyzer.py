@@ -23,6 +23,16 @@ def test_refs_in_questions():
     assert normalize_ref("§ 14.3 (B).") == "14.3(b)"
 
 
+def test_a_statutes_section_is_no_clause_of_the_agreement():
+    for q in ("Does it deal with Section 402 of the Sarbanes-Oxley Act?", "Section 409A of the Code",
+              "a claim under section 365(n) of the Bankruptcy Code", "Section 1542 of the California Civil Code",
+              "§ 101 of Title 11", "section 2.1, of the Act"):
+        assert clause_refs_in(q) == [], q
+    assert clause_refs_in("Section 10(b) of the Securities Exchange Act of 1934 and clause 3.2") == ["3.2"]
+    assert clause_refs_in("Section 5 of this Agreement") == ["5"]
+    assert clause_refs_in("Section 4 of the Master Services Agreement") == ["4"]
+
+
 def test_defined_terms_exact_field():
     a = LegalAnalyzer(defined_terms=["Confidential Information"], stem=False)
     toks = a.tokenize("The Receiving Party shall protect confidential information.")
