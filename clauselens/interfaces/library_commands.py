@@ -62,6 +62,8 @@ def add_cmd(
     library: LibraryOpt = None,
     prune: Annotated[bool, typer.Option("--prune", help="Also drop agreements whose files no longer exist.")] = False,
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages with Tesseract.")] = True,
+    password: Annotated[Optional[str], typer.Option("--password", help="Password of the encrypted PDFs among the files (one for "
+                                                                       "all; a PDF it does not open is listed as failed).")] = None,
     backend: Annotated[Optional[str], typer.Option("--backend", help="Storage of a new library: 'local' (default: SQLite + bm25s + NumPy) "
                                                                      "or 'milvus'.")] = None,
     uri: Annotated[Optional[str], typer.Option("--uri", help="Milvus: a Milvus Lite file (./library.db, the default is inside the library "
@@ -74,7 +76,7 @@ def add_cmd(
     from clauselens.agents.archivist import load_one
     from clauselens.parsing import DocumentStore
 
-    settings = Settings().model_copy(update={"ocr": ocr})
+    settings = Settings().model_copy(update={"ocr": ocr, "pdf_password": password})
     try:
         lib = _open(settings, library, create=True, backend=backend, uri=uri)
     except ClauselensError as e:

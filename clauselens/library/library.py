@@ -163,7 +163,8 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, ConceptChecks,
                 raise ConfigError(f"library {root} uses lexical engine {meta.get('lexical', 'bm25s')!r}, not {lexical!r}; "
                                   "add to a new library to change it")
         elif not create:
-            raise ConfigError(f"no library at {root} (create it with: clauselens library add FILES --library {root.name})")
+            named = root.name if root.parent.name == "libraries" else str(root)  # a name under libraries/, else the path given
+            raise ConfigError(f"no library at {root} (create it with: clauselens library add FILES --library {named})")
         else:
             if embedder is None and embedder_name not in ("none", ""):
                 from clauselens.retrieval.embedders import get_embedder

@@ -64,11 +64,32 @@ def test_add_list_search_remove(env: Path) -> None:
 
 def test_missing_library_and_conflicting_arguments(env: Path) -> None:
     res = _run(["library", "search", "anything", "--library", "nosuch"])
-    assert res.exit_code == 3 and "no library" in res.output
+    assert res.exit_code == 3 and "no library" in res.output and "--library nosuch)" in res.output
+    elsewhere = env.parent / "my-libs" / "firm2"
+    res = _run(["library", "list", "--library", str(elsewhere)])  # the hint keeps the path given (a tryout's)
+    assert res.exit_code == 3 and f"--library {elsewhere})" in res.output.replace("\n", "")
     res = _run(["ask", str(env / "supply.txt"), "question?", "--library", "firm"])
     assert res.exit_code == 3 and "either files or --library" in res.output
     res = _run(["ask", "What is the term?", "--library", "nosuch"])
     assert res.exit_code == 3 and "no library" in res.output
+
+
+def test_add_opens_encrypted_pdfs_with_the_password_given(env: Path) -> None:
+    robust = Path(__file__).resolve().parents[2].parent / "shared" / "robustness" / "encrypted_user_pw.pdf"
+    if not robust.exists():
+        pytest.skip("needs ../shared/robustness")
+    folder = env.parent / "locked"
+    folder.mkdir()
+    shutil.copy(robust, folder / "reseller.pdf")
+    shutil.copy(MW, folder / "supply.txt")
+    res = _run(["library", "add", str(folder), "--library", "pw"])
+    assert res.exit_code == 2 and "reseller.pdf: encrypted, password required (pass --password)" in res.output
+    assert "1 added" in res.output
+    wrong = _run(["library", "add", str(folder), "--library", "pw", "--password", "nope"])
+    assert wrong.exit_code == 2 and "the password given is wrong" in wrong.output and "1 unchanged" in wrong.output
+    ok = _run(["library", "add", str(folder), "--library", "pw", "--password", "secret"])
+    assert ok.exit_code == 0 and "1 added" in ok.output and "1 unchanged" in ok.output
+    assert "RESELLER AGREEMENT" in _run(["library", "list", "--library", "pw"]).output
 
 
 def test_library_rerank_setting_attaches_the_llm_scorer(env: Path, monkeypatch: pytest.MonkeyPatch) -> None:
