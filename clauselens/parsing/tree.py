@@ -75,6 +75,22 @@ _INLINE_ARTICLE = re.compile(
 )
 
 
+#: Mid-line after a word, not a sentence end: a clause number, its short title-case heading and the heading's full stop
+#: ("... ATTN: Tim Orr 5. Entire Agreement. A. Amendment ...": CUAD's Gridiron supply agreement, whose clause 5 --
+#: governing law among it -- was read as part of 4. Notices, a new user's tryout). Inline: strict continuity applies,
+#: so only the next number of the list opens a clause ("... clauses 4 and 5. The Company ..." has no full stop after
+#: its would-be heading).
+_INLINE_HEADED = re.compile(
+    r"(?<=[A-Za-z0-9)])[ \t]{1,2}(?=\d{1,3}\.[ \t]+[A-Z][A-Za-z]+(?:[ \t]+(?:and|of|or|the|to|for|&|[A-Z][A-Za-z]+)){0,4}"
+    r"\.[ \t]+[\"“(]?[A-Z])"
+)
+
+
+#: The inline state of a :data:`_INLINE_HEADED` segment: it opens a clause only as the very next top-level number.
+NEXT_ONLY = "next"
+_LABEL_WORD_BEFORE = re.compile(r"(?i)\b(?:section|article|clause|paragraph|schedule|exhibit|annex|appendix|part|§)$")
+
+
 #: A table-of-contents line ("Article 1   Definitions . . . . . 1") is not a heading: dot leaders
 #: (a two-column contents line can be long), or a page number after a run of spaces ...
 _TOC_DOTS = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$")
@@ -108,6 +124,9 @@ def _lines(text: str):
             cuts[m.end()] = False
         for m in _INLINE_BREAK.finditer(raw):
             cuts.setdefault(m.end(), True)
+        for m in _INLINE_HEADED.finditer(raw):
+            if not _LABEL_WORD_BEFORE.search(raw, 0, m.start()):  # "SECTION 1. The Offering.": the marker's own word
+                cuts.setdefault(m.end(), NEXT_ONLY)
         for m in _INLINE_ARTICLE.finditer(raw):
             cuts.setdefault(m.start("n"), True)
             cuts.setdefault(m.end(), True)
@@ -370,9 +389,14 @@ def _take_next_heading(m: Marker, lines, li: int, consumed: set[int]) -> str | N
     return None
 
 
-def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: str | None, consumed: set[int], inline: bool = False) -> bool:
+def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: str | None, consumed: set[int],
+           inline: bool | str = False) -> bool:
     """Open a node for marker ``m`` if it passes the continuity/block rules; ``inline``
-    markers (mid-line, after a sentence end) need strict numbering continuity."""
+    markers (mid-line, after a sentence end) need strict numbering continuity, and :data:`NEXT_ONLY` ones (after a
+    word) the next top-level number exactly."""
+    if inline == NEXT_ONLY and not (m.scheme == "num" and isinstance(m.value, tuple) and len(m.value) == 1
+                                    and b.last_num is not None and m.value[0] == b.last_num[0] + 1):
+        return False
     block = _block_start(prev)
     if inline and m.scheme in ("top", "recital", "signature"):
         return False
