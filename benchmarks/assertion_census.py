@@ -7,6 +7,8 @@ on and off, and print them for reading. Rules that can be switched off here:
 
 * ``described``: a money noun's reduced relative clause ("any amounts Company is required to pay by any court")
   is a description, not that party's duty (``support_claims._DESCRIBED``, commit f7c27af).
+* ``covenant``: a pronoun in what a party covenants or agrees ("The Consultant covenants ... with the Company that
+  ... it shall not solicit") is that party, not the party last named (``support_claims._COVENANT``).
 
 No model, no question file. Run::
 
@@ -34,6 +36,9 @@ class _Never:
     def search(self, _text: str) -> None:
         return None
 
+    def finditer(self, _text: str) -> list:
+        return []
+
 
 def sentences(text: str) -> list[str]:
     """Sentence-like pieces of a contract text (whitespace collapsed)."""
@@ -45,10 +50,10 @@ def main() -> None:
     from clauselens.reports import support_claims
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rule", choices=["described"], default="described")
+    ap.add_argument("--rule", choices=["described", "covenant"], default="described")
     ap.add_argument("--show", type=int, default=40, help="changed sentences kept in the JSON for reading")
     args = ap.parse_args()
-    attr = {"described": "_DESCRIBED"}[args.rule]
+    attr = {"described": "_DESCRIBED", "covenant": "_COVENANT"}[args.rule]
     rule = getattr(support_claims, attr)
     t0 = time.time()
     files = sorted(CORPUS.glob("*.txt"))

@@ -138,11 +138,42 @@ def _singular(w: str) -> str:
     return w[:-1] if w.endswith("s") and w[:-1] in ROLES else w
 
 
+#: A party that covenants, agrees or represents *that* something: the subject of a pronoun in the that-clause. In "The
+#: Consultant covenants ... with the Company that ..., it shall not ... solicit" the "it" is the Consultant, not the
+#: Company last named (a new user's tryout: a right reading of a non-solicit was set aside as contradicting the clause).
+_COVENANT = re.compile(r"\b(?P<party>(?:the\s+)?[A-Z][\w.&'’-]*(?:\s+[A-Z][\w.&'’-]*){0,2})\s+(?:hereby\s+)?"
+                       r"(?:covenants?|agrees?|undertakes?|acknowledges?|represents?|warrants?|confirms?|certifies?|promises?)"
+                       r"\b(?:,?\s+(?:undertakes|agrees|covenants|represents|warrants|and|or)\b)*[^.;]*?\bthat\b")
+_SUBJECT_PRONOUNS = frozenset(("it", "he", "she", "they"))
+
+
+def _covenantor(before: str) -> str | None:
+    """The party whose covenant or representation the pronoun before a modal sits in (:data:`_COVENANT`), as
+    :func:`_subject` names parties ("both party" for two that agree together: "EHS and EHN agree that they shall
+    not"); ``None`` when there is none."""
+    found = None
+    for m in _COVENANT.finditer(before):
+        found = m
+    if found is None:
+        return None
+    if re.search(r"\band\s+(?:the\s+)?$", before[:found.start()]):
+        return "both party"
+    words = [w for w in _WORD.findall(found.group("party")) if w.lower() != "the"]
+    if words and _singular(words[-1]) in ROLES:
+        return _singular(words[-1])
+    return " ".join(words).lower() if words and all(_name_word(w) for w in words) else None
+
+
 def _subject(before: str) -> str | None:
     """The party acting in the modal phrase that follows ``before`` (the clause text before
     the modal): the last party mention (generic "either party", a role word, or a capitalised
-    name right before the modal); pronouns are skipped back to the nearest party."""
+    name right before the modal); pronouns are skipped back to the nearest party, except a pronoun in
+    what a party covenants or agrees (:data:`_COVENANT`), which is that party."""
     words = _WORD.findall(before)
+    if words and words[-1].lower() in _SUBJECT_PRONOUNS:
+        covenantor = _covenantor(before)
+        if covenantor:
+            return covenantor
     if words and _name_word(words[-1]) and (len(words) < 2 or words[-2].lower() not in _DETERMINERS):
         name = [words[-1]]
         for w in reversed(words[:-1][-3:]):  # "the Honeywell Group shall": the whole name

@@ -455,3 +455,23 @@ def test_a_duty_described_by_a_money_noun_is_no_assertion_of_it():
     # a heading that ends in a money noun before a duty in the second person is still a duty (a real CUAD schedule)
     heading = "AML UK: $5 e) Reimbursable expenses You shall reimburse the Company for the following expenses:"
     assert [a.action for a in assertions(heading)] == ["reimburse"]
+
+
+def test_a_pronoun_in_what_a_party_covenants_is_that_party():
+    """Coral Gold's clause 7.1 (a new user's tryout): "The Consultant covenants ... with the Company that ..., it shall
+    not ... solicit": the Consultant may not solicit. The pronoun was read as the Company, the party last named, and a
+    right reading was set aside as contradicting the clause. Two parties agreeing together are both; a pronoun outside
+    a covenant still goes to the nearest party."""
+    from clauselens.reports.support_claims import assertions
+
+    clause = ("7.1 The Consultant covenants, undertakes and agrees with the Company that during the Term and for a period "
+              "of one year from the date of expiration or termination of this Agreement for any reason whatsoever, it shall "
+              "not, on its own behalf or on behalf of any person, offer employment to or solicit the employment of any "
+              "individual who is employed by the Company.")
+    assert {(a.party, a.action, a.negated) for a in assertions(clause)} >= {("consultant", "solicit", True)}
+    assert all(a.party == "consultant" for a in assertions(clause))
+    assert [(a.party, a.negated) for a in assertions("EHS and EHN agree that they shall not use the name.")] == [
+        ("both party", True)]
+    assert [a.party for a in assertions("Corio agrees that it shall not export the Software.")] == ["corio"]
+    plain = assertions("The Company shall pay the Consultant, and it shall not withhold taxes.")
+    assert [(a.party, a.action) for a in plain] == [("company", "pay"), ("consultant", "withhold")]
