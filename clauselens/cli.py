@@ -218,6 +218,10 @@ def ask(
             elif chosen:
                 console.print(f"[yellow]Library {escape(lib.root.name)}: the question could mean {len(chosen)} agreements; "
                               f"searching them all (name one to narrow it):[/yellow] " + escape("; ".join(chosen)))
+            elif unknown := lib.unknown_names(question):
+                console.print(f"[yellow]Library {escape(lib.root.name)}: no agreement in it names "
+                              f"{escape(' or '.join(repr(n) for n in unknown))}; searching all {len(labels)} -- "
+                              "what is quoted comes from other agreements[/yellow]")
             else:
                 console.print(f"[dim]Library {escape(lib.root.name)}: no agreement named; searching all {len(labels)}[/dim]")
         with console.status("Archivist: reading the documents...") as status:

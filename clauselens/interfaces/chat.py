@@ -84,7 +84,10 @@ def _show_event(console: Console, ev: Event, status: Any = None) -> None:
         console.print(f"  [dim]· {ev['text']}[/]")
     elif t == ET.RESOLUTION:
         labels = ev.get("labels") or []
-        if not labels:
+        if not labels and ev.get("unknown_names"):
+            console.print(f"  [yellow]· Library: no agreement in it names {escape(' or '.join(repr(n) for n in ev['unknown_names']))}; "
+                          "searching the whole library -- what is quoted comes from other agreements[/]")
+        elif not labels:
             console.print("  [dim]· Library: no agreement named; searching the whole library[/]")
         elif ev.get("status") == "clarified":
             console.print(f"  [dim]· Library: searching your choice: {escape('; '.join(labels))}[/]")

@@ -169,6 +169,9 @@ def search_cmd(
                       + "; ".join(escape(labels.get(d, d)) for d in r["chosen"]))
     elif r.get("status") == "resolved":
         console.print(f"Agreement: [bold]{escape(labels.get(r['chosen'][0], r['chosen'][0]))}[/bold]")
+    elif unknown := lib.unknown_names(question):
+        console.print(f"[yellow]No agreement in the library names {escape(' or '.join(repr(n) for n in unknown))}: "
+                      "searched the whole library; the passages below come from other agreements.[/yellow]")
     else:
         console.print("No agreement named: searched the whole library.")
     if res.abstained:

@@ -246,7 +246,8 @@ class ChatSessions:
                 return self._ask_back(writer, which_agreement(cands), "agreement", cands)
             req.doc_ids, status = list(res.chosen), res.status
         writer({"type": ET.RESOLUTION, "status": status, "chosen": req.doc_ids,
-                "labels": [labels.get(d, d) for d in req.doc_ids]})
+                "labels": [labels.get(d, d) for d in req.doc_ids],
+                "unknown_names": [] if req.doc_ids else self.library.unknown_names(req.question)})
         return None
 
     @staticmethod

@@ -26,6 +26,10 @@ NAME_MAX_SHARE = 0.01
 NAMED_MAX_SHARE = 0.02
 NAMED_MIN_HOLDERS = 1
 #: A lower-case word of four letters or more: a party's name typed without its capital, when the party index holds it.
+#: Company forms that say nothing about which company (left out when a name's words are looked up).
+_COMPANY_FORMS = frozenset("inc inc. incorporated llc ltd ltd. limited corp corp. corporation co co. company plc lp llp".split())
+#: Adjacent capitalised words ("Acme Widgets", "Blue Ridge Foods Inc.").
+_CAPITALISED_RUN = re.compile(r"(?<![\w&])[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)+")
 _LOWER_WORD = re.compile(r"(?<![\w.&'-])([a-z][a-z0-9&]{3,})(?![\w&])")
 
 
@@ -152,3 +156,30 @@ class AgreementNames(LibraryParts):
             if 0 < len(holders) <= limit and any(d in holders and self._front_holds(d, name) for d in docs):
                 words.add(name.lower())  # named where the agreement names its parties, not in a clause ("Yahoo")
         return words
+
+    def unknown_names(self, question: str) -> list[str]:
+        """Names of two or more capitalised words the question uses that no agreement of the library holds anywhere in
+        its record or resolution profile ("our NDA with Acme Widgets" asked of a library without Acme): a question
+        that names no agreement of the library may name one it lacks, and the front ends say so instead of quietly
+        answering from other agreements (a new user's tryout). Unknown means no one agreement holds every word of it
+        (its company form -- "Inc.", "LLC" -- aside); one capitalised word alone ("Delaware", "NDA") is not read as a
+        name here."""
+        text = join_initialisms(question)
+        names = {n for n in question_names(text) if len(n) > 1}
+        index = self._naming_index()
+        out: list[str] = []
+        for m in _CAPITALISED_RUN.finditer(text):
+            words = [w for w in m.group(0).split() if w.strip(".,'’") in names]
+            if len(words) < 2 or len(words) != len(m.group(0).split()):
+                continue
+            bare = [w.strip(".,'’") for w in words]
+            core = [w for w in bare if w.lower() not in _COMPANY_FORMS] or bare
+            holders: set[str] | None = None
+            for w in core:
+                held = set(index.get(w.lower(), ())) | self._name_holders(w)
+                holders = held if holders is None else holders & held
+                if not holders:
+                    break
+            if not holders:  # no one agreement holds every word of the name
+                out.append(" ".join(bare))
+        return list(dict.fromkeys(out))

@@ -74,6 +74,18 @@ def test_missing_library_and_conflicting_arguments(env: Path) -> None:
     assert res.exit_code == 3 and "no library" in res.output
 
 
+def test_a_name_no_agreement_holds_is_said(env: Path) -> None:
+    """A new user's tryout asked about "our NDA with Acme Widgets" in a library without it and got other agreements'
+    clauses with no word that Acme is not there."""
+    assert _run(["library", "add", str(env / "supply.txt"), str(env / "sub"), "--library", "names"]).exit_code == 0
+    res = _run(["library", "search", "How long must we keep things secret under our NDA with Acme Widgets?", "-l", "names"])
+    assert "No agreement in the library names 'Acme Widgets'" in res.output.replace("\n", " ")
+    plain = _run(["library", "search", "How long must information be kept confidential?", "-l", "names"])
+    assert "No agreement named: searched the whole library." in plain.output
+    named = _run(["library", "search", "What does the MediWound supply agreement say about disputes?", "-l", "names"])
+    assert "Agreement: SUPPLY AGREEMENT" in named.output and "No agreement in the library names" not in named.output
+
+
 def test_add_opens_encrypted_pdfs_with_the_password_given(env: Path) -> None:
     robust = Path(__file__).resolve().parents[2].parent / "shared" / "robustness" / "encrypted_user_pw.pdf"
     if not robust.exists():
