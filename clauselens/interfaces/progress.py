@@ -118,6 +118,9 @@ def _report(update: Mapping[str, Any]) -> list[ProgressLine]:
         whose = "of the model's " if n_rule else ""
         parts.append(f"{ok} of {len(findings)} {whose}findings supported by their quotes")
     text = "; ".join(parts)
+    if not findings and not n_rule and ev.get("verification") == "silent":
+        # a declined question: nothing was found to check, so no "0 of 0 findings supported" (a new user's tryout)
+        return [ProgressLine("Report ready", "declined: the documents do not address the question; nothing quoted")]
     if READING_UNANSWERED_GAP in (report.get("knowledge_gaps") or []):
         # issue #38: clauses quoted by rule are verbatim, but the reading found none answers: say that, not "3 of 3"
         text = (f"{n_rule or len(findings)} clause(s) quoted word for word; the model's reading judged that none answers "

@@ -34,6 +34,10 @@ def test_lines_per_node() -> None:
     assert progress_text("report", unanswered) == (
         "Report ready: 3 clause(s) quoted word for word; the model's reading judged that none answers the question "
         "(partial); 3 verified citation(s)")
+    declined = {"report": {"citations": []}, "events": [{"type": ET.REPORT, "citations": 0, "verification": "silent",
+                                                           "support": []}]}
+    assert progress_text("report", declined) == ("Report ready: declined: the documents do not address the question; "
+                                                 "nothing quoted")  # not "0 of 0 findings supported (silent)" (tryout)
     subs = progress_lines("interrogator", {"sub_questions": ["q1", "q2"], "events": []})
     assert subs == [ProgressLine("Sub-questions", "2: q1 | q2")]
     dec = {"events": [{"type": ET.NOTE, "text": "draft 1 failed"},
