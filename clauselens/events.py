@@ -215,6 +215,8 @@ class ResolutionEvent(TypedDict):
     status: str
     chosen: list[str]
     labels: list[str]
+    #: Names of two or more capitalised words no agreement of the library holds (when none is chosen): "Acme Widgets".
+    unknown_names: list[str]
 
 
 class RequestEvent(TypedDict):

@@ -111,15 +111,15 @@ def _toc_line(line: str) -> bool:
 
 def _lines(text: str):
     """(start offset of the left-stripped segment, stripped segment, end offset, inline) for
-    every line; lines are split further at :data:`_SOFT_BREAK` (inline=False) and
-    :data:`_INLINE_BREAK` (inline=True)."""
+    every line; lines are split further at :data:`_SOFT_BREAK` (inline=False),
+    :data:`_INLINE_BREAK` (inline=True) and :data:`_INLINE_HEADED` (inline=:data:`NEXT_ONLY`)."""
     pos = 0
     for raw in text.split("\n"):
         if not raw.strip():
             yield pos, "", pos, False
             pos += len(raw) + 1
             continue
-        cuts = {0: False, len(raw): False}
+        cuts: dict[int, bool | str] = {0: False, len(raw): False}
         for m in _SOFT_BREAK.finditer(raw):
             cuts[m.end()] = False
         for m in _INLINE_BREAK.finditer(raw):
