@@ -125,7 +125,7 @@ def _lines(text: str):
         for m in _INLINE_BREAK.finditer(raw):
             cuts.setdefault(m.end(), True)
         for m in _INLINE_HEADED.finditer(raw):
-            if not _LABEL_WORD_BEFORE.search(raw, 0, m.start()):  # "SECTION 1. The Offering.": the marker's own word
+            if not _LABEL_WORD_BEFORE.search(raw, max(0, m.start() - 12), m.start()):  # "SECTION 1.": the marker's word
                 cuts.setdefault(m.end(), NEXT_ONLY)
         for m in _INLINE_ARTICLE.finditer(raw):
             cuts.setdefault(m.start("n"), True)
