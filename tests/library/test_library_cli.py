@@ -89,7 +89,7 @@ def test_a_name_no_agreement_holds_is_said(env: Path) -> None:
 def test_add_opens_encrypted_pdfs_with_the_password_given(env: Path) -> None:
     robust = Path(__file__).resolve().parents[2].parent / "shared" / "robustness" / "encrypted_user_pw.pdf"
     if not robust.exists():
-        pytest.skip("needs ../shared/robustness")
+        pytest.skip("needs ../shared/robustness/encrypted_user_pw.pdf: clone next to ../shared, as the README says")
     folder = env.parent / "locked"
     folder.mkdir()
     shutil.copy(robust, folder / "reseller.pdf")
