@@ -5,7 +5,9 @@ one each text is parsed with the rule on and off and the clause references of th
 gained and lost per agreement, listed for reading. Rules that can be switched off here:
 
 * ``inline_headed``: a clause number with a short title-case heading and its full stop mid-line after a word
-  (``tree._INLINE_HEADED``: "... ATTN: Tim Orr 5. Entire Agreement. A. ...").
+  (``tree._INLINE_HEADED``: "... ATTN: Tim Orr 5. Entire Agreement. A. ...");
+* ``inline_item``: a capital letter item with a short title-case heading and its full stop mid-line after a sentence
+  end (``tree._INLINE_ITEM``: "... Entire Agreement. A. Amendment, Waiver, Assignment. This ... B. Governing Law. ...").
 
 No model, no question file. Run::
 
@@ -24,7 +26,7 @@ from benchmarks.assertion_census import Never
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
 RESULTS = Path(__file__).resolve().parent / "results"
-RULES = {"inline_headed": "_INLINE_HEADED"}
+RULES = {"inline_headed": "_INLINE_HEADED", "inline_item": "_INLINE_ITEM"}
 
 
 def refs(path: Path) -> list[str]:

@@ -88,6 +88,19 @@ _INLINE_HEADED = re.compile(
 
 #: The inline state of a :data:`_INLINE_HEADED` segment: it opens a clause only as the very next top-level number.
 NEXT_ONLY = "next"
+
+#: After a sentence end, a capital letter item with its short title-case heading and the heading's full stop: the
+#: lettered items of a clause run on one line ("5. Entire Agreement. A. Amendment, Waiver, Assignment. This ... B.
+#: Governing Law. This Agreement ...": CUAD's Gridiron supply agreement, whose governing law could only be cited as the
+#: whole of clause 5, a new user's tryout).
+_INLINE_ITEM = re.compile(
+    r"(?<=[.:;])[ \t]{1,2}(?=[A-Z]\.[ \t]+[A-Z][A-Za-z]+(?:,?[ \t]+(?:and|of|or|the|to|for|in|on|&|[A-Z][A-Za-z]+)){0,5}"
+    r"\.[ \t]+[\"“(]?[A-Z])"
+)
+
+#: The inline state of an :data:`_INLINE_ITEM` segment: it opens a lettered item only as "A." (a new list inside the
+#: open clause) or as the next letter of the open list.
+ITEM_ONLY = "item"
 _LABEL_WORD_BEFORE = re.compile(r"(?i)\b(?:section|article|clause|paragraph|schedule|exhibit|annex|appendix|part|§)$")
 
 
@@ -127,6 +140,8 @@ def _lines(text: str):
         for m in _INLINE_HEADED.finditer(raw):
             if not _LABEL_WORD_BEFORE.search(raw, max(0, m.start() - 12), m.start()):  # "SECTION 1.": the marker's word
                 cuts.setdefault(m.end(), NEXT_ONLY)
+        for m in _INLINE_ITEM.finditer(raw):
+            cuts.setdefault(m.end(), ITEM_ONLY)
         for m in _INLINE_ARTICLE.finditer(raw):
             cuts.setdefault(m.start("n"), True)
             cuts.setdefault(m.end(), True)
@@ -397,6 +412,8 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
     if inline == NEXT_ONLY and not (m.scheme == "num" and isinstance(m.value, tuple) and len(m.value) == 1
                                     and b.last_num is not None and m.value[0] == b.last_num[0] + 1):
         return False
+    if inline == ITEM_ONLY:
+        return _place_inline_item(b, m, start, end)
     block = _block_start(prev)
     if inline and m.scheme in ("top", "recital", "signature"):
         return False
@@ -466,6 +483,21 @@ def _place(b: _Builder, m: Marker, start: int, end: int, li: int, lines, prev: s
         b.add_paren(start, end, scheme, v, m.label, split_heading(m.rest))
         return True
     return False
+
+
+def _place_inline_item(b: _Builder, m: Marker, start: int, end: int) -> bool:
+    """An :data:`ITEM_ONLY` segment's "A." / "B." item: a capital letter inside an open numbered clause, opening its list
+    ("A.") or the next letter of it, with a heading of its own."""
+    if m.scheme != "dotalpha" or not m.label.isupper() or b.last_num is None:
+        return False
+    v = alpha_value(m.label) or 0
+    i = b._find("ALPHAdot")
+    cur = b.stack[i].value if i is not None else None
+    heading = split_heading(m.rest)
+    if heading is None or not (v == 1 or (isinstance(cur, int) and v == cur + 1)):
+        return False
+    b.add_paren(start, end, "ALPHAdot", v, m.label, heading)
+    return True
 
 
 def _rstrip_end(text: str, start: int, end: int) -> int:

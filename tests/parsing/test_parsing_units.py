@@ -321,3 +321,27 @@ def test_a_headed_clause_number_after_a_word_mid_line_opens_the_next_clause():
         "AFSALABANCORPINC_08_01_1996-EX-1.1-AGENCY AGREEMENT.txt"
     if afsa.exists():  # "...   SECTION 1. The Offering.  The Association ...": no node is cut off at "SECTION"
         assert not [n for n in load_document(afsa).nodes if n.label.strip().upper() == "SECTION"]
+
+
+def test_lettered_items_with_headings_mid_line_open_items_of_the_clause():
+    """Gridiron's clause 5 runs on one line: "5. Entire Agreement. A. Amendment, Waiver, Assignment. This ... B.
+    Governing Law. This Agreement ..." -- its governing law could only be cited as the whole of clause 5 (a new user's
+    tryout). After a sentence end, "A." with a short title-case heading and its full stop opens a lettered list inside
+    the open clause, and the next letters continue it; a letter that does not follow on, an initial in a name and a
+    letter without a heading of its own do not."""
+    line = ("1. Products. Shi Farms agrees to sell the Product. 2. Entire Agreement. A. Amendment, Waiver, Assignment. "
+            "This Agreement may not be amended. B. Governing Law. This Agreement is governed by the laws of Colorado. "
+            "D. Notices. Sent by mail. Signed by J. Smith. C. it is agreed. The buyer pays. C. Confidential "
+            "Information. Each party shall protect it.")
+    doc = load_text_document("SUPPLY AGREEMENT\n\n" + line + "\n", doc_id="gridiron")
+    items = {n.ref: n for n in doc.nodes if n.ref and n.ref.startswith("2(")}
+    assert sorted(items) == ["2(A)", "2(B)", "2(C)"]
+    law = items["2(B)"]
+    assert law.heading == "Governing Law" and "laws of Colorado" in doc.text[law.span.start:law.span.end]
+    assert "D. Notices" in doc.text[law.span.start:law.span.end]  # "D." skips C: not an item
+    gridiron = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad" / \
+        "GRIDIRONBIONUTRIENTS,INC_02_05_2020-EX-10.3-SUPPLY AGREEMENT.txt"
+    if gridiron.exists():
+        real = load_document(gridiron)
+        law = [n for n in real.nodes if n.heading == "Governing Law"]
+        assert law and law[0].ref == "5(B)" and "laws of the State of Colorado" in real.text[law[0].span.start:law[0].span.end]
