@@ -160,6 +160,14 @@ _THRESHOLD = re.compile(r"\b(?:beyond|exceed(?:s|ing)?|in\s+excess\s+of|more\s+t
                         re.IGNORECASE)
 
 
+#: A question that asks for a ceiling: "the most a party can be made to pay", "the top dollar figure", "the cap".
+_CEILING_ASKED = re.compile(r"\b(?:most|top|max(?:imum)?|cap(?:ped|s)?|ceiling|highest|largest|biggest|upper\s+limit|at\s+the\s+outside)\b",
+                            re.IGNORECASE)
+#: A sentence that states one: "shall not exceed", "in no event ... more than", "up to", "maximum", "limited to".
+_CEILING_STATED = re.compile(r"\b(?:exceed(?:s|ing)?|in\s+excess\s+of|maximum|cap(?:ped)?|ceiling|limit(?:s|ed)?|limitation|"
+                             r"(?:no|not)\s+(?:more|greater)\s+than|up\s+to|at\s+most|in\s+no\s+event)\b", re.IGNORECASE)
+
+
 def cure_in_notice(text: str) -> bool:
     """Does the sentence give the time to cure as its notice period (:data:`_CURE_IN_NOTICE`)?"""
     return bool(_CURE_IN_NOTICE.search(text))
@@ -284,6 +292,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     start_q = qtype == "date" and preamble_date_kind(question) == "effective"  # when the agreement takes effect
     insurance_q = any(insurance_terms(t) for g in asked for t in (g.name, *g.terms)) or insurance_terms(question)
     cure_q = qtype == "duration" and any(t.startswith("cure") for g in asked if g.required for t in g.terms)
+    ceiling_q = qtype == "amount" and _CEILING_ASKED.search(question) is not None
     for period_fallback in (False, True):
         for i, s, e, text in sents:
             hits = term_hits(groups, text)
@@ -298,6 +307,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 continue  # "may be extended ... by mutual written agreement": a new bargain, no renewal term
             if not insurance_q and insurance_terms(text):
                 continue  # a policy's limit or cancellation notice answers no question but one about insurance
+            if ceiling_q and not _CEILING_STATED.search(text):
+                continue  # "the top dollar figure ... for damages": a fee agreed to be paid is no ceiling (blind3 grid set)
             cure_here = cure_q and cure_in_notice(text)  # the notice period is the cure period
             vals = _periods_for_date(question, text) if period_fallback else _values(qtype, question, text, cure_here)
             # a date, or a period that is no notice, follows the words it belongs to ("expire on June 30",

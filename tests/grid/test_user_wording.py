@@ -158,3 +158,26 @@ def test_a_threshold_period_is_no_term() -> None:
     renews = "This Agreement shall automatically renew for successive periods of one (1) year each."
     assert read_typed("duration", "When it gets extended, for how long each time?", [suspension]).value == ""
     assert read_typed("duration", "When it gets extended, for how long each time?", [suspension, renews]).value == "1 year"
+
+
+#: ADMA BioManufacturing, LLC - Amendment #3 to Manufacturing Agreement, 5 (cut after the sum).
+FEE_PAID = ("5. In consideration for certain quantities of Product that ADMA would have been contractually obligated to supply, "
+            "and that Sanofi Pasteur would have been contractually obligated to purchase, under the Agreement, but that will now "
+            "not be supplied and purchased as a result of the Parties' agreement in Section 2 above, Sanofi Pasteur agrees to pay "
+            "ADMA an amount of seven million (7,000,000 USD) (the \"Compensation Fee\") in five installments.")
+#: MTITECHNOLOGYCORP_11_16_2004-EX-10.9, 10.2.
+CAP = ("10.2 Notwithstanding any provision herein to the contrary, McDATA's entire liability in any given instance from any cause "
+       "whatsoever, and regardless of the form of action, whether in contract, warranty or tort (including negligence) or any other "
+       "theory of liability in law or in equity, will in no event exceed the lease, of (i) the purchase price for the specific "
+       "Product that is the subject matter of or is directly relative the cause of action; or (ii) Five Hundred Thousand Dollars "
+       "($500,000).")
+
+
+@pytest.mark.parametrize("question", ["What's the biggest dollar sum anyone would ever have to pay out for losses?",
+                                      "What's the maximum dollar figure a side could end up paying out in damages?"])
+def test_a_ceiling_question_needs_a_stated_ceiling(question: str) -> None:
+    """A sum agreed to be paid is no answer to a question about the most anyone would pay (blind3 grid set: ADMA's
+    compensation fee was read as its damages cap, which is redacted); a cap that says "in no event exceed" still is."""
+    assert read_typed("amount", question, [FEE_PAID]).value == ""
+    assert read_typed("amount", question, [FEE_PAID, CAP]).value == "$500,000"
+    assert read_typed("amount", "How much is the fee paid for the product not supplied?", [FEE_PAID]).value == "$7,000,000"  # no ceiling asked
