@@ -20,6 +20,8 @@ from pydantic import BaseModel, Field
 
 from clauselens.parsing.metadata import parse_date
 from clauselens.parsing.types import Document
+from clauselens.retrieval.concept_absence import FRAME_STEMS
+from clauselens.retrieval.lay_terms import content_stems
 
 #: Defined terms that name no agreement or party (never used as short names).
 GENERIC_TERMS = frozenset({
@@ -270,7 +272,8 @@ def strip_naming_words(question: str, words: set[str]) -> str:
     """``question`` without the words in ``words`` (compared lower-cased, punctuation
     trimmed; a compound of naming words joined by hyphens, dashes or slashes --
     "Purolator-Dynamex", "IMPCO/Minda" -- goes too); the question unchanged when nothing would
-    be left."""
+    be left, or only a question's frame (:data:`~clauselens.retrieval.concept_absence.FRAME_STEMS`: "What does the Movado
+    agreement say about Sarbanes-Oxley?" when the Act, cited in a recital, was read as naming the agreement)."""
     def naming(w: str) -> bool:
         w = w.strip(",.?;:!'\"()/").lower().removesuffix("'s").removesuffix("’s")
         if w in words:
@@ -279,7 +282,9 @@ def strip_naming_words(question: str, words: set[str]) -> str:
         return len(parts) > 1 and all(x in words for x in parts if x) and any(parts)
 
     kept = [w for w in question.split() if not naming(w)]
-    return " ".join(kept) if kept else question
+    return " ".join(kept) if set(content_stems(" ".join(kept))) - FRAME_STEMS else question  # "what does the agreement say about"
+
+
 
 
 def name_vocabulary(text: str, limit: int = NAMES_CHARS) -> str:

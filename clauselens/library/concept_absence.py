@@ -10,7 +10,15 @@ from typing import Sequence
 
 from clauselens.library.catalogue import naming_words, strip_naming_words
 from clauselens.library.parts import LibraryParts
-from clauselens.retrieval.concept_absence import MAX_AGREEMENTS, AbsentConcepts, agreement_words, question_concepts, unused_concepts
+from clauselens.retrieval.concept_absence import (
+    MAX_AGREEMENTS,
+    AbsentConcepts,
+    agreement_words,
+    named_in,
+    named_terms,
+    question_concepts,
+    unused_concepts,
+)
 
 #: Agreements' texts and content stems kept in memory between questions.
 TEXT_CACHE = 32
@@ -36,6 +44,16 @@ class ConceptChecks(LibraryParts):
             text = "\n".join(c.text for c in self.catalogue.passages(self.catalogue.rows_of([doc_id])))
             self._concept_texts[doc_id] = agreement_words(text)
         return self._concept_texts[doc_id]
+
+    def _named_here(self, question: str, doc_ids: Sequence[str]) -> str | None:
+        """A thing the question names (the agreements' own names taken out) that one of ``doc_ids`` holds verbatim
+        (:func:`~clauselens.retrieval.concept_absence.named_in`): the meaning-based absence checks then do not
+        decline. ``None`` for more than :data:`MAX_AGREEMENTS` agreements."""
+        if not doc_ids or len(doc_ids) > MAX_AGREEMENTS:
+            return None
+        recs = [r for r in self.agreements() if r.doc_id in doc_ids]
+        text = strip_naming_words(question, set().union(*(naming_words(r) for r in recs))) if recs else question
+        return named_in(text, [self._agreement_words(d)[0] for d in doc_ids]) if named_terms(text) else None
 
     def _absent_concept(self, question: str, doc_ids: Sequence[str]) -> AbsentConcepts | None:
         """The concepts of ``question`` (the agreements' names taken out) that none of the agreements

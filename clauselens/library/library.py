@@ -339,7 +339,7 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, ConceptChecks,
             ranked = self._weight_by_resolution(ranked, res, trace)
         keep_front = bool(FRONT_MATTER_QUESTION.search(question)) if front_matter is None else front_matter
         if self.demote_front_matter and not keep_front:
-            ranked = self._demote_front_matter(ranked, trace)
+            ranked = self._demote_front_matter(ranked, trace, rerank_q)
         if not ranked and not first:
             return SearchResult(query=question, abstained=True, reason=NO_MATCH, trace=trace)
         if self.reranker is not None and ranked and not first:
@@ -380,6 +380,10 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, ConceptChecks,
             return SearchResult(query=question, abstained=True, trace=trace,
                                 reason=f"{NO_MATCH}: {names} never mention{'s' if len(docs) == 1 else ''} "
                                        f"'{word}' (a clause topic in {share:.0%} of the library's agreements)")
+        named = self._named_here(question, docs)
+        if named is not None:  # the agreement holds the very thing asked about: no reading of meaning declines
+            trace["named_in_agreement"] = named
+            return None
         cat = self._absent_category(question, docs, names)
         if cat is not None:
             trace["absent_category"] = cat

@@ -55,7 +55,7 @@ class ResultOrder(LibraryParts):
         trace["agreement_prior"] = True
         return out
 
-    def _demote_front_matter(self, ranked: list[Passage], trace: dict[str, Any]) -> list[Passage]:
+    def _demote_front_matter(self, ranked: list[Passage], trace: dict[str, Any], question: str = "") -> list[Passage]:
         """``ranked`` with front-matter passages -- unnumbered text before the agreement's
         first numbered clause: the preamble and recitals ("WHEREAS ...") -- moved after the
         operative passages, each group in its fused order. Recitals state the background and
@@ -63,7 +63,12 @@ class ResultOrder(LibraryParts):
         Front of the Contract"), yet they repeat the words a question uses to *describe* the
         agreement ("the pineapple-enzyme purchasing deal"), so they outrank the clause asked
         about. Agreements that number no clause keep their order, except passages that open as a
-        recital (:data:`RECITAL_START`), which are front matter wherever they sit."""
+        recital (:data:`RECITAL_START`), which are front matter wherever they sit. A front-matter passage keeps its place
+        when it holds a thing ``question`` names (:func:`~clauselens.retrieval.concept_absence.named_in`) that no
+        operative passage ranked holds: "Sarbanes-Oxley", cited only in a recital, is asked about there; "the Spin-Off",
+        which the clauses use too, is answered by them."""
+        from clauselens.retrieval.concept_absence import holds, named_terms
+
         gen = self.catalogue.generation()
         if gen != self._body_start_gen:
             self._body_start, self._body_start_gen = {}, gen
@@ -76,6 +81,14 @@ class ResultOrder(LibraryParts):
             is_front = not p.clause_ref and ((start is not None and p.spans[0].start < start)
                                              or bool(RECITAL_START.match(p.text)))
             (front if is_front else body).append(p)
+        terms = named_terms(question) if question and front else []
+        if terms:
+            only_front = [t for t in terms if holds(t, [p.text for p in front]) and not holds(t, [p.text for p in body])]
+            keep = [p for p in front if any(holds(t, [p.text]) for t in only_front)]
+            if keep:
+                order = {p.chunk_id: i for i, p in enumerate(ranked)}
+                body = sorted(body + keep, key=lambda p: order[p.chunk_id])
+                front = [p for p in front if p not in keep]
         trace["front_matter_demoted"] = len(front)
         return body + front
 

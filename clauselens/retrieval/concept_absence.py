@@ -25,6 +25,7 @@ retriever's ``HybridRetriever._absent_concept``.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -88,6 +89,45 @@ def agreement_words(text: str) -> tuple[str, str]:
     return text, " ".join(content_stems(text))
 
 
+#: What a question names as a thing rather than describes: a hyphenated capitalised compound and the capitalised words
+#: after it ("Sarbanes-Oxley", "Hart-Scott-Rodino Act"), an all-capitals acronym of three or more letters ("HIPAA", "FCPA"), a run of two or more
+#: capitalised words after the question's first word ("Foreign Corrupt Practices Act"), or a quoted phrase.
+_NAMED = re.compile(r"[A-Z][A-Za-z0-9]*(?:[-–][A-Z][A-Za-z0-9]*)+(?:\s+[A-Z][a-z]+)*|\b[A-Z]{3,}[0-9]*s?\b"
+                    r"|(?<=\s)[A-Z][a-z]+(?:\s+(?:of\s+|and\s+)?[A-Z][a-z]+)+|[\"“]([^\"”]{3,60})[\"”]")
+
+
+#: The stems of a question's frame, which ask about nothing by themselves ("What does the agreement say about ...?",
+#: "Is there a clause on ...?").
+FRAME_STEMS = frozenset(content_stems("agreement contract deal document say says mention mentions about anything here provide provides "
+                                      "state states tell cover covers address addresses discuss refer reference clause section "
+                                      "provision term terms"))
+
+
+def named_terms(question: str) -> list[str]:
+    """The things ``question`` names (:data:`_NAMED`), in order, each once."""
+    out = [m.group(1) or m.group(0) for m in _NAMED.finditer(question)]
+    return list(dict.fromkeys(t.strip() for t in out if t.strip()))
+
+
+def named_in(question: str, texts: Sequence[str]) -> str | None:
+    """A thing ``question`` names (:func:`named_terms`) that one of ``texts`` (the agreements' texts) contains verbatim
+    (case and spacing aside), when the question asks about nothing else (its content words beyond the names are
+    :data:`FRAME_STEMS`), else ``None``. The absence checks read a question's meaning; an agreement that holds the very
+    name a question asks about ("Sarbanes-Oxley", in its recitals: a new user's one-word query declined by the topic
+    head) is not one that lacks its topic. A question that asks more ("does Acme have to carry insurance?") is left to
+    them."""
+    terms = named_terms(question)
+    if not terms or set(content_stems(question)) - FRAME_STEMS - set(content_stems(" ".join(terms))):
+        return None  # it asks about something besides the names: the meaning-based checks read that
+    return next((term for term in terms if holds(term, texts)), None)
+
+
+def holds(term: str, texts: Sequence[str]) -> bool:
+    """Whether one of ``texts`` contains ``term`` as words (case and spacing aside)."""
+    pat = re.compile(r"(?<![A-Za-z0-9])" + r"\s+".join(re.escape(w) for w in term.split()) + r"(?![A-Za-z0-9])", re.IGNORECASE)
+    return any(pat.search(t) for t in texts)
+
+
 def unused_concepts(asked: Sequence[str], agreements: Sequence[tuple[str, str]]) -> AbsentConcepts | None:
     """``asked`` (concepts, :func:`question_concepts`) when none of ``agreements``
     (:func:`agreement_words` of each) uses any of them; ``None`` when ``asked`` is empty or one is used."""
@@ -108,5 +148,5 @@ def absent_concepts(question: str, texts: Sequence[str]) -> AbsentConcepts | Non
     return unused_concepts(asked, [agreement_words(t) for t in texts]) if asked else None
 
 
-__all__ = ["MAX_AGREEMENTS", "MIN_TERM_WORDS", "AbsentConcepts", "absent_concepts", "agreement_words", "question_concepts",
-           "unused_concepts"]
+__all__ = ["FRAME_STEMS", "MAX_AGREEMENTS", "MIN_TERM_WORDS", "AbsentConcepts", "absent_concepts", "agreement_words", "holds", "named_in",
+           "named_terms", "question_concepts", "unused_concepts"]

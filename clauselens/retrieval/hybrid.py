@@ -227,11 +227,14 @@ class HybridRetriever:
                 trace["missing_refs"] = missing
                 return SearchResult(query=query, abstained=True, trace=trace,
                                     reason=f"no matching clause found: clause {', '.join(missing)} is not in the searched documents")
-        if not parts.refs and self.category_absence:
+        named = self._named_here(parts.question, docs or self._doc_ids) if not parts.refs else None
+        if named is not None:  # the agreement holds the very thing asked about: no reading of meaning declines
+            trace["named_in_agreement"] = named
+        if not parts.refs and named is None and self.category_absence:
             absent = self._absent_category(parts.question, docs or self._doc_ids, trace)
             if absent is not None:
                 return SearchResult(query=query, abstained=True, trace=trace, reason=f"{NO_MATCH}: {absent}")
-        if not parts.refs and self.concept_absence:
+        if not parts.refs and named is None and self.concept_absence:
             absent = self._absent_concept(parts.question, docs or self._doc_ids, trace)
             if absent is not None:
                 return SearchResult(query=query, abstained=True, trace=trace, reason=f"{NO_MATCH}: {absent}")
@@ -301,17 +304,33 @@ class HybridRetriever:
         trace["absent_category"] = {"category": cat, "mass": round(reading.mass, 3), "presence": round(best, 4)}
         return absence_reason(reading, names, len(docs), best, head.absent_below[cat])
 
+    def _texts_of(self, docs: Sequence[str]) -> list[str]:
+        """Each document's text (joined chunks), once per index (:func:`agreement_words`, as the concept check reads it)."""
+        from clauselens.retrieval.concept_absence import agreement_words
+
+        for d in docs:
+            if d not in self._words:
+                self._words[d] = agreement_words("\n".join(c.text for c in self.chunks if c.doc_id == d))
+        return [self._words[d][0] for d in docs]
+
+    def _named_here(self, question: str, docs: Sequence[str]) -> str | None:
+        """A thing ``question`` names that one of ``docs`` (at most 3) holds verbatim
+        (:func:`clauselens.retrieval.concept_absence.named_in`), else ``None``."""
+        from clauselens.retrieval.concept_absence import MAX_AGREEMENTS, named_in, named_terms
+
+        if not docs or len(docs) > MAX_AGREEMENTS or not named_terms(question):
+            return None
+        return named_in(question, self._texts_of(docs))
+
     def _absent_concept(self, question: str, docs: Sequence[str], trace: dict[str, Any]) -> str | None:
         """The reason to abstain when none of ``docs`` (at most 3) uses the wording of any thesaurus concept
         ``question`` reads as (:mod:`clauselens.retrieval.concept_absence`); ``None`` otherwise."""
-        from clauselens.retrieval.concept_absence import MAX_AGREEMENTS, agreement_words, question_concepts, unused_concepts
+        from clauselens.retrieval.concept_absence import MAX_AGREEMENTS, question_concepts, unused_concepts
 
         asked = question_concepts(question) if docs and len(docs) <= MAX_AGREEMENTS else []
         if not asked:
             return None
-        for d in docs:  # each document's text and stems once per index (as the presence scores)
-            if d not in self._words:
-                self._words[d] = agreement_words("\n".join(c.text for c in self.chunks if c.doc_id == d))
+        self._texts_of(docs)  # each document's text and stems once per index (as the presence scores)
         got = unused_concepts(asked, [self._words[d] for d in docs])
         if got is None:
             return None
