@@ -160,6 +160,18 @@ _THRESHOLD = re.compile(r"\b(?:beyond|exceed(?:s|ing)?|in\s+excess\s+of|more\s+t
                         re.IGNORECASE)
 
 
+#: A period that is a window to act ("within thirty (30) days of receipt", "within a period of three (3) months following the
+#: Renewal Notice"), not how long the agreement or a renewal runs.
+_WINDOW = re.compile(r"\bwithin\s+(?:a\s+period\s+of\s+|the\s+)?$", re.IGNORECASE)
+
+
+#: A date that is another event's: an amendment's ("As amended on February 28, 2010" under a supply agreement's title; an
+#: amended and restated agreement's own date is kept) or a deadline's ("install this sign on or before March 28, 2008").
+_AMENDED_ON = re.compile(r"\bamended\s+(?:on|as\s+of|effective(?:\s+as\s+of)?)\s+(?:the\s+)?$", re.IGNORECASE)
+_DEADLINE = re.compile(r"\b(?:on\s+or\s+(?:before|prior\s+to)|no\s+later\s+than|not\s+later\s+than|by|before|prior\s+to|until)\s+(?:the\s+)?$",
+                       re.IGNORECASE)
+
+
 #: A question that asks for a ceiling: "the most a party can be made to pay", "the top dollar figure", "the cap".
 _CEILING_ASKED = re.compile(r"\b(?:most|top|max(?:imum)?|cap(?:ped|s)?|ceiling|highest|largest|biggest|upper\s+limit|at\s+the\s+outside)\b",
                             re.IGNORECASE)
@@ -289,7 +301,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     term_q = qtype in ("date", "duration") and asks_about_term((g.name for g in asked), "" if everyday else question)
     notice_q = asks_notice(question)  # once per question, not per sentence or value
     renewal_q = qtype == "duration" and term_q and not notice_q and any("renew" in g.name for g in asked)
-    start_q = qtype == "date" and preamble_date_kind(question) == "effective"  # when the agreement takes effect
+    own_date_q = qtype == "date" and preamble_date_kind(question) != ""  # when it was made or takes effect
+    start_q = own_date_q and preamble_date_kind(question) == "effective"  # when the agreement takes effect
     insurance_q = any(insurance_terms(t) for g in asked for t in (g.name, *g.terms)) or insurance_terms(question)
     cure_q = qtype == "duration" and any(t.startswith("cure") for g in asked if g.required for t in g.terms)
     ceiling_q = qtype == "amount" and _CEILING_ASKED.search(question) is not None
@@ -325,13 +338,16 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                     continue
                 if qtype == "date" and not period_fallback and _crossed(text, max(o for o in offsets if o <= at), at):
                     continue  # "from the Effective Date until December 31, 2018": the date is the end's, not the start's
+                if own_date_q and not period_fallback and _DEADLINE.search(text[max(0, at - 25):at]):
+                    continue  # "shall install this sign on or before March 28, 2008": a deadline, not the agreement's date
                 if start_q and not period_fallback and ending_effect(text, max(o for o in offsets if o <= at)):
                     continue  # "terminate this Agreement, effective as of December 31, 2023": the termination's day
                 if (qtype == "date" and other_agreements(text, at)) or (term_q and not about_own_term(text, at)) or (
                         term_q and qtype == "duration" and not renewal_q and after_the_end(text, at)):
                     continue  # another agreement's date; a period of something other than this agreement's term, or after it
-                if term_q and qtype == "duration" and not notice_q and _THRESHOLD.search(text[max(0, at - 25):at]):
-                    continue  # "a suspension which extends beyond one-hundred-and-eighty (180) days": a threshold, no term
+                if term_q and qtype == "duration" and not notice_q and (_THRESHOLD.search(text[max(0, at - 25):at])
+                                                                       or _WINDOW.search(text[max(0, at - 25):at])):
+                    continue  # "extends beyond one-hundred-and-eighty (180) days": a threshold; "within 30 days of receipt": a window
                 out.append(Candidate(shown, key, i, s, e, len(hits), dist, tuple(sorted(hits)), distinct_terms(groups, text)))
         if out or qtype != "date":
             break
@@ -435,8 +451,9 @@ def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:
         m = re.search(r"\s+".join(re.escape(w) for w in got.split()), text)
         if m is None or _PAGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
             continue  # "Page 2 May 2004": a page header's number read as the day
-        if other_agreements(text, m.start()):
-            continue  # "(as amended by an amendment agreement dated 31 December 2013)": another agreement's date
+        before = text[max(0, m.start() - 30):m.start()]
+        if other_agreements(text, m.start()) or _AMENDED_ON.search(before) or _DEADLINE.search(before):
+            continue  # "(as amended by an amendment agreement dated 31 December 2013)", "As amended on ...", "on or before ...": another's date
         for s, e in sentence_units(text):
             if s <= m.start() < e:
                 if prefer == "effective" and not _START_WORDS.search(text[s:e]):
@@ -446,6 +463,10 @@ def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:
 
 
 # ---------------------------------------------------------------------------------------- parties
+#: A company form at the end of a party's name ("RadialSpark, LLC", "Depomed, Inc.", "Oaktree Capital Management, L.P.").
+_COMPANY_FORM = re.compile(r"\b(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LP|L\.P|LLP|plc|PLC|GmbH|AG|S\.A|N\.V|B\.V)"
+                           r"\.?\s*$")
+
 def read_parties(front: Sequence[str]) -> Reading:
     """The parties named in the agreement's opening passages (``front``: texts in order), by
     :func:`clauselens.parsing.metadata.guess_parties`, quoted from the sentence(s) that name them."""
@@ -456,6 +477,11 @@ def read_parties(front: Sequence[str]) -> Reading:
         # the names must still be in this passage's sentences (the quote's)
         head = ((front[i - 1][-300:] + "\n") if i else "") + text[:PREAMBLE_CHARS]
         names = [n for n in guess_parties(head) if name_tokens(n) and not not_a_party(n, head)]
+        # one party read twice ("RadialSpark" from a title line, "RadialSpark, LLC" from the preamble): the name with its
+        # company form once ("Adaptimmune LLC" and "Adaptimmune Limited" are two parties); never down to one party
+        once = [n for n in dict.fromkeys(names) if not any(o != n and name_tokens(o) == name_tokens(n) and _COMPANY_FORM.search(o)
+                                                           and not _COMPANY_FORM.search(n) for o in names)]
+        names = once if len(once) >= 2 else names
         if len(names) < 2:
             continue
         spans = sentence_spans(text)

