@@ -8,6 +8,8 @@ user-caused ever reaches the user as a traceback.
 
 from __future__ import annotations
 
+import re
+
 
 class ClauselensError(Exception):
     """Base class. ``exit_code`` is what the CLI exits with (never 0)."""
@@ -18,7 +20,7 @@ class ClauselensError(Exception):
 class IngestError(ClauselensError):
     """A document could not be read: missing, empty, corrupt, encrypted, no text layer.
 
-    The message names the file and the problem, e.g. ``"no text found in x.txt"``.
+    The message names the file, then the problem: ``"x.txt: no text found"`` (every ingest error reads so).
     """
 
     exit_code = 2
@@ -26,9 +28,10 @@ class IngestError(ClauselensError):
     def __init__(self, path: str, problem: str) -> None:
         self.path = path
         self.problem = problem
-        # "no text found in x.txt" already names the file: don't say it twice (nor an empty path)
+        # a problem that already names the file is not prefixed twice (nor with an empty path)
         name = path.replace("\\", "/").rsplit("/", 1)[-1]
-        super().__init__(problem if not name or name in problem else f"{path}: {problem}")
+        named = bool(name) and re.search(rf"(?<![\w.]){re.escape(name)}(?!\w)", problem) is not None  # "d" is not in "found"
+        super().__init__(problem if not name or named else f"{path}: {problem}")
 
 
 class EncryptedDocumentError(IngestError):

@@ -33,8 +33,8 @@ def bad_files(tmp_path: Path) -> dict[str, Path]:
 
 @pytest.mark.parametrize("case, expect", [
     ("missing", "file not found"),
-    ("empty", "no text found in empty.txt"),
-    ("whitespace", "no text found in whitespace_only.txt"),
+    ("empty", "empty.txt: the file is empty (0 bytes): no text found"),
+    ("whitespace", "whitespace_only.txt: no text found"),
     ("fake", "not a PDF"),
     ("encrypted", "password required"),
     ("image_only", "OCR"),
@@ -64,7 +64,7 @@ def test_ingest_encrypted_with_password_and_good_file_lists_clauses():
 def test_ingest_mixed_good_and_bad_reports_both_and_fails():
     res = _run(["ingest", str(ROBUST / "four_clause_contract.txt"), str(ROBUST / "whitespace_only.txt")])
     assert res.exit_code == 2
-    assert "four_clause_contract.txt" in res.output and "no text found in whitespace_only.txt" in res.output
+    assert "four_clause_contract.txt" in res.output and "whitespace_only.txt: no text found" in res.output
 
 
 def test_ask_usage_errors():

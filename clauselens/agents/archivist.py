@@ -51,7 +51,7 @@ def load_one(path: str | Path, settings: Settings, *, store: DocumentStore | Non
         doc = parse_file(p, password=pw, ocr=ocr, ocr_dpi=dpi, max_pages=limit, max_text_mb=settings.max_text_mb,
                          pdf_engine=settings.pdf_engine)
     if not doc.text.strip():  # the parser should already refuse this; never index an empty document
-        raise NoTextError(p.name, f"no text found in {p.name}")
+        raise NoTextError(p.name, "no text found")
     return doc
 
 

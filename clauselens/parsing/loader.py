@@ -92,7 +92,7 @@ def load_text_document(text: str, *, doc_id: str, source_path: str = "<memory>")
         NoTextError: ``text`` is empty or whitespace only.
     """
     if not text.strip():
-        raise NoTextError(source_path, f"no text found in {Path(source_path).name}")
+        raise NoTextError(Path(source_path).name, "no text found")
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     doc = Document(id=doc_id, source_path=source_path, sha256=sha, text=text)
     return _assemble(doc)
@@ -130,7 +130,7 @@ def load_document(path: str | Path, *, password: str | None = None, ocr: bool = 
     Raises (all :class:`~clauselens.errors.IngestError`, message naming the file):
         IngestError: missing / not a file / unreadable / corrupt / truncated / binary / a
             format clauselens does not read (the message says which, e.g. "an Excel workbook").
-        NoTextError: empty, 0 bytes or whitespace only ("no text found in <name>"), image-only
+        NoTextError: empty, 0 bytes or whitespace only ("<name>: no text found"), image-only
             PDF or image file with ``ocr=False``.
         EncryptedDocumentError: user password required or wrong.
     """
@@ -172,7 +172,7 @@ def load_document(path: str | Path, *, password: str | None = None, ocr: bool = 
     else:
         text = decode_text_bytes(p.read_bytes(), name)
     if not text.strip():
-        raise NoTextError(name, f"no text found in {name}")
+        raise NoTextError(name, "no text found")
     named = extension_warning(p, kind)
     if named:
         warnings = [named, *warnings]

@@ -221,7 +221,7 @@ def extract_image(path: Path, *, what: str, ocr: bool = True, ocr_dpi: int = 300
         furniture = [normalize_extracted(lines[j].text.strip()) for j in sorted(drop)]
         pages.append(PageText(i + 1, normalize_extracted(lines_to_text(body)), "ocr", confs[i], furniture))
     if not any(p.text.strip() for p in pages):
-        raise NoTextError(name, f"no text found in {name} ({what}; OCR found nothing readable)")
+        raise NoTextError(name, f"no text found ({what}; OCR found nothing readable)")
     return pages, warnings
 
 

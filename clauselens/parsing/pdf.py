@@ -547,5 +547,5 @@ def extract_pdf(
         text = normalize_extracted(lines_to_text(body))
         pages.append(PageText(i + 1, text, methods[i], confs[i], furniture))
     if not any(p.text.strip() for p in pages):
-        raise NoTextError(name, f"no text found in {name} (OCR found nothing readable)" if ocr else f"no text found in {name}")
+        raise NoTextError(name, "no text found (OCR found nothing readable)" if ocr else "no text found")
     return pages, warnings

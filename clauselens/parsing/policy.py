@@ -28,7 +28,7 @@ def refuse_unreadable(path: str | Path, sniffed: Sniffed) -> None:
     p = Path(path)
     name = p.name
     if sniffed.kind == "empty":
-        raise NoTextError(name, f"no text found in {name}: the file is empty (0 bytes)")
+        raise NoTextError(name, "the file is empty (0 bytes): no text found")
     if sniffed.kind in ("damaged", "other"):
         raise IngestError(name, sniffed.problem(p))
 

@@ -59,7 +59,7 @@ def from_document(doc: Any) -> AgreementInput:
 
     name = Path(doc.source_path).name if doc.source_path else doc.id
     if not doc.text.strip():
-        raise NoTextError(name, f"no text found in {name}")
+        raise NoTextError(name, "no text found")
     passages = library_passages(doc)
     if not passages:
         raise NoTextError(name, f"no clauses found in {name}")

@@ -115,7 +115,7 @@ def test_upload_ask_report_click_citation(server, browser, fake_model, tmp_path)
     browser.find_element(By.ID, "file").send_keys(str(ROBUST / "whitespace_only.txt"))
     browser.find_element(By.ID, "upload").click()
     wait.until(EC.visibility_of_element_located((By.ID, "error")))
-    assert "no text found in whitespace_only.txt" in browser.find_element(By.ID, "error-text").text
+    assert "whitespace_only.txt: no text found" in browser.find_element(By.ID, "error-text").text
     shot(browser, shots / "1_bad_upload_error.png")
 
     # the session is still usable: upload the contract

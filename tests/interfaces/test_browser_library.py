@@ -130,7 +130,7 @@ def test_add_with_progress_then_remove_after_confirming(site, browser, tmp_path)
     browser.find_element(By.ID, "lib-add").click()
     wait.until(lambda d: "the library has 4 agreements" in d.find_element(By.ID, "lib-add-text").text)
     assert "1 added" in browser.find_element(By.ID, "lib-add-text").text
-    assert "no text found in empty.txt" in browser.find_element(By.ID, "lib-add-failed").text
+    assert "empty.txt: no text found" in browser.find_element(By.ID, "lib-add-failed").text
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#lib-rows tr[data-doc]")) == 4)
     assert browser.find_element(By.ID, "lib-count").text.lower().endswith("4 agreements")
     shot(browser, _shots(tmp_path) / "12_library_add.png")

@@ -35,7 +35,7 @@ def test_chat_start_quit_resume_and_errors(tmp_path):
     assert r.exit_code != 0 and "no session 'nosuchsession'" in r.output
 
     r = runner.invoke(app, ["chat", str(ROBUST / "whitespace_only.txt")], input="/quit\n", env=env)
-    assert r.exit_code == 2 and "no text found in whitespace_only.txt" in r.output
+    assert r.exit_code == 2 and "whitespace_only.txt: no text found" in r.output
     assert "Traceback" not in r.output
 
     r = runner.invoke(app, ["chat"], env=env)
@@ -87,7 +87,7 @@ def test_chat_starts_with_the_readable_files_and_names_each_file_left_out(tmp_pa
     left = [line for line in r.output.splitlines() if line.startswith("Left out (cannot be read): ")]
     assert len(left) == 3, r.output  # one line per bad file, naming it and its problem
     assert "empty.pdf: the file is empty (0 bytes)" in left[0]
-    assert "no text found in whitespace_only.txt" in left[1]
+    assert "whitespace_only.txt: no text found" in left[1]
     assert "scan.pdf" in left[2] and "PNG image" in left[2]  # OCR is on in chat: an image with no text
     assert "30 days' written notice" in r.output  # the good file was answered
     assert "Files left out (3" in r.output  # /report: the report lists them, as ask's does
@@ -112,5 +112,5 @@ def test_chat_with_only_unreadable_files_is_one_clear_error(tmp_path, scripted_c
     assert r.exit_code == 2, r.output
     assert "Traceback" not in r.output and r.output.count("Error:") == 1
     assert "none of the 2 files could be read" in r.output
-    assert "a.pdf: the file is empty (0 bytes)" in r.output and "no text found in whitespace_only.txt" in r.output
+    assert "a.pdf: the file is empty (0 bytes)" in r.output and "whitespace_only.txt: no text found" in r.output
     assert "clauselens chat — session" not in r.output  # no session was started

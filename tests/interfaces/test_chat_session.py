@@ -86,7 +86,7 @@ def test_ambiguity_rules():
 def test_bad_file_leaves_session_usable(service):
     sid = service.new_session()
     service.ingest(sid, [CONTRACT])
-    with pytest.raises(IngestError, match="no text found in whitespace_only.txt"):
+    with pytest.raises(IngestError, match="whitespace_only.txt: no text found"):
         service.ingest(sid, [ROBUST / "whitespace_only.txt"])
     assert [d["file_name"] for d in service.documents(sid)] == ["four_clause_contract.txt"]
     assert service.turn(sid, "Which law governs this agreement?").kind == "report"
@@ -192,8 +192,8 @@ def test_add_files_continues_past_a_bad_file_and_forgets_it_once_read(service, t
     bad.write_text("   \n")
     sid = service.new_session()
     docs, failed = service.add_files(sid, [bad, CONTRACT])
-    assert [d["file_name"] for d in docs] == [CONTRACT.name] and [str(e) for e in failed] == ["no text found in later.txt"]
-    assert service.left_out(sid) == ["no text found in later.txt"]
+    assert [d["file_name"] for d in docs] == [CONTRACT.name] and [str(e) for e in failed] == ["later.txt: no text found"]
+    assert service.left_out(sid) == ["later.txt: no text found"]
     bad.write_text((ROBUST / "two_clause_contract.txt").read_text())
     docs, failed = service.add_files(sid, [bad])
     assert len(docs) == 2 and failed == [] and service.left_out(sid) == []

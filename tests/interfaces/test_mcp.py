@@ -77,11 +77,11 @@ def test_mcp_tools_over_stdio(tmp_path):
     assert "## 5. Cited sources" in ask["markdown"] and c["quote"].split()[0] in ask["markdown"]
 
     assert r["outside"].is_error and "outside" in r["outside"].content[0].text
-    assert r["bad"].is_error and "no text found in whitespace_only.txt" in r["bad"].content[0].text
+    assert r["bad"].is_error and "whitespace_only.txt: no text found" in r["bad"].content[0].text
     mixed = r["mixed"]  # issue #22: the good file is added, the bad one named, not a failed call
     assert not mixed.is_error
     assert "two_clause_contract.txt" in [d["file_name"] for d in mixed.structured_content["documents"]]
-    assert mixed.structured_content["left_out"] == ["no text found in whitespace_only.txt"]
+    assert mixed.structured_content["left_out"] == ["whitespace_only.txt: no text found"]
 
 
 def test_mcp_ingest_records_files_left_out_in_the_session(service, tmp_path):

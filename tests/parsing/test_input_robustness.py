@@ -284,7 +284,7 @@ def _png(size=(40, 40)) -> bytes:
 
 
 @pytest.mark.parametrize("name, data, expect", [
-    ("zero.pdf", b"", r"^no text found in zero\.pdf: the file is empty \(0 bytes\)$"),
+    ("zero.pdf", b"", r"^zero\.pdf: the file is empty \(0 bytes\): no text found$"),
     ("scan.pdf", "png", r"^scan\.pdf: not a PDF: this is a PNG image; it can only be read with OCR, which is disabled"),
     ("trunc.docx", "half_docx", r"^trunc\.docx: truncated or damaged Word document"),
     ("book.xlsx", "xlsx", r"^book\.xlsx: this is an Excel workbook \(\.xlsx\), not a document clauselens reads"),
@@ -354,5 +354,5 @@ def test_text_named_pdf_is_read_as_text_with_a_warning(tmp_path):
 def test_empty_file_is_refused_whatever_its_name(tmp_path):
     for name in ("a.pdf", "b.docx", "c.txt", "d"):
         (tmp_path / name).write_bytes(b"")
-        with pytest.raises(NoTextError, match=rf"no text found in {name}: the file is empty \(0 bytes\)"):
+        with pytest.raises(NoTextError, match=rf"{name}: the file is empty \(0 bytes\): no text found"):
             load_document(tmp_path / name)
