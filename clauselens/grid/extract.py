@@ -467,6 +467,7 @@ def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:
 _COMPANY_FORM = re.compile(r"\b(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LP|L\.P|LLP|plc|PLC|GmbH|AG|S\.A|N\.V|B\.V)"
                            r"\.?\s*$")
 
+
 def read_parties(front: Sequence[str]) -> Reading:
     """The parties named in the agreement's opening passages (``front``: texts in order), by
     :func:`clauselens.parsing.metadata.guess_parties`, quoted from the sentence(s) that name them."""

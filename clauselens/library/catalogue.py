@@ -285,8 +285,6 @@ def strip_naming_words(question: str, words: set[str]) -> str:
     return " ".join(kept) if set(content_stems(" ".join(kept))) - FRAME_STEMS else question  # "what does the agreement say about"
 
 
-
-
 def name_vocabulary(text: str, limit: int = NAMES_CHARS) -> str:
     """Each distinct capitalised word of ``text`` once (``"Bromelain Consensi Crockett ..."``):
     the proper names and defined terms that tell one agreement from another, without the
