@@ -50,6 +50,7 @@ from clauselens.agents.reading_check import (
     bare_reading,
     checked_reading,
     clause_name,
+    named_in_quotes,
     question_words,
     reading_scope,
 )
@@ -495,6 +496,8 @@ def _reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, 
     out.append({"type": ET.LLM_CALL, **rec.as_dict()})
     answer, answered = got.answer.strip(), bool(getattr(got, "answered", True))
     if answer and not bare_reading(answer):
+        # a quoted clause names what the question asks about ("Sarbanes-Oxley"): the reading's "none answers" is set aside
+        answered = answered or named_in_quotes(answer, question, texts) is not None
         answer, gaps = checked_reading(answer, question, quotes, passages, texts, lead, out)
         return answer, answered, gaps
     if answer and bare_reading(answer):

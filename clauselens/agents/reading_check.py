@@ -210,6 +210,23 @@ def omission_note(label: str, sentences: Sequence[str]) -> str:
     return f"Left out by this reading, {label} also says: {quoted}"
 
 
+def named_in_quotes(answer: str, question: str, texts: Sequence[str]) -> tuple[int, str, list[str]] | None:
+    """When ``answer`` says the clauses do not speak to the question (:data:`NO_ANSWER`) and the question names a thing
+    (:func:`clauselens.retrieval.concept_absence.named_terms`: "Sarbanes-Oxley") that a quoted text holds verbatim: that
+    text's index, the name and its sentences that hold it (a new user's question read "The agreement does not address
+    Sarbanes-Oxley" over the recital that cites the Act). ``None`` otherwise."""
+    from clauselens.retrieval.concept_absence import holds, named_terms
+
+    if not NO_ANSWER.search(answer):
+        return None
+    for term in named_terms(question):
+        for j, t in enumerate(texts):
+            if holds(term, [t]):
+                held = [x for x in sentences(t) if holds(term, [x])] or [" ".join(t.split())]
+                return j, term, held
+    return None
+
+
 #: The answer in place of a reading that contradicts its clause when no sentence of the clause answers the question.
 SET_ASIDE_CONTRADICTION = "The model's reading said the opposite of {label} and is set aside; read {label} above."
 
@@ -230,6 +247,15 @@ def checked_reading(answer: str, question: str, quotes: Sequence[Any], passages:
         [x for t in texts for x in answering_sentences(question, t)]
     name = clause_name(passages[quotes[i if lead else 0].passage_id])
     label = name[:1].lower() + name[1:]
+    named = named_in_quotes(answer, question, texts)
+    if named is not None:  # "does not address Sarbanes-Oxley" over a recital that cites the Act
+        j, term, held = named
+        name_j = clause_name(passages[quotes[j].passage_id]) if j == 0 or passages[quotes[j].passage_id].clause_ref else "A quoted clause"
+        out.append({"type": ET.NOTE, "text": f"the model's reading {answer!r} says the clauses do not speak to the question, but "
+                                             f"{name_j[:1].lower() + name_j[1:]} names {term!r}; it is set aside and those sentences quoted"})
+        gap = (f"The model's reading said the quoted clauses do not speak to the question, but {name_j[:1].lower() + name_j[1:]} "
+               f"names '{term}'; the reading is set aside (it is in the run's transcript) and the sentences naming it are quoted.")
+        return f"{RULE_QUOTED_PREFIX}{name_j}: " + " ".join(f"\u201c{x}\u201d" for x in held), [gap]
     issue = contradiction(answer, texts[i])
     if issue is not None:  # set aside, never re-asked: greedy decoding gave the same misreading again (tryout)
         out.append({"type": ET.NOTE, "text": f"the model's reading {answer!r} contradicts the clause it reads "
@@ -248,5 +274,5 @@ def checked_reading(answer: str, question: str, quotes: Sequence[Any], passages:
 
 
 __all__ = ["BASE_WORDS", "HEADING", "MAX_LABELLED", "MAX_WORDS", "NO_ANSWER", "MIN_SHARED", "SET_ASIDE_CONTRADICTION", "WORDS_PER_SENTENCE",
-           "answering_sentences", "checked_reading", "clause_name", "contradiction", "omission_note",
+           "answering_sentences", "checked_reading", "clause_name", "contradiction", "named_in_quotes", "omission_note",
            "omitted", "reading_scope", "reading_words", "relied_on", "sentences", "tokens"]

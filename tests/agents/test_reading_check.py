@@ -172,3 +172,28 @@ def test_a_reading_that_puts_the_cost_on_the_other_party_contradicts_its_clause(
     assert contradiction("The Consultant pays for the losses.", clause) is None
     assert contradiction("Consultant indemnifies the Company.", clause) is None
     assert check_claim("The Company must pay the losses.", clause) is None  # the grid's check compares each verb alone
+
+
+MOVADO = Path("/work/shared/data/legalbench-rag/corpus/cuad/MOVADOGROUPINC_04_30_2003-EX-10.28-ENDORSEMENT AGREEMENT.txt")
+
+
+def test_a_reading_that_denies_a_name_a_quoted_clause_holds_is_set_aside():
+    """A new user's "Sarbanes-Oxley": the recital citing the Act was quoted first, and the 1.5B's reading said the
+    agreement "does not address Sarbanes-Oxley" (the report flagged it as partly unverified). A reading that says the
+    clauses do not speak to a question naming a thing one of them holds verbatim is set aside; that clause's sentences
+    naming it are quoted by rule, and the report is not marked as if none answered."""
+    from clauselens.agents.reading_check import named_in_quotes
+
+    recital = "WHEREAS, Section 402 of the Sarbanes-Oxley Act of the 2002 (the \"Act\") prohibits certain public companies."
+    assert named_in_quotes("The agreement does not address Sarbanes-Oxley.", "Sarbanes-Oxley", ["9. Entire Agreement.", recital])[:2] == \
+        (1, "Sarbanes-Oxley")
+    assert named_in_quotes("Section 402 of the Act prohibits loans to officers.", "Sarbanes-Oxley", [recital]) is None  # not a denial
+    assert named_in_quotes("The agreement does not address HIPAA.", "Does it mention HIPAA?", [recital]) is None  # not held
+    if not MOVADO.exists():
+        pytest.skip(f"absent data: {MOVADO} is not on this machine")
+    model = ScriptedChat(script={"LeadReading": [{"answer": "The agreement does not address Sarbanes-Oxley.", "answered": False}]})
+    r = ask([], "What does the agreement say about Sarbanes-Oxley?", _settings(), models=model, tools=_tools(load_document(MOVADO)),
+            max_turns=3).report
+    assert r.answer.startswith(RULE_QUOTED_PREFIX) and "Section 402 of the Sarbanes-Oxley Act" in r.answer
+    assert "does not address" not in r.answer and r.verification != "partial"
+    assert any("names 'Sarbanes-Oxley'" in g and "set aside" in g for g in r.knowledge_gaps)
