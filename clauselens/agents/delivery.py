@@ -497,8 +497,8 @@ def _reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, 
     answer, answered = got.answer.strip(), bool(getattr(got, "answered", True))
     if answer and not bare_reading(answer):
         # a quoted clause names what the question asks about ("Sarbanes-Oxley"): the reading's "none answers" is set aside
-        answered = answered or named_in_quotes(answer, question, texts) is not None
-        answer, gaps = checked_reading(answer, question, quotes, passages, texts, lead, out)
+        answered = answered or named_in_quotes(answer, question, texts, names) is not None
+        answer, gaps = checked_reading(answer, question, quotes, passages, texts, lead, out, names)
         return answer, answered, gaps
     if answer and bare_reading(answer):
         out.append({"type": ET.NOTE, "text": f"the model's reading {answer!r} is too short to be checked against the "

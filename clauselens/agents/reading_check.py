@@ -210,20 +210,25 @@ def omission_note(label: str, sentences: Sequence[str]) -> str:
     return f"Left out by this reading, {label} also says: {quoted}"
 
 
-def named_in_quotes(answer: str, question: str, texts: Sequence[str]) -> tuple[int, str, list[str]] | None:
-    """When ``answer`` says the clauses do not speak to the question (:data:`NO_ANSWER`) and the question names a thing
-    (:func:`clauselens.retrieval.concept_absence.named_terms`: "Sarbanes-Oxley") that a quoted text holds verbatim: that
-    text's index, the name and its sentences that hold it (a new user's question read "The agreement does not address
-    Sarbanes-Oxley" over the recital that cites the Act). ``None`` otherwise."""
-    from clauselens.retrieval.concept_absence import holds, named_terms
+def named_in_quotes(answer: str, question: str, texts: Sequence[str], names: Mapping[str, str] | None = None
+                    ) -> tuple[int, str, list[str]] | None:
+    """When ``answer`` says the clauses do not speak to the question (:data:`NO_ANSWER`) and the question asks only
+    about a thing it names that a quoted text holds verbatim (:func:`clauselens.retrieval.concept_absence.named_in`,
+    once the words of the documents' labels ``names`` are taken out: "What does the Movado agreement say about
+    Sarbanes-Oxley?"): that text's index, the name and its sentences that hold it (a new user's question was read "The
+    agreement does not address Sarbanes-Oxley" over the recital that cites the Act). ``None`` otherwise -- also for a
+    question that asks more than a name ("Can Acme Corp end it early?")."""
+    from clauselens.library.catalogue import strip_naming_words
+    from clauselens.retrieval.concept_absence import holds, named_in
 
     if not NO_ANSWER.search(answer):
         return None
-    for term in named_terms(question):
-        for j, t in enumerate(texts):
-            if holds(term, [t]):
-                held = [x for x in sentences(t) if holds(term, [x])] or [" ".join(t.split())]
-                return j, term, held
+    words = {w.lower() for w in re.findall(r"[A-Za-z][\w&'-]*", " ".join((names or {}).values()))}
+    asked = strip_naming_words(question, words) if words else question
+    for j, t in enumerate(texts):
+        term = named_in(asked, [t])
+        if term is not None:
+            return j, term, [x for x in sentences(t) if holds(term, [x])] or [" ".join(t.split())]
     return None
 
 
@@ -232,7 +237,8 @@ SET_ASIDE_CONTRADICTION = "The model's reading said the opposite of {label} and 
 
 
 def checked_reading(answer: str, question: str, quotes: Sequence[Any], passages: Mapping[str, Any],
-                    texts: Sequence[str], lead: bool, out: list[dict[str, Any]]) -> tuple[str, list[str]]:
+                    texts: Sequence[str], lead: bool, out: list[dict[str, Any]],
+                    names: Mapping[str, str] | None = None) -> tuple[str, list[str]]:
     """``answer`` (a model reading of ``texts``, the quoted ``quotes`` as shown to it) after the two checks: set
     aside when it contradicts the clause it reads (:func:`contradiction`), replaced by that clause's answering
     sentences quoted word for word, else labelled with the answering sentences it leaves out
@@ -247,7 +253,7 @@ def checked_reading(answer: str, question: str, quotes: Sequence[Any], passages:
         [x for t in texts for x in answering_sentences(question, t)]
     name = clause_name(passages[quotes[i if lead else 0].passage_id])
     label = name[:1].lower() + name[1:]
-    named = named_in_quotes(answer, question, texts)
+    named = named_in_quotes(answer, question, texts, names)
     if named is not None:  # "does not address Sarbanes-Oxley" over a recital that cites the Act
         j, term, held = named
         name_j = clause_name(passages[quotes[j].passage_id]) if j == 0 or passages[quotes[j].passage_id].clause_ref else "A quoted clause"

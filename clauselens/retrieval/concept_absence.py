@@ -111,13 +111,15 @@ def named_terms(question: str) -> list[str]:
 
 def named_in(question: str, texts: Sequence[str]) -> str | None:
     """A thing ``question`` names (:func:`named_terms`) that one of ``texts`` (the agreements' texts) contains verbatim
-    (case and spacing aside), when the question asks about nothing else (its content words beyond the names are
-    :data:`FRAME_STEMS`), else ``None``. The absence checks read a question's meaning; an agreement that holds the very
+    (case and spacing aside), when the question asks about nothing else (its content words beyond the names and its
+    capitalised words are :data:`FRAME_STEMS`), else ``None``. The absence checks read a question's meaning; an agreement that holds the very
     name a question asks about ("Sarbanes-Oxley", in its recitals: a new user's one-word query declined by the topic
     head) is not one that lacks its topic. A question that asks more ("does Acme have to carry insurance?") is left to
     them."""
     terms = named_terms(question)
-    if not terms or set(content_stems(question)) - FRAME_STEMS - set(content_stems(" ".join(terms))):
+    # a capitalised word after the first names something too ("the Movado agreement"): not what else is asked
+    asked = " ".join(w for i, w in enumerate(question.split()) if i == 0 or not w[:1].isupper())
+    if not terms or set(content_stems(asked)) - FRAME_STEMS - set(content_stems(" ".join(terms))):
         return None  # it asks about something besides the names: the meaning-based checks read that
     return next((term for term in terms if holds(term, texts)), None)
 

@@ -189,6 +189,10 @@ def test_a_reading_that_denies_a_name_a_quoted_clause_holds_is_set_aside():
         (1, "Sarbanes-Oxley")
     assert named_in_quotes("Section 402 of the Act prohibits loans to officers.", "Sarbanes-Oxley", [recital]) is None  # not a denial
     assert named_in_quotes("The agreement does not address HIPAA.", "Does it mention HIPAA?", [recital]) is None  # not held
+    q = "What does the Movado agreement say about Sarbanes-Oxley?"  # the agreement's own name is no part of what is asked
+    assert named_in_quotes("It does not address Sarbanes-Oxley.", q, [recital], {"d1": "ENDORSEMENT AGREEMENT — Movado Group, Inc."})
+    party = "The Company shall pay Movado Group the fee. " + recital
+    assert named_in_quotes("The clauses do not address ending it early.", "Can Movado Group end the deal early?", [party]) is None  # asks more
     if not MOVADO.exists():
         pytest.skip(f"absent data: {MOVADO} is not on this machine")
     model = ScriptedChat(script={"LeadReading": [{"answer": "The agreement does not address Sarbanes-Oxley.", "answered": False}]})
