@@ -301,8 +301,9 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     term_q = qtype in ("date", "duration") and asks_about_term((g.name for g in asked), "" if everyday else question)
     notice_q = asks_notice(question)  # once per question, not per sentence or value
     renewal_q = qtype == "duration" and term_q and not notice_q and any("renew" in g.name for g in asked)
-    own_date_q = qtype == "date" and preamble_date_kind(question) != ""  # when it was made or takes effect
-    start_q = own_date_q and preamble_date_kind(question) == "effective"  # when the agreement takes effect
+    date_kind = preamble_date_kind(question) if qtype == "date" else ""
+    own_date_q = date_kind != ""  # when it was made or takes effect
+    start_q = date_kind == "effective"  # when the agreement takes effect
     insurance_q = any(insurance_terms(t) for g in asked for t in (g.name, *g.terms)) or insurance_terms(question)
     cure_q = qtype == "duration" and any(t.startswith("cure") for g in asked if g.required for t in g.terms)
     ceiling_q = qtype == "amount" and _CEILING_ASKED.search(question) is not None
@@ -463,15 +464,10 @@ def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:
 
 
 # ---------------------------------------------------------------------------------------- parties
-#: A company form at the end of a party's name ("RadialSpark, LLC", "Depomed, Inc.", "Oaktree Capital Management, L.P.").
-_COMPANY_FORM = re.compile(r"\b(?:Inc|Incorporated|Corp|Corporation|Co|Company|LLC|L\.L\.C|Ltd|Limited|LP|L\.P|LLP|plc|PLC|GmbH|AG|S\.A|N\.V|B\.V)"
-                           r"\.?\s*$")
-
-
 def read_parties(front: Sequence[str]) -> Reading:
     """The parties named in the agreement's opening passages (``front``: texts in order), by
     :func:`clauselens.parsing.metadata.guess_parties`, quoted from the sentence(s) that name them."""
-    from clauselens.parsing.metadata import guess_parties
+    from clauselens.parsing.metadata import guess_parties, has_company_form
 
     for i, text in enumerate(front):
         # the previous passage's end too: a preamble cut after its cue ("BETWEEN:" | "(1) WPP 2005 LIMITED ... (2) JOHN ROGERS");
@@ -480,8 +476,8 @@ def read_parties(front: Sequence[str]) -> Reading:
         names = [n for n in guess_parties(head) if name_tokens(n) and not not_a_party(n, head)]
         # one party read twice ("RadialSpark" from a title line, "RadialSpark, LLC" from the preamble): the name with its
         # company form once ("Adaptimmune LLC" and "Adaptimmune Limited" are two parties); never down to one party
-        once = [n for n in dict.fromkeys(names) if not any(o != n and name_tokens(o) == name_tokens(n) and _COMPANY_FORM.search(o)
-                                                           and not _COMPANY_FORM.search(n) for o in names)]
+        once = [n for n in dict.fromkeys(names) if not any(o != n and name_tokens(o) == name_tokens(n) and has_company_form(o)
+                                                           and not has_company_form(n) for o in names)]
         names = once if len(once) >= 2 else names
         if len(names) < 2:
             continue

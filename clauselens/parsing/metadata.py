@@ -148,13 +148,18 @@ _STOP_FIRST = {"this", "the", "each", "party", "parties", "agreement", "exhibit"
                "between", "among", "recitals", "in", "for", "as", "section", "article", "schedule", "by"}
 
 
+def has_company_form(name: str) -> bool:
+    """Whether ``name`` ends in a company form (:data:`_SUFFIX`: "RadialSpark, LLC", "Depomed, Inc.")."""
+    return re.search(r"[\s,]" + _SUFFIX + r"\.?$", name.strip()) is not None
+
+
 def _plausible_name(name: str) -> bool:
     words = name.split()
     if not (2 <= len(name) <= 80) or not words or len(words) > 10:
         return False
     if words[0].lower().strip(",") in _STOP_FIRST or not re.match(_LEAD, words[0]):
         return False
-    if words[0][0].isdigit() and not re.search(r"[\s,]" + _SUFFIX + r"\.?$", name):
+    if words[0][0].isdigit() and not has_company_form(name):
         return False  # "695014 B.C. Ltd." is a company; "1 Year Ingram Micro" is a table cell run on
     if any(w.lower().strip(",.") in _NOT_IN_NAME for w in words) or not any(sum(c.isalpha() for c in w) >= 2 for w in words):
         return False

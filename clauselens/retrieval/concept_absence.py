@@ -124,9 +124,14 @@ def named_in(question: str, texts: Sequence[str]) -> str | None:
     return next((term for term in terms if holds(term, texts)), None)
 
 
+@lru_cache(maxsize=256)
+def _term_pattern(term: str) -> re.Pattern[str]:
+    return re.compile(r"(?<![A-Za-z0-9])" + r"\s+".join(re.escape(w) for w in term.split()) + r"(?![A-Za-z0-9])", re.IGNORECASE)
+
+
 def holds(term: str, texts: Sequence[str]) -> bool:
     """Whether one of ``texts`` contains ``term`` as words (case and spacing aside)."""
-    pat = re.compile(r"(?<![A-Za-z0-9])" + r"\s+".join(re.escape(w) for w in term.split()) + r"(?![A-Za-z0-9])", re.IGNORECASE)
+    pat = _term_pattern(term)
     return any(pat.search(t) for t in texts)
 
 
