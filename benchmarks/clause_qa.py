@@ -42,6 +42,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -84,6 +85,15 @@ def rate(x: int, n: int) -> dict:
     wl, wh = wilson(x, n)
     return {"x": x, "n": n, "rate": round(x / n, 4) if n else None, "ci95": [round(lo, 4), round(hi, 4)],
             "wilson95": [round(wl, 4), round(wh, 4)]}
+
+
+def write_result(name: str, tag: str, result: dict, shown: Sequence[str]) -> Path:
+    """``result`` as ``results/<name>[_<tag>].json``; its ``shown`` keys printed as one JSON line, then the path."""
+    out = RESULTS / f"{name}{'_' + tag if tag else ''}.json"
+    out.write_text(json.dumps(result, indent=2) + "\n")
+    print(json.dumps({k: result[k] for k in shown}))
+    print(f"wrote {out}")
+    return out
 
 
 def load_questions(path: Path = DEV / "questions.jsonl") -> list[dict]:

@@ -19,13 +19,12 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import hashlib
-import json
 import re
 import time
 from collections import Counter
 from pathlib import Path
 
-from benchmarks.clause_qa import RESULTS, library_for
+from benchmarks.clause_qa import library_for, write_result
 from clauselens.library.catalogue import naming_words
 from clauselens.provenance import run_provenance
 from clauselens.retrieval.concept_absence import holds
@@ -92,10 +91,7 @@ def main(argv: list[str] | None = None) -> None:
               "command": "python -m benchmarks.named_terms_probe" + (f" --limit {args.limit}" if args.limit else "")
                          + (f" --tag {args.tag}" if args.tag else ""),
               "provenance": prov, "date": dt.date.today().isoformat()}
-    out = RESULTS / f"named_terms_probe{'_' + args.tag if args.tag else ''}.json"
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps({k: result[k] for k in ("questions", "held", "not_held", "ms_per_question")}))
-    print(f"wrote {out}")
+    write_result("named_terms_probe", args.tag, result, ("questions", "held", "not_held", "ms_per_question"))
 
 
 if __name__ == "__main__":

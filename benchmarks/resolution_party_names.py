@@ -23,12 +23,11 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import hashlib
-import json
 import re
 import time
 from collections import Counter
 
-from benchmarks.clause_qa import RESULTS, library_for
+from benchmarks.clause_qa import library_for, write_result
 from clauselens.provenance import run_provenance
 
 #: Everyday questions a client asks about one party (the name goes in ``{}``).
@@ -114,10 +113,7 @@ def main(argv: list[str] | None = None) -> None:
               "examples": [q["question"] for q in qs[:: max(1, n // 8)]][:8],
               "command": "python -m benchmarks.resolution_party_names" + (f" --tag {args.tag}" if args.tag else ""),
               "provenance": prov, "date": dt.date.today().isoformat()}
-    out = RESULTS / f"resolution_party_names{'_' + args.tag if args.tag else ''}.json"
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(json.dumps({k: result[k] for k in ("questions", "as_written", "name_in_lower_case", "ms_per_question")}))
-    print(f"wrote {out}")
+    write_result("resolution_party_names", args.tag, result, ("questions", "as_written", "name_in_lower_case", "ms_per_question"))
 
 
 if __name__ == "__main__":
