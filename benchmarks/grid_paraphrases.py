@@ -20,7 +20,10 @@ user question (:func:`clauselens.grid.rule.rule_cell`, cross-checked with the to
 :func:`clauselens.grid.rule.category_rule_cell`, when the heads are installed), scored against CUAD's
 ``-Answer`` value with :func:`benchmarks.grid_user_questions.cuad_value_ok`. Per category and paraphrase set:
 answered-and-correct share of the cells CUAD has a value for, answered-but-wrong share of the answered ones
-(Wilson 95 % intervals), not found / unverified counts.
+(Wilson 95 % intervals), not found / unverified counts. A question about when the agreement ends answered with the term
+clause's period (:mod:`clauselens.grid.term`: it runs from a day the preamble does not state) is right when a preamble
+date plus the period is CUAD's date; otherwise CUAD's computed date cannot check it: ``period_unchecked``, counted apart
+(neither right nor wrong; from 2026-12-06, third session).
 
     .venv/bin/python -m benchmarks.grid_paraphrases generate            # the 1.5B, ~2 min
     .venv/bin/python -m benchmarks.grid_paraphrases score --set dev --split tune
@@ -120,7 +123,7 @@ def score(which: str, split: str, skip: int = 0, limit: int = 0, heads: bool = T
     """Cells of the ``which`` paraphrases over the ``split`` contracts (module docstring)."""
     from benchmarks.cuad_grid import answer_column, load_master, open_library, split_of
     from clauselens.grid.questions import GridQuestion
-    from clauselens.grid.rule import category_rule_cell, cross_checked, rule_cell
+    from clauselens.grid.rule import FRONT_PASSAGES, ISO_DAY, category_rule_cell, cross_checked, read_front_date, rule_cell
     from clauselens.grid.runner import row_heads
     from clauselens.library.library import chunks_of
     from clauselens.retrieval.types import Passage
@@ -136,6 +139,7 @@ def score(which: str, split: str, skip: int = 0, limit: int = 0, heads: bool = T
     for stem in stems:
         passages = [Passage.from_chunk(c, 0.0, "rule") for c in chunks_of(lib, recs[stem].doc_id)]
         rh = row_heads([p.text for p in passages]) if heads else None
+        starts = [d for d in (read_front_date([p.text for p in passages[:FRONT_PASSAGES]], prefer=k).value for k in ("made", "effective")) if d]
         for r in qs:
             gq = GridQuestion(id=r["id"], type=r["type"], question=r["question"])
             base = {"row_key": stem, "question_id": gq.id, "fingerprint": "", "model": "rule"}
@@ -144,7 +148,7 @@ def score(which: str, split: str, skip: int = 0, limit: int = 0, heads: bool = T
                 cell = cross_checked(cell, category_rule_cell(base, gq, passages, rh))
             gold = answer_column(master[stem], r["category"])
             s = per.setdefault(r["category"], {"cells": 0, "gold_present": 0, "answered_correct": 0, "answered_wrong": 0,
-                                               "answered_no_gold": 0, "unverified": 0, "not_found": 0})
+                                               "answered_no_gold": 0, "period_unchecked": 0, "unverified": 0, "not_found": 0})
             b = by_q.setdefault(r["id"], {"correct": 0, "wrong": 0, "gold": 0})
             s["cells"] += 1
             s["gold_present"] += bool(gold)
@@ -152,9 +156,11 @@ def score(which: str, split: str, skip: int = 0, limit: int = 0, heads: bool = T
             if cell.status == "answered":
                 if not gold:
                     s["answered_no_gold"] += 1
-                elif cuad_value_ok(r["type"], gold, cell.answer):
+                elif cuad_value_ok(r["type"], gold, cell.answer, starts):
                     s["answered_correct"] += 1
                     b["correct"] += 1
+                elif r["type"] == "date" and not ISO_DAY.fullmatch(cell.answer):
+                    s["period_unchecked"] += 1  # the term's period from a start no preamble states: CUAD's date cannot check it
                 else:
                     s["answered_wrong"] += 1
                     b["wrong"] += 1

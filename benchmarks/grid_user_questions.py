@@ -57,7 +57,7 @@ import re
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks" / "data" / "grid_user_questions"
@@ -247,12 +247,23 @@ def _shown_currency(answer: str) -> str:
     return ""
 
 
-def cuad_value_ok(qtype: str, gold: str, answer: str) -> bool:
+def cuad_value_ok(qtype: str, gold: str, answer: str, starts: Sequence[str] = ()) -> bool:
     """Is a rule cell's ``answer`` CUAD's ``-Answer`` value ``gold``? Dates as dates (CUAD writes
     m/d/yy; any of its ";"-separated dates, scorer of 2026-12-06), periods by :func:`clauselens.grid.values.same_period`, parties by the name words of
-    each answered name (one of CUAD's ";"-separated names), jurisdictions by name."""
+    each answered name (one of CUAD's ";"-separated names), jurisdictions by name. A date question answered with
+    the term's period ("5 years": the agreement writes no end date) is right when one of the agreement's preamble
+    dates ``starts`` (ISO) plus the period is CUAD's date (:func:`benchmarks.term_period_census.matches`, scorer of
+    2026-12-06, second session); with no start it is wrong."""
     from clauselens.grid.values import durations_in, jurisdictions_in, name_tokens, party_names, same_period
 
+    if qtype == "date" and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", answer) and durations_in(answer):
+        import datetime as dt
+
+        from benchmarks.term_period_census import matches
+        from clauselens.grid.term import add_period
+
+        ends = [add_period(dt.date.fromisoformat(s), answer) for s in starts]
+        return any(e is not None and matches(e, gold) for e in ends)
     if qtype == "date":  # one of CUAD's ";"-separated dates ("07/31/2000; 07/[]/2000": the second left blank in the text)
         from dateutil import parser as dparser
 

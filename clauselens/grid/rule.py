@@ -31,6 +31,7 @@ from clauselens.grid.cells import Cell
 from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed, sentence_units
 from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no
 from clauselens.grid.questions import GridQuestion
+from clauselens.grid.term import TERM_GROUPS, TERM_SAID, asks_end, term_end, term_periods
 from clauselens.grid.values import ONE_DATE, check_value, name_tokens, parse_date
 from clauselens.grid.yes_no import read_yes_no
 from clauselens.reports.verify import find_quote
@@ -98,7 +99,28 @@ def read(q: GridQuestion, passages: Sequence[Passage]) -> Reading:
     # a few words; a long descriptive question ("... after the initial term expires, including
     # automatic extensions?") would require every one of its words. Written terms are alternatives
     # for the topic check, too loose to pick a value ("extension of such 10-day period").
-    return read_typed(q.type, q.category or q.question, texts, everyday=not q.category)
+    r = read_typed(q.type, q.category or q.question, texts, everyday=not q.category)
+    if q.type == "date" and r.candidate is None and not (r.choices and ISO_DAY.fullmatch(r.choices[0].key)):
+        return term_as_end(q, texts, r)
+    return r
+
+
+#: An ISO calendar day, the key of a date candidate (a period's key is "5 years").
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def term_as_end(q: GridQuestion, texts: Sequence[str], dated: Reading) -> Reading:
+    """A question about when the agreement ends (a user's words, or the preset's Expiration Date) whose clauses write no
+    calendar end date: the term clause's period from the preamble's date, computed
+    (:func:`clauselens.grid.term.term_end`); for a user, else the period itself; else ``dated`` (the periods listed,
+    or nothing found)."""
+    if q.category != "Expiration Date" and (q.category or not asks_end(q.question)):
+        return dated
+    r = term_end(texts, texts[:FRONT_PASSAGES], dates_only=bool(q.category))
+    if r.candidate is not None:
+        return r
+    return Reading(choices=dated.choices or r.choices, on_topic=dated.on_topic or r.on_topic,
+                   reason="; ".join(x for x in (dated.reason, r.reason) if x))
 
 
 #: A signature block's date: "Dated: July 20, 2008", "Date: 5/1/2019".
@@ -129,14 +151,18 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
     if m is None:  # cannot happen for text cut from the passage; never shown unverified
         return Cell(**base, status="unverified", answer="", reason="the rule's sentence is not verbatim in its passage")
     quote = " ".join(m.text.split())
-    checked = check_value(q.type, r.value, quote)
+    if c.groups == TERM_GROUPS:  # the term clause's period (the answer, or the end date computed from it) is what it states
+        stated = term_periods(quote)
+        checked = check_value("duration", stated[0][0] if stated else r.value, quote)
+    else:
+        checked = check_value(q.type, r.value, quote)
     if checked.reason:
         return Cell(**base, status="unverified", answer="", model_quote=quote[:1000], reason=f"{checked.reason}; quote withheld")
     groups = ", ".join(g for g in c.groups if not g.startswith("concept:")) or "its topic"
     return Cell(**base, status="answered", answer=r.value, quote=quote, clause=p.clause_ref or "", page=p.page_start,
                 link=source_link(p.source_path or base.get("source_path", ""), p.page_start),
                 quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans],
-                reason=f"read by rule from the clause on {groups} (no model)")
+                reason=f"{r.reason}; read by rule (no model)" if r.reason else f"read by rule from the clause on {groups} (no model)")
 
 
 def role_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell | None:
@@ -232,8 +258,8 @@ def category_rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence
     keep = category_passages([p.text for p in passages], rh, topic.category)
     chosen = [p if k else p.model_copy(update={"text": ""}) for p, k in zip(passages, keep)]
     cell = rule_cell(base, cq, chosen)
-    if cell.status == "not found":
-        return None
+    if cell.status == "not found" or (TERM_SAID in cell.reason and not asks_end(q.question)):
+        return None  # the term clause answers only a question that asks when the agreement ends
     said = f"the question reads as one about {topic.category.lower()} (topic head P {topic.probability:.2f}); "
     return cell.model_copy(update={"reason": said + cell.reason, "passages": len(passages)})
 

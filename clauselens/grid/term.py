@@ -1,0 +1,221 @@
+"""The agreement's term stated as a period: the answer to "when does it end?" when no calendar date is written.
+
+Many agreements never write their end date; they state the term as a period from the start ("This Agreement shall
+commence on the Effective Date and continue for an initial term of five (5) years"; "The initial term of this Agreement
+shall be three (3) years from the date hereof"). A user's question about when the agreement ends is then answered with
+that period, quoted from its sentence, read by rule (issue #45: a value derivable from the quote by a stated rule):
+
+* the sentence names **this agreement's term** as its subject ("this Agreement", "the initial term [of this
+  Agreement]", the defined "Term" / "Initial Term") before the period, and a verb of duration links them ("shall
+  continue / remain in effect / be / expire / terminate / end / run / last"), within :data:`REACH` characters;
+* nothing before the period in the sentence speaks of another duration: survival ("shall survive ... for five
+  years"), renewal or extension, notice, a cure or breach, a lower bound ("the later of ..."), "thereafter";
+* the period is not itself a notice ("sixty (60) days prior ...") or a threshold;
+* all such sentences of the agreement state one period: several different ones are left *unverified*.
+
+This is the drafting convention of a term clause (e.g. the ABA's *Model Asset Purchase Agreement* and the term clauses
+CUAD annotates as "Expiration Date"); it reads no question words, so it generalises to any wording of the question.
+Pure functions; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from typing import Sequence
+
+from clauselens.grid.extract import Candidate, Reading, read_front_date, sentences_of
+from clauselens.grid.values import ONE_DATE, content_words, durations_at, durations_in, parse_date
+
+#: What a cell's reason says when it was read from the term clause (an end date computed from it, or its period).
+TERM_SAID = "the term clause states"
+#: The topic groups of a reading from the term clause (:attr:`clauselens.grid.extract.Candidate.groups`).
+TERM_GROUPS = ("term",)
+#: Characters between the term's subject and its period.
+REACH = 160
+
+#: The subject: this agreement, or its (initial / original) term. "Term" alone only as the defined, capitalised word.
+_SUBJECT = re.compile(r"\b(?:[Tt]his\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|CONTRACT)"
+                      r"|(?:[Tt]he|[Ii]ts)\s+(?:[Ii]nitial|[Oo]riginal|[Pp]rimary)\s+[Tt]erm"
+                      r"(?:\s+of\s+this\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|CONTRACT))?"
+                      r"|[Tt]he\s+term\s+of\s+this\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract)"
+                      r"|(?:[Tt]he\s+)?(?:Initial\s+)?Term\b(?!\s+of\s+(?!this)))")
+#: A verb of duration after the subject.
+_VERB = re.compile(r"\b(?:continu\w*|remain\w*|be|is|expir\w*|terminat\w*|end\w*|run\w*|last\w*|in\s+effect|in\s+force)\b",
+                   re.IGNORECASE)
+#: The subject governs the sentence: a modal follows it (after a parenthetical or a comma-delimited insert: "This
+#: Agreement, unless earlier terminated as provided below, shall ..."), and no preposition precedes it ("Termination of
+#: this Agreement shall be effective thirty (30) days ..."; "records ... pursuant to this Agreement shall be provided ...").
+_MODAL_NEXT = re.compile(r"\s*(?:\([^)]{0,80}\)\s*)?,?\s*(?:[^.;]{0,140}?,\s*)?(?:shall|will|is|are|must|to)\b")
+_PREPOSITION_BEFORE = re.compile(r"\b(?:of|to|under|in|with|by|for|from|upon|on|hereunder|pursuant\s+to|than|"
+                                 r"if|event|when|whenever|unless|until|once|whether|where|after)\s*$", re.IGNORECASE)
+#: Words before the period that make it another duration than the term's.
+_OTHER = re.compile(r"\b(?:prior\s+to|before|within|basis|shorter|longer|less\s+than|more\s+than|earlier\s+than|at\s+least|minimum|"
+                    r"after\s+(?:the\s+)?(?:initial|original)\s+term|surviv\w*|renew\w*|extend\w*|extension|notic\w*|cure\w*|"
+                    r"breach\w*|thereafter|later\s+(?:to\s+occur\s+)?of|default\w*|payment|pay|confidential\w*|warrant\w*|"
+                    r"non-?compet\w*|solicit\w*|after\s+(?:the\s+)?(?:expir|terminat)\w*|following\s+(?:the\s+)?(?:expir|terminat)\w*|"
+                    r"post-?terminat\w*)\b", re.IGNORECASE)
+#: "this 14 day of June 2006": a date's day, not a period.
+_DAY_OF = re.compile(r"\s+of\s+[A-Z][a-z]+")
+#: After the period: a notice or a deadline ("sixty (60) days prior to", "in advance", "notice").
+_AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|notice|before|in\s+advance|of\s+notice|after\s+receipt|within)\b)", re.IGNORECASE)
+
+#: A question about when the agreement ends: one of these words, and otherwise only :data:`_FRAME` words.
+_END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|run\s+out|runs\s+out|wrap\w*\s+up|conclu\w*|last|final|"
+                        r"stop\w*|ceas\w*|terminat\w*|in\s+(?:force|effect)|valid|lapse\w*)\b", re.IGNORECASE)
+_FRAME = frozenset("date day calendar when what which exactly actually finally naturally agreement contract deal arrangement "
+                   "term time point effect force does do did will would s it our your this these come comes first initial "
+                   "original current period".split())
+
+
+def asks_end(question: str) -> bool:
+    """Is ``question`` about when the agreement itself ends ("On what date does this deal finish?", "What's the last day
+    this contract is in force?"), not about the end of something else ("When does the confidentiality duty end?")?"""
+    if not _END_ASKED.search(question):
+        return False
+    rest = [w for w in content_words(_END_ASKED.sub(" ", question)) if w.lower() not in _FRAME]
+    return not rest
+
+
+def term_periods(text: str) -> list[tuple[str, int, int]]:
+    """The periods ``text`` (one sentence) states as this agreement's term: ``(period, start, end)``."""
+    out = []
+    for period, s, e in durations_at(text):
+        before = text[:s]
+        subjects = [m for m in _SUBJECT.finditer(before) if s - m.end() <= REACH and _MODAL_NEXT.match(before, m.end())
+                    and not _PREPOSITION_BEFORE.search(before[max(0, m.start() - 20):m.start()])]
+        if not subjects or _OTHER.search(before) or _AFTER.search(text[e:e + 25]) or _DAY_OF.match(text, e):
+            continue
+        if not _VERB.search(before[subjects[0].end():]) or ONE_DATE.search(text[e:]):
+            continue  # no verb of duration; "... five (5) years following the launch, but in no event later than February 28, 2013"
+        out.append((str(period), s, e))
+        break  # the first period of the sentence is the term's; a later one is a renewal's or a notice's
+    return out
+
+
+def read_term_period(texts: Sequence[str]) -> Reading:
+    """The agreement's term as one period, read from every term sentence of ``texts`` (the agreement's passages in
+    order): the value and its sentence when they all state one period; else the different periods as ``choices``."""
+    found: dict[str, Candidate] = {}
+    for i, s, _e, text in sentences_of(texts):
+        for value, _a, _b in term_periods(text):  # the value is the period's normal form ("5 years"): its own key
+            found.setdefault(value, Candidate(value, value, i, s, s + len(text), 1, 0, TERM_GROUPS))
+    if len(found) == 1:
+        c = next(iter(found.values()))
+        return Reading(value=c.value, candidate=c, on_topic=True,
+                       reason="the agreement states no calendar end date; its term clause states it as a period")
+    return Reading(choices=list(found.values()), on_topic=bool(found),
+                   reason=("the term clauses state different periods: " + "; ".join(found)) if found else "")
+
+
+#: The day the term runs from, written after its period ("five (5) years from the Effective Date", "one year after the
+#: date hereof", "until the four-year anniversary of the Effective Date"): ``effective`` or ``made`` (the preamble's
+#: date the agreement is made / dated).
+_ANCHOR_AFTER = re.compile(
+    r"[\s-]*(?:\([^)]{0,40}\)\s*)?(?:anniversary\s+)?(?:from|after|following|of|,?\s*(?:commencing|beginning|starting)\s+"
+    r"(?:on|upon|as\s+of|from|with))\s+(?:and\s+after\s+)?(?:the\s+)?"
+    r"(?:(?P<effective>(?:date\s+of\s+(?:the\s+)?)?Effective\s+Date)|(?P<made>date\s+hereof|date\s+of\s+(?:this|the)\s+Agreement|"
+    r"date\s+(?:first\s+)?(?:above\s+)?(?:written|set\s+forth|stated)(?:\s+above)?|Agreement\s+Date|date\s+of\s+execution))\b",
+    re.IGNORECASE)
+#: Or before it: "shall commence on the Effective Date and continue for ...", "effective as of the date first written".
+_ANCHOR_BEFORE = re.compile(
+    r"\b(?:commenc\w*|effective|begin\w*|start\w*|in\s+effect)\s+(?:on|as\s+of|from|upon)\s+(?:the\s+)?"
+    r"(?:(?P<effective>Effective\s+Date)|(?P<made>date\s+hereof|date\s+of\s+(?:this|the)\s+Agreement|"
+    r"date\s+(?:first\s+)?(?:above\s+)?(?:written|set\s+forth|stated)(?:\s+above)?|Agreement\s+Date|date\s+of\s+execution))\b",
+    re.IGNORECASE)
+
+
+#: The agreement names its Effective Date (in the preamble, perhaps left blank, or elsewhere: "the date of approval").
+_DEFINES_EFFECTIVE = re.compile(r"[\"“']\s*Effective\s*Date\s*[\"”']", re.IGNORECASE)
+#: ... followed by its definition: '"Effective Date" means October 31, 2019', '... shall mean the date first written above'.
+_MEANS = re.compile(r"\s*(?:means|shall\s+mean|is|refers\s+to|shall\s+be)\s+")
+_THE_AGREEMENTS_DATE = re.compile(r"(?:the\s+)?date\s+(?:hereof|of\s+this\s+Agreement|(?:first\s+)?(?:above\s+)?(?:written|set\s+forth|stated)"
+                                  r"(?:\s+above)?)", re.IGNORECASE)
+#: ... or preceded by its date: 'made this 1st day of April, 2007 ("Effective Date")', '2005 (hereinafter "Effective Date")'.
+_DATE_BEFORE = re.compile(r"(" + ONE_DATE.pattern + r")[\s,]*\(\s*(?:the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?$",
+                          re.IGNORECASE)
+
+
+def effective_date(texts: Sequence[str], front: Sequence[str]) -> str:
+    """The agreement's Effective Date (ISO) when it states one: the preamble's (:func:`read_front_date`), else its
+    definition's date or the date it names ("the date first written above": the preamble's date), else -- the term
+    defined nowhere -- the preamble's date; ``""`` when it is defined as an event ("the Closing Date", "the date of the
+    last signature") or left blank."""
+    got = read_front_date(front, prefer="effective").value
+    if got:
+        return got
+    named = False
+    for text in texts:
+        for m in _DEFINES_EFFECTIVE.finditer(text):
+            named = True
+            means = _MEANS.match(text, m.end())
+            if means:
+                d = ONE_DATE.match(text, means.end())
+                if d is not None:
+                    p = parse_date(d.group(0))
+                    return p.isoformat() if p else ""
+                return read_front_date(front, prefer="made").value if _THE_AGREEMENTS_DATE.match(text, means.end()) else ""
+            before = _DATE_BEFORE.search(text[max(0, m.start() - 60):m.start()])
+            if before is not None:
+                p = parse_date(before.group(1))
+                return p.isoformat() if p else ""
+    return "" if named else read_front_date(front, prefer="made").value
+
+
+#: After the period, a start of its own ("three (3) years from the date the Application becomes accessible").
+_RUNS_FROM = re.compile(r"[\s-]*(?:\([^)]{0,40}\)\s*)?,?\s*(?:from|after|following|commencing|beginning|starting)\b", re.IGNORECASE)
+
+
+#: An end that is one of several events.
+_EITHER_END = re.compile(r"\b(?:sooner|earlier|earliest|first)\s+(?:to\s+occur\s+)?of\b|\bwhichever\s+(?:is|occurs)\s+(?:the\s+)?"
+                         r"(?:earlier|sooner|first|later)\b", re.IGNORECASE)
+
+
+def term_anchor(sentence: str) -> str:
+    """``"effective"`` or ``"made"``: which of the preamble's dates the sentence's term period runs from; ``""`` when
+    it runs from another event ("from the Launch", "from the Promotion Commencement Date") or says none."""
+    found = term_periods(sentence)
+    if not found:
+        return ""
+    _, s, e = found[0]
+    after = _ANCHOR_AFTER.match(sentence, e)
+    m = after or _ANCHOR_BEFORE.search(sentence[:s])
+    if m is None or (after is None and _RUNS_FROM.match(sentence, e)):
+        return ""  # no anchor, or the period runs from another event named after it
+    return "effective" if m.group("effective") else "made"
+
+
+def add_period(start: date, period: str) -> date | None:
+    """``start`` plus ``period`` by the calendar ("5 years" after 2008-10-01 is 2013-10-01: the anniversary)."""
+    from dateutil.relativedelta import relativedelta
+
+    ps = durations_in(period)
+    if not ps or ps[0].count != int(ps[0].count):
+        return None
+    n = int(ps[0].count)
+    step = {"year": relativedelta(years=n), "month": relativedelta(months=n), "week": relativedelta(weeks=n),
+            "day": relativedelta(days=n)}.get(ps[0].unit)
+    return start + step if step is not None else None
+
+
+def term_end(texts: Sequence[str], front: Sequence[str], dates_only: bool = False) -> Reading:
+    """When the agreement ends, read from its term clause (:func:`read_term_period`): the calendar date its period
+    reaches from the preamble's date it runs from (:func:`term_anchor`, :func:`clauselens.grid.extract.read_front_date`
+    over ``front``), computed and said so; else the period itself (``dates_only``: nothing, the period in the reason)."""
+    r = read_term_period(texts)
+    c = r.candidate
+    if c is None:
+        return r
+    sentence = texts[c.passage][c.start:c.end]
+    # "the sooner of six (6) months from the Effective Date, or replacement of this Agreement": the end is conditional,
+    # so no single calendar date is computed (the period, quoted, says what the clause says)
+    anchor = "" if _EITHER_END.search(sentence) else term_anchor(sentence)
+    start = (effective_date(texts, front) if anchor == "effective" else read_front_date(front, prefer="made").value) if anchor else ""
+    end = add_period(date.fromisoformat(start), r.value) if start else None
+    if end is not None:
+        what = "the Effective Date" if anchor == "effective" else "the agreement's date"
+        return Reading(value=end.isoformat(), candidate=c, on_topic=True,
+                       reason=f"computed: {TERM_SAID} {r.value} from {what} ({start}); the agreement writes no end date")
+    if dates_only:
+        return Reading(choices=[c], on_topic=True, reason=f"{TERM_SAID} {r.value}, from no date the preamble states")
+    return r
