@@ -31,7 +31,7 @@ from clauselens.grid.cells import Cell
 from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed, sentence_units
 from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no
 from clauselens.grid.questions import GridQuestion
-from clauselens.grid.term import TERM_GROUPS, TERM_SAID, asks_end, term_end, term_periods
+from clauselens.grid.term import TERM_GROUPS, TERM_SAID, asks_end, asks_length, read_term_period, term_end, term_periods
 from clauselens.grid.values import ONE_DATE, check_value, name_tokens, parse_date
 from clauselens.grid.yes_no import read_yes_no
 from clauselens.reports.verify import find_quote
@@ -102,6 +102,9 @@ def read(q: GridQuestion, passages: Sequence[Passage]) -> Reading:
     r = read_typed(q.type, q.category or q.question, texts, everyday=not q.category)
     if q.type == "date" and r.candidate is None and not (r.choices and ISO_DAY.fullmatch(r.choices[0].key)):
         return term_as_end(q, texts, r)
+    if q.type == "duration" and r.candidate is None and not q.category and asks_length(q.question):
+        term = read_term_period(texts)  # "how long does the agreement last?": its term clause's one period, if it states one
+        return term if term.candidate is not None else r
     return r
 
 

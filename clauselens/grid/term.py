@@ -77,6 +77,20 @@ def asks_end(question: str) -> bool:
     return not rest
 
 
+#: A question about how long the agreement runs: "how long" or a length word, and otherwise only :data:`_LENGTH_FRAME` words.
+_LENGTH_ASKED = re.compile(r"\bhow\s+long\b|\b(?:length|duration)\b", re.IGNORECASE)
+_LENGTH_FRAME = _FRAME | frozenset("last lasts run runs running continue continues stay stays set go on be is in for of".split())
+
+
+def asks_length(question: str) -> bool:
+    """Is ``question`` about how long the agreement itself runs ("How long does the agreement last?", "How long is this
+    contract set to run for?"), not the length of something else ("How long must secrets be kept?")?"""
+    if not _LENGTH_ASKED.search(question):
+        return False
+    rest = [w for w in content_words(_LENGTH_ASKED.sub(" ", question)) if w.lower() not in _LENGTH_FRAME]
+    return not rest
+
+
 def term_periods(text: str) -> list[tuple[str, int, int]]:
     """The periods ``text`` (one sentence) states as this agreement's term: ``(period, start, end)``."""
     out = []

@@ -14,7 +14,7 @@ import pytest
 
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.rule import rule_cell
-from clauselens.grid.term import asks_end, effective_date, read_term_period, term_end, term_periods
+from clauselens.grid.term import asks_end, asks_length, effective_date, read_term_period, term_end, term_periods
 from clauselens.parsing.types import Span
 from clauselens.retrieval.types import Passage
 
@@ -177,3 +177,25 @@ def test_the_effective_date_named_beside_the_preamble_date_and_defined_nowhere()
     blank = ["This Reseller Agreement is entered as of this ___ day of _________, 2004 (\"Effective Date\") by and between "
              "PivX Corporation and Detto Technologies."]  # ADIANUTRITION,INC_04_01_2005-EX-10.D2, verbatim
     assert effective_date(blank, blank) == ""
+
+
+@pytest.mark.parametrize("question,asks", [
+    ("How long does the agreement last?", True), ("How long is this contract set to run for?", True),
+    ("What is the duration of the agreement?", True), ("What is the length of the initial term?", True),
+    ("For how long must confidential information be kept secret?", False), ("How long is the notice period?", False),
+    ("How long does the warranty last?", False), ("How long do we get to pay an invoice?", False),
+])
+def test_a_question_about_how_long_the_agreement_runs(question, asks):
+    assert asks_length(question) is asks
+
+
+def test_how_long_the_agreement_runs_is_its_term_clauses_period():
+    term = ("This Agreement shall be effective until the earlier of (a) its termination in accordance with the provisions of "
+            "this Article 14 or (b) the date that is two (2) years after the date of this Agreement.")  # NEONSYSTEMSINC, verbatim
+    passages = _passages("DISTRIBUTOR AGREEMENT by and between PEREGRINE/BRIDGE TRANSFER CORPORATION and NEON SYSTEMS, INC.",
+                         "Distributor shall pay each invoice within thirty (30) days.", term)
+    base = {"row_key": "a", "question_id": "len", "fingerprint": "", "model": "rule"}
+    cell = rule_cell(base, GridQuestion(id="len", type="duration", question="How long is this contract set to run for?"), passages)
+    assert cell.status == "answered" and cell.answer == "2 years", cell
+    other = rule_cell(base, GridQuestion(id="pay", type="duration", question="How long does the warranty last?"), passages)
+    assert other.answer != "2 years", other
