@@ -68,6 +68,7 @@ from clauselens.grid.whose import (
     about_own_term,
     after_the_end,
     asks_about_term,
+    at_will,
     compliance_only,
     ending_effect,
     entity_home,
@@ -141,6 +142,21 @@ def notice_like(text: str, start: int, end: int) -> bool:
     question about notice takes only such periods; any other duration question none of them
     (the renewal term is "one year", not the "thirty (30) days prior to the expiration" notice)."""
     return bool(_NOTICE_AFTER.search(text[end:end + 60]) or _NOTICE_BEFORE.search(text[max(0, start - 60):start]))
+
+
+def asks_convenience(question: str) -> bool:
+    """Does the question read as one about ending the agreement at will (the thesaurus's "termination for convenience",
+    by its lay phrases -- "without a reason", "for no particular reason" -- or its own words), and not also as one about
+    ending it for a breach (then it asks for a cure period)?"""
+    names = {g.name for g in question_groups(question)}
+    if any(n.endswith("termination for breach or cause") for n in names):
+        return False  # "how long to put it right before the other side can pull the plug?": a cure period
+    return bool(_AT_WILL_ASKED.search(question)) or any(n.endswith("termination for convenience") for n in names)
+
+
+#: A question's own words for ending at will: "without (any) reason", "for no (particular) reason", "at will".
+_AT_WILL_ASKED = re.compile(r"\bwithout\s+(?:a|any|giving\s+a|stating\s+a|needing\s+a)?\s*(?:reason|cause)|\bfor\s+no\s+(?:\w+\s+)?reason|"
+                            r"\bfor\s+(?:its\s+)?convenience|\bat\s+will\b|\bfor\s+any\s+reason", re.IGNORECASE)
 
 
 def amount_kind(question: str) -> str:
@@ -385,6 +401,12 @@ def read_typed(qtype: str, question: str, passages: Sequence[str], terms: Sequen
             if keys & parts:
                 per_sentence = {k: c for k, c in per_sentence.items() if c.key != union}
     values = {c.key for c in per_sentence.values()}
+    if qtype == "duration" and asks_convenience(question):
+        # "how much warning to end it early without a reason?": only an at-will termination's notice, never a renewal's or a cure's
+        per_sentence = {k: c for k, c in per_sentence.items() if at_will(passages[c.passage][c.start:c.end])}
+        values = {c.key for c in per_sentence.values()}
+        if not values:
+            return Reading(on_topic=True, reason="no retrieved sentence lets the agreement be ended at will (without cause) on notice")
     if len(values) == 1:
         c = next(iter(per_sentence.values()))
         return Reading(value=c.value, candidate=c, on_topic=True)

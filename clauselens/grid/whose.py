@@ -224,3 +224,32 @@ def insurance_terms(text: str) -> bool:
 
 __all__ = ["ACCOUNTING", "OTHER_REACH", "SUBJECT_REACH", "TERM_REACH", "about_own_term", "after_the_end", "asks_about_term",
            "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "not_a_party", "other_agreements"]
+
+
+#: A termination of the agreement itself (or of the defined relationship it sets up: "the Appointment"), not of a
+#: licence, a policy's coverage or an address.
+_ENDS_AGREEMENT = re.compile(r"\b(?:terminat\w*|cancel\w*|end)\s+(?:[Tt]his|[Tt]he|any|each)\s+"
+                            r"(?:(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\b"
+                            r"|\b(?:[Tt]his|[Tt]he)\s+(?:(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\s+(?:may|shall|will|can|is)\s+"
+                            r"(?:\w+\s+){0,2}?(?:be\s+)?(?:terminat|cancel)\w*")
+#: The words of a termination for convenience.
+_AT_WILL = re.compile(r"\b(?:for\s+(?:its|their|any\s+party's)?\s*convenience|without\s+(?:any\s+)?(?:cause|reason)|"
+                      r"with\s+or\s+without\s+cause|for\s+any\s+(?:or\s+no\s+)?reason(?:\s+or\s+no\s+reason)?|for\s+no\s+reason)\b",
+                      re.IGNORECASE)
+#: A termination on a condition: a breach, an insolvency, a change of control, force majeure, a claim, a renewal or the
+#: end of a term, a specific reason.
+_ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|breach\w*|default\w*|fail\w*|cure\w*|uncured|insolv\w*|bankrupt\w*|"
+                           r"merger|change\s+(?:of|in)\s+control|force\s+majeure|beyond\s+(?:its|their|such\s+party's|the\s+\w+'s)\s+(?:reasonable\s+)?control|"
+                           r"in\s+(?:such|that|which)\s+event|fraud\w*|claim\w*|renew\w*|expir\w*|unless|dispute\w*|"
+                           r"reasons|end\s+of\s+(?:the|a|its|any|each)\s+(?:\w+\s+)?term)\b", re.IGNORECASE)
+
+
+def at_will(text: str) -> bool:
+    """Does the sentence let the agreement be ended at will -- a termination for convenience ("may terminate this
+    Agreement for convenience by giving at least thirty (30) days written notice"; "may terminate this Agreement upon
+    three (3) months written notice", no condition named) -- rather than on a condition (a breach to cure, a renewal to
+    stop, force majeure, a claim) or something else's end (a licence, a policy's coverage)? CUAD's Termination For
+    Convenience: "without cause (solely by giving a notice and allowing a waiting period to expire)"."""
+    if not _ENDS_AGREEMENT.search(text):
+        return False
+    return bool(_AT_WILL.search(text)) or _ON_CONDITION.search(text) is None

@@ -84,11 +84,15 @@ def test_rule_cell_quotes_the_sentence_and_never_echoes_the_prompt() -> None:
     (a, b), = cell.quote_spans
     assert " ".join(full[a:b].split()) == cell.quote  # document offsets point at the quote
     assert not echo_issue(cell.answer, cell.quote, instructions(q))
-    # several different values on topic: unverified, nothing shown
+    # ending it without a reason: the at-will sentence's 60 days, not the 30 days' notice to stop the renewal (2026-12-06)
     notice = GridQuestion(id="quit_notice", question="How much warning must a party give to end the agreement early without a reason?",
                           type="duration")
-    amb = rule_cell({"row_key": "r", "question_id": "quit_notice", "fingerprint": "f"}, notice, _passages("COOL"))
-    assert amb.status == "unverified" and amb.answer == "" and "60 days" in amb.reason and "30 days" in amb.reason
+    will = rule_cell({"row_key": "r", "question_id": "quit_notice", "fingerprint": "f"}, notice, _passages("COOL"))
+    assert will.status == "answered" and will.answer == "60 days" and "at any time" in will.quote, will
+    # several different values on topic: unverified, nothing shown
+    ending = GridQuestion(id="end_notice", question="How much notice is needed to end the agreement?", type="duration")
+    amb = rule_cell({"row_key": "r", "question_id": "end_notice", "fingerprint": "f"}, ending, _passages("COOL"))
+    assert amb.status == "unverified" and amb.answer == "" and "60 days" in amb.reason and "30 days" in amb.reason, amb
     # how long it lasts: the term (5 years), not the non-solicit's "six (6) months following expiration or termination"
     how_long = GridQuestion(id="how_long", question="How long does the agreement last?", type="duration")
     assert rule_cell({"row_key": "r", "question_id": "how_long", "fingerprint": "f"}, how_long, _passages("COOL")).answer == "5 years"
