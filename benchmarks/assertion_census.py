@@ -9,6 +9,9 @@ on and off, and print them for reading. Rules that can be switched off here:
   is a description, not that party's duty (``support_claims._DESCRIBED``, commit f7c27af).
 * ``covenant``: a pronoun in what a party covenants or agrees ("The Consultant covenants ... with the Company that
   ... it shall not solicit") is that party, not the party last named (``support_claims._COVENANT``).
+* ``neg_opening``: "Neither ..." / "No ..." opening a clause after a multi-level number ("15.1 Neither this Agreement
+  nor ... shall be assigned") negates its modal (``support_claims._NEG_OPENING``; compared with the pattern before,
+  which read only one-level numbers, instead of with the rule off).
 
 No model, no question file. Run::
 
@@ -28,6 +31,10 @@ from pathlib import Path
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
 RESULTS = Path(__file__).resolve().parent / "results"
 _SENT = re.compile(r"(?<=[.;:])\s+(?=[A-Z(])")
+
+
+#: ``support_claims._NEG_OPENING`` before 2026-12-06 (third session): one-level clause numbers only.
+_NEG_OPENING_BEFORE = r"^\s*(?:\(?[0-9a-z]{1,4}[.)]\s*)*(?:neither|no|nothing|none)\b"
 
 
 class Never:
@@ -50,11 +57,12 @@ def main() -> None:
     from clauselens.reports import support_claims
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rule", choices=["described", "covenant"], default="described")
+    ap.add_argument("--rule", choices=["described", "covenant", "neg_opening"], default="described")
     ap.add_argument("--show", type=int, default=40, help="changed sentences kept in the JSON for reading")
     args = ap.parse_args()
-    attr = {"described": "_DESCRIBED", "covenant": "_COVENANT"}[args.rule]
+    attr = {"described": "_DESCRIBED", "covenant": "_COVENANT", "neg_opening": "_NEG_OPENING"}[args.rule]
     rule = getattr(support_claims, attr)
+    off_rule = re.compile(_NEG_OPENING_BEFORE, re.IGNORECASE) if args.rule == "neg_opening" else Never()
     t0 = time.time()
     files = sorted(CORPUS.glob("*.txt"))
     n_sent = n_with = 0
@@ -64,7 +72,7 @@ def main() -> None:
         for s in sentences(f.read_text(errors="replace")):
             setattr(support_claims, attr, rule)
             on = [(a.party, a.action, a.negated) for a in support_claims.assertions(s)]
-            setattr(support_claims, attr, Never())
+            setattr(support_claims, attr, off_rule)
             off = [(a.party, a.action, a.negated) for a in support_claims.assertions(s)]
             setattr(support_claims, attr, rule)
             n_sent += 1

@@ -263,23 +263,26 @@ def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: C
     answer = normalise(q, reply.answer) or ("Yes" if q.type == "yes_no" else "")
     # prompt text is never shown as an answer, whatever else fails (issue #45)
     shown_answer = "" if reply.answer.strip() and echo_issue(reply.answer, reply.quote, instructions(q)) else answer
+    # an unverified Yes / No is not shown: the small model answers "Yes" to nearly every yes/no question (issue #40), so its
+    # verdict without a quote that passed the checks tells a reviewer nothing (a new user's tryout read them as answers)
+    kept = "" if q.type == "yes_no" else shown_answer
     by_id = {p.chunk_id: p for p in result.passages}
     prefer = [result.passages[reply.passage - 1].chunk_id] if 1 <= reply.passage <= len(result.passages) else []
     m = verify_quote(reply.quote, by_id, prefer) if reply.quote.strip() else None
     matches = [m] if m is not None else (verify_pieces(reply.quote, by_id, prefer)[0] if reply.quote.strip() else [])
     if not matches:
-        return Cell(**base, status="unverified", answer=shown_answer, model_quote=reply.quote[:1000],
+        return Cell(**base, status="unverified", answer=kept, model_quote=reply.quote[:1000],
                     reason="the model's quote is not verbatim in the retrieved passages; quote withheld")
     matches = [extend_match(x, by_id[x.passage_id])[0] for x in matches]
     src = by_id[matches[0].passage_id]
     quote = " … ".join(x.text for x in matches)
     if not topic_check(q, quote):
-        return Cell(**base, status="unverified", answer=shown_answer, model_quote=" ".join(quote.split())[:1000],
+        return Cell(**base, status="unverified", answer=kept, model_quote=" ".join(quote.split())[:1000],
                     reason="the quoted sentence does not mention the question's topic (none of: "
                            f"{terms_preview(q)}); quote withheld")
     shown, issue = check_answer(q, answer, quote, reply.answer)
     if issue:
-        return Cell(**base, status="unverified", answer=shown and answer, model_quote=" ".join(quote.split())[:1000],
+        return Cell(**base, status="unverified", answer=(shown and answer) if q.type != "yes_no" else "", model_quote=" ".join(quote.split())[:1000],
                     reason=f"{issue}; quote withheld")
     return Cell(**base, status="answered", answer=shown, quote=" ".join(quote.split()), clause=src.clause_ref or "",
                 page=src.page_start, link=source_link(src.source_path or base.get("source_path", ""), src.page_start),

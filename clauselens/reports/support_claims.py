@@ -85,8 +85,9 @@ def _rephrase(text: str) -> str:
 _NEG_AFTER = re.compile(r"^\s*(?:,\s*)?(?:not|never|in\s+no\s+event|under\s+no\s+circumstances)\b", re.IGNORECASE)
 _NEG_IN_MODAL = re.compile(r"\b(?:not|no|prohibited|restricted|barred)\b|cannot|n't", re.IGNORECASE)
 #: A clause opened by "Neither ..." / "No ..." / "Nothing ..." negates its modal ("Neither this
-#: Agreement nor any right shall be assigned", "No party may").
-_NEG_OPENING = re.compile(r"^\s*(?:\(?[0-9a-z]{1,4}[.)]\s*)*(?:neither|no|nothing|none)\b", re.IGNORECASE)
+#: Agreement nor any right shall be assigned", "No party may"), after its number ("(a)", "4.", "15.1", "15.1.2"; a new
+#: user's tryout, 2026-12-06: "15.1 Neither this Agreement nor ... shall be assigned" was read as a permission).
+_NEG_OPENING = re.compile(r"^\s*(?:(?:\(?[0-9a-z]{1,4}[.)]|\d{1,3}(?:\.\d{1,3})+\.?)\s*)*(?:neither|no|nothing|none)\b", re.IGNORECASE)
 CLAUSE_SPLIT = re.compile(r"(?<=[.;:!?])\s+|\n+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _PARTY = re.compile(

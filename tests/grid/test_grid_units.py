@@ -70,7 +70,8 @@ def test_cell_status_from_reply() -> None:
     assert ok.check == CHECK_VERSION and ok.reply is not None and ok.reply["answer"] == "yes"
     assert ok.link.endswith("x.pdf#page=3")
     bad = finish(_base(), YN, res, CellAnswer(found=True, passage=1, quote="may end the contract at will", answer="Yes"))
-    assert bad.status == "unverified" and bad.quote == "" and bad.answer == "Yes"
+    # an unverified Yes / No is not shown (the model's verdict without a checked quote; a new user's tryout, 2026-12-06)
+    assert bad.status == "unverified" and bad.quote == "" and bad.answer == "" and bad.reply["answer"] == "Yes"
     # the model found nothing, but the retrieved passage speaks of terminating: not shown as "No" (issue #45)
     no = finish(_base(), YN, res, CellAnswer(found=False))
     assert no.status == "unverified" and no.answer == "" and "not shown as No" in no.reason and "P1" in no.reason

@@ -285,3 +285,20 @@ def test_a_full_stop_the_text_goes_on_from_in_lower_case_ends_no_sentence():
     # an upper-case word after the full stop still starts a sentence
     u = "The Agent may terminate. The Company shall pay."
     assert u[slice(*clause_bounds(u, 0, 5)[:2])] == "The Agent may terminate."
+
+
+# ------------------------------------------------------------------ "Neither ..." after a multi-level clause number
+
+@pytest.mark.parametrize("number", ["", "(a) ", "7. ", "15.1 ", "15.1. ", "4.3.2 ", "9.3.3 (b) "])
+def test_a_clause_opened_by_neither_after_its_number_is_negated(number):
+    """CORALGOLD's consulting agreement, clause 15.1 (verbatim after the number; a new user's tryout, 2026-12-06): read as
+    a permission to assign, and a grid cell answered "Yes", when the number had two levels."""
+    from clauselens.reports.support_claims import assertions
+
+    sentence = (number + "Neither this Agreement nor any of the rights of any of the parties under this Agreement shall be "
+                "assigned without the written consent of all the parties.")
+    got = [(a.action, a.negated) for a in assertions(sentence)]
+    assert got == [("assign", True)], (number, got)
+    for opening in ("No party", "Nothing in this Agreement"):
+        text = f"{number}{opening} shall assign this Agreement."
+        assert all(a.negated for a in assertions(text) if a.action == "assign"), text
