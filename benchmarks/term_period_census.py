@@ -96,25 +96,37 @@ def census(split: str, skip: int, limit: int) -> dict[str, Any]:
             "wall_seconds": round(time.perf_counter() - t0, 1), "rows": rows}
 
 
-def main(argv: list[str] | None = None) -> None:
-    from benchmarks.grid_user_questions import wilson
-
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def census_arguments(ap: argparse.ArgumentParser) -> None:
+    """The split options every census over the CUAD preset's splits takes (also :mod:`benchmarks.typed_census`)."""
     ap.add_argument("--split", choices=("tune", "report"), default="tune")
     ap.add_argument("--skip", type=int, default=0)
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--summary-only", action="store_true", help="held-out agreements: counts only, no rows")
     ap.add_argument("--tag", default="")
+
+
+def write_census(out: dict[str, Any], stem: str, module: str, args: argparse.Namespace, argv: list[str] | None) -> Path:
+    """Write one census result of ``python -m <module>`` (rows dropped for ``--summary-only``) as
+    ``results/<stem>_<split>_<skip>_<limit>[_tag].json``."""
+    if args.summary_only:
+        out.pop("rows", None)
+    out["command"] = " ".join([f"python -m {module}", *(argv if argv is not None else sys.argv[1:])])
+    path = RESULTS / f"{stem}_{args.split}_{args.skip}_{args.limit or 'all'}{'_' + args.tag if args.tag else ''}.json"
+    path.write_text(json.dumps(out, indent=1) + "\n")
+    return path
+
+
+def main(argv: list[str] | None = None) -> None:
+    from benchmarks.grid_user_questions import wilson
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    census_arguments(ap)
     args = ap.parse_args(argv)
     out = census(args.split, args.skip, args.limit)
     out["consistent_ci95"] = wilson(out["counts"]["consistent"], out["judged"])
-    if args.summary_only:
-        out.pop("rows")
-    out["command"] = " ".join(["python -m benchmarks.term_period_census", *(argv if argv is not None else sys.argv[1:])])
-    name = f"term_period_census_{args.split}_{args.skip}_{args.limit or 'all'}{'_' + args.tag if args.tag else ''}.json"
-    (RESULTS / name).write_text(json.dumps(out, indent=1) + "\n")
+    path = write_census(out, "term_period_census", "benchmarks.term_period_census", args, argv)
     print(json.dumps({k: v for k, v in out.items() if k != "rows"}, indent=1))
-    print("wrote", RESULTS / name)
+    print("wrote", path)
 
 
 if __name__ == "__main__":

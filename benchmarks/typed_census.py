@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import ast
 import json
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -115,25 +114,18 @@ def census(probe: str, split: str, skip: int, limit: int) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> None:
     from benchmarks.grid_user_questions import wilson
+    from benchmarks.term_period_census import census_arguments, write_census
 
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--probe", choices=(*PROBES, "all"), default="all")
-    ap.add_argument("--split", choices=("tune", "report"), default="tune")
-    ap.add_argument("--skip", type=int, default=0)
-    ap.add_argument("--limit", type=int, default=0)
-    ap.add_argument("--summary-only", action="store_true", help="held-out agreements: counts only, no rows")
-    ap.add_argument("--tag", default="")
+    census_arguments(ap)
     args = ap.parse_args(argv)
     for probe in PROBES if args.probe == "all" else (args.probe,):
         out = census(probe, args.split, args.skip, args.limit)
         c = out["counts"]
         out["wrong_ci95"] = wilson(c["inconsistent"] + c["answered_no_clause"], out["answered"])
-        if args.summary_only:
-            out.pop("rows")
-        out["command"] = " ".join(["python -m benchmarks.typed_census", *(argv if argv is not None else sys.argv[1:])])
-        name = f"typed_census_{probe}_{args.split}_{args.skip}_{args.limit or 'all'}{'_' + args.tag if args.tag else ''}.json"
-        (RESULTS / name).write_text(json.dumps(out, indent=1) + "\n")
-        print(probe, json.dumps(c), "answered", out["answered"], "wrong share", out["wrong_share_of_answered"], "->", name)
+        path = write_census(out, f"typed_census_{probe}", "benchmarks.typed_census", args, argv)
+        print(probe, json.dumps(c), "answered", out["answered"], "wrong share", out["wrong_share_of_answered"], "->", path.name)
 
 
 if __name__ == "__main__":

@@ -68,13 +68,17 @@ _FRAME = frozenset("date day calendar when what which exactly actually finally n
                    "original current period".split())
 
 
+def _asks_only(question: str, asked: re.Pattern[str], frame: frozenset[str]) -> bool:
+    """Does ``question`` use ``asked`` and otherwise only ``frame`` words (nothing else it could be about)?"""
+    if not asked.search(question):
+        return False
+    return not [w for w in content_words(asked.sub(" ", question)) if w.lower() not in frame]
+
+
 def asks_end(question: str) -> bool:
     """Is ``question`` about when the agreement itself ends ("On what date does this deal finish?", "What's the last day
     this contract is in force?"), not about the end of something else ("When does the confidentiality duty end?")?"""
-    if not _END_ASKED.search(question):
-        return False
-    rest = [w for w in content_words(_END_ASKED.sub(" ", question)) if w.lower() not in _FRAME]
-    return not rest
+    return _asks_only(question, _END_ASKED, _FRAME)
 
 
 #: A question about how long the agreement runs: "how long" or a length word, and otherwise only :data:`_LENGTH_FRAME` words.
@@ -85,10 +89,7 @@ _LENGTH_FRAME = _FRAME | frozenset("last lasts run runs running continue continu
 def asks_length(question: str) -> bool:
     """Is ``question`` about how long the agreement itself runs ("How long does the agreement last?", "How long is this
     contract set to run for?"), not the length of something else ("How long must secrets be kept?")?"""
-    if not _LENGTH_ASKED.search(question):
-        return False
-    rest = [w for w in content_words(_LENGTH_ASKED.sub(" ", question)) if w.lower() not in _LENGTH_FRAME]
-    return not rest
+    return _asks_only(question, _LENGTH_ASKED, _LENGTH_FRAME)
 
 
 def term_periods(text: str) -> list[tuple[str, int, int]]:
