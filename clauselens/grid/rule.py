@@ -136,6 +136,13 @@ def signature_dates(texts: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(d.isoformat() for d in out if d is not None))
 
 
+def _as_written(stem: str, quote: str) -> str:
+    """A topic group's stem as the quote writes it ("notic" -> "notice"), for the cell's reason (a new user's tryout read
+    "the clause on notic" as a typo); the stem itself when the quote does not use it."""
+    m = re.search(r"\b" + re.escape(stem) + r"[a-z]*", quote, re.IGNORECASE) if stem.isalpha() else None
+    return m.group(0).lower() if m else stem
+
+
 def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell:
     """The cell of ``q`` read by rule from one agreement's ``passages`` (see the module docstring)."""
     base = {**base, "check": CHECK_VERSION, "passages": len(passages), "reply": None}
@@ -161,7 +168,7 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
         checked = check_value(q.type, r.value, quote)
     if checked.reason:
         return Cell(**base, status="unverified", answer="", model_quote=quote[:1000], reason=f"{checked.reason}; quote withheld")
-    groups = ", ".join(g for g in c.groups if not g.startswith("concept:")) or "its topic"
+    groups = ", ".join(dict.fromkeys(_as_written(g, quote) for g in c.groups if not g.startswith("concept:"))) or "its topic"
     return Cell(**base, status="answered", answer=r.value, quote=quote, clause=p.clause_ref or "", page=p.page_start,
                 link=source_link(p.source_path or base.get("source_path", ""), p.page_start),
                 quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans],

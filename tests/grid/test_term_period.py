@@ -199,3 +199,11 @@ def test_how_long_the_agreement_runs_is_its_term_clauses_period():
     assert cell.status == "answered" and cell.answer == "2 years", cell
     other = rule_cell(base, GridQuestion(id="pay", type="duration", question="How long does the warranty last?"), passages)
     assert other.answer != "2 years", other
+
+
+def test_a_cells_reason_names_its_topic_as_the_quote_writes_it():
+    """A new user's tryout read "read by rule from the clause on notic" as a typo: the stem is shown as written."""
+    from clauselens.grid.rule import _as_written
+
+    assert _as_written("notic", "upon thirty (30) days prior written Notice") == "notice"
+    assert _as_written("warranti", "Supplier warrants the Products") == "warranti"  # not written so: the stem stays
