@@ -4,7 +4,8 @@ Every format has one row per agreement and one column per question. XLSX: sheet 
 (the short answer in each cell, coloured by status, a hyperlink to the source page and a
 comment with the verified quote, clause and page), sheet ``Cells`` (one line per cell: every
 field) and sheet ``Questions``. CSV: per question the columns ``<id>``, ``<id> status``,
-``<id> quote``, ``<id> clause``, ``<id> page``, ``<id> link``. HTML: a self-contained table
+``<id> quote``, ``<id> clause``, ``<id> page``, ``<id> link``, ``<id> reason`` (why a cell is unverified or not
+found, or how it was read: a new user's tryout could not tell from the CSV). HTML: a self-contained table
 (quote, clause, page and link inside each cell). JSON: questions, rows with their cells, and
 the run's statistics. A cell not computed yet shows as ``pending``.
 """
@@ -127,7 +128,7 @@ def _xlsx(path: Path, grid: list, questions: Sequence[GridQuestion], stats: dict
 
 
 def _csv(path: Path, grid: list, questions: Sequence[GridQuestion], stats: dict[str, Any]) -> None:
-    subs = ("", " status", " quote", " clause", " page", " link")
+    subs = ("", " status", " quote", " clause", " page", " link", " reason")
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["agreement", "file", *[q.id + s for q in questions for s in subs]])
@@ -135,7 +136,7 @@ def _csv(path: Path, grid: list, questions: Sequence[GridQuestion], stats: dict[
             vals: list[Any] = [r.agreement, _file(r)]
             for q, c in zip(questions, row_cells):
                 line = _line(r, q, c)
-                vals += [line["answer"], line["status"], line["quote"], line["clause"], line["page"] or "", line["link"]]
+                vals += [line["answer"], line["status"], line["quote"], line["clause"], line["page"] or "", line["link"], line["reason"]]
             w.writerow(vals)
 
 

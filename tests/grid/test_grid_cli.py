@@ -148,7 +148,8 @@ def test_other_formats_and_bad_arguments(env: Path) -> None:
         _grid(env, server, "r.json")
     rows = list(csv.DictReader(open(env / "r.csv", encoding="utf-8")))
     assert len(rows) == 3 and {"governing_law", "governing_law status", "governing_law quote", "governing_law clause",
-                               "governing_law page"} <= set(rows[0])
+                               "governing_law page", "governing_law reason"} <= set(rows[0])
+    assert any(r["zebra reason"] for r in rows)  # every non-answered cell says why (here: the failed contract's error)
     data = json.loads((env / "r.json").read_text())
     assert data["rows"][2]["cells"]["zebra"]["status"] == "error"
     assert "<table>" in (env / "r.html").read_text()
