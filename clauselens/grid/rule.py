@@ -31,7 +31,7 @@ from clauselens.grid.cells import Cell
 from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed, sentence_units
 from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no
 from clauselens.grid.questions import GridQuestion
-from clauselens.grid.term import TERM_GROUPS, TERM_SAID, asks_end, asks_length, read_term_period, term_end, term_periods
+from clauselens.grid.term import TERM_GROUPS, asks_end, asks_length, read_term_period, term_end, term_periods
 from clauselens.grid.values import ONE_DATE, check_value, name_tokens, parse_date
 from clauselens.grid.yes_no import read_yes_no
 from clauselens.reports.verify import find_quote
@@ -76,8 +76,9 @@ def front_texts(texts: Sequence[str]) -> list[str]:
     return out
 
 
-def read(q: GridQuestion, passages: Sequence[Passage]) -> Reading:
-    """The rule's reading of ``q`` over an agreement's ``passages`` (document order)."""
+def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True) -> Reading:
+    """The rule's reading of ``q`` over an agreement's ``passages`` (document order); ``term_clause``: a question about
+    when the agreement ends may be read from its term clause (:func:`term_as_end`)."""
     texts = [p.text for p in passages]
     if q.type == "party":
         return read_parties(front_texts(texts))
@@ -100,7 +101,7 @@ def read(q: GridQuestion, passages: Sequence[Passage]) -> Reading:
     # automatic extensions?") would require every one of its words. Written terms are alternatives
     # for the topic check, too loose to pick a value ("extension of such 10-day period").
     r = read_typed(q.type, q.category or q.question, texts, everyday=not q.category)
-    if q.type == "date" and r.candidate is None and not (r.choices and ISO_DAY.fullmatch(r.choices[0].key)):
+    if term_clause and q.type == "date" and r.candidate is None and not (r.choices and ISO_DAY.fullmatch(r.choices[0].key)):
         return term_as_end(q, texts, r)
     if q.type == "duration" and r.candidate is None and not q.category and asks_length(q.question):
         term = read_term_period(texts)  # "how long does the agreement last?": its term clause's one period, if it states one
@@ -143,14 +144,14 @@ def _as_written(stem: str, quote: str) -> str:
     return m.group(0).lower() if m else stem
 
 
-def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell:
+def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True) -> Cell:
     """The cell of ``q`` read by rule from one agreement's ``passages`` (see the module docstring)."""
     base = {**base, "check": CHECK_VERSION, "passages": len(passages), "reply": None}
     if q.type == "party" and not asks_all_parties(q.category or q.question):  # "which side provides the goods?"
         return role_cell(base, q, passages) or Cell(
             **base, status="unverified", answer="", reason="the question asks for one party by its role and the preamble's defined "
                                                            "terms do not name one party on that side, so the cell is left for a reviewer")
-    r = read(q, passages)
+    r = read(q, passages, term_clause)
     if r.candidate is None:
         if r.choices:
             return Cell(**base, status="unverified", answer="", reason=r.reason + "; no single value, none shown")
@@ -267,9 +268,11 @@ def category_rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence
     cq, topic = got
     keep = category_passages([p.text for p in passages], rh, topic.category)
     chosen = [p if k else p.model_copy(update={"text": ""}) for p, k in zip(passages, keep)]
-    cell = rule_cell(base, cq, chosen)
-    if cell.status == "not found" or (TERM_SAID in cell.reason and not asks_end(q.question)):
-        return None  # the term clause answers only a question that asks when the agreement ends
+    # the term clause answers only a question that asks when the agreement ends ("When does it begin?" is read as
+    # Expiration Date by the head)
+    cell = rule_cell(base, cq, chosen, term_clause=asks_end(q.question))
+    if cell.status == "not found":
+        return None
     said = f"the question reads as one about {topic.category.lower()} (topic head P {topic.probability:.2f}); "
     return cell.model_copy(update={"reason": said + cell.reason, "passages": len(passages)})
 

@@ -27,8 +27,6 @@ from typing import Sequence
 from clauselens.grid.extract import Candidate, Reading, read_front_date, sentences_of
 from clauselens.grid.values import ONE_DATE, content_words, durations_at, durations_in, parse_date
 
-#: What a cell's reason says when it was read from the term clause (an end date computed from it, or its period).
-TERM_SAID = "the term clause states"
 #: The topic groups of a reading from the term clause (:attr:`clauselens.grid.extract.Candidate.groups`).
 TERM_GROUPS = ("term",)
 #: Characters between the term's subject and its period.
@@ -230,7 +228,7 @@ def term_end(texts: Sequence[str], front: Sequence[str], dates_only: bool = Fals
     if end is not None:
         what = "the Effective Date" if anchor == "effective" else "the agreement's date"
         return Reading(value=end.isoformat(), candidate=c, on_topic=True,
-                       reason=f"computed: {TERM_SAID} {r.value} from {what} ({start}); the agreement writes no end date")
+                       reason=f"computed: the term clause states {r.value} from {what} ({start}); the agreement writes no end date")
     if dates_only:
-        return Reading(choices=[c], on_topic=True, reason=f"{TERM_SAID} {r.value}, from no date the preamble states")
+        return Reading(choices=[c], on_topic=True, reason=f"the term clause states {r.value}, from no date the preamble states")
     return r

@@ -207,3 +207,13 @@ def test_a_cells_reason_names_its_topic_as_the_quote_writes_it():
 
     assert _as_written("notic", "upon thirty (30) days prior written Notice") == "notice"
     assert _as_written("warranti", "Supplier warrants the Products") == "warranti"  # not written so: the stem stays
+
+
+def test_the_term_clause_is_read_only_when_the_question_may_use_it():
+    """The topic head's category reading of a user question ("When does it begin?" read as Expiration Date) passes
+    ``term_clause=False``: the end date computed from the term clause answers only a question about when it ends."""
+    passages = _passages(PREAMBLE, COMPUTED[1][0])
+    base = {"row_key": "a", "question_id": "exp", "fingerprint": "", "model": "rule"}
+    q = GridQuestion(id="exp", type="date", question="On what date does the agreement expire?", category="Expiration Date")
+    assert rule_cell(base, q, passages).answer == "2022-05-01"
+    assert rule_cell(base, q, passages, term_clause=False).status != "answered"
