@@ -57,10 +57,12 @@ from clauselens.grid.groups import (
     covered,
     distinct_terms,
     groups_needed,
+    named_topics,
     question_groups,
     required_hits,
     term_hits,
     topic_groups,
+    value_free,
 )
 from clauselens.grid.topic import plain_idioms, telling_concepts
 from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
@@ -306,6 +308,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
         for j in jurisdictions_in(question):
             question = re.sub(re.escape(j), " ", question, flags=re.IGNORECASE)
     asked = question_groups(question, terms)
+    if qtype != "date":  # "dated as of", "day of" name an agreement date's topic; a period's or a sum's setting names none
+        asked = value_free(asked)
     relax = everyday and not terms
     groups = contract_groups(asked) if relax else asked
     need = groups_needed(asked, groups) if relax else required_hits(groups)
@@ -314,7 +318,15 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     out: list[Candidate] = []
     on_topic = False
     # a question about the agreement's own term takes values from sentences about it (:mod:`clauselens.grid.whose`)
-    term_q = qtype in ("date", "duration") and asks_about_term((g.name for g in asked), "" if everyday else question)
+    topics = named_topics(asked)
+    term_q = qtype in ("date", "duration") and asks_about_term((g.name for g in asked), "" if everyday else question, topics)
+    if qtype == "duration" and not term_q and topics and any(g.name == "last" for g in groups):
+        # "how long does the warranty last?": "last" is the value's type, not a topic
+        # and the topic is said in its own word ("warranty", "non-competition"), not its concept's looser company ("directly or
+        # indirectly", "engage in" of a non-compete: a non-solicitation's or a takeover ban's period on the CUAD dev splits)
+        groups = tuple(TermGroup(g.name, g.terms, required=False) if g.name == "last" else
+                       TermGroup(g.name, _own_word(g), g.required) if g.name in topics else g for g in groups)
+        need = min(need, max(1, sum(1 for g in groups if g.required)))
     notice_q = asks_notice(question)  # once per question, not per sentence or value
     renewal_q = qtype == "duration" and term_q and not notice_q and any("renew" in g.name for g in asked)
     date_kind = preamble_date_kind(question) if qtype == "date" else ""
@@ -370,6 +382,14 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
             break
     out.sort(key=lambda c: (-c.score, -c.terms, c.distance, c.passage, c.start))
     return out, on_topic
+
+
+def _own_word(g: TermGroup) -> tuple[str, ...]:
+    """The terms of a word's group that say the word itself (a Snowball stem's inflections: "warranti" -> "warranty",
+    "warrants", "warranted"; "compet" -> "non-competition")."""
+    root = g.name[:-1] if len(g.name) > 5 else g.name
+    own = tuple(t for t in g.terms if any(w.startswith(root) or w.split("-")[-1].startswith(root) for w in t.split()))
+    return own + ((root,) if g.name.endswith("i") and root not in own else ())  # Snowball's "y" -> "i": "warrant" reads "warranted"
 
 
 #: A union and the jurisdictions within it (the smaller one names the law: "England", not "United Kingdom").

@@ -167,6 +167,35 @@ def question_groups(question: str, terms: Sequence[str] = ()) -> tuple[TermGroup
     return (TermGroup("terms", tuple(t.lower() for t in terms)), *extra)
 
 
+def value_free(groups: Sequence[TermGroup]) -> tuple[TermGroup, ...]:
+    """``groups`` without the thesaurus terms that name no topic, only a value's setting: a concept's term whose content
+    words are all generic or value words ("for a period of", "at least", "at any time", "rate") sits beside a value in
+    any clause, so a typed reading cannot take it for the topic ("how long does the warranty last?" read the period of a
+    lock-up, a survival or a cure sentence; CUAD preset tune split, :mod:`benchmarks.typed_census`). A preset's written
+    terms (the group "terms") are kept; a group left with no term is dropped."""
+    drop = _settings()
+    out = []
+    for g in groups:
+        kept = g.terms if g.name == "terms" else tuple(t for t in g.terms if t not in drop)
+        if kept:
+            out.append(g if kept == g.terms else TermGroup(g.name, kept, g.required))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def _settings() -> frozenset[str]:
+    """The thesaurus's contract terms made of generic and value words only (see :func:`value_free`)."""
+    return frozenset(t.lower() for c in concepts() for t in c.contract_terms
+                     if not (set(content_stems(t)) - GENERIC_STEMS - _VALUE_WORDS) and any(ch.isalpha() for ch in t))
+
+
+def named_topics(groups: Sequence[TermGroup]) -> list[str]:
+    """The required groups of a question's own words that name a thesaurus concept ("warranty": its stem group carries
+    the concept's contract terms), not an everyday word's wording (:data:`~clauselens.grid.topic.EVERYDAY`)."""
+    return [g.name for g in groups if g.required and not g.name.startswith(("concept:", "named:")) and "|" not in g.name
+            and g.name not in EVERYDAY and len(g.terms) > 1]
+
+
 def contract_groups(groups: Sequence[TermGroup]) -> tuple[TermGroup, ...]:
     """The groups of a user's question (no written terms) as the typed rule weighs them: when the
     question has contract vocabulary -- a thesaurus concept, or a word with contract wording beside
@@ -214,5 +243,5 @@ def contract_vocabulary(groups: Sequence[TermGroup]) -> list[TermGroup]:
     return [g for g in groups if g.required and (g.name.startswith("concept:") or len(g.terms) > 1)]
 
 
-__all__ = ["TermGroup", "contract_groups", "contract_vocabulary", "covered", "distinct_terms", "groups_needed", "question_groups", "required_hits",
-           "term_hits", "topic_groups"]
+__all__ = ["TermGroup", "contract_groups", "contract_vocabulary", "covered", "distinct_terms", "groups_needed", "named_topics",
+           "question_groups", "required_hits", "term_hits", "topic_groups", "value_free"]

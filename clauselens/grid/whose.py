@@ -40,6 +40,7 @@ nearest the value is the one it belongs to. Regular expressions only; pure funct
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Iterable
 
 #: An agreement named before a value further than this (characters) does not own it.
@@ -66,6 +67,8 @@ _TERM = re.compile(r"\b(?:Initial|Original|Renewal|Extended|Extension|Primary|Cu
                    r"\bterm\s+of\b|\b(?:initial|renewal|original)\s+term\b")
 #: Words of a term question's topic (group names of :func:`clauselens.grid.extract.topic_groups`).
 _TERM_GROUPS = frozenset({"expir", "renew", "end", "last", "durat", "continu", "extend", "extens"})
+#: Words any obligation's length is asked with ("how long does it last", "continue", "duration").
+_LASTING = frozenset({"last", "durat", "continu"})
 #: A renewal only by both parties' fresh agreement.
 _MUTUAL = re.compile(r"\b(?:by|upon|with|through|on)\s+(?:the\s+)?mutual\s+(?:written\s+)?(?:agreement|consent|accord)\b|"
                      r"\bmutually\s+agree|\bif\s+(?:both|the)\s+parties\s+(?:so\s+)?(?:mutually\s+)?agree|"
@@ -86,12 +89,26 @@ def other_agreements(text: str, at: int) -> bool:
     return kinds == {"other"} and not _MADE.search(window[last_end:])
 
 
-def asks_about_term(group_names: Iterable[str], category: str = "") -> bool:
+@lru_cache(maxsize=1)
+def _term_concept_stems() -> frozenset[str]:
+    """The stems of the thesaurus's concepts about the agreement's term ("renewal term", "notice period to terminate
+    renewal", "expiration date and term length"): a question's word that names one of them asks about the term."""
+    from clauselens.grid.topic import topic_stems
+    from clauselens.retrieval.lay_terms import concepts
+
+    return frozenset(s for c in concepts() if "renew" in c.name or "expir" in c.name for s in topic_stems(c.name))
+
+
+def asks_about_term(group_names: Iterable[str], category: str = "", topics: Iterable[str] = ()) -> bool:
     """Is a date / duration question about the agreement's own term (when it ends, how long it runs or
-    renews, the notice to stop it renewing)?"""
+    renews, the notice to stop it renewing)? ``topics``: the question's own words that name a thesaurus concept
+    (:func:`clauselens.grid.groups.named_topics`); one that is not the term's ("how long does the *warranty* last?")
+    makes the question another clause's."""
     if category:
         return category in ("Expiration Date", "Renewal Term", "Notice Period To Terminate Renewal")
     names = set(group_names)
+    if names & _TERM_GROUPS and names & _TERM_GROUPS <= _LASTING and any(t not in _TERM_GROUPS and t not in _term_concept_stems() for t in topics):
+        return False  # "how long does the warranty last?": the warranty's length (an agreement's renewal or expiry is the term's)
     concepts = [n for n in names if n.startswith(("concept:", "named:"))]
     if any(not ("renewal" in n or "expir" in n) for n in concepts):
         return False  # "how long to cure a breach before the other can end the agreement": the question is the cure period's
