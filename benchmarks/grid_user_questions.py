@@ -253,9 +253,13 @@ def cuad_value_ok(qtype: str, gold: str, answer: str, starts: Sequence[str] = ()
     each answered name (one of CUAD's ";"-separated names), jurisdictions by name. A date question answered with
     the term's period ("5 years": the agreement writes no end date) is right when one of the agreement's preamble
     dates ``starts`` (ISO) plus the period is CUAD's date (:func:`benchmarks.term_period_census.matches`, scorer of
-    2026-12-06, second session); with no start it is wrong."""
+    2026-12-06, second session); with no start it is wrong. A date question answered that the term sets no end
+    ("indefinitely", "until terminated": :data:`clauselens.grid.term.OPEN_ENDED`) is right where CUAD says "perpetual"."""
+    from clauselens.grid.term import OPEN_ENDED
     from clauselens.grid.values import durations_in, jurisdictions_in, name_tokens, party_names, same_period
 
+    if qtype == "date" and OPEN_ENDED.search(answer):  # "until terminated": right where CUAD says perpetual (scorer of 2026-12-06, 4th)
+        return gold.strip().lower().startswith("perpetual")
     if qtype == "date" and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", answer) and durations_in(answer):
         import datetime as dt
 

@@ -11,6 +11,9 @@ annotators computed the same way, so each computed date can be checked against t
 * ``no_gold``: a date was computed and CUAD gives no expiration (not judged);
 * ``period_only``: the period runs from another event ("from the Launch") or no start is stated: shown to a user as
   the period, left unverified in the preset's Expiration Date column (not judged);
+* ``open_perpetual`` / ``open_dated`` / ``open_no_gold``: no term period, the term clause sets no end ("shall continue
+  until terminated", :func:`clauselens.grid.term.open_ended`) and CUAD says perpetual (right) / gives a date (wrong) /
+  gives nothing (not judged);
 * ``not_read`` / ``several``: no term clause, or term clauses stating different periods.
 
 The agreements are the CUAD preset's splits (``benchmarks/grid_user_questions.py``: tune, report[0:280] inspected,
@@ -60,14 +63,15 @@ def matches(end: dt.date, gold: str) -> bool:
 def census(split: str, skip: int, limit: int) -> dict[str, Any]:
     from benchmarks.cuad_grid import answer_column, load_master, open_library, split_of
     from clauselens.grid.rule import FRONT_PASSAGES
-    from clauselens.grid.term import term_end
+    from clauselens.grid.term import OPEN_GROUPS, term_end
     from clauselens.library.library import chunks_of
 
     master = load_master()
     lib = open_library(False)
     recs = {Path(r.path).stem: r for r in lib.agreements()}
     stems = sorted(s for s in recs if s in master and split_of(s) == split)[skip:][: limit or None]
-    counts = {k: 0 for k in ("consistent", "inconsistent", "perpetual", "no_gold", "period_only", "not_read", "several")}
+    counts = {k: 0 for k in ("consistent", "inconsistent", "perpetual", "no_gold", "period_only", "open_perpetual", "open_dated",
+                             "open_no_gold", "not_read", "several")}
     rows = []
     t0 = time.perf_counter()
     for stem in stems:
@@ -78,7 +82,9 @@ def census(split: str, skip: int, limit: int) -> dict[str, Any]:
             counts["several" if r.choices else "not_read"] += 1
             continue
         computed = len(r.value) == 10 and r.value[4] == "-"
-        if not computed:
+        if r.candidate.groups == OPEN_GROUPS:
+            verdict = "open_no_gold" if not gold else "open_perpetual" if gold.lower().startswith("perpetual") else "open_dated"
+        elif not computed:
             verdict = "period_only"
         elif not gold:
             verdict = "no_gold"
@@ -91,7 +97,9 @@ def census(split: str, skip: int, limit: int) -> dict[str, Any]:
         rows.append({"agreement": stem, "value": r.value, "gold": gold, "verdict": verdict, "reason": r.reason,
                      "quote": " ".join(texts[c.passage][c.start:c.end].split())[:400]})
     judged = counts["consistent"] + counts["inconsistent"] + counts["perpetual"]
-    return {"split": split, "skipped_first": skip, "agreements": len(stems), "counts": counts, "judged": judged,
+    open_judged = counts["open_perpetual"] + counts["open_dated"]
+    return {"open_judged": open_judged, "open_perpetual_share": round(counts["open_perpetual"] / open_judged, 3) if open_judged else None,
+            "split": split, "skipped_first": skip, "agreements": len(stems), "counts": counts, "judged": judged,
             "consistent_share": round(counts["consistent"] / judged, 3) if judged else None,
             "wall_seconds": round(time.perf_counter() - t0, 1), "rows": rows}
 

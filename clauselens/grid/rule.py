@@ -31,7 +31,7 @@ from clauselens.grid.cells import Cell
 from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed, sentence_units
 from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no
 from clauselens.grid.questions import GridQuestion
-from clauselens.grid.term import TERM_GROUPS, asks_end, asks_length, read_term_period, term_end, term_periods
+from clauselens.grid.term import OPEN_GROUPS, TERM_GROUPS, asks_end, asks_length, open_ended, read_term_period, term_end, term_periods
 from clauselens.grid.values import ONE_DATE, check_value, name_tokens, parse_date
 from clauselens.grid.yes_no import read_yes_no
 from clauselens.reports.verify import find_quote
@@ -105,6 +105,8 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         return term_as_end(q, texts, r)
     if q.type == "duration" and r.candidate is None and not q.category and asks_length(q.question):
         term = read_term_period(texts)  # "how long does the agreement last?": its term clause's one period, if it states one
+        if term.candidate is None and not term.choices:
+            term = open_ended(texts)  # or that it runs until terminated
         return term if term.candidate is not None else r
     return r
 
@@ -162,7 +164,9 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
     if m is None:  # cannot happen for text cut from the passage; never shown unverified
         return Cell(**base, status="unverified", answer="", reason="the rule's sentence is not verbatim in its passage")
     quote = " ".join(m.text.split())
-    if c.groups == TERM_GROUPS:  # the term clause's period (the answer, or the end date computed from it) is what it states
+    if c.groups == OPEN_GROUPS:  # the clause's own phrase ("indefinitely", "until terminated"), checked as a phrase of the quote
+        checked = check_value("duration", r.value, quote)
+    elif c.groups == TERM_GROUPS:  # the term clause's period (the answer, or the end date computed from it) is what it states
         stated = term_periods(quote)
         checked = check_value("duration", stated[0][0] if stated else r.value, quote)
     else:

@@ -29,6 +29,8 @@ from clauselens.grid.values import ONE_DATE, content_words, durations_at, durati
 
 #: The topic groups of a reading from the term clause (:attr:`clauselens.grid.extract.Candidate.groups`).
 TERM_GROUPS = ("term",)
+#: ... and of a term clause that sets no end (:func:`open_ended`).
+OPEN_GROUPS = ("term", "open")
 #: Characters between the term's subject and its period.
 REACH = 160
 
@@ -211,13 +213,68 @@ def add_period(start: date, period: str) -> date | None:
     return start + step if step is not None else None
 
 
+#: A term with no fixed end: "shall continue indefinitely", "remain in effect until terminated", "in perpetuity",
+#: "continue ... unless and until either party gives notice" (CUAD's Expiration Date answer "perpetual").
+OPEN_ENDED = re.compile(r"\b(?:indefinitely|perpetual(?:ly)?|in\s+perpetuity|(?:unless\s+and\s+)?until\s+(?:such\s+time\s+as\s+)?"
+                        r"(?:(?:it|this\s+Agreement)\s+is\s+)?terminated|(?:unless\s+and\s+)?until\s+(?:either|one|any|a)\s+"
+                        r"(?:party|Party)\s+(?:terminates|gives|provides|serves|informs|notifies|elects))\b", re.IGNORECASE)
+#: A verb of the term's running before it.
+_RUNS = re.compile(r"\b(?:continu\w*|remain\w*|be\s+in\s+(?:full\s+)?(?:force|effect)|be\s+effective|run\w*)\b", re.IGNORECASE)
+
+
+def open_ended(texts: Sequence[str]) -> Reading:
+    """The term clause that sets no end ("This Agreement shall be effective from the date first above written and shall
+    continue indefinitely until terminated ..."): its subject is this agreement or its term (as for
+    :func:`term_periods`), a verb of running follows, then :data:`OPEN_ENDED`, and the sentence states no term period and
+    no date after it. The value is the clause's own phrase; the first such sentence is quoted."""
+    for i, s, _e, text in sentences_of(texts):
+        m = OPEN_ENDED.search(text)
+        if m is None or term_periods(text) or ONE_DATE.search(text[m.end():]) or _OTHER_OPEN.search(text[:m.start()]):
+            continue
+        before = text[:m.start()]
+        subjects = [x for x in _SUBJECT.finditer(before) if m.start() - x.end() <= REACH and _MODAL_NEXT.match(before, x.end())
+                    and not _PREPOSITION_BEFORE.search(before[max(0, x.start() - 20):x.start()])]
+        if not subjects or not _RUNS.search(before[subjects[0].end():]):
+            continue
+        phrase = _phrase(m.group(0), text[m.end():m.end() + 80])
+        if not phrase:
+            continue
+        c = Candidate(phrase, "open-ended", i, s, s + len(text), 1, 0, OPEN_GROUPS)
+        return Reading(value=phrase, candidate=c, on_topic=True,
+                       reason="the term clause sets no end date: the agreement runs until it is terminated")
+    return Reading()
+
+
+def _phrase(said: str, after: str) -> str:
+    """The answer in the clause's own words: "indefinitely", "perpetually", "in perpetuity", "until terminated", or
+    "until terminated on notice" (a party's notice of termination); ``""`` when the clause does not say it so."""
+    low = " ".join(said.lower().split()).replace("unless and ", "")
+    if "terminated" in low:
+        return "until terminated"
+    if low.startswith("until"):  # "until either Party informs the other Party with thirty (30) day prior written notice of termination"
+        return "until terminated on notice" if re.search(r"\bnotice\b.{0,40}\bterminat", after, re.IGNORECASE) else ""
+    return low
+
+
+#: Before the phrase: the running of something else (a survival, a confidentiality duty or a license granted "in
+#: perpetuity"), or of a renewal after a fixed initial term ("After the Initial Term, this Agreement shall continue on a
+#: month to month basis until terminated": its end is the initial term's, then renewals).
+_OTHER_OPEN = re.compile(r"\b(?:after\s+(?:the\s+)?(?:initial|original|primary)\s+term|(?:month|year)[\s-]+to[\s-]+(?:month|year)|"
+                         r"renew\w*|automatic\w*|surviv\w*|confidential\w*|licen[cs]\w*|grant\w*|right\w*|obligation\w*|warrant\w*)\b",
+                         re.IGNORECASE)
+
+
 def term_end(texts: Sequence[str], front: Sequence[str], dates_only: bool = False) -> Reading:
     """When the agreement ends, read from its term clause (:func:`read_term_period`): the calendar date its period
     reaches from the preamble's date it runs from (:func:`term_anchor`, :func:`clauselens.grid.extract.read_front_date`
-    over ``front``), computed and said so; else the period itself (``dates_only``: nothing, the period in the reason)."""
+    over ``front``), computed and said so; else the period itself (``dates_only``: nothing, the period in the reason);
+    with no term period, a term clause that sets no end (:func:`open_ended`)."""
     r = read_term_period(texts)
     c = r.candidate
     if c is None:
+        if not r.choices:  # no term period at all: a term clause that sets no end says when it ends
+            got = open_ended(texts)
+            return got if got.candidate is not None else r
         return r
     sentence = texts[c.passage][c.start:c.end]
     # "the sooner of six (6) months from the Effective Date, or replacement of this Agreement": the end is conditional,
