@@ -222,10 +222,12 @@ def _values(qtype: str, question: str, text: str, cure_here: bool = False) -> li
         both = cure_here and not wants_notice  # the notice period is the cure period
         return [(str(p), str(p), s) for p, s, e in durations_at(text) if both or notice_like(text, s, e) == wants_notice]
     if qtype == "amount":
-        from clauselens.grid.values import amounts_at
+        from clauselens.grid.values import amounts_at, rate_unit
 
         kind = amount_kind(question)
-        return [(str(a), f"{a.kind}:{a.currency}:{a.value:g}", s) for a, s, _ in amounts_at(text) if a.kind == kind]
+        # a rate keeps its unit ("$0.50 per minute"); the key (what is compared) stays the sum
+        return [(" ".join(x for x in (str(a), rate_unit(text, e) if a.kind == "money" else "") if x), f"{a.kind}:{a.currency}:{a.value:g}", s)
+                for a, s, e in amounts_at(text) if a.kind == kind]
     if qtype == "jurisdiction":
         if compliance_only(text):
             return out  # the laws a party complies with, not the agreement's

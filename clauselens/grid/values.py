@@ -195,7 +195,11 @@ class Amount:
 
     def __str__(self) -> str:
         v = int(self.value) if self.value == int(self.value) else self.value
-        return f"{v}%" if self.kind == "percent" else f"{self.symbol}{v:,}"
+        if self.kind == "percent":
+            return f"{v}%"
+        if isinstance(v, int) or round(v, 2) != v:
+            return f"{self.symbol}{v:,}"
+        return f"{self.symbol}{v:,.2f}"  # cents as written: "$0.50", not "$0.5" (a rate of "$4.047" stays as it is)
 
 
 def _money(m: re.Match[str]) -> Amount:
@@ -215,6 +219,29 @@ def amounts_in(text: str) -> list[Amount]:
         if v is not None:
             out.append(Amount(v, "percent"))
     return out
+
+
+#: The unit a sum is a rate of, written after it: "$0.50 per minute", "$10,000 (ten thousand dollars) a month", "$5 for each
+#: unit", "$120,000 annually" (a price per pound shown as "$3" alone reads as a lump sum: a new user's tryout, #45).
+_RATE = re.compile(r"\)?\s*(?:\([^)]{0,60}\)\s*)?(?:(?P<per>per|a|an|each|every|for\s+each|for\s+every)\s+(?P<unit>(?:calendar\s+|full\s+|"
+                   r"contract\s+|business\s+)?[a-z][a-z-]{1,20})\b|(?P<adv>annually|monthly|weekly|daily|hourly|quarterly|per\s+annum|"
+                   r"per\s+month|per\s+year))", re.IGNORECASE)
+#: Words after "a" / "an" that are no unit ("$500 a party must pay", "$10 an additional").
+_NOT_UNIT = frozenset("party parties additional further total maximum minimum fee sum amount payment penalty fine maximum".split())
+
+
+def rate_unit(text: str, end: int) -> str:
+    """The rate a sum ending at ``text[end]`` is stated in ("per month", "a pound", "annually"), as written; ``""`` for
+    a lump sum."""
+    m = _RATE.match(text, end)
+    if m is None:
+        return ""
+    if m.group("adv"):
+        return " ".join(m.group("adv").split())
+    unit = m.group("unit").lower()
+    if m.group("per").lower() in ("a", "an") and (unit in _NOT_UNIT or unit.endswith("s")):
+        return ""
+    return " ".join(f"{m.group('per')} {m.group('unit')}".split())
 
 
 def amounts_at(text: str) -> list[tuple[Amount, int, int]]:

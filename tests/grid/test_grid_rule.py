@@ -36,7 +36,7 @@ pytestmark = needs_texts(TXT / f"{v}.txt" for v in DOCS.values())
 TRUTH: dict[str, dict[str, str | None]] = {
     "law": {"ADIA": "California", "COOL": "Missouri", "DRIVEN": "California", "MOVADO": "New York"},
     "quit_notice": {"ADIA": "30 days", "COOL": "60 days", "DRIVEN": "30 days", "MOVADO": None},
-    "fee": {"ADIA": None, "COOL": None, "DRIVEN": "$18,000"},
+    "fee": {"ADIA": None, "COOL": None, "DRIVEN": "$18,000 per month"},
     "cure": {"ADIA": "30 days", "COOL": None, "DRIVEN": None},
 }
 
@@ -165,7 +165,7 @@ def test_runner_reads_typed_columns_without_the_model(tmp_path: Path) -> None:
     cells: dict[str, Cell] = {c.question_id: c for c in store.cells()}
     assert not calls and stats.computed == 2
     assert cells["law"].answer == "California" and cells["law"].model == RULE_MODEL
-    assert cells["fee"].answer == "$18,000" and "flat fee" in cells["fee"].quote
+    assert cells["fee"].answer == "$18,000 per month" and "flat fee" in cells["fee"].quote
     again = run_grid(Lib(), [GridRow(row_key="r1", agreement="D", doc_id="DRIVEN")], qs, store, model=object(), model_id="m",
                      answer=lambda *a, **kw: calls.append(a))
     assert again.reused == 2 and again.computed == 0

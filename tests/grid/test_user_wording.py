@@ -109,7 +109,7 @@ def test_a_sum_keeps_its_currency() -> None:
     wpp = "7.1 The Company will pay the Executive a salary of £740,000 and a fixed benefits allowance of £30,000 per annum"
     assert [str(a) for a, _, _ in amounts_at(wpp)] == ["£740,000", "£30,000"]
     salary = "7.1 The Executive shall be paid a basic salary of £448,903 per annum."
-    assert read_typed("amount", "How much is the yearly pay?", [salary]).value == "£448,903"
+    assert read_typed("amount", "How much is the yearly pay?", [salary]).value == "£448,903 per annum"
     assert check_value("amount", "$448,903", salary).reason  # a sum in the wrong currency is not what the quote states
     assert [a.currency for a, _, _ in amounts_at("a fee of EUR 1,000,000 or US$ 3 million")] == ["EUR", "USD"]
 
