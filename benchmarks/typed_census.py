@@ -4,11 +4,13 @@ A user asks a grid "how much warning to end the deal without a reason?" or "how 
 own words; the cell is read by rule (``clauselens.grid.rule.rule_cell``). CUAD annotates, for every agreement, the
 clauses of 41 categories, so a typed answer can be checked on hundreds of agreements: is the answered value one the
 category's annotated clauses state? Each probe (:data:`PROBES`) is a CUAD category, an answer type and three lay wordings
-written for this census; per agreement and wording:
+written for this census (the ``at_will`` probe is a yes/no question, read by the evidence rule); per agreement and wording:
 
 * ``consistent`` / ``inconsistent``: CUAD annotates such a clause, and the answered value is / is not one it states;
 * ``answered_no_clause``: answered where CUAD annotates no such clause (a value from another clause: wrong);
-* ``unanswered_with_clause`` / ``unanswered_no_clause``: unverified or not found.
+* ``unanswered_with_clause`` / ``unanswered_no_clause``: unverified or not found (a yes/no cell the rule leaves undecided).
+
+A yes/no probe is ``consistent`` when its answered "Yes" / "No" says whether CUAD annotates such a clause.
 
 CUAD's spans can be shorter than the sentence that states the value, so ``inconsistent`` is an upper bound on wrong
 answers there; read its rows. The agreements are the CUAD preset's splits (``benchmarks/grid_user_questions.py``: tune,
@@ -59,6 +61,11 @@ PROBES: dict[str, tuple[str, str, tuple[str, ...]]] = {
         "What percentage of revenue is shared?",
         "What royalty rate is paid on sales?",
         "What cut of the profits does the other side get?")),
+    # yes/no (the evidence rule, :func:`clauselens.grid.rule.yes_no_cell`): right when "Yes" iff CUAD annotates such a clause
+    "at_will": ("Termination For Convenience", "yes_no", (
+        "Can a party end the agreement early without giving a reason?",
+        "May either side cancel the contract for no particular reason?",
+        "Is a party allowed to terminate without cause?")),
 }
 
 
@@ -73,10 +80,15 @@ def stated(qtype: str, answer: str, clauses: list[str]) -> bool:
     return bool(got) and all(any(abs(g.value - h) < 1e-6 for h in have) for g in got)
 
 
+def yes_no_consistent(answer: str, clauses: list[str]) -> bool:
+    """Does a yes/no cell's ``answer`` say whether CUAD annotates such a clause (``clauses``)?"""
+    return (answer == "Yes") == bool(clauses)
+
+
 def census(probe: str, split: str, skip: int, limit: int) -> dict[str, Any]:
     from benchmarks.cuad_grid import load_master, open_library, split_of
     from clauselens.grid.questions import GridQuestion
-    from clauselens.grid.rule import rule_cell
+    from clauselens.grid.rule import rule_cell, yes_no_cell
     from clauselens.library.library import chunks_of
     from clauselens.retrieval.types import Passage
 
@@ -94,16 +106,19 @@ def census(probe: str, split: str, skip: int, limit: int) -> dict[str, Any]:
         clauses = ast.literal_eval(master[stem].get(category) or "[]")
         for i, wording in enumerate(wordings):
             q = GridQuestion(id=f"w{i}", type=qtype, question=wording)
-            cell = rule_cell({"row_key": stem, "question_id": q.id, "fingerprint": "", "model": "rule"}, q, passages)
-            if cell.status != "answered":
+            base = {"row_key": stem, "question_id": q.id, "fingerprint": "", "model": "rule"}
+            cell = yes_no_cell(base, q, passages) if qtype == "yes_no" else rule_cell(base, q, passages)
+            if cell is None or cell.status != "answered":
                 verdict = "unanswered_with_clause" if clauses else "unanswered_no_clause"
+            elif qtype == "yes_no":
+                verdict = "consistent" if yes_no_consistent(cell.answer, clauses) else "inconsistent"
             elif not clauses:
                 verdict = "answered_no_clause"
             else:
                 verdict = "consistent" if stated(qtype, cell.answer, clauses) else "inconsistent"
             counts[verdict] += 1
-            rows.append({"agreement": stem, "wording": i, "status": cell.status, "answer": cell.answer, "verdict": verdict,
-                         "quote": cell.quote[:300], "cuad": [c[:300] for c in clauses]})
+            rows.append({"agreement": stem, "wording": i, "status": cell.status if cell else "undecided", "answer": cell.answer if cell else "",
+                         "verdict": verdict, "quote": cell.quote[:300] if cell else "", "cuad": [c[:300] for c in clauses]})
     answered = counts["consistent"] + counts["inconsistent"] + counts["answered_no_clause"]
     return {"probe": probe, "category": category, "type": qtype, "wordings": list(wordings),
             "split": split, "skipped_first": skip, "agreements": len(stems), "cells": len(stems) * len(wordings),

@@ -9,9 +9,16 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from clauselens.grid.extract import contract_vocabulary, required_hits, sentences_of, term_hits, topic_groups
+from clauselens.grid.extract import asks_convenience, contract_vocabulary, required_hits, sentences_of, term_hits, topic_groups
+from clauselens.grid.whose import at_will
 from clauselens.retrieval.lay_terms import content_stems
 
+#: A right to end it, a party's ("Theismann shall have the right to terminate", "may be terminated by Anixa"), not an end on an
+#: event ("this Agreement shall terminate upon the Trust's payment ...").
+_RIGHT_TO_END = re.compile(r"\b(?:may|can|(?:shall|will)\s+have\s+the\s+right\s+to|(?:has|have)\s+the\s+right\s+to|(?:is|are|shall\s+be)\s+"
+                           r"entitled\s+to|reserves?\s+the\s+right\s+to)\s+(?:\w+\s+){0,3}?(?:be\s+)?(?:terminat|cancel)\w*", re.IGNORECASE)
+#: Words after the action that start an adverbial, not its object.
+_NO_OBJECT = frozenset("without for at upon on in by early immediately before after within during unless if when".split())
 _CLAIM_SKIP = frozenset("the a an this that its their his her other other's others any all such or and to from with".split())
 
 
@@ -25,6 +32,8 @@ def claim_object(claim: str) -> str:
     if not acts:
         return ""
     for w in words[max(acts) + 1:]:
+        if w.lower() in _NO_OBJECT:
+            return ""  # "terminate without cause", "terminate early": no object named
         if w.lower() in _CLAIM_SKIP or w.lower().endswith(("'s", "’s")):
             continue
         st = content_stems(w)
@@ -72,6 +81,10 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     claim = question_claim(question)
     asked = {a.action for a in assertions(claim)} if claim else set()
     without = bool(re.search(r"\bwithout\b", question, re.IGNORECASE))
+    # "can a party end it without giving a reason?": a termination on notice alone is that right (Yes, whatever words it
+    # uses: :func:`clauselens.grid.whose.at_will`); one only for a breach or an insolvency is a No, as a negated one is; a
+    # party's at-will right outweighs the others' conditions (a new user's tryout: notice-only clauses were read as "No")
+    at_will_q = bool(asked & {"terminate", "cancel"}) and asks_convenience(question)
     obj = claim_object(claim) if claim else ""
     yes: list[tuple[int, int, int]] = []
     no: list[tuple[int, int, int]] = []
@@ -91,6 +104,14 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
             continue  # the action on something else ("the goodwill shall be transferred" for "transfer the agreement")
         issue = check_claim(claim, text)
         covered = sum(1 for g in groups if g.required and g.name in hits)
+        if at_will_q:
+            granted = _RIGHT_TO_END.search(text) is not None
+            if issue is None and at_will(text):  # a party's right; an end on no condition but no one's ("shall terminate upon ...") decides nothing
+                if granted:
+                    yes.append((i, s, e))  # "Either Party may terminate this Agreement by giving thirty (30) days' prior written notice"
+            elif issue is None or issue.kind == "negation":
+                no.append((i, s, e))  # a party's right only for a breach, an insolvency, ...; or "may not terminate"
+            continue
         if issue is None:
             keeps = bool(KEEPS_WITHOUT.search(text))
             if without and not keeps:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from benchmarks.term_period_census import matches
-from benchmarks.typed_census import PROBES, stated
+from benchmarks.typed_census import PROBES, stated, yes_no_consistent
 
 
 def test_a_value_counts_only_when_the_annotated_clauses_state_it() -> None:
@@ -19,7 +19,13 @@ def test_a_value_counts_only_when_the_annotated_clauses_state_it() -> None:
 
 def test_every_probe_has_three_wordings_of_its_type() -> None:
     for category, qtype, wordings in PROBES.values():
-        assert category and qtype in ("duration", "amount") and len(wordings) == 3
+        assert category and qtype in ("duration", "amount", "yes_no") and len(wordings) == 3
+
+
+def test_a_yes_no_cell_is_consistent_when_it_says_whether_cuad_annotates_the_clause() -> None:
+    clause = ["Either party may terminate this Agreement without cause upon sixty (60) days prior written notice."]
+    assert yes_no_consistent("Yes", clause) and yes_no_consistent("No", [])
+    assert not yes_no_consistent("No", clause) and not yes_no_consistent("Yes", [])
 
 
 def test_a_computed_end_date_matches_cuads_within_the_slack_and_on_the_parts_it_gives() -> None:
