@@ -227,7 +227,7 @@ _RATE = re.compile(r"\)?\s*(?:\([^)]{0,60}\)\s*)?(?:(?P<per>per|a|an|each|every|
                    r"contract\s+|business\s+)?[a-z][a-z-]{1,20})\b|(?P<adv>annually|monthly|weekly|daily|hourly|quarterly|per\s+annum|"
                    r"per\s+month|per\s+year))", re.IGNORECASE)
 #: Words after "a" / "an" that are no unit ("$500 a party must pay", "$10 an additional").
-_NOT_UNIT = frozenset("party parties additional further total maximum minimum fee sum amount payment penalty fine maximum".split())
+_NOT_UNIT = frozenset("party parties additional further total maximum minimum fee sum amount payment penalty fine".split())
 
 
 def rate_unit(text: str, end: int) -> str:
