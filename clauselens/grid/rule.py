@@ -240,6 +240,15 @@ def _quoted(base: dict[str, Any], p: Passage, start: int, end: int, answer: str,
                 quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans], reason=reason)
 
 
+def _uses_question_words(question: str, sentence: str) -> bool:
+    """Does ``sentence`` say one of the question's contract words (its vocabulary groups,
+    :func:`clauselens.grid.groups.contract_vocabulary`)? True when the question has none (nothing to check)."""
+    from clauselens.grid.extract import contract_vocabulary, term_hits, topic_groups
+
+    vocab = contract_vocabulary(topic_groups(question))
+    return not vocab or bool(term_hits(vocab, sentence))
+
+
 def head_yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage], rh: RowHeads | None) -> Cell | None:
     """The yes/no cell of a user's question decided by the heads (:func:`clauselens.grid.heads.head_yes_no`),
     else ``None`` (the heads cannot read it). "Yes" quotes the sentence the presence head scores highest;
@@ -250,6 +259,13 @@ def head_yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[P
     if h is None:
         return None
     base = {**base, "check": CHECK_VERSION, "passages": len(passages), "reply": None}
+    if h.answer == "Yes" and not _uses_question_words(q.question, passages[h.passage].text[h.start:h.end]):
+        # the topic head read the question as another clause kind ("hand the agreement over" as exclusivity, P 0.57: a new
+        # user's tryout) and its clause says none of the question's contract words: no answer shown
+        ev = yes_no_cell(base, q, passages)
+        return ev if ev is not None and ev.status == "answered" else Cell(
+            **base, status="unverified", answer="",
+            reason=h.reason.split(";")[0] + "; but the clause it finds uses none of the question's words, so no answer is shown")
     if h.answer == "Yes":
         return _quoted(base, passages[h.passage], h.start, h.end, "Yes", h.reason) or Cell(
             **base, status="unverified", answer="", reason=h.reason + "; its passage could not be quoted")
