@@ -58,6 +58,7 @@ from clauselens.grid.groups import (
     distinct_terms,
     groups_needed,
     named_topics,
+    own_word_terms,
     question_groups,
     required_hits,
     term_hits,
@@ -327,7 +328,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
         # and the topic is said in its own word ("warranty", "non-competition"), not its concept's looser company ("directly or
         # indirectly", "engage in" of a non-compete: a non-solicitation's or a takeover ban's period on the CUAD dev splits)
         groups = tuple(TermGroup(g.name, g.terms, required=False) if g.name == "last" else
-                       TermGroup(g.name, _own_word(g), g.required) if g.name in topics else g for g in groups)
+                       TermGroup(g.name, own_word_terms(g), g.required) if g.name in topics else g for g in groups)
         need = min(need, max(1, sum(1 for g in groups if g.required)))
     notice_q = asks_notice(question)  # once per question, not per sentence or value
     renewal_q = qtype == "duration" and term_q and not notice_q and any("renew" in g.name for g in asked)
@@ -384,14 +385,6 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
             break
     out.sort(key=lambda c: (-c.score, -c.terms, c.distance, c.passage, c.start))
     return out, on_topic
-
-
-def _own_word(g: TermGroup) -> tuple[str, ...]:
-    """The terms of a word's group that say the word itself (a Snowball stem's inflections: "warranti" -> "warranty",
-    "warrants", "warranted"; "compet" -> "non-competition")."""
-    root = g.name[:-1] if len(g.name) > 5 else g.name
-    own = tuple(t for t in g.terms if any(w.startswith(root) or w.split("-")[-1].startswith(root) for w in t.split()))
-    return own + ((root,) if g.name.endswith("i") and root not in own else ())  # Snowball's "y" -> "i": "warrant" reads "warranted"
 
 
 #: A union and the jurisdictions within it (the smaller one names the law: "England", not "United Kingdom").

@@ -167,6 +167,7 @@ def question_groups(question: str, terms: Sequence[str] = ()) -> tuple[TermGroup
     return (TermGroup("terms", tuple(t.lower() for t in terms)), *extra)
 
 
+@lru_cache(maxsize=512)
 def value_free(groups: Sequence[TermGroup]) -> tuple[TermGroup, ...]:
     """``groups`` without the thesaurus terms that name no topic, only a value's setting: a concept's term whose content
     words are all generic or value words ("for a period of", "at least", "at any time", "rate") sits beside a value in
@@ -194,6 +195,14 @@ def named_topics(groups: Sequence[TermGroup]) -> list[str]:
     the concept's contract terms), not an everyday word's wording (:data:`~clauselens.grid.topic.EVERYDAY`)."""
     return [g.name for g in groups if g.required and not g.name.startswith(("concept:", "named:")) and "|" not in g.name
             and g.name not in EVERYDAY and len(g.terms) > 1]
+
+
+def own_word_terms(g: TermGroup) -> tuple[str, ...]:
+    """The terms of a word's group that say the word itself (a Snowball stem's inflections: "warranti" -> "warranty",
+    "warrants", "warranted"; "compet" -> "non-competition")."""
+    root = g.name[:-1] if len(g.name) > 5 else g.name
+    own = tuple(t for t in g.terms if any(w.startswith(root) or w.split("-")[-1].startswith(root) for w in t.split()))
+    return own + ((root,) if g.name.endswith("i") and root not in own else ())  # Snowball's "y" -> "i": "warrant" reads "warranted"
 
 
 def contract_groups(groups: Sequence[TermGroup]) -> tuple[TermGroup, ...]:
@@ -244,4 +253,4 @@ def contract_vocabulary(groups: Sequence[TermGroup]) -> list[TermGroup]:
 
 
 __all__ = ["TermGroup", "contract_groups", "contract_vocabulary", "covered", "distinct_terms", "groups_needed", "named_topics",
-           "question_groups", "required_hits", "term_hits", "topic_groups", "value_free"]
+           "own_word_terms", "question_groups", "required_hits", "term_hits", "topic_groups", "value_free"]

@@ -28,10 +28,21 @@ from typing import Any, Sequence
 
 from clauselens.grid.answer import CHECK_VERSION, source_link
 from clauselens.grid.cells import Cell
-from clauselens.grid.extract import RULE_TYPES, Reading, preamble_date_kind, read_front_date, read_parties, read_typed, sentence_units
+from clauselens.grid.extract import (
+    RULE_TYPES,
+    Reading,
+    contract_vocabulary,
+    preamble_date_kind,
+    read_front_date,
+    read_parties,
+    read_typed,
+    sentence_units,
+    term_hits,
+    topic_groups,
+)
 from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no
 from clauselens.grid.questions import GridQuestion
-from clauselens.grid.term import OPEN_GROUPS, TERM_GROUPS, asks_end, asks_length, open_ended, read_term_period, term_end, term_periods
+from clauselens.grid.term import OPEN_GROUPS, TERM_GROUPS, asks_end, asks_length, term_end, term_periods, term_reading
 from clauselens.grid.values import ONE_DATE, check_value, name_tokens, parse_date
 from clauselens.grid.yes_no import read_yes_no
 from clauselens.reports.verify import find_quote
@@ -104,9 +115,7 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
     if term_clause and q.type == "date" and r.candidate is None and not (r.choices and ISO_DAY.fullmatch(r.choices[0].key)):
         return term_as_end(q, texts, r)
     if q.type == "duration" and r.candidate is None and not q.category and asks_length(q.question):
-        term = read_term_period(texts)  # "how long does the agreement last?": its term clause's one period, if it states one
-        if term.candidate is None and not term.choices:
-            term = open_ended(texts)  # or that it runs until terminated
+        term = term_reading(texts)  # "how long does the agreement last?": its term clause's one period, or that it sets no end
         return term if term.candidate is not None else r
     return r
 
@@ -243,8 +252,6 @@ def _quoted(base: dict[str, Any], p: Passage, start: int, end: int, answer: str,
 def _uses_question_words(question: str, sentence: str) -> bool:
     """Does ``sentence`` say one of the question's contract words (its vocabulary groups,
     :func:`clauselens.grid.groups.contract_vocabulary`)? True when the question has none (nothing to check)."""
-    from clauselens.grid.extract import contract_vocabulary, term_hits, topic_groups
-
     vocab = contract_vocabulary(topic_groups(question))
     return not vocab or bool(term_hits(vocab, sentence))
 

@@ -264,17 +264,24 @@ _OTHER_OPEN = re.compile(r"\b(?:after\s+(?:the\s+)?(?:initial|original|primary)\
                          re.IGNORECASE)
 
 
+def term_reading(texts: Sequence[str]) -> Reading:
+    """The agreement's term as its term clause states it: one period (:func:`read_term_period`), or, when no term
+    clause states a period at all, that it sets no end (:func:`open_ended`)."""
+    r = read_term_period(texts)
+    if r.candidate is None and not r.choices:
+        got = open_ended(texts)
+        return got if got.candidate is not None else r
+    return r
+
+
 def term_end(texts: Sequence[str], front: Sequence[str], dates_only: bool = False) -> Reading:
     """When the agreement ends, read from its term clause (:func:`read_term_period`): the calendar date its period
     reaches from the preamble's date it runs from (:func:`term_anchor`, :func:`clauselens.grid.extract.read_front_date`
     over ``front``), computed and said so; else the period itself (``dates_only``: nothing, the period in the reason);
     with no term period, a term clause that sets no end (:func:`open_ended`)."""
-    r = read_term_period(texts)
+    r = term_reading(texts)
     c = r.candidate
-    if c is None:
-        if not r.choices:  # no term period at all: a term clause that sets no end says when it ends
-            got = open_ended(texts)
-            return got if got.candidate is not None else r
+    if c is None or c.groups == OPEN_GROUPS:
         return r
     sentence = texts[c.passage][c.start:c.end]
     # "the sooner of six (6) months from the Effective Date, or replacement of this Agreement": the end is conditional,

@@ -261,11 +261,6 @@ _ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|breach\w*|default\w
                            r"reasons|end\s+of\s+(?:the|a|its|any|each)\s+(?:\w+\s+)?term)\b", re.IGNORECASE)
 
 
-#: An end both parties agree to ("by mutual consent", "by mutual written agreement of the parties").
-_BY_BOTH = re.compile(r"\bmutual(?:ly)?\s+(?:written\s+)?(?:consent|agree\w*|accord)\b|\bby\s+agreement\s+of\s+(?:both|the)\s+parties\b",
-                      re.IGNORECASE)
-
-
 _NOTICE = re.compile(r"\bnotice\b", re.IGNORECASE)
 
 
@@ -275,6 +270,6 @@ def at_will(text: str) -> bool:
     three (3) months written notice", no condition named) -- rather than on a condition (a breach to cure, a renewal to
     stop, force majeure, a claim) or something else's end (a licence, a policy's coverage)? CUAD's Termination For
     Convenience: "without cause (solely by giving a notice and allowing a waiting period to expire)"."""
-    if not _ENDS_AGREEMENT.search(text) or text.rstrip().endswith(":") or (_BY_BOTH.search(text) and not _NOTICE.search(text)):
+    if not _ENDS_AGREEMENT.search(text) or text.rstrip().endswith(":") or (_MUTUAL.search(text) and not _NOTICE.search(text)):
         return False  # "Either party may terminate this Agreement:" lists its conditions next; both parties' consent is no one's will
     return bool(_AT_WILL.search(text)) or _ON_CONDITION.search(text) is None
