@@ -2,8 +2,8 @@
 
 Data: ``benchmarks/data/grid_user_questions/questions.yaml`` -- 20 ordinary questions in plain
 words (no ``search``, no ``terms``), typed date / duration / amount / party / jurisdiction /
-yes-no -- over CUAD agreements from ``../shared/data/cuad/full_contract_txt/`` (CUAD v1, CC BY
-4.0; see its SOURCE.md), with the hand-written answer key
+yes-no -- over CUAD agreements from ``../shared/data/cuad/full_contract_txt/`` or, for a set over other
+agreements, ``../shared/data/legalbench-rag/corpus/cuad/`` (CUAD v1, CC BY 4.0; see their SOURCE.md), with the hand-written answer key
 ``benchmarks/data/grid_user_questions/answer_key.json`` (how it was made is in the file: written
 from the contract texts before any cell was read). Nothing here is tuned on it.
 
@@ -62,6 +62,8 @@ from typing import Any, Sequence
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks" / "data" / "grid_user_questions"
 CUAD_TXT = ROOT.parent / "shared" / "data" / "cuad" / "full_contract_txt"
+#: The 462 CUAD texts of LegalBench-RAG: a question set over agreements outside the 21 above names them by file stem too.
+CUAD_CORPUS = ROOT.parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
 CACHE = Path(os.environ.get("CLAUSELENS_BENCH_CACHE", Path.home() / ".cache" / "clauselens" / "bench"))
 LIBRARY = "grid_user_q45"
 #: The library the benchmark adds its copies to (same texts and chunking as any grid run over them).
@@ -128,7 +130,9 @@ def prepare(store: Path | None = None) -> tuple[Any, list[Any], list[Any], Any]:
     for stem in key["agreements"]:
         src = CUAD_TXT / f"{stem}.txt"
         if not src.exists():
-            sys.exit(f"missing {src}: needs ../shared/data/cuad")
+            src = CUAD_CORPUS / f"{stem}.txt"
+        if not src.exists():
+            sys.exit(f"missing {stem}.txt in {CUAD_TXT} and {CUAD_CORPUS}: needs ../shared/data")
         if not (folder / src.name).exists():
             shutil.copy(src, folder / src.name)
     settings = Settings()

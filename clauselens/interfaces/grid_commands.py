@@ -162,11 +162,12 @@ def grid_cmd(
         return
     n_cells = len(rows) * len(qs)
     console.print(f"Grid: {len(rows)} agreement{'' if len(rows) == 1 else 's'} × {len(qs)} questions = {n_cells} cells; model {escape(model_id)}, "
-                  f"concurrency {concurrency}; cells stored in {escape(str(cell_store.path))}")
+                  f"concurrency {concurrency}; cells stored in {escape(str(cell_store.path))}"
+                  + ("; export only: nothing is computed" if export_only else ""))
     stats = None
     interrupted = False
     with _progress() as bar:
-        task = bar.add_task("Filling the grid", total=n_cells, detail="", rate="")
+        task = bar.add_task("Reading the stored cells" if export_only else "Filling the grid", total=n_cells, detail="", rate="")
         import time as _time
 
         t0 = _time.perf_counter()

@@ -110,6 +110,7 @@ def test_grid_xlsx_failing_contract_resume_and_concurrency(env: Path) -> None:
 
         # rerun: nothing is asked again (the broken file's error cells are retried, without a model call)
         res2 = _grid(env, server, "review.xlsx", "--concurrency", "4")
+        assert "Filling the grid" in res2.output and "export only" not in res2.output, res2.output
         assert server.requests == first_requests, res2.output
         assert "reused 6" in " ".join(res2.output.split()) and "computed 3 cells" in " ".join(res2.output.split()), res2.output
 
@@ -124,8 +125,10 @@ def test_grid_xlsx_failing_contract_resume_and_concurrency(env: Path) -> None:
         # a question nobody computed yet: --export-only writes the table with it pending, asking nothing
         (env / "q.yaml").write_text((env / "q.yaml").read_text() + "  - id: later\n    question: Is there a later clause?\n")
         before = server.requests
-        _grid(env, server, "partial.xlsx", "--export-only", "--store", str(env / "review.cells.sqlite"))
+        res4 = _grid(env, server, "partial.xlsx", "--export-only", "--store", str(env / "review.cells.sqlite"))
         assert server.requests == before
+        said = " ".join(res4.output.split())
+        assert "export only: nothing is computed" in said and "Filling the grid" not in said, res4.output
         part = [dict(zip(CELL_COLUMNS, (c.value for c in r))) for r in load_workbook(env / "partial.xlsx")["Cells"].iter_rows(min_row=2)]
         assert {c["status"] for c in part if c["question_id"] == "later"} == {"pending"}
         full = [dict(zip(CELL_COLUMNS, (c.value for c in r))) for r in load_workbook(env / "review.xlsx")["Cells"].iter_rows(min_row=2)]
