@@ -42,7 +42,18 @@ from clauselens.grid.extract import (
 )
 from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no
 from clauselens.grid.questions import GridQuestion
-from clauselens.grid.term import OPEN_GROUPS, TERM_GROUPS, asks_end, asks_length, term_end, term_periods, term_reading
+from clauselens.grid.term import (
+    OPEN_GROUPS,
+    SPAN_GROUPS,
+    TERM_GROUPS,
+    asks_end,
+    asks_length,
+    span_period,
+    term_end,
+    term_periods,
+    term_reading,
+    term_span,
+)
 from clauselens.grid.values import ONE_DATE, check_value, name_tokens, parse_date
 from clauselens.grid.yes_no import read_yes_no
 from clauselens.reports.verify import find_quote
@@ -114,6 +125,12 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
     r = read_typed(q.type, q.category or q.question, texts, everyday=not q.category)
     if term_clause and q.type == "date" and r.candidate is None and not (r.choices and ISO_DAY.fullmatch(r.choices[0].key)):
         return term_as_end(q, texts, r)
+    if term_clause and q.type == "date" and r.candidate is None and r.choices:
+        # several dates on topic: the term clause that runs from one to another ("shall commence on March 15, 2018 and
+        # will expire on March 14, 2020") decides, when its end date is one of them
+        span = term_span(texts) if q.category == "Expiration Date" or (not q.category and asks_end(q.question)) else None
+        if span is not None and span[2] in {c.key for c in r.choices}:
+            return Reading(value=span[2], candidate=span[0], on_topic=True, reason=f"the term clause runs from {span[1]} to {span[2]}")
     if q.type == "duration" and r.candidate is None and not q.category and asks_length(q.question):
         term = term_reading(texts)  # "how long does the agreement last?": its term clause's one period, or that it sets no end
         return term if term.candidate is not None else r
@@ -175,6 +192,10 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
     quote = " ".join(m.text.split())
     if c.groups == OPEN_GROUPS:  # the clause's own phrase ("indefinitely", "until terminated"), checked as a phrase of the quote
         checked = check_value("duration", r.value, quote)
+    elif c.groups == SPAN_GROUPS:  # the term clause's two dates: the end date, or the whole period between them, as it states
+        span = term_span([quote])
+        checked = check_value("date", r.value, quote) if q.type == "date" else check_value(
+            "duration", r.value, span_period(span[1], span[2]) if span else "no period")
     elif c.groups == TERM_GROUPS:  # the term clause's period (the answer, or the end date computed from it) is what it states
         stated = term_periods(quote)
         checked = check_value("duration", stated[0][0] if stated else r.value, quote)

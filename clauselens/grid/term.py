@@ -31,6 +31,8 @@ from clauselens.grid.values import ONE_DATE, content_words, durations_at, durati
 TERM_GROUPS = ("term",)
 #: ... and of a term clause that sets no end (:func:`open_ended`).
 OPEN_GROUPS = ("term", "open")
+#: ... and of a term clause that runs from one date to another (:func:`term_span`).
+SPAN_GROUPS = ("term", "span")
 #: Characters between the term's subject and its period.
 REACH = 160
 
@@ -214,10 +216,12 @@ def add_period(start: date, period: str) -> date | None:
 
 
 #: A term with no fixed end: "shall continue indefinitely", "remain in effect until terminated", "in perpetuity",
-#: "continue ... unless and until either party gives notice" (CUAD's Expiration Date answer "perpetual").
+#: "continue ... unless and until either party gives notice", "continue until termination as provided below" (not "until
+#: termination of" something else) (CUAD's Expiration Date answer "perpetual").
 OPEN_ENDED = re.compile(r"\b(?:indefinitely|perpetual(?:ly)?|in\s+perpetuity|(?:unless\s+and\s+)?until\s+(?:such\s+time\s+as\s+)?"
-                        r"(?:(?:it|this\s+Agreement)\s+is\s+)?terminated|(?:unless\s+and\s+)?until\s+(?:either|one|any|a)\s+"
-                        r"(?:party|Party)\s+(?:terminates|gives|provides|serves|informs|notifies|elects))\b", re.IGNORECASE)
+                        r"(?:(?:it|this\s+Agreement)\s+is\s+)?terminated|until\s+(?:its\s+)?termination\b(?!\s+(?:of|or)\b)|"
+                        r"(?:unless\s+and\s+)?until\s+(?:either|one|any|a)\s+(?:party|Party)\s+"
+                        r"(?:terminates|gives|provides|serves|informs|notifies|elects))\b", re.IGNORECASE)
 #: A verb of the term's running before it.
 _RUNS = re.compile(r"\b(?:continu\w*|remain\w*|be\s+in\s+(?:full\s+)?(?:force|effect)|be\s+effective|run\w*)\b", re.IGNORECASE)
 
@@ -249,7 +253,7 @@ def _phrase(said: str, after: str) -> str:
     """The answer in the clause's own words: "indefinitely", "perpetually", "in perpetuity", "until terminated", or
     "until terminated on notice" (a party's notice of termination); ``""`` when the clause does not say it so."""
     low = " ".join(said.lower().split()).replace("unless and ", "")
-    if "terminated" in low:
+    if "terminated" in low or "termination" in low:  # "until terminated", "until termination as provided below"
         return "until terminated"
     if low.startswith("until"):  # "until either Party informs the other Party with thirty (30) day prior written notice of termination"
         return "until terminated on notice" if re.search(r"\bnotice\b.{0,40}\bterminat", after, re.IGNORECASE) else ""
@@ -264,11 +268,66 @@ _OTHER_OPEN = re.compile(r"\b(?:after\s+(?:the\s+)?(?:initial|original|primary)\
                          re.IGNORECASE)
 
 
+#: The term stated as two calendar dates: "shall commence on March 15, 2018 and will expire on March 14, 2020", "commencing on
+#: January 1, 2000 and concluding December 31, 2003", "commence on January 1, 2010 and extend through December 31, 2010".
+_SPAN = re.compile(rf"\b(?:commenc\w*|begin\w*|start\w*)\s+(?:on|as\s+of)\s+(?P<start>{ONE_DATE.pattern})\s*,?\s*(?:and\s+)?"
+                   rf"(?:(?:shall|will)\s+)?(?:(?:continu\w*|remain\w*)(?:\s+in\s+(?:full\s+)?(?:force|effect)(?:\s+and\s+effect)?)?"
+                   rf"\s+(?:until|through|to)|(?:conclud\w*|end\w*|expir\w*|terminat\w*)(?:\s+on)?|extend\w*\s+(?:through|until|to)|"
+                   rf"through|until|to)\s+(?:and\s+including\s+)?(?P<end>{ONE_DATE.pattern})", re.IGNORECASE)
+#: ... where the sentence defines the agreement's term by its name: '"Contract Period" shall mean that period of time ...'.
+_TERM_DEFINED = re.compile(r"[\"“](?:Initial\s+)?(?:Term|Contract\s+(?:Period|Term)|Agreement\s+(?:Period|Term)|Term\s+of\s+(?:this\s+)?"
+                           r"Agreement)[\"”]\s*(?:shall\s+)?mean", re.IGNORECASE)
+#: ... or whose subject, before it, is this agreement or its term in any case, or the defined "Term" in parentheses: 'The term
+#: (the "Term") shall commence on ...', 'the term of this Agreement and the sponsorship described herein shall commence on ...'.
+_SPAN_SUBJECT = re.compile(r"\b(?:the\s+term\s+of\s+this\s+agreement|this\s+agreement|the\s+(?:initial\s+)?term)\b|"
+                           r"\(\s*(?:the\s+)?[\"“](?:Initial\s+)?Term[\"”]\s*\)", re.IGNORECASE)
+#: Before the span: another period's start (a renewal's, an extension's, a phase's).
+_OTHER_SPAN = re.compile(r"\b(?:renew\w*|additional|extension|extended|phase|surviv\w*)\b", re.IGNORECASE)
+
+
+def term_span(texts: Sequence[str]) -> tuple[Candidate, str, str] | None:
+    """The agreement's term written as two dates (:data:`_SPAN`), its subject this agreement or its term (as for
+    :func:`term_periods`) or the sentence a definition of the term's name (:data:`_TERM_DEFINED`): ``(candidate, start,
+    end)`` with ISO dates, the candidate's value the end date; the first such sentence; ``None`` when none states one."""
+    for i, s, _e, text in sentences_of(texts):
+        m = _SPAN.search(" ".join(text.split()))
+        flat = " ".join(text.split())
+        if m is None or _OTHER_SPAN.search(flat[:m.start()]) or _EITHER_END.search(flat[m.end():m.end() + 40]):
+            continue
+        before = flat[:m.start()]
+        subject = _TERM_DEFINED.search(before) or any(
+            m.start() - x.end() <= REACH and not _PREPOSITION_BEFORE.search(before[max(0, x.start() - 20):x.start()])
+            for x in _SPAN_SUBJECT.finditer(before))
+        start, end = parse_date(m.group("start")), parse_date(m.group("end"))
+        if not subject or start is None or end is None or end <= start:
+            continue
+        return Candidate(end.isoformat(), end.isoformat(), i, s, s + len(text), 1, 0, SPAN_GROUPS), start.isoformat(), end.isoformat()
+    return None
+
+
+def span_period(start: str, end: str) -> str:
+    """The whole years or months from ``start`` to ``end`` (ISO), the end day counted in ("January 1, 2000" to "December 31,
+    2003": 4 years) or not ("March 15, 2018" to "March 15, 2020": 2 years); ``""`` when the span is not a whole number."""
+    from dateutil.relativedelta import relativedelta
+
+    a, b = date.fromisoformat(start), date.fromisoformat(end)
+    for months in range(1, 12 * 50 + 1):
+        if a + relativedelta(months=months) in (b, b + relativedelta(days=1)):
+            return f"{months // 12} year{'s' * (months != 12)}" if months % 12 == 0 else f"{months} month{'s' * (months != 1)}"
+    return ""
+
+
 def term_reading(texts: Sequence[str]) -> Reading:
     """The agreement's term as its term clause states it: one period (:func:`read_term_period`), or, when no term
     clause states a period at all, that it sets no end (:func:`open_ended`)."""
     r = read_term_period(texts)
     if r.candidate is None and not r.choices:
+        span = term_span(texts)
+        period = span_period(span[1], span[2]) if span else ""
+        if span and period:
+            c = span[0]
+            return Reading(value=period, candidate=Candidate(period, period, c.passage, c.start, c.end, 1, 0, SPAN_GROUPS), on_topic=True,
+                           reason=f"computed: the term clause runs from {span[1]} to {span[2]}")
         got = open_ended(texts)
         return got if got.candidate is not None else r
     return r
@@ -279,9 +338,12 @@ def term_end(texts: Sequence[str], front: Sequence[str], dates_only: bool = Fals
     reaches from the preamble's date it runs from (:func:`term_anchor`, :func:`clauselens.grid.extract.read_front_date`
     over ``front``), computed and said so; else the period itself (``dates_only``: nothing, the period in the reason);
     with no term period, a term clause that sets no end (:func:`open_ended`)."""
+    span = term_span(texts)
+    if span is not None:
+        return Reading(value=span[2], candidate=span[0], on_topic=True, reason=f"the term clause runs from {span[1]} to {span[2]}")
     r = term_reading(texts)
     c = r.candidate
-    if c is None or c.groups == OPEN_GROUPS:
+    if c is None or c.groups in (OPEN_GROUPS, SPAN_GROUPS):
         return r
     sentence = texts[c.passage][c.start:c.end]
     # "the sooner of six (6) months from the Effective Date, or replacement of this Agreement": the end is conditional,
