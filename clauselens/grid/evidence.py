@@ -101,10 +101,27 @@ _SUBJECT_START = re.compile(r"^((?:a|an|the|either|each|any|one|neither|both)\s+
 _ACTION_RE = re.compile(r"\b(" + "|".join(ACTIONS.values()) + r")\b", re.IGNORECASE)
 
 
+#: Everyday phrasal verbs for ending the agreement ("back out", "pull out", "walk away"): terminate.
+_LAY_PHRASAL = re.compile(r"^(?:back|pull|bow|get|opt)\s+out(?:\s+of)?\b|^walk\s+away(?:\s+from)?\b|^call\s+it\s+quits\b", re.IGNORECASE)
+#: Where a question asks a second polar question after a dash or a semicolon ("Is there a free exit - can either side back
+#: out at any point ...?").
+_PARTS = re.compile(r"\s+[-–—]+\s+|;\s+")
+
+
 def question_claim(question: str) -> str | None:
     """The statement a polar ``question`` asks about, with a modal phrase over an action of the
     lexicon ("Can a party end the agreement ..." -> "a party may terminate the agreement ..."), or
-    None when it has none (then no assertion check applies)."""
+    None when it has none (then no assertion check applies). A question of several parts ("Is there
+    a free exit - can either side back out ...?") is read part by part, the first claim found."""
+    parts = [question, *_PARTS.split(question)[1:]]
+    for part in parts:
+        claim = _claim_of(part)
+        if claim is not None:
+            return claim
+    return None
+
+
+def _claim_of(question: str) -> str | None:
     m = _POLAR.match(" ".join(question.split()))
     if not m:
         return None
@@ -113,6 +130,9 @@ def question_claim(question: str) -> str | None:
     if not s:
         return None
     subject, tail = s.group(1), rest[s.end():]
+    phrasal = _LAY_PHRASAL.match(tail)
+    if phrasal:
+        tail = "terminate " + tail[phrasal.end():].lstrip()
     first, _, after = tail.partition(" ")
     if aux in ("is", "are") and first.lower() in _STATE_WORDS:
         return f"{subject} is {_STATE_WORDS[first.lower()]} {after}" if _ACTION_RE.search(after) else None

@@ -158,8 +158,9 @@ def asks_convenience(question: str) -> bool:
 
 
 #: A question's own words for ending at will: "without (any) reason", "for no (particular) reason", "at will".
-_AT_WILL_ASKED = re.compile(r"\bwithout\s+(?:a|any|giving\s+a|stating\s+a|needing\s+a)?\s*(?:reason|cause)|\bfor\s+no\s+(?:\w+\s+)?reason|"
-                            r"\bfor\s+(?:its\s+)?convenience|\bat\s+will\b|\bfor\s+any\s+reason", re.IGNORECASE)
+_AT_WILL_ASKED = re.compile(r"\bwithout\s+(?:a|any|giving\s+a(?:ny)?|stating\s+a|needing\s+a)?\s*(?:reason|cause|why|explanation|justification|"
+                            r"excuse)|\bfor\s+no\s+(?:\w+\s+)?reason|\bfor\s+(?:its\s+)?convenience|\bat\s+will\b|\bfor\s+any\s+reason|"
+                            r"\bjust\s+because\b|\bno\s+questions\s+asked\b", re.IGNORECASE)
 
 
 def amount_kind(question: str) -> str:
@@ -223,12 +224,13 @@ def _values(qtype: str, question: str, text: str, cure_here: bool = False) -> li
         both = cure_here and not wants_notice  # the notice period is the cure period
         return [(str(p), str(p), s) for p, s, e in durations_at(text) if both or notice_like(text, s, e) == wants_notice]
     if qtype == "amount":
-        from clauselens.grid.values import amounts_at, rate_unit
+        from clauselens.grid.values import amounts_at, named_amount, rate_unit
 
         kind = amount_kind(question)
-        # a rate keeps its unit ("$0.50 per minute"); the key (what is compared) stays the sum
+        # a rate keeps its unit ("$0.50 per minute"); the key (what is compared) stays the sum; a par value or a security's
+        # coupon is part of a name
         return [(" ".join(x for x in (str(a), rate_unit(text, e) if a.kind == "money" else "") if x), f"{a.kind}:{a.currency}:{a.value:g}", s)
-                for a, s, e in amounts_at(text) if a.kind == kind]
+                for a, s, e in amounts_at(text) if a.kind == kind and not named_amount(text, s, e)]
     if qtype == "jurisdiction":
         if compliance_only(text):
             return out  # the laws a party complies with, not the agreement's
@@ -238,7 +240,8 @@ def _values(qtype: str, question: str, text: str, cure_here: bool = False) -> li
         if re.search(r"England\s+and\s+Wales", text):  # one jurisdiction, read as England (its canonical name), not two
             found.discard("Wales")
         for j in sorted(found):
-            ats = [m.start() for m in re.finditer(re.escape(j), text) if not entity_home(text, m.start(), m.end())]
+            # as written or in capitals ("THE LAWS OF THE STATE OF DELAWARE": jurisdictions_in read it so)
+            ats = [m.start() for m in re.finditer(re.escape(j), text, re.IGNORECASE) if not entity_home(text, m.start(), m.end())]
             if ats:
                 out.append((j, j, ats[0]))
         return out
@@ -392,9 +395,30 @@ _UNIONS: dict[str, frozenset[str]] = {"United States": frozenset(US_STATES),
                                       "United Kingdom": frozenset({"England", "Wales", "Scotland", "Northern Ireland"})}
 
 
+#: A question that names the unit it wants: "how many days", "number of months".
+_ASKED_UNIT = re.compile(r"\b(?:how\s+many|number\s+of|count\s+of)\s+(?:business\s+|calendar\s+|working\s+)?(day|week|month|year)s?\b",
+                         re.IGNORECASE)
+#: Units a period converts between exactly: days and weeks, months and years.
+_MEASURES = ({"day", "week"}, {"month", "year"})
+
+
+def _same_measure(key: str, unit: str) -> bool:
+    """Is the period ``key`` ("3 years") in ``unit`` or one it converts to exactly ("12 months" for years)?"""
+    from clauselens.grid.values import durations_in
+
+    ps = durations_in(key)
+    if not ps:
+        return True  # not a period ("until terminated"): the unit does not judge it
+    got, want = ps[0].unit, unit.lower()
+    return got == want or any(got in m and want in m for m in _MEASURES)
+
+
 def read_typed(qtype: str, question: str, passages: Sequence[str], terms: Sequence[str] = (), everyday: bool = True) -> Reading:
     """The rule's reading of one typed cell (see the module docstring; ``everyday`` as for :func:`candidates`)."""
     cands, on_topic = candidates(qtype, question, passages, terms, everyday)
+    unit = _ASKED_UNIT.search(question) if qtype == "duration" else None
+    if unit is not None:  # "net how many days?": a period in years answers another question
+        cands = [c for c in cands if _same_measure(c.key, unit.group(1))]
     if cands and qtype == "date" and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", cands[0].key):
         return Reading(choices=cands[:4], on_topic=True,
                        reason="the on-topic clauses state no calendar date, only periods: " + "; ".join(

@@ -40,6 +40,7 @@ from clauselens.grid.extract import (
     term_hits,
     topic_groups,
 )
+from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law
 from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.term import (
@@ -131,6 +132,13 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         span = term_span(texts) if q.category == "Expiration Date" or (not q.category and asks_end(q.question)) else None
         if span is not None and span[2] in {c.key for c in r.choices}:
             return Reading(value=span[2], candidate=span[0], on_topic=True, reason=f"the term clause runs from {span[1]} to {span[2]}")
+    if q.type == "jurisdiction" and r.candidate is None:
+        # "which place's laws decide it?", "where would we go to fight it out?": the governing-law or the forum clause
+        # answers, when its words did not single one out (clauselens.grid.forum)
+        by_clause = (governing_law(texts) if q.category == "Governing Law" or (not q.category and asks_law(q.question))
+                     else forum(texts) if not q.category and asks_forum(q.question) else None)
+        if by_clause is not None and by_clause.candidate is not None:
+            return by_clause
     if q.type == "duration" and r.candidate is None and not q.category and asks_length(q.question):
         term = term_reading(texts)  # "how long does the agreement last?": its term clause's one period, or that it sets no end
         return term if term.candidate is not None else r
@@ -168,6 +176,9 @@ def signature_dates(texts: Sequence[str]) -> list[str]:
 def _as_written(stem: str, quote: str) -> str:
     """A topic group's stem as the quote writes it ("notic" -> "notice"), for the cell's reason (a new user's tryout read
     "the clause on notic" as a typo); the stem itself when the quote does not use it."""
+    if "|" in stem:  # a group of alternatives ("commiss|discount|revenu|royalti|share"): the one the quote writes
+        alts = [_as_written(a, quote) for a in stem.split("|")]
+        return next((w for w, a in zip(alts, stem.split("|")) if w != a or re.search(r"\b" + re.escape(a) + r"\b", quote, re.I)), alts[0])
     m = re.search(r"\b" + re.escape(stem) + r"[a-z]*", quote, re.IGNORECASE) if stem.isalpha() else None
     return m.group(0).lower() if m else stem
 
@@ -314,6 +325,8 @@ def category_rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence
     if got is None or rh is None:
         return None
     cq, topic = got
+    if topic.category in _START_CATEGORIES and asks_end(q.question):
+        return None  # "on what day does this whole arrangement wrap up?" read as Effective Date (P 0.96): an end is no start
     keep = category_passages([p.text for p in passages], rh, topic.category)
     chosen = [p if k else p.model_copy(update={"text": ""}) for p, k in zip(passages, keep)]
     # the term clause answers only a question that asks when the agreement ends ("When does it begin?" is read as
@@ -323,6 +336,10 @@ def category_rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence
         return None
     said = f"the question reads as one about {topic.category.lower()} (topic head P {topic.probability:.2f}); "
     return cell.model_copy(update={"reason": said + cell.reason, "passages": len(passages)})
+
+
+#: The categories of when an agreement is made or starts: never the reading of a question about when it ends.
+_START_CATEGORIES = frozenset({"Effective Date", "Agreement Date"})
 
 
 def cross_checked(own: Cell, by_category: Cell | None) -> Cell:

@@ -57,8 +57,8 @@ _OTHER = re.compile(r"\b(?:prior\s+to|before|within|basis|shorter|longer|less\s+
                     r"breach\w*|thereafter|later\s+(?:to\s+occur\s+)?of|default\w*|payment|pay|confidential\w*|warrant\w*|"
                     r"non-?compet\w*|solicit\w*|after\s+(?:the\s+)?(?:expir|terminat)\w*|following\s+(?:the\s+)?(?:expir|terminat)\w*|"
                     r"post-?terminat\w*)\b", re.IGNORECASE)
-#: "this 14 day of June 2006": a date's day, not a period.
-_DAY_OF = re.compile(r"\s+of\s+[A-Z][a-z]+")
+#: "this 14 day of June 2006", "this 14 day of SEPTEMBER, 200_": a date's day, not a period.
+_DAY_OF = re.compile(r"\s+of\s+[A-Z][A-Za-z]+")
 #: After the period: a notice or a deadline ("sixty (60) days prior to", "in advance", "notice").
 _AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|notice|before|in\s+advance|of\s+notice|after\s+receipt|within)\b)", re.IGNORECASE)
 
@@ -67,7 +67,7 @@ _END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|run\s+out
                         r"stop\w*|ceas\w*|terminat\w*|in\s+(?:force|effect)|valid|lapse\w*)\b", re.IGNORECASE)
 _FRAME = frozenset("date day calendar when what which exactly actually finally naturally agreement contract deal arrangement "
                    "term time point effect force does do did will would s it our your this these come comes first initial "
-                   "original current period".split())
+                   "original current period whole entire overall full".split())
 
 
 def _asks_only(question: str, asked: re.Pattern[str], frame: frozenset[str]) -> bool:
@@ -132,7 +132,7 @@ _ANCHOR_AFTER = re.compile(
     r"[\s-]*(?:\([^)]{0,40}\)\s*)?(?:anniversary\s+)?(?:from|after|following|of|,?\s*(?:commencing|beginning|starting)\s+"
     r"(?:on|upon|as\s+of|from|with))\s+(?:and\s+after\s+)?(?:the\s+)?"
     r"(?:(?P<effective>(?:date\s+of\s+(?:the\s+)?)?Effective\s+Date)|(?P<made>date\s+hereof|date\s+of\s+(?:this|the)\s+Agreement|"
-    r"date\s+(?:first\s+)?(?:above\s+)?(?:written|set\s+forth|stated)(?:\s+above)?|Agreement\s+Date|date\s+of\s+execution))\b",
+    r"date\s+(?:first\s+)?(?:above\s+)?(?:written|set\s+forth|stated)(?:\s+above)?|Agreement\s+Date|date\s+of\s+(?:its\s+)?execution))\b",
     re.IGNORECASE)
 #: Or before it: "shall commence on the Effective Date and continue for ...", "effective as of the date first written".
 _ANCHOR_BEFORE = re.compile(

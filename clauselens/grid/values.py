@@ -258,6 +258,21 @@ def amounts_at(text: str) -> list[tuple[Amount, int, int]]:
     return sorted(out, key=lambda x: x[1])
 
 
+#: Before or after a sum: a share's par value ("par value $0.01 per share", "$0.01 par value per share"), not a sum anyone pays.
+_PAR_BEFORE = re.compile(r"\bpar\s+value\s*(?:of\s+)?$", re.IGNORECASE)
+_PAR_AFTER = re.compile(r"^\s*par\s+value\b", re.IGNORECASE)
+#: After a percentage: a security it names ("8.250% Series A Cumulative Redeemable Preferred Stock", "5.5% Senior Notes").
+_SECURITY_AFTER = re.compile(r"^\s*(?:(?:[A-Z][\w-]*\s+){0,6}(?:Stock|Notes?|Bonds?|Debentures?|Shares|Securities|Preferred|Units)\b|"
+                             r"Series\s+[A-Z0-9]{1,3}\b)")
+
+
+def named_amount(text: str, start: int, end: int) -> bool:
+    """Is the sum or percentage at ``text[start:end]`` part of a name -- a share's par value, a security's coupon in its
+    title -- rather than a value the agreement sets?"""
+    return bool(_PAR_BEFORE.search(text[max(0, start - 20):start]) or _PAR_AFTER.match(text[end:end + 20])
+                or _SECURITY_AFTER.match(text[end:end + 80]))
+
+
 # ---------------------------------------------------------------------------------- jurisdictions
 _US_STATES = ("Alabama Alaska Arizona Arkansas California Colorado Connecticut Delaware Florida Georgia Hawaii Idaho "
               "Illinois Indiana Iowa Kansas Kentucky Louisiana Maine Maryland Massachusetts Michigan Minnesota Mississippi "

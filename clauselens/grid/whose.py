@@ -72,7 +72,9 @@ _LASTING = frozenset({"last", "durat", "continu"})
 #: A renewal only by both parties' fresh agreement.
 _MUTUAL = re.compile(r"\b(?:by|upon|with|through|on)\s+(?:the\s+)?mutual\s+(?:written\s+)?(?:agreement|consent|accord)\b|"
                      r"\bmutually\s+agree|\bif\s+(?:both|the)\s+parties\s+(?:so\s+)?(?:mutually\s+)?agree|"
-                     r"\bas\s+(?:may\s+be\s+)?(?:mutually\s+)?agreed\s+(?:upon\s+)?(?:in\s+writing\s+)?by\s+the\s+parties", re.IGNORECASE)
+                     r"\bas\s+(?:may\s+be\s+)?(?:mutually\s+)?agreed\s+(?:upon\s+)?(?:in\s+writing\s+)?by\s+the\s+parties|"
+                     r"\bby\s+(?:(?:an|the)\s+)?(?:written\s+)?(?:agreement|consent)\s+(?:in\s+writing\s+)?(?:executed\s+|signed\s+)?(?:by|of)\s+"
+                     r"(?:both|all|each\s+of\s+the|the)\s+(?:parties|Parties)\b", re.IGNORECASE)
 
 
 def other_agreements(text: str, at: int) -> bool:

@@ -162,8 +162,7 @@ def grid_cmd(
         return
     n_cells = len(rows) * len(qs)
     console.print(f"Grid: {len(rows)} agreement{'' if len(rows) == 1 else 's'} × {len(qs)} questions = {n_cells} cells; model {escape(model_id)}, "
-                  f"concurrency {concurrency}; cells stored in {escape(str(cell_store.path))}"
-                  + ("; export only: nothing is computed" if export_only else ""))
+                  f"concurrency {concurrency}; cells stored in {escape(str(cell_store.path))}{'; export only: nothing is computed' * export_only}")
     stats = None
     interrupted = False
     with _progress() as bar:

@@ -91,3 +91,14 @@ def test_until_termination_is_a_term_with_no_end() -> None:
     assert r.value == "until terminated"
     assert open_ended(["The services shall begin upon execution of the Outsourcing Agreement and shall continue until termination of "
                        "Contractor's activities to administer the Notes."]).candidate is None
+
+
+def test_a_whole_arrangement_wrapping_up_asks_for_its_end() -> None:
+    from clauselens.grid.term import asks_end, term_periods
+
+    assert asks_end("On what day does this whole arrangement wrap up?")
+    assert asks_end("When does the entire agreement end?")
+    assert not asks_end("When does the whole confidentiality duty end?")
+    # WORLDWIDESTRATEGIESINC_11_02_2005: the preamble's "this 14 day of SEPTEMBER" is a date's day, not a 14-day term
+    assert term_periods('This Reseller Agreement is made and entered into as of this 14 day of SEPTEMBER, 200_ (the "Effective '
+                        'Date"), by and between TOUCHSTAR SOFTWARE CORPORATION and WORLDWIDE STRATEGIES.') == []

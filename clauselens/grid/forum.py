@@ -1,0 +1,120 @@
+"""Which law governs the agreement, and where its disputes go: read from the clauses that say so, whatever words the question uses.
+
+A user's jurisdiction question in everyday words ("If we ever argue over what this says, which place's laws decide it?",
+"Where would we have to go to fight it out?") shares few words with the clause that answers it, so its own words also pick
+up a party's home state, a director's university or a stock exchange's city, and the cell shows no single value. The
+clauses that answer follow two drafting conventions (e.g. the ABA's *Model Asset Purchase Agreement*, §§ 13.4 and 13.5, and
+the clauses CUAD annotates as "Governing Law"):
+
+* **governing law**: a verb of governing or construing, then "the laws of" a jurisdiction ("This Agreement shall be governed
+  by and construed in accordance with the laws of the State of New York"); the value is the jurisdiction named after "laws
+  of" (:func:`governing_law`);
+* **forum**: a court, an arbitration or a venue, then where it sits ("the courts of British Columbia", "the Delaware Court of
+  Chancery", "The arbitration shall be conducted in Denver, Colorado"); the value is the jurisdiction named with it
+  (:func:`forum`).
+
+Which convention a question asks about is read from its words (:func:`asks_forum`, :func:`asks_law`): courts, a venue, suing,
+arbitration or "where … go / fight" ask for the forum; laws, with none of those, for the governing law. The rule answers only
+when every such clause of the agreement names one jurisdiction; otherwise the cell keeps its reading by the question's words.
+Pure functions; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable, Sequence
+
+from clauselens.grid.extract import Candidate, Reading, sentences_of
+from clauselens.grid.values import US_STATES, jurisdictions_in
+from clauselens.grid.whose import compliance_only, entity_home
+
+#: The topic groups of a reading by these conventions (:attr:`clauselens.grid.extract.Candidate.groups`).
+LAW_GROUPS = ("governing law",)
+FORUM_GROUPS = ("forum",)
+
+#: A question about the forum: courts, a venue, a lawsuit, an arbitration, or where one would go to fight it out.
+_FORUM_ASKED = re.compile(r"\b(?:courts?|venue|forum|sue|suing|sued|lawsuits?|litigat\w*|arbitrat\w*|tribunal|judges?|"
+                          r"where\b[^?]{0,40}\b(?:go|fight|file|bring|take|settle|heard|resolved?))\b", re.IGNORECASE)
+#: A question about the governing law: its laws.
+_LAW_ASKED = re.compile(r"\b(?:laws?|legal\s+system|govern\w*)\b", re.IGNORECASE)
+
+#: Governing: a verb of governing or construing, then "the laws of" (within one clause of the sentence).
+_GOVERNED_BY = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|enforc\w*|subject)\b[^.;]{0,160}?\blaws?\s+(?:of|in)\b",
+                          re.IGNORECASE)
+#: A forum: a court, an arbitration, a venue, a submission to a jurisdiction ("submit to the exclusive jurisdiction of"; not
+#: the governing-law clause's "the conflict of laws rules of any other jurisdiction").
+_FORUM_WORDS = re.compile(r"\b(?:courts?|arbitration|arbitral|tribunal|venue|forum|(?:submit\w*|consent\w*|attorn\w*|subject\w*)\s+"
+                          r"(?:itself\s+|themselves\s+|irrevocably\s+|unconditionally\s+)*to\s+the\s+(?:[\w-]+\s+){0,3}jurisdiction)\b",
+                          re.IGNORECASE)
+#: Characters around a forum word within which its place is named ("the Delaware Court of Chancery"; "the courts located in
+#: the Borough of Manhattan in The City of New York").
+_FORUM_BEFORE, _FORUM_AFTER = 30, 120
+#: Characters after "laws of" within which the governing jurisdiction is named ("the laws of the State of New York").
+_LAW_AFTER = 60
+
+
+def asks_forum(question: str) -> bool:
+    """Does the question ask where disputes go (courts, a venue, an arbitration; "where would we have to go to fight it
+    out?")?"""
+    return bool(_FORUM_ASKED.search(question))
+
+
+def asks_law(question: str) -> bool:
+    """Does the question ask which law governs ("which place's laws decide it?"), and not where disputes go?"""
+    return bool(_LAW_ASKED.search(question)) and not asks_forum(question)
+
+
+def _places(text: str, start: int, end: int) -> set[str]:
+    """The jurisdictions named in ``text[start:end]``, a party's home ("a Delaware corporation") left out; a US state
+    stands for the United States."""
+    window = text[max(0, start):end]
+    found = {j for j in jurisdictions_in(window)
+             if any(not entity_home(text, m.start() + max(0, start), m.end() + max(0, start))
+                    for m in re.finditer(re.escape(j), window, re.IGNORECASE))}
+    if found & set(US_STATES):
+        found.discard("United States")
+    return found
+
+
+def governing_law(texts: Sequence[str]) -> Reading:
+    """The jurisdiction whose laws govern the agreement, from every sentence of ``texts`` that says so (module docstring):
+    the value and the first such sentence when they name one jurisdiction; else the different ones as ``choices``."""
+    return _read(texts, _law_places, LAW_GROUPS, "the governing-law clauses")
+
+
+def forum(texts: Sequence[str]) -> Reading:
+    """Where the agreement's disputes go, from every sentence of ``texts`` naming a court, an arbitration or a venue with
+    its place (module docstring): the value and the first such sentence when they name one jurisdiction; else ``choices``."""
+    return _read(texts, _forum_places, FORUM_GROUPS, "the clauses on courts and arbitration")
+
+
+def _law_places(text: str) -> set[str]:
+    if compliance_only(text):
+        return set()  # the laws a party complies with, not the agreement's
+    out: set[str] = set()
+    for m in _GOVERNED_BY.finditer(text):
+        out |= _places(text, m.end(), m.end() + _LAW_AFTER)
+    return out
+
+
+def _forum_places(text: str) -> set[str]:
+    out: set[str] = set()
+    for m in _FORUM_WORDS.finditer(text):
+        out |= _places(text, m.start() - _FORUM_BEFORE, m.end() + _FORUM_AFTER)
+    return out
+
+
+def _read(texts: Sequence[str], places: Callable[[str], set[str]], groups: tuple[str, ...], what: str) -> Reading:
+    found: dict[str, Candidate] = {}
+    for i, s, _e, text in sentences_of(texts):
+        flat = " ".join(text.split())
+        for j in sorted(places(flat)):
+            found.setdefault(j, Candidate(j, j, i, s, s + len(text), 1, 0, groups))
+    if len(found) == 1:
+        c = next(iter(found.values()))
+        return Reading(value=c.value, candidate=c, on_topic=True, reason=f"{what} name one jurisdiction")
+    return Reading(choices=list(found.values()), on_topic=bool(found),
+                   reason=(f"{what} name different jurisdictions: " + "; ".join(found)) if found else "")
+
+
+__all__ = ["FORUM_GROUPS", "LAW_GROUPS", "asks_forum", "asks_law", "forum", "governing_law"]
