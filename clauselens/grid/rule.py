@@ -30,6 +30,7 @@ from clauselens.grid.answer import CHECK_VERSION, source_link
 from clauselens.grid.cells import Cell
 from clauselens.grid.extract import (
     RULE_TYPES,
+    Candidate,
     Reading,
     contract_vocabulary,
     preamble_date_kind,
@@ -42,6 +43,7 @@ from clauselens.grid.extract import (
 )
 from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law
 from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no
+from clauselens.grid.periods import asks_cure, asks_payment_term, cure_period, payment_term
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.term import (
     OPEN_GROUPS,
@@ -111,6 +113,8 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
     if kind:  # when it was made, or takes effect: the preamble says it first ("dated as of", "the Effective Date")
         front = read_front_date(texts[:FRONT_PASSAGES], prefer=kind)
         signed = signature_dates(texts) if kind == "made" else []
+        if signed and not q.category and _SIGNING.search(q.question) and (front.value not in signed or len(signed) > 1):
+            return last_signature(texts)  # "when did they sign it?": when the last signature block is dated, not "as of"
         if front.value and signed and front.value not in signed:  # "as of October 1" but signed in July: two answers
             return Reading(choices=[front.candidate] if front.candidate else [], on_topic=True,
                            reason=f"the preamble dates the agreement {front.value}, the signature blocks {', '.join(signed)}")
@@ -139,6 +143,12 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
                      else forum(texts) if not q.category and asks_forum(q.question) else None)
         if by_clause is not None and by_clause.candidate is not None:
             return by_clause
+    if q.type == "duration" and r.candidate is None and not q.category and (asks_cure(q.question) or asks_payment_term(q.question)):
+        # "how much time do they have to fix it?", "how many days do we get to pay an invoice?": the clauses that give the
+        # time to cure a breach or to pay an invoice answer, when the question's words did not single one period out
+        by_clause = cure_period(texts) if asks_cure(q.question) else payment_term(texts)
+        if by_clause.candidate is not None:
+            return by_clause
     if q.type == "duration" and r.candidate is None and not q.category and asks_length(q.question):
         term = term_reading(texts)  # "how long does the agreement last?": its term clause's one period, or that it sets no end
         return term if term.candidate is not None else r
@@ -165,6 +175,29 @@ def term_as_end(q: GridQuestion, texts: Sequence[str], dated: Reading) -> Readin
 
 #: A signature block's date: "Dated: July 20, 2008", "Date: 5/1/2019".
 _SIGNED_ON = re.compile(r"\bDated?\s*:\s*(" + ONE_DATE.pattern + ")", re.IGNORECASE)
+#: A user's question about signing itself ("When was this signed?", "When did the two sides ink it?"), not about the date the
+#: agreement bears ("What date is the agreement dated?").
+_SIGNING = re.compile(r"\b(?:sign(?:s|ed|ing)?|signatures?|execut(?:e|ed|ion)|ink(?:s|ed)?|put\s+pen)\b", re.IGNORECASE)
+
+
+def last_signature(texts: Sequence[str]) -> Reading:
+    """The latest date a signature block states (the day the last party signed: the agreement is executed then), quoted
+    from its block."""
+    got: list[tuple[str, int, int, int]] = []
+    for i, t in enumerate(texts):
+        for m in _SIGNED_ON.finditer(t):
+            d = parse_date(m.group(1))
+            if d is not None:
+                got.append((d.isoformat(), i, m.start(), m.end()))
+    if not got:
+        return Reading()
+    value, i, s, e = max(got)
+    block = max(0, s - 160)  # the block's signer before its date, from a word's start
+    block = texts[i].find(" ", block) + 1 if block else 0
+    c = Candidate(value, value, i, min(block, s), e, 1, 0, ("signature",))
+    dates = sorted({g[0] for g in got})
+    why = "its signature block is dated" if len(dates) == 1 else f"the last of its signature blocks' dates ({', '.join(dates)})"
+    return Reading(value=value, candidate=c, on_topic=True, reason=f"the day it was signed: {why}")
 
 
 def signature_dates(texts: Sequence[str]) -> list[str]:

@@ -84,8 +84,9 @@ def asks_end(question: str) -> bool:
 
 
 #: A question about how long the agreement runs: "how long" or a length word, and otherwise only :data:`_LENGTH_FRAME` words.
-_LENGTH_ASKED = re.compile(r"\bhow\s+long\b|\b(?:length|duration)\b", re.IGNORECASE)
-_LENGTH_FRAME = _FRAME | frozenset("last lasts run runs running continue continues stay stays set go on be is in for of".split())
+_LENGTH_ASKED = re.compile(r"\bhow\s+long\b|\b(?:length|duration)\b|\bhow\s+many\s+(?:months|years)(?:\s+or\s+(?:months|years))?", re.IGNORECASE)
+_LENGTH_FRAME = _FRAME | frozenset("last lasts run runs running continue continues stay stays set go on be is in for of round stint "
+                                   "stretch spell cover covers".split())
 
 
 def asks_length(question: str) -> bool:

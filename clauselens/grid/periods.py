@@ -1,0 +1,90 @@
+"""Two periods every commercial agreement words its own way: the time to cure a breach, and the time to pay an invoice.
+
+A user asks for them in everyday words ("If one side breaks a promise, how much time do they have to fix it?", "How long
+after getting a bill does the payment have to go out?") that share no word with the clause that answers ("... if such
+breach remains uncured for thirty (30) days after written notice"; "payable within forty-five (45) days of receipt of
+invoice"). Both follow drafting conventions (e.g. the ABA's *Model Asset Purchase Agreement* and the termination and
+payment clauses CUAD annotates), so each is read by a rule over the agreement's sentences:
+
+* **cure period** (:func:`cure_period`): a sentence about a breach or default ("breach", "default", "fail to perform")
+  that gives a time to cure it ("cure", "remedy", "rectify", "correct", "uncured", "unremedied"): the period nearest the
+  cure word;
+* **payment term** (:func:`payment_term`): a sentence that makes a payment due ("pay", "payment", "payable", "due") counted
+  from an invoice ("invoice", "bill", "statement"): the period nearest the invoice word.
+
+Which one a question asks for is read from its words (:func:`asks_cure`, :func:`asks_payment_term`). The rule answers only
+when every such sentence of the agreement states one period; otherwise the cell keeps its reading by the question's
+words. Pure functions; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from clauselens.grid.extract import Candidate, Reading, sentences_of
+from clauselens.grid.values import durations_at
+
+#: The topic groups of a reading by these rules (:attr:`clauselens.grid.extract.Candidate.groups`).
+CURE_GROUPS = ("cure",)
+PAYMENT_GROUPS = ("payment term",)
+
+#: A question about the time to put a breach right: a word of fixing, and one of failing (or the contract's own words).
+_FIX_ASKED = re.compile(r"\b(?:fix\w*|cure\w*|remed\w*|rectif\w*|correct\w*|put\s+(?:it|things|that|this)\s+right|"
+                        r"make\s+(?:it|things|that|this|good)(?:\s+right)?|make\s+good|sort\s+(?:it|things)\s+out|grace)\b",
+                        re.IGNORECASE)
+_FAIL_ASKED = re.compile(r"\b(?:breach\w*|break\w*|broke\w*|default\w*|fail\w*|mess\w*|drops?\s+the\s+ball|screw\w*|"
+                         r"goes?\s+wrong|wrong|slip\w*|miss\w*|mistake\w*|violat\w*|problem\w*|grace)\b", re.IGNORECASE)
+#: A question about when an invoice must be paid.
+_PAY_ASKED = re.compile(r"\b(?:pay\w*|paid|settle\w*)\b", re.IGNORECASE)
+_BILL_ASKED = re.compile(r"\b(?:invoices?|invoiced|bills?|billed|billing|statements?|net\s+(?:\d+|how\s+many))\b", re.IGNORECASE)
+
+#: In a sentence: a breach or default, and a time to cure it.
+_BREACH = re.compile(r"\b(?:breach\w*|default\w*|fail\w*\s+to\s+(?:perform|comply|pay|observe)|non-?performance)\b", re.IGNORECASE)
+_CURE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|uncured|remed(?:y|ied|ies|y)|unremedied|rectif\w*|correct(?:s|ed|ing)?)\b", re.IGNORECASE)
+#: In a sentence: a payment made due, counted from an invoice.
+_DUE = re.compile(r"\b(?:pay(?:s|ing|ment|ments|able)?|paid|due|remit\w*)\b", re.IGNORECASE)
+_INVOICE = re.compile(r"\b(?:invoic\w*|bills?|billing|statements?)\b", re.IGNORECASE)
+#: Characters between the period and the cure or invoice word it belongs to.
+REACH = 120
+
+
+def asks_cure(question: str) -> bool:
+    """Does the question ask how long a party has to put a breach right ("how much time do they have to fix it?")?"""
+    return bool(_FIX_ASKED.search(question)) and bool(_FAIL_ASKED.search(question) or re.search(r"\bcure|remed", question, re.I))
+
+
+def asks_payment_term(question: str) -> bool:
+    """Does the question ask how long after an invoice a payment is due ("How many days do we get to pay an invoice?")?"""
+    return bool(_PAY_ASKED.search(question) or re.search(r"\bnet\b", question, re.I)) and bool(_BILL_ASKED.search(question))
+
+
+def cure_period(texts: Sequence[str]) -> Reading:
+    """The time to cure a breach, from every sentence of ``texts`` that gives one (module docstring)."""
+    return _read(texts, _BREACH, _CURE, CURE_GROUPS, "the clauses on curing a breach")
+
+
+def payment_term(texts: Sequence[str]) -> Reading:
+    """The time to pay an invoice, from every sentence of ``texts`` that gives one (module docstring)."""
+    return _read(texts, _DUE, _INVOICE, PAYMENT_GROUPS, "the clauses on paying an invoice")
+
+
+def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str], groups: tuple[str, ...], what: str) -> Reading:
+    found: dict[str, Candidate] = {}
+    for i, s, _e, text in sentences_of(texts):
+        if not topic.search(text):
+            continue
+        anchors = [m.start() for m in anchor.finditer(text)]
+        near = [(min(abs(a - ps) for a in anchors), str(p)) for p, ps, _pe in durations_at(text) if anchors
+                and min(abs(a - ps) for a in anchors) <= REACH]
+        if near:
+            value = min(near)[1]
+            found.setdefault(value, Candidate(value, value, i, s, s + len(text), 1, 0, groups))
+    if len(found) == 1:
+        c = next(iter(found.values()))
+        return Reading(value=c.value, candidate=c, on_topic=True, reason=f"{what} state one period")
+    return Reading(choices=list(found.values()), on_topic=bool(found),
+                   reason=(f"{what} state different periods: " + "; ".join(found)) if found else "")
+
+
+__all__ = ["CURE_GROUPS", "PAYMENT_GROUPS", "asks_cure", "asks_payment_term", "cure_period", "payment_term"]
