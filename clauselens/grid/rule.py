@@ -173,8 +173,17 @@ def term_as_end(q: GridQuestion, texts: Sequence[str], dated: Reading) -> Readin
                    reason="; ".join(x for x in (dated.reason, r.reason) if x))
 
 
-#: A signature block's date: "Dated: July 20, 2008", "Date: 5/1/2019".
-_SIGNED_ON = re.compile(r"\bDated?\s*:\s*(" + ONE_DATE.pattern + ")", re.IGNORECASE)
+#: A signature block's date: "Dated: July 20, 2008", "Date: 5/1/2019" (not a heading's "Effective Date: March 21, 2014").
+_SIGNED_ON = re.compile(r"(?<!effective\s)(?<!expiration\s)(?<!commencement\s)(?<!termination\s)\bDated?\s*:\s*("
+                        + ONE_DATE.pattern + ")", re.IGNORECASE)
+#: A signature block's own words, within :data:`BLOCK_REACH` characters before its date (a form's "Open Date: ..." is none).
+_BLOCK = re.compile(r"\bBy\s*:|/s/|\bName\s*:|\bTitle\s*:|\bSignature\b|\bSigned\b", re.IGNORECASE)
+BLOCK_REACH = 250
+
+
+def _block_dates(text: str) -> list[re.Match[str]]:
+    """The signature-block dates of ``text`` (:data:`_SIGNED_ON` with a block's words before it)."""
+    return [m for m in _SIGNED_ON.finditer(text) if _BLOCK.search(text[max(0, m.start() - BLOCK_REACH):m.start()])]
 #: A user's question about signing itself ("When was this signed?", "When did the two sides ink it?"), not about the date the
 #: agreement bears ("What date is the agreement dated?").
 _SIGNING = re.compile(r"\b(?:sign(?:s|ed|ing)?|signatures?|execut(?:e|ed|ion)|ink(?:s|ed)?|put\s+pen)\b", re.IGNORECASE)
@@ -185,7 +194,7 @@ def last_signature(texts: Sequence[str]) -> Reading:
     from its block."""
     got: list[tuple[str, int, int, int]] = []
     for i, t in enumerate(texts):
-        for m in _SIGNED_ON.finditer(t):
+        for m in _block_dates(t):
             d = parse_date(m.group(1))
             if d is not None:
                 got.append((d.isoformat(), i, m.start(), m.end()))
@@ -202,7 +211,7 @@ def last_signature(texts: Sequence[str]) -> Reading:
 
 def signature_dates(texts: Sequence[str]) -> list[str]:
     """The ISO dates the agreement's signature blocks state ("Dated: July 20, 2008"), in order, once each."""
-    out = [parse_date(m.group(1)) for t in texts for m in _SIGNED_ON.finditer(" ".join(t.split()))]
+    out = [parse_date(m.group(1)) for t in texts for m in _block_dates(" ".join(t.split()))]
     return list(dict.fromkeys(d.isoformat() for d in out if d is not None))
 
 

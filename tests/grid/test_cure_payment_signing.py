@@ -78,6 +78,9 @@ BLOCKS = ("DYNAMIC HEARING PTY LTD By: /s/ Elaine Saunders Dated: July 16, 2008 
 def test_the_day_it_was_signed_is_the_last_signature_blocks() -> None:
     r = last_signature([PREAMBLE, BLOCKS])
     assert r.value == "2008-07-20" and "2008-07-16, 2008-07-20" in r.reason
+    # a form's date field is no signature block (HOSPITALITYINVESTORSTRUST,INC_04_07_2014-EX-10.26's exhibit)
+    assert last_signature(["EXHIBIT A - PRODUCT IMPROVEMENT PLAN Property Information Open Date: 2005-02-14",
+                           "ADDENDUM TO FRANCHISE AGREEMENT Effective Date: March 21, 2014"]).candidate is None
     cell = read(GridQuestion(id="s", type="date", question="When did the two companies sign this?"), _passages(PREAMBLE, BLOCKS))
     assert cell.value == "2008-07-20"
     # the date the agreement bears, asked without signing words, is still left to a reviewer when the two differ

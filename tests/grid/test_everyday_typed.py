@@ -125,7 +125,8 @@ def test_a_signing_question_takes_the_last_signature_when_the_blocks_date_it_oth
     from clauselens.grid.rule import read, signature_dates
 
     texts = ["This Agreement is entered into and is effective as of the 1st day of October, 2008 by and between Alder Tools "
-             "Corp. and Birch Retail Ltd.", "ALDER TOOLS CORP. BIRCH RETAIL LTD. Dated: July 20, 2008 Dated: July 16, 2008"]
+             "Corp. and Birch Retail Ltd.", "ALDER TOOLS CORP. By: /s/ A. Alder BIRCH RETAIL LTD. By: /s/ B. Birch Dated: July 20, 2008 "
+             "Dated: July 16, 2008"]
     assert signature_dates(texts) == ["2008-07-20", "2008-07-16"]
     q = GridQuestion(id="inked", question="On what day did they put pen to paper?", type="date")  # the thesaurus's lay phrase
     passages = [SimpleNamespace(text=t) for t in texts]
