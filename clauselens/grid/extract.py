@@ -395,6 +395,16 @@ _UNIONS: dict[str, frozenset[str]] = {"United States": frozenset(US_STATES),
                                       "United Kingdom": frozenset({"England", "Wales", "Scotland", "Northern Ireland"})}
 
 
+def one_value(found: dict[str, Candidate], what: str, noun: str, verb: str = "state") -> Reading:
+    """The reading of a rule that collected one candidate per value (``found``, first sentence each): the value when
+    there is one ("{what} {verb} one {noun}"), else the values as ``choices`` ("{what} {verb} different {noun}s: ...")."""
+    if len(found) == 1:
+        c = next(iter(found.values()))
+        return Reading(value=c.value, candidate=c, on_topic=True, reason=f"{what} {verb} one {noun}")
+    return Reading(choices=list(found.values()), on_topic=bool(found),
+                   reason=(f"{what} {verb} different {noun}s: " + "; ".join(found)) if found else "")
+
+
 #: A question that names the unit it wants: "how many days", "number of months".
 _ASKED_UNIT = re.compile(r"\b(?:how\s+many|number\s+of|count\s+of)\s+(?:business\s+|calendar\s+|working\s+)?(day|week|month|year)s?\b",
                          re.IGNORECASE)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Callable, Sequence
 
-from clauselens.grid.extract import Candidate, Reading, sentences_of
+from clauselens.grid.extract import Candidate, Reading, one_value, sentences_of
 from clauselens.grid.values import US_STATES, jurisdictions_in
 from clauselens.grid.whose import compliance_only, entity_home
 
@@ -110,11 +110,7 @@ def _read(texts: Sequence[str], places: Callable[[str], set[str]], groups: tuple
         flat = " ".join(text.split())
         for j in sorted(places(flat)):
             found.setdefault(j, Candidate(j, j, i, s, s + len(text), 1, 0, groups))
-    if len(found) == 1:
-        c = next(iter(found.values()))
-        return Reading(value=c.value, candidate=c, on_topic=True, reason=f"{what} name one jurisdiction")
-    return Reading(choices=list(found.values()), on_topic=bool(found),
-                   reason=(f"{what} name different jurisdictions: " + "; ".join(found)) if found else "")
+    return one_value(found, what, "jurisdiction", "name")
 
 
 __all__ = ["FORUM_GROUPS", "LAW_GROUPS", "asks_forum", "asks_law", "forum", "governing_law"]

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from clauselens.grid.extract import Candidate, Reading, sentences_of
+from clauselens.grid.extract import Candidate, Reading, one_value, sentences_of
 from clauselens.grid.values import durations_at
 
 #: The topic groups of a reading by these rules (:attr:`clauselens.grid.extract.Candidate.groups`).
@@ -80,11 +80,7 @@ def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str],
         if near:
             value = min(near)[1]
             found.setdefault(value, Candidate(value, value, i, s, s + len(text), 1, 0, groups))
-    if len(found) == 1:
-        c = next(iter(found.values()))
-        return Reading(value=c.value, candidate=c, on_topic=True, reason=f"{what} state one period")
-    return Reading(choices=list(found.values()), on_topic=bool(found),
-                   reason=(f"{what} state different periods: " + "; ".join(found)) if found else "")
+    return one_value(found, what, "period", "state")
 
 
 __all__ = ["CURE_GROUPS", "PAYMENT_GROUPS", "asks_cure", "asks_payment_term", "cure_period", "payment_term"]
