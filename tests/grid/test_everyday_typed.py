@@ -119,7 +119,7 @@ def test_a_law_in_capitals_and_a_part_of_a_union() -> None:
 
 def test_a_signing_question_takes_the_last_signature_when_the_blocks_date_it_otherwise() -> None:
     """"When did they put pen to paper?" is the day the last party signed (the agreement is executed then), not the "as of"
-    date of the preamble; the reason names every block's date. (Until the sixth session of 2026-12-06 the cell was left
+    date of the preamble; the reason names every block's date. (Until the fifth session of 2026-12-06 the cell was left
     unverified: three blind user-question sets' keys accept the signature date.)"""
     from clauselens.grid.questions import GridQuestion
     from clauselens.grid.rule import read, signature_dates
