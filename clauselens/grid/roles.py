@@ -14,8 +14,9 @@ that side of the bargain. The rule:
    whose last word is a role noun of one side (:data:`PROVIDER_ROLES`, :data:`RECIPIENT_ROLES` -- the
    role words of :data:`clauselens.reports.support_claims.ROLES`, split by side) gives its party that side.
 3. **Decision**: exactly one party on the asked side -- that party, quoted from the preamble sentence
-   that defines it; none or several (two licensors), or a defined term that is the company's own name
-   ("IntriCon"): no answer (``None``).
+   that defines it; of two parties, one named by the other side's role ("Reseller") and one by no role ("TouchStar"),
+   the latter; none or several (two licensors), or two defined terms that are company names ("IntriCon", "Dynamic"):
+   no answer (``None``).
 
 Pure functions, regular expressions and the Archivist's preamble readers; no model.
 """
@@ -48,6 +49,7 @@ class RoleParty:
     name: str
     role: str
     side: str
+    other: str = ""  # the other party's defined term when that decided it ("Reseller")
 
 
 def _has(q: str, stems: Sequence[str]) -> bool:
@@ -95,6 +97,15 @@ def role_party(question: str, front: str) -> RoleParty | None:
         return None
     aliases = guess_party_aliases(front, parties)
     hits = [(name, a) for name, al in aliases.items() for a in al[:1] if side_of(a) == side]
+    if not hits and len(parties) == 2 and len(aliases) == 2:
+        # two parties, one named by the other side's role ("Reseller"), the other by no role ("TouchStar"): that one is
+        # on the asked side (who sells to the reseller supplies it)
+        other = "recipient" if side == "provider" else "provider"
+        sides = {name: side_of(al[0]) if al else "" for name, al in aliases.items()}
+        if sorted(sides.values()) == sorted(["", other]):
+            hits = [(name, aliases[name][0]) for name, sd in sides.items() if sd == "" and aliases[name]]
+            by = next((al[0] for name, al in aliases.items() if sides[name] == other), "")
+            return RoleParty(hits[0][0], hits[0][1], side, by) if len(hits) == 1 else None
     if len(hits) != 1:
         return None
     name, alias = hits[0]

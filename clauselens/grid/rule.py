@@ -281,7 +281,7 @@ def role_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
     for p in front:
         for s, e in sentence_units(p.text):
             sent = p.text[s:e]
-            if got.role in sent and name_tokens(got.name) & name_tokens(sent):
+            if got.role in sent and name_tokens(got.name) & name_tokens(sent) and (not got.other or got.other in sent):
                 m = find_quote(sent, p.chunk_id, p)
                 quote = " ".join(m.text.split()) if m else ""
                 if m is None or check_value("party", got.name, quote).reason:
@@ -289,8 +289,9 @@ def role_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
                 return Cell(**base, status="answered", answer=got.name, quote=quote, clause=p.clause_ref or "", page=p.page_start,
                             link=source_link(p.source_path or base.get("source_path", ""), p.page_start),
                             quote_spans=[[x.start, x.end] for x in m.doc_spans], top_spans=[[x.start, x.end] for x in p.spans],
-                            reason=f"read by rule: the preamble defines {got.name} as \"{got.role}\", the {got.side} side the "
-                                   f"question asks about (no model)")
+                            reason=f"read by rule: the preamble defines {got.name} as \"{got.role}\""
+                                   + (f" and the other party as \"{got.other}\"" if got.other else "")
+                                   + f", the {got.side} side the question asks about (no model)")
     return None
 
 

@@ -36,8 +36,10 @@ TRUTH = {
     "gopage": ("PSiTech Corporation", "Empirical Ventures, Inc."),
     "morgan": ("Morgan Stanley Investment Management Inc.", "Morgan Stanley Direct Lending Fund"),
     "zebra": ("Motorola Solutions, Inc.", "Zebra Technologies Corporation"),
-    "aduro": ("IREYA B.V", None),  # "Consultant" and "Aduro": no customer term
-    "netgear": (None, "Ingram Micro"),  # "Distributor" and "NETGEAR"
+    # "Consultant" and "Aduro": the party not named by a role is the other side (until the fifth session of 2026-12-06 these
+    # cells were left unverified: no customer / supplier term)
+    "aduro": ("IREYA B.V", "Aduro Biotech, Inc."),
+    "netgear": ("NETGEAR, Inc.", "Ingram Micro"),  # "Distributor" and "NETGEAR"
     "mphase": (None, None),  # "Lucent" and "mPhase"
 }
 pytestmark = pytest.mark.skipif(not all((CORPUS / f"{d}.txt").exists() for d in DOCS.values()),
@@ -80,3 +82,19 @@ def test_role_questions_answer_the_party_on_that_side_or_leave_the_cell(name):
                 assert (cell.status, cell.answer) == ("answered", truth), (ask, cell.reason)
                 assert truth.split()[0] in cell.quote, cell.quote  # the sentence that defines the party is quoted
                 assert "preamble defines" in cell.reason
+
+
+def test_two_parties_one_named_by_the_other_sides_role() -> None:
+    """Of two parties, one defined as "Reseller" and one by its own name, the latter is the provider (who sells to the
+    reseller); with the other side's role on neither, or on both, nothing is answered (issue #45; blind4, now dev)."""
+    from clauselens.grid.roles import role_party
+
+    # WORLDWIDESTRATEGIESINC_11_02_2005-EX-10-RESELLER AGREEMENT's preamble (capitals as written, shortened)
+    front = ("This Reseller Agreement is made and entered into as of this 14 day of SEPTEMBER, 200_ (the \"Effective Date\"), by "
+             "and between TOUCHSTAR SOFTWARE CORPORATION, a Delaware corporation (\"TouchStar\"), and WORLDWIDE STRATEGIES, a "
+             "NEVADA corporation (\"Reseller\").")
+    got = role_party("Who's doing the selling or handing over here - goods, work or rights?", front)
+    assert got is not None and got.name.upper().startswith("TOUCHSTAR") and got.other == "Reseller"
+    assert role_party("Who is buying here?", front) is not None  # the Reseller, by its own role
+    both_named = front.replace('("TouchStar")', '("Alpha")').replace('("Reseller")', '("Beta")')
+    assert role_party("Who's doing the selling here?", both_named) is None
