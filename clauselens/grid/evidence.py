@@ -130,6 +130,7 @@ def _claim_of(question: str) -> str | None:
     if not s:
         return None
     subject, tail = s.group(1), rest[s.end():]
+    tail = re.sub(r"^(?:(?:just|simply|really|actually|ever|still|also|freely)\s+)+", "", tail, flags=re.IGNORECASE)  # "just walk away"
     phrasal = _LAY_PHRASAL.match(tail)
     if phrasal:
         tail = "terminate " + tail[phrasal.end():].lstrip()

@@ -160,7 +160,8 @@ def asks_convenience(question: str) -> bool:
 #: A question's own words for ending at will: "without (any) reason", "for no (particular) reason", "at will".
 _AT_WILL_ASKED = re.compile(r"\bwithout\s+(?:a|any|giving\s+a(?:ny)?|stating\s+a|needing\s+a)?\s*(?:reason|cause|why|explanation|justification|"
                             r"excuse)|\bfor\s+no\s+(?:\w+\s+)?reason|\bfor\s+(?:its\s+)?convenience|\bat\s+will\b|\bfor\s+any\s+reason|"
-                            r"\bjust\s+because\b|\bno\s+questions\s+asked\b", re.IGNORECASE)
+                            r"\bjust\s+because\b|\bno\s+questions\s+asked\b|\bbut\s+no\s+(?:reason|cause|explanation)\b|\bwhenever\s+(?:it|they|we|he|she|you)\s+"
+                            r"(?:wants?|likes?|wishes|chooses?|pleases?)\b", re.IGNORECASE)
 
 
 def amount_kind(question: str) -> str:

@@ -40,7 +40,7 @@ _PAY_ASKED = re.compile(r"\b(?:pay\w*|paid|settle\w*)\b", re.IGNORECASE)
 _BILL_ASKED = re.compile(r"\b(?:invoices?|invoiced|bills?|billed|billing|statements?|net\s+(?:\d+|how\s+many))\b", re.IGNORECASE)
 
 #: In a sentence: a breach or default, and a time to cure it.
-_BREACH = re.compile(r"\b(?:breach\w*|default\w*|fail\w*\s+to\s+(?:perform|comply|pay|observe)|non-?performance)\b", re.IGNORECASE)
+_BREACH = re.compile(r"\b(?:breach\w*|default\w*|violat\w*|fail\w*\s+to\s+(?:perform|comply|pay|observe)|non-?performance)\b", re.IGNORECASE)
 _CURE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|uncured|remed(?:y|ied|ies|y)|unremedied|rectif\w*|correct(?:s|ed|ing)?)\b", re.IGNORECASE)
 #: In a sentence: a payment made due, counted from an invoice.
 _DUE = re.compile(r"\b(?:pay(?:s|ing|ment|ments|able)?|paid|due|remit\w*)\b", re.IGNORECASE)

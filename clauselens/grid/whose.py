@@ -260,7 +260,9 @@ _AT_WILL = re.compile(r"\b(?:for\s+(?:its|their|any\s+party's)?\s*convenience|wi
 _ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|breach\w*|default\w*|fail\w*|cure\w*|uncured|insolv\w*|bankrupt\w*|"
                            r"merger|change\s+(?:of|in)\s+control|force\s+majeure|beyond\s+(?:its|their|such\s+party's|the\s+\w+'s)\s+(?:reasonable\s+)?control|"
                            r"in\s+(?:such|that|which)\s+event|fraud\w*|claim\w*|renew\w*|expir\w*|unless|dispute\w*|"
-                           r"reasons|end\s+of\s+(?:the|a|its|any|each)\s+(?:\w+\s+)?term)\b", re.IGNORECASE)
+                           r"reasons|end\s+of\s+(?:the|a|its|any|each)\s+(?:\w+\s+)?term|"
+                           r"as\s+(?:set\s+forth|provided|described|specified)\s+in\s+(?:Section|Article|Paragraph|clause)s?\s+\d)\b",
+                           re.IGNORECASE)
 
 
 _NOTICE = re.compile(r"\bnotice\b", re.IGNORECASE)

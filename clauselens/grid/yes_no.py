@@ -100,7 +100,7 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         on_topic = True  # covers half the question's topic at least: "No" is no longer "nothing on topic"
         if claim is None or not ({a.action for a in assertions(text)} & asked):
             continue
-        if obj and obj not in content_stems(text):
+        if obj and not at_will_q and obj not in content_stems(text):  # at will: whose.at_will checks it ends *this agreement*
             continue  # the action on something else ("the goodwill shall be transferred" for "transfer the agreement")
         issue = check_claim(claim, text)
         covered = sum(1 for g in groups if g.required and g.name in hits)

@@ -28,6 +28,10 @@ console = out_console()
 err_console = make_err_console()
 
 
+_QUESTIONS_HELP = ("Questions: .yaml or .csv with id, question, type (yes_no, date, duration, amount, party, jurisdiction, text) "
+                   "and optional search.")
+
+
 def _progress() -> Progress:
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     TextColumn("ETA"), TimeRemainingColumn(), TextColumn("[cyan]{task.fields[rate]}"),
@@ -103,8 +107,7 @@ def grid_cmd(
     source: Annotated[str, typer.Argument(metavar="LIBRARY_OR_FOLDER", help="A library name or path, or contract files/folder (added to a "
                                                                             "library first).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Output: .xlsx, .csv, .html or .json.")],
-    questions: Annotated[Optional[Path], typer.Option("--questions", "-q", help="Questions: .yaml or .csv with id, question, type (yes_no, "
-                                                                                "date, duration, amount, party, text) and optional search.")] = None,
+    questions: Annotated[Optional[Path], typer.Option("--questions", "-q", help=_QUESTIONS_HELP)] = None,
     preset: Annotated[Optional[str], typer.Option("--preset", help="Built-in questions: 'cuad' (CUAD's 41 clause categories).")] = None,
     library: Annotated[Optional[str], typer.Option("--library", "-l", help="Library to add a folder to (default: named after the folder).")] = None,
     concurrency: Annotated[int, typer.Option("--concurrency", "-j", min=1, max=64, help="Parallel model calls (OpenAI-compatible server only).")] = 1,

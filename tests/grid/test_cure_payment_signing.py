@@ -86,3 +86,10 @@ def test_the_day_it_was_signed_is_the_last_signature_blocks() -> None:
     # the date the agreement bears, asked without signing words, is still left to a reviewer when the two differ
     dated = read(GridQuestion(id="d", type="date", question="What is the date of this agreement?"), _passages(PREAMBLE, BLOCKS))
     assert dated.value != "2008-07-20"
+
+
+def test_a_violation_to_remedy_is_a_breach_to_cure() -> None:
+    # FLOTEKINDUSTRIESINCCN_05_09_2019-EX-10.1 §18(a)(i) (made shorter; a new user's tryout missed it)
+    text = ("(i) When the other Party materially violates one or more clause set forth herein and does not remedy such violation "
+            "within 30 days from receiving the written notice (\"Cure Period\").")
+    assert cure_period([text]).value == "30 days"

@@ -134,3 +134,25 @@ def test_a_question_naming_its_unit_takes_a_period_in_that_measure() -> None:
              "The Fund shall make such payment within 30 days after each month-end."]
     assert read_typed("duration", "What's the payment deadline on an invoice - net how many days?", texts).value == "30 days"
     assert read_typed("duration", "How many months does the Investment Adviser have to recover the payment?", texts).value == "3 years"
+
+
+def test_walk_away_whenever_it_wants_is_read_by_the_at_will_rule() -> None:
+    """A new user's tryout: "Can either side just walk away from the deal whenever it wants, with notice but no reason?" went
+    to the model, which answered Yes from a termination-for-cause clause; the rule reads it ("the deal" is the agreement)."""
+    q = "Can either side just walk away from the deal whenever it wants, with notice but no reason?"
+    claim = question_claim(q)
+    assert claim is not None and claim.startswith("either side may terminate") and asks_convenience(q)
+    # LUCIDINC_04_15_2011-EX-10.9 16A and 16C (shortened)
+    cause = "A) Either party may terminate this agreement by giving written Notice to the other party if: i) The other party fails to perform."
+    notice = "C) Either party may terminate this agreement by providing Ninety days Written Notice."
+    assert read_yes_no(q, [cause, notice]).answer == "Yes"
+    assert read_yes_no(q, [cause]).answer == "No"
+
+
+def test_a_head_yes_may_quote_the_concepts_word_in_another_form() -> None:
+    from clauselens.grid.rule import _uses_question_words
+
+    q = "Is one side barred from working with competitors or selling rival products?"
+    # SCOUTCAMINC_05_12_2020-EX-10.22 §8 (made shorter)
+    assert _uses_question_words(q, "Maimon agrees not to compete with the Company during the term and for two years thereafter.")
+    assert not _uses_question_words(q, "The Company shall pay Maimon a monthly fee of $1,000.")
