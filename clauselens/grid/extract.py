@@ -230,7 +230,7 @@ def _values(qtype: str, question: str, text: str, cure_here: bool = False) -> li
         kind = amount_kind(question)
         # a rate keeps its unit ("$0.50 per minute"); the key (what is compared) stays the sum; a par value or a security's
         # coupon is part of a name
-        return [(" ".join(x for x in (str(a), rate_unit(text, e) if a.kind == "money" else "") if x), f"{a.kind}:{a.currency}:{a.value:g}", s)
+        return [(" ".join(x for x in (str(a), rate_unit(text, e, s) if a.kind == "money" else "") if x), f"{a.kind}:{a.currency}:{a.value:g}", s)
                 for a, s, e in amounts_at(text) if a.kind == kind and not named_amount(text, s, e)]
     if qtype == "jurisdiction":
         if compliance_only(text):

@@ -230,12 +230,18 @@ _RATE = re.compile(r"\)?\s*(?:\([^)]{0,60}\)\s*)?(?:(?P<per>per|a|an|each|every|
 _NOT_UNIT = frozenset("party parties additional further total maximum minimum fee sum amount payment penalty fine".split())
 
 
-def rate_unit(text: str, end: int) -> str:
-    """The rate a sum ending at ``text[end]`` is stated in ("per month", "a pound", "annually"), as written; ``""`` for
-    a lump sum."""
+#: Before a sum: its rate as an adjective of what it pays ("a monthly fee of $1,000", "an annual retainer of $50,000").
+_RATE_BEFORE = re.compile(r"\b(monthly|annual|yearly|weekly|quarterly|hourly|daily)\s+(?:[a-z-]+\s+){0,2}?(?:of|equal\s+to)\s+$",
+                          re.IGNORECASE)
+
+
+def rate_unit(text: str, end: int, start: int = -1) -> str:
+    """The rate a sum ending at ``text[end]`` (starting at ``start``, when given) is stated in ("per month", "a pound",
+    "annually"; before it, "a monthly fee of"), as written; ``""`` for a lump sum."""
     m = _RATE.match(text, end)
     if m is None:
-        return ""
+        before = _RATE_BEFORE.search(text[max(0, start - 40):start]) if start >= 0 else None
+        return before.group(1).lower() if before else ""
     if m.group("adv"):
         return " ".join(m.group("adv").split())
     unit = m.group("unit").lower()

@@ -50,3 +50,13 @@ def test_the_typed_reading_answers_with_the_unit() -> None:
 
 def test_cents_are_shown_as_written() -> None:
     assert [str(Amount(v, "money")) for v in (0.5, 4.047, 1234.5, 3.0)] == ["$0.50", "$4.047", "$1,234.50", "$3"]
+
+
+def test_a_rate_written_before_the_sum_is_kept() -> None:
+    """A new user's tryout: SCOUTCAMINC_05_12_2020-EX-10.22's "monthly fee of $1,000" was shown as "$1,000"."""
+    text = "In consideration for the Services, the Company shall pay Maimon a monthly fee of $1,000."
+    (a, s, e), = [x for x in amounts_at(text) if x[0].kind == "money"]
+    assert rate_unit(text, e, s) == "monthly"
+    lump = "an initial payment of $35,000"
+    assert rate_unit(lump, len(lump), lump.index("$")) == ""
+    assert not check_value("amount", "$1,000 monthly", text).reason
