@@ -51,6 +51,7 @@ _FORUM_WORDS = re.compile(r"\b(?:courts?|arbitration|arbitral|tribunal|venue|for
 _FORUM_BEFORE, _FORUM_AFTER = 30, 120
 #: Characters after "laws of" within which the governing jurisdiction is named ("the laws of the State of New York").
 _LAW_AFTER = 60
+_STATES = frozenset(US_STATES)
 
 
 def asks_forum(question: str) -> bool:
@@ -71,7 +72,7 @@ def _places(text: str, start: int, end: int) -> set[str]:
     found = {j for j in jurisdictions_in(window)
              if any(not entity_home(text, m.start() + max(0, start), m.end() + max(0, start))
                     for m in re.finditer(re.escape(j), window, re.IGNORECASE))}
-    if found & set(US_STATES):
+    if found & _STATES:
         found.discard("United States")
     return found
 

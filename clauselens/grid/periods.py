@@ -75,8 +75,9 @@ def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str],
         if not topic.search(text):
             continue
         anchors = [m.start() for m in anchor.finditer(text)]
-        near = [(min(abs(a - ps) for a in anchors), str(p)) for p, ps, _pe in durations_at(text) if anchors
-                and min(abs(a - ps) for a in anchors) <= REACH]
+        if not anchors:
+            continue
+        near = [(d, v) for d, v in ((min(abs(a - ps) for a in anchors), str(p)) for p, ps, _pe in durations_at(text)) if d <= REACH]
         if near:
             value = min(near)[1]
             found.setdefault(value, Candidate(value, value, i, s, s + len(text), 1, 0, groups))

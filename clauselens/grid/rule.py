@@ -143,12 +143,12 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
                      else forum(texts) if not q.category and asks_forum(q.question) else None)
         if by_clause is not None and by_clause.candidate is not None:
             return by_clause
-    if q.type == "duration" and r.candidate is None and not q.category and (asks_cure(q.question) or asks_payment_term(q.question)):
+    if q.type == "duration" and r.candidate is None and not q.category:
         # "how much time do they have to fix it?", "how many days do we get to pay an invoice?": the clauses that give the
         # time to cure a breach or to pay an invoice answer, when the question's words did not single one period out
-        by_clause = cure_period(texts) if asks_cure(q.question) else payment_term(texts)
-        if by_clause.candidate is not None:
-            return by_clause
+        by_period = cure_period(texts) if asks_cure(q.question) else payment_term(texts) if asks_payment_term(q.question) else None
+        if by_period is not None and by_period.candidate is not None:
+            return by_period
     if q.type == "duration" and r.candidate is None and not q.category and asks_length(q.question):
         term = term_reading(texts)  # "how long does the agreement last?": its term clause's one period, or that it sets no end
         return term if term.candidate is not None else r
@@ -184,6 +184,8 @@ BLOCK_REACH = 250
 def _block_dates(text: str) -> list[re.Match[str]]:
     """The signature-block dates of ``text`` (:data:`_SIGNED_ON` with a block's words before it)."""
     return [m for m in _SIGNED_ON.finditer(text) if _BLOCK.search(text[max(0, m.start() - BLOCK_REACH):m.start()])]
+
+
 #: A user's question about signing itself ("When was this signed?", "When did the two sides ink it?"), not about the date the
 #: agreement bears ("What date is the agreement dated?").
 _SIGNING = re.compile(r"\b(?:sign(?:s|ed|ing)?|signatures?|execut(?:e|ed|ion)|ink(?:s|ed)?|put\s+pen)\b", re.IGNORECASE)

@@ -318,12 +318,18 @@ def span_period(start: str, end: str) -> str:
     return ""
 
 
-def term_reading(texts: Sequence[str]) -> Reading:
+#: ``term_reading``'s ``span`` when the caller has not read it yet.
+_UNREAD = object()
+
+
+def term_reading(texts: Sequence[str], span: object = _UNREAD) -> Reading:
     """The agreement's term as its term clause states it: one period (:func:`read_term_period`), or, when no term
     clause states a period at all, that it sets no end (:func:`open_ended`)."""
     r = read_term_period(texts)
     if r.candidate is None and not r.choices:
-        span = term_span(texts)
+        if span is _UNREAD:  # term_end has read it already (None: no span)
+            span = term_span(texts)
+        span = span if isinstance(span, tuple) else None
         period = span_period(span[1], span[2]) if span else ""
         if span and period:
             c = span[0]
@@ -342,7 +348,7 @@ def term_end(texts: Sequence[str], front: Sequence[str], dates_only: bool = Fals
     span = term_span(texts)
     if span is not None:
         return Reading(value=span[2], candidate=span[0], on_topic=True, reason=f"the term clause runs from {span[1]} to {span[2]}")
-    r = term_reading(texts)
+    r = term_reading(texts, span=None)
     c = r.candidate
     if c is None or c.groups in (OPEN_GROUPS, SPAN_GROUPS):
         return r
