@@ -359,11 +359,11 @@ _DESCR_START = re.compile(r"\s*(?:$|[,(]|(?:of|with|having|whose|located|residin
 #: IMNTV ... (the "Full Month Payment")") or a list separator before another party (``;``, ``, and
 #: the individual or legal entity identified on the cover page ("Franchisee")``).
 _NOT_DESCR = re.compile(r"\b(?:shall|will|may|must|agrees?|hereby|pays?|means|provides?|whereas|agreement)\b|;"
-                        r"|,\s*(?:and|or)\s+(?:the|an?|each)\s",
-                        re.IGNORECASE)
+                        r"|,\s*(?:and|or)\s+(?:the|an?|each)\s", re.IGNORECASE)
 #: A parenthesis giving the party's other names.
 _FORMER = re.compile(r"\((?:formerly|previously|f/k/a|a/k/a|d/b/a|also\s+known)\b[^()]*\)", re.IGNORECASE)
-_ADDRESS_ABBREV = frozenset({"st", "ave", "blvd", "rd", "ste", "fl", "dept", "bldg", "jr", "sr", "ft"})
+_ADDRESS_ABBREV = frozenset({"st", "ave", "av", "avda", "blvd", "rd", "ste", "fl", "dept", "bldg", "jr", "sr", "ft", "hwy", "apt"})
+_HEREINAFTER_AFTER_STOP = re.compile(r"\.\s*(hereinafter\s+)?$", re.IGNORECASE)  #: a description's own sentence end, then "Hereinafter ..."
 #: Words of a company-form description, not of a name ("a Limited Liability Company organized ...").
 _FORM_WORDS = frozenset({"limited", "liability", "company", "corporation", "partnership", "public", "private",
                          "exempted", "general", "stock", "joint", "inc", "llc", "ltd", "corp", "the", "of", "a", "an"})
@@ -473,7 +473,10 @@ def guess_party_aliases(text: str, parties: Sequence[str], *, chars: int = ALIAS
             if not hits:
                 continue
             dm = min(hits, key=lambda h: h.start())
-            if _description_only(gap[:dm.start()], p, [rx, *others]):
+            between = gap[:dm.start()]
+            if (stop := _HEREINAFTER_AFTER_STOP.search(between)) and (stop.group(1) or re.match(r"\(?\s*hereinafter\b", dm.group(0), re.I)):
+                between = between[:stop.start()]  # "..., Israel. Hereinafter referred to as "Customer"": a sentence of its own
+            if _description_only(between, p, [rx, *others]):
                 add(p, _definition_aliases(dm.group(0).strip("()"), p))
         name_re = rx.pattern.removeprefix(r"(?<![\w&])")
         for mm in re.finditer(r"[\"“]([^\"“”]{1,50})[\"”]\s*(?:shall\s+mean|means)\s*:?\s+(?:the\s+)?" + name_re,

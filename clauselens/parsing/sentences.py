@@ -19,7 +19,7 @@ from clauselens.parsing.types import Span
 _BOUNDARY = re.compile(r"(?<=[.!?;])[\"'”’)]*\s+(?=[\"“(\[A-Z0-9])"
                        r"|\s+(?=\((?:[a-z]{1,2}|[ivxlc]{1,5}|\d{1,2})\)\s)")
 _ABBREV = re.compile(
-    r"(?:\b(?:e\.g|i\.e|etc|Inc|Ltd|Co|Corp|No|Nos|Sec|Secs|Art|Mr|Mrs|Ms|Dr|St|vs|cf|approx|U\.S|N\.A|S\.A|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)"
+    r"(?:\b(?:e\.g|i\.e|etc|Inc|Ltd|Co|Corp|No|Nos|Sec|Secs|Art|Mr|Mrs|Ms|Dr|St|Av|Ave|Avda|Blvd|Bldg|Ste|vs|cf|approx|U\.S|N\.A|S\.A|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)"
     r"|(?:^|\s)(?:\d{1,3}(?:\.\d{1,3})*|[A-Za-z]|[ivxlcIVXLC]{1,5}))\.$")
 
 
