@@ -121,7 +121,27 @@ def question_claim(question: str) -> str | None:
     return None
 
 
+#: "Is there a right to terminate for convenience?", "Does either party have the option to renew?": a party's right.
+_RIGHT_TO = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?:right|option|ability|power)\s+(?:for\s+(?:a|either|each|any)\s+"
+                       r"(?:party|side)\s+)?to\s+(.+?)[\s?.!]*$", re.IGNORECASE)
+#: "Is assignment allowed without consent?": the action named by its noun, and whether it is allowed.
+_NOUN_ALLOWED = re.compile(r"^\s*(?:is|are)\s+(?:an?\s+|any\s+)?(assignment|transfer|termination|cancell?ation|sublicensing|subcontracting|"
+                           r"disclosure|renewal|audit|inspection)s?\s+(?:of\s+(?:this|the)\s+(?:agreement|contract)\s+)?"
+                           r"(allowed|permitted|possible|ok|okay|prohibited|forbidden|restricted|barred)\b(.*?)[\s?.!]*$", re.IGNORECASE)
+_BARS = frozenset({"prohibited", "forbidden", "restricted", "barred"})  # a question about the bar: no claim of a right
+_NOUN_VERB = {"assignment": "assign", "transfer": "transfer", "termination": "terminate", "cancellation": "cancel",
+              "cancelation": "cancel", "sublicensing": "sublicense", "subcontracting": "subcontract", "disclosure": "disclose",
+              "renewal": "renew", "audit": "audit", "inspection": "inspect"}
+
+
 def _claim_of(question: str) -> str | None:
+    right = _RIGHT_TO.match(" ".join(question.split()))
+    if right:  # "is there a right to terminate for convenience?": "a party may terminate ... for convenience"
+        question = f"Can a party {right.group(1)}?"
+    noun = _NOUN_ALLOWED.match(" ".join(question.split()))
+    if noun:  # "is assignment allowed without consent?": "a party may assign the agreement without consent"
+        verb = _SAME_ACTION.get(_NOUN_VERB[noun.group(1).lower()], _NOUN_VERB[noun.group(1).lower()])
+        return None if noun.group(2).lower() in _BARS else f"a party may {verb} the agreement{noun.group(3)}"
     m = _POLAR.match(" ".join(question.split()))
     if not m:
         return None

@@ -131,7 +131,9 @@ _NOTICE_AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|express|formal|of)\
 _NOTICE_BEFORE = re.compile(r"\bnotic\w*\W+(?:(?:of|not|less|than|at|least|no|fewer|giving|given|upon|to|the|other|party|later|"
                             r"sooner|earlier|more)\W+){0,6}$", re.IGNORECASE)
 #: A question about notice ("how much warning", "notice period").
-_NOTICE_ASK = re.compile(r"notic|notif|warning|in\s+advance|heads[\s-]up", re.IGNORECASE)
+_NOTICE_ASK = re.compile(r"notic|notif|warning|in\s+advance|heads[\s-]up|how\s+far\s+ahead|ahead\s+of\s+time|beforehand|lead\s+time|"
+                         r"(?:let|letting)\s+(?:them|us|him|her|the\s+other\s+(?:side|party))\s+know|tell(?:ing)?\s+(?:them|us|him|her|the\s+other\s+(?:side|party))\b",
+                         re.IGNORECASE)
 
 
 @lru_cache(maxsize=512)
@@ -482,6 +484,7 @@ _DATED_THIS = re.compile(r"\b[Tt]his\s+(?:[A-Z][\w&-]*\s+){0,5}(?:Agreement|AGRE
 _START_WORDS = re.compile(r"\b(?:effective|effect|commenc\w*|start\w*|begin\w*)\b", re.IGNORECASE)
 _START_STEMS = frozenset(content_stems("effect effective start begin commence commencement"))
 _SIGN_STEMS = frozenset(content_stems("sign signed execute executed made")) - frozenset(content_stems("date"))
+_ITS_DATE = frozenset(content_stems("date dated agreement contract deal document what which whats"))
 
 
 def preamble_date_kind(question: str) -> str:
@@ -493,7 +496,7 @@ def preamble_date_kind(question: str) -> str:
     # the thesaurus's lay phrases ("put pen to paper": the agreement date), not one of generic words ("date of the deal"
     # in "on what date does this deal finish?", :func:`~clauselens.grid.topic.telling_concepts`)
     named = {c.name for c in telling_concepts(question)}
-    if stems & _SIGN_STEMS or "agreement date" in named:
+    if stems & _SIGN_STEMS or "agreement date" in named or (stems and stems <= _ITS_DATE):  # "What's the date on the contract?"
         return "made"
     return "effective" if stems & _START_STEMS or "effective date" in named else ""
 

@@ -35,6 +35,7 @@ FORUM_GROUPS = ("forum",)
 #: A question about the forum: courts, a venue, a lawsuit, an arbitration, or where one would go to fight it out.
 _FORUM_ASKED = re.compile(r"\b(?:courts?|venue|forum|sue|suing|sued|lawsuits?|litigat\w*|arbitrat\w*|tribunal|judges?|"
                           r"where\b[^?]{0,40}\b(?:go|fight|file|bring|take|settle|heard|resolved?))\b", re.IGNORECASE)
+_ARBITRATION = re.compile(r"\barbitra\w*", re.IGNORECASE)
 #: A question about the governing law: its laws.
 _LAW_ASKED = re.compile(r"\b(?:laws?|legal\s+system|govern\w*)\b", re.IGNORECASE)
 
@@ -83,10 +84,19 @@ def governing_law(texts: Sequence[str]) -> Reading:
     return _read(texts, _law_places, LAW_GROUPS, "the governing-law clauses")
 
 
-def forum(texts: Sequence[str]) -> Reading:
+def forum(texts: Sequence[str], question: str = "") -> Reading:
     """Where the agreement's disputes go, from every sentence of ``texts`` naming a court, an arbitration or a venue with
-    its place (module docstring): the value and the first such sentence when they name one jurisdiction; else ``choices``."""
+    its place (module docstring): the value and the first such sentence when they name one jurisdiction; else ``choices``.
+    A ``question`` about arbitration alone ("Where is arbitration held?") is answered only by a sentence on arbitration (a
+    tryout answered it with a court's venue)."""
+    if asks_arbitration(question):
+        return _read(texts, lambda t: _forum_places(t) if _ARBITRATION.search(t) else set(), FORUM_GROUPS, "the arbitration clauses")
     return _read(texts, _forum_places, FORUM_GROUPS, "the clauses on courts and arbitration")
+
+
+def asks_arbitration(question: str) -> bool:
+    """Does the question ask about arbitration and no court ("Where is arbitration held?")?"""
+    return bool(_ARBITRATION.search(question)) and not re.search(r"\b(?:courts?|sue|suing|lawsuits?|litigat\w*|judges?)\b", question, re.I)
 
 
 def _law_places(text: str) -> set[str]:
@@ -114,4 +124,4 @@ def _read(texts: Sequence[str], places: Callable[[str], set[str]], groups: tuple
     return one_value(found, what, "jurisdiction", "name")
 
 
-__all__ = ["FORUM_GROUPS", "LAW_GROUPS", "asks_forum", "asks_law", "forum", "governing_law"]
+__all__ = ["FORUM_GROUPS", "LAW_GROUPS", "asks_arbitration", "asks_forum", "asks_law", "forum", "governing_law"]

@@ -36,6 +36,10 @@ class TermGroup:
 #: secret", "how much *money*", "what *percentage*"); a value of the asked type satisfies the latter.
 _LIGHT = frozenset(content_stems("keep kept hold held need needs without with include including includes become becomes"))
 _VALUE_WORDS = frozenset(content_stems("money amount amounts sum sums percentage percent rate figure number period periods"))
+#: Contract wording that qualifies any clause, not one topic ("shall not exceed" caps expenses as often as liability, "in no
+#: event", "indirect"): a thesaurus concept's term that never makes a sentence on topic by itself (a tryout answered "what's
+#: the maximum liability?" with an expense reimbursement's "$250,000").
+_QUALIFIERS = frozenset({"shall not exceed", "not to exceed", "in no event", "indirect", "fees paid", "exclusions"})
 #: "fee, price or compensation", "inspect or audit": alternatives the question accepts (one group).
 _ALT = r"[a-z][\w'’-]*(?:\s+of\s+[a-z][\w'’-]*)?"
 _OR_LIST = re.compile(rf"\b({_ALT}(?:\s*,\s*{_ALT})*\s*,?\s+or\s+{_ALT})", re.IGNORECASE)
@@ -99,7 +103,8 @@ def topic_groups(question: str) -> tuple[TermGroup, ...]:
         terms.update(EVERYDAY.get(stem, ()))
     out = []
     for name, terms in [*groups.items(), *whole.items()]:
-        kept = tuple(sorted(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC)))
+        kept = tuple(sorted(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC)
+                            and not (t in _QUALIFIERS and not name.startswith("concept:") and len(terms) > 1)))
         if kept:
             out.append(TermGroup(name, kept, required=name not in _VALUE_WORDS and not name.startswith("named:")))
     if _HOW_LONG_IT.search(question) and not any(_is_vocabulary(g) for g in out):

@@ -45,6 +45,9 @@ _CURE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|uncured|remed(?:y|ied|ies|y)|unreme
 #: In a sentence: a payment made due, counted from an invoice.
 _DUE = re.compile(r"\b(?:pay(?:s|ing|ment|ments|able)?|paid|due|remit\w*)\b", re.IGNORECASE)
 _INVOICE = re.compile(r"\b(?:invoic\w*|bills?|billing|statements?)\b", re.IGNORECASE)
+#: A sentence that ends the agreement (where a cure period usually sits).
+_ENDS = re.compile(r"\bterminat\w*\s+(?:this|the)\s+(?:Agreement|Contract)\b|\b(?:this|the)\s+(?:Agreement|Contract)\s+(?:may|shall|will)\s+"
+                   r"(?:be\s+)?terminat", re.IGNORECASE)
 #: Characters between the period and the cure or invoice word it belongs to.
 REACH = 120
 
@@ -71,6 +74,7 @@ def payment_term(texts: Sequence[str]) -> Reading:
 
 def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str], groups: tuple[str, ...], what: str) -> Reading:
     found: dict[str, Candidate] = {}
+    ends: set[str] = set()  # values already quoted from a sentence that ends the agreement
     for i, s, _e, text in sentences_of(texts):
         if not topic.search(text):
             continue
@@ -80,7 +84,12 @@ def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str],
         near = [(d, v) for d, v in ((min(abs(a - ps) for a in anchors), str(p)) for p, ps, _pe in durations_at(text)) if d <= REACH]
         if near:
             value = min(near)[1]
-            found.setdefault(value, Candidate(value, value, i, s, s + len(text), 1, 0, groups))
+            # the same period in several sentences: the one that ends the agreement is quoted (a sublicensee's cure period
+            # came first in a licence whose termination clause gives the parties the same 15 days)
+            if value not in found or (value not in ends and _ENDS.search(text)):
+                found[value] = Candidate(value, value, i, s, s + len(text), 1, 0, groups)
+                if _ENDS.search(text):
+                    ends.add(value)
     return one_value(found, what, "period", "state")
 
 

@@ -96,7 +96,8 @@ def role_party(question: str, front: str) -> RoleParty | None:
     if len(parties) < 2:
         return None
     aliases = guess_party_aliases(front, parties)
-    hits = [(name, a) for name, al in aliases.items() for a in al[:1] if side_of(a) == side]
+    # each party's first alias that names a role ('"Ferrer" and/or "Supplier"': Supplier)
+    hits = [(name, a) for name, al in aliases.items() for a in [next((x for x in al if side_of(x)), "")] if a and side_of(a) == side]
     if not hits and len(parties) == 2 and len(aliases) == 2:
         # two parties, one named by the other side's role ("Reseller"), the other by no role ("TouchStar"): that one is
         # on the asked side (who sells to the reseller supplies it)

@@ -52,6 +52,7 @@ from clauselens.grid.term import (
     asks_end,
     asks_length,
     span_period,
+    takes_effect_when_made,
     term_end,
     term_periods,
     term_reading,
@@ -120,6 +121,11 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
                            reason=f"the preamble dates the agreement {front.value}, the signature blocks {', '.join(signed)}")
         if front.value:
             return front
+        made = read_front_date(texts[:FRONT_PASSAGES], prefer="made") if kind == "effective" else front
+        starts = takes_effect_when_made(texts) if made.value else ""
+        if starts:  # "the term ... shall commence on the date hereof": it starts on the day the preamble dates it
+            return Reading(value=made.value, candidate=made.candidate, on_topic=True,
+                           reason=f"it takes effect on the agreement's own date (\"{starts[:120]}\"); the preamble dates it {made.value}")
         # elsewhere, only a sentence about this agreement dates it ("... the Mutual Confidentiality
         # Agreement, which was effective July 17, 2009" dates another one)
         texts = [t if re.search(r"\bthis\s+agreement\b", t, re.IGNORECASE) else "" for t in texts]
@@ -140,21 +146,28 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         # "which place's laws decide it?", "where would we go to fight it out?": the governing-law or the forum clause
         # answers, when its words did not single one out (clauselens.grid.forum)
         by_clause = (governing_law(texts) if q.category == "Governing Law" or (not q.category and asks_law(q.question))
-                     else forum(texts) if not q.category and asks_forum(q.question) else None)
+                     else forum(texts, q.question) if not q.category and asks_forum(q.question) else None)
         if by_clause is not None and by_clause.candidate is not None:
             return by_clause
-    if q.type == "duration" and r.candidate is None and not q.category:
+    if q.type == "duration" and not q.category:
         # "how much time do they have to fix it?", "how many days do we get to pay an invoice?": the clauses that give the
-        # time to cure a breach or to pay an invoice answer, when the question's words did not single one period out
+        # time to cure a breach or to pay an invoice answer first (the question's words can single out a period of another
+        # event in a clause headed "Payment": a new user's tryout read "approve a price change within three days")
         by_period = cure_period(texts) if asks_cure(q.question) else payment_term(texts) if asks_payment_term(q.question) else None
         if by_period is not None and by_period.candidate is not None:
             return by_period
-    if q.type == "duration" and r.candidate is None and not q.category and asks_length(q.question):
-        term = term_reading(texts)  # "how long does the agreement last?": its term clause's one period, or that it sets no end
+    if q.type == "duration" and not q.category and asks_length(q.question):
+        # "how long does the agreement last?": its term clause's one period, or that it sets no end -- first (the question's
+        # words "initial term" also meet a renewal's "at the end of the Initial Term ... on a year to year basis")
+        term = term_reading(texts)
+        if term.candidate is None and r.candidate is not None and _RENEWS.search(texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
+            return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is a renewal's, not the term's")
         return term if term.candidate is not None else r
     return r
 
 
+#: A sentence about renewing or extending the agreement (its period is not the term's).
+_RENEWS = re.compile(r"\b(?:renew\w*|extend\w*|extension)\b", re.IGNORECASE)
 #: An ISO calendar day, the key of a date candidate (a period's key is "5 years").
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -281,7 +294,11 @@ def role_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
     if got is None:
         return None
     for p in front:
-        for s, e in sentence_units(p.text):
+        units = sentence_units(p.text)
+        # the sentence that defines the role, or it with the one before ("FLEXTRONICS ISRAEL LTD. with a principal place of
+        # business at ..., Israel. Hereinafter referred to as "Contractor."": the name and its role in two sentences)
+        spans = [u for k, u in enumerate(units) for u in ([u] + ([(units[k - 1][0], u[1])] if k else []))]
+        for s, e in spans:
             sent = p.text[s:e]
             if got.role in sent and name_tokens(got.name) & name_tokens(sent) and (not got.other or got.other in sent):
                 m = find_quote(sent, p.chunk_id, p)
@@ -378,6 +395,8 @@ def category_rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence
     cq, topic = got
     if topic.category in _START_CATEGORIES and asks_end(q.question):
         return None  # "on what day does this whole arrangement wrap up?" read as Effective Date (P 0.96): an end is no start
+    if topic.category == "Renewal Term" and asks_length(q.question) and not _RENEWS.search(q.question):
+        return None  # "what is the length of the initial term?" read as Renewal Term (P 0.81): the term is no renewal
     keep = category_passages([p.text for p in passages], rh, topic.category)
     chosen = [p if k else p.model_copy(update={"text": ""}) for p, k in zip(passages, keep)]
     # the term clause answers only a question that asks when the agreement ends ("When does it begin?" is read as

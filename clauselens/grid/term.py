@@ -26,6 +26,7 @@ from typing import Sequence
 
 from clauselens.grid.extract import Candidate, Reading, read_front_date, sentences_of
 from clauselens.grid.values import ONE_DATE, content_words, durations_at, durations_in, parse_date
+from clauselens.grid.whose import after_the_end
 
 #: The topic groups of a reading from the term clause (:attr:`clauselens.grid.extract.Candidate.groups`).
 TERM_GROUPS = ("term",)
@@ -40,7 +41,7 @@ REACH = 160
 _SUBJECT = re.compile(r"\b(?:[Tt]his\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|CONTRACT)"
                       r"|(?:[Tt]he|[Ii]ts)\s+(?:[Ii]nitial|[Oo]riginal|[Pp]rimary)\s+[Tt]erm"
                       r"(?:\s+of\s+this\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|CONTRACT))?"
-                      r"|[Tt]he\s+term\s+of\s+this\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract)"
+                      r"|[Tt]he\s+[Tt]erm\s+of\s+this\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract)"
                       r"|(?:[Tt]he\s+)?(?:Initial\s+)?Term\b(?!\s+of\s+(?!this)))")
 #: A verb of duration after the subject.
 _VERB = re.compile(r"\b(?:continu\w*|remain\w*|be|is|expir\w*|terminat\w*|end\w*|run\w*|last\w*|in\s+effect|in\s+force)\b",
@@ -67,7 +68,7 @@ _END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|run\s+out
                         r"stop\w*|ceas\w*|terminat\w*|in\s+(?:force|effect)|valid|lapse\w*)\b", re.IGNORECASE)
 _FRAME = frozenset("date day calendar when what which exactly actually finally naturally agreement contract deal arrangement "
                    "term time point effect force does do did will would s it our your this these come comes first initial "
-                   "original current period whole entire overall full".split())
+                   "original current period whole entire overall full until till".split())
 
 
 def _asks_only(question: str, asked: re.Pattern[str], frame: frozenset[str]) -> bool:
@@ -102,8 +103,8 @@ def term_periods(text: str) -> list[tuple[str, int, int]]:
         before = text[:s]
         subjects = [m for m in _SUBJECT.finditer(before) if s - m.end() <= REACH and _MODAL_NEXT.match(before, m.end())
                     and not _PREPOSITION_BEFORE.search(before[max(0, m.start() - 20):m.start()])]
-        if not subjects or _OTHER.search(before) or _AFTER.search(text[e:e + 25]) or _DAY_OF.match(text, e):
-            continue
+        if not subjects or _OTHER.search(before) or _AFTER.search(text[e:e + 25]) or _DAY_OF.match(text, e) or after_the_end(text, s):
+            continue  # ... or a survival period ("while this Agreement is in force and for a period of five (5) years thereafter")
         if not _VERB.search(before[subjects[0].end():]) or ONE_DATE.search(text[e:]):
             continue  # no verb of duration; "... five (5) years following the launch, but in no event later than February 28, 2013"
         out.append((str(period), s, e))
@@ -178,6 +179,36 @@ def effective_date(texts: Sequence[str], front: Sequence[str]) -> str:
                 p = parse_date(before.group(1))
                 return p.isoformat() if p else ""
     return "" if named else read_front_date(front, prefer="made").value
+
+
+#: The Effective Date defined as the agreement's own date: 'commence on the date hereof (the "Effective Date")', '"Effective
+#: Date" means the date first written above'.
+_EFFECTIVE_IS_MADE = re.compile(
+    _THE_AGREEMENTS_DATE.pattern + r"[\s,]*\(\s*(?:the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?[\"“']\s*Effective\s*Date\s*[\"”']"
+    r"|[\"“']\s*Effective\s*Date\s*[\"”']\s*(?:means|shall\s+mean|refers\s+to)\s+" + _THE_AGREEMENTS_DATE.pattern, re.IGNORECASE)
+
+
+def takes_effect_when_made(texts: Sequence[str]) -> str:
+    """The sentence that makes the agreement take effect on its own date -- its Effective Date defined as "the date
+    hereof", or its term commencing on "the date of this Agreement" ("the term of this Agreement shall commence on the
+    date hereof (the "Effective Date")") -- so the preamble's date ("dated as of April 1, 2019") is when it starts;
+    ``""`` when none does."""
+    for _i, _s, _e, sentence in sentences_of(texts):
+        if ONE_DATE.search(sentence) or _SIGNING_LINE.search(sentence):
+            continue  # a day of its own ("shall commence on December 1, 2001"); the signature line's "effective as of"
+        if _EFFECTIVE_IS_MADE.search(sentence):
+            return sentence
+        m = _ANCHOR_BEFORE.search(sentence)
+        if m is not None and m.group("made") and _THIS_TERM.search(sentence[:m.start()]) and not _OTHER_PERIOD.search(sentence[:m.start()]):
+            return sentence
+    return ""
+
+
+#: The agreement or its term as what commences ("the term of this Agreement shall commence on the date hereof").
+_THIS_TERM = re.compile(r"\b(?:this\s+Agreement|the\s+[\"“]?Term\b|term\s+of\s+this\s+Agreement)\b[^.;]{0,60}$", re.IGNORECASE)
+#: Another period or defined term that commences ('"Standstill Period" shall mean the period commencing on ...').
+_OTHER_PERIOD = re.compile(r"\bshall\s+mean\b|\bmeans\b|\bPeriod\b")
+_SIGNING_LINE = re.compile(r"\bsigned\b|\bexecuted\b|\bIN\s+WITNESS\b|\bWHEREFORE\b")
 
 
 #: After the period, a start of its own ("three (3) years from the date the Application becomes accessible").
@@ -271,7 +302,8 @@ _OTHER_OPEN = re.compile(r"\b(?:after\s+(?:the\s+)?(?:initial|original|primary)\
 
 #: The term stated as two calendar dates: "shall commence on March 15, 2018 and will expire on March 14, 2020", "commencing on
 #: January 1, 2000 and concluding December 31, 2003", "commence on January 1, 2010 and extend through December 31, 2010".
-_SPAN = re.compile(rf"\b(?:commenc\w*|begin\w*|start\w*)\s+(?:on|as\s+of)\s+(?P<start>{ONE_DATE.pattern})\s*,?\s*(?:and\s+)?"
+_SPAN = re.compile(rf"\b(?:commenc\w*|begin\w*|start\w*|takes?\s+effect|become\s+effective|be\s+effective)\s+(?:on|as\s+of)\s+"
+                   rf"(?P<start>{ONE_DATE.pattern})\s*,?\s*(?:and\s+)?"
                    rf"(?:(?:shall|will)\s+)?(?:(?:continu\w*|remain\w*)(?:\s+in\s+(?:full\s+)?(?:force|effect)(?:\s+and\s+effect)?)?"
                    rf"\s+(?:until|through|to)|(?:conclud\w*|end\w*|expir\w*|terminat\w*)(?:\s+on)?|extend\w*\s+(?:through|until|to)|"
                    rf"through|until|to)\s+(?:and\s+including\s+)?(?P<end>{ONE_DATE.pattern})", re.IGNORECASE)

@@ -38,7 +38,7 @@ provisions give gives giving given make makes made take takes get gets put say s
 countries company companies us we they use under there whose whether way thing things kind type also well within
 long often soon ever still mean means right rights apply applies applied most least itself before after
 mention mentions mentioned contain contains include includes provide provides provided anything something
-information
+information obligation obligations duty duties
 """.split())
 #: The stems of :data:`GENERIC` (shared with :mod:`clauselens.grid.groups`).
 GENERIC_STEMS = frozenset(content_stems(" ".join(GENERIC)))
@@ -49,7 +49,7 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "start": ("commenc", "effective"), "begin": ("commenc", "effective"),
     "sign": ("execut", "dated", "entered into", "as of"), "pay": ("fee", "pay", "price", "compensat", "$"),
     "paid": ("fee", "pay", "price", "compensat", "$"), "money": ("fee", "pay", "price", "compensat", "$"),
-    "cost": ("fee", "price", "cost", "$"), "secret": ("confidential",), "fix": ("cure",), "check": ("inspect", "audit"),
+    "cost": ("fee", "price", "cost", "$"), "secret": ("confidential",), "secreci": ("confidential",), "fix": ("cure",), "check": ("inspect", "audit"),
     "transfer": ("assign", "transfer"), "hand": ("assign", "transfer"), "law": ("governed", "laws of"),
     "court": ("jurisdiction", "venue", "arbitrat"), "settl": ("jurisdiction", "venue", "arbitrat"),
     "forbidden": ("shall not", "may not", "prohibit"), "damag": ("liab",), "warn": ("notice",),

@@ -141,9 +141,12 @@ def about_own_term(text: str, at: int) -> bool:
 _AFTER_END = re.compile(r"^\s*,?\s*(?:period\s+)?(?:immediately\s+)?(?:after|following)\s+"
                         r"(?:the\s+|such\s+|any\s+|its\s+)?(?:expiration|expiry|termination|end)\b",
                         re.IGNORECASE)
-#: "during the term of this Agreement and for ... thereafter": "thereafter" is after the term ("shall commence on the Effective
-#: Date and shall continue for ten (10) years thereafter" is the term itself).
-_DURING_THEN = re.compile(r"\b(?:[Dd]uring|DURING|[Tt]hroughout|THROUGHOUT)\s+(?:the\s+)?(?:[A-Z]\w+\s+)?(?:[Tt]erm|TERM)\b"
+#: "during the term of this Agreement and for ... thereafter", "while this Agreement is in force and for ... thereafter":
+#: "thereafter" is after the term ("shall commence on the Effective Date and shall continue for ten (10) years thereafter" is
+#: the term itself).
+_DURING_THEN = re.compile(r"(?:\b(?:[Dd]uring|DURING|[Tt]hroughout|THROUGHOUT)\s+(?:the\s+)?(?:[A-Z]\w+\s+)?(?:[Tt]erm|TERM)\b"
+                          r"|\b(?:while|whilst|(?:for\s+)?so\s+long\s+as|as\s+long\s+as)\s+this\s+Agreement\s+(?:is|remains|shall\s+remain)\s+in\s+"
+                          r"(?:full\s+)?(?:force|effect))"
                           r"[^.;]{0,120}\band\b[^.;]*$")
 
 
@@ -242,7 +245,8 @@ def insurance_terms(text: str) -> bool:
 
 
 __all__ = ["ACCOUNTING", "OTHER_REACH", "SUBJECT_REACH", "TERM_REACH", "about_own_term", "after_the_end", "asks_about_term",
-           "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "not_a_party", "other_agreements"]
+           "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "names_condition", "not_a_party",
+           "other_agreements"]
 
 
 #: A termination of the agreement itself (or of the defined relationship it sets up: "the Appointment"), not of a
@@ -261,11 +265,17 @@ _ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|breach\w*|default\w
                            r"merger|change\s+(?:of|in)\s+control|force\s+majeure|beyond\s+(?:its|their|such\s+party's|the\s+\w+'s)\s+(?:reasonable\s+)?control|"
                            r"in\s+(?:such|that|which)\s+event|fraud\w*|claim\w*|renew\w*|expir\w*|unless|dispute\w*|"
                            r"reasons|end\s+of\s+(?:the|a|its|any|each)\s+(?:\w+\s+)?term|"
-                           r"as\s+(?:set\s+forth|provided|described|specified)\s+in\s+(?:Section|Article|Paragraph|clause)s?\s+\d)\b",
+                           r"as\s+(?:set\s+forth|provided|described|specified)\s+in\s+(?:Section|Article|Paragraph|clause)s?\s+\d|"
+                           r"in\s+accordance\s+with\s+(?:Section|Article|Paragraph|clause|subsection)s?\s+\d|where)\b",
                            re.IGNORECASE)
 
 
 _NOTICE = re.compile(r"\bnotice\b", re.IGNORECASE)
+
+
+def names_condition(text: str) -> bool:
+    """Does the sentence name a condition an end depends on (a breach, an insolvency, a renewal, "if ...")?"""
+    return _ON_CONDITION.search(text) is not None
 
 
 def at_will(text: str) -> bool:

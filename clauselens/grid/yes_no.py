@@ -10,13 +10,29 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from clauselens.grid.extract import asks_convenience, contract_vocabulary, required_hits, sentences_of, term_hits, topic_groups
-from clauselens.grid.whose import at_will
+from clauselens.grid.whose import at_will, names_condition
 from clauselens.retrieval.lay_terms import content_stems
 
 #: A right to end it, a party's ("Theismann shall have the right to terminate", "may be terminated by Anixa"), not an end on an
 #: event ("this Agreement shall terminate upon the Trust's payment ...").
 _RIGHT_TO_END = re.compile(r"\b(?:may|can|(?:shall|will)\s+have\s+the\s+right\s+to|(?:has|have)\s+the\s+right\s+to|(?:is|are|shall\s+be)\s+"
-                           r"entitled\s+to|reserves?\s+the\s+right\s+to)\s+(?:\w+\s+){0,3}?(?:be\s+)?(?:terminat|cancel)\w*", re.IGNORECASE)
+                           r"entitled\s+to|reserves?\s+the\s+right\s+to)\s+(?:(?:in|at)\s+its\s+(?:sole\s+|own\s+|absolute\s+)?(?:discretion|option|election)\s+"
+                           r"(?:and\s+|or\s+)?){0,2}(?:\w+\s+){0,3}?(?:be\s+)?(?:terminat|cancel)\w*", re.IGNORECASE)
+#: A person's right to step down at any time ("Maimon shall have the right to resign at any time upon 30 days prior written
+#: notice"): in a services or employment agreement, that party's way to end it at will (a new user's tryout read it as "No").
+_RESIGNS = re.compile(r"\b(?:may|can|(?:shall|will)\s+have\s+the\s+right\s+to|(?:has|have)\s+the\s+right\s+to|(?:is|are|shall\s+be)\s+"
+                      r"entitled\s+to)\s+resign\b(?:\s+\w+){0,4}?\s+(?:at\s+any\s+time|upon|on|by\s+giving|with)\b", re.IGNORECASE)
+#: The agreement (or a party's rights or duties under it) as what is assigned or transferred: "assign this Agreement",
+#: "this Agreement may not be assigned", "transfer any of its rights or obligations hereunder" (a tryout read "a different
+#: meaning is explicitly assigned to the term in this IP Agreement" as a "No" to "can either party transfer the agreement?").
+_ASSIGNS_AGREEMENT = re.compile(
+    r"\b(?:assign|transfer|delegat|novat)\w*(?:\W+(?!(?:to|of|under|in|within|outside|pursuant|hereunder)\b)\w+){0,5}?\W+(?:this|the)\s+"
+    r"(?:[A-Z][\w-]*\s+){0,3}Agreement\b"
+    r"|\bAgreement\b\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:nor|or|and)\s+[^.;]{0,60}?\s+)?(?:shall|may|will|can|cannot|is|are)\s+(?:not\s+)?"
+    r"(?:\w+\s+){0,2}?(?:be\s+)?(?:assign|transfer|delegat|novat)\w*"
+    r"|\b(?:assign|transfer|delegat|novat)\w*(?:\W+\w+){0,6}?\W+(?:rights?|obligations?|duties|interests?|benefits?)\b", re.IGNORECASE)
+#: Ending this agreement itself (not "the Service" it provides): "terminate this Agreement", "terminate the License Agreement".
+_THIS_AGREEMENT = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,2}Agreement\b")
 #: Words after the action that start an adverbial, not its object.
 _NO_OBJECT = frozenset("without for at upon on in by early immediately before after within during unless if when".split())
 _CLAIM_SKIP = frozenset("the a an this that its their his her other other's others any all such or and to from with".split())
@@ -98,16 +114,22 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         if not vocab and groups and sum(1 for g in groups if g.required and g.name in hits) < half:
             continue
         on_topic = True  # covers half the question's topic at least: "No" is no longer "nothing on topic"
-        if claim is None or not ({a.action for a in assertions(text)} & asked):
+        # an at-will question: a party's right to end it counts however it is worded ("reserves the right to terminate this
+        # Agreement ... for any reason", "shall have the right to resign at any time"), the action lexicon's words or not
+        right_to_end = at_will_q and bool(_RIGHT_TO_END.search(text) and _THIS_AGREEMENT.search(text) or _RESIGNS.search(text))
+        if claim is None or not ({a.action for a in assertions(text)} & asked or right_to_end):
             continue
         if obj and not at_will_q and obj not in content_stems(text):  # at will: whose.at_will checks it ends *this agreement*
             continue  # the action on something else ("the goodwill shall be transferred" for "transfer the agreement")
+        if obj == "agreement" and asked & {"assign", "transfer"} and not _ASSIGNS_AGREEMENT.search(text):
+            continue  # "a different meaning is assigned to the term in this Agreement", "any transfer of the Shares"
         issue = check_claim(claim, text)
         covered = sum(1 for g in groups if g.required and g.name in hits)
         if at_will_q:
             granted = _RIGHT_TO_END.search(text) is not None
-            if issue is None and at_will(text):  # a party's right; an end on no condition but no one's ("shall terminate upon ...") decides nothing
-                if granted:
+            resigns = bool(_RESIGNS.search(text)) and not names_condition(text)
+            if issue is None and (at_will(text) or resigns):  # a party's right; an end on no condition but no one's decides nothing
+                if granted or resigns:
                     yes.append((i, s, e))  # "Either Party may terminate this Agreement by giving thirty (30) days' prior written notice"
             elif issue is None or issue.kind == "negation":
                 no.append((i, s, e))  # a party's right only for a breach, an insolvency, ...; or "may not terminate"

@@ -1,0 +1,269 @@
+"""Cells a developer's tryout on six train_allowed CUAD agreements read wrongly (issue #45), each a rule with its test:
+
+* "can either side get out early without a reason?": a licensor that "reserves the right to terminate this Agreement ...
+  for any reason", a company that "may in its discretion and at its option terminate this Agreement at any time", a
+  consultant that "shall have the right to resign at any time upon 30 days prior written notice" were read as "No";
+* "how many days to pay an invoice?": a period of another event in a clause headed "Payment" was read before the clause
+  that makes payment due from the invoice;
+* a cure period quoted from a sublicensee's cure, not the parties' termination clause that states the same days;
+* "when does it start?": a term that "shall commence on the date hereof (the "Effective Date")" starts on the preamble's
+  date;
+* a party defined as '"Ferrer" and/or "Supplier"' after an address with "Av." in it, and one defined in its own sentence
+  ('..., Israel. Hereinafter referred to as "Customer"').
+
+Sentences verbatim from CUAD v1 TXT agreements (``../shared/data/legalbench-rag/corpus/cuad/``, CC BY 4.0; named beside
+each, whitespace collapsed) unless marked as made from one. Pure rule tests.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from clauselens.grid.periods import cure_period
+from clauselens.grid.questions import GridQuestion
+from clauselens.grid.roles import role_party
+from clauselens.grid.rule import read
+from clauselens.grid.term import takes_effect_when_made
+from clauselens.grid.yes_no import read_yes_no
+from clauselens.parsing.metadata import guess_parties, guess_party_aliases
+from clauselens.parsing.sentences import sentence_spans
+from clauselens.parsing.types import Span
+from clauselens.retrieval.types import Passage
+
+AT_WILL_Q = "Can either side get out early without a reason?"
+# MorganStanleyDirectLendingFund_20191119_10-12GA_EX-10.5 Trademark License Agreement, 4.2
+LICENSOR = ("Section 4.2. Termination for Convenience. Licensor reserves the right to terminate this Agreement immediately upon "
+            "written notice for any reason, including if the usage of the Brand is not in compliance with the standards and policies.")
+# SCOUTCAMINC_05_12_2020-EX-10.22 Services Agreement, 5
+SCOUTCAM = ("5. Termination. If Maimon should become unable to serve as CEO, or should fail to perform any of the obligations "
+            "hereunder for any cause including death or disability, always in the sole judgment and decision of the Company, then "
+            "the Company shall have the right to terminate this agreement on five days prior written notice. Maimon shall have the "
+            "right to resign at any time upon 30 days prior written notice. The Company may in its discretion and at its option "
+            "terminate this Agreement at any time after the Minimum Period upon five days prior written notice to Maimon.")
+ON_BREACH = ("4.3 If either party materially breaches one or more of its obligations hereunder, the other party may terminate this "
+             "Agreement, effective upon written notice, if the breaching party does not cure such breach within 15 days after written "
+             "notice thereof.")  # made from the Morgan Stanley licence's 4.3
+
+
+@pytest.mark.parametrize("text", [LICENSOR, SCOUTCAM,
+                                  # the company's sentence alone (the resignation taken out)
+                                  SCOUTCAM.replace("Maimon shall have the right to resign at any time upon 30 days prior written notice. ", ""),
+                                  # the resignation alone
+                                  "Maimon shall have the right to resign at any time upon 30 days prior written notice."])
+def test_a_right_to_end_it_at_will_however_worded_is_a_yes(text: str) -> None:
+    r = read_yes_no(AT_WILL_Q, [ON_BREACH, text])
+    assert r.answer == "Yes" and r.passage == 1
+
+
+def test_an_end_only_for_a_breach_or_a_resignation_on_a_condition_is_no() -> None:
+    assert read_yes_no(AT_WILL_Q, [ON_BREACH]).answer == "No"
+    conditional = "Maimon shall have the right to resign upon 30 days prior written notice if the Company fails to pay the fee."
+    assert read_yes_no(AT_WILL_Q, [ON_BREACH, conditional]).answer == "No"
+
+
+def _passages(*texts: str) -> list[Passage]:
+    return [Passage(chunk_id=f"c{i}", doc_id="d", node_id=str(i), text=t, spans=[Span(start=1000 * i, end=1000 * i + len(t))],
+                    page_start=1, page_end=1) for i, t in enumerate(texts)]
+
+
+# InmodeLtd_20190729_F-1A_EX-10.9 Manufacturing Agreement, 13.3.3 and 14
+PRICE_CHANGE = ("13.3 Price changes 13.3.3 Customer shall answer urgent requests for approvals for price change, within three (3) "
+                "working days.")
+PAYMENT = ("14. Terms of Payments 14.1 Contractor will invoice Customer per each delivery or as provided in Sections 6 and 8 hereinabove. "
+           "14.2 Contractor and Customer agree to terms of payments of current plus thirty (30) days from the date of invoice.")
+
+
+def test_the_payment_term_is_read_from_the_clause_that_counts_from_the_invoice() -> None:
+    q = GridQuestion(id="pay", question="How many days to pay an invoice?", type="duration")
+    r = read(q, _passages("Payment for price changes. " + PRICE_CHANGE, PAYMENT))
+    assert r.value == "30 days" and r.candidate is not None and r.candidate.passage == 1
+
+
+SUBLICENSEE = ("Licensee may sublicense its rights under Section 1.1 solely to a current or future wholly owned subsidiary of Licensee, "
+               "provided that any such sublicense shall terminate automatically if (c) such sublicensee materially breaches its "
+               "sublicense in a manner that harms the Brand and does not cure the same within 15 days after notice from Licensor or "
+               "Licensee.")  # the Morgan Stanley licence's 1.2, shortened
+
+
+def test_a_cure_period_is_quoted_from_the_clause_that_ends_the_agreement() -> None:
+    r = cure_period([SUBLICENSEE, ON_BREACH])
+    assert r.value == "15 days" and r.candidate is not None and r.candidate.passage == 1
+
+
+PREAMBLE = ('Exhibit 10.22 SERVICES AGREEMENT SERVICES AGREEMENT, dated as of April 1, 2019 (the "Agreement"), between Idan Maimon '
+            '("Maimon") and Intellisense Solutions, Inc. (the "Company").')  # Scoutcam's preamble
+TERM = ('3. Term. Subject to the provisions for termination hereinafter provided, the term of this Agreement shall commence on the '
+        'date hereof (the "Effective Date") and shall continue for a minimum period of 12 months (the "Minimum Period") and '
+        'thereafter upon the mutual agreement of the Company and Maimon (the "Service Term").')  # Scoutcam's 3
+
+
+def test_a_term_that_commences_on_the_date_hereof_starts_on_the_preambles_date() -> None:
+    assert takes_effect_when_made([PREAMBLE, TERM]).startswith("Subject to the provisions")
+    assert takes_effect_when_made([PREAMBLE, "The term of this Agreement shall commence on the Launch Date."]) == ""
+    q = GridQuestion(id="start", question="When does it start?", type="date")
+    r = read(q, _passages(PREAMBLE, TERM))
+    assert r.value == "2019-04-01" and r.candidate is not None and r.candidate.passage == 0
+    # the effective date defined as another event: no start read from the preamble
+    other = TERM.replace("the date hereof", "the date the Company's shares are listed")
+    assert read(q, _passages(PREAMBLE, other)).value != "2019-04-01"
+
+
+# BIOFRONTERAAG_04_29_2019-EX-4.17 Supply Agreement, preamble
+FERRER = ('SUPPLY AGREEMENT This Supply Agreement (the "Agreement") is made as of this ____ day of March, 2018 (the "Effective Date"), '
+          'by and between Cutanea Life Sciences, Inc., a corporation duly organized and existing under the laws of the State of '
+          'Delaware with its principal place of business at 1500 Liberty Ridge Drive, Suite 3000, Wayne, PA 19087 hereinafter referred '
+          'to as "CUTANEA"), and Ferrer Internacional, S.A., a Spanish corporation with its principal place of business at Av. '
+          'Diagonal, 549, 5t h floor, 08029 Barcelona (Spain) (hereinafter indistinctly referred to as "Ferrer" and/or "Supplier"). '
+          'CUTANEA and Ferrer taken together hereinafter are referred to as "PARTIES".')
+# InmodeLtd_20190729_F-1A_EX-10.9, preamble
+INVASIX = ('TURN - KEY MANUFACTURING AGREEMENT This Turn - Key Manufacturing Agreement (the "Agreement") is effective as of the 1.4.2011 '
+           '(the "Effective Date") by and between: INVASIX LTD., with a principal place of business at Tavor Building, Shaar Yokneam, '
+           'POB 533, Yokneam 20692, Israel. Hereinafter referred to as "Customer" And FLEXTRONICS ISRAEL LTD. with a principal place '
+           'of business at Industrial Zone Migdal Haemek 23108 P.O.B. 867, Israel. Hereinafter referred to as "Contractor." Whereas '
+           'Customer designs, manufactures and sells the Products.')
+
+
+def test_a_party_defined_after_an_avenue_or_in_its_own_sentence_gets_its_alias() -> None:
+    parties = guess_parties(FERRER)
+    assert guess_party_aliases(FERRER, parties)["Ferrer Internacional, S.A."] == ["Ferrer", "Supplier"]
+    parties = guess_parties(INVASIX)
+    aliases = guess_party_aliases(INVASIX, parties)
+    assert aliases == {"INVASIX LTD.": ["Customer"], "FLEXTRONICS ISRAEL LTD.": ["Contractor"]}
+    # "Av." ends no sentence
+    assert not any(FERRER[s.start:s.end].startswith("Diagonal") for s in sentence_spans(FERRER))
+
+
+def test_a_party_named_first_then_by_its_role_answers_the_role_question() -> None:
+    got = role_party("Who provides the goods or services?", FERRER)
+    assert got is not None and got.name == "Ferrer Internacional, S.A." and got.role == "Supplier"
+    got = role_party("Who is the customer?", INVASIX)
+    assert got is not None and got.name == "INVASIX LTD."
+
+
+ASSIGN_Q = "Can either party transfer the agreement without the other's consent?"
+# RareElementResourcesLtd_20171019_SC 13D_EX-99.4 Intellectual Property Agreement, 2.01
+MEANING = ("2.01 Any term set out in this IP Agreement with its initial letters capitalized, shall have the same meaning as it has in "
+           "the Investment Agreement, unless a different meaning is explicitly assigned to the term in this IP Agreement.")
+# USASYNTHETICFUELCORP_10_21_2010-EX-10.10 Strategic Alliance Agreement
+SHARES = ("Each Party also further agrees that it will not take any action in breach of this Agreement or that will cause any "
+          "representation or warranty contained herein to become untrue in any material respect, including any action which would "
+          "result in any assignment or transfer of (or encumbrance not permitted hereunder upon) any of the Shares or which would "
+          "restrict such Party's ability to consummate the transactions herein contemplated.")
+# VISIUMTECHNOLOGIES,INC_10_20_2004-EX-10.20 Distributor Agreement
+NO_ASSIGN = "This Agreement may not be assigned by either party without the prior written consent of the other party."
+
+
+def test_an_assignment_of_something_else_answers_no_question_about_the_agreement() -> None:
+    assert read_yes_no(ASSIGN_Q, [MEANING, SHARES]).answer == ""
+    r = read_yes_no(ASSIGN_Q, [MEANING, SHARES, NO_ASSIGN])
+    assert r.answer == "No" and r.passage == 2
+
+
+# CnsPharmaceuticalsInc_20200326_8-K_EX-10.1 Development Agreement; XLITECHNOLOGIES,INC_12_11_2015-EX-10.1 Sponsorship Agreement
+SURVIVES = "This obligation will exist while this Agreement is in force and for a period of five (5) years thereafter."
+INSURED = ("6.1 Both parties shall at all times while this Agreement is in effect and for one (1) year thereafter, at its expense, "
+           "carry and maintain, at its own expense, general liability insurance.")
+XLI_TERM = "Unless earlier terminated, this Agreement shall take effect on December 1st, 2015 and shall expire on November 30, 2016."
+
+
+def test_a_period_after_the_agreement_ends_is_not_its_length_and_a_term_from_effect_to_expiry_is() -> None:
+    q = GridQuestion(id="long", question="For how many years does it run?", type="duration")
+    assert read(q, _passages(SURVIVES, INSURED)).value == ""
+    r = read(q, _passages(SURVIVES, INSURED, XLI_TERM))
+    assert r.value == "1 year" and r.candidate is not None and r.candidate.passage == 2
+
+
+RENEWS = ("2.1. Unless otherwise terminated as provided herein, the initial term of this Agreement shall be three (3) years from the "
+          "Effective Date and shall thereafter be automatically renewed for subsequent one (1) year periods unless either party "
+          "notifies the other in writing of its election not to renew the Agreement at least one hundred twenty (120) days prior to "
+          "the expiration of the then-current term.")  # the Visium distributor agreement's 2.1
+
+
+@pytest.mark.parametrize("question, value", [("How far ahead must we say we don't want it renewed?", "120 days"),
+                                             ("If it renews, for how long each time?", "1 year")])
+def test_a_notice_asked_in_everyday_words_is_the_notice_not_the_renewal(question: str, value: str) -> None:
+    assert read(GridQuestion(id="q", question=question, type="duration"), _passages(RENEWS)).value == value
+
+
+# IdeanomicsInc_20151124_8-K_EX-10.2 Content License Agreement, 7(a) and the arbitration clause
+IDEANOMICS_TERM = ('(a) The Term of this Agreement (the "Term") shall commence on the Effective Date listed above and continue for '
+                   'twenty (20) years, unless sooner terminated as provided in Section 7(b).')
+ARBITRATION = "Such arbitration shall be held in New York, New York."
+COURTS = ("The parties agree that for any dispute, controversy or claim arising out of or in connection with this Agreement, venue and "
+          "personal jurisdiction shall lie exclusively in the state and federal courts located in Brevard County, Florida.")  # made from Innerscope's
+# PaperexchangeComInc_20000322_S-1A_EX-10.4 Co-Branding Agreement
+RENEWAL_ONLY = ('This Agreement will automatically renew at the end of the Initial Term or a subsequent renewal term on a year to year '
+                'basis (each, a "Renewal Term"), unless either party gives notice of non-renewal.')
+
+
+def test_the_term_of_this_agreement_capitalised_is_its_term() -> None:
+    q = GridQuestion(id="len", question="What is the length of the initial term?", type="duration")
+    assert read(q, _passages(IDEANOMICS_TERM)).value == "20 years"
+    # a renewal's period is not the term's: no value
+    r = read(q, _passages(RENEWAL_ONLY))
+    assert r.candidate is None and "renewal" in r.reason
+
+
+def test_where_arbitration_is_held_is_read_from_the_arbitration_clause_only() -> None:
+    q = GridQuestion(id="arb", question="Where is arbitration held?", type="jurisdiction")
+    assert read(q, _passages(COURTS)).candidate is None
+    assert read(q, _passages(COURTS, ARBITRATION)).value == "New York"
+    court_q = GridQuestion(id="court", question="Where would a lawsuit be filed?", type="jurisdiction")
+    assert read(court_q, _passages(COURTS)).value == "Florida"
+
+
+@pytest.mark.parametrize("question, kind", [("What's the date on the contract?", "made"), ("Date of the agreement?", "made"),
+                                            ("On what date does this deal finish?", ""), ("When does it start?", "effective")])
+def test_the_date_of_the_contract_is_the_date_it_is_made(question: str, kind: str) -> None:
+    from clauselens.grid.extract import preamble_date_kind
+    from clauselens.grid.term import asks_end
+
+    assert preamble_date_kind(question) == kind
+    assert asks_end("Until what date is it valid?") and not asks_end("Until when does the confidentiality last?")
+
+
+def test_a_secrecy_question_is_not_answered_with_the_agreements_term() -> None:
+    q = GridQuestion(id="conf", question="How long do the secrecy obligations last?", type="duration")
+    assert read(q, _passages(IDEANOMICS_TERM)).candidate is None  # a tryout answered "20 years": the agreement's own term
+    # the question's own word for it, not a generic "obligations", must be met: a breach clause's period is no answer either
+    breach = "Licensee's obligations shall continue for thirty (30) days after notice of any breach of this Agreement."
+    assert read(q, _passages(IDEANOMICS_TERM, breach)).candidate is None
+
+
+# ELFBEAUTY,INC_07_02_2020-EX-10.1 Cooperation Agreement (an expense cap), made shorter
+EXPENSES = ("The Company shall reimburse the Marathon Parties for their reasonable out-of-pocket expenses, including the reasonable fees "
+            "and expenses of counsel, in connection with this Agreement, in an amount not to exceed $250,000.")
+LIABILITY = "In no event shall either party's aggregate liability under this Agreement exceed $1,000,000."  # made from a cap clause
+
+
+def test_a_cap_on_expenses_is_no_cap_on_liability() -> None:
+    q = GridQuestion(id="cap", question="What's the maximum liability?", type="amount")
+    assert read(q, _passages(EXPENSES)).candidate is None
+    assert read(q, _passages(EXPENSES, LIABILITY)).value == "$1,000,000"
+
+
+@pytest.mark.parametrize("question, claim", [
+    ("Is there a right to terminate for convenience?", "a party may terminate or cancel for convenience"),
+    ("Is assignment allowed without consent?", "a party may assign or transfer the agreement without consent"),
+    ("Is assignment prohibited?", None)])
+def test_a_right_asked_by_its_noun_is_read_as_a_claim(question: str, claim: str | None) -> None:
+    from clauselens.grid.evidence import question_claim
+
+    assert question_claim(question) == claim
+
+
+# BizzingoInc_20120322_8-K_EX-10.17 Endorsement Agreement; DIVERSINETCORP_03_01_2012-EX-4 Reseller Agreement
+THEISMANN = "Theismann shall have the right to terminate this Agreement at any time upon thirty (30) days' written notice to Bizzingo."
+SUB_RESELLERS = ("Reseller acknowledges and agrees that it does not have the right to assign sub-resellers under this Agreement outside "
+                 "of the Territory.")
+# ASIANDRAGONGROUPINC_08_11_2005-EX-10.5 Reseller Agreement; GluMobileInc_20070319_S-1A_EX-10.09 Content License Agreement
+SERVICE = "The Provider reserves the right to terminate the Service at any time with or without notice and for any reason."
+WHERE = ("Fox reserves the right to terminate this Agreement in accordance with paragraph 2(b)(i) where Licensee's delay in delivery of "
+         "the Wireless Products is the result of Fox's disapproval of the Deliverables.")
+
+
+def test_rights_to_end_and_to_assign_read_from_what_they_end_or_assign() -> None:
+    assert read_yes_no("Is there a right to terminate for convenience?", [THEISMANN]).answer == "Yes"
+    assert read_yes_no(AT_WILL_Q, [SERVICE]).answer != "Yes"  # the Service, not this Agreement
+    assert read_yes_no(AT_WILL_Q, [WHERE]).answer != "Yes"  # on a condition ("where ...", "in accordance with paragraph 2")
+    assert read_yes_no("Is assignment allowed without consent?", [SUB_RESELLERS]).answer == ""  # sub-resellers, not the agreement
