@@ -17,6 +17,9 @@ that side of the bargain. The rule:
    that defines it; of two parties, one named by the other side's role ("Reseller") and one by no role ("TouchStar"),
    the latter; none or several (two licensors), or two defined terms that are company names ("IntriCon", "Dynamic"):
    no answer (``None``).
+4. **No role nouns** ("Stremicks Heritage Foods, LLC ("Heritage")"): what the agreement makes each of two parties do
+   (:func:`role_by_conduct`) -- the one that is the subject of providing verbs ("Heritage shall produce", "Dynamic Hearing
+   grants") clearly more often is the provider, the other the recipient.
 
 Pure functions, regular expressions and the Archivist's preamble readers; no model.
 """
@@ -113,5 +116,59 @@ def role_party(question: str, front: str) -> RoleParty | None:
     return RoleParty(name, alias, side)
 
 
-__all__ = ["PROVIDER_ROLES", "PROVIDER_VERBS", "RECIPIENT_ROLES", "RECIPIENT_VERBS", "RoleParty", "asked_side", "role_party",
-           "side_of"]
+#: What a party does as the provider, as the subject of the sentence: "Stremicks shall manufacture", "Dynamic agrees to supply",
+#: "McDATA will provide", "Licensor hereby grants".
+_MODAL = r"\s+(?:shall|will|must|agrees?\s+to|hereby\s+agrees?\s+to|undertakes?\s+to|is\s+to|shall\s+have\s+the\s+right\s+to)\s+(?:\w+\s+){0,2}?"
+_PROVIDES = (r"(?:suppl(?:y|ies)|provid(?:e|es)|deliver|manufactur(?:e|es)|produc(?:e|es)|sell|perform|render|furnish|ship|"
+             r"develop|host|design|fabricat(?:e|es)|package|distribute)\b")
+_RECEIVES = r"(?:purchas(?:e|es)|buy|pay|order|reimburse|receive|accept)\b"
+_GRANTS = r"\s+(?:hereby\s+)?grants?\b"
+#: Sentences enough to decide: the provider is the subject of providing verbs at least this often, and the other party at
+#: most half as often.
+MIN_CONDUCT = 2
+
+
+def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[RoleParty, str] | None:
+    """The party on the asked side when the preamble names no roles ("Stremicks Heritage Foods, LLC ("Stremicks")"): of two
+    parties, the one the agreement's sentences make the subject of providing verbs ("Stremicks shall manufacture the
+    Products", "Dynamic hereby grants") at least :data:`MIN_CONDUCT` times, the other at most half as often and never more
+    often of receiving verbs -- and, asked for the recipient, the other one; with the first such sentence that names the
+    answer by a word of its name, else the first (the answer's defined term, ``RoleParty.role``, then names it). ``None``
+    when the sentences do not single one out. (Who performs is whose obligation:
+    the provider's characteristic performance, the test of the Rome I Regulation, Art. 4(2).)"""
+    from clauselens.grid.extract import sentences_of
+    from clauselens.grid.values import name_tokens
+    from clauselens.parsing.metadata import guess_parties, guess_party_aliases
+
+    side = asked_side(question)
+    parties = guess_parties(front[:3000])
+    if not side or len(parties) != 2:
+        return None
+    aliases = guess_party_aliases(front, parties)
+    forms = {p: [p, *aliases.get(p, [])] for p in parties}
+    pats = {p: re.compile(r"(?<![\w&])(?:" + "|".join(r"\s+".join(map(re.escape, f.split())) for f in fs if f) + r")(?:['’]s)?"
+                          rf"(?:{_MODAL}(?P<give>{_PROVIDES})|{_MODAL}(?P<take>{_RECEIVES})|(?P<grant>{_GRANTS}))", re.IGNORECASE)
+            for p, fs in forms.items()}
+    gives = {p: 0 for p in parties}
+    takes = {p: 0 for p in parties}
+    said: dict[str, list[str]] = {p: [] for p in parties}  # the sentences in which each party provides
+    for _i, _s, _e, text in sentences_of(texts):
+        for p, rx in pats.items():
+            for m in rx.finditer(text):
+                if m.group("give") or m.group("grant"):
+                    gives[p] += 1
+                    said[p].append(text)
+                else:
+                    takes[p] += 1
+    a, b = sorted(parties, key=lambda p: -gives[p])
+    if gives[a] < MIN_CONDUCT or 2 * gives[b] > gives[a] or takes[a] > takes[b]:
+        return None
+    chosen = a if side == "provider" else b
+    # the evidence: a sentence in which the provider provides that names the answer by a word of its name, else the first one
+    evidence = next((t for t in said[a] if name_tokens(chosen) & name_tokens(t)), said[a][0])
+    alias = next((x for x in aliases.get(chosen, []) if x), "")
+    return RoleParty(chosen, alias, side), evidence
+
+
+__all__ = ["MIN_CONDUCT", "PROVIDER_ROLES", "PROVIDER_VERBS", "RECIPIENT_ROLES", "RECIPIENT_VERBS", "RoleParty", "asked_side",
+           "role_by_conduct", "role_party", "side_of"]

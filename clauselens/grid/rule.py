@@ -292,7 +292,7 @@ def role_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
         front.append(p)
     got = role_party(q.question, "\n".join(p.text for p in front))
     if got is None:
-        return None
+        return conduct_cell(base, q, passages, "\n".join(p.text for p in front))
     for p in front:
         units = sentence_units(p.text)
         # the sentence that defines the role, or it with the one before ("FLEXTRONICS ISRAEL LTD. with a principal place of
@@ -312,6 +312,33 @@ def role_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
                                    + (f" and the other party as \"{got.other}\"" if got.other else "")
                                    + f", the {got.side} side the question asks about (no model)")
     return None
+
+
+def conduct_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage], front: str) -> Cell | None:
+    """A party question about one party's role that the preamble's defined terms leave open, answered from what the
+    agreement makes each party do (:func:`clauselens.grid.roles.role_by_conduct`), quoting that sentence; else None."""
+    from clauselens.grid.roles import role_by_conduct
+
+    got = role_by_conduct(q.question, front, [p.text for p in passages])
+    if got is None:
+        return None
+    party, evidence = got
+    who = "this party" if party.side == "provider" else "the other party"
+    said = f"read by rule: the agreement's sentences make {who} the one that supplies, provides or grants"
+    # the quote: the evidence when it names the answer, else the preamble sentence that gives the answer its defined term
+    # (the evidence then named in the reason: "DD agrees to provide ...")
+    found: list[Cell | None] = []
+    for p in passages:
+        if evidence in p.text and name_tokens(party.name) & name_tokens(evidence):
+            found.append(_quoted(base, p, p.text.index(evidence), p.text.index(evidence) + len(evidence), party.name,
+                                 f"{said}, the {party.side} side the question asks about (no model)"))
+    for p in passages[:FRONT_PASSAGES]:
+        for s, e in sentence_units(p.text):
+            sent = p.text[s:e]
+            if party.role and party.role in sent and name_tokens(party.name) & name_tokens(sent):
+                found.append(_quoted(base, p, s, e, party.name, f"{said} (\"{' '.join(evidence.split())[:160]}\"), the {party.side} "
+                                                                 f"side the question asks about; the preamble names it {party.role} (no model)"))
+    return next((c for c in found if c is not None and not check_value("party", party.name, c.quote).reason), None)
 
 
 def yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell | None:

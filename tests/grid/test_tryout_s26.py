@@ -267,3 +267,28 @@ def test_rights_to_end_and_to_assign_read_from_what_they_end_or_assign() -> None
     assert read_yes_no(AT_WILL_Q, [SERVICE]).answer != "Yes"  # the Service, not this Agreement
     assert read_yes_no(AT_WILL_Q, [WHERE]).answer != "Yes"  # on a condition ("where ...", "in accordance with paragraph 2")
     assert read_yes_no("Is assignment allowed without consent?", [SUB_RESELLERS]).answer == ""  # sub-resellers, not the agreement
+
+
+# BellringBrandsInc_20190920_S-1_EX-10.12 Manufacturing Agreement: a preamble with no role nouns ("Heritage", "Premier")
+HERITAGE_FRONT = ('THIS MANUFACTURING AGREEMENT (the "Agreement") is made this first day of July, 2017 (the "Effective Date") between '
+                  'Stremicks Heritage Foods, LLC ("Heritage"), a Delaware limited liability company with an address of 4002 Westminster '
+                  'Avenue, Santa Ana, CA 92703 and PREMIER NUTRITION CORPORATION ("Premier"), a Delaware corporation with a principal '
+                  'place of business at 5905 Christie Avenue, Emeryville, California 94608 (each a "Party", collectively, the "Parties").')
+HERITAGE_DOES = ["(a) Heritage shall produce the products described on Schedule A attached hereto (the \"Products\"), for Premier.",
+                 "Heritage shall provide to Premier a rolling production forecast.",
+                 "Heritage agrees to perform, at its expense, sampling and testing procedures for the Products.",
+                 "Heritage shall purchase all ingredients and packaging materials identified in Schedule C.",
+                 "Premier shall pay each invoice within thirty (30) days.", "Premier shall purchase the Products set forth in each PO."]
+
+
+def test_who_provides_is_read_from_what_the_agreement_makes_each_party_do() -> None:
+    from clauselens.grid.roles import role_by_conduct
+
+    got = role_by_conduct("Which company makes the goods?", HERITAGE_FRONT, [HERITAGE_FRONT, *HERITAGE_DOES])
+    assert got is not None and got[0].name == "Stremicks Heritage Foods, LLC" and got[0].side == "provider"
+    got = role_by_conduct("Who is the customer?", HERITAGE_FRONT, [HERITAGE_FRONT, *HERITAGE_DOES])
+    assert got is not None and got[0].name == "PREMIER NUTRITION CORPORATION" and got[1].startswith("(a) Heritage shall produce")
+    # one sentence is not enough; nor is a party that provides about as often as the other
+    assert role_by_conduct("Who supplies?", HERITAGE_FRONT, [HERITAGE_FRONT, HERITAGE_DOES[0]]) is None
+    both = [*HERITAGE_DOES, "Premier shall provide the formulations.", "Premier shall deliver the packaging."]
+    assert role_by_conduct("Who supplies?", HERITAGE_FRONT, [HERITAGE_FRONT, *both]) is None
