@@ -484,6 +484,9 @@ _DATED_THIS = re.compile(r"\b[Tt]his\s+(?:[A-Z][\w&-]*\s+){0,5}(?:Agreement|AGRE
 _START_WORDS = re.compile(r"\b(?:effective|effect|commenc\w*|start\w*|begin\w*)\b", re.IGNORECASE)
 _START_STEMS = frozenset(content_stems("effect effective start begin commence commencement"))
 _SIGN_STEMS = frozenset(content_stems("sign signed execute executed made")) - frozenset(content_stems("date"))
+#: Everyday ways to ask when it starts: "when does this deal kick in?", "up and running", "go live", "become binding".
+_START_IDIOM = re.compile(r"\bkick(?:s|ed)?\s+(?:in|off)\b|\bup\s+and\s+running\b|\bgo(?:es)?[\s-]+live\b|\bcomes?\s+into\s+(?:force|effect)\b|"
+                          r"\bbecomes?\s+binding\b", re.IGNORECASE)
 _ITS_DATE = frozenset(content_stems("date dated agreement contract deal document what which whats"))
 
 
@@ -498,7 +501,7 @@ def preamble_date_kind(question: str) -> str:
     named = {c.name for c in telling_concepts(question)}
     if stems & _SIGN_STEMS or "agreement date" in named or (stems and stems <= _ITS_DATE):  # "What's the date on the contract?"
         return "made"
-    return "effective" if stems & _START_STEMS or "effective date" in named else ""
+    return "effective" if stems & _START_STEMS or "effective date" in named or _START_IDIOM.search(question) else ""
 
 
 _PAGE_BEFORE = re.compile(r"\bpage\s*$", re.IGNORECASE)

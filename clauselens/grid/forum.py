@@ -25,7 +25,7 @@ import re
 from typing import Callable, Sequence
 
 from clauselens.grid.extract import Candidate, Reading, one_value, sentences_of
-from clauselens.grid.values import US_STATES, jurisdictions_in
+from clauselens.grid.values import DEMONYMS, US_STATES, jurisdictions_in
 from clauselens.grid.whose import compliance_only, entity_home
 
 #: The topic groups of a reading by these conventions (:attr:`clauselens.grid.extract.Candidate.groups`).
@@ -42,6 +42,9 @@ _LAW_ASKED = re.compile(r"\b(?:laws?|legal\s+system|govern\w*)\b", re.IGNORECASE
 #: Governing: a verb of governing or construing, then "the laws of" (within one clause of the sentence).
 _GOVERNED_BY = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|enforc\w*|subject)\b[^.;]{0,160}?\blaws?\s+(?:of|in)\b",
                           re.IGNORECASE)
+#: ... or a law named by its people's adjective: "governed by English law".
+_GOVERNED_BY_ADJECTIVE = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|subject)\b[^.;]{0,160}?\b(?:" + "|".join(DEMONYMS)
+                                    + r")\s+law\b", re.IGNORECASE)
 #: A forum: a court, an arbitration, a venue, a submission to a jurisdiction ("submit to the exclusive jurisdiction of"; not
 #: the governing-law clause's "the conflict of laws rules of any other jurisdiction").
 _FORUM_WORDS = re.compile(r"\b(?:courts?|arbitration|arbitral|tribunal|venue|forum|(?:submit\w*|consent\w*|attorn\w*|subject\w*)\s+"
@@ -105,6 +108,8 @@ def _law_places(text: str) -> set[str]:
     out: set[str] = set()
     for m in _GOVERNED_BY.finditer(text):
         out |= _places(text, m.end(), m.end() + _LAW_AFTER)
+    for m in _GOVERNED_BY_ADJECTIVE.finditer(text):  # "governed by and construed in accordance with English law"
+        out |= jurisdictions_in(m.group(0)[-40:])
     return out
 
 

@@ -42,7 +42,7 @@ from clauselens.grid.extract import (
     topic_groups,
 )
 from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law
-from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no
+from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no, never_worded
 from clauselens.grid.periods import asks_cure, asks_payment_term, cure_period, payment_term
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.term import (
@@ -126,6 +126,16 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         if starts:  # "the term ... shall commence on the date hereof": it starts on the day the preamble dates it
             return Reading(value=made.value, candidate=made.candidate, on_topic=True,
                            reason=f"it takes effect on the agreement's own date (\"{starts[:120]}\"); the preamble dates it {made.value}")
+        # "effective March 1, 2020", "commence": another start; and CUAD's Effective Date (the preset) is left blank when it is
+        # the agreement's date, so only a user's question reads the agreement's own date as its start
+        other_start = kind == "effective" and (bool(q.category) or any(_OTHER_START.search(t) for t in texts))
+        witnessed = testimonium_date(texts) if not made.value and not other_start else None
+        if witnessed is not None:  # a preamble with no date: "IN WITNESS WHEREOF, ... executed this Agreement as of this 4th day of April, 2003"
+            return witnessed
+        if kind == "effective":
+            started = start_date_defined(texts) or (_dated_as_start(made) if not other_start else None)
+            if started is not None:
+                return started
         # elsewhere, only a sentence about this agreement dates it ("... the Mutual Confidentiality
         # Agreement, which was effective July 17, 2009" dates another one)
         texts = [t if re.search(r"\bthis\s+agreement\b", t, re.IGNORECASE) else "" for t in texts]
@@ -222,6 +232,56 @@ def last_signature(texts: Sequence[str]) -> Reading:
     dates = sorted({g[0] for g in got})
     why = "its signature block is dated" if len(dates) == 1 else f"the last of its signature blocks' dates ({', '.join(dates)})"
     return Reading(value=value, candidate=c, on_topic=True, reason=f"the day it was signed: {why}")
+
+
+#: The testimonium dates the agreement: "IN WITNESS WHEREOF, the parties hereto have executed this Agreement as of this 4th day of
+#: April, 2003".
+_TESTIMONIUM = re.compile(rf"\bIN\s+WITNESS\s+WHEREOF\b[^.;]{{0,200}}?\b(?:as\s+of|on|dated)\s+(?:this\s+|the\s+)?(?P<date>{ONE_DATE.pattern})",
+                          re.IGNORECASE)
+
+
+#: A start date defined by name: '"Commencement Date" means 1 April 2020'.
+_START_DEFINED = re.compile(rf"[\"“]\s*(?:Commencement|Start|Effective)\s+Date\s*[\"”]\s*(?:means|shall\s+mean|is|shall\s+be)\s+(?:the\s+)?"
+                            rf"(?P<date>{ONE_DATE.pattern})", re.IGNORECASE)
+#: Any other word of when it starts: a defined start, "becomes effective", "commence", "take effect" ("upon the Closing").
+_OTHER_START = re.compile(r"[\"“]\s*(?:Effective|Commencement|Start)\s+Date\s*[\"”]|"
+                          r"\b(?:this\s+Agreement|the\s+(?:Term|Appointment|Employment|Engagement|Services)|"
+                          r"term\s+of\s+this\s+Agreement)\b[^.;]{0,80}?(?:\bbecomes?\s+effective\b|\bcommenc\w*|\bbegins?\s+on\b|\bstarts?\s+on\b|\beffective\s+(?:upon|on|as\s+of|from|immediately)\b|"
+                          r"\btakes?\s+effect\b|\bcomes?\s+into\s+(?:force|effect)\b)", re.IGNORECASE)
+
+
+def start_date_defined(texts: Sequence[str]) -> Reading | None:
+    """The start date the definitions give ('"Commencement Date" means 1 April 2020'), else ``None``."""
+    for i, text in enumerate(texts):
+        for m in _START_DEFINED.finditer(text):
+            d = parse_date(m.group("date"))
+            if d is not None:
+                return Reading(value=d.isoformat(), candidate=Candidate(d.isoformat(), d.isoformat(), i, m.start(), m.end(), 1, 0),
+                               on_topic=True, reason="the definitions give the date it starts")
+    return None
+
+
+def _dated_as_start(made: Reading) -> Reading | None:
+    """The preamble's date as the start of an agreement that names no other (no Effective Date, nothing "commences" or
+    "becomes effective"): "This Cooperation Agreement, dated as of May 13, 2020, ..." (CUAD's Effective Date convention)."""
+    if not made.value or made.candidate is None:
+        return None
+    return Reading(value=made.value, candidate=made.candidate, on_topic=True,
+                   reason="the agreement names no other start than the date the preamble gives it")
+
+
+def testimonium_date(texts: Sequence[str]) -> Reading | None:
+    """The date the testimonium gives the agreement ("IN WITNESS WHEREOF ... executed this Agreement as of this 4th day of April,
+    2003"), for an agreement whose preamble states none; ``None`` when no testimonium dates it."""
+    for i, text in enumerate(texts):
+        for m in _TESTIMONIUM.finditer(text):
+            d = parse_date(m.group("date"))
+            if d is not None:
+                s, e = m.start(), m.end()
+                c = Candidate(d.isoformat(), d.isoformat(), i, s, e, 1, 0)
+                return Reading(value=d.isoformat(), candidate=c, on_topic=True,
+                               reason="the preamble states no date; the testimonium dates the agreement")
+    return None
 
 
 def signature_dates(texts: Sequence[str]) -> list[str]:
@@ -408,6 +468,10 @@ def head_yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[P
     ev = yes_no_cell(base, q, passages)
     if ev is not None and ev.status == "answered":  # a sentence that states it decides what the head leaves open
         return ev
+    word = never_worded(h.category, texts)
+    if word:  # "is there a non-compete?" where "compet..." never occurs (the head read the question with the category's polarity)
+        return Cell(**base, status="not found", answer="No", reason=h.reason.split(";")[0] + f"; the agreement never uses the word "
+                    f"\"{word}\"..., which such clauses are written with (no model)")
     return Cell(**base, status="unverified", answer="", reason=h.reason)
 
 

@@ -77,16 +77,27 @@ def words_to_number(text: str) -> float | None:
 
 # ----------------------------------------------------------------------------------------- dates
 _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+#: Days written as ordinal words ("the first day of July, 2017", "the twenty-first day of March"), 1 to 31.
+_ORDINALS = ("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth "
+             "sixteenth seventeenth eighteenth nineteenth twentieth").split()
+ORDINAL_DAYS = {w: i + 1 for i, w in enumerate(_ORDINALS)}
+ORDINAL_DAYS.update({f"twenty{sep}{w}": 20 + i + 1 for sep in ("-", " ") for i, w in enumerate(_ORDINALS[:9])})
+ORDINAL_DAYS.update({"thirtieth": 30, "thirty-first": 31, "thirty first": 31})
+_ORDINAL_DAY = "|".join(sorted((re.escape(w).replace("\\ ", r"\s+") for w in ORDINAL_DAYS), key=len, reverse=True))
 #: One calendar date: "May 8, 2014" (also "July 11 , 2006": some filings put a space before the comma),
-#: "8 May 2014", "the 8th day of May, 2014", "5/8/2014", "2014-05-08".
-ONE_DATE = re.compile(rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\s?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:day\s+of\s+)?"
-                      rf"{_MONTHS}\s?,?\s+\d{{4}}|\d{{1,2}}/\d{{1,2}}/\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})", re.IGNORECASE)
+#: "8 May 2014", "the 8th day of May, 2014", "the first day of July, 2017", "5/8/2014", "2014-05-08".
+ONE_DATE = re.compile(rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\s?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th|t\s?h)?\s+(?:day\s+of\s+)?"
+                      rf"{_MONTHS}\s?,?\s+\d{{4}}|\b(?:{_ORDINAL_DAY})\s+day\s+of\s+{_MONTHS}\s?,?\s+\d{{4}}|"
+                      rf"\d{{1,2}}/\d{{1,2}}/\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})", re.IGNORECASE)
+_ORDINAL_DAY_OF = re.compile(rf"\b({_ORDINAL_DAY})(?=\s+day\s+of\b)", re.IGNORECASE)
 
 
 def parse_date(text: str) -> date | None:
     """One calendar date (:data:`ONE_DATE`) as a :class:`datetime.date`, or None."""
     from dateutil import parser as dparser
 
+    text = re.sub(r"(\d)t\s+h\b", r"\1th", text)  # "the 26t h day of May": a text layer's split "th"
+    text = _ORDINAL_DAY_OF.sub(lambda m: str(ORDINAL_DAYS[" ".join(m.group(1).lower().split())]), text)  # "first day of" -> "1 day of"
     try:
         return dparser.parse(re.sub(r"\bday\s+of\b", " ", text, flags=re.IGNORECASE)).date()
     except (ValueError, OverflowError):
@@ -324,9 +335,20 @@ def jurisdictions_in(text: str) -> set[str]:
     found = {_canon(m.group(1)) for m in _JUR_RE.finditer(t)}
     # a name in capitals is still a name ("THE LAWS OF THE STATE OF TEXAS"); lower case is not ("georgia")
     found |= {_canon(_BY_LOWER[m.group(1).lower()]) for m in _JUR_CAPS.finditer(t) if m.group(1).isupper()}
+    found |= {DEMONYMS[m.group(1).lower()] for m in _DEMONYM_LAW.finditer(t)}
     if "England" in found and re.search(r"England\s+and\s+Wales", t):
         found.add("Wales")
     return found
+
+
+#: A law named by its people's adjective ("governed by English law", "Swiss law"): the jurisdiction.
+DEMONYMS = {"english": "England", "scottish": "Scotland", "welsh": "Wales", "irish": "Ireland", "german": "Germany",
+            "french": "France", "swiss": "Switzerland", "dutch": "Netherlands", "belgian": "Belgium", "austrian": "Austria",
+            "italian": "Italy", "spanish": "Spain", "portuguese": "Portugal", "swedish": "Sweden", "danish": "Denmark",
+            "norwegian": "Norway", "finnish": "Finland", "israeli": "Israel", "canadian": "Canada", "australian": "Australia",
+            "japanese": "Japan", "chinese": "China", "singaporean": "Singapore", "singapore": "Singapore", "indian": "India",
+            "mexican": "Mexico", "brazilian": "Brazil", "hong kong": "Hong Kong", "korean": "Korea"}
+_DEMONYM_LAW = re.compile(r"\b(" + "|".join(sorted(DEMONYMS, key=len, reverse=True)) + r")\s+law\b", re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------------------- parties
