@@ -132,7 +132,8 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
     """The party on the asked side when the preamble names no roles ("Stremicks Heritage Foods, LLC ("Stremicks")"): of two
     parties, the one the agreement's sentences make the subject of providing verbs ("Stremicks shall manufacture the
     Products", "Dynamic hereby grants") at least :data:`MIN_CONDUCT` times, the other at most half as often and never more
-    often of receiving verbs -- and, asked for the recipient, the other one; with the first such sentence that names the
+    often of receiving verbs (else the one that is not clearly the subject of receiving verbs: "Sanofi Pasteur agrees to
+    purchase") -- and, asked for the recipient, the other one; with the first such sentence that names the
     answer by a word of its name, else the first (the answer's defined term, ``RoleParty.role``, then names it). ``None``
     when the sentences do not single one out. (Who performs is whose obligation:
     the provider's characteristic performance, the test of the Rome I Regulation, Art. 4(2).)"""
@@ -152,6 +153,7 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
     gives = {p: 0 for p in parties}
     takes = {p: 0 for p in parties}
     said: dict[str, list[str]] = {p: [] for p in parties}  # the sentences in which each party provides
+    took: dict[str, list[str]] = {p: [] for p in parties}  # ... or buys, pays, orders
     for _i, _s, _e, text in sentences_of(texts):
         for p, rx in pats.items():
             for m in rx.finditer(text):
@@ -160,12 +162,18 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
                     said[p].append(text)
                 else:
                     takes[p] += 1
+                    took[p].append(text)
     a, b = sorted(parties, key=lambda p: -gives[p])
-    if gives[a] < MIN_CONDUCT or 2 * gives[b] > gives[a] or takes[a] > takes[b]:
-        return None
-    chosen = a if side == "provider" else b
-    # the evidence: a sentence in which the provider provides that names the answer by a word of its name, else the first one
-    evidence = next((t for t in said[a] if name_tokens(chosen) & name_tokens(t)), said[a][0])
+    if gives[a] >= MIN_CONDUCT and 2 * gives[b] <= gives[a] and takes[a] <= takes[b]:
+        provider, seen = a, said[a]
+    else:  # no one clearly provides: the one that clearly buys, pays or orders ("Sanofi Pasteur agrees to purchase") is the recipient
+        r, o = sorted(parties, key=lambda p: -takes[p])
+        if takes[r] < MIN_CONDUCT or 2 * takes[o] > takes[r] or 2 * gives[r] > gives[o]:
+            return None
+        provider, seen = o, took[r]
+    chosen = provider if side == "provider" else next(p for p in parties if p != provider)
+    # the evidence: a sentence of that conduct that names the answer by a word of its name, else the first one
+    evidence = next((t for t in seen if name_tokens(chosen) & name_tokens(t)), seen[0])
     alias = next((x for x in aliases.get(chosen, []) if x), "")
     return RoleParty(chosen, alias, side), evidence
 

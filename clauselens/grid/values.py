@@ -85,8 +85,8 @@ ORDINAL_DAYS.update({f"twenty{sep}{w}": 20 + i + 1 for sep in ("-", " ") for i, 
 ORDINAL_DAYS.update({"thirtieth": 30, "thirty-first": 31, "thirty first": 31})
 _ORDINAL_DAY = "|".join(sorted((re.escape(w).replace("\\ ", r"\s+") for w in ORDINAL_DAYS), key=len, reverse=True))
 #: One calendar date: "May 8, 2014" (also "July 11 , 2006": some filings put a space before the comma),
-#: "8 May 2014", "the 8th day of May, 2014", "the first day of July, 2017", "5/8/2014", "2014-05-08".
-ONE_DATE = re.compile(rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?\s?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th|t\s?h)?\s+(?:day\s+of\s+)?"
+#: "8 May 2014", "the 8th day of May, 2014", "the first day of July, 2017", "5/8/2014", "2014-05-08"; "May 3,2006" (no space).
+ONE_DATE = re.compile(rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:\s?,\s*|\s+)\d{{4}}(?!\d)|\d{{1,2}}(?:st|nd|rd|th|t\s?h)?\s+(?:day\s+of\s+)?"
                       rf"{_MONTHS}\s?,?\s+\d{{4}}|\b(?:{_ORDINAL_DAY})\s+day\s+of\s+{_MONTHS}\s?,?\s+\d{{4}}|"
                       rf"\d{{1,2}}/\d{{1,2}}/\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})", re.IGNORECASE)
 _ORDINAL_DAY_OF = re.compile(rf"\b({_ORDINAL_DAY})(?=\s+day\s+of\b)", re.IGNORECASE)

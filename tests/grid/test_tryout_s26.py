@@ -360,3 +360,19 @@ def test_a_clause_kind_the_agreement_never_words_is_absent() -> None:
     # lack the words)
     census = json.loads((Path(__file__).resolve().parents[2] / "benchmarks/results/category_words_census.json").read_text())
     assert all(census["categories"][c]["qualifies"] for c in NEVER_WORDED)
+
+
+def test_who_provides_when_only_the_buyer_is_named_by_its_conduct() -> None:
+    from clauselens.grid.roles import role_by_conduct
+
+    # ADMA BioManufacturing, LLC - Amendment #3 to Manufacturing Agreement (made shorter)
+    front = ('This Amendment #3 is entered into by and between ADMA BioManufacturing, LLC ("ADMA") and Sanofi Pasteur S.A. '
+             '("Sanofi Pasteur").')
+    does = ["Sanofi Pasteur agrees to purchase from ADMA the quantities of Product set forth below.",
+            "Sanofi Pasteur agrees to pay ADMA the price set forth in Schedule A.", "ADMA shall pay the costs of storage."]
+    got = role_by_conduct("Who delivers the product?", front, [front, *does])
+    assert got is not None and got[0].name == "ADMA BioManufacturing, LLC" and "ADMA" in got[1]
+    # Western Copper's "dated May 3,2006": no space after the comma
+    from clauselens.grid.values import dates_in
+
+    assert [d.isoformat() for d in dates_in("THIS AGREEMENT is dated May 3,2006.")] == ["2006-05-03"]
