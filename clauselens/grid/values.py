@@ -97,6 +97,7 @@ def parse_date(text: str) -> date | None:
     from dateutil import parser as dparser
 
     text = re.sub(r"(\d)t\s+h\b", r"\1th", text)  # "the 26t h day of May": a text layer's split "th"
+    text = re.sub(r",(?=\d)", ", ", text)  # "March 12,1999": dateutil reads "12,1999" as one number
     text = _ORDINAL_DAY_OF.sub(lambda m: str(ORDINAL_DAYS[" ".join(m.group(1).lower().split())]), text)  # "first day of" -> "1 day of"
     try:
         return dparser.parse(re.sub(r"\bday\s+of\b", " ", text, flags=re.IGNORECASE)).date()

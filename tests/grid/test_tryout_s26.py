@@ -376,3 +376,5 @@ def test_who_provides_when_only_the_buyer_is_named_by_its_conduct() -> None:
     from clauselens.grid.values import dates_in
 
     assert [d.isoformat() for d in dates_in("THIS AGREEMENT is dated May 3,2006.")] == ["2006-05-03"]
+    # GOCALLINC_03_30_2000-EX-10.7: "dated March 12,1999" (dateutil alone reads "12,1999" as one number)
+    assert [d.isoformat() for d in dates_in('This Promotion Agreement (herein "Agreement") dated March 12,1999, by and')] == ["1999-03-12"]
