@@ -93,7 +93,12 @@ _LENGTH_FRAME = _FRAME | frozenset("last lasts run runs running continue continu
 def asks_length(question: str) -> bool:
     """Is ``question`` about how long the agreement itself runs ("How long does the agreement last?", "How long is this
     contract set to run for?"), not the length of something else ("How long must secrets be kept?")?"""
-    return _asks_only(question, _LENGTH_ASKED, _LENGTH_FRAME)
+    return _asks_only(_BEFORE_RENEWALS.sub(" ", question), _LENGTH_ASKED, _LENGTH_FRAME)
+
+
+#: "... before any extra rounds", "not counting renewals": the first term, asked as such.
+_BEFORE_RENEWALS = re.compile(r"\b(?:before|not\s+counting|excluding|without)\s+(?:any\s+)?(?:extra|further|additional|later)?\s*"
+                              r"(?:rounds?|renewals?|extensions?)\b", re.IGNORECASE)
 
 
 def term_periods(text: str) -> list[tuple[str, int, int]]:

@@ -378,3 +378,16 @@ def test_who_provides_when_only_the_buyer_is_named_by_its_conduct() -> None:
     assert [d.isoformat() for d in dates_in("THIS AGREEMENT is dated May 3,2006.")] == ["2006-05-03"]
     # GOCALLINC_03_30_2000-EX-10.7: "dated March 12,1999" (dateutil alone reads "12,1999" as one number)
     assert [d.isoformat() for d in dates_in('This Promotion Agreement (herein "Agreement") dated March 12,1999, by and')] == ["1999-03-12"]
+
+
+def test_the_first_term_asked_before_any_renewal() -> None:
+    from clauselens.grid.term import asks_length
+
+    assert asks_length("How many months or years does the original stint cover, before any extra rounds?")
+    assert asks_length("How long does it last, not counting renewals?") and not asks_length("How long is each renewal?")
+    # SECURIANFUNDSTRUST_05_01_2012-EX-99.28.H.9
+    sec = ("This Agreement shall continue in effect for a period of one year from the date of its execution and from year to year "
+           "thereafter provided such continuance is specifically approved by a majority of the trustees of the Trust.")
+    q = GridQuestion(id="first", question="How many months or years does the original stint cover, before any extra rounds?",
+                     type="duration")
+    assert read(q, _passages(sec)).value == "1 year"
