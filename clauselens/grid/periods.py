@@ -41,7 +41,9 @@ _BILL_ASKED = re.compile(r"\b(?:invoices?|invoiced|bills?|billed|billing|stateme
 
 #: In a sentence: a breach or default, and a time to cure it.
 _BREACH = re.compile(r"\b(?:breach\w*|default\w*|violat\w*|fail\w*\s+to\s+(?:perform|comply|pay|observe)|non-?performance)\b", re.IGNORECASE)
-_CURE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|uncured|remed(?:y|ied|ies|y)|unremedied|rectif\w*|correct(?:s|ed|ing)?)\b", re.IGNORECASE)
+_CURE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|uncured|remed(?:y|ied|ies|y)|unremedied|rectif\w*|correct(?:s|ed|ing)?)\b"
+                   # "such default continues for a period of thirty (30) days after written notice": left uncured that long
+                   r"|\b(?:default|breach|failure|non-?performance)\w*\s+(?:shall\s+)?continues?\s+(?:unremedied\s+)?for\b", re.IGNORECASE)
 #: In a sentence: a payment made due, counted from an invoice.
 _DUE = re.compile(r"\b(?:pay(?:s|ing|ment|ments|able)?|paid|due|remit\w*)\b", re.IGNORECASE)
 _INVOICE = re.compile(r"\b(?:invoic\w*|bills?|billing|statements?)\b", re.IGNORECASE)

@@ -391,3 +391,13 @@ def test_the_first_term_asked_before_any_renewal() -> None:
     q = GridQuestion(id="first", question="How many months or years does the original stint cover, before any extra rounds?",
                      type="duration")
     assert read(q, _passages(sec)).value == "1 year"
+
+
+def test_a_default_that_continues_for_a_period_is_a_cure_period() -> None:
+    # EuromediaHoldingsCorp_20070215_10SB12G_EX-10.B(01) Content License Agreement
+    euro = ("(a) the other party defaults in the performance or observance of any of the material terms of this Agreement and such "
+            "default continues for a period of thirty (30) days after written notice thereof;")
+    force = ("In the event of any force majeure which continues for a period of thirty (30) days or more, the party not immediately "
+             "affected by such force majeure event may terminate this Agreement.")
+    assert cure_period([euro]).value == "30 days"
+    assert cure_period([force]).candidate is None
