@@ -31,6 +31,10 @@ _ASSIGNS_AGREEMENT = re.compile(
     r"|\bAgreement\b\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:nor|or|and)\s+[^.;]{0,60}?\s+)?(?:shall|may|will|can|cannot|is|are)\s+(?:not\s+)?"
     r"(?:\w+\s+){0,2}?(?:be\s+)?(?:assign|transfer|delegat|novat)\w*"
     r"|\b(?:assign|transfer|delegat|novat)\w*(?:\W+\w+){0,6}?\W+(?:rights?|obligations?|duties|interests?|benefits?)\b", re.IGNORECASE)
+#: A term that runs "until terminated by either party giving the other ... notice" (a notice-only end, whatever follows):
+#: either party's way to end it at will (Theravance's service agreement was read as "No": its sentence ends in a list).
+_UNTIL_NOTICE = re.compile(r"\buntil\s+terminated\s+by\s+(?:either|any|each|a)\s+party\s+(?:by\s+|upon\s+|on\s+)?(?:giving|serving|providing|"
+                           r"written|prior|advance|notice)\b[^.;]{0,80}?\bnotice\b", re.IGNORECASE)
 #: Ending this agreement itself (not "the Service" it provides): "terminate this Agreement", "terminate the License Agreement".
 _THIS_AGREEMENT = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,2}Agreement\b")
 #: Words after the action that start an adverbial, not its object.
@@ -116,7 +120,11 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         on_topic = True  # covers half the question's topic at least: "No" is no longer "nothing on topic"
         # an at-will question: a party's right to end it counts however it is worded ("reserves the right to terminate this
         # Agreement ... for any reason", "shall have the right to resign at any time"), the action lexicon's words or not
-        right_to_end = at_will_q and bool(_RIGHT_TO_END.search(text) and _THIS_AGREEMENT.search(text) or _RESIGNS.search(text))
+        # ... not after a fixed first term ("until the end of the fifteenth Contract Year, and thereafter until terminated by
+        # either Party by providing thirty days' notice": an evergreen renewal, CUAD's Renewal Term, not a free exit)
+        until_notice = (at_will_q and bool(_UNTIL_NOTICE.search(text)) and not re.search(r"\bthereafter\b[^.;]{0,60}\buntil\s+terminated", text, re.I)
+                        and not names_condition(_UNTIL_NOTICE.sub(" ", text)))
+        right_to_end = at_will_q and bool(_RIGHT_TO_END.search(text) and _THIS_AGREEMENT.search(text) or _RESIGNS.search(text) or until_notice)
         if claim is None or not ({a.action for a in assertions(text)} & asked or right_to_end):
             continue
         if obj and not at_will_q and obj not in content_stems(text):  # at will: whose.at_will checks it ends *this agreement*
@@ -127,7 +135,7 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         covered = sum(1 for g in groups if g.required and g.name in hits)
         if at_will_q:
             granted = _RIGHT_TO_END.search(text) is not None
-            resigns = bool(_RESIGNS.search(text)) and not names_condition(text)
+            resigns = bool(_RESIGNS.search(text)) and not names_condition(text) or until_notice
             if issue is None and (at_will(text) or resigns):  # a party's right; an end on no condition but no one's decides nothing
                 if granted or resigns:
                     yes.append((i, s, e))  # "Either Party may terminate this Agreement by giving thirty (30) days' prior written notice"

@@ -401,3 +401,17 @@ def test_a_default_that_continues_for_a_period_is_a_cure_period() -> None:
              "affected by such force majeure event may terminate this Agreement.")
     assert cure_period([euro]).value == "30 days"
     assert cure_period([force]).candidate is None
+
+
+def test_a_term_until_either_party_gives_notice_is_a_free_exit_unless_it_follows_a_fixed_term() -> None:
+    q = "Can someone just walk away whenever they like, no reason needed?"
+    # THERAVANCEBIOPHARMA,INC_05_08_2020-EX-10.2 Service Agreement, 2.1 (its sentence ends in a list)
+    theravance = ("2.1 The Executive's employment with the Company will commence on the Commencement Date and shall continue, subject to "
+                  "the remaining terms of this Agreement, until terminated by either party giving the other the following minimum "
+                  "advance written notice:")
+    assert read_yes_no(q, [theravance]).answer == "Yes"
+    # RangeResourcesLouisianaInc_20150417_8-K: an evergreen after fifteen years (CUAD: no termination for convenience)
+    range_ = ("This Agreement shall commence on the Effective Date and continue in full force and effect until the end of the fifteenth "
+              "(15th) Contract Year, and shall continue in full force and effect thereafter until terminated by either Party by "
+              "providing thirty (30) days prior written notice to the other Party.")
+    assert read_yes_no(q, [range_]).answer != "Yes"
