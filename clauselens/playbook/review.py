@@ -49,6 +49,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from clauselens.errors import ClauselensError
+from clauselens.grid.heads import never_worded
 from clauselens.heads.presence import STRIDE_WORDS, WINDOW_WORDS, Presence, windows
 from clauselens.playbook.model import Playbook, Position
 from clauselens.playbook.parties import ALL, Sides, bound, covers, describe, liable, resolve_us, target
@@ -277,6 +278,12 @@ class Reviewer:
         order = sorted(range(len(passages)), key=lambda i: -float(pprobs[i]))
         clauses = [first] + [i for i in order if float(pprobs[i]) >= thr and i != first][: MAX_CLAUSES - 1]
         said = f"presence head: score {verdict.score:.2f} vs threshold {thr:.2f} (margin {margin:g} log-odds)"
+        word = never_worded(pos.category or "", [p.text for p in passages]) if abs(z) < margin else ""
+        if word:  # too close to call, but the agreement never uses the word such clauses are written with (grid.heads.NEVER_WORDED)
+            outcome = "compliant" if pos.require.rule == "absent" else "missing"
+            base.update(outcome=outcome, why=f"{said}: too close to the threshold, but the agreement never uses the word \"{word}\"...: "
+                        "no such clause", decided_by="presence head and word census")
+            return PositionResult(**base)
         if abs(z) < margin:
             base.update(outcome="unclear", why=f"{said}: too close to the threshold to decide", decided_by="presence head",
                         quotes=[quote_of(passages[first], focus)])

@@ -206,3 +206,18 @@ def test_a_long_clause_is_quoted_around_its_value() -> None:
     assert q.text.startswith("The parties") and q.clause == "7.2"
     short = quote_of(_P("A short clause.", 5, "1"))
     assert (short.text, short.start, short.end) == ("A short clause.", 5, 20)
+
+
+def test_a_close_call_on_a_clause_kind_the_agreement_never_words_is_decided() -> None:
+    # every presence reading too close to call (a wide band); the agreement (made from CUAD sentences) never says "compet..."
+    # nor "insur...": those positions are decided from the word census (grid.heads.NEVER_WORDED), the others stay unclear
+    wide = parse_playbook(PLAYBOOK.replace("name: test positions", "name: t\nunclear_margin: 10"), "test.yaml")
+    texts = ["This Agreement shall be governed by the laws of the State of New York.",
+             "Neither party may assign this Agreement without the prior written consent of the other party.",
+             "In no event shall either party's aggregate liability exceed the fees paid in the twelve (12) months before the claim."]
+    passages = [_P(t, 1000 * i, str(i + 1)) for i, t in enumerate(texts)]
+    res = {r.position_id: r for r in Reviewer(wide, calibration={}).review(passages, agreement="made").results}
+    assert res["no_non_compete"].outcome == "compliant" and "never uses the word" in res["no_non_compete"].why
+    assert res["insurance"].outcome == "missing" and "never uses the word" in res["insurance"].why
+    assert res["cap"].outcome != "missing"  # "liability" is there: the census decides nothing
+    check_invariants(wide, list(res.values()))
