@@ -95,4 +95,26 @@ def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str],
     return one_value(found, what, "period", "state")
 
 
-__all__ = ["CURE_GROUPS", "PAYMENT_GROUPS", "asks_cure", "asks_payment_term", "cure_period", "payment_term"]
+#: The topic group of a share read by :func:`percent_share`.
+SHARE_GROUPS = ("share",)
+#: A percentage of something paid or earned: "50% of all revenues received", "ten percent (10%) of Net Sales", "50% of any such
+#: royalties" -- a royalty, a commission, a revenue share or a reimbursement written as a share.
+_SHARE_OF = re.compile(r"\s*\)?\s*(?:of|on)\s+(?:the\s+|all\s+|any\s+(?:such\s+)?|each\s+|its\s+|such\s+)?(?:[A-Z]?[\w-]+\s+){0,3}?"
+                       r"(?:revenues?|sales|receipts|proceeds|profits?|income|royalt\w*|collections?|billings?)\b", re.IGNORECASE)
+
+
+def percent_share(texts: Sequence[str]) -> Reading:
+    """The percentage the agreement pays or shares as a part of something ("a fee equal to 50% of all revenues received"),
+    from every sentence that states one: the value when they all state one percentage, else the different ones."""
+    from clauselens.grid.values import amounts_at, named_amount
+
+    found: dict[str, Candidate] = {}
+    for i, s, _e, text in sentences_of(texts):
+        for a, start, end in amounts_at(text):
+            if a.kind == "percent" and _SHARE_OF.match(text, end) and not named_amount(text, start, end):
+                found.setdefault(str(a), Candidate(str(a), f"percent:{a.value}", i, s, s + len(text), 1, 0, SHARE_GROUPS))
+    return one_value(found, "the clauses that pay a share", "percentage")
+
+
+__all__ = ["CURE_GROUPS", "PAYMENT_GROUPS", "SHARE_GROUPS", "asks_cure", "asks_payment_term", "cure_period", "payment_term",
+           "percent_share"]

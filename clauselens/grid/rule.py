@@ -32,6 +32,7 @@ from clauselens.grid.extract import (
     RULE_TYPES,
     Candidate,
     Reading,
+    amount_kind,
     contract_vocabulary,
     preamble_date_kind,
     read_front_date,
@@ -43,7 +44,7 @@ from clauselens.grid.extract import (
 )
 from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law
 from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no, never_worded
-from clauselens.grid.periods import asks_cure, asks_payment_term, cure_period, payment_term
+from clauselens.grid.periods import asks_cure, asks_payment_term, cure_period, payment_term, percent_share
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.term import (
     OPEN_GROUPS,
@@ -166,6 +167,12 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         by_period = cure_period(texts) if asks_cure(q.question) else payment_term(texts) if asks_payment_term(q.question) else None
         if by_period is not None and by_period.candidate is not None:
             return by_period
+    if q.type == "amount" and r.candidate is None and not q.category and amount_kind(q.question) == "percent":
+        # "what percentage cut is involved - royalty, commission or discount?": a share of revenues, sales or royalties the
+        # agreement pays, when the question's words single out none (grid.periods.percent_share)
+        share = percent_share(texts)
+        if share.candidate is not None:
+            return share
     if q.type == "duration" and not q.category and asks_length(q.question):
         # "how long does the agreement last?": its term clause's one period, or that it sets no end -- first (the question's
         # words "initial term" also meet a renewal's "at the end of the Initial Term ... on a year to year basis")

@@ -415,3 +415,18 @@ def test_a_term_until_either_party_gives_notice_is_a_free_exit_unless_it_follows
               "(15th) Contract Year, and shall continue in full force and effect thereafter until terminated by either Party by "
               "providing thirty (30) days prior written notice to the other Party.")
     assert read_yes_no(q, [range_]).answer != "Yes"
+
+
+def test_a_percentage_cut_is_read_as_a_share_of_what_is_paid_or_earned() -> None:
+    from clauselens.grid.periods import percent_share
+
+    # NEONSYSTEMSINC_03_01_1999-EX-10.5 Distributor Agreement (made shorter); EuromediaHoldingsCorp ... Content License, 17
+    neon = "Licensee shall pay to Licensor for support services a fee equal to 50% of all revenues received by Licensee."
+    euro = "Licensor shall reimburse Rogers for 50% of any such royalties actually paid by Rogers."
+    assert percent_share([neon, euro]).value == "50%"
+    # interest, a deposit of the price, a security's coupon: no share
+    others = ["Late payments bear interest at 1.5% per month on the amount overdue.", "A deposit of 20% of the price is due.",
+              "the 8.250% Series A Cumulative Redeemable Preferred Stock"]
+    assert percent_share(others).candidate is None
+    q = GridQuestion(id="cut", question="What percentage cut is involved - royalty, commission or discount?", type="amount")
+    assert read(q, _passages(*others, neon)).value == "50%"
