@@ -213,18 +213,20 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
 #: clause. Chosen by ``benchmarks/category_words_census.py`` on the train_allowed agreements (results/category_words_census.json):
 #: at most 3 % of the agreements with such a clause lack the words (non-compete 1 of 71, exclusivity 3 of 120, insurance 0 of
 #: 109, hiring staff away 0 of 35, cap on liability 0 of 176, change of control 0 of 74, assignment 0 of 251, joint IP 0 of 26).
-NEVER_WORDED = {"Non-Compete": r"compet", "Exclusivity": r"exclusiv", "Insurance": r"insur", "No-Solicit Of Employees": r"solicit|hire|employ",
-                "Cap On Liability": r"liab", "Uncapped Liability": r"liab", "Change Of Control": r"change\s+(?:of|in)\s+control|merge|acqui|control",
-                "Anti-Assignment": r"assign|transfer", "Joint Ip Ownership": r"joint"}
+NEVER_WORDED: dict[str, tuple[str, str]] = {  # category -> (the word a reason names, the word family's pattern)
+    "Non-Compete": ("compet", r"compet"), "Exclusivity": ("exclusiv", r"exclusiv"), "Insurance": ("insur", r"insur"),
+    "No-Solicit Of Employees": ("solicit", r"solicit|hire|employ"), "Cap On Liability": ("liab", r"liab"),
+    "Uncapped Liability": ("liab", r"liab"), "Change Of Control": ("change of control", r"change\s+(?:of|in)\s+control|merge|acqui|control"),
+    "Anti-Assignment": ("assign", r"assign|transfer"), "Joint Ip Ownership": ("joint", r"joint")}
 
 
 def never_worded(category: str, texts: Sequence[str]) -> str:
-    """The word family of ``category`` (:data:`NEVER_WORDED`) when none of ``texts`` uses it (then the agreement has no such
-    clause), else ``""``."""
-    pat = NEVER_WORDED.get(category)
-    if pat is None or any(re.search(pat, t, re.IGNORECASE) for t in texts):
+    """The word of ``category`` (:data:`NEVER_WORDED`) when none of ``texts`` uses its word family (then the agreement has
+    no such clause), else ``""``."""
+    word, pat = NEVER_WORDED.get(category, ("", ""))
+    if not pat or any(re.search(pat, t, re.IGNORECASE) for t in texts):
         return ""
-    return pat.replace("\\s+", " ").replace("(?:of|in)", "of").split("|")[0]
+    return word
 
 
 def category_question(q: GridQuestion) -> tuple[GridQuestion, TopicReading] | None:

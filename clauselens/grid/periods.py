@@ -88,9 +88,10 @@ def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str],
             value = min(near)[1]
             # the same period in several sentences: the one that ends the agreement is quoted (a sublicensee's cure period
             # came first in a licence whose termination clause gives the parties the same 15 days)
-            if value not in found or (value not in ends and _ENDS.search(text)):
+            ending = _ENDS.search(text) is not None
+            if value not in found or (value not in ends and ending):
                 found[value] = Candidate(value, value, i, s, s + len(text), 1, 0, groups)
-                if _ENDS.search(text):
+                if ending:
                     ends.add(value)
     return one_value(found, what, "period", "state")
 

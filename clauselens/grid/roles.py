@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Sequence
 
 #: Role nouns of the side that gives what the agreement is about (goods, services, rights, work).
@@ -83,22 +84,28 @@ def side_of(alias: str) -> str:
     return "provider" if last in PROVIDER_ROLES else "recipient" if last in RECIPIENT_ROLES else ""
 
 
-def role_party(question: str, front: str) -> RoleParty | None:
-    """The one party of the opening text ``front`` on the side ``question`` asks about (module docstring), else None."""
+@lru_cache(maxsize=32)
+def preamble_parties(front: str) -> tuple[tuple[str, ...], dict[str, list[str]]]:
+    """The parties of the opening text ``front`` and their defined terms (the Archivist's preamble readers), read once per
+    text for both role readers; ``((), {})`` when fewer than two parties are named. The preamble may follow a title page
+    and a contents list: the first 3,000-character window (every 2,000) that names two parties."""
     from clauselens.parsing.metadata import guess_parties, guess_party_aliases
 
+    for start in range(0, max(1, len(front) - 1000), 2000):
+        parties = guess_parties(front[start:start + 3000])
+        if len(parties) >= 2:
+            return tuple(parties), guess_party_aliases(front[start:], parties)
+    return (), {}
+
+
+def role_party(question: str, front: str) -> RoleParty | None:
+    """The one party of the opening text ``front`` on the side ``question`` asks about (module docstring), else None."""
     side = asked_side(question)
     if not side:
         return None
-    parties: list[str] = []
-    for start in range(0, max(1, len(front) - 1000), 2000):  # the preamble may follow a title page and a contents list
-        parties = guess_parties(front[start:start + 3000])
-        if len(parties) >= 2:
-            front = front[start:]
-            break
+    parties, aliases = preamble_parties(front)
     if len(parties) < 2:
         return None
-    aliases = guess_party_aliases(front, parties)
     # each party's first alias that names a role ('"Ferrer" and/or "Supplier"': Supplier)
     hits = [(name, a) for name, al in aliases.items() for a in [next((x for x in al if side_of(x)), "")] if a and side_of(a) == side]
     if not hits and len(parties) == 2 and len(aliases) == 2:
@@ -139,13 +146,11 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
     the provider's characteristic performance, the test of the Rome I Regulation, Art. 4(2).)"""
     from clauselens.grid.extract import sentences_of
     from clauselens.grid.values import name_tokens
-    from clauselens.parsing.metadata import guess_parties, guess_party_aliases
 
     side = asked_side(question)
-    parties = guess_parties(front[:3000])
-    if not side or len(parties) != 2:
+    parties, aliases = preamble_parties(front) if side else ((), {})
+    if len(parties) != 2:
         return None
-    aliases = guess_party_aliases(front, parties)
     forms = {p: [p, *aliases.get(p, [])] for p in parties}
     pats = {p: re.compile(r"(?<![\w&])(?:" + "|".join(r"\s+".join(map(re.escape, f.split())) for f in fs if f) + r")(?:['’]s)?"
                           rf"(?:{_MODAL}(?P<give>{_PROVIDES})|{_MODAL}(?P<take>{_RECEIVES})|(?P<grant>{_GRANTS}))", re.IGNORECASE)
@@ -179,4 +184,4 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
 
 
 __all__ = ["MIN_CONDUCT", "PROVIDER_ROLES", "PROVIDER_VERBS", "RECIPIENT_ROLES", "RECIPIENT_VERBS", "RoleParty", "asked_side",
-           "role_by_conduct", "role_party", "side_of"]
+           "preamble_parties", "role_by_conduct", "role_party", "side_of"]

@@ -395,10 +395,11 @@ def conduct_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passa
     # the quote: the evidence when it names the answer, else the preamble sentence that gives the answer its defined term
     # (the evidence then named in the reason: "DD agrees to provide ...")
     found: list[Cell | None] = []
+    names_it = bool(name_tokens(party.name) & name_tokens(evidence))
     for p in passages:
-        if evidence in p.text and name_tokens(party.name) & name_tokens(evidence):
-            found.append(_quoted(base, p, p.text.index(evidence), p.text.index(evidence) + len(evidence), party.name,
-                                 f"{said}, the {party.side} side the question asks about (no model)"))
+        at = p.text.find(evidence) if names_it else -1
+        if at >= 0:
+            found.append(_quoted(base, p, at, at + len(evidence), party.name, f"{said}, the {party.side} side the question asks about (no model)"))
     for p in passages[:FRONT_PASSAGES]:
         for s, e in sentence_units(p.text):
             sent = p.text[s:e]

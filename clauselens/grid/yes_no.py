@@ -124,7 +124,10 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         # either Party by providing thirty days' notice": an evergreen renewal, CUAD's Renewal Term, not a free exit)
         until_notice = (at_will_q and bool(_UNTIL_NOTICE.search(text)) and not re.search(r"\bthereafter\b[^.;]{0,60}\buntil\s+terminated", text, re.I)
                         and not names_condition(_UNTIL_NOTICE.sub(" ", text)))
-        right_to_end = at_will_q and bool(_RIGHT_TO_END.search(text) and _THIS_AGREEMENT.search(text) or _RESIGNS.search(text) or until_notice)
+        granted = at_will_q and _RIGHT_TO_END.search(text) is not None
+        resign = at_will_q and _RESIGNS.search(text) is not None
+        resigns = resign and not names_condition(text) or until_notice  # a resignation on a condition is no free exit
+        right_to_end = granted and bool(_THIS_AGREEMENT.search(text)) or resign or until_notice
         if claim is None or not ({a.action for a in assertions(text)} & asked or right_to_end):
             continue
         if obj and not at_will_q and obj not in content_stems(text):  # at will: whose.at_will checks it ends *this agreement*
@@ -134,8 +137,6 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         issue = check_claim(claim, text)
         covered = sum(1 for g in groups if g.required and g.name in hits)
         if at_will_q:
-            granted = _RIGHT_TO_END.search(text) is not None
-            resigns = bool(_RESIGNS.search(text)) and not names_condition(text) or until_notice
             if issue is None and (at_will(text) or resigns):  # a party's right; an end on no condition but no one's decides nothing
                 if granted or resigns:
                     yes.append((i, s, e))  # "Either Party may terminate this Agreement by giving thirty (30) days' prior written notice"
