@@ -68,12 +68,16 @@ from clauselens.grid.groups import (
 from clauselens.grid.topic import plain_idioms, telling_concepts
 from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
 from clauselens.grid.whose import (
+    MODIFIES,
+    NOTICE_WORD,
+    SUM_THRESHOLD,
     about_own_term,
     after_the_end,
     asks_about_term,
     at_will,
     compliance_only,
     ending_effect,
+    ends_on,
     entity_home,
     insurance_terms,
     mutual_only,
@@ -354,6 +358,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 continue
             if _DEFINITION.match(text) or _RECITAL.match(text):
                 continue  # a meaning ('"Fiscal Year" means ...') or the background ("WHEREAS, ..."), not a term
+            if notice_q and qtype == "duration" and not NOTICE_WORD.search(text):
+                continue  # "twelve (12) months prior to the expiration ..., the Parties shall use good faith efforts to negotiate": no notice
             if renewal_q and mutual_only(text):
                 continue  # "may be extended ... by mutual written agreement": a new bargain, no renewal term
             if not insurance_q and insurance_terms(text):
@@ -371,18 +377,22 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 limit = 3 * MAX_DISTANCE  # "after thirty (30) days written notice ... unless ... cures the breach before the end of such period"
             for shown, key, at in vals:
                 offsets = [o for v in hits.values() for o in v]
-                dist = min((at - o if o <= at else (10**6 if forward else o - at) for o in offsets), default=0)
+                # a value right before its topic word modifies it ("an automatic 2 year term extensions", "a three-year renewal term")
+                dist = min((at - o if o <= at else (10**6 if forward and not MODIFIES.fullmatch(text[at:o]) else o - at) for o in offsets),
+                           default=0)
                 if dist > limit:
                     continue
                 if qtype == "date" and not period_fallback and _crossed(text, max(o for o in offsets if o <= at), at):
                     continue  # "from the Effective Date until December 31, 2018": the date is the end's, not the start's
                 if own_date_q and not period_fallback and _DEADLINE.search(text[max(0, at - 25):at]):
                     continue  # "shall install this sign on or before March 28, 2008": a deadline, not the agreement's date
-                if start_q and not period_fallback and ending_effect(text, max(o for o in offsets if o <= at)):
-                    continue  # "terminate this Agreement, effective as of December 31, 2023": the termination's day
+                if start_q and not period_fallback and (ending_effect(text, max(o for o in offsets if o <= at)) or ends_on(text, at)):
+                    continue  # "terminate this Agreement, effective as of December 31, 2023", "shall expire on ...": an end's day
                 if (qtype == "date" and other_agreements(text, at)) or (term_q and not about_own_term(text, at)) or (
                         term_q and qtype == "duration" and not renewal_q and after_the_end(text, at)):
                     continue  # another agreement's date; a period of something other than this agreement's term, or after it
+                if qtype == "amount" and not ceiling_q and SUM_THRESHOLD.search(text[max(0, at - 25):at]):
+                    continue  # "does not increase the value ... by more than $ 50M": a threshold, not a price asked about
                 if term_q and qtype == "duration" and not notice_q and (_THRESHOLD.search(text[max(0, at - 25):at])
                                                                        or _WINDOW.search(text[max(0, at - 25):at])):
                     continue  # "extends beyond one-hundred-and-eighty (180) days": a threshold; "within 30 days of receipt": a window
@@ -471,14 +481,14 @@ def read_typed(qtype: str, question: str, passages: Sequence[str], terms: Sequen
 
 _MADE_ON = re.compile(r"\b(?:entered\s+into|made(?:\s+and\s+entered\s+into)?|executed)\s+(?:effective\s+)?"
                       r"(?:as\s+of\s+)?(?:on\s+|this\s+)?(?:the\s+)?"
-                      r"((?:\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+)?[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
-                      r"|\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})")
+                      r"((?:\d{1,2}(?:st|nd|rd|th|t\s?h)?\s+day\s+of\s+)?[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+                      r"|\d{1,2}(?:st|nd|rd|th|t\s?h)?\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})")
 
 
 #: "this Consulting Agreement ("Agreement") dated June 1, 2020, effective as of July 1, 2020": the date it is dated.
 _DATED_THIS = re.compile(r"\b[Tt]his\s+(?:[A-Z][\w&-]*\s+){0,5}(?:Agreement|AGREEMENT)\s*(?:\([^)]{0,40}\)\s*)?,?\s*(?:is\s+)?dated\s+(?:as\s+of\s+)?"
-                         r"(?:the\s+)?((?:\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+)?[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
-                         r"|\d{1,2}(?:st|nd|rd|th)?\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})")
+                         r"(?:the\s+)?((?:\d{1,2}(?:st|nd|rd|th|t\s?h)?\s+day\s+of\s+)?[A-Z][a-z]+\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+                         r"|\d{1,2}(?:st|nd|rd|th|t\s?h)?\s+day\s+of\s+[A-Z][a-z]+,?\s+\d{4})")
 
 
 _START_WORDS = re.compile(r"\b(?:effective|effect|commenc\w*|start\w*|begin\w*)\b", re.IGNORECASE)
@@ -486,7 +496,9 @@ _START_STEMS = frozenset(content_stems("effect effective start begin commence co
 _SIGN_STEMS = frozenset(content_stems("sign signed execute executed made")) - frozenset(content_stems("date"))
 #: Everyday ways to ask when it starts: "when does this deal kick in?", "up and running", "go live", "become binding".
 _START_IDIOM = re.compile(r"\bkick(?:s|ed)?\s+(?:in|off)\b|\bup\s+and\s+running\b|\bgo(?:es)?[\s-]+live\b|\bcomes?\s+into\s+(?:force|effect)\b|"
-                          r"\bbecomes?\s+binding\b", re.IGNORECASE)
+                          r"\bbecomes?\s+binding\b|"
+                          # "From what date is the agreement in force?", "since when does it apply?": the day it starts
+                          r"\b(?:from|since|as\s+of)\s+(?:what|which)\s+(?:date|day)\b|\b(?:from|since)\s+when\b", re.IGNORECASE)
 _ITS_DATE = frozenset(content_stems("date dated agreement contract deal document what which whats"))
 
 
@@ -527,17 +539,18 @@ def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:
         d = parse_date(got) if got else None
         if got is None or d is None:
             continue
-        m = re.search(r"\s+".join(re.escape(w) for w in got.split()), text)
-        if m is None or _PAGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
-            continue  # "Page 2 May 2004": a page header's number read as the day
-        before = text[max(0, m.start() - 30):m.start()]
-        if other_agreements(text, m.start()) or _AMENDED_ON.search(before) or _DEADLINE.search(before):
-            continue  # "(as amended by an amendment agreement dated 31 December 2013)", "As amended on ...", "on or before ...": another's date
-        for s, e in sentence_units(text):
-            if s <= m.start() < e:
-                if prefer == "effective" and not _START_WORDS.search(text[s:e]):
-                    break  # the agreement's date, not said to be when it takes effect: not this question's quote
-                return Reading(value=d.isoformat(), candidate=Candidate(d.isoformat(), d.isoformat(), i, s, e, 1, 0), on_topic=True)
+        # each place the passage states it (a title page's "ORDERLY MARKETING AGREEMENT December 27, 2018" before the preamble's
+        # "is entered into on December 27, 2018 (the "Effective Date")")
+        for m in re.finditer(r"\s+".join(re.escape(w) for w in got.split()), text):
+            if _PAGE_BEFORE.search(text[max(0, m.start() - 12):m.start()]):
+                break  # "Page 2 May 2004": a page header's number read as the day
+            before = text[max(0, m.start() - 30):m.start()]
+            if other_agreements(text, m.start()) or _AMENDED_ON.search(before) or _DEADLINE.search(before):
+                break  # "(as amended by an amendment agreement dated 31 December 2013)", "As amended on ...", "on or before ...": another's date
+            s, e = next(((s, e) for s, e in sentence_units(text) if s <= m.start() < e), (-1, -1))
+            if s < 0 or ends_on(text, m.start()) or (prefer == "effective" and not _START_WORDS.search(text[s:e])):
+                continue  # the agreement's date, not said to be when it takes effect: not this question's quote
+            return Reading(value=d.isoformat(), candidate=Candidate(d.isoformat(), d.isoformat(), i, s, e, 1, 0), on_topic=True)
     return Reading(reason="the opening passages state no date (or leave it blank)")
 
 

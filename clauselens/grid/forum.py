@@ -40,7 +40,9 @@ _ARBITRATION = re.compile(r"\barbitra\w*", re.IGNORECASE)
 _LAW_ASKED = re.compile(r"\b(?:laws?|legal\s+system|govern\w*)\b", re.IGNORECASE)
 
 #: Governing: a verb of governing or construing, then "the laws of" (within one clause of the sentence).
-_GOVERNED_BY = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|enforc\w*|subject)\b[^.;]{0,160}?\blaws?\s+(?:of|in)\b",
+_GOVERNED_BY = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|enforc\w*|subject)\b[^.;]{0,160}?\blaws?\s+"
+                          # "the laws and decisions of the State of Michigan", "the laws and regulations of"
+                          r"(?:(?:and|or)\s+(?:decisions|regulations|rules|statutes|judicial\s+decisions)\s+)?(?:of|in)\b",
                           re.IGNORECASE)
 #: ... or a law named by its people's adjective: "governed by English law".
 _GOVERNED_BY_ADJECTIVE = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|subject)\b[^.;]{0,160}?\b(?:" + "|".join(DEMONYMS)

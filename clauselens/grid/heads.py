@@ -220,6 +220,45 @@ NEVER_WORDED: dict[str, tuple[str, str]] = {  # category -> (the word a reason n
     "Anti-Assignment": ("assign", r"assign|transfer"), "Joint Ip Ownership": ("joint", r"joint")}
 
 
+#: Clause kinds that are a duty (CUAD's Insurance: "a requirement for either party to maintain insurance"): a "Yes" quotes a
+#: sentence that imposes it ("Licensee shall maintain ... insurance"), not one that allows it ("Any of the Parties may at its
+#: own expense insure against such risks") or supposes it ("Should the Managing Group agree to jointly insure ...").
+DUTY_WORDED: dict[str, str] = {
+    "Insurance": r"\b(?:shall|must|will|agrees?\s+to|(?:is|are|be)\s+required\s+to|undertakes?\s+to|(?:is|are)\s+responsible\s+for|"
+                 r"carries|maintains)\b[^.;]{0,120}?\b(?:maintain|carry|carries|obtain|procure|keep|purchase|insure|name|have|provide|secure|"
+                 r"arrange|covered)\w*\b[^.;]{0,200}\binsur"
+                 r"|\binsur\w*[^.;]{0,200}\b(?:shall|must|will)\s+(?:\w+\s+){0,3}?(?:be\s+)?(?:maintained|carried|obtained|kept|in\s+(?:full\s+)?force)\b"}
+_SUPPOSED = re.compile(r"^\W*(?:\(?[\w.]{1,6}\)?\s+)?(?:should|if|in\s+the\s+event|where|when)\b", re.IGNORECASE)
+
+
+def states_clause(category: str, sentence: str) -> bool:
+    """Does ``sentence`` say what a clause of ``category`` says, so that a "Yes" may quote it: a duty's kind imposes it
+    (:data:`DUTY_WORDED`), a kind written with its own word uses it (:data:`NEVER_WORDED`: a non-compete's quote says
+    "compete"), a termination for convenience lets a party end the agreement at will
+    (:func:`clauselens.grid.whose.at_will`)? True for the other kinds."""
+    from clauselens.grid.whose import at_will
+
+    duty = DUTY_WORDED.get(category)
+    if duty is not None and (re.search(duty, sentence, re.IGNORECASE) is None or _SUPPOSED.match(sentence)):
+        return False
+    word = NEVER_WORDED.get(category)
+    if word is not None and re.search(word[1], sentence, re.IGNORECASE) is None:
+        return False
+    return category != "Termination For Convenience" or at_will(sentence)
+
+
+def clause_sentence(category: str, texts: Sequence[str], order: Sequence[int] | None = None) -> tuple[int, int, int] | None:
+    """``(passage, start, end)`` of the first sentence of ``texts`` (in ``order``: passage indices, e.g. the presence head's
+    best first; default document order) that :func:`states_clause`, else None."""
+    from clauselens.grid.extract import sentences_of
+
+    for i in (order if order is not None else range(len(texts))):
+        for _j, s, e, t in sentences_of([texts[i]]):
+            if len(t.split()) >= MIN_QUOTE_WORDS and states_clause(category, t):  # a sentence, not a heading ("Non-Competition by ...")
+                return i, s, e
+    return None
+
+
 def never_worded(category: str, texts: Sequence[str]) -> str:
     """The word of ``category`` (:data:`NEVER_WORDED`) when none of ``texts`` uses its word family (then the agreement has
     no such clause), else ``""``."""

@@ -39,13 +39,16 @@ _FAIL_ASKED = re.compile(r"\b(?:breach\w*|break\w*|broke\w*|default\w*|fail\w*|m
 _PAY_ASKED = re.compile(r"\b(?:pay\w*|paid|settle\w*)\b", re.IGNORECASE)
 _BILL_ASKED = re.compile(r"\b(?:invoices?|invoiced|bills?|billed|billing|statements?|net\s+(?:\d+|how\s+many))\b", re.IGNORECASE)
 
+#: A question for the time something is due: "within how many days", "how quickly", "how soon", "by when", "deadline".
+_HOW_SOON = re.compile(r"\bwithin\s+how\b|\bhow\s+(?:many\s+(?:days|weeks)|quickly|soon|fast)\b|\bby\s+when\b|\bdeadline\b", re.IGNORECASE)
 #: In a sentence: a breach or default, and a time to cure it.
 _BREACH = re.compile(r"\b(?:breach\w*|default\w*|violat\w*|fail\w*\s+to\s+(?:perform|comply|pay|observe)|non-?performance)\b", re.IGNORECASE)
 _CURE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|uncured|remed(?:y|ied|ies|y)|unremedied|rectif\w*|correct(?:s|ed|ing)?)\b"
                    # "such default continues for a period of thirty (30) days after written notice": left uncured that long
                    r"|\b(?:default|breach|failure|non-?performance)\w*\s+(?:shall\s+)?continues?\s+(?:unremedied\s+)?for\b", re.IGNORECASE)
 #: In a sentence: a payment made due, counted from an invoice.
-_DUE = re.compile(r"\b(?:pay(?:s|ing|ment|ments|able)?|paid|due|remit\w*)\b", re.IGNORECASE)
+_DUE = re.compile(r"\b(?:pay(?:s|ing|ment|ments|able)?|paid|due|remit\w*)\b"
+                  r"|\bnet\s+(?:\d+|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety)\b", re.IGNORECASE)  # "Net 30 days from ... invoice"
 _INVOICE = re.compile(r"\b(?:invoic\w*|bills?|billing|statements?)\b", re.IGNORECASE)
 #: A sentence that ends the agreement (where a cure period usually sits).
 _ENDS = re.compile(r"\bterminat\w*\s+(?:this|the)\s+(?:Agreement|Contract)\b|\b(?:this|the)\s+(?:Agreement|Contract)\s+(?:may|shall|will)\s+"
@@ -61,7 +64,26 @@ def asks_cure(question: str) -> bool:
 
 def asks_payment_term(question: str) -> bool:
     """Does the question ask how long after an invoice a payment is due ("How many days do we get to pay an invoice?")?"""
-    return bool(_PAY_ASKED.search(question) or re.search(r"\bnet\b", question, re.I)) and bool(_BILL_ASKED.search(question))
+    # ... or in other words: "Within how many days must payments be made?", "how quickly are we paid?"
+    return bool(_PAY_ASKED.search(question) or re.search(r"\bnet\b", question, re.I)) and bool(
+        _BILL_ASKED.search(question) or _HOW_SOON.search(question))
+
+
+def about_period_asked(question: str, sentence: str) -> bool:
+    """Is ``sentence`` about the event a cure or payment question asks the time for (a breach or its cure; a payment),
+    so that a period it states may answer ("The Compensation Options will be exercisable for a period of 24 months at
+    the Offering Price" answers no "how quickly do invoices have to be paid?")? True for other questions."""
+    if asks_cure(question):
+        return bool(_BREACH.search(sentence) or _CURE.search(sentence))
+    if asks_payment_term(question):
+        # a grace period before a breach ends it, a time to dispute a bill: no payment deadline
+        return bool(_PAID_WITHIN.search(sentence)) and not _BREACH.search(sentence) and not re.search(r"\bdisput\w*", sentence, re.I)
+    return True
+
+
+#: A payment made due within a period: "shall be paid within thirty (30) days", "payable no later than 45 days", "Net 30 days".
+_PAID_WITHIN = re.compile(r"\b(?:pa(?:y|id|ys|ying|yable|yment|yments)|due|remit\w*)\b[^.;]{0,80}?\b(?:within|(?:no|not)\s+later\s+than)\s+"
+                          r"[\w()\s-]{0,30}?\b(?:days?|weeks?|months?)\b|\bnet\s+(?:\d+|thirty|sixty|forty-five|ninety|fifteen)\b", re.IGNORECASE)
 
 
 def cure_period(texts: Sequence[str]) -> Reading:
@@ -104,6 +126,12 @@ _SHARE_OF = re.compile(r"\s*\)?\s*(?:of|on)\s+(?:the\s+|all\s+|any\s+(?:such\s+)
                        r"(?:revenues?|sales|receipts|proceeds|profits?|income|royalt\w*|collections?|billings?)\b", re.IGNORECASE)
 
 
+#: A definition's sentence ("... shall mean", "means") and a threshold's words before a figure ("more than", "at least").
+_DEFINES = re.compile(r"^(?:[^.;]|\.(?=\d)){0,200}?\b(?:shall\s+mean|means|is\s+defined\s+as)\b", re.IGNORECASE)
+_MORE_THAN = re.compile(r"(?:\b(?:more|greater|less|fewer)\s+than|\bin\s+excess\s+of|\bat\s+least|\bexceed(?:s|ing)?)\s+"
+                        r"(?:[\w-]+\s+(?:percent|per\s+cent)\s*\(\s*)?$", re.IGNORECASE)  # "more than twenty percent (20%)"
+
+
 def percent_share(texts: Sequence[str]) -> Reading:
     """The percentage the agreement pays or shares as a part of something ("a fee equal to 50% of all revenues received"),
     from every sentence that states one: the value when they all state one percentage, else the different ones."""
@@ -112,10 +140,12 @@ def percent_share(texts: Sequence[str]) -> Reading:
     found: dict[str, Candidate] = {}
     for i, s, _e, text in sentences_of(texts):
         for a, start, end in amounts_at(text):
+            if _DEFINES.match(text) or _MORE_THAN.search(text[max(0, start - 25):start]):
+                continue  # 'a Competitive Business shall mean ... which derives more than 20% of its revenues': a threshold, not a share paid
             if a.kind == "percent" and _SHARE_OF.match(text, end) and not named_amount(text, start, end):
                 found.setdefault(str(a), Candidate(str(a), f"percent:{a.value}", i, s, s + len(text), 1, 0, SHARE_GROUPS))
     return one_value(found, "the clauses that pay a share", "percentage")
 
 
-__all__ = ["CURE_GROUPS", "PAYMENT_GROUPS", "SHARE_GROUPS", "asks_cure", "asks_payment_term", "cure_period", "payment_term",
+__all__ = ["CURE_GROUPS", "PAYMENT_GROUPS", "SHARE_GROUPS", "about_period_asked", "asks_cure", "asks_payment_term", "cure_period", "payment_term",
            "percent_share"]

@@ -26,6 +26,8 @@ from __future__ import annotations
 import re
 from typing import Any, Sequence
 
+import numpy as np
+
 from clauselens.grid.answer import CHECK_VERSION, source_link
 from clauselens.grid.cells import Cell
 from clauselens.grid.extract import (
@@ -43,8 +45,8 @@ from clauselens.grid.extract import (
     topic_groups,
 )
 from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law
-from clauselens.grid.heads import RowHeads, category_passages, category_question, head_yes_no, never_worded
-from clauselens.grid.periods import asks_cure, asks_payment_term, cure_period, payment_term, percent_share
+from clauselens.grid.heads import RowHeads, category_passages, category_question, clause_sentence, head_yes_no, never_worded, states_clause
+from clauselens.grid.periods import about_period_asked, asks_cure, asks_payment_term, cure_period, payment_term, percent_share
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.term import (
     OPEN_GROUPS,
@@ -167,6 +169,9 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         by_period = cure_period(texts) if asks_cure(q.question) else payment_term(texts) if asks_payment_term(q.question) else None
         if by_period is not None and by_period.candidate is not None:
             return by_period
+        if r.candidate is not None and not about_period_asked(q.question, texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
+            return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is not said of a breach's cure or "
+                           "of a payment")
     if q.type == "amount" and r.candidate is None and not q.category and amount_kind(q.question) == "percent":
         # "what percentage cut is involved - royalty, commission or discount?": a share of revenues, sales or royalties the
         # agreement pays, when the question's words single out none (grid.periods.percent_share)
@@ -468,6 +473,15 @@ def head_yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[P
         return ev if ev is not None and ev.status == "answered" else Cell(
             **base, status="unverified", answer="",
             reason=h.reason.split(";")[0] + "; but the clause it finds uses none of the question's words, so no answer is shown")
+    if h.answer == "Yes" and rh is not None and not states_clause(h.category, passages[h.passage].text[h.start:h.end]):
+        # "Any of the Parties may at its own expense insure against such risks" (no one's duty), "MediaLinx shall not use or publicly
+        # disclose the data" for a non-compete: the sentence the head scores highest does not say it; another may
+        j = rh.categories.index(h.category)
+        at = clause_sentence(h.category, texts, [int(i) for i in np.argsort(-rh.passage_probs[:, j])])
+        if at is None:
+            return Cell(**base, status="unverified", answer="", reason=h.reason.split(";")[0] + "; the presence head finds such a clause, "
+                        "but no sentence of the agreement says it in the words such clauses use, so no answer is shown")
+        h = h.__class__(h.answer, h.category, h.reason, *at)
     if h.answer == "Yes":
         return _quoted(base, passages[h.passage], h.start, h.end, "Yes", h.reason) or Cell(
             **base, status="unverified", answer="", reason=h.reason + "; its passage could not be quoted")

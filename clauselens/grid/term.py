@@ -26,7 +26,7 @@ from typing import Sequence
 
 from clauselens.grid.extract import Candidate, Reading, read_front_date, sentences_of
 from clauselens.grid.values import ONE_DATE, content_words, durations_at, durations_in, parse_date
-from clauselens.grid.whose import after_the_end
+from clauselens.grid.whose import after_the_end, ends_on
 
 #: The topic groups of a reading from the term clause (:attr:`clauselens.grid.extract.Candidate.groups`).
 TERM_GROUPS = ("term",)
@@ -199,8 +199,8 @@ def takes_effect_when_made(texts: Sequence[str]) -> str:
     date hereof (the "Effective Date")") -- so the preamble's date ("dated as of April 1, 2019") is when it starts;
     ``""`` when none does."""
     for _i, _s, _e, sentence in sentences_of(texts):
-        if ONE_DATE.search(sentence) or _SIGNING_LINE.search(sentence):
-            continue  # a day of its own ("shall commence on December 1, 2001"); the signature line's "effective as of"
+        if any(not ends_on(sentence, d.start()) for d in ONE_DATE.finditer(sentence)) or _SIGNING_LINE.search(sentence):
+            continue  # a day of its own ("shall commence on December 1, 2001", not an end's "shall expire on ..."); a signature line
         if _EFFECTIVE_IS_MADE.search(sentence):
             return sentence
         m = _ANCHOR_BEFORE.search(sentence)
@@ -210,7 +210,7 @@ def takes_effect_when_made(texts: Sequence[str]) -> str:
 
 
 #: The agreement or its term as what commences ("the term of this Agreement shall commence on the date hereof").
-_THIS_TERM = re.compile(r"\b(?:this\s+Agreement|the\s+[\"“]?Term\b|term\s+of\s+this\s+Agreement)\b[^.;]{0,60}$", re.IGNORECASE)
+_THIS_TERM = re.compile(r"\b(?:this\s+Agreement|the\s+[\"“]?Term\b|term\s+of\s+this\s+Agreement)\b[^.;]{0,160}$", re.IGNORECASE)
 #: Another period or defined term that commences ('"Standstill Period" shall mean the period commencing on ...').
 _OTHER_PERIOD = re.compile(r"\bshall\s+mean\b|\bmeans\b|\bPeriod\b")
 _SIGNING_LINE = re.compile(r"\bsigned\b|\bexecuted\b|\bIN\s+WITNESS\b|\bWHEREFORE\b")

@@ -39,6 +39,7 @@ countries company companies us we they use under there whose whether way thing t
 long often soon ever still mean means right rights apply applies applied most least itself before after
 mention mentions mentioned contain contains include includes provide provides provided anything something
 information obligation obligations duty duties
+far want wants wanted wish wishes don't dont doesn't won't
 """.split())
 #: The stems of :data:`GENERIC` (shared with :mod:`clauselens.grid.groups`).
 GENERIC_STEMS = frozenset(content_stems(" ".join(GENERIC)))
@@ -50,6 +51,8 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "sign": ("execut", "dated", "entered into", "as of"), "pay": ("fee", "pay", "price", "compensat", "$"),
     "paid": ("fee", "pay", "price", "compensat", "$"), "money": ("fee", "pay", "price", "compensat", "$"),
     "cost": ("fee", "price", "cost", "$"), "secret": ("confidential",), "secreci": ("confidential",), "fix": ("cure",), "check": ("inspect", "audit"),
+    # "how far in advance must someone say so?": a notice given before an event
+    "advanc": ("advanc", "notic", "prior"),
     "transfer": ("assign", "transfer"), "hand": ("assign", "transfer"), "law": ("governed", "laws of"),
     "court": ("jurisdiction", "venue", "arbitrat"), "settl": ("jurisdiction", "venue", "arbitrat"),
     "forbidden": ("shall not", "may not", "prohibit"), "damag": ("liab",), "warn": ("notice",),

@@ -70,7 +70,7 @@ _TERM_GROUPS = frozenset({"expir", "renew", "end", "last", "durat", "continu", "
 #: Words any obligation's length is asked with ("how long does it last", "continue", "duration").
 _LASTING = frozenset({"last", "durat", "continu"})
 #: A renewal only by both parties' fresh agreement.
-_MUTUAL = re.compile(r"\b(?:by|upon|with|through|on)\s+(?:the\s+)?mutual\s+(?:written\s+)?(?:agreement|consent|accord)\b|"
+_MUTUAL = re.compile(r"\b(?:by|upon|with|through|on)\s+(?:the\s+)?(?:mutual|unanimous)\s+(?:written\s+)?(?:agreement|consent|accord)\b|"
                      r"\bmutually\s+agree|\bif\s+(?:both|the)\s+parties\s+(?:so\s+)?(?:mutually\s+)?agree|"
                      r"\bas\s+(?:may\s+be\s+)?(?:mutually\s+)?agreed\s+(?:upon\s+)?(?:in\s+writing\s+)?by\s+the\s+parties|"
                      r"\bby\s+(?:(?:an|the)\s+)?(?:written\s+)?(?:agreement|consent)\s+(?:in\s+writing\s+)?(?:executed\s+|signed\s+)?(?:by|of)\s+"
@@ -234,9 +234,20 @@ def ending_effect(text: str, term_at: int) -> bool:
     return bool(_ENDING_BEFORE.search(text[max(0, term_at - 80):term_at]))
 
 
+#: The words just before an end date: "shall expire on December 31, 2028", "and end on", "continuing until", "through".
+_ENDS_ON = re.compile(r"\b(?:expir\w*|terminat\w*|end(?:s|ed|ing)?|until|till|through|thru)\s+(?:on\s+|at\s+|as\s+of\s+)?(?:the\s+)?$",
+                      re.IGNORECASE)
+
+
+def ends_on(text: str, at: int) -> bool:
+    """Is the date at ``at`` the day something ends ("commence effective as of the date hereof and shall expire on
+    December 31, 2028": not the start)?"""
+    return bool(_ENDS_ON.search(text[max(0, at - 40):at]))
+
+
 #: Insurance wording: "insurance", "insured", "insurer(s)", "insure", "policy or policies evidenced thereby", "liability coverage".
 _INSURANCE = re.compile(r"\binsur(?:ance|ed|ers?|e|ing)\b|\bpolic(?:y|ies)\s+(?:or\s+policies\s+)?(?:evidenced|of\s+insurance)|"
-                        r"\b(?:insurance|liability)\s+coverage\b", re.IGNORECASE)
+                        r"\b(?:insurance|liability)\s+coverage\b|\bpolic(?:y|ies)\b[^.;]{0,100}\bcoverage\b", re.IGNORECASE)
 
 
 def insurance_terms(text: str) -> bool:
@@ -244,17 +255,40 @@ def insurance_terms(text: str) -> bool:
     return bool(_INSURANCE.search(text))
 
 
-__all__ = ["ACCOUNTING", "OTHER_REACH", "SUBJECT_REACH", "TERM_REACH", "about_own_term", "after_the_end", "asks_about_term",
+#: A sum a condition turns on: "does not increase the value ... by more than $ 50M", "orders in excess of $10,000" (a cap on a
+#: payment, "not to exceed $35,000" / "no more than", is the payment's amount; "not less than $1,000,000" of insurance a minimum).
+SUM_THRESHOLD = re.compile(r"(?<!\bno\s)(?<!\bnot\s)\b(?:more|greater)\s+than\s+$|\bin\s+excess\s+of\s+$|\bbeyond\s+$",
+                            re.IGNORECASE)
+#: A notice given: "notice", "notify", "notification", "inform", "advise".
+NOTICE_WORD = re.compile(r"\bnoti(?:c|f)\w*|\binform\w*|\badvis\w*", re.IGNORECASE)
+#: A value and at most one word before the topic word it modifies: "2 year term ", "three (3) year ", "one-year renewal ".
+MODIFIES = re.compile(r"[\w()-]+(?:\s+\(\s*\d+\s*\))?[\s-]+(?:year|month|week|day)s?[\s-]+(?:\w+\s+)?")
+
+
+__all__ = ["ACCOUNTING", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "SUBJECT_REACH", "SUM_THRESHOLD", "TERM_REACH",
+           "about_own_term", "after_the_end", "asks_about_term",
            "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "names_condition", "not_a_party",
            "other_agreements"]
 
 
+#: Ending one's own part in this agreement, or the employment it is: "may terminate its participation in this Agreement", "terminate its
+#: performance of related obligations under this Agreement", "either you or the Company may terminate your employment".
+ENDS_OWN = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:(?:its|their)\s+(?:participation|performance)\b[^.;]{0,40}?\b(?:this|the)\s+"
+                      r"(?:[A-Z][\w-]*\s+){0,2}Agreement\b|(?:your|his|her|the\s+[\w-]+['’]s|the)\s+employment\b)")
 #: A termination of the agreement itself (or of the defined relationship it sets up: "the Appointment"), not of a
 #: licence, a policy's coverage or an address.
-_ENDS_AGREEMENT = re.compile(r"\b(?:terminat\w*|cancel\w*|end)\s+(?:[Tt]his|[Tt]he|any|each)\s+"
+_ENDS_AGREEMENT = re.compile(ENDS_OWN.pattern + r"|\b(?:terminat\w*|cancel\w*|end)\s+"
+                            r"(?:(?:the\s+)?(?:whole|all)\s+(?:or\s+(?:any\s+)?part\s+)?of\s+)?"  # "the whole or any part of this agreement"
+                            r"(?:[Tt]his|[Tt]he|any|each)\s+"
                             r"(?:(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\b"
-                            r"|\b(?:[Tt]his|[Tt]he)\s+(?:(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\s+(?:may|shall|will|can|is)\s+"
-                            r"(?:\w+\s+){0,2}?(?:be\s+)?(?:terminat|cancel)\w*")
+                            r"|\b[Tt]his\s+(?:(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\s+(?:may|shall|will|can|is)\s+"
+                            r"(?:\w+\s+){0,2}?(?:be\s+)?(?:terminat|cancel)\w*"
+                            # "the" names the agreement only with its word ("The Distribution Agreement may be terminated"); "the Bank
+                            # may terminate its engagement" is a party ending something else
+                            r"|\b[Tt]he\s+(?:[A-Z][\w-]*\s+){0,3}(?:Agreement|Contract|agreement|contract)\s+(?:may|shall|will|can|is)\s+"
+                            r"(?:\w+\s+){0,2}?(?:be\s+)?(?:terminat|cancel)\w*"
+                            # ... or in the passive, by its defined name ("The Appointment may be terminated by either party")
+                            r"|\b[Tt]he\s+(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*\s+(?:may|shall|will|can)\s+(?:\w+\s+){0,2}?be\s+(?:terminat|cancel)\w*")
 #: The words of a termination for convenience.
 _AT_WILL = re.compile(r"\b(?:for\s+(?:its|their|any\s+party's)?\s*convenience|without\s+(?:any\s+)?(?:cause|reason)|"
                       r"with\s+or\s+without\s+cause|for\s+any\s+(?:or\s+no\s+)?reason(?:\s+or\s+no\s+reason)?|for\s+no\s+reason)\b",
@@ -278,12 +312,22 @@ def names_condition(text: str) -> bool:
     return _ON_CONDITION.search(text) is not None
 
 
+#: A party's own choice beside a mutual one: "(ii) in writing by the Trust Advisors in their sole discretion".
+_OWN_CHOICE = re.compile(r"\b(?:sole|absolute|own)\s+discretion\b|\bat\s+(?:its|their|his|her)\s+(?:sole\s+)?option\b", re.IGNORECASE)
+
+
+def only_by_consent(text: str) -> bool:
+    """Does the sentence end (or change) the agreement only by both or all parties' fresh agreement ("may be terminated at any
+    time during the Initial Period by unanimous written agreement of the Parties") -- no notice, no party's own choice?"""
+    return bool(_MUTUAL.search(text)) and not _NOTICE.search(text) and not _OWN_CHOICE.search(text)
+
+
 def at_will(text: str) -> bool:
     """Does the sentence let the agreement be ended at will -- a termination for convenience ("may terminate this
     Agreement for convenience by giving at least thirty (30) days written notice"; "may terminate this Agreement upon
     three (3) months written notice", no condition named) -- rather than on a condition (a breach to cure, a renewal to
     stop, force majeure, a claim) or something else's end (a licence, a policy's coverage)? CUAD's Termination For
     Convenience: "without cause (solely by giving a notice and allowing a waiting period to expire)"."""
-    if not _ENDS_AGREEMENT.search(text) or text.rstrip().endswith(":") or (_MUTUAL.search(text) and not _NOTICE.search(text)):
+    if not _ENDS_AGREEMENT.search(text) or text.rstrip().endswith(":") or only_by_consent(text):
         return False  # "Either party may terminate this Agreement:" lists its conditions next; both parties' consent is no one's will
     return bool(_AT_WILL.search(text)) or _ON_CONDITION.search(text) is None

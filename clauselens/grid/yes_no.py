@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from clauselens.grid.extract import asks_convenience, contract_vocabulary, required_hits, sentences_of, term_hits, topic_groups
-from clauselens.grid.whose import at_will, names_condition
+from clauselens.grid.whose import ENDS_OWN, at_will, names_condition, only_by_consent
 from clauselens.retrieval.lay_terms import content_stems
 
 #: A right to end it, a party's ("Theismann shall have the right to terminate", "may be terminated by Anixa"), not an end on an
@@ -30,16 +30,30 @@ _ASSIGNS_AGREEMENT = re.compile(
     r"(?:[A-Z][\w-]*\s+){0,3}Agreement\b"
     r"|\bAgreement\b\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:nor|or|and)\s+[^.;]{0,60}?\s+)?(?:shall|may|will|can|cannot|is|are)\s+(?:not\s+)?"
     r"(?:\w+\s+){0,2}?(?:be\s+)?(?:assign|transfer|delegat|novat)\w*"
-    r"|\b(?:assign|transfer|delegat|novat)\w*(?:\W+\w+){0,6}?\W+(?:rights?|obligations?|duties|interests?|benefits?)\b", re.IGNORECASE)
+    # its rights or duties under this agreement ("may assign its rights hereunder"), not any right ("hereby assigns to the Company his
+    # entire right, title and interest in all Intellectual Property Rights", "shall be construed to assign or license any rights to DD")
+    r"|\b(?:assign|transfer|delegat|novat)\w*(?:\W+\w+){0,6}?\W+(?:rights?|obligations?|duties|interests?|benefits?)\b"
+    r"(?:\s+(?:and|or)\s+(?:rights?|obligations?|duties|interests?|benefits?))?\s+(?:hereunder|under\s+(?:this|the)\b|of\s+(?:this|the)\s+"
+    r"(?:[A-Z][\w-]*\s+){0,3}Agreement)", re.IGNORECASE)
+#: A condition of another's say: "with the prior written consent", "approval", "permission", "agreed in writing".
+_CONSENT = re.compile(r"\b(?:consent\w*|approv\w*|permission|authori[sz]\w*|agree(?:s|d|ing)?)\b", re.IGNORECASE)
+#: A permission to assign only to a party's own group or successor: the carve-out of a rule that needs consent ("McDATA may assign
+#: this Agreement to any entity controlled by ... or to any successor by merger"), not a free right to pass it on.
+_CARVE_OUT = re.compile(r"\b(?:affiliates?|subsidiar\w+|successors?|merger|merges?|acquir\w+|acquisition|reorgani[sz]\w+|consolidat\w+|"
+                        r"(?:all|substantially\s+all)\s+(?:of\s+)?(?:its|the|their)\s+(?:assets|business))\b", re.IGNORECASE)
 #: A term that runs "until terminated by either party giving the other ... notice" (a notice-only end, whatever follows):
 #: either party's way to end it at will (Theravance's service agreement was read as "No": its sentence ends in a list).
 _UNTIL_NOTICE = re.compile(r"\buntil\s+terminated\s+by\s+(?:either|any|each|a)\s+party\s+(?:by\s+|upon\s+|on\s+)?(?:giving|serving|providing|"
                            r"written|prior|advance|notice)\b[^.;]{0,80}?\bnotice\b", re.IGNORECASE)
 #: Ending this agreement itself (not "the Service" it provides): "terminate this Agreement", "terminate the License Agreement".
-_THIS_AGREEMENT = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,2}Agreement\b")
+_THIS_AGREEMENT = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,2}Agreement\b|" + ENDS_OWN.pattern)
 #: Words after the action that start an adverbial, not its object.
 _NO_OBJECT = frozenset("without for at upon on in by early immediately before after within during unless if when".split())
 _CLAIM_SKIP = frozenset("the a an this that its their his her other other's others any all such or and to from with".split())
+
+
+#: What an asker calls the agreement itself.
+_AGREEMENT_STEMS = frozenset(content_stems("agreement contract deal"))
 
 
 def claim_object(claim: str) -> str:
@@ -57,7 +71,8 @@ def claim_object(claim: str) -> str:
         if w.lower() in _CLAIM_SKIP or w.lower().endswith(("'s", "’s")):
             continue
         st = content_stems(w)
-        return st[0] if st else ""
+        # "hand the contract over", "pass the deal on": the agreement itself, whatever the asker calls it
+        return "agreement" if st and st[0] in _AGREEMENT_STEMS else st[0] if st else ""
     return ""
 
 
@@ -130,10 +145,15 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         right_to_end = granted and bool(_THIS_AGREEMENT.search(text)) or resign or until_notice
         if claim is None or not ({a.action for a in assertions(text)} & asked or right_to_end):
             continue
-        if obj and not at_will_q and obj not in content_stems(text):  # at will: whose.at_will checks it ends *this agreement*
+        if asked & {"terminate", "cancel"} and only_by_consent(text):
+            continue  # "may be terminated at any time ... by unanimous written agreement of the Parties": a new bargain, no one's right
+        objects = {obj} | (_AGREEMENT_STEMS if obj == "agreement" else set())  # the agreement by any of its names
+        if obj and not at_will_q and not objects & set(content_stems(text)):  # at will: whose.at_will checks it ends *this agreement*
             continue  # the action on something else ("the goodwill shall be transferred" for "transfer the agreement")
         if obj == "agreement" and asked & {"assign", "transfer"} and not _ASSIGNS_AGREEMENT.search(text):
             continue  # "a different meaning is assigned to the term in this Agreement", "any transfer of the Shares"
+        if re.match(r"\W*WHEREAS\b", text):
+            continue  # a recital tells the background, not what a party may or must do
         issue = check_claim(claim, text)
         covered = sum(1 for g in groups if g.required and g.name in hits)
         if at_will_q:
@@ -145,8 +165,12 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
             continue
         if issue is None:
             keeps = bool(KEEPS_WITHOUT.search(text))
-            if without and not keeps:
+            if without and not keeps and asked & {"assign", "transfer"} and not _CONSENT.search(text) and not _CARVE_OUT.search(text):
+                yes.append((i, s, e))  # "may be assigned by the Provider upon written notice to the Company": no one's consent needed
+            elif without and not keeps:
                 no.append((i, s, e))  # "may assign with consent" answers "without consent?" with No
+            elif asked & {"assign", "transfer"} and _CARVE_OUT.search(text):
+                continue  # may assign only to its affiliates or a successor: the exception to a consent rule, no free right
             elif covered >= need - (1 if without else 0) and any(a.party for a in assertions(text) if a.action in asked):
                 yes.append((i, s, e))  # "for convenience" stands for "without a reason"; a passive grants no one a right
         elif issue.kind == "negation":

@@ -278,10 +278,12 @@ class Reviewer:
         order = sorted(range(len(passages)), key=lambda i: -float(pprobs[i]))
         clauses = [first] + [i for i in order if float(pprobs[i]) >= thr and i != first][: MAX_CLAUSES - 1]
         said = f"presence head: score {verdict.score:.2f} vs threshold {thr:.2f} (margin {margin:g} log-odds)"
-        word = never_worded(pos.category or "", [p.text for p in passages]) if abs(z) < margin else ""
-        if word:  # too close to call, but the agreement never uses the word such clauses are written with (grid.heads.NEVER_WORDED)
+        texts = [p.text for p in passages]
+        word = never_worded(pos.category or "", texts) if z > -margin else ""
+        if word:  # close to call or above it, but the agreement never uses the word such clauses are written with (grid.heads.NEVER_WORDED)
             outcome = "compliant" if pos.require.rule == "absent" else "missing"
-            base.update(outcome=outcome, why=f"{said}: too close to the threshold, but the agreement never uses the word \"{word}\"...: "
+            close = "too close to the threshold" if abs(z) < margin else "above the threshold"
+            base.update(outcome=outcome, why=f"{said}: {close}, but the agreement never uses the word \"{word}\"...: "
                         "no such clause", decided_by="presence head and word census")
             return PositionResult(**base)
         if abs(z) < margin:
