@@ -97,7 +97,7 @@ _STATE_WORDS = {"forbidden": "prohibited", "banned": "prohibited", "prevented": 
                 "obliged": "obliged", "obligated": "obligated", "allowed": "allowed", "permitted": "permitted",
                 "entitled": "entitled", "free": "free"}
 _SUBJECT_START = re.compile(r"^((?:a|an|the|either|each|any|one|neither|both)\s+[\w'’-]+|"
-                            r"(?:anyone|anybody|someone|somebody|everyone|everybody|nobody|no\s+one)\b|[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3})\s+")
+                            r"(?:anyone|anybody|someone|somebody|everyone|everybody|nobody|no\s+one|they|we|you|he|she)\b|[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3})\s+")
 _ACTION_RE = re.compile(r"\b(" + "|".join(ACTIONS.values()) + r")\b", re.IGNORECASE)
 
 
@@ -121,6 +121,7 @@ def question_claim(question: str) -> str | None:
     return None
 
 
+_SELL_IT = re.compile(r"\bsell\s+(?=(?:the|this|that|its|their|our|your)\s+(?:contract|agreement|deal)\b)", re.IGNORECASE)
 #: "Is there a right to terminate for convenience?", "Does either party have the option to renew?": a party's right.
 _RIGHT_TO = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?:right|option|ability|power)\s+(?:for\s+(?:a|either|each|any)\s+"
                        r"(?:party|side)\s+)?to\s+(.+?)[\s?.!]*$", re.IGNORECASE)
@@ -135,6 +136,7 @@ _NOUN_VERB = {"assignment": "assign", "transfer": "transfer", "termination": "te
 
 
 def _claim_of(question: str) -> str | None:
+    question = _SELL_IT.sub("transfer ", question)  # "can they sell the contract to another company?": pass the agreement on
     right = _RIGHT_TO.match(" ".join(question.split()))
     if right:  # "is there a right to terminate for convenience?": "a party may terminate ... for convenience"
         question = f"Can a party {right.group(1)}?"

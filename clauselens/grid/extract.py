@@ -68,6 +68,7 @@ from clauselens.grid.groups import (
 from clauselens.grid.topic import plain_idioms, telling_concepts
 from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
 from clauselens.grid.whose import (
+    ENDING_WORD,
     MODIFIES,
     NOTICE_WORD,
     SUM_THRESHOLD,
@@ -358,7 +359,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 continue
             if _DEFINITION.match(text) or _RECITAL.match(text):
                 continue  # a meaning ('"Fiscal Year" means ...') or the background ("WHEREAS, ..."), not a term
-            if notice_q and qtype == "duration" and not NOTICE_WORD.search(text):
+            if notice_q and qtype == "duration" and not NOTICE_WORD.search(text) and not ENDING_WORD.search(text):
                 continue  # "twelve (12) months prior to the expiration ..., the Parties shall use good faith efforts to negotiate": no notice
             if renewal_q and mutual_only(text):
                 continue  # "may be extended ... by mutual written agreement": a new bargain, no renewal term

@@ -40,12 +40,13 @@ _ARBITRATION = re.compile(r"\barbitra\w*", re.IGNORECASE)
 _LAW_ASKED = re.compile(r"\b(?:laws?|legal\s+system|govern\w*)\b", re.IGNORECASE)
 
 #: Governing: a verb of governing or construing, then "the laws of" (within one clause of the sentence).
-_GOVERNED_BY = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|enforc\w*|subject)\b[^.;]{0,160}?\blaws?\s+"
+# ("subject to the laws of", not "becomes the subject of any case ... under the bankruptcy ... laws of the United States")
+_GOVERNED_BY = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|enforc\w*|subject\s+to)\b[^.;]{0,160}?\blaws?\s+"
                           # "the laws and decisions of the State of Michigan", "the laws and regulations of"
                           r"(?:(?:and|or)\s+(?:decisions|regulations|rules|statutes|judicial\s+decisions)\s+)?(?:of|in)\b",
                           re.IGNORECASE)
 #: ... or a law named by its people's adjective: "governed by English law".
-_GOVERNED_BY_ADJECTIVE = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|subject)\b[^.;]{0,160}?\b(?:" + "|".join(DEMONYMS)
+_GOVERNED_BY_ADJECTIVE = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|subject\s+to)\b[^.;]{0,160}?\b(?:" + "|".join(DEMONYMS)
                                     + r")\s+law\b", re.IGNORECASE)
 #: A forum: a court, an arbitration, a venue, a submission to a jurisdiction ("submit to the exclusive jurisdiction of"; not
 #: the governing-law clause's "the conflict of laws rules of any other jurisdiction").
@@ -74,6 +75,8 @@ def asks_law(question: str) -> bool:
 def _places(text: str, start: int, end: int) -> set[str]:
     """The jurisdictions named in ``text[start:end]``, a party's home ("a Delaware corporation") left out; a US state
     stands for the United States."""
+    # "the law of England and Wales": one jurisdiction, England's (the same length, so the offsets hold)
+    text = re.sub(r"\bEngland\s+and\s+Wales\b", lambda m: "England" + " " * (len(m.group(0)) - 7), text, flags=re.IGNORECASE)
     window = text[max(0, start):end]
     found = {j for j in jurisdictions_in(window)
              if any(not entity_home(text, m.start() + max(0, start), m.end() + max(0, start))
@@ -110,8 +113,14 @@ def _law_places(text: str) -> set[str]:
     out: set[str] = set()
     for m in _GOVERNED_BY.finditer(text):
         out |= _places(text, m.end(), m.end() + _LAW_AFTER)
+        # "... governed by the laws of the United States and, to the extent not inconsistent therewith, by the laws of the
+        # Commonwealth of Kentucky": a second "by the laws of" in the same clause
+        for again in re.finditer(r"\bby\s+(?:the\s+)?laws?\s+of\b", text[m.end():]):
+            out |= _places(text, m.end() + again.end(), m.end() + again.end() + _LAW_AFTER)
     for m in _GOVERNED_BY_ADJECTIVE.finditer(text):  # "governed by and construed in accordance with English law"
         out |= jurisdictions_in(m.group(0)[-40:])
+    if out & _STATES:
+        out.discard("United States")  # federal law and a state's: the state names the law
     return out
 
 

@@ -154,6 +154,21 @@ def same_polarity(question: str, category_question: str) -> bool:
     return bool(_LACK.search(question)) == bool(_LACK.search(category_question))
 
 
+#: Clause kinds that restrict a party: a question whether the party *may* do the thing ("Can they assign the contract to
+#: someone else?") is answered "No" by such a clause, the opposite of the kind's own question ("Is consent ... required ...?").
+RESTRICTIONS = frozenset({"Anti-Assignment", "Non-Transferable License", "Covenant Not To Sue", "Non-Compete", "No-Solicit Of Customers",
+                          "No-Solicit Of Employees", "Exclusivity", "Non-Disparagement", "Volume Restriction", "Price Restrictions"})
+_MAY_ASK = re.compile(r"^\W*(?:can|could|may|might)\b|\b(?:allowed|permitted|free)\s+to\b|\bable\s+to\b", re.IGNORECASE)
+_RESTRICT_ASK = re.compile(r"\b(?:restrict\w*|prohibit\w*|ban(?:s|ned)?|barred|bar|forbid\w*|limit\w*|consent|permission|approv\w*|"
+                           r"requir\w*|need\w*|exclusiv\w*|only|sole(?:ly)?)\b|\bnon-?compet\w*|\bnot\s+(?:to\s+)?compet\w*", re.IGNORECASE)
+
+
+def asks_permission(question: str, category: str) -> bool:
+    """Does ``question`` ask whether a party may do what a restricting clause kind (:data:`RESTRICTIONS`) restricts ("Can they
+    assign the contract to someone else?"), without naming the restriction -- the kind's polarity turned around?"""
+    return category in RESTRICTIONS and bool(_MAY_ASK.search(question)) and not _RESTRICT_ASK.search(question)
+
+
 def _absent_below(category: str) -> float | None:
     from clauselens.heads.topic import load
 
@@ -191,7 +206,7 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
     cq = cuad_question(topic.category) if topic else None
     if topic is None or cq is None or cq.type != "yes_no" or topic.category not in rh.scores:
         return None
-    if not same_polarity(question, cq.question):
+    if not same_polarity(question, cq.question) or asks_permission(question, topic.category):
         return None
     cat = topic.category
     score, thr = rh.scores[cat], rh.thresholds[cat]
@@ -231,6 +246,15 @@ DUTY_WORDED: dict[str, str] = {
 _SUPPOSED = re.compile(r"^\W*(?:\(?[\w.]{1,6}\)?\s+)?(?:should|if|in\s+the\s+event|where|when)\b", re.IGNORECASE)
 
 
+#: A definition's sentence: '"Term" means ...', 'AMI/MEA Agreement" shall mean ...' (its opening quote cut off).
+_DEFINITION = re.compile(r"^\W*(?:[\d.()a-z]{1,8}\s+)?[\"“][^\"”]{1,80}[\"”]\s+(?:shall\s+mean|means|has\s+the\s+meaning)\b"
+                         r"|^[^\"“]{0,20}[\"”]\s+(?:shall\s+mean|means)\b", re.IGNORECASE)
+_NOT_DEALING = re.compile(r"\w*\s+(?:[\w-]+\s+){0,2}?(?:remed\w*|procedur\w*|jurisdiction|venue|forum|courts?|property|owner\w*|means|method)\b"
+                          # "Prices are exclusive of any tax": excluding it
+                          r"|\w*\s+of\s+(?:any|all|the)?\s*(?:tax|taxes|vat|duty|duties|charges?|shipping|freight|fees?)\b", re.IGNORECASE)
+_DENIED = re.compile(r"\b(?:non[\s-]*|no\s+(?:[\w-]+\s+){0,2}|not\s+(?:an?\s+)?)$", re.IGNORECASE)
+
+
 def states_clause(category: str, sentence: str) -> bool:
     """Does ``sentence`` say what a clause of ``category`` says, so that a "Yes" may quote it: a duty's kind imposes it
     (:data:`DUTY_WORDED`), a kind written with its own word uses it (:data:`NEVER_WORDED`: a non-compete's quote says
@@ -241,8 +265,14 @@ def states_clause(category: str, sentence: str) -> bool:
     duty = DUTY_WORDED.get(category)
     if duty is not None and (re.search(duty, sentence, re.IGNORECASE) is None or _SUPPOSED.match(sentence)):
         return False
+    if _DEFINITION.match(sentence):
+        return False  # '"AMI/MEA Agreement" shall mean that certain ... Exclusivity Agreement': a name, not a clause
     word = NEVER_WORDED.get(category)
-    if word is not None and re.search(word[1], sentence, re.IGNORECASE) is None:
+    if word is not None and not any(not sentence[m.start():].lower().startswith("competen") and (
+            category != "Exclusivity" or not (_DENIED.search(sentence[max(0, m.start() - 30):m.start()]) or _NOT_DEALING.match(sentence, m.end())))
+            for m in re.finditer(word[1], sentence, re.IGNORECASE)):
+        # not its word ("competent" is no "compete"), only denied ("non-exclusive", "No marketing exclusivity ..."), or no dealing ("the sole
+        # and exclusive procedures for the resolution of any Dispute", "exclusive jurisdiction", "exclusive remedy")
         return False
     return category != "Termination For Convenience" or at_will(sentence)
 

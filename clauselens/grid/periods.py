@@ -40,7 +40,7 @@ _PAY_ASKED = re.compile(r"\b(?:pay\w*|paid|settle\w*)\b", re.IGNORECASE)
 _BILL_ASKED = re.compile(r"\b(?:invoices?|invoiced|bills?|billed|billing|statements?|net\s+(?:\d+|how\s+many))\b", re.IGNORECASE)
 
 #: A question for the time something is due: "within how many days", "how quickly", "how soon", "by when", "deadline".
-_HOW_SOON = re.compile(r"\bwithin\s+how\b|\bhow\s+(?:many\s+(?:days|weeks)|quickly|soon|fast)\b|\bby\s+when\b|\bdeadline\b", re.IGNORECASE)
+_HOW_SOON = re.compile(r"\bwithin\s+how\b|\bhow\s+(?:many\s+(?:days|weeks)|quickly|soon|fast|long)\b|\bby\s+when\b|\bdeadline\b", re.IGNORECASE)
 #: In a sentence: a breach or default, and a time to cure it.
 _BREACH = re.compile(r"\b(?:breach\w*|default\w*|violat\w*|fail\w*\s+to\s+(?:perform|comply|pay|observe)|non-?performance)\b", re.IGNORECASE)
 _CURE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|uncured|remed(?:y|ied|ies|y)|unremedied|rectif\w*|correct(?:s|ed|ing)?)\b"
@@ -76,11 +76,14 @@ def about_period_asked(question: str, sentence: str) -> bool:
     if asks_cure(question):
         return bool(_BREACH.search(sentence) or _CURE.search(sentence))
     if asks_payment_term(question):
-        # a grace period before a breach ends it, a time to dispute a bill: no payment deadline
-        return bool(_PAID_WITHIN.search(sentence)) and not _BREACH.search(sentence) and not re.search(r"\bdisput\w*", sentence, re.I)
+        return bool(_PAID_WITHIN.search(sentence)) and not _NOT_A_DEADLINE.search(sentence)
     return True
 
 
+#: A sentence whose period is another event's than a payment falling due: a breach or its cure (a grace period before a
+#: termination), a dispute of a bill, a termination, a right to question or audit a statement.
+_NOT_A_DEADLINE = re.compile(_BREACH.pattern + "|" + _CURE.pattern + r"|\bdisput\w*|\bterminat\w*|\bquestion\w*|\baudit\w*|\binspect\w*",
+                             re.IGNORECASE)
 #: A payment made due within a period: "shall be paid within thirty (30) days", "payable no later than 45 days", "Net 30 days".
 _PAID_WITHIN = re.compile(r"\b(?:pa(?:y|id|ys|ying|yable|yment|yments)|due|remit\w*)\b[^.;]{0,80}?\b(?:within|(?:no|not)\s+later\s+than)\s+"
                           r"[\w()\s-]{0,30}?\b(?:days?|weeks?|months?)\b|\bnet\s+(?:\d+|thirty|sixty|forty-five|ninety|fifteen)\b", re.IGNORECASE)
@@ -92,15 +95,19 @@ def cure_period(texts: Sequence[str]) -> Reading:
 
 
 def payment_term(texts: Sequence[str]) -> Reading:
-    """The time to pay an invoice, from every sentence of ``texts`` that gives one (module docstring)."""
-    return _read(texts, _DUE, _INVOICE, PAYMENT_GROUPS, "the clauses on paying an invoice")
+    """The time to pay an invoice, from every sentence of ``texts`` that gives one (module docstring) -- not one that gives
+    another event's time (:data:`_NOT_A_DEADLINE`: "if Shipper has not remedied the failure within thirty (30) days", "may
+    terminate this Agreement in the event that a payment ... is not made within fifteen (15) days", "at any time within three
+    years after the Term ... questioning the validity" of a royalty statement)."""
+    return _read(texts, _DUE, _INVOICE, PAYMENT_GROUPS, "the clauses on paying an invoice", skip=_NOT_A_DEADLINE)
 
 
-def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str], groups: tuple[str, ...], what: str) -> Reading:
+def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str], groups: tuple[str, ...], what: str,
+          skip: re.Pattern[str] | None = None) -> Reading:
     found: dict[str, Candidate] = {}
     ends: set[str] = set()  # values already quoted from a sentence that ends the agreement
     for i, s, _e, text in sentences_of(texts):
-        if not topic.search(text):
+        if not topic.search(text) or (skip is not None and skip.search(text)):
             continue
         anchors = [m.start() for m in anchor.finditer(text)]
         if not anchors:

@@ -155,13 +155,15 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         span = term_span(texts) if q.category == "Expiration Date" or (not q.category and asks_end(q.question)) else None
         if span is not None and span[2] in {c.key for c in r.choices}:
             return Reading(value=span[2], candidate=span[0], on_topic=True, reason=f"the term clause runs from {span[1]} to {span[2]}")
-    if q.type == "jurisdiction" and r.candidate is None:
-        # "which place's laws decide it?", "where would we go to fight it out?": the governing-law or the forum clause
-        # answers, when its words did not single one out (clauselens.grid.forum)
+    if q.type == "jurisdiction":
+        # "which place's laws decide it?", "where would we go to fight it out?": the governing-law or the forum clause answers
+        # first (clauselens.grid.forum; the question's words alone read "the bankruptcy ... laws of the United States")
         by_clause = (governing_law(texts) if q.category == "Governing Law" or (not q.category and asks_law(q.question))
                      else forum(texts, q.question) if not q.category and asks_forum(q.question) else None)
         if by_clause is not None and by_clause.candidate is not None:
             return by_clause
+        if r.candidate is not None and _INSOLVENCY.search(texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
+            return Reading(choices=[r.candidate], on_topic=True, reason=f"{r.value} is named for an insolvency's laws, not this agreement's")
     if q.type == "duration" and not q.category:
         # "how much time do they have to fix it?", "how many days do we get to pay an invoice?": the clauses that give the
         # time to cure a breach or to pay an invoice answer first (the question's words can single out a period of another
@@ -170,8 +172,8 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         if by_period is not None and by_period.candidate is not None:
             return by_period
         if r.candidate is not None and not about_period_asked(q.question, texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
-            return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is not said of a breach's cure or "
-                           "of a payment")
+            return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is not the time asked for "
+                           "(a breach's cure, a payment falling due)")
     if q.type == "amount" and r.candidate is None and not q.category and amount_kind(q.question) == "percent":
         # "what percentage cut is involved - royalty, commission or discount?": a share of revenues, sales or royalties the
         # agreement pays, when the question's words single out none (grid.periods.percent_share)
@@ -184,10 +186,17 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         term = term_reading(texts)
         if term.candidate is None and r.candidate is not None and _RENEWS.search(texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
             return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is a renewal's, not the term's")
+        if term.candidate is None and r.candidate is not None and _CONDITIONAL.match(texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
+            return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is a condition's, not the term's")
         return term if term.candidate is not None else r
     return r
 
 
+#: A sentence that opens with a condition ("If as a result of an event of Carrier Force Majeure, Carrier provides no Services ...
+#: for a period of at least twelve (12) consecutive Months, either Party shall be entitled to terminate"): its period is the condition's.
+_CONDITIONAL = re.compile(r"^\W*(?:[\w.()]{1,6}\s+)?(?:if|in\s+the\s+event|should|where|upon|unless|in\s+case)\b", re.IGNORECASE)
+#: Insolvency law named in an event of default ("under the bankruptcy, insolvency or equivalent laws of the United States").
+_INSOLVENCY = re.compile(r"\b(?:bankrupt\w*|insolven\w*|receivership|liquidat\w*)\b", re.IGNORECASE)
 #: A sentence about renewing or extending the agreement (its period is not the term's).
 _RENEWS = re.compile(r"\b(?:renew\w*|extend\w*|extension)\b", re.IGNORECASE)
 #: An ISO calendar day, the key of a date candidate (a period's key is "5 years").
@@ -506,8 +515,10 @@ def category_rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence
     if got is None or rh is None:
         return None
     cq, topic = got
-    if topic.category in _START_CATEGORIES and asks_end(q.question):
-        return None  # "on what day does this whole arrangement wrap up?" read as Effective Date (P 0.96): an end is no start
+    if topic.category in _START_CATEGORIES and (asks_end(q.question) or not preamble_date_kind(q.question)):
+        # "on what day does this whole arrangement wrap up?" read as Effective Date (P 0.96), "when's it done?" (P 0.64): only a
+        # question whose own words ask when it was made or starts is read as the agreement's date
+        return None
     if topic.category == "Renewal Term" and asks_length(q.question) and not _RENEWS.search(q.question):
         return None  # "what is the length of the initial term?" read as Renewal Term (P 0.81): the term is no renewal
     keep = category_passages([p.text for p in passages], rh, topic.category)

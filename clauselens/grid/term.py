@@ -64,11 +64,12 @@ _DAY_OF = re.compile(r"\s+of\s+[A-Z][A-Za-z]+")
 _AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|notice|before|in\s+advance|of\s+notice|after\s+receipt|within)\b)", re.IGNORECASE)
 
 #: A question about when the agreement ends: one of these words, and otherwise only :data:`_FRAME` words.
-_END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|run\s+out|runs\s+out|wrap\w*\s+up|conclu\w*|last|final|"
-                        r"stop\w*|ceas\w*|terminat\w*|in\s+(?:force|effect)|valid|lapse\w*)\b", re.IGNORECASE)
+_END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|done|run\s+out|runs\s+out|wrap\w*\s+up|conclu\w*|last|final|"
+                        r"stop\w*|ceas\w*|terminat\w*|in\s+(?:force|effect)|valid|lapse\w*|"
+                        r"until|till)\b", re.IGNORECASE)  # "Until what date does it run?"
 _FRAME = frozenset("date day calendar when what which exactly actually finally naturally agreement contract deal arrangement "
                    "term time point effect force does do did will would s it our your this these come comes first initial "
-                   "original current period whole entire overall full until till".split())
+                   "original current period whole entire overall full until till run runs go goes".split())
 
 
 def _asks_only(question: str, asked: re.Pattern[str], frame: frozenset[str]) -> bool:

@@ -259,13 +259,17 @@ def insurance_terms(text: str) -> bool:
 #: payment, "not to exceed $35,000" / "no more than", is the payment's amount; "not less than $1,000,000" of insurance a minimum).
 SUM_THRESHOLD = re.compile(r"(?<!\bno\s)(?<!\bnot\s)\b(?:more|greater)\s+than\s+$|\bin\s+excess\s+of\s+$|\bbeyond\s+$",
                             re.IGNORECASE)
+#: An end chosen by a party, which a period before an event can be the notice of ("unless either party terminates at least 90
+#: days prior to the expiration", "elects not to renew"): with :data:`NOTICE_WORD`, what a notice question's sentence must say.
+ENDING_WORD = re.compile(r"\bterminat\w*|\bcancel\w*|\bnon-?renew\w*|\bnot\s+(?:to\s+)?(?:be\s+)?renew\w*|\belect\w*|\bopt\w*\s+out|\bwithdraw\w*",
+                         re.IGNORECASE)
 #: A notice given: "notice", "notify", "notification", "inform", "advise".
 NOTICE_WORD = re.compile(r"\bnoti(?:c|f)\w*|\binform\w*|\badvis\w*", re.IGNORECASE)
 #: A value and at most one word before the topic word it modifies: "2 year term ", "three (3) year ", "one-year renewal ".
 MODIFIES = re.compile(r"[\w()-]+(?:\s+\(\s*\d+\s*\))?[\s-]+(?:year|month|week|day)s?[\s-]+(?:\w+\s+)?")
 
 
-__all__ = ["ACCOUNTING", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "SUBJECT_REACH", "SUM_THRESHOLD", "TERM_REACH",
+__all__ = ["ACCOUNTING", "ENDING_WORD", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "SUBJECT_REACH", "SUM_THRESHOLD", "TERM_REACH",
            "about_own_term", "after_the_end", "asks_about_term",
            "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "names_condition", "not_a_party",
            "other_agreements"]

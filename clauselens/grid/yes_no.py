@@ -43,8 +43,10 @@ _CARVE_OUT = re.compile(r"\b(?:affiliates?|subsidiar\w+|successors?|merger|merge
                         r"(?:all|substantially\s+all)\s+(?:of\s+)?(?:its|the|their)\s+(?:assets|business))\b", re.IGNORECASE)
 #: A term that runs "until terminated by either party giving the other ... notice" (a notice-only end, whatever follows):
 #: either party's way to end it at will (Theravance's service agreement was read as "No": its sentence ends in a list).
-_UNTIL_NOTICE = re.compile(r"\buntil\s+terminated\s+by\s+(?:either|any|each|a)\s+party\s+(?:by\s+|upon\s+|on\s+)?(?:giving|serving|providing|"
-                           r"written|prior|advance|notice)\b[^.;]{0,80}?\bnotice\b", re.IGNORECASE)
+_UNTIL_NOTICE = re.compile(r"\buntil\s+terminated\s+by\s+(?:either|any|each|a)\s+party\s+(?:by\s+|upon\s+|on\s+|with\s+)?"
+                           r"(?:(?:giving|serving|providing|"
+                           r"written|prior|advance|notice)\b|(?:at\s+least\s+)?[\w-]+\s+(?:\(\d+\)\s+)?(?:days|months|weeks)['’]?\s)[^.;]{0,80}?\bnotice\b",
+                           re.IGNORECASE)  # "... upon thirty (30) days' prior written notice"
 #: Ending this agreement itself (not "the Service" it provides): "terminate this Agreement", "terminate the License Agreement".
 _THIS_AGREEMENT = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,2}Agreement\b|" + ENDS_OWN.pattern)
 #: Words after the action that start an adverbial, not its object.

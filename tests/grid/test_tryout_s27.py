@@ -253,3 +253,143 @@ def test_a_threshold_percentage_in_a_definition_is_no_royalty() -> None:
             "percent (20%) of the revenues from such self-service restaurant or fast-food business.")
     q = GridQuestion(id="rate", question="What royalty or commission rate applies?", type="amount")
     assert read(q, _passages(text)).candidate is None
+
+
+# --- a third tryout, ten more train_allowed agreements
+
+def test_can_they_assign_is_answered_by_the_consent_rule_not_by_the_anti_assignment_kind() -> None:
+    from clauselens.grid.heads import asks_permission
+
+    q = "Can they assign the contract to someone else?"
+    assert asks_permission(q, "Anti-Assignment") and not asks_permission("Is assignment restricted?", "Anti-Assignment")
+    assert not asks_permission("Does anyone get exclusive rights?", "Exclusivity")
+    # AMERICANPHYSICIANSCAPITALINC_03_31_2003-EX-10.26 Agency Agreement
+    r = read_yes_no(q, ["Agency may not assign this Agreement without the written permission of MICOA or its successors or assigns."])
+    assert r.answer == "No"
+
+
+def test_until_what_date_asks_for_the_end() -> None:
+    # MusclepharmCorp_20170208_10-KA_EX-10.38 Endorsement Licensing and Co-Branding Agreement
+    preamble = ('ENDORSEMENT LICENSING AND CO-BRANDING AGREEMENT This ENDORSEMENT LICENSING AND CO-BRANDING AGREEMENT is entered into '
+                'on July 26, 2013 (the "Effective Date") by and between MusclePharm Corporation and Endorser.')
+    term = ("The Term shall commence on July 23, 2013 and shall expire on July 22, 2016, unless otherwise terminated earlier pursuant "
+            "to Section 9 of this Agreement.")
+    q = GridQuestion(id="end", question="Until what date does the agreement run?", type="date")
+    assert read(q, _passages(preamble, term)).value == "2016-07-22"
+
+
+@pytest.mark.parametrize("category,text", [
+    # WASTE2ENERGYHOLDINGS,INC_06_03_2010-EX-10.2 Strategic Alliance Agreement, 21.13.1
+    ("Non-Compete", "21.13.1 If any Clause, or part of a Clause, of this Agreement, is found by any court or administrative body of "
+                    "competent jurisdiction to be illegal, invalid or unenforceable, that provision shall be severed."),
+    # RUBIOSRESTAURANTSINC_03_31_2008-EX-10.75 Sponsorship Agreement (made from its General Provisions)
+    ("Exclusivity", "No marketing exclusivity in any category or with respect to any competitors of Sponsor is conferred or implied by "
+                    "this Agreement."),
+    ("Exclusivity", "Licensor grants Licensee a non-exclusive licence to use the Marks in the Territory."),
+    # RangeResourcesLouisianaInc_20150417_8-K_EX-10.5 Transportation Services Agreement
+    ("Exclusivity", "Any Dispute shall be resolved pursuant to the provisions of this ARTICLE XII, which shall be the sole and exclusive "
+                    "procedures for the resolution of any Dispute."),
+    ("Exclusivity", '"AMI/MEA Agreement" shall mean that certain Amended and Restated Area of Mutual Interest and Midstream Exclusivity '
+                    'Agreement dated April 14, 2015.'),
+])
+def test_a_heads_yes_does_not_quote_a_word_that_says_something_else(category: str, text: str) -> None:
+    assert not states_clause(category, text)
+
+
+def test_insolvency_laws_are_no_governing_law_and_the_governing_law_clause_comes_first() -> None:
+    # MusclepharmCorp_20170208 Endorsement Agreement, 9 and 21
+    default = ("(C) commences or becomes the subject of any case or proceeding under the bankruptcy, insolvency or equivalent laws of "
+               "the United States or any other jurisdiction in the Territory which is not dismissed within 45 days;")
+    law = ("21. Governing Law: This Agreement has been executed and delivered in Los Angeles County in the State of California, and "
+           "its interpretation, validity and performance shall be construed and enforced in accordance with the laws of the State of "
+           "California.")
+    q = GridQuestion(id="law", question="What's the governing law?", type="jurisdiction")
+    assert read(q, _passages(default, law)).value == "California"
+    assert read(q, _passages(default)).candidate is None
+    forum_q = GridQuestion(id="forum", question="Which courts have jurisdiction?", type="jurisdiction")
+    assert read(forum_q, _passages(default)).candidate is None
+
+
+def test_england_and_wales_is_england() -> None:
+    # SMITHELECTRICVEHICLESCORP_04_04_2012-EX-10.26 Fleet Maintenance Agreement, 28
+    text = ("28. Law and jurisdiction This Agreement shall be governed by and construed in all respects in accordance with the law of "
+            "England and Wales and both parties submit to the exclusive jurisdiction of the English Courts.")
+    q = GridQuestion(id="forum", question="Which courts have jurisdiction?", type="jurisdiction")
+    assert read(q, _passages(text)).value == "England"
+
+
+@pytest.mark.parametrize("text", [
+    # RangeResourcesLouisianaInc_20150417 Transportation Services Agreement (Tariff J): a cure
+    "J. If Shipper fails to pay an invoice by the due date, Carrier will notify Shipper of the failure, and if Shipper has not remedied "
+    "the failure within thirty (30) days following receipt of notice from Carrier, Carrier shall have the right to suspend Services.",
+    # MusclepharmCorp_20170208 (royalty statements): a time to question a statement
+    "(vii) Receipt or acceptance by Lender of a royalty statement or of any accompanying royalty payment shall not prevent Lender from at "
+    "any time within three years after the Term of this Agreement questioning the validity or accuracy of such royalty statement.",
+    # RUBIOSRESTAURANTSINC_03_31_2008 Sponsorship Agreement: a termination's trigger
+    "At its sole option, SDBF may terminate this Agreement in the event that a payment required hereunder is not made within fifteen "
+    "(15) days of the date such payment is due.",
+])
+def test_no_payment_deadline_from_another_events_period(text: str) -> None:
+    q = GridQuestion(id="pay", question="What are the payment terms on invoices?", type="duration")
+    assert read(q, _passages(text)).candidate is None
+
+
+def test_a_conditions_period_is_not_the_term() -> None:
+    # RangeResourcesLouisianaInc_20150417 Transportation Services Agreement (force majeure)
+    text = ("If as a result of an event of Carrier Force Majeure, Carrier provides no Services to Shipper for a period of at least twelve "
+            "(12) consecutive Months, either Party shall be entitled to terminate this Agreement by written notice to the other Party.")
+    q = GridQuestion(id="len", question="What's the length of the contract term?", type="duration")
+    assert read(q, _passages(text)).candidate is None
+
+
+def test_federal_law_and_a_states_law_name_the_state() -> None:
+    # NATIONALPROCESSINGINC_07_18_1996-EX-10.4 (CUAD report split; the preset's Governing Law was read right before the
+    # governing-law clause was read first)
+    text = ("This Agreement and its interpretation shall be governed by the laws of the United States and, to the extent not "
+            "inconsistent therewith, by the laws of the Commonwealth of Kentucky without regard to conflicts of law principles.")
+    q = GridQuestion(id="law", question="What's the governing law?", type="jurisdiction")
+    assert read(q, _passages(text)).value == "Kentucky"
+
+
+# --- a fourth tryout, ten more train_allowed agreements, questions typed in a hurry
+
+def test_whens_it_done_is_never_read_as_the_start() -> None:
+    from clauselens.grid.term import asks_end
+
+    assert asks_end("when's it done?")
+    # DUOSTECHNOLOGIESGROUP,INC_04_21_2009-EX-10.1 Strategic Alliance Agreement (preamble and term, shortened)
+    preamble = ('STRATEGIC ALLIANCE AGREEMENT This Strategic Alliance Agreement (this "Agreement"), effective as of 15 April, 2009 '
+                '(the "Effective Date"), is made by and between Rubicon and ISA.')
+    term = ('Unless terminated sooner, the term of this Agreement shall begin on the Effective Date and continue for three (3) years '
+            'thereafter (the "Initial Term").')
+    r = read(GridQuestion(id="end", question="when's it done?", type="date"), _passages(preamble, term))
+    assert r.value != "2009-04-15"
+
+
+def test_how_long_to_pay_asks_for_the_payment_term() -> None:
+    # MARTINMIDSTREAMPARTNERSLP_01_23_2004-EX-10.3 Marine Transportation Agreement
+    text = ("Owner will invoice such fees to Charterer on a monthly basis and Charterer will pay such invoiced amounts within 30 days of "
+            "invoice date.")
+    q = GridQuestion(id="pay", question="how long do they have to pay us?", type="duration")
+    assert read(q, _passages(text)).value == "30 days"
+
+
+def test_selling_the_contract_is_assigning_it() -> None:
+    # NETGEAR,INC_04_21_2003-EX-10.16 Distributor Agreement
+    text = ("H. This Agreement may not be assigned by either party without prior written permission from the other party, which "
+            "permission shall not be unreasonably withheld.")
+    assert read_yes_no("can they sell the contract to another company?", [text]).answer == "No"
+
+
+def test_prices_exclusive_of_tax_are_no_exclusivity() -> None:
+    # NETGEAR,INC_04_21_2003-EX-10.16 Distributor Agreement
+    text = ("Prices are exclusive of any tax, value-added tax, fee, duty or governmental charge, however designated (except for "
+            "NETGEAR's franchise taxes or for taxes imposed on NETGEAR's income).")
+    assert not states_clause("Exclusivity", text)
+
+
+def test_in_effect_until_terminated_on_notice_is_a_free_exit() -> None:
+    # ENERGYXXILTD_05_08_2015-EX-10.13 Transportation Agreement, 8.1
+    text = ("Subject to the other provisions of this Agreement, the term of this Agreement shall commence on the Effective Date and "
+            "shall remain in effect until terminated by either Party upon thirty (30) days' prior written notice.")
+    assert read_yes_no("can we walk away whenever?", [text]).answer == "Yes"
