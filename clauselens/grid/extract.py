@@ -68,9 +68,11 @@ from clauselens.grid.groups import (
 from clauselens.grid.topic import plain_idioms, telling_concepts
 from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
 from clauselens.grid.whose import (
+    BREACHES,
     ENDING_WORD,
     MODIFIES,
     NOTICE_WORD,
+    RENEWS,
     SUM_THRESHOLD,
     about_own_term,
     after_the_end,
@@ -167,7 +169,7 @@ def asks_convenience(question: str) -> bool:
 #: A question's own words for ending at will: "without (any) reason", "for no (particular) reason", "at will".
 _AT_WILL_ASKED = re.compile(r"\bwithout\s+(?:a|any|giving\s+a(?:ny)?|stating\s+a|needing\s+a)?\s*(?:reason|cause|why|explanation|justification|"
                             r"excuse)|\bfor\s+no\s+(?:\w+\s+)?reason|\bfor\s+(?:its\s+)?convenience|\bat\s+will\b|\bfor\s+any\s+reason|"
-                            r"\bjust\s+because\b|\bno\s+questions\s+asked\b|\bbut\s+no\s+(?:reason|cause|explanation)\b|\bwhenever\s+(?:it|they|we|he|she|you)\s+"
+                            r"\bjust\s+because\b|\bno\s+questions\s+asked\b|\bat\s+any\s+time\b|\bbut\s+no\s+(?:reason|cause|explanation)\b|\bwhenever\s+(?:it|they|we|he|she|you)\s+"
                             r"(?:wants?|likes?|wishes|chooses?|pleases?)\b", re.IGNORECASE)
 
 
@@ -342,6 +344,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                        TermGroup(g.name, own_word_terms(g), g.required) if g.name in topics else g for g in groups)
         need = min(need, max(1, sum(1 for g in groups if g.required)))
     notice_q = asks_notice(question)  # once per question, not per sentence or value
+    renewal_notice_q = notice_q and any("renew" in g.name for g in asked)  # a notice to stop a renewal: said of the renewal
     renewal_q = qtype == "duration" and term_q and not notice_q and any("renew" in g.name for g in asked)
     date_kind = preamble_date_kind(question) if qtype == "date" else ""
     own_date_q = date_kind != ""  # when it was made or takes effect
@@ -359,7 +362,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 continue
             if _DEFINITION.match(text) or _RECITAL.match(text):
                 continue  # a meaning ('"Fiscal Year" means ...') or the background ("WHEREAS, ..."), not a term
-            if notice_q and qtype == "duration" and not NOTICE_WORD.search(text) and not ENDING_WORD.search(text):
+            if notice_q and qtype == "duration" and (not NOTICE_WORD.search(text) and not ENDING_WORD.search(text)
+                                                     or renewal_notice_q and (not RENEWS.search(text) or BREACHES.search(text))):
                 continue  # "twelve (12) months prior to the expiration ..., the Parties shall use good faith efforts to negotiate": no notice
             if renewal_q and mutual_only(text):
                 continue  # "may be extended ... by mutual written agreement": a new bargain, no renewal term

@@ -235,14 +235,20 @@ NEVER_WORDED: dict[str, tuple[str, str]] = {  # category -> (the word a reason n
     "Anti-Assignment": ("assign", r"assign|transfer"), "Joint Ip Ownership": ("joint", r"joint")}
 
 
-#: Clause kinds that are a duty (CUAD's Insurance: "a requirement for either party to maintain insurance"): a "Yes" quotes a
-#: sentence that imposes it ("Licensee shall maintain ... insurance"), not one that allows it ("Any of the Parties may at its
-#: own expense insure against such risks") or supposes it ("Should the Managing Group agree to jointly insure ...").
-DUTY_WORDED: dict[str, str] = {
+#: What a clause of some kinds must say for a "Yes" to quote it: insurance as a duty (CUAD's "a requirement for either party to
+#: maintain insurance": "Licensee shall maintain ... insurance", not "Any of the Parties may at its own expense insure against
+#: such risks" nor a supposition, "Should the Managing Group agree to jointly insure ..."); a cap on liability as a limit (an
+#: amount, a ceiling or a time to bring claims, not only "in no event will WebMD be liable ... for indirect damages", nor the
+#: heading "Limitation of liability").
+CLAUSE_WORDED: dict[str, str] = {
     "Insurance": r"\b(?:shall|must|will|agrees?\s+to|(?:is|are|be)\s+required\s+to|undertakes?\s+to|(?:is|are)\s+responsible\s+for|"
                  r"carries|maintains)\b[^.;]{0,120}?\b(?:maintain|carry|carries|obtain|procure|keep|purchase|insure|name|have|provide|secure|"
                  r"arrange|covered)\w*\b[^.;]{0,200}\binsur"
-                 r"|\binsur\w*[^.;]{0,200}\b(?:shall|must|will)\s+(?:\w+\s+){0,3}?(?:be\s+)?(?:maintained|carried|obtained|kept|in\s+(?:full\s+)?force)\b"}
+                 r"|\binsur\w*[^.;]{0,200}\b(?:shall|must|will)\s+(?:\w+\s+){0,3}?(?:be\s+)?(?:maintained|carried|obtained|kept|in\s+(?:full\s+)?force)\b",
+    "Cap On Liability": r"\bliab\w*[^.;]{0,300}?(?:\bexceed\w*|\blimited\s+to\b|\bin\s+excess\s+of\b|\bmaximum\b|\b(?:no|not)\s+more\s+than\b|"
+                        r"\bup\s+to\b|\bcap(?:ped|s)?\b|\bgreater\s+than\b|\$|\bfees?\s+(?:paid|payable)\b|\bamounts?\s+(?:paid|payable)\b)"
+                        r"|(?:\bexceed\w*|\blimited\s+to\b|\bmaximum\b|\baggregate\b|\bcap(?:ped)?\b)[^.;]{0,300}?\bliab"
+                        r"|\b(?:brought|commenced|asserted)\s+(?:more|later)\s+than\b"}
 _SUPPOSED = re.compile(r"^\W*(?:\(?[\w.]{1,6}\)?\s+)?(?:should|if|in\s+the\s+event|where|when)\b", re.IGNORECASE)
 
 
@@ -256,15 +262,17 @@ _DENIED = re.compile(r"\b(?:non[\s-]*|no\s+(?:[\w-]+\s+){0,2}|not\s+(?:an?\s+)?)
 
 
 def states_clause(category: str, sentence: str) -> bool:
-    """Does ``sentence`` say what a clause of ``category`` says, so that a "Yes" may quote it: a duty's kind imposes it
-    (:data:`DUTY_WORDED`), a kind written with its own word uses it (:data:`NEVER_WORDED`: a non-compete's quote says
-    "compete"), a termination for convenience lets a party end the agreement at will
+    """Does ``sentence`` say what a clause of ``category`` says, so that a "Yes" may quote it: its wording
+    (:data:`CLAUSE_WORDED`: insurance as a duty, a cap as a limit), a kind written with its own word uses it
+    (:data:`NEVER_WORDED`: a non-compete's quote says "compete"), a termination for convenience lets a party end the agreement at will
     (:func:`clauselens.grid.whose.at_will`)? True for the other kinds."""
     from clauselens.grid.whose import at_will
 
-    duty = DUTY_WORDED.get(category)
-    if duty is not None and (re.search(duty, sentence, re.IGNORECASE) is None or _SUPPOSED.match(sentence)):
+    wording = CLAUSE_WORDED.get(category)
+    if wording is not None and re.search(wording, sentence, re.IGNORECASE) is None:
         return False
+    if category == "Insurance" and _SUPPOSED.match(sentence):
+        return False  # "Should the Managing Group agree to jointly insure ...": a supposition, no duty
     if _DEFINITION.match(sentence):
         return False  # '"AMI/MEA Agreement" shall mean that certain ... Exclusivity Agreement': a name, not a clause
     word = NEVER_WORDED.get(category)

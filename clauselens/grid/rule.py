@@ -62,6 +62,7 @@ from clauselens.grid.term import (
     term_span,
 )
 from clauselens.grid.values import ONE_DATE, check_value, name_tokens, parse_date
+from clauselens.grid.whose import BREACHES
 from clauselens.grid.yes_no import read_yes_no
 from clauselens.reports.verify import find_quote
 from clauselens.retrieval.types import Passage
@@ -174,6 +175,12 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         if r.candidate is not None and not about_period_asked(q.question, texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
             return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is not the time asked for "
                            "(a breach's cure, a payment falling due)")
+    if q.type == "amount" and not q.category and _INTEREST.search(q.question):
+        # "What interest rate applies to late payments?": a rate said of interest, not "liquidated damages ... within 30% of the down
+        # payment" nor a service fee's share of sales
+        if r.candidate is not None and not _INTEREST.search(texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
+            return Reading(choices=[r.candidate], on_topic=True, reason=f"the figure read ({r.value}) is not said of interest")
+        return r
     if q.type == "amount" and r.candidate is None and not q.category and amount_kind(q.question) == "percent":
         # "what percentage cut is involved - royalty, commission or discount?": a share of revenues, sales or royalties the
         # agreement pays, when the question's words single out none (grid.periods.percent_share)
@@ -184,10 +191,17 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         # "how long does the agreement last?": its term clause's one period, or that it sets no end -- first (the question's
         # words "initial term" also meet a renewal's "at the end of the Initial Term ... on a year to year basis")
         term = term_reading(texts)
+        told = texts[term.candidate.passage][term.candidate.start:term.candidate.end] if term.candidate is not None else ""
+        if told and BREACHES.search(told) and not re.search(r"\bterm\b", told, re.IGNORECASE):
+            term = Reading()  # "such failure shall have continued without cure for a period of 30 days": a breach's time, not the term
         if term.candidate is None and r.candidate is not None and _RENEWS.search(texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
             return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is a renewal's, not the term's")
-        if term.candidate is None and r.candidate is not None and _CONDITIONAL.match(texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
-            return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is a condition's, not the term's")
+        said = texts[r.candidate.passage][r.candidate.start:r.candidate.end] if r.candidate is not None else ""
+        breach = bool(BREACHES.search(said)) and not re.search(r"\bterm\b", said, re.IGNORECASE)  # "continued without cure for ... 30 days"
+        if term.candidate is None and r.candidate is not None and (_CONDITIONAL.match(said) or breach or not _TERM_WORDS.search(said)):
+            # "If ... for a period of at least twelve (12) consecutive Months, either Party shall be entitled to terminate", "Any Party may
+            # terminate this Agreement ... at any time upon prior written notice of 30 days": a condition's or a notice's period
+            return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is not said of the term")
         return term if term.candidate is not None else r
     return r
 
@@ -195,6 +209,10 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
 #: A sentence that opens with a condition ("If as a result of an event of Carrier Force Majeure, Carrier provides no Services ...
 #: for a period of at least twelve (12) consecutive Months, either Party shall be entitled to terminate"): its period is the condition's.
 _CONDITIONAL = re.compile(r"^\W*(?:[\w.()]{1,6}\s+)?(?:if|in\s+the\s+event|should|where|upon|unless|in\s+case)\b", re.IGNORECASE)
+#: A sentence about how long the agreement runs: its term, continuing, remaining in effect, expiring.
+_TERM_WORDS = re.compile(r"\bterm\b|\bcontinu\w*|\bremain\w*\s+in\s+(?:full\s+)?(?:force|effect)|\bin\s+(?:full\s+)?(?:force|effect)\s+for\b|"
+                         r"\bexpir\w*|\bduration\b|\bperiod\s+of\b", re.IGNORECASE)
+_INTEREST = re.compile(r"\binterest\b", re.IGNORECASE)
 #: Insolvency law named in an event of default ("under the bankruptcy, insolvency or equivalent laws of the United States").
 _INSOLVENCY = re.compile(r"\b(?:bankrupt\w*|insolven\w*|receivership|liquidat\w*)\b", re.IGNORECASE)
 #: A sentence about renewing or extending the agreement (its period is not the term's).

@@ -94,7 +94,9 @@ _LENGTH_FRAME = _FRAME | frozenset("last lasts run runs running continue continu
 def asks_length(question: str) -> bool:
     """Is ``question`` about how long the agreement itself runs ("How long does the agreement last?", "How long is this
     contract set to run for?"), not the length of something else ("How long must secrets be kept?")?"""
-    return _asks_only(_BEFORE_RENEWALS.sub(" ", question), _LENGTH_ASKED, _LENGTH_FRAME)
+    from clauselens.grid.topic import plain_idioms  # "How long will the agreement remain in effect?": how long it lasts
+
+    return _asks_only(_BEFORE_RENEWALS.sub(" ", plain_idioms(question)), _LENGTH_ASKED, _LENGTH_FRAME)
 
 
 #: "... before any extra rounds", "not counting renewals": the first term, asked as such.

@@ -263,13 +263,20 @@ SUM_THRESHOLD = re.compile(r"(?<!\bno\s)(?<!\bnot\s)\b(?:more|greater)\s+than\s+
 #: days prior to the expiration", "elects not to renew"): with :data:`NOTICE_WORD`, what a notice question's sentence must say.
 ENDING_WORD = re.compile(r"\bterminat\w*|\bcancel\w*|\bnon-?renew\w*|\bnot\s+(?:to\s+)?(?:be\s+)?renew\w*|\belect\w*|\bopt\w*\s+out|\bwithdraw\w*",
                          re.IGNORECASE)
+#: A renewal, an extension or the end of a term a notice is given before ("unless either party gives notice of non-renewal ...",
+#: "at least 90 days prior to the expiration of the then-current term").
+RENEWS = re.compile(r"\brenew\w*|\bextend\w*|\bextension|\bexpir\w*|\bsuccessive\b|\bend\s+of\s+(?:the|any|each|such)\s+(?:\w+\s+)?term\b",
+                    re.IGNORECASE)
+#: A breach or default ("in the event either party fails to perform any of its material obligations"): its notice is no renewal's.
+BREACHES = re.compile(r"\bbreach\w*|\bfails?\s+to\s+(?:perform|comply|pay|cure)|\bdefault\w*", re.IGNORECASE)
 #: A notice given: "notice", "notify", "notification", "inform", "advise".
 NOTICE_WORD = re.compile(r"\bnoti(?:c|f)\w*|\binform\w*|\badvis\w*", re.IGNORECASE)
 #: A value and at most one word before the topic word it modifies: "2 year term ", "three (3) year ", "one-year renewal ".
 MODIFIES = re.compile(r"[\w()-]+(?:\s+\(\s*\d+\s*\))?[\s-]+(?:year|month|week|day)s?[\s-]+(?:\w+\s+)?")
 
 
-__all__ = ["ACCOUNTING", "ENDING_WORD", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "SUBJECT_REACH", "SUM_THRESHOLD", "TERM_REACH",
+__all__ = ["ACCOUNTING", "BREACHES", "ENDING_WORD", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "RENEWS", "SUBJECT_REACH",
+           "SUM_THRESHOLD", "TERM_REACH",
            "about_own_term", "after_the_end", "asks_about_term",
            "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "names_condition", "not_a_party",
            "other_agreements"]
@@ -301,7 +308,7 @@ _AT_WILL = re.compile(r"\b(?:for\s+(?:its|their|any\s+party's)?\s*convenience|wi
 #: end of a term, a specific reason.
 _ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|breach\w*|default\w*|fail\w*|cure\w*|uncured|insolv\w*|bankrupt\w*|"
                            r"merger|change\s+(?:of|in)\s+control|force\s+majeure|beyond\s+(?:its|their|such\s+party's|the\s+\w+'s)\s+(?:reasonable\s+)?control|"
-                           r"in\s+(?:such|that|which)\s+event|fraud\w*|claim\w*|renew\w*|expir\w*|unless|dispute\w*|"
+                           r"in\s+(?:such|that|which)\s+event|fraud\w*|claim\w*|renew\w*|expir\w*|unless|dispute\w*|then\s+(?:the|a|either|any|such)|"
                            r"reasons|end\s+of\s+(?:the|a|its|any|each)\s+(?:\w+\s+)?term|"
                            r"as\s+(?:set\s+forth|provided|described|specified)\s+in\s+(?:Section|Article|Paragraph|clause)s?\s+\d|"
                            r"in\s+accordance\s+with\s+(?:Section|Article|Paragraph|clause|subsection)s?\s+\d|where)\b",

@@ -16,8 +16,9 @@ from clauselens.retrieval.lay_terms import content_stems
 #: A right to end it, a party's ("Theismann shall have the right to terminate", "may be terminated by Anixa"), not an end on an
 #: event ("this Agreement shall terminate upon the Trust's payment ...").
 _RIGHT_TO_END = re.compile(r"\b(?:may|can|(?:shall|will)\s+have\s+the\s+right\s+to|(?:has|have)\s+the\s+right\s+to|(?:is|are|shall\s+be)\s+"
-                           r"entitled\s+to|reserves?\s+the\s+right\s+to)\s+(?:(?:in|at)\s+its\s+(?:sole\s+|own\s+|absolute\s+)?(?:discretion|option|election)\s+"
-                           r"(?:and\s+|or\s+)?){0,2}(?:\w+\s+){0,3}?(?:be\s+)?(?:terminat|cancel)\w*", re.IGNORECASE)
+                           r"entitled\s+to|reserves?\s+the\s+right\s+to),?\s+(?:(?:in|at)\s+(?:its|their|his|her)\s+(?:sole\s+|own\s+|absolute\s+)?"
+                           r"(?:(?:and\s+)?(?:sole|absolute)\s+)?(?:discretion|option|election),?\s+(?:and\s+|or\s+)?){0,2}(?:\w+\s+){0,3}?(?:be\s+)?"
+                           r"(?:terminat|cancel)\w*", re.IGNORECASE)
 #: A person's right to step down at any time ("Maimon shall have the right to resign at any time upon 30 days prior written
 #: notice"): in a services or employment agreement, that party's way to end it at will (a new user's tryout read it as "No").
 _RESIGNS = re.compile(r"\b(?:may|can|(?:shall|will)\s+have\s+the\s+right\s+to|(?:has|have)\s+the\s+right\s+to|(?:is|are|shall\s+be)\s+"
@@ -181,7 +182,9 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         return YesNoReading(reason="the question's words are not the contract's; no sentence could be matched to its topic")
     if not on_topic:
         return YesNoReading("No", reason="no sentence of the agreement is about the question's topic")
-    existential = bool(claim and re.match(r"(?:a|an|any|either|one)\s", claim, re.IGNORECASE))
+    # "can a party ...": one party's right is a yes; so is one at-will right, however the question names who ends it ("Can the
+    # contract be terminated at any time on notice?")
+    existential = bool(claim and re.match(r"(?:a|an|any|either|one)\s", claim, re.IGNORECASE)) or at_will_q
     if yes and (not no or existential):  # "can a party ...": one party's right is a yes
         return YesNoReading("Yes", *yes[0], on_topic=True, reason="the clause states the right or duty asked about (no model)")
     if no and not yes:

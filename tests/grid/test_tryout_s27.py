@@ -393,3 +393,55 @@ def test_in_effect_until_terminated_on_notice_is_a_free_exit() -> None:
     text = ("Subject to the other provisions of this Agreement, the term of this Agreement shall commence on the Effective Date and "
             "shall remain in effect until terminated by either Party upon thirty (30) days' prior written notice.")
     assert read_yes_no("can we walk away whenever?", [text]).answer == "Yes"
+
+
+# --- a fifth tryout, ten more train_allowed agreements
+
+def test_a_cap_yes_quotes_a_limit_not_a_heading_or_an_exclusion() -> None:
+    assert not states_clause("Cap On Liability", "§ 6 Limitation of liability (1) The parties exclude mutual liability for slightly "
+                                                 "negligent violation of obligations in connection with this agreement.")
+    # WebmdHealthCorp_20050908_S-1A_EX-10.7 Content License Agreement (shortened)
+    assert not states_clause("Cap On Liability", "IN NO EVENT WILL WEBMD OR ITS SUPPLIERS OR LICENSORS BE LIABLE UNDER ANY THEORY OF "
+                                                 "LIABILITY FOR ANY COSTS OF COVER OR FOR INDIRECT, SPECIAL OR CONSEQUENTIAL DAMAGES.")
+    assert states_clause("Cap On Liability", "WEBMD'S AGGREGATE LIABILITY FOR ALL DAMAGES, LOSSES AND CAUSES OF ACTION RELATED TO THIS "
+                                             "AGREEMENT SHALL NOT EXCEED THE FEES PAID HEREUNDER.")
+
+
+def test_remain_in_effect_asks_the_term_and_a_cure_time_is_not_it() -> None:
+    # ABILITYINC_06_15_2020-EX-4.25 Services Agreement, 3.3 (shortened)
+    text = ('Any Party (the "Non-Breaching Party") may terminate this Agreement with respect to any Service at any time upon prior '
+            'written notice to the other Party, if the Breaching Party has failed to perform any of its material obligations under this '
+            'Agreement, and such failure shall have continued without cure for a period of 30 days after receipt of a written notice.')
+    q = GridQuestion(id="len", question="How long will the agreement remain in effect?", type="duration")
+    assert read(q, _passages(text)).candidate is None
+
+
+def test_terminated_at_any_time_asks_for_an_at_will_right() -> None:
+    q = "Can the contract be terminated at any time on notice?"
+    # ABILITYINC_06_15_2020-EX-4.25 Services Agreement, 3.2 (shortened) beside a term that ends on a date
+    at_will = ("3.2 Each of the Recipient and the Provider may, in their sole discretion, terminate this Agreement in whole or in part, "
+               "at any time without cause, by providing at least 90 (ninety) days' prior written notice.")
+    ends = "This Agreement shall terminate on December 31, 2021 unless extended by the Parties."
+    r = read_yes_no(q, [ends, at_will])
+    assert r.answer == "Yes" and r.passage == 1
+    # PhoenixNewMediaLtd_20110421 Program Content License Agreement, 8.2.4 (shortened): an end on a condition
+    cond = ("8.2.4 one Party's performance of its obligations hereunder is adversely affected by the occurrence of any event, then the "
+            "unaffected Party may terminate this Agreement upon notice.")
+    assert read_yes_no(q, [cond]).answer != "Yes"
+
+
+def test_an_interest_rate_is_said_of_interest() -> None:
+    q = GridQuestion(id="int", question="What interest rate applies to late payments?", type="amount")
+    # SENMIAOTECHNOLOGYLTD_02_19_2019-EX-10.5 Collaboration Agreement, 3.2.13.4
+    damages = ('3.2.13.4 In case that the Driver User unilaterally terminates the Financial Leasing Agreement in advance, Party B shall '
+               'collect the liquidated damages from the Driver User within 30% of the "down payment + total monthly rent + last payment".')
+    assert read(q, _passages(damages)).candidate is None
+    late = ("(c) Late payments are subject to an interest charge, at the lower rate of (i) one and one-half percent (1.5%) per month, or "
+            "(ii) the maximum legal rate.")  # WebmdHealthCorp_20050908 Content License Agreement
+    assert read(q, _passages(late)).value == "1.5%"
+
+
+def test_a_notice_to_stop_a_renewal_is_said_of_the_renewal() -> None:
+    q = GridQuestion(id="nr", question="How much notice is needed to stop it renewing?", type="duration")
+    # XinhuaSportsEntertainmentLtd_20070221 Content License Agreement, 8.1
+    assert read(q, _passages("8.1 XFN may terminate this Agreement by giving thirty (30) days written notice to the CEIS.")).candidate is None
