@@ -258,6 +258,8 @@ _DEFINITION = re.compile(r"^\W*(?:[\d.()a-z]{1,8}\s+)?[\"“][^\"”]{1,80}[\"�
 _NOT_DEALING = re.compile(r"\w*\s+(?:[\w-]+\s+){0,2}?(?:remed\w*|procedur\w*|jurisdiction|venue|forum|courts?|property|owner\w*|means|method)\b"
                           # "Prices are exclusive of any tax": excluding it
                           r"|\w*\s+of\s+(?:any|all|the)?\s*(?:tax|taxes|vat|duty|duties|charges?|shipping|freight|fees?)\b", re.IGNORECASE)
+#: "Such remedies will not be deemed to be exclusive", "the courts ... shall have exclusive jurisdiction" said the other way round.
+_NOT_DEALING_BEFORE = re.compile(r"\b(?:remed\w*|procedur\w*|jurisdiction|venue|forum)\b[^.;]{0,50}$", re.IGNORECASE)
 _DENIED = re.compile(r"\b(?:non[\s-]*|no\s+(?:[\w-]+\s+){0,2}|not\s+(?:an?\s+)?)$", re.IGNORECASE)
 
 
@@ -277,7 +279,8 @@ def states_clause(category: str, sentence: str) -> bool:
         return False  # '"AMI/MEA Agreement" shall mean that certain ... Exclusivity Agreement': a name, not a clause
     word = NEVER_WORDED.get(category)
     if word is not None and not any(not sentence[m.start():].lower().startswith("competen") and (
-            category != "Exclusivity" or not (_DENIED.search(sentence[max(0, m.start() - 30):m.start()]) or _NOT_DEALING.match(sentence, m.end())))
+            category != "Exclusivity" or not (_DENIED.search(sentence[max(0, m.start() - 30):m.start()]) or _NOT_DEALING.match(sentence, m.end())
+                                              or _NOT_DEALING_BEFORE.search(sentence[max(0, m.start() - 60):m.start()])))
             for m in re.finditer(word[1], sentence, re.IGNORECASE)):
         # not its word ("competent" is no "compete"), only denied ("non-exclusive", "No marketing exclusivity ..."), or no dealing ("the sole
         # and exclusive procedures for the resolution of any Dispute", "exclusive jurisdiction", "exclusive remedy")

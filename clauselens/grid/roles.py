@@ -46,6 +46,29 @@ RECIPIENT_VERBS = ("buy", "bought", "purchas", "pay", "paying", "receiv", "get "
 _LICENSED_IN = re.compile(r"\b(?:gets?|getting|receiv\w*|takes?|taking)\s+(?:a\s+|the\s+)?licen[cs]e\b|\blicensed\s+to\b", re.IGNORECASE)
 
 
+#: Role nouns that name a particular kind of party: a question for the "distributor" of an outsourcing agreement, or the
+#: "licensee" of one that names none, has no answer (the generic side, "the recipient", is not that role).
+ROLE_WORDING: dict[str, str] = {
+    **{n: rf"\b(?:sub-?)?{n[3:] if n.startswith('sub') else n}s?\b" for n in ("licensee", "licensor", "sublicensee", "sublicensor")},
+    "distributor": r"\bdistributors?\b", "reseller": r"\bresellers?\b", "retailer": r"\bretailers?\b",
+    "franchisee": r"\bfranchisees?\b", "franchisor": r"\bfranchisors?\b", "lessee": r"\blessees?\b", "lessor": r"\blessors?\b",
+    "landlord": r"\blandlords?\b", "tenant": r"\btenants?\b", "employee": r"\bemployee\b", "employer": r"\bemployer\b",
+    "executive": r"\bexecutive\b", "consultant": r"\bconsultants?\b", "contractor": r"\bcontractors?\b",
+    "subcontractor": r"\bsub-?contractors?\b", "manufacturer": r"\bmanufacturers?\b", "developer": r"\bdevelopers?\b",
+    "publisher": r"\bpublishers?\b",
+}
+
+
+def unworded_role(question: str, texts: Sequence[str]) -> str:
+    """The role noun a party ``question`` names (:data:`ROLE_WORDING`: "Who is the distributor?") when none of the agreement's
+    ``texts`` uses its wording, else ``""``."""
+    nouns = [n for n in re.findall(r"[a-z-]+", question.lower()) if n in ROLE_WORDING]
+    for n in nouns:
+        if not any(re.search(ROLE_WORDING[n], t, re.IGNORECASE) for t in texts):
+            return n
+    return ""
+
+
 @dataclass(frozen=True)
 class RoleParty:
     """The party on the asked side, its defined term, and the side."""

@@ -265,8 +265,10 @@ ENDING_WORD = re.compile(r"\bterminat\w*|\bcancel\w*|\bnon-?renew\w*|\bnot\s+(?:
                          re.IGNORECASE)
 #: A renewal, an extension or the end of a term a notice is given before ("unless either party gives notice of non-renewal ...",
 #: "at least 90 days prior to the expiration of the then-current term").
-RENEWS = re.compile(r"\brenew\w*|\bextend\w*|\bextension|\bexpir\w*|\bsuccessive\b|\bend\s+of\s+(?:the|any|each|such)\s+(?:\w+\s+)?term\b",
-                    re.IGNORECASE)
+RENEWS = re.compile(r"\brenew\w*|\bextend\w*|\bextension|\bexpir\w*|\bsuccessive\b|\bend\s+of\s+(?:the|any|each|such)\s+(?:[\w-]+\s+)?term\b|"
+                    # an evergreen: "Thereafter, this Agreement shall automatically continue ... until either party gives ... notice"
+                    r"\bthereafter\b|\bautomatic\w*|\b(?:month|year)[\s-]+to[\s-]+(?:month|year)\b|\b(?:following|after)\s+the\s+initial\s+term\b|"
+                    r"\bthen[\s-]+current\b|\bevergreen\b", re.IGNORECASE)
 #: A breach or default ("in the event either party fails to perform any of its material obligations"): its notice is no renewal's.
 BREACHES = re.compile(r"\bbreach\w*|\bfails?\s+to\s+(?:perform|comply|pay|cure)|\bdefault\w*", re.IGNORECASE)
 #: A notice given: "notice", "notify", "notification", "inform", "advise".
@@ -290,7 +292,7 @@ ENDS_OWN = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:(?:its|their)\s+(?:partici
 #: licence, a policy's coverage or an address.
 _ENDS_AGREEMENT = re.compile(ENDS_OWN.pattern + r"|\b(?:terminat\w*|cancel\w*|end)\s+"
                             r"(?:(?:the\s+)?(?:whole|all)\s+(?:or\s+(?:any\s+)?part\s+)?of\s+)?"  # "the whole or any part of this agreement"
-                            r"(?:[Tt]his|[Tt]he|any|each)\s+"
+                            r"(?:[Tt]his|[Tt]he)\s+"  # not "any Merchant Agreement", "each Statement of Work": other instruments
                             r"(?:(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\b"
                             r"|\b[Tt]his\s+(?:(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\s+(?:may|shall|will|can|is)\s+"
                             r"(?:\w+\s+){0,2}?(?:be\s+)?(?:terminat|cancel)\w*"
@@ -331,6 +333,11 @@ def only_by_consent(text: str) -> bool:
     """Does the sentence end (or change) the agreement only by both or all parties' fresh agreement ("may be terminated at any
     time during the Initial Period by unanimous written agreement of the Parties") -- no notice, no party's own choice?"""
     return bool(_MUTUAL.search(text)) and not _NOTICE.search(text) and not _OWN_CHOICE.search(text)
+
+
+def ends_agreement(text: str) -> bool:
+    """Does the sentence speak of ending this agreement (or the appointment, the employment, one's part in it)?"""
+    return _ENDS_AGREEMENT.search(text) is not None
 
 
 def at_will(text: str) -> bool:

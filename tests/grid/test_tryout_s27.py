@@ -445,3 +445,42 @@ def test_a_notice_to_stop_a_renewal_is_said_of_the_renewal() -> None:
     q = GridQuestion(id="nr", question="How much notice is needed to stop it renewing?", type="duration")
     # XinhuaSportsEntertainmentLtd_20070221 Content License Agreement, 8.1
     assert read(q, _passages("8.1 XFN may terminate this Agreement by giving thirty (30) days written notice to the CEIS.")).candidate is None
+
+
+# --- a sixth tryout, ten more train_allowed agreements
+
+def test_a_named_role_the_agreement_never_names_has_no_party() -> None:
+    from clauselens.grid.roles import unworded_role
+
+    # SYKESHEALTHPLANSERVICESINC_04_24_1998-EX-10.14 Outsourcing Agreement (its preamble, shortened)
+    text = ('This Outsourcing Agreement (the "Agreement") is made and entered into as of January 1, 1998, by and between Sykes '
+            'HealthPlan Services, Inc., a Florida corporation ("SHPS"), and HealthPlan Services, Inc. ("HPS"). SHPS shall provide the '
+            'Services to HPS.')
+    assert unworded_role("Who is the distributor?", [text]) == "distributor"
+    assert unworded_role("Who is the licensee?", [text]) == "licensee"
+    assert unworded_role("Who is the customer?", [text]) == ""  # a generic side is read from conduct
+    q = GridQuestion(id="d", question="Who is the distributor?", type="party")
+    from clauselens.grid.rule import rule_cell
+
+    cell = rule_cell({"row_key": "r", "question_id": "d", "fingerprint": "", "agreement": "a", "doc_id": "d", "source_path": "",
+                      "model": "rule"}, q, _passages(text))
+    assert cell.status == "not found" and cell.answer == ""
+
+
+def test_ending_another_instrument_is_no_evidence_about_this_agreement() -> None:
+    from clauselens.grid.whose import ends_agreement
+
+    # PHREESIA,INC_05_28_2019-EX-10.18 Strategic Alliance Agreement; BABCOCK_WILCOX Intellectual Property Agreement
+    assert not at_will("Company may terminate any Merchant Agreement pursuant to the terms of such Merchant Agreement.")
+    assert not ends_agreement("SpinCo agrees not to oppose, petition to cancel, or otherwise challenge the use or registration of the "
+                              "RemainCo Marks.")
+    q = "Can a party terminate without cause?"
+    r = read_yes_no(q, ["SpinCo agrees not to oppose, petition to cancel, or otherwise challenge the use or registration of the "
+                        "RemainCo Marks."])
+    assert r.passage == -1  # not quoted as the evidence of a "No"
+
+
+def test_remedies_not_deemed_exclusive_are_no_exclusivity() -> None:
+    # PHREESIA,INC_05_28_2019-EX-10.18 Strategic Alliance Agreement
+    assert not states_clause("Exclusivity", "Such remedies will not be deemed to be exclusive but will be in addition to all other "
+                                            "remedies available under this Agreement, at law or in equity.")
