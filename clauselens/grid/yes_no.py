@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from clauselens.grid.extract import asks_convenience, contract_vocabulary, required_hits, sentences_of, term_hits, topic_groups
-from clauselens.grid.whose import ENDS_OWN, at_will, ends_agreement, names_condition, only_by_consent
+from clauselens.grid.whose import ENDS_OWN, at_will, names_condition, only_by_consent
 from clauselens.retrieval.lay_terms import content_stems
 
 #: A right to end it, a party's ("Theismann shall have the right to terminate", "may be terminated by Anixa"), not an end on an
@@ -163,10 +163,8 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
             if issue is None and (at_will(text) or resigns):  # a party's right; an end on no condition but no one's decides nothing
                 if granted or resigns:
                     yes.append((i, s, e))  # "Either Party may terminate this Agreement by giving thirty (30) days' prior written notice"
-            elif (issue is None or issue.kind == "negation") and ends_agreement(text):
-                # a party's right to end this agreement only for a breach, an insolvency, ...; or "may not terminate" (not a trademark's
-                # "petition to cancel", nor "the right ... shall automatically terminate")
-                no.append((i, s, e))
+            elif issue is None or issue.kind == "negation":
+                no.append((i, s, e))  # a party's right only for a breach, an insolvency, ...; or "may not terminate"
             continue
         if issue is None:
             keeps = bool(KEEPS_WITHOUT.search(text))
