@@ -290,7 +290,10 @@ ENDS_OWN = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:(?:its|their)\s+(?:partici
                       r"(?:[A-Z][\w-]*\s+){0,2}Agreement\b|(?:your|his|her|the\s+[\w-]+['’]s|the)\s+employment\b)")
 #: A termination of the agreement itself (or of the defined relationship it sets up: "the Appointment"), not of a
 #: licence, a policy's coverage or an address.
-_ENDS_AGREEMENT = re.compile(ENDS_OWN.pattern + r"|\b(?:terminat\w*|cancel\w*|end)\s+"
+_ENDS_AGREEMENT = re.compile(ENDS_OWN.pattern
+                            # "any Services Term of this Agreement" (not "any Merchant Agreement")
+                            + r"|\b(?:terminat\w*|cancel\w*)\s+(?:any|each)\s+(?:[A-Z][\w-]*\s+){0,3}(?:of|under)\s+this\s+Agreement\b"
+                            r"|\b(?:terminat\w*|cancel\w*|end)\s+"
                             r"(?:(?:the\s+)?(?:whole|all)\s+(?:or\s+(?:any\s+)?part\s+)?of\s+)?"  # "the whole or any part of this agreement"
                             r"(?:[Tt]his|[Tt]he)\s+"  # not "any Merchant Agreement", "each Statement of Work": other instruments
                             r"(?:(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\b"

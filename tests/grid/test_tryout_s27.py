@@ -484,3 +484,9 @@ def test_remedies_not_deemed_exclusive_are_no_exclusivity() -> None:
     # PHREESIA,INC_05_28_2019-EX-10.18 Strategic Alliance Agreement
     assert not states_clause("Exclusivity", "Such remedies will not be deemed to be exclusive but will be in addition to all other "
                                             "remedies available under this Agreement, at law or in equity.")
+
+
+def test_any_services_term_of_this_agreement_is_this_agreement() -> None:
+    # EmeraldHealthBioceuticalsInc_20200218 (train_allowed; the at-will census's tune split)
+    assert at_will("6.2 Termination EHS or EHN, on the one hand, and Dr. Murray, on the other, may terminate any Services Term of this "
+                   "Agreement by delivering 60 days written notice to the other party.")
