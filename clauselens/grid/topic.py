@@ -51,8 +51,7 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "sign": ("execut", "dated", "entered into", "as of"), "pay": ("fee", "pay", "price", "compensat", "$"),
     "paid": ("fee", "pay", "price", "compensat", "$"), "money": ("fee", "pay", "price", "compensat", "$"),
     "cost": ("fee", "price", "cost", "$"), "secret": ("confidential",), "secreci": ("confidential",), "fix": ("cure",), "check": ("inspect", "audit"),
-    # "how far in advance must someone say so?": a notice given before an event
-    "advanc": ("advanc", "notic", "prior"),
+
     "transfer": ("assign", "transfer"), "hand": ("assign", "transfer"), "law": ("governed", "laws of"),
     "court": ("jurisdiction", "venue", "arbitrat"), "settl": ("jurisdiction", "venue", "arbitrat"),
     "forbidden": ("shall not", "may not", "prohibit"), "damag": ("liab",), "warn": ("notice",),
@@ -73,10 +72,14 @@ INTO_FORCE = re.compile(r"\b(?:com(?:e|es|ing)|enter(?:s|ing)?)\s+(?:in)?to\s+(?
                         re.IGNORECASE)
 
 
+#: "how far in advance must someone say so?": how much notice.
+FAR_IN_ADVANCE = re.compile(r"\bhow\s+far\s+(?:in\s+)?(?:advance|ahead)\b", re.IGNORECASE)
+
+
 def plain_idioms(question: str) -> str:
     """``question`` with "in force" / "into force" idioms in everyday words ("lasts", "starts"), so that their
-    "force" is not read as force majeure's."""
-    return INTO_FORCE.sub(" starts", IN_FORCE.sub(" lasts", question))
+    "force" is not read as force majeure's, and "how far in advance" as "how much notice"."""
+    return FAR_IN_ADVANCE.sub("how much notice", INTO_FORCE.sub(" starts", IN_FORCE.sub(" lasts", question)))
 
 
 def topic_stems(text: str) -> list[str]:
