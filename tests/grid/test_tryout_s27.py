@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import pytest
 
-from clauselens.grid.extract import preamble_date_kind, read_front_date, topic_groups
+from clauselens.grid.extract import Reading, preamble_date_kind, read_front_date, topic_groups
 from clauselens.grid.heads import clause_sentence, states_clause
 from clauselens.grid.periods import about_period_asked, payment_term
 from clauselens.grid.questions import GridQuestion
@@ -44,6 +44,11 @@ GPAQ_PREAMBLE = ('SPONSORSHIP AND SERVICES AGREEMENT This SPONSORSHIP AND SERVIC
 GPAQ_TERM = ('The term of this Agreement (the "Term"), unless mutually extended by written agreement of the Parties or unless sooner '
              'terminated as provided herein, shall commence effective as of the date hereof and shall expire on December 31, 2028.')
 IN_FORCE_Q = "From what date is the agreement in force?"
+
+
+def _reading(question: str, qtype: str, *texts: str) -> Reading:
+    """The rule's reading of a user's ``question`` of ``qtype`` over ``texts`` (one passage each)."""
+    return read(GridQuestion(id="q", question=question, type=qtype), _passages(*texts))
 
 
 def _passages(*texts: str) -> list[Passage]:
@@ -243,8 +248,7 @@ def test_an_assignment_on_notice_alone_needs_no_permission() -> None:
     "negotiate an extension of the term of this Agreement.",
 ])
 def test_no_notice_to_end_the_agreement(text: str) -> None:
-    q = GridQuestion(id="notice", question="What notice period applies if a party wants out?", type="duration")
-    assert read(q, _passages(text)).candidate is None
+    assert _reading("What notice period applies if a party wants out?", "duration", text).candidate is None
 
 
 def test_a_threshold_percentage_in_a_definition_is_no_royalty() -> None:
@@ -252,8 +256,7 @@ def test_a_threshold_percentage_in_a_definition_is_no_royalty() -> None:
     text = ("For purposes of this Section 20.1, a Competitive Business shall mean a self-service restaurant or fast-food business which "
             "sells chicken and/or Mexican food products, which products individually or collectively represent more than twenty "
             "percent (20%) of the revenues from such self-service restaurant or fast-food business.")
-    q = GridQuestion(id="rate", question="What royalty or commission rate applies?", type="amount")
-    assert read(q, _passages(text)).candidate is None
+    assert _reading("What royalty or commission rate applies?", "amount", text).candidate is None
 
 
 # --- a third tryout, ten more train_allowed agreements
@@ -331,16 +334,14 @@ def test_england_and_wales_is_england() -> None:
     "(15) days of the date such payment is due.",
 ])
 def test_no_payment_deadline_from_another_events_period(text: str) -> None:
-    q = GridQuestion(id="pay", question="What are the payment terms on invoices?", type="duration")
-    assert read(q, _passages(text)).candidate is None
+    assert _reading("What are the payment terms on invoices?", "duration", text).candidate is None
 
 
 def test_a_conditions_period_is_not_the_term() -> None:
     # RangeResourcesLouisianaInc_20150417 Transportation Services Agreement (force majeure)
     text = ("If as a result of an event of Carrier Force Majeure, Carrier provides no Services to Shipper for a period of at least twelve "
             "(12) consecutive Months, either Party shall be entitled to terminate this Agreement by written notice to the other Party.")
-    q = GridQuestion(id="len", question="What's the length of the contract term?", type="duration")
-    assert read(q, _passages(text)).candidate is None
+    assert _reading("What's the length of the contract term?", "duration", text).candidate is None
 
 
 def test_federal_law_and_a_states_law_name_the_state() -> None:
@@ -413,8 +414,7 @@ def test_remain_in_effect_asks_the_term_and_a_cure_time_is_not_it() -> None:
     text = ('Any Party (the "Non-Breaching Party") may terminate this Agreement with respect to any Service at any time upon prior '
             'written notice to the other Party, if the Breaching Party has failed to perform any of its material obligations under this '
             'Agreement, and such failure shall have continued without cure for a period of 30 days after receipt of a written notice.')
-    q = GridQuestion(id="len", question="How long will the agreement remain in effect?", type="duration")
-    assert read(q, _passages(text)).candidate is None
+    assert _reading("How long will the agreement remain in effect?", "duration", text).candidate is None
 
 
 def test_terminated_at_any_time_asks_for_an_at_will_right() -> None:
