@@ -250,7 +250,10 @@ def finish(base: dict[str, Any], q: GridQuestion, result: SearchResult, reply: C
     top = result.passages[0] if result.passages else None
     base = {**base, "top_spans": _spans(top), "passages": len(result.passages), "check": CHECK_VERSION,
             "reply": reply.model_dump() if reply is not None else None}
-    no = "No" if q.type == "yes_no" else ""
+    from clauselens.grid.yes_no import asks_freedom
+
+    # a yes/no question's "No" when nothing is found -- not for a freedom nothing restricts ("Can they hire our staff?")
+    no = "No" if q.type == "yes_no" and not asks_freedom(q.question) else ""
     if reply is None:
         return Cell(**base, status="not found", answer=no, reason=result.reason or "no matching clause found")
     if not reply.found or not (reply.quote.strip() or reply.answer.strip()):

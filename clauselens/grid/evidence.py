@@ -91,12 +91,13 @@ _POLAR = re.compile(r"^\s*(can|could|may|might|must|shall|should|will|would|is|a
 _MAY = {"can", "could", "may", "might"}
 #: Everyday verbs for actions of the lexicon (a general lay vocabulary, not per question).
 LAY_VERBS = {"end": "terminate", "quit": "terminate", "exit": "terminate", "cancel": "terminate", "check": "inspect",
-             "examine": "inspect", "hand": "transfer", "pass": "transfer", "hire": "hire", "poach": "solicit"}
+             "examine": "inspect", "hand": "transfer", "pass": "transfer", "hire": "hire", "poach": "solicit", "leave": "terminate"}
 _STATE_WORDS = {"forbidden": "prohibited", "banned": "prohibited", "prevented": "prohibited", "stopped": "prohibited",
                 "barred": "barred", "prohibited": "prohibited", "restricted": "restricted", "required": "required",
                 "obliged": "obliged", "obligated": "obligated", "allowed": "allowed", "permitted": "permitted",
                 "entitled": "entitled", "free": "free"}
-_SUBJECT_START = re.compile(r"^((?:a|an|the|either|each|any|one|neither|both)\s+[\w'’-]+|"
+_SUBJECT_START = re.compile(r"^((?:either|each|one|neither|both|any)\s+of\s+(?:us|them|you|the\s+(?:parties|sides))|"  # "either of us"
+                            r"(?:a|an|the|either|each|any|one|neither|both)\s+[\w'’-]+|"
                             r"(?:anyone|anybody|someone|somebody|everyone|everybody|nobody|no\s+one|they|we|you|he|she)\b|[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3})\s+")
 _ACTION_RE = re.compile(r"\b(" + "|".join(ACTIONS.values()) + r")\b", re.IGNORECASE)
 

@@ -72,6 +72,8 @@ INTO_FORCE = re.compile(r"\b(?:com(?:e|es|ing)|enter(?:s|ing)?)\s+(?:in)?to\s+(?
                         re.IGNORECASE)
 
 
+#: "leave early", "leave the deal": end it.
+LEAVE_IT = re.compile(r"\bleave\s+(?=early\b|(?:the|this|our|their)\s+(?:deal|contract|agreement|arrangement)\b)", re.IGNORECASE)
 #: "how far in advance must someone say so?": how much notice.
 FAR_IN_ADVANCE = re.compile(r"\bhow\s+far\s+(?:in\s+)?(?:advance|ahead)\b", re.IGNORECASE)
 
@@ -79,6 +81,7 @@ FAR_IN_ADVANCE = re.compile(r"\bhow\s+far\s+(?:in\s+)?(?:advance|ahead)\b", re.I
 def plain_idioms(question: str) -> str:
     """``question`` with "in force" / "into force" idioms in everyday words ("lasts", "starts"), so that their
     "force" is not read as force majeure's, and "how far in advance" as "how much notice"."""
+    question = LEAVE_IT.sub("end ", question)  # "can either of us leave early?": end it (not a holiday's "leave")
     return FAR_IN_ADVANCE.sub("how much notice", INTO_FORCE.sub(" starts", IN_FORCE.sub(" lasts", question)))
 
 

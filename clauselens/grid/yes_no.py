@@ -36,6 +36,11 @@ _ASSIGNS_AGREEMENT = re.compile(
     r"|\b(?:assign|transfer|delegat|novat)\w*(?:\W+\w+){0,6}?\W+(?:rights?|obligations?|duties|interests?|benefits?)\b"
     r"(?:\s+(?:and|or)\s+(?:rights?|obligations?|duties|interests?|benefits?))?\s+(?:hereunder|under\s+(?:this|the)\b|of\s+(?:this|the)\s+"
     r"(?:[A-Z][\w-]*\s+){0,3}Agreement)", re.IGNORECASE)
+#: A question whether a party may do something a clause would restrict: "Can they ...?", "Is X free/allowed to ...?".
+_MAY_DO = re.compile(r"^\W*(?:can|could|may|might)\b|\b(?:allowed|permitted|free)\s+to\b", re.IGNORECASE)
+#: What a party is free to do unless a clause restricts it (an audit or an early exit must be granted instead).
+_FREEDOM = re.compile(r"\b(?:assign\w*|transfer\w*|pass\w*|hand\w*|sell\w*|compet\w*|rivals?|work\s+with|deal\s+with|do\s+business\s+with|"
+                      r"hire|hiring|poach\w*|solicit\w*|recruit\w*)\b", re.IGNORECASE)
 #: A condition of another's say: "with the prior written consent", "approval", "permission", "agreed in writing".
 _CONSENT = re.compile(r"\b(?:consent\w*|approv\w*|permission|authori[sz]\w*|agree(?:s|d|ing)?)\b", re.IGNORECASE)
 #: A permission to assign only to a party's own group or successor: the carve-out of a rule that needs consent ("McDATA may assign
@@ -77,6 +82,12 @@ def claim_object(claim: str) -> str:
         # "hand the contract over", "pass the deal on": the agreement itself, whatever the asker calls it
         return "agreement" if st and st[0] in _AGREEMENT_STEMS else st[0] if st else ""
     return ""
+
+
+def asks_freedom(question: str) -> bool:
+    """Does ``question`` ask whether a party may do what it is free to do unless a clause restricts it ("Can they work with
+    our competitors?", "Can they hire our staff?")? Such a question gets no "No" from finding nothing on its topic."""
+    return bool(_MAY_DO.search(question) and _FREEDOM.search(question)) and not asks_convenience(question)
 
 
 @dataclass
@@ -180,6 +191,11 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
             no.append((i, s, e))
     if not on_topic and not vocab:  # everyday words only ("walk away whenever they like"): their absence proves nothing
         return YesNoReading(reason="the question's words are not the contract's; no sentence could be matched to its topic")
+    if not on_topic and asks_freedom(question):
+        # "Can they work with our competitors?", "Can they hire our staff?": nothing in the agreement restricts it, which answers
+        # no permission question with "No"
+        return YesNoReading(reason="no sentence of the agreement is about the question's topic; whether a party may do what nothing "
+                                   "restricts is left for a reviewer")
     if not on_topic:
         return YesNoReading("No", reason="no sentence of the agreement is about the question's topic")
     # "can a party ...": one party's right is a yes; so is one at-will right, however the question names who ends it ("Can the
@@ -193,4 +209,4 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     return YesNoReading(on_topic=True, reason=why)
 
 
-__all__ = ["YesNoReading", "claim_object", "read_yes_no"]
+__all__ = ["YesNoReading", "asks_freedom", "claim_object", "read_yes_no"]

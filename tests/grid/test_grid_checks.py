@@ -174,6 +174,10 @@ def test_no_only_when_nothing_retrieved_is_on_the_topic() -> None:
     notices = _window(COOL, "H. Counterparts", 0, 200)
     assert not re.search(r"assign|transfer", notices, re.IGNORECASE)
     cell = _cell(ASSIGN, notices, "", "", found=False)
+    # a freedom nothing retrieved restricts ("Can a party transfer the agreement ...?") gets no "No" (s27 tryout)
+    assert cell.status == "not found" and cell.answer == ""
+    audit = GridQuestion(id="audit", question="Does either party have audit rights?", type="yes_no")
+    cell = _cell(audit, notices, "", "", found=False)
     assert cell.status == "not found" and cell.answer == "No"
 
 

@@ -491,3 +491,22 @@ def test_any_services_term_of_this_agreement_is_this_agreement() -> None:
     # EmeraldHealthBioceuticalsInc_20200218 (train_allowed; the at-will census's tune split)
     assert at_will("6.2 Termination EHS or EHN, on the one hand, and Dr. Murray, on the other, may terminate any Services Term of this "
                    "Agreement by delivering 60 days written notice to the other party.")
+
+
+# --- a seventh tryout, ten more train_allowed agreements
+
+def test_leaving_early_is_ending_it() -> None:
+    # JINGWEIINTERNATIONALLTD_10_04_2007-EX-10.7 Intellectual Property Agreement
+    text = ("During the term of this Agreement, Party A may terminate this Agreement at any time with a written notice to Party B 30 "
+            "days before such termination.")
+    r = read_yes_no("Can either of us leave early without a reason?", [text])
+    assert r.answer == "Yes" and r.passage == 0
+
+
+def test_a_freedom_nothing_restricts_gets_no_no() -> None:
+    from clauselens.grid.yes_no import asks_freedom
+
+    assert asks_freedom("Can they work with our competitors?") and asks_freedom("Can they hire our staff?")
+    assert not asks_freedom("Can a party audit the other's books?") and not asks_freedom("Can either side end it without a reason?")
+    r = read_yes_no("Can they hire our staff?", ["The Supplier shall deliver the Products to the Buyer's warehouse."])
+    assert r.answer == "" and not r.on_topic
