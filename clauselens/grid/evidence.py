@@ -122,6 +122,9 @@ def question_claim(question: str) -> str | None:
     return None
 
 
+#: A question whether a party may do something: "Can they ...?", "Is X allowed/free/able to ...?" (shared by the heads' and the
+#: evidence's readings of a permission question).
+MAY_ASK = re.compile(r"^\W*(?:can|could|may|might)\b|\b(?:allowed|permitted|free)\s+to\b|\bable\s+to\b", re.IGNORECASE)
 _SELL_IT = re.compile(r"\bsell\s+(?=(?:the|this|that|its|their|our|your)\s+(?:contract|agreement|deal)\b)", re.IGNORECASE)
 #: "Is there a right to terminate for convenience?", "Does either party have the option to renew?": a party's right.
 _RIGHT_TO = re.compile(r"^\s*(?:is|are)\s+there\s+(?:a|an|any)\s+(?:right|option|ability|power)\s+(?:for\s+(?:a|either|each|any)\s+"

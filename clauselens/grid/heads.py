@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Sequence
 
+from clauselens.grid.evidence import MAY_ASK
 from clauselens.grid.questions import GridQuestion
 
 #: The topic head's least probability for the category it reads (the library's topic channel's floor).
@@ -158,7 +159,6 @@ def same_polarity(question: str, category_question: str) -> bool:
 #: someone else?") is answered "No" by such a clause, the opposite of the kind's own question ("Is consent ... required ...?").
 RESTRICTIONS = frozenset({"Anti-Assignment", "Non-Transferable License", "Covenant Not To Sue", "Non-Compete", "No-Solicit Of Customers",
                           "No-Solicit Of Employees", "Exclusivity", "Non-Disparagement", "Volume Restriction", "Price Restrictions"})
-_MAY_ASK = re.compile(r"^\W*(?:can|could|may|might)\b|\b(?:allowed|permitted|free)\s+to\b|\bable\s+to\b", re.IGNORECASE)
 _RESTRICT_ASK = re.compile(r"\b(?:restrict\w*|prohibit\w*|ban(?:s|ned)?|barred|bar|forbid\w*|limit\w*|consent|permission|approv\w*|"
                            r"requir\w*|need\w*|exclusiv\w*|only|sole(?:ly)?)\b|\bnon-?compet\w*|\bnot\s+(?:to\s+)?compet\w*", re.IGNORECASE)
 
@@ -166,7 +166,7 @@ _RESTRICT_ASK = re.compile(r"\b(?:restrict\w*|prohibit\w*|ban(?:s|ned)?|barred|b
 def asks_permission(question: str, category: str) -> bool:
     """Does ``question`` ask whether a party may do what a restricting clause kind (:data:`RESTRICTIONS`) restricts ("Can they
     assign the contract to someone else?"), without naming the restriction -- the kind's polarity turned around?"""
-    return category in RESTRICTIONS and bool(_MAY_ASK.search(question)) and not _RESTRICT_ASK.search(question)
+    return category in RESTRICTIONS and bool(MAY_ASK.search(question)) and not _RESTRICT_ASK.search(question)
 
 
 def _absent_below(category: str) -> float | None:

@@ -149,6 +149,7 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
     # automatic extensions?") would require every one of its words. Written terms are alternatives
     # for the topic check, too loose to pick a value ("extension of such 10-day period").
     r = read_typed(q.type, q.category or q.question, texts, everyday=not q.category)
+    said = _sentence(texts, r.candidate)  # the sentence the question's own words read the value from ("" when none)
     if term_clause and q.type == "date" and r.candidate is None and not (r.choices and ISO_DAY.fullmatch(r.choices[0].key)):
         return term_as_end(q, texts, r)
     if term_clause and q.type == "date" and r.candidate is None and r.choices:
@@ -164,8 +165,8 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
                      else forum(texts, q.question) if not q.category and asks_forum(q.question) else None)
         if by_clause is not None and by_clause.candidate is not None:
             return by_clause
-        if r.candidate is not None and _INSOLVENCY.search(texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
-            return Reading(choices=[r.candidate], on_topic=True, reason=f"{r.value} is named for an insolvency's laws, not this agreement's")
+        if _INSOLVENCY.search(said):
+            return _withheld(r, f"{r.value} is named for an insolvency's laws, not this agreement's")
     if q.type == "duration" and not q.category:
         # "how much time do they have to fix it?", "how many days do we get to pay an invoice?": the clauses that give the
         # time to cure a breach or to pay an invoice answer first (the question's words can single out a period of another
@@ -173,14 +174,14 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         by_period = cure_period(texts) if asks_cure(q.question) else payment_term(texts) if asks_payment_term(q.question) else None
         if by_period is not None and by_period.candidate is not None:
             return by_period
-        if r.candidate is not None and not about_period_asked(q.question, texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
-            return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is not the time asked for "
+        if said and not about_period_asked(q.question, said):
+            return _withheld(r, f"the period read ({r.value}) is not the time asked for "
                            "(a breach's cure, a payment falling due)")
     if q.type == "amount" and not q.category and _INTEREST.search(q.question):
         # "What interest rate applies to late payments?": a rate said of interest, not "liquidated damages ... within 30% of the down
         # payment" nor a service fee's share of sales
-        if r.candidate is not None and not _INTEREST.search(texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
-            return Reading(choices=[r.candidate], on_topic=True, reason=f"the figure read ({r.value}) is not said of interest")
+        if said and not _INTEREST.search(said):
+            return _withheld(r, f"the figure read ({r.value}) is not said of interest")
         return r
     if q.type == "amount" and r.candidate is None and not q.category and amount_kind(q.question) == "percent":
         # "what percentage cut is involved - royalty, commission or discount?": a share of revenues, sales or royalties the
@@ -192,19 +193,32 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         # "how long does the agreement last?": its term clause's one period, or that it sets no end -- first (the question's
         # words "initial term" also meet a renewal's "at the end of the Initial Term ... on a year to year basis")
         term = term_reading(texts)
-        told = texts[term.candidate.passage][term.candidate.start:term.candidate.end] if term.candidate is not None else ""
-        if told and BREACHES.search(told) and not re.search(r"\bterm\b", told, re.IGNORECASE):
+        if _breach_time(_sentence(texts, term.candidate)):
             term = Reading()  # "such failure shall have continued without cure for a period of 30 days": a breach's time, not the term
-        if term.candidate is None and r.candidate is not None and _RENEWS.search(texts[r.candidate.passage][r.candidate.start:r.candidate.end]):
-            return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is a renewal's, not the term's")
-        said = texts[r.candidate.passage][r.candidate.start:r.candidate.end] if r.candidate is not None else ""
-        breach = bool(BREACHES.search(said)) and not re.search(r"\bterm\b", said, re.IGNORECASE)  # "continued without cure for ... 30 days"
-        if term.candidate is None and r.candidate is not None and (_CONDITIONAL.match(said) or breach or not _TERM_WORDS.search(said)):
+        if term.candidate is None and _RENEWS.search(said):
+            return _withheld(r, f"the period read ({r.value}) is a renewal's, not the term's")
+        if term.candidate is None and said and (_CONDITIONAL.match(said) or _breach_time(said) or not _TERM_WORDS.search(said)):
             # "If ... for a period of at least twelve (12) consecutive Months, either Party shall be entitled to terminate", "Any Party may
             # terminate this Agreement ... at any time upon prior written notice of 30 days": a condition's or a notice's period
-            return Reading(choices=[r.candidate], on_topic=True, reason=f"the period read ({r.value}) is not said of the term")
+            return _withheld(r, f"the period read ({r.value}) is not said of the term")
         return term if term.candidate is not None else r
     return r
+
+
+def _withheld(r: Reading, reason: str) -> Reading:
+    """``r``'s value kept as a choice, not the answer, for ``reason`` (the cell is then unverified, its value named)."""
+    return Reading(choices=[r.candidate] if r.candidate is not None else [], on_topic=True, reason=reason)
+
+
+def _sentence(texts: Sequence[str], c: Candidate | None) -> str:
+    """The sentence a candidate value was read from, or ``""``."""
+    return texts[c.passage][c.start:c.end] if c is not None else ""
+
+
+def _breach_time(sentence: str) -> bool:
+    """Is ``sentence`` about a breach and not the term ("such failure shall have continued without cure for a period of 30
+    days")? Its period is then no term's length."""
+    return bool(BREACHES.search(sentence)) and not re.search(r"\bterm\b", sentence, re.IGNORECASE)
 
 
 #: A sentence that opens with a condition ("If as a result of an event of Carrier Force Majeure, Carrier provides no Services ...

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
+from clauselens.grid.evidence import MAY_ASK
 from clauselens.grid.extract import asks_convenience, contract_vocabulary, required_hits, sentences_of, term_hits, topic_groups
 from clauselens.grid.whose import ENDS_OWN, at_will, names_condition, only_by_consent
 from clauselens.retrieval.lay_terms import content_stems
@@ -36,8 +37,6 @@ _ASSIGNS_AGREEMENT = re.compile(
     r"|\b(?:assign|transfer|delegat|novat)\w*(?:\W+\w+){0,6}?\W+(?:rights?|obligations?|duties|interests?|benefits?)\b"
     r"(?:\s+(?:and|or)\s+(?:rights?|obligations?|duties|interests?|benefits?))?\s+(?:hereunder|under\s+(?:this|the)\b|of\s+(?:this|the)\s+"
     r"(?:[A-Z][\w-]*\s+){0,3}Agreement)", re.IGNORECASE)
-#: A question whether a party may do something a clause would restrict: "Can they ...?", "Is X free/allowed to ...?".
-_MAY_DO = re.compile(r"^\W*(?:can|could|may|might)\b|\b(?:allowed|permitted|free)\s+to\b", re.IGNORECASE)
 #: What a party is free to do unless a clause restricts it (an audit or an early exit must be granted instead).
 _FREEDOM = re.compile(r"\b(?:assign\w*|transfer\w*|pass\w*|hand\w*|sell\w*|compet\w*|rivals?|work\s+with|deal\s+with|do\s+business\s+with|"
                       r"hire|hiring|poach\w*|solicit\w*|recruit\w*)\b", re.IGNORECASE)
@@ -87,7 +86,7 @@ def claim_object(claim: str) -> str:
 def asks_freedom(question: str) -> bool:
     """Does ``question`` ask whether a party may do what it is free to do unless a clause restricts it ("Can they work with
     our competitors?", "Can they hire our staff?")? Such a question gets no "No" from finding nothing on its topic."""
-    return bool(_MAY_DO.search(question) and _FREEDOM.search(question)) and not asks_convenience(question)
+    return bool(MAY_ASK.search(question) and _FREEDOM.search(question)) and not asks_convenience(question)
 
 
 @dataclass
