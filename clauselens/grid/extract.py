@@ -86,6 +86,7 @@ from clauselens.grid.whose import (
     mutual_only,
     not_a_party,
     other_agreements,
+    split_joined,
 )
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.retrieval.lay_terms import content_stems
@@ -396,8 +397,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 if (qtype == "date" and other_agreements(text, at)) or (term_q and not about_own_term(text, at)) or (
                         term_q and qtype == "duration" and not renewal_q and after_the_end(text, at)):
                     continue  # another agreement's date; a period of something other than this agreement's term, or after it
-                if qtype == "amount" and not ceiling_q and SUM_THRESHOLD.search(text[max(0, at - 25):at]):
-                    continue  # "does not increase the value ... by more than $ 50M": a threshold, not a price asked about
+                if qtype == "amount" and (not ceiling_q and SUM_THRESHOLD.search(text[max(0, at - 90):at]) or key.endswith(":0")):
+                    continue  # "does not increase the value ... by more than $ 50M": a threshold, not a price asked about; "$0.00": a blank
                 if term_q and qtype == "duration" and not notice_q and (_THRESHOLD.search(text[max(0, at - 25):at])
                                                                        or _WINDOW.search(text[max(0, at - 25):at])):
                     continue  # "extends beyond one-hundred-and-eighty (180) days": a threshold; "within 30 days of receipt": a window
@@ -498,7 +499,8 @@ _DATED_THIS = re.compile(r"\b[Tt]his\s+(?:[A-Z][\w&-]*\s+){0,5}(?:Agreement|AGRE
 
 _START_WORDS = re.compile(r"\b(?:effective|effect|commenc\w*|start\w*|begin\w*)\b", re.IGNORECASE)
 _START_STEMS = frozenset(content_stems("effect effective start begin commence commencement"))
-_SIGN_STEMS = frozenset(content_stems("sign signed execute executed made")) - frozenset(content_stems("date"))
+#: ... and the everyday ways to say it was made: "What day was the deal struck?" (a tryout: not found for all eight), "sealed", "inked".
+_SIGN_STEMS = frozenset(content_stems("sign signed execute executed made struck sealed inked clinched")) - frozenset(content_stems("date"))
 #: Everyday ways to ask when it starts: "when does this deal kick in?", "up and running", "go live", "become binding".
 _START_IDIOM = re.compile(r"\bkick(?:s|ed)?\s+(?:in|off)\b|\bup\s+and\s+running\b|\bgo(?:es)?[\s-]+live\b|\bcomes?\s+into\s+(?:force|effect)\b|"
                           r"\bbecomes?\s+binding\b|"
@@ -566,10 +568,9 @@ def read_parties(front: Sequence[str]) -> Reading:
     from clauselens.parsing.metadata import guess_parties, has_company_form
 
     for i, text in enumerate(front):
-        # the previous passage's end too: a preamble cut after its cue ("BETWEEN:" | "(1) WPP 2005 LIMITED ... (2) JOHN ROGERS");
-        # the names must still be in this passage's sentences (the quote's)
-        head = ((front[i - 1][-300:] + "\n") if i else "") + text[:PREAMBLE_CHARS]
-        names = [n for n in guess_parties(head) if name_tokens(n) and not not_a_party(n, head)]
+        # the previous passage's end too: a preamble cut after its cue ("BETWEEN:" | "(1) WPP 2005 LIMITED ... (2) JOHN ROGERS"); the names
+        head = ((front[i - 1][-300:] + "\n") if i else "") + text[:PREAMBLE_CHARS]  # must still be in this passage's sentences
+        names = split_joined([n for n in guess_parties(head) if name_tokens(n) and not not_a_party(n, head)])
         # one party read twice ("RadialSpark" from a title line, "RadialSpark, LLC" from the preamble): the name with its
         # company form once ("Adaptimmune LLC" and "Adaptimmune Limited" are two parties); never down to one party
         once = [n for n in dict.fromkeys(names) if not any(o != n and name_tokens(o) == name_tokens(n) and has_company_form(o)

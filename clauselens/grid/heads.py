@@ -248,18 +248,36 @@ CLAUSE_WORDED: dict[str, str] = {
     "Cap On Liability": r"\bliab\w*[^.;]{0,300}?(?:\bexceed\w*|\blimited\s+to\b|\bin\s+excess\s+of\b|\bmaximum\b|\b(?:no|not)\s+more\s+than\b|"
                         r"\bup\s+to\b|\bcap(?:ped|s)?\b|\bgreater\s+than\b|\$|\bfees?\s+(?:paid|payable)\b|\bamounts?\s+(?:paid|payable)\b)"
                         r"|(?:\bexceed\w*|\blimited\s+to\b|\bmaximum\b|\baggregate\b|\bcap(?:ped)?\b)[^.;]{0,300}?\bliab"
-                        r"|\b(?:brought|commenced|asserted)\s+(?:more|later)\s+than\b"}
+                        r"|\b(?:brought|commenced|asserted)\s+(?:more|later)\s+than\b",
+    # a restriction on assigning: consent, a prohibition, a void attempt, an exception -- not "inure to the benefit of ... successors and
+    # assigns" nor "shall automatically terminate in the event the Management Agreement is assigned" (a tryout quoted both)
+    "Anti-Assignment": r"\b(?:assign|transfer|delegat|novat|sublicens|subcontract)\w*[^.;]{0,250}?\b(?:consent|approv|prohibit|void|not|no|"
+                       r"without|except|unless|only|neither|nor|cannot|restrict)\w*|\b(?:not|no|neither|nor|cannot|prohibit\w*|restrict\w*)\b"
+                       r"[^.;]{0,250}?\b(?:assign|transfer|delegat|novat)\w*",
+    # a quantity or sum bought, ordered, sold or paid -- not "the minimum width is 100 pixels" of a logo guideline (a tryout)
+    "Minimum Commitment": r"\b(?:minimum|at\s+least|(?:not|no)\s+less\s+than|shortfall|take[\s-]or[\s-]pay)\b[^.;]{0,150}?\b(?:purchas|buy|order|"
+                          r"sell|sale|volume|quantit|units|pay|spend|revenue|fee|royalt)\w*|\b(?:purchas|buy|order|sell|sale|volume|quantit|units|"
+                          r"pay|spend|revenue|fee|royalt)\w*[^.;]{0,150}?\b(?:minimum|at\s+least|(?:not|no)\s+less\s+than|shortfall)\b"}
 _SUPPOSED = re.compile(r"^\W*(?:\(?[\w.]{1,6}\)?\s+)?(?:should|if|in\s+the\s+event|where|when)\b", re.IGNORECASE)
 
 
 #: A definition's sentence: '"Term" means ...', 'AMI/MEA Agreement" shall mean ...' (its opening quote cut off).
-_DEFINITION = re.compile(r"^\W*(?:[\d.()a-z]{1,8}\s+)?[\"“][^\"”]{1,80}[\"”]\s+(?:shall\s+mean|means|has\s+the\s+meaning)\b"
+_DEFINITION = re.compile(r"^\W*(?:[\d.()a-z]{1,8}\s+)?(?:(?:in|for\s+(?:the\s+)?purposes?\s+of)\s+this\s+\w+,?\s+)?[\"“][^\"”]{1,80}[\"”]\s+"
+                         r"(?:(?:as\s+an?|when\s+used\s+as\s+an?)\s+\w+\s+)?"
+                         r"(?:shall\s+mean|means|has\s+the\s+meaning)\b"  # '"Transfer" as a noun means any such sale, assignment, etc.' (a tryout)
                          r"|^[^\"“]{0,20}[\"”]\s+(?:shall\s+mean|means)\b", re.IGNORECASE)
-_NOT_DEALING = re.compile(r"\w*\s+(?:[\w-]+\s+){0,2}?(?:remed\w*|procedur\w*|jurisdiction|venue|forum|courts?|property|owner\w*|means|method)\b"
+_NOT_DEALING = re.compile(r"\w*\s+(?:[\w-]+\s+){0,2}?(?:remed\w*|procedur\w*|jurisdiction|venue|forum|courts?|property|owner\w*|means|method|"
+                          # IP rights' boilerplate ("including exclusive exploitation rights, copyrights"), an entire agreement's "exclusive
+                          # understanding", "governed exclusively by" (a tryout)
+                          r"exploitation\s+rights|govern\w*|understanding|statement|expression)\b"
                           # "Prices are exclusive of any tax": excluding it
-                          r"|\w*\s+of\s+(?:any|all|the)?\s*(?:tax|taxes|vat|duty|duties|charges?|shipping|freight|fees?)\b", re.IGNORECASE)
+                          r"|\w*\s+of\s+(?:any|all|the)?\s*(?:[\w-]+\s+){0,2}?(?:tax|taxes|vat|duty|duties|charges?|shipping|freight|fees?)\b",
+                          re.IGNORECASE)  # "stated exclusive of sales tax and VAT" (a tryout)
 #: "Such remedies will not be deemed to be exclusive", "the courts ... shall have exclusive jurisdiction" said the other way round.
-_NOT_DEALING_BEFORE = re.compile(r"\b(?:remed\w*|procedur\w*|jurisdiction|venue|forum)\b[^.;]{0,50}$", re.IGNORECASE)
+_NOT_DEALING_BEFORE = re.compile(r"\b(?:remed\w*|procedur\w*|jurisdiction|venue|forum)\b[^.;]{0,50}$|\bgovern\w*\s+$", re.IGNORECASE)
+#: ... or denied further off: "nothing herein is intended nor shall be construed as creating any exclusive arrangement" (a tryout).
+_DENIED_FAR = re.compile(r"\b(?:nothing|not|no|neither|nor)\b[^.;]{0,80}\b(?:creat\w*|constitut\w*|establish\w*|grant\w*|impl\w*|deemed|"
+                         r"construed)\s+(?:as\s+)?(?:creating\s+|granting\s+)?(?:any|an?)\s+$", re.IGNORECASE)
 _DENIED = re.compile(r"\b(?:non[\s-]*|no\s+(?:[\w-]+\s+){0,2}|not\s+(?:an?\s+)?)$", re.IGNORECASE)
 
 
@@ -280,6 +298,7 @@ def states_clause(category: str, sentence: str) -> bool:
     word = NEVER_WORDED.get(category)
     if word is not None and not any(not sentence[m.start():].lower().startswith("competen") and (
             category != "Exclusivity" or not (_DENIED.search(sentence[max(0, m.start() - 30):m.start()]) or _NOT_DEALING.match(sentence, m.end())
+                                              or _DENIED_FAR.search(sentence[max(0, m.start() - 120):m.start()])
                                               or _NOT_DEALING_BEFORE.search(sentence[max(0, m.start() - 60):m.start()])))
             for m in re.finditer(word[1], sentence, re.IGNORECASE)):
         # not its word ("competent" is no "compete"), only denied ("non-exclusive", "No marketing exclusivity ..."), or no dealing ("the sole

@@ -73,13 +73,17 @@ def about_period_asked(question: str, sentence: str) -> bool:
     """Is ``sentence`` about the event a cure or payment question asks the time for (a breach or its cure; a payment),
     so that a period it states may answer ("The Compensation Options will be exercisable for a period of 24 months at
     the Offering Price" answers no "how quickly do invoices have to be paid?")? True for other questions."""
-    if asks_cure(question):
-        return bool(_BREACH.search(sentence) or _CURE.search(sentence))
+    if asks_cure(question):  # ... and not the term a breach ends early ("remain in effect for a period of 1 year; provided, that ...
+        # shall terminate promptly upon ... breach": a tryout read the term as the time to cure)
+        return bool(_BREACH.search(sentence) or _CURE.search(sentence)) and not _TERM_RUNS.search(sentence)
     if asks_payment_term(question):
         return bool(_PAID_WITHIN.search(sentence)) and not _NOT_A_DEADLINE.search(sentence)
     return True
 
 
+#: The agreement's own term running for a period: "remain in effect for a period of 1 year", "the initial term of this Agreement".
+_TERM_RUNS = re.compile(r"\b(?:remain|continue)\w*\s+in\s+(?:full\s+)?(?:force|effect)(?:\s+and\s+effect)?\s+for\b|"
+                        r"\b(?:initial\s+)?term\s+of\s+this\s+agreement\s+(?:shall|will|is)\b", re.IGNORECASE)
 #: A sentence whose period is another event's than a payment falling due: a breach or its cure (a grace period before a
 #: termination), a dispute of a bill, a termination, a right to question or audit a statement.
 _NOT_A_DEADLINE = re.compile(_BREACH.pattern + "|" + _CURE.pattern + r"|\bdisput\w*|\bterminat\w*|\bquestion\w*|\baudit\w*|\binspect\w*",
@@ -102,6 +106,11 @@ def payment_term(texts: Sequence[str]) -> Reading:
     return _read(texts, _DUE, _INVOICE, PAYMENT_GROUPS, "the clauses on paying an invoice", skip=_NOT_A_DEADLINE)
 
 
+#: Before a period: a condition's threshold ("if the invoice is received more than 10 days after the date of the invoice", beside
+#: "Payment terms are net 30 days": a tryout read the 10 days), not the time given.
+_BEYOND = re.compile(r"(?<!\bnot\s)(?<!\bno\s)\b(?:more|greater|longer)\s+than\s+$|\bin\s+excess\s+of\s+$", re.IGNORECASE)
+
+
 def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str], groups: tuple[str, ...], what: str,
           skip: re.Pattern[str] | None = None) -> Reading:
     found: dict[str, Candidate] = {}
@@ -112,7 +121,8 @@ def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str],
         anchors = [m.start() for m in anchor.finditer(text)]
         if not anchors:
             continue
-        near = [(d, v) for d, v in ((min(abs(a - ps) for a in anchors), str(p)) for p, ps, _pe in durations_at(text)) if d <= REACH]
+        near = [(d, v) for d, v in ((min(abs(a - ps) for a in anchors), str(p)) for p, ps, _pe in durations_at(text)
+                                    if not _BEYOND.search(text[max(0, ps - 25):ps])) if d <= REACH]
         if near:
             value = min(near)[1]
             # the same period in several sentences: the one that ends the agreement is quoted (a sublicensee's cure period
@@ -155,4 +165,23 @@ def percent_share(texts: Sequence[str]) -> Reading:
 
 
 __all__ = ["CURE_GROUPS", "PAYMENT_GROUPS", "SHARE_GROUPS", "about_period_asked", "asks_cure", "asks_payment_term", "cure_period", "payment_term",
+           "renewal_instead",
            "percent_share"]
+
+
+#: Before a period: the initial term's ("an initial term of ten (10) years") or a renewal's ("successive renewal terms of five
+#: (5) years", "extend ... for additional one-year periods").
+_INITIAL_BEFORE = re.compile(r"\b(?:initial|original|first)\s+(?:term|period)\s+(?:of\s+)?(?:\w+\s+)?$", re.IGNORECASE)
+_RENEWAL_BEFORE = re.compile(r"\b(?:renew\w*|extend\w*|extension|successive|additional)\b[^.;]{0,60}$", re.IGNORECASE)
+
+
+def renewal_instead(sentence: str, value: str) -> str:
+    """A renewal question whose reading (``value``) is the sentence's initial term ("an initial term of ten (10) years ...
+    Thereafter, Bellicum shall have ... options to extend the Term for successive renewal terms of five (5) years each": a tryout
+    answered "How long does each renewal last?" with 10 years): the renewal's period the same sentence states, else ``""``."""
+    flat = " ".join(sentence.split())
+    found = durations_at(flat)
+    if not any(str(p) == value and _INITIAL_BEFORE.search(flat[max(0, s - 40):s]) for p, s, _ in found):
+        return ""
+    return next((str(p) for p, s, _ in found if str(p) != value and _RENEWAL_BEFORE.search(flat[max(0, s - 80):s])
+                 and not _INITIAL_BEFORE.search(flat[max(0, s - 40):s])), "")

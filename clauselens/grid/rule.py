@@ -24,6 +24,7 @@ so "not found" speaks for the whole agreement, not for a top-k retrieval.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -46,7 +47,7 @@ from clauselens.grid.extract import (
 )
 from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law
 from clauselens.grid.heads import RowHeads, category_passages, category_question, clause_sentence, head_yes_no, never_worded, states_clause
-from clauselens.grid.periods import about_period_asked, asks_cure, asks_payment_term, cure_period, payment_term, percent_share
+from clauselens.grid.periods import about_period_asked, asks_cure, asks_payment_term, cure_period, payment_term, percent_share, renewal_instead
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.roles import unworded_role
 from clauselens.grid.term import (
@@ -55,9 +56,11 @@ from clauselens.grid.term import (
     TERM_GROUPS,
     asks_end,
     asks_length,
+    asks_term_end,
+    span_first,
     span_period,
     takes_effect_when_made,
-    term_end,
+    term_as_end,
     term_periods,
     term_reading,
     term_span,
@@ -80,7 +83,8 @@ FRONT_CHARS = 3000
 #: A party question that asks for all the parties ("who are the parties", "which companies signed"), not one
 #: of them by its role ("which side supplies ...", "who is the licensor").
 _ALL_PARTIES = re.compile(r"\b(parties|partys|signator\w*|signed|sign|companies|entities|businesses|firms|organi[sz]ations|"
-                          r"who\s+(?:are|is)\s+in|involved|(?:each|both|either)\s+sides?)\b", re.IGNORECASE)
+                          r"who\s+(?:are|is)\s+in|involved|(?:each|both|either|the\s+two|all\s+the|two)\s+sides?|sides|"
+                          r"(?:the\s+)?(?:two|both)\s+(?:of\s+)?(?:them|players|names))\b", re.IGNORECASE)  # "Who are the two sides?"
 
 
 def asks_all_parties(question: str) -> bool:
@@ -150,8 +154,12 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
     # for the topic check, too loose to pick a value ("extension of such 10-day period").
     r = read_typed(q.type, q.category or q.question, texts, everyday=not q.category)
     said = _sentence(texts, r.candidate)  # the sentence the question's own words read the value from ("" when none)
+    if term_clause and q.type == "date" and r.candidate is not None and asks_term_end(q.category, q.question):
+        ended = span_first(texts, r)  # "When does it all end?": the term clause's two dates before a fee's last instalment
+        if ended is not None:
+            return ended
     if term_clause and q.type == "date" and r.candidate is None and not (r.choices and ISO_DAY.fullmatch(r.choices[0].key)):
-        return term_as_end(q, texts, r)
+        return term_as_end(q.category, q.question, texts, r, FRONT_PASSAGES)
     if term_clause and q.type == "date" and r.candidate is None and r.choices:
         # several dates on topic: the term clause that runs from one to another ("shall commence on March 15, 2018 and
         # will expire on March 14, 2020") decides, when its end date is one of them
@@ -174,9 +182,15 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         by_period = cure_period(texts) if asks_cure(q.question) else payment_term(texts) if asks_payment_term(q.question) else None
         if by_period is not None and by_period.candidate is not None:
             return by_period
+        instead = renewal_instead(said, r.value) if said and _RENEWS.search(q.question) and r.candidate is not None else ""
+        if instead and r.candidate is not None:  # "How long does each renewal last?": not the initial term the same sentence states
+            return Reading(value=instead, candidate=replace(r.candidate, value=instead, key=instead), on_topic=True,
+                           reason=f"the renewal's period in the sentence read ({instead}), not the initial term's ({r.value})")
         if said and not about_period_asked(q.question, said):
             return _withheld(r, f"the period read ({r.value}) is not the time asked for "
                            "(a breach's cure, a payment falling due)")
+    if q.type == "amount" and not q.category and not _INTEREST.search(q.question) and r.value.endswith("%") and _INTEREST.search(said):
+        return _withheld(r, f"the figure read ({r.value}) is an interest rate, not what is asked")  # a royalty read from a late payment
     if q.type == "amount" and not q.category and _INTEREST.search(q.question):
         # "What interest rate applies to late payments?": a rate said of interest, not "liquidated damages ... within 30% of the down
         # payment" nor a service fee's share of sales
@@ -234,20 +248,6 @@ _INSOLVENCY = re.compile(r"\b(?:bankrupt\w*|insolven\w*|receivership|liquidat\w*
 _RENEWS = re.compile(r"\b(?:renew\w*|extend\w*|extension)\b", re.IGNORECASE)
 #: An ISO calendar day, the key of a date candidate (a period's key is "5 years").
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def term_as_end(q: GridQuestion, texts: Sequence[str], dated: Reading) -> Reading:
-    """A question about when the agreement ends (a user's words, or the preset's Expiration Date) whose clauses write no
-    calendar end date: the term clause's period from the preamble's date, computed
-    (:func:`clauselens.grid.term.term_end`); for a user, else the period itself; else ``dated`` (the periods listed,
-    or nothing found)."""
-    if q.category != "Expiration Date" and (q.category or not asks_end(q.question)):
-        return dated
-    r = term_end(texts, texts[:FRONT_PASSAGES], dates_only=bool(q.category))
-    if r.candidate is not None:
-        return r
-    return Reading(choices=dated.choices or r.choices, on_topic=dated.on_topic or r.on_topic,
-                   reason="; ".join(x for x in (dated.reason, r.reason) if x))
 
 
 #: A signature block's date: "Dated: July 20, 2008", "Date: 5/1/2019" (not a heading's "Effective Date: March 21, 2014").

@@ -65,11 +65,11 @@ _AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|notice|before|in\s+advance
 
 #: A question about when the agreement ends: one of these words, and otherwise only :data:`_FRAME` words.
 _END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|done|run\s+out|runs\s+out|wrap\w*\s+up|conclu\w*|last|final|"
-                        r"stop\w*|ceas\w*|terminat\w*|in\s+(?:force|effect)|valid|lapse\w*|"
+                        r"stop\w*|ceas\w*|terminat\w*|in\s+(?:force|effect)|valid|lapse\w*|up(?=\W*$)|"  # "When's the contract up?"
                         r"until|till)\b", re.IGNORECASE)  # "Until what date does it run?"
 _FRAME = frozenset("date day calendar when what which exactly actually finally naturally agreement contract deal arrangement "
                    "term time point effect force does do did will would s it our your this these come comes first initial "
-                   "original current period whole entire overall full until till run runs go goes".split())
+                   "original current period whole entire overall full until till run runs go goes all everything thing".split())  # "it all"
 
 
 def _asks_only(question: str, asked: re.Pattern[str], frame: frozenset[str]) -> bool:
@@ -88,7 +88,8 @@ def asks_end(question: str) -> bool:
 #: A question about how long the agreement runs: "how long" or a length word, and otherwise only :data:`_LENGTH_FRAME` words.
 _LENGTH_ASKED = re.compile(r"\bhow\s+long\b|\b(?:length|duration)\b|\bhow\s+many\s+(?:months|years)(?:\s+or\s+(?:months|years))?", re.IGNORECASE)
 _LENGTH_FRAME = _FRAME | frozenset("last lasts run runs running continue continues stay stays set go on be is in for of round stint "
-                                   "stretch spell cover covers".split())
+                                   "stretch spell cover covers "
+                                   "locked lock tied bound committed stuck into we us they".split())  # "How long are we locked in for?"
 
 
 def asks_length(question: str) -> bool:
@@ -405,3 +406,31 @@ def term_end(texts: Sequence[str], front: Sequence[str], dates_only: bool = Fals
     if dates_only:
         return Reading(choices=[c], on_topic=True, reason=f"the term clause states {r.value}, from no date the preamble states")
     return r
+
+
+def asks_term_end(category: str | None, question: str) -> bool:
+    """Is the cell about when the agreement ends: the preset's Expiration Date, or a user's question in its words?"""
+    return category == "Expiration Date" or (not category and asks_end(question))
+
+
+def term_as_end(category: str | None, question: str, texts: Sequence[str], dated: Reading, front: int) -> Reading:
+    """A question about when the agreement ends (a user's words, or the preset's Expiration Date) whose clauses write no
+    calendar end date: the term clause's period from the preamble's date (the first ``front`` passages), computed
+    (:func:`term_end`); for a user, else the period itself; else ``dated`` (the periods listed, or nothing found)."""
+    if not asks_term_end(category, question):
+        return dated
+    r = term_end(texts, texts[:front], dates_only=bool(category))
+    if r.candidate is not None:
+        return r
+    return Reading(choices=dated.choices or r.choices, on_topic=dated.on_topic or r.on_topic,
+                   reason="; ".join(x for x in (dated.reason, r.reason) if x))
+
+
+def span_first(texts: Sequence[str], dated: Reading) -> Reading | None:
+    """The term clause that runs from one date to another (:func:`term_span`), when a date the question's words found
+    (``dated``) is in another passage: it answers when the agreement ends first (a tryout read a fee's last instalment,
+    "payable ... on or before the first day of each month ... ending December 1, 2010", for "When does it all end?")."""
+    span = term_span(texts)
+    if span is None or dated.candidate is None or span[0].passage == dated.candidate.passage:
+        return None
+    return Reading(value=span[2], candidate=span[0], on_topic=True, reason=f"the term clause runs from {span[1]} to {span[2]}")

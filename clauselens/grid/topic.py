@@ -74,6 +74,8 @@ INTO_FORCE = re.compile(r"\b(?:com(?:e|es|ing)|enter(?:s|ing)?)\s+(?:in)?to\s+(?
 
 #: "leave early", "leave the deal": end it.
 LEAVE_IT = re.compile(r"\bleave\s+(?=early\b|(?:the|this|our|their)\s+(?:deal|contract|agreement|arrangement)\b)", re.IGNORECASE)
+#: "When's the contract up?": when it ends (a tryout: not found for all eight).
+IS_UP = re.compile(r"^(\s*when(?:'s|’s|\s+is|\s+will)?\b[^?]{0,40}?)\bup(?=\W*$)", re.IGNORECASE)
 #: "how far in advance must someone say so?": how much notice.
 FAR_IN_ADVANCE = re.compile(r"\bhow\s+far\s+(?:in\s+)?(?:advance|ahead)\b", re.IGNORECASE)
 
@@ -82,6 +84,7 @@ def plain_idioms(question: str) -> str:
     """``question`` with "in force" / "into force" idioms in everyday words ("lasts", "starts"), so that their
     "force" is not read as force majeure's, and "how far in advance" as "how much notice"."""
     question = LEAVE_IT.sub("end ", question)  # "can either of us leave early?": end it (not a holiday's "leave")
+    question = IS_UP.sub(lambda m: m.group(1) + "end", question)  # ... "be up" (its time is up)
     return FAR_IN_ADVANCE.sub("how much notice", INTO_FORCE.sub(" starts", IN_FORCE.sub(" lasts", question)))
 
 

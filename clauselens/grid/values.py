@@ -170,7 +170,7 @@ def same_period(a: Period, b: Period) -> bool:
 
 
 # --------------------------------------------------------------------------------------- amounts
-_CURRENCY = r"(?:US\s?\$|U\.S\.\s?\$|\$|USD|EUR|€|£|GBP|CAD|C\$|RMB|¥)"
+_CURRENCY = r"(?:US\s?\$|U\.S\.\s?\$|HK\$|\$|USD|EUR|€|£|GBP|CAD|C\$|RMB|¥|RUB|CHF|HKD|INR)"
 _MAGNITUDE = r"(?:\s*(million|billion|thousand|m|bn|k)\b)?"
 _MONEY = re.compile(rf"{_CURRENCY}\s*(\d[\d,]*(?:\.\d+)?){_MAGNITUDE}"
                     rf"|(\d[\d,]*(?:\.\d+)?){_MAGNITUDE}\s*(?:U\.?S\.?\s+)?(?:dollars|usd|euros?|pounds)\b", re.IGNORECASE)
@@ -181,10 +181,16 @@ _MAG = {"million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "thousand": 1e3, "k
 
 #: The currency a sum is written in (its symbol or code as matched) and the symbol it is shown with: "£740,000" is
 #: pounds, never "$740,000".
-_CURRENCY_OF = ((re.compile(r"£|\bGBP\b|\bpounds?\b", re.IGNORECASE), "GBP", "£"),
-                (re.compile(r"€|\bEUR\b|\beuros?\b", re.IGNORECASE), "EUR", "€"),
-                (re.compile(r"C\$|\bCAD\b", re.IGNORECASE), "CAD", "C$"),
-                (re.compile(r"¥|\bRMB\b", re.IGNORECASE), "", "¥"))
+#: A code may run into its figure ("RMB200 million": a tryout showed it as "$40,000,000"), so no word boundary after it.
+_CURRENCY_OF = ((re.compile(r"£|\bGBP(?![A-Za-z])|\bpounds?\b", re.IGNORECASE), "GBP", "£"),
+                (re.compile(r"€|\bEUR(?![A-Za-z])|\beuros?\b", re.IGNORECASE), "EUR", "€"),
+                (re.compile(r"C\$|\bCAD(?![A-Za-z])", re.IGNORECASE), "CAD", "C$"),
+                (re.compile(r"HK\$|\bHKD(?![A-Za-z])", re.IGNORECASE), "HKD", "HK$"),
+                (re.compile(r"\bRMB(?![A-Za-z])|\b(?:yuan|renminbi)\b", re.IGNORECASE), "CNY", "RMB "),
+                (re.compile(r"\bRUB(?![A-Za-z])|\broubles?\b|\brubles?\b", re.IGNORECASE), "RUB", "RUB "),
+                (re.compile(r"\bCHF(?![A-Za-z])", re.IGNORECASE), "CHF", "CHF "),
+                (re.compile(r"\bINR(?![A-Za-z])", re.IGNORECASE), "INR", "INR "),
+                (re.compile(r"¥", re.IGNORECASE), "", "¥"))
 
 
 def currency_of(written: str) -> tuple[str, str]:

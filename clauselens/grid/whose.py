@@ -181,6 +181,17 @@ def not_a_party(name: str, head: str) -> bool:
     return bool(m and _ENTITY_KIND.search(name))
 
 
+def split_joined(names: list[str]) -> list[str]:
+    """``names`` with a name that runs two parties together cut at its "AND" when the second is read on its own too
+    ("LG&E AND TENNESSEE GAS PIPELINE COMPANY" beside "TENNESSEE GAS PIPELINE COMPANY": a title line's "AGREEMENT BETWEEN
+    LG&E AND TENNESSEE ..." read as one party by a tryout)."""
+    out = []
+    for n in names:
+        m = re.match(r"(.+?)\s+(?:AND|and|&)\s+(.+)$", n)
+        out.append(m.group(1).strip(" ,") if m and any(o != n and o.strip().lower() == m.group(2).strip().lower() for o in names) else n)
+    return list(dict.fromkeys(out))
+
+
 #: Where a party is organised, not which law governs the agreement: "organized and existing under the laws of the State of
 #: Delaware", "incorporated in Ontario", "a Texas corporation".
 #: ("duly incorporated and is validly existing as a corporation in good standing under the laws of the State of": up to 100
@@ -257,7 +268,10 @@ def insurance_terms(text: str) -> bool:
 
 #: A sum a condition turns on: "does not increase the value ... by more than $ 50M", "orders in excess of $10,000" (a cap on a
 #: payment, "not to exceed $35,000" / "no more than", is the payment's amount; "not less than $1,000,000" of insurance a minimum).
-SUM_THRESHOLD = re.compile(r"(?<!\bno\s)(?<!\bnot\s)\b(?:more|greater)\s+than\s+$|\bin\s+excess\s+of\s+$|\bbeyond\s+$",
+SUM_THRESHOLD = re.compile(r"(?<!\bno\s)(?<!\bnot\s)\b(?:more|greater)\s+than\s+$|\bin\s+excess\s+of\s+$|\bbeyond\s+$|"
+                            # "may not pay sub-affiliates ... higher referral fees than the lowest tier of the public offer ($55.00)": a
+                            # ceiling on what a party pays others, named in brackets (a tryout read it as the price)
+                            r"(?<!\bno\s)(?<!\bnot\s)\b(?:higher|greater)\s+(?:[\w-]+\s+){0,3}than\s+(?:the|any|those|that)\s+(?:[\w-]+\s+){0,7}\(\s*$",
                             re.IGNORECASE)
 #: An end chosen by a party, which a period before an event can be the notice of ("unless either party terminates at least 90
 #: days prior to the expiration", "elects not to renew"): with :data:`NOTICE_WORD`, what a notice question's sentence must say.
@@ -280,7 +294,7 @@ MODIFIES = re.compile(r"[\w()-]+(?:\s+\(\s*\d+\s*\))?[\s-]+(?:year|month|week|da
 __all__ = ["ACCOUNTING", "BREACHES", "ENDING_WORD", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "RENEWS", "SUBJECT_REACH",
            "SUM_THRESHOLD", "TERM_REACH",
            "about_own_term", "after_the_end", "asks_about_term",
-           "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "names_condition", "not_a_party",
+           "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "names_condition", "not_a_party", "split_joined",
            "other_agreements"]
 
 
@@ -314,13 +328,20 @@ _AT_WILL = re.compile(r"\b(?:for\s+(?:its|their|any\s+party's)?\s*convenience|wi
 _ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|breach\w*|default\w*|fail\w*|cure\w*|uncured|insolv\w*|bankrupt\w*|"
                            r"merger|change\s+(?:of|in)\s+control|force\s+majeure|beyond\s+(?:its|their|such\s+party's|the\s+\w+'s)\s+(?:reasonable\s+)?control|"
                            r"in\s+(?:such|that|which)\s+event|fraud\w*|claim\w*|renew\w*|expir\w*|unless|dispute\w*|then\s+(?:the|a|either|any|such)|"
-                           r"reasons|end\s+of\s+(?:the|a|its|any|each)\s+(?:\w+\s+)?term|"
+                           r"reasons|(?:end|last\s+day)\s+of\s+(?:the|a|its|any|each|the\s+then[\s-]current)\s+(?:\w+\s+)?term|"
                            r"as\s+(?:set\s+forth|provided|described|specified)\s+in\s+(?:Section|Article|Paragraph|clause)s?\s+\d|"
                            r"in\s+accordance\s+with\s+(?:Section|Article|Paragraph|clause|subsection)s?\s+\d|where)\b",
                            re.IGNORECASE)
 
 
 _NOTICE = re.compile(r"\bnotice\b", re.IGNORECASE)
+
+
+#: An enumerated item's mark: "(i)", "(ii)", "(a)", "(b)".
+_ITEM_MARK = re.compile(r"\((?:i{1,3}|iv|v|vi{1,3}|[a-h])\)\s*")
+#: An item that ends the agreement whenever its party likes: "at any other time", "at any time", "upon 90 days' notice".
+_OTHER_TIME = re.compile(r"\bat\s+any\s+(?:other\s+)?time\b|\b(?:upon|on|by\s+giving|with)\s+(?:at\s+least\s+)?[\w-]+\s+(?:\(\d+\)\s+)?"
+                         r"(?:days|months|weeks)['’]?\s+(?:prior\s+|advance\s+)?(?:written\s+)?notice\b", re.IGNORECASE)
 
 
 def names_condition(text: str) -> bool:
@@ -351,4 +372,15 @@ def at_will(text: str) -> bool:
     Convenience: "without cause (solely by giving a notice and allowing a waiting period to expire)"."""
     if not _ENDS_AGREEMENT.search(text) or text.rstrip().endswith(":") or only_by_consent(text):
         return False  # "Either party may terminate this Agreement:" lists its conditions next; both parties' consent is no one's will
-    return bool(_AT_WILL.search(text)) or _ON_CONDITION.search(text) is None
+    if bool(_AT_WILL.search(text)) or _ON_CONDITION.search(text) is None:
+        return True
+    # "Qualigen may terminate this Agreement (i) upon thirty (30) days prior written notice in the event of any failure ..., or
+    # (ii) at any other time upon ninety (90) days' prior written notice": one listed way is on no condition (a tryout read the
+    # whole sentence as conditional)
+    marks = list(_ITEM_MARK.finditer(text))
+    if len(marks) < 2 or not _ENDS_AGREEMENT.search(text[: marks[0].start()]):
+        return False
+    lead = text[: marks[0].start()]
+    items = [text[m.end(): n.start() if n else len(text)] for m, n in zip(marks, [*marks[1:], None])]
+    return any(_OTHER_TIME.search(item) and _ON_CONDITION.search(re.sub(r"[,;]?\s*(?:or|and)\s*$", "", item)) is None
+               for item in items) and _ON_CONDITION.search(lead) is None

@@ -11,15 +11,22 @@ from typing import Sequence
 
 from clauselens.grid.evidence import MAY_ASK
 from clauselens.grid.extract import asks_convenience, contract_vocabulary, required_hits, sentences_of, term_hits, topic_groups
-from clauselens.grid.whose import ENDS_OWN, at_will, names_condition, only_by_consent
+from clauselens.grid.whose import ENDS_OWN, at_will, ends_agreement, names_condition, only_by_consent
 from clauselens.retrieval.lay_terms import content_stems
 
 #: A right to end it, a party's ("Theismann shall have the right to terminate", "may be terminated by Anixa"), not an end on an
 #: event ("this Agreement shall terminate upon the Trust's payment ...").
-_RIGHT_TO_END = re.compile(r"\b(?:may|can|(?:shall|will)\s+have\s+the\s+right\s+to|(?:has|have)\s+the\s+right\s+to|(?:is|are|shall\s+be)\s+"
+_RIGHT_TO_END = re.compile(r"\b(?:may|can|(?:(?:shall|will)\s+)?(?:has|have)\s+the\s+(?:(?:sole|unilateral|absolute|unconditional)\s+)?right"
+                           # "shall have the right at any time prior to December 31, 2010 to terminate this Agreement" (a tryout)
+                           r"(?:,?\s+at\s+any\s+time\b[^.;]{0,50}?)?\s+to|(?:is|are|shall\s+be)\s+"
                            r"entitled\s+to|reserves?\s+the\s+right\s+to),?\s+(?:(?:in|at)\s+(?:its|their|his|her)\s+(?:sole\s+|own\s+|absolute\s+)?"
                            r"(?:(?:and\s+)?(?:sole|absolute)\s+)?(?:discretion|option|election),?\s+(?:and\s+|or\s+)?){0,2}(?:\w+\s+){0,3}?(?:be\s+)?"
                            r"(?:terminat|cancel)\w*", re.IGNORECASE)
+#: Ending something other than the agreement: "QIWI may terminate its obligation under this Clause 4.1 at any time" (a tryout
+#: quoted it as the "No" to "can we get out of this early?"), "may cancel any Purchase Order", "terminate the License".
+_ENDS_OTHER = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:its|their|his|her|the|any|such|all|an|a)\s+(?:[\w-]+\s+){0,2}?(?:obligations?|"
+                         r"licen[cs]es?|(?:purchase\s+)?orders?|statements?\s+of\s+work|SOWs?|warrant\w*|options?|exclusivity|"
+                         r"covenants?|restrictions?|insurance|polic(?:y|ies)|coverage)\b", re.IGNORECASE)
 #: A person's right to step down at any time ("Maimon shall have the right to resign at any time upon 30 days prior written
 #: notice"): in a services or employment agreement, that party's way to end it at will (a new user's tryout read it as "No").
 _RESIGNS = re.compile(r"\b(?:may|can|(?:shall|will)\s+have\s+the\s+right\s+to|(?:has|have)\s+the\s+right\s+to|(?:is|are|shall\s+be)\s+"
@@ -48,19 +55,27 @@ _CARVE_OUT = re.compile(r"\b(?:affiliates?|subsidiar\w+|successors?|merger|merge
                         r"(?:all|substantially\s+all)\s+(?:of\s+)?(?:its|the|their)\s+(?:assets|business))\b", re.IGNORECASE)
 #: A term that runs "until terminated by either party giving the other ... notice" (a notice-only end, whatever follows):
 #: either party's way to end it at will (Theravance's service agreement was read as "No": its sentence ends in a list).
-_UNTIL_NOTICE = re.compile(r"\buntil\s+terminated\s+by\s+(?:either|any|each|a)\s+party\s+(?:by\s+|upon\s+|on\s+|with\s+)?"
+_UNTIL_NOTICE = re.compile(r"\buntil\s+terminated\s+(?:by\s+mutual\s+agreement\s+of\s+the\s+parties(?:\s+hereto)?\s+or\s+)?"
+                           r"by\s+(?:either|any|each|a)\s+"
+                           r"party\s+(?:by\s+|upon\s+|on\s+|with\s+)?(?:(?:not\s+|no\s+)?less\s+than\s+|at\s+least\s+)?"
                            r"(?:(?:giving|serving|providing|"
                            r"written|prior|advance|notice)\b|(?:at\s+least\s+)?[\w-]+\s+(?:\(\d+\)\s+)?(?:days|months|weeks)['’]?\s)[^.;]{0,80}?\bnotice\b",
                            re.IGNORECASE)  # "... upon thirty (30) days' prior written notice"
 #: Ending this agreement itself (not "the Service" it provides): "terminate this Agreement", "terminate the License Agreement".
-_THIS_AGREEMENT = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,2}Agreement\b|" + ENDS_OWN.pattern)
+_THIS_AGREEMENT = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,2}(?:[Aa]greement|[Cc]ontract)\b|" + ENDS_OWN.pattern)
 #: Words after the action that start an adverbial, not its object.
 _NO_OBJECT = frozenset("without for at upon on in by early immediately before after within during unless if when".split())
-_CLAIM_SKIP = frozenset("the a an this that its their his her other other's others any all such or and to from with".split())
+_CLAIM_SKIP = frozenset("the a an this that its their his her our your my other other's others any all such or and to from with".split())
 
 
 #: What an asker calls the agreement itself.
 _AGREEMENT_STEMS = frozenset(content_stems("agreement contract deal"))
+#: The agreement, or a party's rights or duties under it, as what is assigned ("assign our rights": "assign this Agreement").
+_RIGHTS_STEMS = frozenset({"agreement", *content_stems("right rights obligations duties interest")})
+#: What an asker calls a party's staff ("Can they poach our people?": "any present employee of UTEK").
+_PEOPLE_STEMS = frozenset(content_stems("people employee employees staff personnel workers team"))
+#: A topic word written in its negated form ("non-exclusive"): it says the opposite.
+_NON_AT = re.compile(r"\bnon[\s-]?$", re.IGNORECASE)
 
 
 def claim_object(claim: str) -> str:
@@ -72,7 +87,10 @@ def claim_object(claim: str) -> str:
     acts = [i for i, w in enumerate(words) if any(re.fullmatch(v, w.lower()) for v in ACTIONS.values())]
     if not acts:
         return ""
-    for w in words[max(acts) + 1:]:
+    rest = words[max(acts) + 1:]
+    for k, w in enumerate(rest):
+        if w.lower() == "it" or w.lower() == "this" and k == len(rest) - 1:
+            return "agreement"  # "Are they allowed to assign it?": the agreement the grid asks about (a tryout quoted an IP assignment)
         if w.lower() in _NO_OBJECT:
             return ""  # "terminate without cause", "terminate early": no object named
         if w.lower() in _CLAIM_SKIP or w.lower().endswith(("'s", "’s")):
@@ -103,6 +121,45 @@ class YesNoReading:
     reason: str = ""
 
 
+#: A question whether the agreement renews of itself: "Does it renew by itself?", "Does it auto-renew?", "Does it roll over
+#: automatically?", "Is there an automatic renewal?" (a tryout left it to the model for every agreement).
+_AUTO_RENEW_Q = re.compile(r"\b(?:auto-?renew\w*|evergreen|(?:(?:renew|roll|extend)\w*(?:\s+over)?|renewal|extension)\b[^?]{0,30}\b(?:automatic\w*|"
+                           r"by\s+itself|on\s+its\s+own|itself)|automatic\w*\s+(?:renew\w*|roll\w*|extend\w*|extension))\b", re.IGNORECASE)
+#: A sentence in which this agreement or its term renews of itself: "shall automatically renew for successive 5-year terms",
+#: "will be automatically renewed for additional one (1) year terms", "shall be renewed automatically", "automatically extend".
+_AUTO_RENEWS = re.compile(r"\bautomatic(?:ally)?\s+(?:be\s+)?(?:renew|extend)\w*|\b(?:renew|extend)\w*\s+automatically\b|\bauto-?renew\w*|"
+                          r"\bautomatic\s+(?:renewal|extension)s?\b", re.IGNORECASE)
+#: ... and one in which it does not ("shall not be automatically renewed", "no automatic renewal"; not "its intention not to renew").
+_NOT_AUTO = re.compile(r"\b(?:shall|will|does|may|would)\s+not\s+(?:be\s+)?(?:automatically\s+)?(?:renew|extend)\w*|"
+                       r"\bno\s+automatic\s+(?:renewal|extension)|"
+                       r"\bnot\s+(?:be\s+)?automatically\b", re.IGNORECASE)
+_TERM_SUBJECT = re.compile(r"\b(?:this\s+agreement|the\s+agreement|(?:initial\s+|then[\s-]current\s+)?term)\b", re.IGNORECASE)
+
+
+def auto_renewal(passages: Sequence[str]) -> YesNoReading | None:
+    """Does the agreement renew of itself? "Yes" quoting the first sentence in which this agreement or its term renews or
+    extends automatically (:data:`_AUTO_RENEWS`), "No" quoting one that says it does not; ``None`` when no sentence says
+    either (the other readings decide)."""
+    for i, s, e, text in sentences_of(passages):
+        if _AUTO_RENEWS.search(text) and _TERM_SUBJECT.search(text) and not re.match(r"\W*WHEREAS\b", text):
+            if _NOT_AUTO.search(text):
+                return YesNoReading("No", i, s, e, on_topic=True, reason="the clause says the agreement does not renew of itself (no model)")
+            return YesNoReading("Yes", i, s, e, on_topic=True, reason="the clause renews the agreement of itself (no model)")
+    return None
+
+
+def _claim(question: str) -> tuple[str | None, set[str]]:
+    """The claim a polar question asks about and its actions (:func:`clauselens.grid.evidence.question_claim`); a checklist's
+    "Termination for convenience allowed?" (no modal to read one from) asks whether a party may end the agreement."""
+    from clauselens.grid.evidence import question_claim
+    from clauselens.reports.support import assertions
+
+    claim = question_claim(question)
+    if claim is None and asks_convenience(question) and re.search(r"\b(?:terminat|cancel)\w*", question, re.IGNORECASE):
+        return "a party may terminate or cancel the agreement", {"terminate", "cancel"}
+    return claim, {a.action for a in assertions(claim)} if claim else set()
+
+
 def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     """Yes / No from the agreement's sentences (issue #45). The polar question is read as the
     claim it asks about (:func:`clauselens.grid.evidence.question_claim`); a sentence covering the
@@ -121,19 +178,24 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     about the topic when it covers at least half the question's required term groups (the asserted
     action is the rest of the evidence); a "Yes" sentence covers all of them (the condition a
     question sets with "without" may be met by the sentence's own wording, "for convenience")."""
-    from clauselens.grid.evidence import KEEPS_WITHOUT, question_claim
+    from clauselens.grid.evidence import KEEPS_WITHOUT
+
+    if _AUTO_RENEW_Q.search(question):  # "Does it renew by itself?": no modal to read a claim from; the renewal's own words decide
+        renews = auto_renewal(passages)
+        if renews is not None:
+            return renews
     from clauselens.reports.support import assertions, check_claim
 
     groups = topic_groups(question)
     need = required_hits(groups)
-    claim = question_claim(question)
-    asked = {a.action for a in assertions(claim)} if claim else set()
+    claim, asked = _claim(question)
     without = bool(re.search(r"\bwithout\b", question, re.IGNORECASE))
     # "can a party end it without giving a reason?": a termination on notice alone is that right (Yes, whatever words it
     # uses: :func:`clauselens.grid.whose.at_will`); one only for a breach or an insolvency is a No, as a negated one is; a
     # party's at-will right outweighs the others' conditions (a new user's tryout: notice-only clauses were read as "No")
     at_will_q = bool(asked & {"terminate", "cancel"}) and asks_convenience(question)
     obj = claim_object(claim) if claim else ""
+    asks_non = bool(re.search(r"\b(?:non|anti|no)\b", question, re.IGNORECASE))  # "Is the licence non-exclusive?" asks the negated word
     yes: list[tuple[int, int, int]] = []
     no: list[tuple[int, int, int]] = []
     on_topic = False
@@ -141,7 +203,12 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     vocab = contract_vocabulary(groups)
     for i, s, e, text in sentences_of(passages):
         hits = term_hits(groups, text)
-        if vocab and 2 * sum(1 for g in vocab if g.name in hits) < len(vocab):
+        if not asks_non:  # "a non-exclusive ... license to ... sell such Item" is no exclusivity (a tryout read it as one)
+            hits = {k: v for k, v in ((k, [o for o in v if not _NON_AT.search(text[max(0, o - 5):o])]) for k, v in hits.items()) if v}
+        # an at-will question: a right to end this agreement on notice is on its topic, in whatever words ("may be terminated without the
+        # payment of any penalty by either party upon sixty (60) days' written notice": a tryout answered "No" for nothing on topic)
+        ends_at_will = at_will_q and bool(_RIGHT_TO_END.search(text)) and at_will(text)
+        if vocab and 2 * sum(1 for g in vocab if g.name in hits) < len(vocab) and not ends_at_will:
             continue  # the topic is what the contract's own words say; everyday words ("whenever") neither prove nor refute it
         if not vocab and groups and sum(1 for g in groups if g.required and g.name in hits) < half:
             continue
@@ -160,8 +227,9 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
             continue
         if asked & {"terminate", "cancel"} and only_by_consent(text):
             continue  # "may be terminated at any time ... by unanimous written agreement of the Parties": a new bargain, no one's right
-        objects = {obj} | (_AGREEMENT_STEMS if obj == "agreement" else set())  # the agreement by any of its names
-        if obj and not at_will_q and not objects & set(content_stems(text)):  # at will: whose.at_will checks it ends *this agreement*
+        objects = {obj} | (_AGREEMENT_STEMS if obj == "agreement" else _PEOPLE_STEMS if obj in _PEOPLE_STEMS else set())  # by any of its names
+        # at will: whose.at_will checks it ends *this agreement*; "assign any of its rights or obligations hereunder" is the agreement
+        if obj and not at_will_q and not objects & set(content_stems(text)) and not (obj in _RIGHTS_STEMS and _ASSIGNS_AGREEMENT.search(text)):
             continue  # the action on something else ("the goodwill shall be transferred" for "transfer the agreement")
         if obj == "agreement" and asked & {"assign", "transfer"} and not _ASSIGNS_AGREEMENT.search(text):
             continue  # "a different meaning is assigned to the term in this Agreement", "any transfer of the Shares"
@@ -173,12 +241,17 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
             if issue is None and (at_will(text) or resigns):  # a party's right; an end on no condition but no one's decides nothing
                 if granted or resigns:
                     yes.append((i, s, e))  # "Either Party may terminate this Agreement by giving thirty (30) days' prior written notice"
-            elif issue is None or issue.kind == "negation":
-                no.append((i, s, e))  # a party's right only for a breach, an insolvency, ...; or "may not terminate"
+            elif ((granted or ends_agreement(text)) if issue is None else issue.kind == "negation") and not (
+                    _ENDS_OTHER.search(text) and not ends_agreement(text)):
+                # a party's right only for a breach, an insolvency, ...; an end on an event; or "may not terminate" -- not a term
+                # clause's "unless sooner terminated" nor a licence granted "unless the license is earlier terminated" (a tryout quoted both)
+                no.append((i, s, e))
             continue
         if issue is None:
             keeps = bool(KEEPS_WITHOUT.search(text))
-            if without and not keeps and asked & {"assign", "transfer"} and not _CONSENT.search(text) and not _CARVE_OUT.search(text):
+            carve_asked = bool(_CARVE_OUT.search(question))  # "pass the agreement to an affiliate or buyer without asking us?": the carve-out asked
+            free = not _CONSENT.search(text) and (carve_asked or not _CARVE_OUT.search(text))
+            if without and not keeps and asked & {"assign", "transfer"} and free:
                 yes.append((i, s, e))  # "may be assigned by the Provider upon written notice to the Company": no one's consent needed
             elif without and not keeps:
                 no.append((i, s, e))  # "may assign with consent" answers "without consent?" with No

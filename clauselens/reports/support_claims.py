@@ -88,6 +88,9 @@ _NEG_IN_MODAL = re.compile(r"\b(?:not|no|prohibited|restricted|barred)\b|cannot|
 #: Agreement nor any right shall be assigned", "No party may"), after its number ("(a)", "4.", "15.1", "15.1.2"; a new
 #: user's tryout, 2026-12-06: "15.1 Neither this Agreement nor ... shall be assigned" was read as a permission).
 _NEG_OPENING = re.compile(r"^\s*(?:(?:\(?[0-9a-z]{1,4}[.)]|\d{1,3}(?:\.\d{1,3})+\.?)\s*)*(?:neither|no|nothing|none)\b", re.IGNORECASE)
+#: A negated subject right before the modal, after a lead-in: "Without prior written consent of the other Parties, none of the
+#: Parties may assign" (a tryout read it as a party's right).
+_NONE_OF = re.compile(r"(?:^|[,;:]\s*|\b)(?:none|neither)\s+of\s+(?:the\s+|them\b|us\b)(?:[\w-]+\s*){0,2}$", re.IGNORECASE)
 CLAUSE_SPLIT = re.compile(r"(?<=[.;:!?])\s+|\n+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _PARTY = re.compile(
@@ -221,7 +224,7 @@ def assertions(text: str) -> list[Assertion]:
             if _DESCRIBED.search(clause[:m.start()]):
                 continue  # "amounts Company is required to pay": a description, not the party's duty here
             subj = _subject(clause[:m.start()])
-            if subj in ("neither party", "no party") or (i == 0 and _NEG_OPENING.match(clause[:m.start()])):
+            if subj in ("neither party", "no party") or (i == 0 and _NEG_OPENING.match(clause[:m.start()])) or _NONE_OF.search(clause[:m.start()]):
                 negated = True
             actions = []
             words = _WORD.findall(tail)
