@@ -103,7 +103,8 @@ _ACTION_RE = re.compile(r"\b(" + "|".join(ACTIONS.values()) + r")\b", re.IGNOREC
 
 
 #: Everyday phrasal verbs for ending the agreement ("back out", "pull out", "walk away"): terminate.
-_LAY_PHRASAL = re.compile(r"^(?:back|pull|bow|get|opt)\s+out(?:\s+of)?\b|^walk\s+away(?:\s+from)?\b|^call\s+it\s+quits\b", re.IGNORECASE)
+_LAY_PHRASAL = re.compile(r"^(?:back|pull|bow|get|opt|bail|drop|check)\s+out(?:\s+of)?\b|^walk\s+away(?:\s+from)?\b|^call\s+it\s+quits\b|"
+                          r"^(?:quit|exit)\b", re.IGNORECASE)  # "bail out", "quit" (a tryout read "bail out" as a change of control)
 #: Where a question asks a second polar question after a dash or a semicolon ("Is there a free exit - can either side back
 #: out at any point ...?").
 _PARTS = re.compile(r"\s+[-–—]+\s+|;\s+")

@@ -208,6 +208,10 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
         return None
     if not same_polarity(question, cq.question) or asks_permission(question, topic.category):
         return None
+    from clauselens.grid.extract import asks_convenience
+
+    if asks_convenience(question) and topic.category != "Termination For Convenience":
+        return None  # "Can either side bail out just by giving notice, with nothing having gone wrong?" read as change of control (P 0.67)
     cat = topic.category
     score, thr = rh.scores[cat], rh.thresholds[cat]
     said = f"the question reads as one about {cat.lower()} (topic head P {topic.probability:.2f})"

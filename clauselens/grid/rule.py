@@ -273,12 +273,13 @@ def last_signature(texts: Sequence[str]) -> Reading:
     from its block."""
     got: list[tuple[str, int, int, int]] = []
     for i, t in enumerate(texts):
-        for m in _block_dates(t):
+        for m in _block_dates(" ".join(t.split())):  # as signature_dates reads them: a block padded with spaces (a tryout)
             d = parse_date(m.group(1))
-            if d is not None:
-                got.append((d.isoformat(), i, m.start(), m.end()))
+            at = re.search(r"\s+".join(re.escape(w) for w in m.group(1).split()), t)
+            if d is not None and at is not None:
+                got.append((d.isoformat(), i, at.start(), at.end()))
     if not got:
-        return Reading()
+        return Reading(reason="no signature block states a date")
     value, i, s, e = max(got)
     block = max(0, s - 160)  # the block's signer before its date, from a word's start
     block = texts[i].find(" ", block) + 1 if block else 0
@@ -556,13 +557,13 @@ def category_rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence
         # date does the agreement run?" (P 0.61): a question whose own words do not ask when it was made or starts is read as the
         # agreement's date only when the topic head is sure of it
         return None
-    if topic.category == "Renewal Term" and asks_length(q.question) and not _RENEWS.search(q.question):
-        return None  # "what is the length of the initial term?" read as Renewal Term (P 0.81): the term is no renewal
+    if (topic.category == "Expiration Date" and preamble_date_kind(q.question) and not asks_end(q.question)) or (
+            topic.category == "Renewal Term" and asks_length(q.question) and not _RENEWS.search(q.question)):
+        return None  # "When did both sides sign off on this thing?" read as Expiration Date (P 0.92): a signing is no end; "what is the
+        # length of the initial term?" read as Renewal Term (P 0.81): the term is no renewal
     keep = category_passages([p.text for p in passages], rh, topic.category)
     chosen = [p if k else p.model_copy(update={"text": ""}) for p, k in zip(passages, keep)]
-    # the term clause answers only a question that asks when the agreement ends ("When does it begin?" is read as
-    # Expiration Date by the head)
-    cell = rule_cell(base, cq, chosen, term_clause=asks_end(q.question))
+    cell = rule_cell(base, cq, chosen, term_clause=asks_end(q.question))  # the term clause answers only when it ends is asked
     if cell.status == "not found":
         return None
     said = f"the question reads as one about {topic.category.lower()} (topic head P {topic.probability:.2f}); "

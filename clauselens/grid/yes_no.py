@@ -27,6 +27,10 @@ _RIGHT_TO_END = re.compile(r"\b(?:may|can|(?:(?:shall|will)\s+)?(?:has|have)\s+t
 _ENDS_OTHER = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:its|their|his|her|the|any|such|all|an|a)\s+(?:[\w-]+\s+){0,2}?(?:obligations?|"
                          r"licen[cs]es?|(?:purchase\s+)?orders?|statements?\s+of\s+work|SOWs?|warrant\w*|options?|exclusivity|"
                          r"covenants?|restrictions?|insurance|polic(?:y|ies)|coverage)\b", re.IGNORECASE)
+#: The agreement ending on an event, as what the sentence says ("This Agreement shall terminate on the expiry of the Cooperation
+#: Period"), not in a condition ("unless this Agreement is terminated as provided herein prior to such date": an option's clause).
+_ENDS_ON_EVENT = re.compile(r"(?<!\bunless\s)(?<!\bif\s)(?<!\bwhen\s)(?<!\buntil\s)\b[Tt]his\s+(?:[A-Z][\w-]*\s+){0,2}(?:[Aa]greement|[Cc]ontract|"
+                            r"[A-Z]{2,})\s+(?:shall|will)\s+(?:\w+\s+){0,2}?(?:be\s+)?(?:terminat|expir|end)\w*")
 #: A person's right to step down at any time ("Maimon shall have the right to resign at any time upon 30 days prior written
 #: notice"): in a services or employment agreement, that party's way to end it at will (a new user's tryout read it as "No").
 _RESIGNS = re.compile(r"\b(?:may|can|(?:shall|will)\s+have\s+the\s+right\s+to|(?:has|have)\s+the\s+right\s+to|(?:is|are|shall\s+be)\s+"
@@ -41,7 +45,8 @@ _ASSIGNS_AGREEMENT = re.compile(
     r"(?:\w+\s+){0,2}?(?:be\s+)?(?:assign|transfer|delegat|novat)\w*"
     # its rights or duties under this agreement ("may assign its rights hereunder"), not any right ("hereby assigns to the Company his
     # entire right, title and interest in all Intellectual Property Rights", "shall be construed to assign or license any rights to DD")
-    r"|\b(?:assign|transfer|delegat|novat)\w*(?:\W+\w+){0,6}?\W+(?:rights?|obligations?|duties|interests?|benefits?)\b"
+    r"|\b(?:assign|transfer|delegat|novat)\w*(?:\W+\w+){0,6}?\W+(?<!monetary\s)(?<!financial\s)(?<!economic\s)(?:rights?|obligations?|duties|"
+    r"interests?|benefits?)\b"  # not "assigning the monetary benefits of this Agreement" (its payments: a tryout)
     r"(?:\s+(?:and|or)\s+(?:rights?|obligations?|duties|interests?|benefits?))?\s+(?:hereunder|under\s+(?:this|the)\b|of\s+(?:this|the)\s+"
     r"(?:[A-Z][\w-]*\s+){0,3}Agreement)", re.IGNORECASE)
 #: What a party is free to do unless a clause restricts it (an audit or an early exit must be granted instead).
@@ -241,7 +246,7 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
             if issue is None and (at_will(text) or resigns):  # a party's right; an end on no condition but no one's decides nothing
                 if granted or resigns:
                     yes.append((i, s, e))  # "Either Party may terminate this Agreement by giving thirty (30) days' prior written notice"
-            elif ((granted or ends_agreement(text)) if issue is None else issue.kind == "negation") and not (
+            elif (granted or _ENDS_ON_EVENT.search(text)) and (issue is None or issue.kind == "negation") and not (
                     _ENDS_OTHER.search(text) and not ends_agreement(text)):
                 # a party's right only for a breach, an insolvency, ...; an end on an event; or "may not terminate" -- not a term
                 # clause's "unless sooner terminated" nor a licence granted "unless the license is earlier terminated" (a tryout quoted both)

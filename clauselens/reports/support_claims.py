@@ -91,6 +91,9 @@ _NEG_OPENING = re.compile(r"^\s*(?:(?:\(?[0-9a-z]{1,4}[.)]|\d{1,3}(?:\.\d{1,3})+
 #: A negated subject right before the modal, after a lead-in: "Without prior written consent of the other Parties, none of the
 #: Parties may assign" (a tryout read it as a party's right).
 _NONE_OF = re.compile(r"(?:^|[,;:]\s*|\b)(?:none|neither)\s+of\s+(?:the\s+|them\b|us\b)(?:[\w-]+\s*){0,2}$", re.IGNORECASE)
+#: A double negation: "Nothing herein shall prevent X from assigning", "nothing in this Agreement shall restrict either party from".
+_NOTHING_PREVENTS = re.compile(r"^\W*(?:[\d.()a-z]{1,6}\s+)?nothing\b[^.;]{0,80}?\b(?:shall|will|may)\s+(?:be\s+(?:deemed|construed)\s+to\s+)?"
+                               r"(?:prevent|prohibit|restrict|preclude|limit|bar|restrain)\w*\b[^.;]{0,80}?\bfrom\s+\w+ing\b", re.IGNORECASE)
 CLAUSE_SPLIT = re.compile(r"(?<=[.;:!?])\s+|\n+")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 _PARTY = re.compile(
@@ -215,7 +218,8 @@ def assertions(text: str) -> list[Assertion]:
     """The ``(party, action, negated)`` assertions in ``text``: for each modal phrase, the
     actions of :data:`ACTIONS` that follow it in its clause (up to the next modal)."""
     out: list[Assertion] = []
-    for clause in CLAUSE_SPLIT.split(_rephrase(text)):
+    double = bool(_NOTHING_PREVENTS.match(text))
+    for k, clause in enumerate(CLAUSE_SPLIT.split(_rephrase(text))):
         modals = list(_MODAL.finditer(clause))
         for i, m in enumerate(modals):
             end = modals[i + 1].start() if i + 1 < len(modals) else len(clause)
@@ -226,6 +230,8 @@ def assertions(text: str) -> list[Assertion]:
             subj = _subject(clause[:m.start()])
             if subj in ("neither party", "no party") or (i == 0 and _NEG_OPENING.match(clause[:m.start()])) or _NONE_OF.search(clause[:m.start()]):
                 negated = True
+            if double and k == 0:
+                negated = False  # "Nothing herein shall prevent Nantz Communications from assigning ...": a permission (a tryout)
             actions = []
             words = _WORD.findall(tail)
             for j, w in enumerate(words):

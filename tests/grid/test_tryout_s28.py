@@ -384,3 +384,45 @@ def test_a_threshold_period_is_not_the_payment_term() -> None:
 def test_a_royalty_question_is_not_answered_with_a_late_payment_interest_rate() -> None:
     q = GridQuestion(id="q", question="What percentage commission or royalty applies?", type="amount")
     assert read(q, _passages(GLU_LATE)).value != "5%"
+
+
+# ASHWORTHINC_01_29_1999-EX-10.(D)-PROMOTION AGREEMENT AND NANTZ COMMUNICATIONS, INC.
+ASHWORTH_BENEFITS = "Nothing herein shall prevent Nantz Communications from assigning the monetary benefits of this Agreement as it may so desire."
+ASHWORTH_MERGER = ("In the event of the merger or consolidation of the Company with any other entity, Nantz Communications shall have the "
+                   "right to terminate the Agreement by so notifying the Company in writing on or before sixty (60) days.")
+ASHWORTH_OPTION = ("15. The first Option to purchase 40,000 Shares shall become exercisable on June 1, 1999, unless this Agreement is "
+                   "terminated as provided herein prior to such date, in which case this Option shall be canceled.")
+BAIL = "Can either side bail out just by giving notice, with nothing having gone wrong?"
+
+
+def test_nothing_preventing_it_is_a_permission() -> None:
+    assert [a.negated for a in assertions(ASHWORTH_BENEFITS)] == [False]
+    assert [a.negated for a in assertions("Licensor shall prevent Licensee from selling outside the Territory.")] == [True]
+
+
+def test_assigning_the_monetary_benefits_is_not_handing_the_deal_off() -> None:
+    assert read_yes_no("Could we hand this deal off to some other company without them signing off?", [ASHWORTH_BENEFITS]).answer == ""
+
+
+def test_bailing_out_on_notice_is_an_end_at_will_and_a_merger_or_an_option_is_no_answer() -> None:
+    assert read_yes_no(BAIL, [PFS_END]).answer == "Yes"
+    assert read_yes_no(BAIL, [ASHWORTH_MERGER, PFS_END]).answer == "Yes"
+    assert read_yes_no(BAIL, [ASHWORTH_OPTION]).answer != "No"  # "unless this Agreement is terminated": a condition of the option
+
+
+def test_a_signing_date_is_not_read_as_an_expiration_date() -> None:
+    assert preamble_date_kind("When did both sides sign off on this thing?") == "made"
+
+
+def test_a_signature_block_padded_with_spaces_dates_the_signing() -> None:
+    from clauselens.grid.rule import last_signature
+
+    block = ("IN WITNESS WHEREOF, the parties hereto have executed this Agreement on the date indicated below, effective the date first "
+             "above mentioned.\n\nTHE COMPANY:\n\nASHWORTH, INC.                                 a Delaware corporation\n\nDate:  "
+             "December 16, 1998        By: /s/ RANDALL L. HERRAL, SR.                                     ------------------------------"
+             "                                     Randall L. Herrel, Sr.                                     President & Chief Executive "
+             "Officer\n\nNANTZ COMMUNICATIONS, INC.\n\nDate:  December 16, 1998        By: /s/ JAMES W. NANTZ III")
+    r = last_signature([block])
+    assert r.value == "1998-12-16"
+    assert r.candidate is not None and "December 16, 1998" in block[r.candidate.start:r.candidate.end]
+    assert last_signature(["No block here."]).reason
