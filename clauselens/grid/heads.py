@@ -209,7 +209,10 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
     if not same_polarity(question, cq.question) or asks_permission(question, topic.category):
         return None
     from clauselens.grid.extract import asks_convenience
+    from clauselens.grid.yes_no import asks_secrecy
 
+    if asks_secrecy(question):
+        return None  # "Any NDA-type stuff in here about keeping things hush-hush?" read as exclusivity (P 0.90): no CUAD kind is confidentiality
     if asks_convenience(question) and topic.category != "Termination For Convenience":
         return None  # "Can either side bail out just by giving notice, with nothing having gone wrong?" read as change of control (P 0.67)
     cat = topic.category

@@ -59,9 +59,15 @@ ROLE_WORDING: dict[str, str] = {
 }
 
 
+#: A question that names the side in several ways: a list, "or", "whoever", a slash.
+_ALTERNATIVES = re.compile(r",|/|\b(?:or|whoever|whichever|whatever|e\.g\.|like)\b", re.IGNORECASE)
+
+
 def unworded_role(question: str, texts: Sequence[str]) -> str:
     """The role noun a party ``question`` names (:data:`ROLE_WORDING`: "Who is the distributor?") when none of the agreement's
     ``texts`` uses its wording, else ``""``."""
+    if _ALTERNATIVES.search(question):
+        return ""  # "Which side is footing the bill - the buyer, licensee, whoever gets the goods?": one name among several for the side
     nouns = [n for n in re.findall(r"[a-z-]+", question.lower()) if n in ROLE_WORDING]
     for n in nouns:
         if not any(re.search(ROLE_WORDING[n], t, re.IGNORECASE) for t in texts):

@@ -82,7 +82,7 @@ def _asks_only(question: str, asked: re.Pattern[str], frame: frozenset[str]) -> 
 def asks_end(question: str) -> bool:
     """Is ``question`` about when the agreement itself ends ("On what date does this deal finish?", "What's the last day
     this contract is in force?"), not about the end of something else ("When does the confidentiality duty end?")?"""
-    return _asks_only(question, _END_ASKED, _FRAME)
+    return _asks_only(_BEFORE_RENEWALS.sub(" ", question), _END_ASKED, _FRAME)
 
 
 #: A question about how long the agreement runs: "how long" or a length word, and otherwise only :data:`_LENGTH_FRAME` words.
@@ -102,7 +102,10 @@ def asks_length(question: str) -> bool:
 
 #: "... before any extra rounds", "not counting renewals": the first term, asked as such.
 _BEFORE_RENEWALS = re.compile(r"\b(?:before|not\s+counting|excluding|without)\s+(?:any\s+)?(?:extra|further|additional|later)?\s*"
-                              r"(?:rounds?|renewals?|extensions?)\b", re.IGNORECASE)
+                              r"(?:rounds?|renewals?|extensions?)\b|"
+                              # "On what date does the deal run out if nobody renews it?" (a keyed dev set)
+                              r"\b(?:if|when)\s+(?:nobody|no\s+one|neither\s+(?:party|side))\s+(?:renews?|extends?)(?:\s+(?:it|this))?\b|"
+                              r"\bunless\s+(?:it\s+is\s+|it's\s+)?(?:renewed|extended)\b", re.IGNORECASE)
 
 
 def term_periods(text: str) -> list[tuple[str, int, int]]:
@@ -381,6 +384,25 @@ def term_reading(texts: Sequence[str], span: object = _UNREAD) -> Reading:
     return r
 
 
+#: This agreement (or its term) running to a date: "This Agreement shall continue until January 18, 2022, and thereafter ...".
+_CONTINUES_UNTIL = re.compile(rf"\b(?:this\s+agreement|the\s+(?:initial\s+)?term(?:\s+of\s+this\s+agreement)?)\s+(?:shall|will)\s+"
+                              rf"(?:continue|remain)\w*(?:\s+in\s+(?:full\s+)?(?:force|effect)(?:\s+and\s+effect)?)?\s+(?:until|through)\s+(?:and\s+including\s+)?"
+                              rf"(?P<end>{ONE_DATE.pattern})", re.IGNORECASE)
+
+
+def continues_until(texts: Sequence[str]) -> Reading | None:
+    """The date the agreement runs until when its term clause says so without a start ("This Agreement shall continue until
+    January 18, 2022, and thereafter shall continue automatically for successive annual periods": a keyed dev set's expiry was
+    left unread); the first such sentence, else ``None``."""
+    for i, s, _e, text in sentences_of(texts):
+        m = _CONTINUES_UNTIL.search(text)
+        d = parse_date(m.group("end")) if m else None
+        if m is not None and d is not None:
+            c = Candidate(d.isoformat(), d.isoformat(), i, s, s + len(text), 1, 0, ("term", "until"))
+            return Reading(value=d.isoformat(), candidate=c, on_topic=True, reason=f"the term clause runs until {d.isoformat()}")
+    return None
+
+
 def term_end(texts: Sequence[str], front: Sequence[str], dates_only: bool = False) -> Reading:
     """When the agreement ends, read from its term clause (:func:`read_term_period`): the calendar date its period
     reaches from the preamble's date it runs from (:func:`term_anchor`, :func:`clauselens.grid.extract.read_front_date`
@@ -389,6 +411,9 @@ def term_end(texts: Sequence[str], front: Sequence[str], dates_only: bool = Fals
     span = term_span(texts)
     if span is not None:
         return Reading(value=span[2], candidate=span[0], on_topic=True, reason=f"the term clause runs from {span[1]} to {span[2]}")
+    until = continues_until(texts)
+    if until is not None:
+        return until
     r = term_reading(texts, span=None)
     c = r.candidate
     if c is None or c.groups in (OPEN_GROUPS, SPAN_GROUPS):

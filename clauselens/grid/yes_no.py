@@ -141,6 +141,32 @@ _NOT_AUTO = re.compile(r"\b(?:shall|will|does|may|would)\s+not\s+(?:be\s+)?(?:au
 _TERM_SUBJECT = re.compile(r"\b(?:this\s+agreement|the\s+agreement|(?:initial\s+|then[\s-]current\s+)?term)\b", re.IGNORECASE)
 
 
+#: A question whether anyone must keep things confidential: "Any NDA-type stuff in here about keeping things hush-hush?", "Is there a
+#: duty to keep each other's info under wraps?" (the topic head reads them as exclusivity: no CUAD kind is confidentiality).
+_SECRET_Q = re.compile(r"\b(?:confiden\w*|secre\w*|nda|non-?disclosure|hush|under\s+wraps|keep\s+(?:it|things|info\w*|\w+'s\s+info\w*)\s+"
+                       r"(?:quiet|private))\b", re.IGNORECASE)
+#: A party's duty of confidence: "shall keep ... confidential", "shall hold in confidence", "shall not disclose ... Confidential Information".
+_KEEPS_SECRET = re.compile(r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to)\b[^.;]{0,100}?\b(?:keep|hold|maintain|treat|protect|preserve)\w*\b"
+                           r"[^.;]{0,100}?\b(?:confiden\w*|secre\w*)|\b(?:shall|will|must)\s+not\b[^.;]{0,60}?\bdisclos\w*[^.;]{0,120}?\bconfiden",
+                           re.IGNORECASE)
+
+
+def asks_secrecy(question: str) -> bool:
+    """Does a yes/no ``question`` ask whether anyone must keep information confidential (not for how long)?"""
+    return bool(_SECRET_Q.search(question)) and not re.search(r"\bhow\s+long\b", question, re.IGNORECASE)
+
+
+def confidentiality(passages: Sequence[str]) -> YesNoReading | None:
+    """Must a party keep the other's information confidential? "Yes" quoting the first sentence that says so (:data:`_KEEPS_SECRET`);
+    "No" when the agreement never speaks of confidentiality or secrecy at all; else ``None`` (the other readings decide)."""
+    for i, s, e, text in sentences_of(passages):
+        if _KEEPS_SECRET.search(text) and not re.match(r"\W*WHEREAS\b", text):
+            return YesNoReading("Yes", i, s, e, on_topic=True, reason="the clause makes a party keep information confidential (no model)")
+    if not any(re.search(r"confiden|secre|non-?disclos", t, re.IGNORECASE) for t in passages):
+        return YesNoReading("No", reason="no sentence of the agreement speaks of confidentiality or secrecy")
+    return None
+
+
 def auto_renewal(passages: Sequence[str]) -> YesNoReading | None:
     """Does the agreement renew of itself? "Yes" quoting the first sentence in which this agreement or its term renews or
     extends automatically (:data:`_AUTO_RENEWS`), "No" quoting one that says it does not; ``None`` when no sentence says
@@ -165,6 +191,14 @@ def _claim(question: str) -> tuple[str | None, set[str]]:
     return claim, {a.action for a in assertions(claim)} if claim else set()
 
 
+def _by_kind(question: str, passages: Sequence[str]) -> YesNoReading | None:
+    """Questions with no modal to read a claim from, decided by their kind's own wording: "Does it renew by itself?" (an
+    automatic renewal), "Any NDA-type stuff in here?" (a duty of confidence); ``None`` for the others or when undecided."""
+    if _AUTO_RENEW_Q.search(question):
+        return auto_renewal(passages)
+    return confidentiality(passages) if asks_secrecy(question) else None
+
+
 def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     """Yes / No from the agreement's sentences (issue #45). The polar question is read as the
     claim it asks about (:func:`clauselens.grid.evidence.question_claim`); a sentence covering the
@@ -185,10 +219,9 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     question sets with "without" may be met by the sentence's own wording, "for convenience")."""
     from clauselens.grid.evidence import KEEPS_WITHOUT
 
-    if _AUTO_RENEW_Q.search(question):  # "Does it renew by itself?": no modal to read a claim from; the renewal's own words decide
-        renews = auto_renewal(passages)
-        if renews is not None:
-            return renews
+    by_kind = _by_kind(question, passages)
+    if by_kind is not None:
+        return by_kind
     from clauselens.reports.support import assertions, check_claim
 
     groups = topic_groups(question)
@@ -286,4 +319,4 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     return YesNoReading(on_topic=True, reason=why)
 
 
-__all__ = ["YesNoReading", "asks_freedom", "claim_object", "read_yes_no"]
+__all__ = ["YesNoReading", "asks_freedom", "asks_secrecy", "claim_object", "read_yes_no"]

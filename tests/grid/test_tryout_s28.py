@@ -426,3 +426,42 @@ def test_a_signature_block_padded_with_spaces_dates_the_signing() -> None:
     assert r.value == "1998-12-16"
     assert r.candidate is not None and "December 16, 1998" in block[r.candidate.start:r.candidate.end]
     assert last_signature(["No block here."]).reason
+
+
+# A keyed development set written by a helper over six more train_allowed agreements (benchmarks/data/grid_user_questions_dev9):
+# Loop Industries, Inc. - Marketing Agreement; IntegrityFunds_20200121_485BPOS_EX-99.E UNDR CONTR_11948727_EX-99.E UNDR
+# CONTR_Service Agreement
+LOOP_SECRET = ("Each Party shall treat as confidential (as set forth herein) all Confidential Information of the other Party, and shall "
+               "not use such Confidential Information except as contemplated in this Agreement or as otherwise authorized in writing.")
+INTEGRITY_TERM = ("Section 7.1 This Agreement shall continue until January 18, 2022, and thereafter shall continue automatically for "
+                  "successive annual periods ending on January 18th of each year, provided such continuance is specifically approved at "
+                  "least annually by the Board.")
+HUSH = "Any NDA-type stuff in here about keeping things hush-hush?"
+
+
+def test_a_side_named_several_ways_is_not_declined_for_one_name() -> None:
+    from clauselens.grid.roles import unworded_role
+
+    text = ["The Reseller shall purchase the Products from Todos."]
+    assert unworded_role("Which side is footing the bill - the buyer, licensee, whoever gets the goods?", text) == ""
+    assert unworded_role("Who is the licensee?", text) == "licensee"
+
+
+def test_the_end_if_nobody_renews_it_and_a_term_that_continues_until_a_date() -> None:
+    from clauselens.grid.term import term_end
+
+    assert asks_end("On what date does the deal run out if nobody renews it?")
+    assert term_end([INTEGRITY_TERM], []).value == "2022-01-18"
+    r = read(GridQuestion(id="q", question="On what date does the deal run out if nobody renews it?", type="date"),
+             _passages(INTEGRITY_TERM))
+    assert r.value == "2022-01-18"
+
+
+def test_keeping_things_confidential_is_read_from_the_duty_of_confidence() -> None:
+    from clauselens.grid.yes_no import asks_secrecy
+
+    assert asks_secrecy(HUSH) and asks_secrecy("Is there a duty to keep each other's info under wraps?")
+    assert not asks_secrecy("How long do the secrecy obligations last?")
+    assert read_yes_no(HUSH, [INTEGRITY_TERM, LOOP_SECRET]).answer == "Yes"
+    assert read_yes_no(HUSH, [INTEGRITY_TERM]).answer == "No"  # the agreement never speaks of confidentiality
+    assert read_yes_no(HUSH, ["The receiving party may disclose Confidential Information to its advisers."]).answer == ""
