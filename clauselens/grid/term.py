@@ -61,7 +61,9 @@ _OTHER = re.compile(r"\b(?:prior\s+to|before|within|basis|shorter|longer|less\s+
 #: "this 14 day of June 2006", "this 14 day of SEPTEMBER, 200_": a date's day, not a period.
 _DAY_OF = re.compile(r"\s+of\s+[A-Z][A-Za-z]+")
 #: After the period: a notice or a deadline ("sixty (60) days prior to", "in advance", "notice").
-_AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|notice|before|in\s+advance|of\s+notice|after\s+receipt|within)\b)", re.IGNORECASE)
+_AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|notice|before|in\s+advance|of\s+notice|after\s+receipt|within)\b|"
+                    # "automatically one year after the closing of any sale of the Company" (a keyed dev set): an event's time, not the term
+                    r"after\s+(?:the\s+)?(?:closing|consummation|occurrence|completion)\s+of\s+(?:any|a|such)\b)", re.IGNORECASE)
 
 #: A question about when the agreement ends: one of these words, and otherwise only :data:`_FRAME` words.
 _END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|done|run\s+out|runs\s+out|wrap\w*\s+up|conclu\w*|last|final|"
@@ -387,7 +389,11 @@ def term_reading(texts: Sequence[str], span: object = _UNREAD) -> Reading:
 #: This agreement (or its term) running to a date: "This Agreement shall continue until January 18, 2022, and thereafter ...".
 _CONTINUES_UNTIL = re.compile(rf"\b(?:this\s+agreement|the\s+(?:initial\s+)?term(?:\s+of\s+this\s+agreement)?)\s+(?:shall|will)\s+"
                               rf"(?:continue|remain)\w*(?:\s+in\s+(?:full\s+)?(?:force|effect)(?:\s+and\s+effect)?)?\s+(?:until|through)\s+(?:and\s+including\s+)?"
-                              rf"(?P<end>{ONE_DATE.pattern})", re.IGNORECASE)
+                              rf"(?P<end>{ONE_DATE.pattern})"
+                              # "This term of this Agreement commences on the Effective Date and terminates on August 2nd, 2015" (a keyed dev set)
+                              rf"|\b(?:this\s+agreement|(?:the|this)\s+(?:initial\s+)?term(?:\s+of\s+this\s+agreement)?)\s+(?:shall\s+|will\s+)?(?:commence|begin|start)s?\s+"
+                              rf"(?:on|as\s+of)\s+(?:the\s+)?(?:effective\s+date|date\s+(?:hereof|of\s+this\s+agreement))\s*,?\s+and\s+(?:shall\s+|will\s+)?"
+                              rf"(?:terminat|expir|end)\w*\s+(?:on\s+)?(?P<end2>{ONE_DATE.pattern})", re.IGNORECASE)
 
 
 def continues_until(texts: Sequence[str]) -> Reading | None:
@@ -395,8 +401,8 @@ def continues_until(texts: Sequence[str]) -> Reading | None:
     January 18, 2022, and thereafter shall continue automatically for successive annual periods": a keyed dev set's expiry was
     left unread); the first such sentence, else ``None``."""
     for i, s, _e, text in sentences_of(texts):
-        m = _CONTINUES_UNTIL.search(text)
-        d = parse_date(m.group("end")) if m else None
+        m = _CONTINUES_UNTIL.search(" ".join(text.split()))
+        d = parse_date(m.group("end") or m.group("end2")) if m else None
         if m is not None and d is not None:
             c = Candidate(d.isoformat(), d.isoformat(), i, s, s + len(text), 1, 0, ("term", "until"))
             return Reading(value=d.isoformat(), candidate=c, on_topic=True, reason=f"the term clause runs until {d.isoformat()}")

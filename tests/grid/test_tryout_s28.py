@@ -465,3 +465,27 @@ def test_keeping_things_confidential_is_read_from_the_duty_of_confidence() -> No
     assert read_yes_no(HUSH, [INTEGRITY_TERM, LOOP_SECRET]).answer == "Yes"
     assert read_yes_no(HUSH, [INTEGRITY_TERM]).answer == "No"  # the agreement never speaks of confidentiality
     assert read_yes_no(HUSH, ["The receiving party may disclose Confidential Information to its advisers."]).answer == ""
+
+
+def test_a_term_that_commences_on_the_effective_date_and_terminates_on_a_date_ends_then() -> None:
+    from clauselens.grid.term import term_end
+
+    # VNUE,INC_07_10_2015-EX-10.1-SPONSORSHIP AGREEMENT (dev9)
+    vnue = ("3. Term and Termination: This term of this Agreement commences on the Effective Date and terminates on August 2nd, 2015 "
+            "upon completion of event.")
+    assert term_end([vnue], []).value == "2015-08-02"
+    assert term_end(["This Agreement may terminate on December 31, 2021 if the Licensee fails to pay."], []).value != "2021-12-31"
+
+
+def test_a_letters_date_and_a_sales_anniversary_are_not_the_agreements() -> None:
+    from clauselens.grid.term import term_periods
+    from clauselens.grid.whose import other_agreements
+
+    # HEALTHGATEDATACORP_11_24_1999-EX-10.1-HOSTING AND MANAGEMENT AGREEMENT - Escrow Agreement (dev10)
+    letter = ("those set out in the annexed letter from NCC Escrow International, the escrow agent, of 12 March 1998 by way of variation "
+              "of NCC document STD001Y2K")
+    assert other_agreements(letter, letter.index("12 March 1998"))
+    # SEPARATEACCOUNTIIOFAGL_05_02_2011-EX-99.(J)(4)-UNCONDITIONAL CAPITAL MAINTENANCE AGREEMENT (dev10), made from its paragraph 8
+    sale = "This Agreement shall terminate automatically one year after the closing of any sale of the Company by AIG."
+    assert term_periods(sale) == []
+    assert term_periods("This Agreement shall continue for one year after the Effective Date.") != []
