@@ -63,7 +63,7 @@ _OTHER = re.compile(r"\b(?:the|a|an|that\s+certain|any|each|such)\s+[A-Z][\w&,./
                     r"(?:Agreement|AGREEMENT|Contract)\b|"
                     r"\b(?:a|an|that|any|another|other|separate|prior)\s+(?:[a-z][\w-]*\s+){0,3}(?:agreement|contract)\b|"
                     # "the annexed letter from NCC Escrow International, the escrow agent, of 12 March 1998" (a keyed dev set)
-                    r"\b(?:letter|memorandum|notice|invoice|purchase\s+order|proposal|quotation)\b[^.;]{0,80}\bof\s+$")
+                    r"\b(?:letter|memorandum)\b[^.;]{0,80}(?<!\bas\s)\bof\s+$")
 #: The agreement's term as a subject: a defined Term, "term of", "Initial Term", "Renewal Term".
 _TERM = re.compile(r"\b(?:Initial|Original|Renewal|Extended|Extension|Primary|Current|then[- ]current)?\s*Term\b|\bTERM\b|"
                    r"\bterm\s+of\b|\b(?:initial|renewal|original)\s+term\b")

@@ -489,3 +489,10 @@ def test_a_letters_date_and_a_sales_anniversary_are_not_the_agreements() -> None
     sale = "This Agreement shall terminate automatically one year after the closing of any sale of the Company by AIG."
     assert term_periods(sale) == []
     assert term_periods("This Agreement shall continue for one year after the Effective Date.") != []
+
+
+def test_a_notice_effective_as_of_a_date_is_this_agreements() -> None:
+    from clauselens.grid.whose import other_agreements
+
+    t = "This Agreement may be terminated by written notice to the other party effective as of December 31, 2020."
+    assert not other_agreements(t, t.index("December"))
