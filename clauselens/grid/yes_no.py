@@ -232,6 +232,7 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     # uses: :func:`clauselens.grid.whose.at_will`); one only for a breach or an insolvency is a No, as a negated one is; a
     # party's at-will right outweighs the others' conditions (a new user's tryout: notice-only clauses were read as "No")
     at_will_q = bool(asked & {"terminate", "cancel"}) and asks_convenience(question)
+    carve_asked = bool(_CARVE_OUT.search(question))  # "pass the agreement to an affiliate or buyer without asking us?": the carve-out asked
     obj = claim_object(claim) if claim else ""
     asks_non = bool(re.search(r"\b(?:non|anti|no)\b", question, re.IGNORECASE))  # "Is the licence non-exclusive?" asks the negated word
     yes: list[tuple[int, int, int]] = []
@@ -287,7 +288,6 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
             continue
         if issue is None:
             keeps = bool(KEEPS_WITHOUT.search(text))
-            carve_asked = bool(_CARVE_OUT.search(question))  # "pass the agreement to an affiliate or buyer without asking us?": the carve-out asked
             free = not _CONSENT.search(text) and (carve_asked or not _CARVE_OUT.search(text))
             if without and not keeps and asked & {"assign", "transfer"} and free:
                 yes.append((i, s, e))  # "may be assigned by the Provider upon written notice to the Company": no one's consent needed

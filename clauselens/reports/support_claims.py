@@ -90,7 +90,7 @@ _NEG_IN_MODAL = re.compile(r"\b(?:not|no|prohibited|restricted|barred)\b|cannot|
 _NEG_OPENING = re.compile(r"^\s*(?:(?:\(?[0-9a-z]{1,4}[.)]|\d{1,3}(?:\.\d{1,3})+\.?)\s*)*(?:neither|no|nothing|none)\b", re.IGNORECASE)
 #: A negated subject right before the modal, after a lead-in: "Without prior written consent of the other Parties, none of the
 #: Parties may assign" (a tryout read it as a party's right).
-_NONE_OF = re.compile(r"(?:^|[,;:]\s*|\b)(?:none|neither)\s+of\s+(?:the\s+|them\b|us\b)(?:[\w-]+\s*){0,2}$", re.IGNORECASE)
+_NONE_OF = re.compile(r"\b(?:none|neither)\s+of\s+(?:the\s+|them\b|us\b)(?:[\w-]+\s*){0,2}$", re.IGNORECASE)
 #: A double negation: "Nothing herein shall prevent X from assigning", "nothing in this Agreement shall restrict either party from".
 _NOTHING_PREVENTS = re.compile(r"^\W*(?:[\d.()a-z]{1,6}\s+)?nothing\b[^.;]{0,80}?\b(?:shall|will|may)\s+(?:be\s+(?:deemed|construed)\s+to\s+)?"
                                r"(?:prevent|prohibit|restrict|preclude|limit|bar|restrain)\w*\b[^.;]{0,80}?\bfrom\s+\w+ing\b", re.IGNORECASE)
@@ -230,7 +230,7 @@ def assertions(text: str) -> list[Assertion]:
             subj = _subject(clause[:m.start()])
             if subj in ("neither party", "no party") or (i == 0 and _NEG_OPENING.match(clause[:m.start()])) or _NONE_OF.search(clause[:m.start()]):
                 negated = True
-            if double and k == 0:
+            if double and k == 0 and i <= 1:  # the opening "shall" and the "may not" its "prevent ... from" is read as
                 negated = False  # "Nothing herein shall prevent Nantz Communications from assigning ...": a permission (a tryout)
             actions = []
             words = _WORD.findall(tail)

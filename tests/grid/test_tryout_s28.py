@@ -398,6 +398,8 @@ BAIL = "Can either side bail out just by giving notice, with nothing having gone
 def test_nothing_preventing_it_is_a_permission() -> None:
     assert [a.negated for a in assertions(ASHWORTH_BENEFITS)] == [False]
     assert [a.negated for a in assertions("Licensor shall prevent Licensee from selling outside the Territory.")] == [True]
+    both = "Nothing herein shall prevent X from assigning its rights, and X shall not sell the Products."
+    assert [(a.action, a.negated) for a in assertions(both)] == [("assign", False), ("sell", True)]  # only the permission flips
 
 
 def test_assigning_the_monetary_benefits_is_not_handing_the_deal_off() -> None:
