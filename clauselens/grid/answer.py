@@ -32,7 +32,7 @@ from pydantic import BaseModel, Field
 from clauselens.grid.cells import Cell
 from clauselens.grid.evidence import echo_issue, yes_no_issue
 from clauselens.grid.questions import GridQuestion
-from clauselens.grid.topic import derive_terms
+from clauselens.grid.topic import derive_terms, plain_idioms, topic_stems
 from clauselens.grid.values import ONE_DATE, check_value
 from clauselens.parsing.numbering import clause_label
 from clauselens.reports.verify import extend_match, verify_pieces, verify_quote
@@ -41,7 +41,7 @@ from clauselens.retrieval.types import Passage, SearchResult
 #: Bumped when the prompt or the answer schema changes (part of every cell's fingerprint).
 PROMPT_VERSION = "grid-4"
 #: Bumped when :func:`finish`'s checks change (stored cells are re-checked from their stored reply).
-CHECK_VERSION = "verbatim+clause+topic-2+value-2+echo+yesno-15+rule-58+heads-5+text-2"
+CHECK_VERSION = "verbatim+clause+topic-2+value-2+echo+yesno-15+rule-59+heads-5+text-2"
 #: Passages the model reads per cell.
 DEFAULT_K = 3
 #: What the embedder reads: nothing ("none": BM25 alone), the question ("question") or the search
@@ -202,7 +202,22 @@ def off_topic(q: GridQuestion, passages: Sequence[Passage]) -> bool:
     """True when no retrieved passage mentions the question's topic: any quote the model could
     give would fail :func:`topic_check` (a quote lies inside one passage), so the cell is "not
     found" without a model call. Always False for a question without topic terms."""
-    return bool(topic_terms(q)) and not any(topic_check(q, p.text) for p in passages)
+    return bool(topic_terms(q)) and _has_vocabulary(q) and not any(topic_check(q, p.text) for p in passages)
+
+
+def vocabulary_terms(q: GridQuestion) -> list[str]:
+    """The question's topic terms in the contract's wording: its written terms, or the derived terms beyond its own word stems
+    (a thesaurus concept's, an everyday word's: "cover" -> "indemn", "hold harmless")."""
+    own = set(topic_stems(plain_idioms(q.question)))
+    return list(q.terms) if q.terms else [t for t in derive_terms(q.question) if t not in own]
+
+
+def _has_vocabulary(q: GridQuestion) -> bool:
+    """Does the question's topic carry contract wording (its written terms, or derived terms beyond its own word stems: a
+    thesaurus concept's, an everyday word's)? Bare words ("Is anyone the one-and-only here - tied to dealing just with the other
+    side?": only, tie, just, nobody) are no evidence that the agreement lacks the topic (a dev grid set's "No" over an
+    exclusivity its words never name)."""
+    return bool(vocabulary_terms(q))
 
 
 def instructions(q: GridQuestion) -> list[str]:

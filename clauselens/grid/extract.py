@@ -33,10 +33,9 @@ the agreement's passages (all of them: "not found" speaks for the whole agreemen
    its sentence the quote (the value is in its quote by construction). When different values
    remain the cell is *unverified* listing them (nothing shown); when no on-topic sentence states a
    value, *not found*. A date question whose sentences state only periods is unverified.
-4. **Preamble dates.** A question about when the agreement was made or takes effect
-   (:func:`preamble_date_kind`) reads the preamble first (:func:`read_front_date`: "entered into /
-   made / executed [as of] <date>", else the Archivist's effective-date rule; recitals excluded; an
-   effective date only from a sentence that says so).
+4. **Preamble dates.** A question about when the agreement was made or takes effect (:func:`preamble_date_kind`) reads the
+   preamble first (:func:`read_front_date`: "entered into / made / executed [as of] <date>", else the Archivist's
+   effective-date rule; recitals excluded; an effective date only from a sentence that says so).
 
 Yes/no (:func:`clauselens.grid.yes_no.read_yes_no`) is read from the evidence the same way: the question's claim, the
 action asserted or negated for a compatible party (:mod:`clauselens.reports.support`), or no
@@ -65,10 +64,11 @@ from clauselens.grid.groups import (
     topic_groups,
     value_free,
 )
-from clauselens.grid.topic import plain_idioms, telling_concepts
+from clauselens.grid.topic import OR_ENDS, plain_idioms, telling_concepts
 from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
 from clauselens.grid.whose import (
     BREACHES,
+    CURE_BEFORE,
     ENDING_WORD,
     MODIFIES,
     NOTICE_WORD,
@@ -78,6 +78,7 @@ from clauselens.grid.whose import (
     after_the_end,
     asks_about_term,
     at_will,
+    ceiling_asked,
     compliance_only,
     ending_effect,
     ends_on,
@@ -87,6 +88,7 @@ from clauselens.grid.whose import (
     not_a_party,
     other_agreements,
     split_joined,
+    states_ceiling,
 )
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.retrieval.lay_terms import content_stems
@@ -131,9 +133,8 @@ class Reading:
     reason: str = ""
 
 
-#: A period of notice: "thirty (30) days [prior] written notice", "notice of at least 30 days",
-#: "60 days prior to the expiration", "90 days in advance" (the notice patterns of
-#: :mod:`clauselens.reports.support`, and a period before an event).
+#: A period of notice: "thirty (30) days [prior] written notice", "notice of at least 30 days", "60 days prior to the expiration",
+#: "90 days in advance" (the notice patterns of :mod:`clauselens.reports.support`, and a period before an event).
 _NOTICE_AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|express|formal|of)\W+){0,3}notic|^\W*(?:prior\s+to|before|in\s+advance)\b",
                            re.IGNORECASE)
 _NOTICE_BEFORE = re.compile(r"\bnotic\w*\W+(?:(?:of|not|less|than|at|least|no|fewer|giving|given|upon|to|the|other|party|later|"
@@ -203,12 +204,6 @@ _DEADLINE = re.compile(r"\b(?:on\s+or\s+(?:before|prior\s+to)|no\s+later\s+than|
                        re.IGNORECASE)
 
 
-#: A question that asks for a ceiling: "the most a party can be made to pay", "the top dollar figure", "the cap".
-_CEILING_ASKED = re.compile(r"\b(?:most|top|max(?:imum)?|cap(?:ped|s)?|ceiling|highest|largest|biggest|upper\s+limit|at\s+the\s+outside)\b",
-                            re.IGNORECASE)
-#: A sentence that states one: "shall not exceed", "in no event ... more than", "up to", "maximum", "limited to".
-_CEILING_STATED = re.compile(r"\b(?:exceed(?:s|ing)?|in\s+excess\s+of|maximum|cap(?:ped)?|ceiling|limit(?:s|ed)?|limitation|"
-                             r"(?:no|not)\s+(?:more|greater)\s+than|up\s+to|at\s+most|in\s+no\s+event)\b", re.IGNORECASE)
 
 
 def cure_in_notice(text: str) -> bool:
@@ -345,14 +340,15 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                        TermGroup(g.name, own_word_terms(g), g.required) if g.name in topics else g for g in groups)
         need = min(need, max(1, sum(1 for g in groups if g.required)))
     notice_q = asks_notice(question)  # once per question, not per sentence or value
-    renewal_notice_q = notice_q and any("renew" in g.name for g in asked)  # a notice to stop a renewal: said of the renewal
+    renewal_notice_q = notice_q and any("renew" in g.name for g in asked)  # said of the renewal, or (or_ends) an end at will
+    or_ends = renewal_notice_q and OR_ENDS.search(question) is not None
     renewal_q = qtype == "duration" and term_q and not notice_q and any("renew" in g.name for g in asked)
     date_kind = preamble_date_kind(question) if qtype == "date" else ""
     own_date_q = date_kind != ""  # when it was made or takes effect
     start_q = date_kind == "effective"  # when the agreement takes effect
     insurance_q = any(insurance_terms(t) for g in asked for t in (g.name, *g.terms)) or insurance_terms(question)
     cure_q = qtype == "duration" and any(t.startswith("cure") for g in asked if g.required for t in g.terms)
-    ceiling_q = qtype == "amount" and _CEILING_ASKED.search(question) is not None
+    ceiling_q = ceiling_asked(question) if qtype == "amount" else ""
     for period_fallback in (False, True):
         for i, s, e, text in sents:
             hits = term_hits(groups, text)
@@ -364,13 +360,14 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
             if _DEFINITION.match(text) or _RECITAL.match(text):
                 continue  # a meaning ('"Fiscal Year" means ...') or the background ("WHEREAS, ..."), not a term
             if notice_q and qtype == "duration" and (not NOTICE_WORD.search(text) and not ENDING_WORD.search(text)
-                                                     or renewal_notice_q and (not RENEWS.search(text) or BREACHES.search(text))):
+                                                     or renewal_notice_q and (not (RENEWS.search(text) or or_ends and at_will(text))
+                                                                              or BREACHES.search(text))):
                 continue  # "twelve (12) months prior to the expiration ..., the Parties shall use good faith efforts to negotiate": no notice
             if renewal_q and mutual_only(text):
                 continue  # "may be extended ... by mutual written agreement": a new bargain, no renewal term
             if not insurance_q and insurance_terms(text):
                 continue  # a policy's limit or cancellation notice answers no question but one about insurance
-            if ceiling_q and not _CEILING_STATED.search(text):
+            if ceiling_q and not states_ceiling(text, ceiling_q):
                 continue  # "the top dollar figure ... for damages": a fee agreed to be paid is no ceiling (blind3 grid set)
             cure_here = cure_q and cure_in_notice(text)  # the notice period is the cure period
             vals = _periods_for_date(question, text) if period_fallback else _values(qtype, question, text, cure_here)
@@ -397,6 +394,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 if (qtype == "date" and other_agreements(text, at)) or (term_q and not about_own_term(text, at)) or (
                         term_q and qtype == "duration" and not renewal_q and after_the_end(text, at)):
                     continue  # another agreement's date; a period of something other than this agreement's term, or after it
+                if notice_q and qtype == "duration" and not cure_q and CURE_BEFORE.search(text[max(0, at - 60):at]):
+                    continue  # "fails to fully cure such breach within fifteen (15) business days of written notice": a cure's time
                 if qtype == "amount" and (not ceiling_q and SUM_THRESHOLD.search(text[max(0, at - 90):at]) or key.endswith(":0")):
                     continue  # "does not increase the value ... by more than $ 50M": a threshold, not a price asked about; "$0.00": a blank
                 if term_q and qtype == "duration" and not notice_q and (_THRESHOLD.search(text[max(0, at - 25):at])
@@ -501,9 +500,9 @@ _START_WORDS = re.compile(r"\b(?:effective|effect|commenc\w*|start\w*|begin\w*)\
 _START_STEMS = frozenset(content_stems("effect effective start begin commence commencement"))
 #: ... and the everyday ways to say it was made: "What day was the deal struck?" (a tryout: not found for all eight), "sealed", "inked".
 _SIGN_STEMS = frozenset(content_stems("sign signed execute executed made struck sealed inked clinched")) - frozenset(content_stems("date"))
-#: Everyday ways to ask when it starts: "when does this deal kick in?", "up and running", "go live", "become binding".
+#: Everyday ways to ask when it starts: "when does this deal kick in?", "up and running", "go live", "become binding", "day one".
 _START_IDIOM = re.compile(r"\bkick(?:s|ed)?\s+(?:in|off)\b|\bup\s+and\s+running\b|\bgo(?:es)?[\s-]+live\b|\bcomes?\s+into\s+(?:force|effect)\b|"
-                          r"\bbecomes?\s+binding\b|"
+                          r"\bbecomes?\s+binding\b|\bday\s+(?:one|1)\b|\bfirst\s+day\s+of\s+(?:the|this|our)\s+(?:contract|agreement|deal|term)\b|"
                           # "From what date is the agreement in force?", "since when does it apply?": the day it starts
                           r"\b(?:from|since|as\s+of)\s+(?:what|which)\s+(?:date|day)\b|\b(?:from|since)\s+when\b", re.IGNORECASE)
 _ITS_DATE = frozenset(content_stems("date dated agreement contract deal document what which whats"))

@@ -37,7 +37,10 @@ _FORUM_ASKED = re.compile(r"\b(?:courts?|venue|forum|sue|suing|sued|lawsuits?|li
                           r"where\b[^?]{0,40}\b(?:go|fight|file|bring|take|settle|heard|resolved?))\b", re.IGNORECASE)
 _ARBITRATION = re.compile(r"\barbitra\w*", re.IGNORECASE)
 #: A question about the governing law: its laws.
-_LAW_ASKED = re.compile(r"\b(?:laws?|legal\s+system|govern\w*)\b", re.IGNORECASE)
+_LAW_ASKED = re.compile(r"\b(?:laws?|legal\s+system|govern\w*)\b|"
+                        # "Which state's or country's rules apply to this contract?" (a keyed dev set: not found for five of six)
+                        r"\b(?:state|country|place|nation|jurisdiction)s?(?:['’]s)?\s+(?:or\s+\w+(?:['’]s)?\s+)?rules\b|\brules\s+(?:apply|govern)",
+                        re.IGNORECASE)
 
 #: Governing: a verb of governing or construing, then "the laws of" (within one clause of the sentence).
 # ("subject to the laws of", not "becomes the subject of any case ... under the bankruptcy ... laws of the United States")
@@ -53,6 +56,8 @@ _GOVERNED_BY_ADJECTIVE = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|sub
 _FORUM_WORDS = re.compile(r"\b(?:courts?|arbitration|arbitral|tribunal|venue|forum|(?:submit\w*|consent\w*|attorn\w*|subject\w*)\s+"
                           r"(?:itself\s+|themselves\s+|irrevocably\s+|unconditionally\s+)*to\s+the\s+(?:[\w-]+\s+){0,3}jurisdiction)\b",
                           re.IGNORECASE)
+#: Before a court: a case already before it (a keyed dev set read a pending action's court as the forum).
+_PENDING = re.compile(r"\b(?:pending|now\s+before|currently\s+before)\b[^.;]{0,70}$", re.IGNORECASE)
 #: Characters around a forum word within which its place is named ("the Delaware Court of Chancery"; "the courts located in
 #: the Borough of Manhattan in The City of New York").
 _FORUM_BEFORE, _FORUM_AFTER = 30, 120
@@ -127,6 +132,8 @@ def _law_places(text: str) -> set[str]:
 def _forum_places(text: str) -> set[str]:
     out: set[str] = set()
     for m in _FORUM_WORDS.finditer(text):
+        if _PENDING.search(text[max(0, m.start() - 80):m.start()]):
+            continue  # "the action pending as T- 409-16 in the Federal Court of Canada": a case already before a court, no forum clause
         out |= _places(text, m.start() - _FORUM_BEFORE, m.end() + _FORUM_AFTER)
     return out
 

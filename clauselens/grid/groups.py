@@ -64,7 +64,7 @@ def topic_groups(question: str) -> tuple[TermGroup, ...]:
     are that concept's, not groups of their own), and one for alternatives joined by "or"."""
     from clauselens.retrieval.lay_terms import phrase_matcher
 
-    question = re.sub(r"(?<=[a-z])['’](?:s|re|ll|d|ve)\b", "", question, flags=re.IGNORECASE)  # "what's" is "what"
+    question = re.sub(r"(?<=[a-z])['’](?:s|re|ll|d|ve|m)\b", "", question, flags=re.IGNORECASE)  # "what's" is "what"
     question = plain_idioms(question)  # "is in force": lasts, "comes into force": starts (not force majeure's "force")
     stems = [s for s in content_stems(question) if s not in _LIGHT]
     own_set = {s for s in stems if s not in GENERIC_STEMS and len(s) > 2}

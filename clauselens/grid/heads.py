@@ -38,6 +38,8 @@ from typing import Any, Sequence
 from clauselens.grid.evidence import MAY_ASK
 from clauselens.grid.questions import GridQuestion
 
+#: A question about a first refusal, offer or negotiation names one of these (a keyed dev set's exclusivity question did not).
+_FIRST_ASKED = re.compile(r"\b(?:first|match\w*|offer\w*|refus\w*|options?|dibs|before\s+(?:anyone|anybody|someone|somebody))\b", re.IGNORECASE)
 #: The topic head's least probability for the category it reads (the library's topic channel's floor).
 MIN_TOPIC_PROBABILITY = 0.5
 #: Passages, besides the opening ones, that a typed question read as a category looks at.
@@ -215,6 +217,8 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
         return None  # "Any NDA-type stuff in here about keeping things hush-hush?" read as exclusivity (P 0.90): no CUAD kind is confidentiality
     if asks_convenience(question) and topic.category != "Termination For Convenience":
         return None  # "Can either side bail out just by giving notice, with nothing having gone wrong?" read as change of control (P 0.67)
+    if topic.category == "Rofr/Rofo/Rofn" and not _FIRST_ASKED.search(question):
+        return None  # "only we can sell it, or they only can buy from us? some only-one deal here?" read as a first refusal (P 0.86)
     cat = topic.category
     score, thr = rh.scores[cat], rh.thresholds[cat]
     said = f"the question reads as one about {cat.lower()} (topic head P {topic.probability:.2f})"

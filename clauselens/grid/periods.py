@@ -29,6 +29,23 @@ from clauselens.grid.values import durations_at
 CURE_GROUPS = ("cure",)
 PAYMENT_GROUPS = ("payment term",)
 
+#: A sentence that opens with a condition ("If as a result of an event of Carrier Force Majeure, Carrier provides no Services ...
+#: for a period of at least twelve (12) consecutive Months, either Party shall be entitled to terminate"): its period is the condition's.
+CONDITIONAL = re.compile(r"^\W*(?:[\w.()]{1,6}\s+)?(?:if|in\s+the\s+event|should|where|upon|unless|in\s+case)\b", re.IGNORECASE)
+
+
+def unconditional_notice(texts: Sequence[str], r: Reading) -> Reading | None:
+    """Of the notice periods ``r`` lists (no single one), the one notice no event conditions, when only one is: "upon one
+    hundred twenty (120) days written notice" to end at will, not "In the event a party undergoes a Change of Control Event
+    ..., the other party may terminate ... upon thirty (30) days written notice" (a keyed dev set). ``None`` otherwise."""
+    plain = {c.key: c for c in r.choices if not CONDITIONAL.match(texts[c.passage][c.start:c.end])}
+    if r.candidate is not None or len(r.choices) < 2 or len(plain) != 1:
+        return None
+    c = next(iter(plain.values()))
+    others = ", ".join(dict.fromkeys(x.key for x in r.choices if x.key != c.key))
+    return Reading(value=c.value, candidate=c, on_topic=True, reason=f"the one notice no event conditions ({others}: an event's)")
+
+
 #: A question about the time to put a breach right: a word of fixing, and one of failing (or the contract's own words).
 _FIX_ASKED = re.compile(r"\b(?:fix\w*|cure\w*|remed\w*|rectif\w*|correct\w*|put\s+(?:it|things|that|this)\s+right|"
                         r"make\s+(?:it|things|that|this|good)(?:\s+right)?|make\s+good|sort\s+(?:it|things)\s+out|grace)\b",
@@ -50,6 +67,11 @@ _CURE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|uncured|remed(?:y|ied|ies|y)|unreme
 _DUE = re.compile(r"\b(?:pay(?:s|ing|ment|ments|able)?|paid|due|remit\w*)\b"
                   r"|\bnet\s+(?:\d+|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety)\b", re.IGNORECASE)  # "Net 30 days from ... invoice"
 _INVOICE = re.compile(r"\b(?:invoic\w*|bills?|billing|statements?)\b", re.IGNORECASE)
+#: A payment falling due each period, where no invoice is sent: "Payments shall be made 15 days from the end of each quarter",
+#: "shall be paid within the first five days of the following calendar month" (keyed dev sets take it as the time to pay).
+_PERIODIC = re.compile(r"\bend\s+of\s+(?:each|every|the\s+(?:preceding|previous|relevant|applicable))\s+(?:calendar\s+)?"
+                       r"(?:month|quarter|year|half|period|royalty\s+period)\b|\b(?:first|last)\s+[\w()\s-]{1,20}?\s+days\s+of\s+"
+                       r"(?:each|every|the\s+following|the\s+next)\s+(?:calendar\s+)?month\b", re.IGNORECASE)
 #: A sentence that ends the agreement (where a cure period usually sits).
 _ENDS = re.compile(r"\bterminat\w*\s+(?:this|the)\s+(?:Agreement|Contract)\b|\b(?:this|the)\s+(?:Agreement|Contract)\s+(?:may|shall|will)\s+"
                    r"(?:be\s+)?terminat", re.IGNORECASE)
@@ -86,8 +108,9 @@ _TERM_RUNS = re.compile(r"\b(?:remain|continue)\w*\s+in\s+(?:full\s+)?(?:force|e
                         r"\b(?:initial\s+)?term\s+of\s+this\s+agreement\s+(?:shall|will|is)\b", re.IGNORECASE)
 #: A sentence whose period is another event's than a payment falling due: a breach or its cure (a grace period before a
 #: termination), a dispute of a bill, a termination, a right to question or audit a statement.
-_NOT_A_DEADLINE = re.compile(_BREACH.pattern + "|" + _CURE.pattern + r"|\bdisput\w*|\bterminat\w*|\bquestion\w*|\baudit\w*|\binspect\w*",
-                             re.IGNORECASE)
+_NOT_A_DEADLINE = re.compile(_BREACH.pattern + "|" + _CURE.pattern + r"|\bdisput\w*|\bterminat\w*|\bquestion\w*|\baudit\w*|\binspect\w*|"
+                             # "within 30 days after the end of the Initial Term" (a shortfall paid once, a keyed dev set)
+                             r"\b(?:end|expiration|expiry)\s+of\s+the\s+(?:initial\s+|then[\s-]current\s+)?term\b", re.IGNORECASE)
 #: A payment made due within a period: "shall be paid within thirty (30) days", "payable no later than 45 days", "Net 30 days".
 _PAID_WITHIN = re.compile(r"\b(?:pa(?:y|id|ys|ying|yable|yment|yments)|due|remit\w*)\b[^.;]{0,80}?\b(?:within|(?:no|not)\s+later\s+than)\s+"
                           r"[\w()\s-]{0,30}?\b(?:days?|weeks?|months?)\b|\bnet\s+(?:\d+|thirty|sixty|forty-five|ninety|fifteen)\b", re.IGNORECASE)
@@ -103,7 +126,10 @@ def payment_term(texts: Sequence[str]) -> Reading:
     another event's time (:data:`_NOT_A_DEADLINE`: "if Shipper has not remedied the failure within thirty (30) days", "may
     terminate this Agreement in the event that a payment ... is not made within fifteen (15) days", "at any time within three
     years after the Term ... questioning the validity" of a royalty statement)."""
-    return _read(texts, _DUE, _INVOICE, PAYMENT_GROUPS, "the clauses on paying an invoice", skip=_NOT_A_DEADLINE)
+    billed = _read(texts, _DUE, _INVOICE, PAYMENT_GROUPS, "the clauses on paying an invoice", skip=_NOT_A_DEADLINE)
+    if billed.candidate is not None or billed.choices:
+        return billed
+    return _read(texts, _DUE, _PERIODIC, PAYMENT_GROUPS, "the clauses on paying each period (no invoice)", skip=_NOT_A_DEADLINE)
 
 
 #: Before a period: a condition's threshold ("if the invoice is received more than 10 days after the date of the invoice", beside

@@ -153,9 +153,11 @@ def role_party(question: str, front: str) -> RoleParty | None:
 
 
 #: What a party does as the provider, as the subject of the sentence: "Stremicks shall manufacture", "Dynamic agrees to supply",
-#: "McDATA will provide", "Licensor hereby grants".
+#: "McDATA will provide", "Licensor hereby grants"; not a notice, a certificate or insurance provided ("HERC shall provide for ten (10)
+#: days notice", a keyed dev set: the IP licensee read as the supplier).
 _MODAL = r"\s+(?:shall|will|must|agrees?\s+to|hereby\s+agrees?\s+to|undertakes?\s+to|is\s+to|shall\s+have\s+the\s+right\s+to)\s+(?:\w+\s+){0,2}?"
-_PROVIDES = (r"(?:suppl(?:y|ies)|provid(?:e|es)|deliver|manufactur(?:e|es)|produc(?:e|es)|sell|perform|render|furnish|ship|"
+_PROVIDES = (r"(?:suppl(?:y|ies)|provid(?:e|es)(?![^.;]{0,30}?\b(?:notices?|certificates?|evidence|cop(?:y|ies)|insurance|proof)\b)|"
+             r"deliver|manufactur(?:e|es)|produc(?:e|es)|sell|perform|render|furnish|ship|"
              r"develop|host|design|fabricat(?:e|es)|package|distribute)\b")
 _RECEIVES = r"(?:purchas(?:e|es)|buy|pay|order|reimburse|receive|accept)\b"
 _GRANTS = r"\s+(?:hereby\s+)?grants?\b"

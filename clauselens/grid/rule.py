@@ -10,8 +10,7 @@ and the value must pass the same reader the model's answers pass
 * ``answered``: one value on topic (the reading decided);
 * ``unverified``: the on-topic clauses state different values (listed in the reason, nothing
   shown as the answer), or a date question's clauses state only periods;
-* ``not found``: no sentence about the question states a value of its type (the reason says
-  whether any sentence was about the topic at all).
+* ``not found``: no sentence about the question states a value of its type (the reason says whether any was on topic).
 
 A yes/no question is decided here too when the agreement's sentences show the answer
 (:func:`yes_no_cell`: the action asked about, asserted or negated for a compatible party, or no
@@ -36,6 +35,7 @@ from clauselens.grid.extract import (
     Candidate,
     Reading,
     amount_kind,
+    asks_notice,
     contract_vocabulary,
     preamble_date_kind,
     read_front_date,
@@ -47,9 +47,20 @@ from clauselens.grid.extract import (
 )
 from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law
 from clauselens.grid.heads import RowHeads, category_passages, category_question, clause_sentence, head_yes_no, never_worded, states_clause
-from clauselens.grid.periods import about_period_asked, asks_cure, asks_payment_term, cure_period, payment_term, percent_share, renewal_instead
+from clauselens.grid.periods import (
+    CONDITIONAL,
+    about_period_asked,
+    asks_cure,
+    asks_payment_term,
+    cure_period,
+    payment_term,
+    percent_share,
+    renewal_instead,
+    unconditional_notice,
+)
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.roles import unworded_role
+from clauselens.grid.signing import OTHER_START, SIGNING, dated_as_start, last_signature, signature_dates, start_date_defined, testimonium_date
 from clauselens.grid.term import (
     OPEN_GROUPS,
     SPAN_GROUPS,
@@ -65,7 +76,7 @@ from clauselens.grid.term import (
     term_reading,
     term_span,
 )
-from clauselens.grid.values import ONE_DATE, check_value, name_tokens, parse_date
+from clauselens.grid.values import check_value, name_tokens
 from clauselens.grid.whose import BREACHES
 from clauselens.grid.yes_no import read_yes_no
 from clauselens.reports.verify import find_quote
@@ -123,7 +134,7 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
     if kind:  # when it was made, or takes effect: the preamble says it first ("dated as of", "the Effective Date")
         front = read_front_date(texts[:FRONT_PASSAGES], prefer=kind)
         signed = signature_dates(texts) if kind == "made" else []
-        if signed and not q.category and _SIGNING.search(q.question) and (front.value not in signed or len(signed) > 1):
+        if signed and not q.category and SIGNING.search(q.question) and (front.value not in signed or len(signed) > 1):
             return last_signature(texts)  # "when did they sign it?": when the last signature block is dated, not "as of"
         if front.value and signed and front.value not in signed:  # "as of October 1" but signed in July: two answers
             return Reading(choices=[front.candidate] if front.candidate else [], on_topic=True,
@@ -137,12 +148,12 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
                            reason=f"it takes effect on the agreement's own date (\"{starts[:120]}\"); the preamble dates it {made.value}")
         # "effective March 1, 2020", "commence": another start; and CUAD's Effective Date (the preset) is left blank when it is
         # the agreement's date, so only a user's question reads the agreement's own date as its start
-        other_start = kind == "effective" and (bool(q.category) or any(_OTHER_START.search(t) for t in texts))
+        other_start = kind == "effective" and (bool(q.category) or any(OTHER_START.search(t) for t in texts))
         witnessed = testimonium_date(texts) if not made.value and not other_start else None
         if witnessed is not None:  # a preamble with no date: "IN WITNESS WHEREOF, ... executed this Agreement as of this 4th day of April, 2003"
             return witnessed
         if kind == "effective":
-            started = start_date_defined(texts) or (_dated_as_start(made) if not other_start else None)
+            started = start_date_defined(texts) or (dated_as_start(made) if not other_start else None)
             if started is not None:
                 return started
         # elsewhere, only a sentence about this agreement dates it ("... the Mutual Confidentiality
@@ -182,6 +193,9 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         by_period = cure_period(texts) if asks_cure(q.question) else payment_term(texts) if asks_payment_term(q.question) else None
         if by_period is not None and by_period.candidate is not None:
             return by_period
+        by_period = unconditional_notice(texts, r) if asks_notice(q.question) else None
+        if by_period is not None:  # "how much notice to get out of it?": not a change of control's notice
+            return by_period
         instead = renewal_instead(said, r.value) if said and _RENEWS.search(q.question) and r.candidate is not None else ""
         if instead and r.candidate is not None:  # "How long does each renewal last?": not the initial term the same sentence states
             return Reading(value=instead, candidate=replace(r.candidate, value=instead, key=instead), on_topic=True,
@@ -209,9 +223,12 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         term = term_reading(texts)
         if _breach_time(_sentence(texts, term.candidate)):
             term = Reading()  # "such failure shall have continued without cure for a period of 30 days": a breach's time, not the term
+        if term.candidate is not None and term.candidate.groups == OPEN_GROUPS and _COUNT_ASKED.search(q.question):
+            # "how many months or years does this run?" of an agreement that runs "until terminated": no count to give (a keyed dev set)
+            return Reading(on_topic=True, reason=f"{term.reason} ({term.value}), so it states no number of months or years")
         if term.candidate is None and _RENEWS.search(said):
             return _withheld(r, f"the period read ({r.value}) is a renewal's, not the term's")
-        if term.candidate is None and said and (_CONDITIONAL.match(said) or _breach_time(said) or not _TERM_WORDS.search(said)):
+        if term.candidate is None and said and (CONDITIONAL.match(said) or _breach_time(said) or not _TERM_WORDS.search(said)):
             # "If ... for a period of at least twelve (12) consecutive Months, either Party shall be entitled to terminate", "Any Party may
             # terminate this Agreement ... at any time upon prior written notice of 30 days": a condition's or a notice's period
             return _withheld(r, f"the period read ({r.value}) is not said of the term")
@@ -235,9 +252,6 @@ def _breach_time(sentence: str) -> bool:
     return bool(BREACHES.search(sentence)) and not re.search(r"\bterm\b", sentence, re.IGNORECASE)
 
 
-#: A sentence that opens with a condition ("If as a result of an event of Carrier Force Majeure, Carrier provides no Services ...
-#: for a period of at least twelve (12) consecutive Months, either Party shall be entitled to terminate"): its period is the condition's.
-_CONDITIONAL = re.compile(r"^\W*(?:[\w.()]{1,6}\s+)?(?:if|in\s+the\s+event|should|where|upon|unless|in\s+case)\b", re.IGNORECASE)
 #: A sentence about how long the agreement runs: its term, continuing, remaining in effect, expiring.
 _TERM_WORDS = re.compile(r"\bterm\b|\bcontinu\w*|\bremain\w*\s+in\s+(?:full\s+)?(?:force|effect)|\bin\s+(?:full\s+)?(?:force|effect)\s+for\b|"
                          r"\bexpir\w*|\bduration\b|\bperiod\s+of\b", re.IGNORECASE)
@@ -246,103 +260,16 @@ _INTEREST = re.compile(r"\binterest\b", re.IGNORECASE)
 _INSOLVENCY = re.compile(r"\b(?:bankrupt\w*|insolven\w*|receivership|liquidat\w*)\b", re.IGNORECASE)
 #: A sentence about renewing or extending the agreement (its period is not the term's).
 _RENEWS = re.compile(r"\b(?:renew\w*|extend\w*|extension)\b", re.IGNORECASE)
+#: A non-compete question that asks about poaching too ("blocked from working like a competitor, or from taking the other side's
+#: workers or customers?"; a keyed dev set read "No" where a customer non-solicitation never says "compete").
+_STAFF_OR_CUSTOMERS = re.compile(r"\b(?:workers?|staff|employees?|people|personnel|customers?|clients?|poach\w*|solicit\w*|hir(?:e|es|ing))\b",
+                                 re.IGNORECASE)
+#: A question for a count of periods ("how many months or years"), which an open-ended term does not answer.
+_COUNT_ASKED = re.compile(r"\bhow\s+many\s+(?:days|weeks|months|years)\b", re.IGNORECASE)
 #: An ISO calendar day, the key of a date candidate (a period's key is "5 years").
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-#: A signature block's date: "Dated: July 20, 2008", "Date: 5/1/2019" (not a heading's "Effective Date: March 21, 2014").
-_SIGNED_ON = re.compile(r"(?<!effective\s)(?<!expiration\s)(?<!commencement\s)(?<!termination\s)\bDated?\s*:\s*("
-                        + ONE_DATE.pattern + ")", re.IGNORECASE)
-#: A signature block's own words, within :data:`BLOCK_REACH` characters before its date (a form's "Open Date: ..." is none).
-_BLOCK = re.compile(r"\bBy\s*:|/s/|\bName\s*:|\bTitle\s*:|\bSignature\b|\bSigned\b", re.IGNORECASE)
-BLOCK_REACH = 250
-
-
-def _block_dates(text: str) -> list[re.Match[str]]:
-    """The signature-block dates of ``text`` (:data:`_SIGNED_ON` with a block's words before it)."""
-    return [m for m in _SIGNED_ON.finditer(text) if _BLOCK.search(text[max(0, m.start() - BLOCK_REACH):m.start()])]
-
-
-#: A user's question about signing itself ("When was this signed?", "When did the two sides ink it?"), not about the date the
-#: agreement bears ("What date is the agreement dated?").
-_SIGNING = re.compile(r"\b(?:sign(?:s|ed|ing)?|signatures?|execut(?:e|ed|ion)|ink(?:s|ed)?|put\s+pen)\b", re.IGNORECASE)
-
-
-def last_signature(texts: Sequence[str]) -> Reading:
-    """The latest date a signature block states (the day the last party signed: the agreement is executed then), quoted
-    from its block."""
-    got: list[tuple[str, int, int, int]] = []
-    for i, t in enumerate(texts):
-        for m in _block_dates(" ".join(t.split())):  # as signature_dates reads them: a block padded with spaces (a tryout)
-            d = parse_date(m.group(1))
-            at = re.search(r"\s+".join(re.escape(w) for w in m.group(1).split()), t)
-            if d is not None and at is not None:
-                got.append((d.isoformat(), i, at.start(), at.end()))
-    if not got:
-        return Reading(reason="no signature block states a date")
-    value, i, s, e = max(got)
-    block = max(0, s - 160)  # the block's signer before its date, from a word's start
-    block = texts[i].find(" ", block) + 1 if block else 0
-    c = Candidate(value, value, i, min(block, s), e, 1, 0, ("signature",))
-    dates = sorted({g[0] for g in got})
-    why = "its signature block is dated" if len(dates) == 1 else f"the last of its signature blocks' dates ({', '.join(dates)})"
-    return Reading(value=value, candidate=c, on_topic=True, reason=f"the day it was signed: {why}")
-
-
-#: The testimonium dates the agreement: "IN WITNESS WHEREOF, the parties hereto have executed this Agreement as of this 4th day of
-#: April, 2003".
-_TESTIMONIUM = re.compile(rf"\bIN\s+WITNESS\s+WHEREOF\b[^.;]{{0,200}}?\b(?:as\s+of|on|dated)\s+(?:this\s+|the\s+)?(?P<date>{ONE_DATE.pattern})",
-                          re.IGNORECASE)
-
-
-#: A start date defined by name: '"Commencement Date" means 1 April 2020'.
-_START_DEFINED = re.compile(rf"[\"“]\s*(?:Commencement|Start|Effective)\s+Date\s*[\"”]\s*(?:means|shall\s+mean|is|shall\s+be)\s+(?:the\s+)?"
-                            rf"(?P<date>{ONE_DATE.pattern})", re.IGNORECASE)
-#: Any other word of when it starts: a defined start, "becomes effective", "commence", "take effect" ("upon the Closing").
-_OTHER_START = re.compile(r"[\"“]\s*(?:Effective|Commencement|Start)\s+Date\s*[\"”]|"
-                          r"\b(?:this\s+Agreement|the\s+(?:Term|Appointment|Employment|Engagement|Services)|"
-                          r"term\s+of\s+this\s+Agreement)\b[^.;]{0,80}?(?:\bbecomes?\s+effective\b|\bcommenc\w*|\bbegins?\s+on\b|\bstarts?\s+on\b|\beffective\s+(?:upon|on|as\s+of|from|immediately)\b|"
-                          r"\btakes?\s+effect\b|\bcomes?\s+into\s+(?:force|effect)\b)", re.IGNORECASE)
-
-
-def start_date_defined(texts: Sequence[str]) -> Reading | None:
-    """The start date the definitions give ('"Commencement Date" means 1 April 2020'), else ``None``."""
-    for i, text in enumerate(texts):
-        for m in _START_DEFINED.finditer(text):
-            d = parse_date(m.group("date"))
-            if d is not None:
-                return Reading(value=d.isoformat(), candidate=Candidate(d.isoformat(), d.isoformat(), i, m.start(), m.end(), 1, 0),
-                               on_topic=True, reason="the definitions give the date it starts")
-    return None
-
-
-def _dated_as_start(made: Reading) -> Reading | None:
-    """The preamble's date as the start of an agreement that names no other (no Effective Date, nothing "commences" or
-    "becomes effective"): "This Cooperation Agreement, dated as of May 13, 2020, ..." (CUAD's Effective Date convention)."""
-    if not made.value or made.candidate is None:
-        return None
-    return Reading(value=made.value, candidate=made.candidate, on_topic=True,
-                   reason="the agreement names no other start than the date the preamble gives it")
-
-
-def testimonium_date(texts: Sequence[str]) -> Reading | None:
-    """The date the testimonium gives the agreement ("IN WITNESS WHEREOF ... executed this Agreement as of this 4th day of April,
-    2003"), for an agreement whose preamble states none; ``None`` when no testimonium dates it."""
-    for i, text in enumerate(texts):
-        for m in _TESTIMONIUM.finditer(text):
-            d = parse_date(m.group("date"))
-            if d is not None:
-                s, e = m.start(), m.end()
-                c = Candidate(d.isoformat(), d.isoformat(), i, s, e, 1, 0)
-                return Reading(value=d.isoformat(), candidate=c, on_topic=True,
-                               reason="the preamble states no date; the testimonium dates the agreement")
-    return None
-
-
-def signature_dates(texts: Sequence[str]) -> list[str]:
-    """The ISO dates the agreement's signature blocks state ("Dated: July 20, 2008"), in order, once each."""
-    out = [parse_date(m.group(1)) for t in texts for m in _block_dates(" ".join(t.split()))]
-    return list(dict.fromkeys(d.isoformat() for d in out if d is not None))
 
 
 def _as_written(stem: str, quote: str) -> str:
@@ -371,6 +298,8 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
             return Cell(**base, status="unverified", answer="", reason=r.reason + "; no single value, none shown")
         return Cell(**base, status="not found", answer="", reason=r.reason)
     c = r.candidate
+    if q.type == "date" and not q.category and c.groups == OPEN_GROUPS:  # "On what date does it finish?" of one run "until terminated"
+        return Cell(**base, status="not found", answer="", reason=f"{r.reason} ({r.value}): it states no end date")
     p = passages[c.passage]
     m = find_quote(p.text[c.start:c.end], p.chunk_id, p)
     if m is None:  # cannot happen for text cut from the passage; never shown unverified
@@ -537,6 +466,8 @@ def head_yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[P
     if ev is not None and ev.status == "answered":  # a sentence that states it decides what the head leaves open
         return ev
     word = never_worded(h.category, texts)
+    if word and h.category == "Non-Compete" and _STAFF_OR_CUSTOMERS.search(q.question) and not never_worded("No-Solicit Of Employees", texts):
+        word = ""  # "... or from taking the other side's workers or customers?": a non-solicitation says "solicit", "hire", "employ"
     if word:  # "is there a non-compete?" where "compet..." never occurs (the head read the question with the category's polarity)
         return Cell(**base, status="not found", answer="No", reason=h.reason.split(";")[0] + f"; the agreement never uses the word "
                     f"\"{word}\"..., which such clauses are written with (no model)")
@@ -596,5 +527,4 @@ def cross_checked(own: Cell, by_category: Cell | None) -> Cell:
 
 
 __all__ = ["FRONT_PASSAGES", "RULE_MODEL", "category_rule_cell", "cross_checked", "head_yes_no_cell", "read", "role_cell", "rule_cell",
-           "signature_dates",
            "uses_rule", "yes_no_cell"]

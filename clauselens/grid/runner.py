@@ -33,14 +33,26 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from clauselens.errors import ClauselensError
-from clauselens.grid.answer import CHECK_VERSION, DEFAULT_K, ask_model, fingerprint, finish, off_topic, retrieve, stored_reply, terms_preview
+from clauselens.grid.answer import (
+    CHECK_VERSION,
+    DEFAULT_K,
+    ask_model,
+    fingerprint,
+    finish,
+    off_topic,
+    retrieve,
+    stored_reply,
+    terms_preview,
+    topic_check,
+    vocabulary_terms,
+)
 from clauselens.grid.cells import Cell, CellStore, Status
 from clauselens.grid.heads import RowHeads, cuad_question, row_heads
 from clauselens.grid.presence import contract_presence, presence_answer
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.rule import RULE_MODEL, category_rule_cell, cross_checked, head_yes_no_cell, rule_cell, uses_rule, yes_no_cell
 from clauselens.library.library import chunks_of
-from clauselens.retrieval.types import Passage
+from clauselens.retrieval.types import Passage, SearchResult
 
 PRESENCE_MODEL = "presence-head"
 
@@ -275,6 +287,8 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                 except Exception as e:  # noqa: BLE001
                     record(Cell(**base, status="error", reason=_error_text(e)), False)
                     continue
+                if not result.abstained and result.passages and off_topic(q, result.passages) and whole:
+                    result = _on_topic_instead(q, result, whole, k)  # the agreement says it where the ranking did not look
                 if result.abstained or not result.passages or off_topic(q, result.passages):
                     if result.passages and not result.abstained:
                         result = result.model_copy(update={"reason": "no retrieved passage mentions the question's topic "
@@ -292,6 +306,17 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
             collect(block=True)
     stats.seconds = time.perf_counter() - t0
     return stats
+
+
+def _on_topic_instead(q: GridQuestion, result: SearchResult, whole: Sequence[Passage], k: int) -> SearchResult:
+    """``result`` with the agreement's passages that do use the question's topic terms (most terms first, then document order),
+    when its ranked passages use none: a yes/no cell is "not found" (read "No") only when the agreement never says the topic
+    (a keyed dev set: "does one side have to cover the other?" if an outsider sues, "No" for three agreements with an
+    indemnity the ranking missed)."""
+    vocabulary = set(vocabulary_terms(q))  # the contract's wording only: a bare word ("keep", "stuff") says nothing of the topic
+    said = [(len(set(topic_check(q, p.text)) & vocabulary), i, p) for i, p in enumerate(whole)]
+    best = [p for n, _i, p in sorted(said, key=lambda x: (-x[0], x[1])) if n][:k]
+    return result.model_copy(update={"passages": best, "reason": None}) if best else result
 
 
 __all__ = ["GridRow", "GridStats", "run_grid"]

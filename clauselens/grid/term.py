@@ -71,11 +71,30 @@ _END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|done|run\
                         r"until|till)\b", re.IGNORECASE)  # "Until what date does it run?"
 _FRAME = frozenset("date day calendar when what which exactly actually finally naturally agreement contract deal arrangement "
                    "term time point effect force does do did will would s it our your this these come comes first initial "
-                   "original current period whole entire overall full until till run runs go goes all everything thing".split())  # "it all"
+                   "original current period whole entire overall full until till run runs go goes all everything thing just plain simple basic"
+                   .split())  # "it all", "Just the plain end date"
+
+
+#: A few words before a colon that set the scene ("Mark my calendar:", "Cash-flow question:"), not the question's topic.
+_LEAD_IN = re.compile(r"^\s*(?:[\w'’-]+\s+){0,5}[\w'’-]+\s*:\s+(?=\S)")
+
+
+def _without_lead_in(question: str) -> str:
+    """``question`` without a lead-in (:data:`_LEAD_IN`) that names no contract topic (no thesaurus concept by its lay phrase
+    or its name's words, no everyday word with contract wording): "Mark my calendar: on what date does this contract finish?"
+    asks when it ends, "Confidentiality: when does it end?" does not."""
+    from clauselens.grid.topic import EVERYDAY, concept_name_stems, telling_concepts, topic_stems
+
+    m = _LEAD_IN.match(question)
+    stems = set(topic_stems(m.group(0))) if m else set()
+    if m is None or telling_concepts(m.group(0)) or stems & (set(EVERYDAY) | concept_name_stems()):
+        return question
+    return question[m.end():]
 
 
 def _asks_only(question: str, asked: re.Pattern[str], frame: frozenset[str]) -> bool:
     """Does ``question`` use ``asked`` and otherwise only ``frame`` words (nothing else it could be about)?"""
+    question = _without_lead_in(question)
     if not asked.search(question):
         return False
     return not [w for w in content_words(asked.sub(" ", question)) if w.lower() not in frame]
@@ -91,7 +110,7 @@ def asks_end(question: str) -> bool:
 _LENGTH_ASKED = re.compile(r"\bhow\s+long\b|\b(?:length|duration)\b|\bhow\s+many\s+(?:months|years)(?:\s+or\s+(?:months|years))?", re.IGNORECASE)
 _LENGTH_FRAME = _FRAME | frozenset("last lasts run runs running continue continues stay stays set go on be is in for of round stint "
                                    "stretch spell cover covers "
-                                   "locked lock tied bound committed stuck into we us they".split())  # "How long are we locked in for?"
+                                   "locked lock tied bound committed stuck into we us they am i me you".split())  # "How long are we locked in for?"
 
 
 def asks_length(question: str) -> bool:
@@ -106,8 +125,27 @@ def asks_length(question: str) -> bool:
 _BEFORE_RENEWALS = re.compile(r"\b(?:before|not\s+counting|excluding|without)\s+(?:any\s+)?(?:extra|further|additional|later)?\s*"
                               r"(?:rounds?|renewals?|extensions?)\b|"
                               # "On what date does the deal run out if nobody renews it?" (a keyed dev set)
-                              r"\b(?:if|when)\s+(?:nobody|no\s+one|neither\s+(?:party|side))\s+(?:renews?|extends?)(?:\s+(?:it|this))?\b|"
+                              # "assuming nobody cancels or extends it", "if nobody stretches it out or calls it off early" (keyed dev sets):
+                              # what nobody does is the hypothesis, not the question
+                              r"\b(?:if|when|assuming|provided)\s+(?:that\s+)?(?:nobody|no\s+one|neither\s+(?:party|side|of\s+us))\s+[^?.;]*|"
+                              # "if we just let it run its course": it ends as written
+                              r"\bif\s+(?:we|you|they|everyone|both\s+(?:sides|parties))\s+(?:just\s+|simply\s+)?let\s+it\s+run\b(?:\s+its\s+(?:full\s+)?course)?|"
+                              # "before anything extra gets tacked on", "before it's extended"
+                              r"\bbefore\s+(?:any(?:thing|\s+\w+)?|it(?:'s|\s+is|\s+gets)?)\s+(?:\w+\s+){0,2}?(?:extra|added|tacked|extended|renewed|"
+                              r"extensions?|renewals?|rolls?)\b[^?.;]*|"
                               r"\bunless\s+(?:it\s+is\s+|it's\s+)?(?:renewed|extended)\b", re.IGNORECASE)
+
+
+#: After the period: its start and its end date, which agree with it ("one (1) year commencing on the Effective Date and ending
+#: on February 19, 2013"; a keyed dev set's initial term was left unread).
+_ENDING_ON = re.compile(rf"\W*(?:commenc|begin|start)\w*\s+(?:on|as\s+of)\s+(?:the\s+)?[\w\s]{{1,30}}?,?\s+and\s+(?:ending|expiring|terminating)\s+"
+                        rf"(?:on\s+)?{ONE_DATE.pattern}\W*(?:\(|$)", re.IGNORECASE)
+
+
+#: "... shall commence on the Effective Date, and shall continue thereafter for": the term runs on after its start (a keyed dev set).
+_CONTINUES_THEREAFTER = re.compile(r"\b(?:commenc\w*|begin\w*|start\w*)\s+(?:on|as\s+of)\s+[^.;]{1,60}?\bcontinue\s+thereafter\b", re.IGNORECASE)
+#: Just before the period: the initial term named ("for an initial term of", a keyed dev set's content licence).
+_INITIAL_OF = re.compile(r"\b(?:for\s+)?an\s+initial\s+(?:term|period)\s+of\s+$", re.IGNORECASE)
 
 
 def term_periods(text: str) -> list[tuple[str, int, int]]:
@@ -115,11 +153,15 @@ def term_periods(text: str) -> list[tuple[str, int, int]]:
     out = []
     for period, s, e in durations_at(text):
         before = text[:s]
-        subjects = [m for m in _SUBJECT.finditer(before) if s - m.end() <= REACH and _MODAL_NEXT.match(before, m.end())
+        initial = _INITIAL_OF.search(before)  # "... shall extend for an initial term of two (2) years": the term, however far its subject
+        subjects = [m for m in _SUBJECT.finditer(before) if (initial or s - m.end() <= REACH) and _MODAL_NEXT.match(before, m.end())
                     and not _PREPOSITION_BEFORE.search(before[max(0, m.start() - 20):m.start()])]
-        if not subjects or _OTHER.search(before) or _AFTER.search(text[e:e + 25]) or _DAY_OF.match(text, e) or after_the_end(text, s):
+        # "shall commence on the Effective Date, and shall continue thereafter for a period of twelve (12) months": after it starts
+        other = _OTHER.search(_CONTINUES_THEREAFTER.sub(" continue ", before[initial.start():] if initial else before))
+        if (not subjects or other or _AFTER.search(text[e:e + 25])
+                or _DAY_OF.match(text, e) or after_the_end(text, s)):
             continue  # ... or a survival period ("while this Agreement is in force and for a period of five (5) years thereafter")
-        if not _VERB.search(before[subjects[0].end():]) or ONE_DATE.search(text[e:]):
+        if not _VERB.search(before[subjects[0].end():]) or (ONE_DATE.search(text[e:]) and not _ENDING_ON.match(text, e)):
             continue  # no verb of duration; "... five (5) years following the launch, but in no event later than February 28, 2013"
         out.append((str(period), s, e))
         break  # the first period of the sentence is the term's; a later one is a renewal's or a notice's
@@ -154,7 +196,8 @@ _ANCHOR_AFTER = re.compile(
 _ANCHOR_BEFORE = re.compile(
     r"\b(?:commenc\w*|effective|begin\w*|start\w*|in\s+effect)\s+(?:on|as\s+of|from|upon)\s+(?:the\s+)?"
     r"(?:(?P<effective>Effective\s+Date)|(?P<made>date\s+hereof|date\s+of\s+(?:this|the)\s+Agreement|"
-    r"date\s+(?:first\s+)?(?:above\s+)?(?:written|set\s+forth|stated)(?:\s+above)?|Agreement\s+Date|date\s+of\s+execution))\b",
+    r"date\s+(?:first\s+)?(?:above\s+)?(?:written|set\s+forth|stated)(?:\s+above)?|Agreement\s+Date|date\s+of\s+execution|"
+    r"execution\s+date\s+(?:hereof|of\s+this\s+Agreement)))\b",  # "shall commence from the execution date hereof" (a keyed dev set)
     re.IGNORECASE)
 
 
@@ -219,7 +262,7 @@ def takes_effect_when_made(texts: Sequence[str]) -> str:
 
 
 #: The agreement or its term as what commences ("the term of this Agreement shall commence on the date hereof").
-_THIS_TERM = re.compile(r"\b(?:this\s+Agreement|the\s+[\"“]?Term\b|term\s+of\s+this\s+Agreement)\b[^.;]{0,160}$", re.IGNORECASE)
+_THIS_TERM = re.compile(r"\b(?:this\s+Agreement|the\s+[\"“]?Term\b|term\s+of\s+(?:\w+\s+under\s+)?this\s+Agreement)\b[^.;]{0,160}$", re.IGNORECASE)
 #: Another period or defined term that commences ('"Standstill Period" shall mean the period commencing on ...').
 _OTHER_PERIOD = re.compile(r"\bshall\s+mean\b|\bmeans\b|\bPeriod\b")
 _SIGNING_LINE = re.compile(r"\bsigned\b|\bexecuted\b|\bIN\s+WITNESS\b|\bWHEREFORE\b")
@@ -332,6 +375,13 @@ _SPAN_SUBJECT = re.compile(r"\b(?:the\s+term\s+of\s+this\s+agreement|this\s+agre
 _OTHER_SPAN = re.compile(r"\b(?:renew\w*|additional|extension|extended|phase|surviv\w*)\b", re.IGNORECASE)
 
 
+#: A start date labelled on a cover sheet, on a line of its own: "Effective Date: January 1, 2019" (a keyed dev set).
+START_LABEL = re.compile(rf"(?:^|\n)[ \t]*(?:Effective|Commencement|Start)\s+Date\s*:\s*(?P<date>{ONE_DATE.pattern})", re.IGNORECASE)
+#: ... or labelled, one under the other, on a cover sheet (a keyed dev set's supply agreement: its term was left unread).
+_LABELLED_SPAN = re.compile(rf"\b(?:Effective|Commencement|Start)\s+Date\s*:\s*(?P<start>{ONE_DATE.pattern})\s+"
+                            rf"(?P<last>(?:Termination|Expiration|Expiry|End)\s+Date\s*:\s*(?P<end>{ONE_DATE.pattern}))", re.IGNORECASE)
+
+
 def term_span(texts: Sequence[str]) -> tuple[Candidate, str, str] | None:
     """The agreement's term written as two dates (:data:`_SPAN`), its subject this agreement or its term (as for
     :func:`term_periods`) or the sentence a definition of the term's name (:data:`_TERM_DEFINED`): ``(candidate, start,
@@ -349,6 +399,15 @@ def term_span(texts: Sequence[str]) -> tuple[Candidate, str, str] | None:
         if not subject or start is None or end is None or end <= start:
             continue
         return Candidate(end.isoformat(), end.isoformat(), i, s, s + len(text), 1, 0, SPAN_GROUPS), start.isoformat(), end.isoformat()
+    for i, text in enumerate(texts):  # a cover sheet's labels: "Effective Date: January 1, 2019  Termination Date: December 31, 2023"
+        joined = text + "\n\n" + (texts[i + 1] if i + 1 < len(texts) else "")  # the two labels may fall in two passages
+        m = _LABELLED_SPAN.search(joined)
+        start, end = (parse_date(m.group("start")), parse_date(m.group("end"))) if m else (None, None)
+        if m is None or start is None or end is None or end <= start or m.start() >= len(text):
+            continue
+        # quoted from one passage: both labels, or the end's label alone when the start's is at the end of the passage before
+        at, a, b = (i, m.start(), m.end()) if m.end() <= len(text) else (i + 1, m.start("last") - len(text) - 2, m.end() - len(text) - 2)
+        return Candidate(end.isoformat(), end.isoformat(), at, a, b, 1, 0, SPAN_GROUPS), start.isoformat(), end.isoformat()
     return None
 
 
@@ -391,8 +450,11 @@ _CONTINUES_UNTIL = re.compile(rf"\b(?:this\s+agreement|the\s+(?:initial\s+)?term
                               rf"(?:continue|remain)\w*(?:\s+in\s+(?:full\s+)?(?:force|effect)(?:\s+and\s+effect)?)?\s+(?:until|through)\s+(?:and\s+including\s+)?"
                               rf"(?P<end>{ONE_DATE.pattern})"
                               # "This term of this Agreement commences on the Effective Date and terminates on August 2nd, 2015" (a keyed dev set)
-                              rf"|\b(?:this\s+agreement|(?:the|this)\s+(?:initial\s+)?term(?:\s+of\s+this\s+agreement)?)\s+(?:shall\s+|will\s+)?(?:commence|begin|start)s?\s+"
-                              rf"(?:on|as\s+of)\s+(?:the\s+)?(?:effective\s+date|date\s+(?:hereof|of\s+this\s+agreement))\s*,?\s+and\s+(?:shall\s+|will\s+)?"
+                              # 'The "Initial Term" shall commence upon the Effective Date and shall expire on March 31, 2011' (a keyed dev set)
+                              rf"|\b(?:this\s+agreement|(?:the|this)\s+[\"“]?(?:initial\s+)?term[\"”]?(?:\s+of\s+this\s+agreement)?)(?:\s+(?:shall|will)\s+be\s+for\s+[^.;]{{1,60}}?)?"
+                              # "... shall be for one (1) year commencing on the Effective Date and ending on February 19, 2013" (a keyed dev set)
+                              rf"\s+(?:shall\s+|will\s+)?(?:(?:commence|begin|start)s?|(?:commenc|beginn|start)ing)\s+"
+                              rf"(?:on|upon|as\s+of)\s+(?:the\s+)?(?:effective\s+date|date\s+(?:hereof|of\s+this\s+agreement))\s*,?\s+and\s+(?:shall\s+|will\s+)?"
                               rf"(?:terminat|expir|end)\w*\s+(?:on\s+)?(?P<end2>{ONE_DATE.pattern})", re.IGNORECASE)
 
 

@@ -39,7 +39,7 @@ countries company companies us we they use under there whose whether way thing t
 long often soon ever still mean means right rights apply applies applied most least itself before after
 mention mentions mentioned contain contains include includes provide provides provided anything something
 information obligation obligations duty duties
-far want wants wanted wish wishes don't dont doesn't won't
+far want wants wanted wish wishes don't dont doesn't won't some here about over because
 """.split())
 #: The stems of :data:`GENERIC` (shared with :mod:`clauselens.grid.groups`).
 GENERIC_STEMS = frozenset(content_stems(" ".join(GENERIC)))
@@ -61,6 +61,11 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     "finish": ("terminat", "expir", "term of"), "bill": ("invoic", "bill"),
     # "extended" in a question is its renewal ("each time the deal is extended, for how long?")
     "extend": ("renew", "extend", "extension", "successive"),
+    # "does one side have to cover the other?" if an outsider sues: an indemnity (a keyed dev set read "No" from no such word)
+    "cover": ("indemn", "hold harmless", "defend", "cover"),
+    # "is there any promise in here about it being good quality?": a warranty (a keyed dev set read "No" from no sentence on topic;
+    # not "promise" itself: "if one side breaks a promise" is any breach)
+    "qualiti": ("quality", "warrant", "defect", "conform", "workmanlike"),
 }
 
 #: "is in force", "remains in full force and effect", "is the agreement still in effect": the agreement lasts (the question's
@@ -76,6 +81,14 @@ INTO_FORCE = re.compile(r"\b(?:com(?:e|es|ing)|enter(?:s|ing)?)\s+(?:in)?to\s+(?
 LEAVE_IT = re.compile(r"\bleave\s+(?=early\b|(?:the|this|our|their)\s+(?:deal|contract|agreement|arrangement)\b)", re.IGNORECASE)
 #: "When's the contract up?": when it ends (a tryout: not found for all eight).
 IS_UP = re.compile(r"^(\s*when(?:'s|’s|\s+is|\s+will)?\b[^?]{0,40}?)\bup(?=\W*$)", re.IGNORECASE)
+#: "How long am I signed up for?": how long the agreement binds (a keyed dev set: a signing question's "20 days" to mediate);
+#: "the first go-around": its first round.
+SIGNED_UP = re.compile(r"\bsign(?:s|ed|ing)?\s+up\b", re.IGNORECASE)
+BUYS_OUT = re.compile(r"\bbuy(?:s|ing)?\s+(?:[\w'’]+\s+){0,3}?out\b", re.IGNORECASE)
+GO_AROUND = re.compile(r"\bgo[- ]around\b", re.IGNORECASE)
+#: "... to stop it renewing, or to get out of it?": a notice that ends it, too, not only a renewal's (a keyed dev set).
+OR_ENDS = re.compile(r"\brenew\w*[^?]{0,40}?\bor\s+(?:to\s+|just\s+)?"
+                     r"(?:get\s+out|end|cancel|terminat\w*|quit|exit|walk\s+away|leave|back\s+out|pull\s+out)\b", re.IGNORECASE)
 #: "how far in advance must someone say so?": how much notice.
 FAR_IN_ADVANCE = re.compile(r"\bhow\s+far\s+(?:in\s+)?(?:advance|ahead)\b", re.IGNORECASE)
 
@@ -85,6 +98,8 @@ def plain_idioms(question: str) -> str:
     "force" is not read as force majeure's, and "how far in advance" as "how much notice"."""
     question = LEAVE_IT.sub("end ", question)  # "can either of us leave early?": end it (not a holiday's "leave")
     question = IS_UP.sub(lambda m: m.group(1) + "end", question)  # ... "be up" (its time is up)
+    question = GO_AROUND.sub("round", SIGNED_UP.sub("locked in", question))
+    question = BUYS_OUT.sub("bought out", question)  # "if someone buys one of us out": the thesaurus's "bought out" (change of control)
     return FAR_IN_ADVANCE.sub("how much notice", INTO_FORCE.sub(" starts", IN_FORCE.sub(" lasts", question)))
 
 
@@ -96,6 +111,12 @@ def topic_stems(text: str) -> list[str]:
 @lru_cache(maxsize=1)
 def _concept_stems() -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
     return tuple((frozenset(topic_stems(c.name)), c.contract_terms) for c in concepts())
+
+
+@lru_cache(maxsize=1)
+def concept_name_stems() -> frozenset[str]:
+    """The topic stems of every thesaurus concept's name ("confidentiality", "non-compete", "governing law", ...)."""
+    return frozenset(s for names, _terms in _concept_stems() for s in names)
 
 
 @lru_cache(maxsize=512)
@@ -122,7 +143,9 @@ def telling_concepts(question: str) -> tuple[LayConcept, ...]:
 
 @lru_cache(maxsize=512)
 def derive_terms(question: str) -> tuple[str, ...]:
-    """The topic terms (lower-case word prefixes and phrases) of ``question``; see the module docstring."""
+    """The topic terms (lower-case word prefixes and phrases) of ``question`` in everyday words (:func:`plain_idioms`: "signed
+    up" is no signing); see the module docstring."""
+    question = plain_idioms(question)
     own = topic_stems(question)
     terms: dict[str, None] = dict.fromkeys(own)
     terms.update(dict.fromkeys(t.lower() for c in telling_concepts(question) for t in c.contract_terms))
@@ -136,4 +159,5 @@ def derive_terms(question: str) -> tuple[str, ...]:
     return tuple(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC))
 
 
-__all__ = ["EVERYDAY", "GENERIC", "GENERIC_STEMS", "IN_FORCE", "INTO_FORCE", "derive_terms", "plain_idioms", "telling_concepts", "topic_stems"]
+__all__ = ["EVERYDAY", "GENERIC", "GENERIC_STEMS", "IN_FORCE", "INTO_FORCE", "OR_ENDS", "concept_name_stems", "derive_terms", "plain_idioms",
+           "telling_concepts", "topic_stems"]

@@ -260,7 +260,35 @@ def ends_on(text: str, at: int) -> bool:
 
 #: Insurance wording: "insurance", "insured", "insurer(s)", "insure", "policy or policies evidenced thereby", "liability coverage".
 _INSURANCE = re.compile(r"\binsur(?:ance|ed|ers?|e|ing)\b|\bpolic(?:y|ies)\s+(?:or\s+policies\s+)?(?:evidenced|of\s+insurance)|"
-                        r"\b(?:insurance|liability)\s+coverage\b|\bpolic(?:y|ies)\b[^.;]{0,100}\bcoverage\b", re.IGNORECASE)
+                        r"\b(?:insurance|liability)\s+coverage\b|\bamount\s+of\s+coverage\b|\bcombined\s+single\s+limit\b|"
+                        r"\bpolic(?:y|ies)\b[^.;]{0,100}\bcoverage\b", re.IGNORECASE)
+
+
+#: A question that asks for a ceiling: "the most a party can be made to pay", "the top dollar figure", "the cap".
+_CEILING_ASKED = re.compile(r"\b(?:most|top|max(?:imum)?|cap(?:ped|s)?|ceiling|highest|largest|biggest|upper\s+limit|at\s+the\s+outside)\b",
+                            re.IGNORECASE)
+#: A sentence that states one: "shall not exceed", "in no event ... more than", "up to", "maximum", "limited to".
+_CEILING_STATED = re.compile(r"\b(?:exceed(?:s|ing)?|in\s+excess\s+of|maximum|cap(?:ped)?|ceiling|limit(?:s|ed)?|limitation|"
+                             r"(?:no|not)\s+(?:more|greater)\s+than|up\s+to|at\s+most|in\s+no\s+event)\b", re.IGNORECASE)
+#: ... a ceiling on what one side owes the other when something goes wrong ("if something goes badly wrong and somebody gets
+#: blamed, is there a top amount they'd ever have to pay", a keyed dev set read a bonus's "up to" and an expense "in excess of"):
+#: said of liability, damages or claims.
+_LIABILITY_ASKED = re.compile(r"\b(?:blam\w*|liab\w*|damages?|fault\w*|owe|owed|owes|sue|sued|suing|claims?|losses|goes?\s+(?:\w+\s+)?wrong|"
+                              r"went\s+(?:\w+\s+)?wrong|on\s+the\s+hook|responsib\w*|compensat\w*)\b", re.IGNORECASE)
+_LIABILITY_STATED = re.compile(r"\b(?:liab\w*|damages|claims?|indemn\w*|loss(?:es)?)\b", re.IGNORECASE)
+
+
+def ceiling_asked(question: str) -> str:
+    """``"liability"`` for a question about the most one side can owe the other, ``"any"`` for another ceiling ("the top
+    dollar figure"), else ``""``."""
+    if not _CEILING_ASKED.search(question):
+        return ""
+    return "liability" if _LIABILITY_ASKED.search(question) else "any"
+
+
+def states_ceiling(text: str, asked: str) -> bool:
+    """Does the sentence state the ceiling ``asked`` (:func:`ceiling_asked`) is about?"""
+    return bool(_CEILING_STATED.search(text)) and (asked != "liability" or bool(_LIABILITY_STATED.search(text)))
 
 
 def insurance_terms(text: str) -> bool:
@@ -287,15 +315,17 @@ RENEWS = re.compile(r"\brenew\w*|\bextend\w*|\bextension|\bexpir\w*|\bsuccessive
                     r"\bthen[\s-]+current\b|\bevergreen\b", re.IGNORECASE)
 #: A breach or default ("in the event either party fails to perform any of its material obligations"): its notice is no renewal's.
 BREACHES = re.compile(r"\bbreach\w*|\bfails?\s+to\s+(?:perform|comply|pay|cure)|\bdefault\w*", re.IGNORECASE)
+#: Just before a period: the cure it gives ("fails to fully cure such breach within fifteen (15) business days of written notice").
+CURE_BEFORE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|remed(?:y|ies|ied)|rectif\w*)\b[^.;]{0,50}$", re.IGNORECASE)
 #: A notice given: "notice", "notify", "notification", "inform", "advise".
 NOTICE_WORD = re.compile(r"\bnoti(?:c|f)\w*|\binform\w*|\badvis\w*", re.IGNORECASE)
 #: A value and at most one word before the topic word it modifies: "2 year term ", "three (3) year ", "one-year renewal ".
 MODIFIES = re.compile(r"[\w()-]+(?:\s+\(\s*\d+\s*\))?[\s-]+(?:year|month|week|day)s?[\s-]+(?:\w+\s+)?")
 
 
-__all__ = ["ACCOUNTING", "BREACHES", "ENDING_WORD", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "RENEWS", "SUBJECT_REACH",
+__all__ = ["ACCOUNTING", "BREACHES", "CURE_BEFORE", "ENDING_WORD", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "RENEWS", "SUBJECT_REACH",
            "SUM_THRESHOLD", "TERM_REACH",
-           "about_own_term", "after_the_end", "asks_about_term",
+           "about_own_term", "after_the_end", "asks_about_term", "ceiling_asked", "states_ceiling",
            "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "names_condition", "not_a_party", "split_joined",
            "other_agreements"]
 

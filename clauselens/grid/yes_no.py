@@ -240,10 +240,12 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     on_topic = False
     half = (need + 1) // 2
     vocab = contract_vocabulary(groups)
+    named = False  # a sentence says a thesaurus concept the question names ("bought out": "sale of all or substantially all")
     for i, s, e, text in sentences_of(passages):
         hits = term_hits(groups, text)
         if not asks_non:  # "a non-exclusive ... license to ... sell such Item" is no exclusivity (a tryout read it as one)
             hits = {k: v for k, v in ((k, [o for o in v if not _NON_AT.search(text[max(0, o - 5):o])]) for k, v in hits.items()) if v}
+        named = named or any(g.name.startswith("concept:") and g.name in hits for g in vocab)
         # an at-will question: a right to end this agreement on notice is on its topic, in whatever words ("may be terminated without the
         # payment of any penalty by either party upon sixty (60) days' written notice": a tryout answered "No" for nothing on topic)
         ends_at_will = at_will_q and bool(_RIGHT_TO_END.search(text)) and at_will(text)
@@ -299,15 +301,8 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
                 yes.append((i, s, e))  # "for convenience" stands for "without a reason"; a passive grants no one a right
         elif issue.kind == "negation":
             no.append((i, s, e))
-    if not on_topic and not vocab:  # everyday words only ("walk away whenever they like"): their absence proves nothing
-        return YesNoReading(reason="the question's words are not the contract's; no sentence could be matched to its topic")
-    if not on_topic and asks_freedom(question):
-        # "Can they work with our competitors?", "Can they hire our staff?": nothing in the agreement restricts it, which answers
-        # no permission question with "No"
-        return YesNoReading(reason="no sentence of the agreement is about the question's topic; whether a party may do what nothing "
-                                   "restricts is left for a reviewer")
     if not on_topic:
-        return YesNoReading("No", reason="no sentence of the agreement is about the question's topic")
+        return _nothing_on_topic(question, bool(vocab), named)
     # "can a party ...": one party's right is a yes; so is one at-will right, however the question names who ends it ("Can the
     # contract be terminated at any time on notice?")
     existential = bool(claim and re.match(r"(?:a|an|any|either|one)\s", claim, re.IGNORECASE)) or at_will_q
@@ -317,6 +312,23 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         return YesNoReading("No", *no[0], on_topic=True, reason="the clause states the opposite of what is asked (no model)")
     why = "clauses state both" if yes and no else "no clause about the topic states the right or duty asked about"
     return YesNoReading(on_topic=True, reason=why)
+
+
+def _nothing_on_topic(question: str, vocab: bool, named: bool) -> YesNoReading:
+    """The reading when no sentence of the agreement covers the question's topic (``vocab``: the question has contract
+    vocabulary; ``named``: a sentence says a thesaurus concept the question names)."""
+    if not vocab:  # everyday words only ("walk away whenever they like"): their absence proves nothing
+        return YesNoReading(reason="the question's words are not the contract's; no sentence could be matched to its topic")
+    if asks_freedom(question):
+        # "Can they work with our competitors?", "Can they hire our staff?": nothing in the agreement restricts it, which answers
+        # no permission question with "No"
+        return YesNoReading(reason="no sentence of the agreement is about the question's topic; whether a party may do what nothing "
+                                   "restricts is left for a reviewer")
+    if named:
+        # "If someone buys one of us out, ... can the deal be ended or need sign-off because of it?": a sentence names the topic's
+        # concept ("upon the sale ... of all or substantially all") without the rest of the question's words (a keyed dev set's "No")
+        return YesNoReading(reason="a sentence uses the topic's contract wording but no sentence covers the question; left for a reviewer")
+    return YesNoReading("No", reason="no sentence of the agreement is about the question's topic")
 
 
 __all__ = ["YesNoReading", "asks_freedom", "asks_secrecy", "claim_object", "read_yes_no"]

@@ -12,7 +12,8 @@ import pytest
 
 from clauselens.grid.periods import asks_cure, asks_payment_term, cure_period, payment_term
 from clauselens.grid.questions import GridQuestion
-from clauselens.grid.rule import last_signature, read
+from clauselens.grid.rule import read
+from clauselens.grid.signing import last_signature
 from clauselens.parsing.types import Span
 from clauselens.retrieval.types import Passage
 

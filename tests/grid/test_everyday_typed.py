@@ -122,7 +122,8 @@ def test_a_signing_question_takes_the_last_signature_when_the_blocks_date_it_oth
     date of the preamble; the reason names every block's date. (Until the fifth session of 2026-12-06 the cell was left
     unverified: three blind user-question sets' keys accept the signature date.)"""
     from clauselens.grid.questions import GridQuestion
-    from clauselens.grid.rule import read, signature_dates
+    from clauselens.grid.rule import read
+    from clauselens.grid.signing import signature_dates
 
     texts = ["This Agreement is entered into and is effective as of the 1st day of October, 2008 by and between Alder Tools "
              "Corp. and Birch Retail Ltd.", "ALDER TOOLS CORP. By: /s/ A. Alder BIRCH RETAIL LTD. By: /s/ B. Birch Dated: July 20, 2008 "

@@ -71,7 +71,10 @@ def test_the_cell_quotes_the_term_clause(qtype: str, question: str) -> None:
                          "Carrier shall deliver each shipment within two (2) days.", OPEN[2][1])
     base = {"row_key": "a", "question_id": "end", "fingerprint": "", "model": "rule"}
     cell = rule_cell(base, GridQuestion(id="end", type=qtype, question=question), passages)
-    assert cell.status == "answered" and cell.answer == "indefinitely", cell
-    assert cell.quote.rstrip(".") in OPEN[2][1] and len(cell.quote) > 150 and "no end date" in cell.reason
+    if qtype == "date":  # no date to give: the reason says why (keyed dev sets 11 and 13 hold such a cell unanswerable)
+        assert cell.status == "not found" and "indefinitely" in cell.reason and "no end date" in cell.reason, cell
+    else:
+        assert cell.status == "answered" and cell.answer == "indefinitely", cell
+        assert cell.quote.rstrip(".") in OPEN[2][1] and len(cell.quote) > 150 and "no end date" in cell.reason
     other = rule_cell(base, GridQuestion(id="conf", type="date", question="When does the confidentiality duty end?"), passages)
     assert other.status != "answered", other

@@ -417,7 +417,7 @@ def test_a_signing_date_is_not_read_as_an_expiration_date() -> None:
 
 
 def test_a_signature_block_padded_with_spaces_dates_the_signing() -> None:
-    from clauselens.grid.rule import last_signature
+    from clauselens.grid.signing import last_signature
 
     block = ("IN WITNESS WHEREOF, the parties hereto have executed this Agreement on the date indicated below, effective the date first "
              "above mentioned.\n\nTHE COMPANY:\n\nASHWORTH, INC.                                 a Delaware corporation\n\nDate:  "
