@@ -137,8 +137,8 @@ class Reading:
 #: "90 days in advance" (the notice patterns of :mod:`clauselens.reports.support`, and a period before an event).
 _NOTICE_AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|express|formal|of)\W+){0,3}notic|^\W*(?:prior\s+to|before|in\s+advance)\b",
                            re.IGNORECASE)
-_NOTICE_BEFORE = re.compile(r"\bnotic\w*\W+(?:(?:of|not|less|than|at|least|no|fewer|giving|given|upon|to|the|other|party|later|"
-                            r"sooner|earlier|more)\W+){0,6}$", re.IGNORECASE)
+_NOTICE_BEFORE = re.compile(r"\bnotic\w*\W+(?:(?:of|not|less|than|at|least|no|fewer|giving|given|upon|to|the|other|party|parties|later|"
+                            r"sooner|earlier|more)\W+){0,8}$", re.IGNORECASE)  # "written notice to the other Party of at least 3 months"
 #: A question about notice ("how much warning", "notice period").
 _NOTICE_ASK = re.compile(r"notic|notif|warning|in\s+advance|heads[\s-]up|how\s+far\s+ahead|ahead\s+of\s+time|beforehand|lead\s+time|"
                          r"(?:let|letting)\s+(?:them|us|him|her|the\s+other\s+(?:side|party))\s+know|tell(?:ing)?\s+(?:them|us|him|her|the\s+other\s+(?:side|party))\b",

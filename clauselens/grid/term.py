@@ -187,7 +187,7 @@ def read_term_period(texts: Sequence[str]) -> Reading:
 #: date hereof", "until the four-year anniversary of the Effective Date"): ``effective`` or ``made`` (the preamble's
 #: date the agreement is made / dated).
 _ANCHOR_AFTER = re.compile(
-    r"[\s-]*(?:\([^)]{0,40}\)\s*)?(?:anniversary\s+)?(?:from|after|following|of|,?\s*(?:commencing|beginning|starting)\s+"
+    r"[\s-]*(?:\([^)]{0,40}\)\s*)?(?:anniversary\s+)?(?:from(?:\s+and\s+including)?|after|following|of|,?\s*(?:commencing|beginning|starting)\s+"
     r"(?:on|upon|as\s+of|from|with))\s+(?:and\s+after\s+)?(?:the\s+)?"
     r"(?:(?P<effective>(?:date\s+of\s+(?:the\s+)?)?Effective\s+Date)|(?P<made>date\s+hereof|date\s+of\s+(?:this|the)\s+Agreement|"
     r"date\s+(?:first\s+)?(?:above\s+)?(?:written|set\s+forth|stated)(?:\s+above)?|Agreement\s+Date|date\s+of\s+(?:its\s+)?execution))\b",
@@ -258,6 +258,9 @@ def takes_effect_when_made(texts: Sequence[str]) -> str:
         m = _ANCHOR_BEFORE.search(sentence)
         if m is not None and m.group("made") and _THIS_TERM.search(sentence[:m.start()]) and not _OTHER_PERIOD.search(sentence[:m.start()]):
             return sentence
+        after = [_ANCHOR_AFTER.match(sentence, e) for _p, _s, e in term_periods(sentence)]
+        if after and after[0] is not None and after[0].group("made"):
+            return sentence  # "The term of this Agreement is three years from and including the date of this Agreement" (a keyed dev set)
     return ""
 
 

@@ -272,3 +272,20 @@ def test_a_first_refusal_reading_needs_a_word_of_first_refusal() -> None:
 
     assert not _FIRST_ASKED.search("only we can sell it, or they only can buy from us? some only-one deal here?")
     assert _FIRST_ASKED.search("Does anyone get first dibs - a chance to match an offer before it goes to someone else?")
+
+
+def test_a_term_from_and_including_the_agreements_date_starts_on_the_date_it_is_dated() -> None:
+    # VAPOTHERM, INC. - Manufacturing and Supply Agreement (title page and 13.1)
+    title = "MANUFACTURING AND SUPPLY AGREEMENT DATED AS OF January 1, 2013 BETWEEN VAPOTHERM, INC. AND MEDICA, S.p.A."
+    term = ('The term of this Agreement is three years from and including the date of this Agreement (the "Initial Term"), with '
+            "automatic renewal for additional successive one-year terms.")
+    start = _cell("from which day contract is start to count?", "date", title, "1.1 Supply of Cartridge.", term)
+    assert (start.status, start.answer) == ("answered", "2013-01-01"), start
+
+
+def test_a_notice_named_before_its_period_across_the_party_it_goes_to() -> None:
+    # HealthcareIntegratedTechnologiesInc_20190812_8-K_EX-10.1_11776966_EX-10.1_Reseller Agreement, Term and Termination
+    t = ("Following the Initial Term, either Party may terminate this Agreement without cause upon written notice to the other "
+         "Party of at least 3 months.")
+    q = "If we wanted out next year, how far ahead would we have to let them know - either so it doesn't carry on again, or just to end it?"
+    assert read_typed("duration", q, [t]).value == "3 months"
