@@ -40,6 +40,7 @@ from clauselens.grid.questions import GridQuestion
 
 #: A question about a first refusal, offer or negotiation names one of these (a keyed dev set's exclusivity question did not).
 _FIRST_ASKED = re.compile(r"\b(?:first|match\w*|offer\w*|refus\w*|options?|dibs|before\s+(?:anyone|anybody|someone|somebody))\b", re.IGNORECASE)
+_SOLE_ASKED = re.compile(r"\b(?:only|sole|solely|exclusive\w*|one[\s-]and[\s-]only)\b", re.IGNORECASE)
 #: The topic head's least probability for the category it reads (the library's topic channel's floor).
 MIN_TOPIC_PROBABILITY = 0.5
 #: Passages, besides the opening ones, that a typed question read as a category looks at.
@@ -218,7 +219,11 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
     if asks_convenience(question) and topic.category != "Termination For Convenience":
         return None  # "Can either side bail out just by giving notice, with nothing having gone wrong?" read as change of control (P 0.67)
     if topic.category == "Rofr/Rofo/Rofn" and not _FIRST_ASKED.search(question):
-        return None  # "only we can sell it, or they only can buy from us? some only-one deal here?" read as a first refusal (P 0.86)
+        # "only we can sell it, or they only can buy from us? some only-one deal here?" read as a first refusal (P 0.86): without a
+        # word of first refusal, its "only" / "sole" asks for exclusivity (keyed dev sets)
+        if not _SOLE_ASKED.search(question) or "Exclusivity" not in rh.scores:
+            return None
+        topic = TopicReading("Exclusivity", topic.probability)
     cat = topic.category
     score, thr = rh.scores[cat], rh.thresholds[cat]
     said = f"the question reads as one about {cat.lower()} (topic head P {topic.probability:.2f})"

@@ -267,11 +267,12 @@ def test_a_non_compete_question_that_asks_about_poaching_too_is_not_no_for_want_
     assert not never_worded("No-Solicit Of Employees", [solicit])  # so the rule does not answer "No"
 
 
-def test_a_first_refusal_reading_needs_a_word_of_first_refusal() -> None:
-    from clauselens.grid.heads import _FIRST_ASKED
+def test_a_first_refusal_reading_needs_a_word_of_first_refusal_and_only_or_sole_asks_for_exclusivity() -> None:
+    from clauselens.grid.heads import _FIRST_ASKED, _SOLE_ASKED
 
     assert not _FIRST_ASKED.search("only we can sell it, or they only can buy from us? some only-one deal here?")
     assert _FIRST_ASKED.search("Does anyone get first dibs - a chance to match an offer before it goes to someone else?")
+    assert _SOLE_ASKED.search("Does anyone get sole or only rights here, or promise to buy or sell only through the other side?")
 
 
 def test_a_term_from_and_including_the_agreements_date_starts_on_the_date_it_is_dated() -> None:
