@@ -34,11 +34,17 @@ PAYMENT_GROUPS = ("payment term",)
 CONDITIONAL = re.compile(r"^\W*(?:[\w.()]{1,6}\s+)?(?:if|in\s+the\s+event|should|where|upon|unless|in\s+case)\b", re.IGNORECASE)
 
 
+#: ... an event's: not "unless" (a renewal's "Unless either party gives notice ... sixty (60) days prior to the end of the term" is
+#: the notice that stops it, not a condition).
+_ON_EVENT = re.compile(r"^\W*(?:[\w.()]{1,6}\s+)?(?:if|in\s+the\s+event|should|upon\s+(?:the\s+)?(?:occurrence|happening)|in\s+case)\b",
+                       re.IGNORECASE)
+
+
 def unconditional_notice(texts: Sequence[str], r: Reading) -> Reading | None:
     """Of the notice periods ``r`` lists (no single one), the one notice no event conditions, when only one is: "upon one
     hundred twenty (120) days written notice" to end at will, not "In the event a party undergoes a Change of Control Event
     ..., the other party may terminate ... upon thirty (30) days written notice" (a keyed dev set). ``None`` otherwise."""
-    plain = {c.key: c for c in r.choices if not CONDITIONAL.match(texts[c.passage][c.start:c.end])}
+    plain = {c.key: c for c in r.choices if not _ON_EVENT.match(texts[c.passage][c.start:c.end])}
     if r.candidate is not None or len(r.choices) < 2 or len(plain) != 1:
         return None
     c = next(iter(plain.values()))
