@@ -70,6 +70,7 @@ from clauselens.grid.whose import (
     BREACHES,
     CURE_BEFORE,
     ENDING_WORD,
+    INSPECTS,
     MODIFIES,
     NOTICE_WORD,
     RENEWS,
@@ -359,7 +360,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                 continue
             if _DEFINITION.match(text) or _RECITAL.match(text):
                 continue  # a meaning ('"Fiscal Year" means ...') or the background ("WHEREAS, ..."), not a term
-            if notice_q and qtype == "duration" and (not NOTICE_WORD.search(text) and not ENDING_WORD.search(text)
+            if notice_q and qtype == "duration" and (not NOTICE_WORD.search(text) and not ENDING_WORD.search(text) or INSPECTS.search(text)
                                                      or renewal_notice_q and (not (RENEWS.search(text) or or_ends and at_will(text))
                                                                               or BREACHES.search(text))):
                 continue  # "twelve (12) months prior to the expiration ..., the Parties shall use good faith efforts to negotiate": no notice
@@ -499,7 +500,7 @@ _DATED_THIS = re.compile(r"\b[Tt]his\s+(?:[A-Z][\w&-]*\s+){0,5}(?:Agreement|AGRE
 _START_WORDS = re.compile(r"\b(?:effective|effect|commenc\w*|start\w*|begin\w*)\b", re.IGNORECASE)
 _START_STEMS = frozenset(content_stems("effect effective start begin commence commencement"))
 #: ... and the everyday ways to say it was made: "What day was the deal struck?" (a tryout: not found for all eight), "sealed", "inked".
-_SIGN_STEMS = frozenset(content_stems("sign signed execute executed made struck sealed inked clinched")) - frozenset(content_stems("date"))
+_SIGN_STEMS = frozenset(content_stems("sign signed signature execute executed made struck sealed inked clinched closed")) - {"date"}
 #: Everyday ways to ask when it starts: "when does this deal kick in?", "up and running", "go live", "become binding", "day one".
 _START_IDIOM = re.compile(r"\bkick(?:s|ed)?\s+(?:in|off)\b|\bup\s+and\s+running\b|\bgo(?:es)?[\s-]+live\b|\bcomes?\s+into\s+(?:force|effect)\b|"
                           r"\bbecomes?\s+binding\b|\bday\s+(?:one|1)\b|\bfirst\s+day\s+of\s+(?:the|this|our)\s+(?:contract|agreement|deal|term)\b|"

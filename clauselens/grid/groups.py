@@ -45,11 +45,20 @@ _ALT = r"[a-z][\w'’-]*(?:\s+of\s+[a-z][\w'’-]*)?"
 _OR_LIST = re.compile(rf"\b({_ALT}(?:\s*,\s*{_ALT})*\s*,?\s+or\s+{_ALT})", re.IGNORECASE)
 
 
+#: Examples listed after a dash or a colon, three or more between commas: alternatives too (a keyed dev set's "Does anyone own the
+#: relationship here - sole supplier, only reseller, a protected territory, anything exclusive?" required every one of them).
+_EXAMPLES = re.compile(r"(?:\s[-–—]\s|:\s)([^?;:]*?,[^?;:]*?,[^?;:]*)")
+
+
 def _or_sets(question: str) -> list[set[str]]:
     out = []
     for m in _OR_LIST.finditer(question):
         words = [w for w in re.split(r"\s*,\s*|\s+or\s+|\s+of\s+", m.group(1)) if w]
         stems = {s for w in words for s in topic_stems(w)}
+        if len(stems) >= 2:
+            out.append(stems)
+    for m in _EXAMPLES.finditer(question):  # "... here - sole supplier, only reseller, a protected territory, anything exclusive?"
+        stems = set(topic_stems(m.group(1)))
         if len(stems) >= 2:
             out.append(stems)
     return out

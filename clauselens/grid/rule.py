@@ -223,9 +223,6 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         term = term_reading(texts)
         if _breach_time(_sentence(texts, term.candidate)):
             term = Reading()  # "such failure shall have continued without cure for a period of 30 days": a breach's time, not the term
-        if term.candidate is not None and term.candidate.groups == OPEN_GROUPS and _COUNT_ASKED.search(q.question):
-            # "how many months or years does this run?" of an agreement that runs "until terminated": no count to give (a keyed dev set)
-            return Reading(on_topic=True, reason=f"{term.reason} ({term.value}), so it states no number of months or years")
         if term.candidate is None and _RENEWS.search(said):
             return _withheld(r, f"the period read ({r.value}) is a renewal's, not the term's")
         if term.candidate is None and said and (CONDITIONAL.match(said) or _breach_time(said) or not _TERM_WORDS.search(said)):
@@ -264,8 +261,6 @@ _RENEWS = re.compile(r"\b(?:renew\w*|extend\w*|extension)\b", re.IGNORECASE)
 #: workers or customers?"; a keyed dev set read "No" where a customer non-solicitation never says "compete").
 _STAFF_OR_CUSTOMERS = re.compile(r"\b(?:workers?|staff|employees?|people|personnel|customers?|clients?|poach\w*|solicit\w*|hir(?:e|es|ing))\b",
                                  re.IGNORECASE)
-#: A question for a count of periods ("how many months or years"), which an open-ended term does not answer.
-_COUNT_ASKED = re.compile(r"\bhow\s+many\s+(?:days|weeks|months|years)\b", re.IGNORECASE)
 #: An ISO calendar day, the key of a date candidate (a period's key is "5 years").
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -298,8 +293,9 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
             return Cell(**base, status="unverified", answer="", reason=r.reason + "; no single value, none shown")
         return Cell(**base, status="not found", answer="", reason=r.reason)
     c = r.candidate
-    if q.type == "date" and not q.category and c.groups == OPEN_GROUPS:  # "On what date does it finish?" of one run "until terminated"
-        return Cell(**base, status="not found", answer="", reason=f"{r.reason} ({r.value}): it states no end date")
+    if not q.category and c.groups == OPEN_GROUPS:  # "On what date does it finish?", "How long are we locked in?" of one run "until
+        # terminated": no date and no length to give (the keyers of four development sets held such cells unanswerable); the preset keeps it
+        return Cell(**base, status="not found", answer="", reason=f"{r.reason} ({r.value}): it states no end date and no length")
     p = passages[c.passage]
     m = find_quote(p.text[c.start:c.end], p.chunk_id, p)
     if m is None:  # cannot happen for text cut from the passage; never shown unverified

@@ -68,10 +68,18 @@ OTHER_START = re.compile(r"[\"“]\s*(?:Effective|Commencement|Start)\s+Date\s*[
                           r"\btakes?\s+effect\b|\bcomes?\s+into\s+(?:force|effect)\b)", re.IGNORECASE)
 
 
+#: A date named the Effective Date where it is written: '... dated this 3rd day of November, 2010 (the "Effective Date")' (a keyed
+#: dev set's preamble came after a title page and a table of contents, beyond the passages read as the front).
+_DATED_EFFECTIVE = re.compile(rf"(?P<date>{ONE_DATE.pattern})[\s,]*\(\s*(?:the\s+|hereinafter\s+(?:referred\s+to\s+as\s+)?(?:the\s+)?)?"
+                              rf"[\"“']\s*Effective\s+Date\s*[\"”']\s*\)", re.IGNORECASE)
+
+
 def start_date_defined(texts: Sequence[str]) -> Reading | None:
-    """The start date the definitions give ('"Commencement Date" means 1 April 2020'), else ``None``."""
+    """The start date the definitions give ('"Commencement Date" means 1 April 2020', a cover sheet's "Effective Date: ...", a
+    preamble after a title page and a table of contents 'dated this 3rd day of November, 2010 (the "Effective Date")'), else
+    ``None``."""
     for i, text in enumerate(texts):
-        for m in (*_START_DEFINED.finditer(text), *START_LABEL.finditer(text)):
+        for m in (*_START_DEFINED.finditer(text), *START_LABEL.finditer(text), *_DATED_EFFECTIVE.finditer(text)):
             d = parse_date(m.group("date"))
             if d is not None:
                 return Reading(value=d.isoformat(), candidate=Candidate(d.isoformat(), d.isoformat(), i, m.start(), m.end(), 1, 0),

@@ -66,7 +66,7 @@ _AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|notice|before|in\s+advance
                     r"after\s+(?:the\s+)?(?:closing|consummation|occurrence|completion)\s+of\s+(?:any|a|such)\b)", re.IGNORECASE)
 
 #: A question about when the agreement ends: one of these words, and otherwise only :data:`_FRAME` words.
-_END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|done|run\s+out|runs\s+out|wrap\w*\s+up|conclu\w*|last|final|"
+_END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|done|run\s+out|runs\s+out|wrap\w*\s+up|conclu\w*|last|final|sunset\w*|"
                         r"stop\w*|ceas\w*|terminat\w*|in\s+(?:force|effect)|valid|lapse\w*|up(?=\W*$)|"  # "When's the contract up?"
                         r"until|till)\b", re.IGNORECASE)  # "Until what date does it run?"
 _FRAME = frozenset("date day calendar when what which exactly actually finally naturally agreement contract deal arrangement "
@@ -123,7 +123,7 @@ def asks_length(question: str) -> bool:
 
 #: "... before any extra rounds", "not counting renewals": the first term, asked as such.
 _BEFORE_RENEWALS = re.compile(r"\b(?:before|not\s+counting|excluding|without)\s+(?:any\s+)?(?:extra|further|additional|later)?\s*"
-                              r"(?:rounds?|renewals?|extensions?)\b|"
+                              r"(?:rounds?|renewals?|extensions?|re-?ups?)\b|"
                               # "On what date does the deal run out if nobody renews it?" (a keyed dev set)
                               # "assuming nobody cancels or extends it", "if nobody stretches it out or calls it off early" (keyed dev sets):
                               # what nobody does is the hypothesis, not the question
@@ -132,7 +132,7 @@ _BEFORE_RENEWALS = re.compile(r"\b(?:before|not\s+counting|excluding|without)\s+
                               r"\bif\s+(?:we|you|they|everyone|both\s+(?:sides|parties))\s+(?:just\s+|simply\s+)?let\s+it\s+run\b(?:\s+its\s+(?:full\s+)?course)?|"
                               # "before anything extra gets tacked on", "before it's extended"
                               r"\bbefore\s+(?:any(?:thing|\s+\w+)?|it(?:'s|\s+is|\s+gets)?)\s+(?:\w+\s+){0,2}?(?:extra|added|tacked|extended|renewed|"
-                              r"extensions?|renewals?|rolls?)\b[^?.;]*|"
+                              r"extensions?|renewals?|rolls?|re-?ups?)\b[^?.;]*|"
                               r"\bunless\s+(?:it\s+is\s+|it's\s+)?(?:renewed|extended)\b", re.IGNORECASE)
 
 

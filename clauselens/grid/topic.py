@@ -62,7 +62,7 @@ EVERYDAY: dict[str, tuple[str, ...]] = {
     # "extended" in a question is its renewal ("each time the deal is extended, for how long?")
     "extend": ("renew", "extend", "extension", "successive"),
     # "does one side have to cover the other?" if an outsider sues: an indemnity (a keyed dev set read "No" from no such word)
-    "cover": ("indemn", "hold harmless", "defend", "cover"),
+    "cover": ("indemn", "hold harmless", "harmless", "defend", "cover"),  # "hold the other Party harmless"
     # "is there any promise in here about it being good quality?": a warranty (a keyed dev set read "No" from no sentence on topic;
     # not "promise" itself: "if one side breaks a promise" is any breach)
     "qualiti": ("quality", "warrant", "defect", "conform", "workmanlike"),
@@ -84,11 +84,12 @@ IS_UP = re.compile(r"^(\s*when(?:'s|’s|\s+is|\s+will)?\b[^?]{0,40}?)\bup(?=\W*
 #: "How long am I signed up for?": how long the agreement binds (a keyed dev set: a signing question's "20 days" to mediate);
 #: "the first go-around": its first round.
 SIGNED_UP = re.compile(r"\bsign(?:s|ed|ing)?\s+up\b", re.IGNORECASE)
+OUT_OF_THE_GATE = re.compile(r"\b(?:right\s+)?out\s+of\s+the\s+(?:gate|box|blocks)\b", re.IGNORECASE)
 BUYS_OUT = re.compile(r"\bbuy(?:s|ing)?\s+(?:[\w'’]+\s+){0,3}?out\b", re.IGNORECASE)
 GO_AROUND = re.compile(r"\bgo[- ]around\b", re.IGNORECASE)
 #: "... to stop it renewing, or to get out of it?": a notice that ends it, too, not only a renewal's (a keyed dev set).
-OR_ENDS = re.compile(r"\brenew\w*[^?]{0,40}?\bor\s+(?:to\s+|just\s+)?"
-                     r"(?:get\s+out|end|cancel|terminat\w*|quit|exit|walk\s+away|leave|back\s+out|pull\s+out)\b", re.IGNORECASE)
+OR_ENDS = re.compile(r"\b(?:renew\w*|re-?ups?)\b[^?]{0,40}?\bor\s+(?:to\s+)?(?:just\s+)?(?:to\s+)?"
+                     r"(?:get\s+out|end|cancel|terminat\w*|quit|exit|walk(?:\s+away)?|leave|back\s+out|pull\s+out)\b", re.IGNORECASE)
 #: "how far in advance must someone say so?": how much notice.
 FAR_IN_ADVANCE = re.compile(r"\bhow\s+far\s+(?:in\s+)?(?:advance|ahead)\b", re.IGNORECASE)
 
@@ -100,6 +101,7 @@ def plain_idioms(question: str) -> str:
     question = IS_UP.sub(lambda m: m.group(1) + "end", question)  # ... "be up" (its time is up)
     question = GO_AROUND.sub("round", SIGNED_UP.sub("locked in", question))
     question = BUYS_OUT.sub("bought out", question)  # "if someone buys one of us out": the thesaurus's "bought out" (change of control)
+    question = OUT_OF_THE_GATE.sub("first", question)  # "How long are we locked in out of the gate?": the first term
     return FAR_IN_ADVANCE.sub("how much notice", INTO_FORCE.sub(" starts", IN_FORCE.sub(" lasts", question)))
 
 

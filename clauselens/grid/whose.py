@@ -317,15 +317,17 @@ RENEWS = re.compile(r"\brenew\w*|\bextend\w*|\bextension|\bexpir\w*|\bsuccessive
 BREACHES = re.compile(r"\bbreach\w*|\bfails?\s+to\s+(?:perform|comply|pay|cure)|\bdefault\w*", re.IGNORECASE)
 #: Just before a period: the cure it gives ("fails to fully cure such breach within fifteen (15) business days of written notice").
 CURE_BEFORE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|remed(?:y|ies|ied)|rectif\w*)\b[^.;]{0,50}$", re.IGNORECASE)
+#: A right to inspect or audit, whose notice is no notice to end ("upon two weeks' written notice, have the right ... to inspect
+#: and make copies of the books and records"; a keyed dev set read it as the notice to stop the renewal).
+INSPECTS = re.compile(r"\b(?:inspect\w*|audit\w*|examin\w*)\b", re.IGNORECASE)
 #: A notice given: "notice", "notify", "notification", "inform", "advise".
 NOTICE_WORD = re.compile(r"\bnoti(?:c|f)\w*|\binform\w*|\badvis\w*", re.IGNORECASE)
 #: A value and at most one word before the topic word it modifies: "2 year term ", "three (3) year ", "one-year renewal ".
 MODIFIES = re.compile(r"[\w()-]+(?:\s+\(\s*\d+\s*\))?[\s-]+(?:year|month|week|day)s?[\s-]+(?:\w+\s+)?")
 
 
-__all__ = ["ACCOUNTING", "BREACHES", "CURE_BEFORE", "ENDING_WORD", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "RENEWS", "SUBJECT_REACH",
-           "SUM_THRESHOLD", "TERM_REACH",
-           "about_own_term", "after_the_end", "asks_about_term", "ceiling_asked", "states_ceiling",
+__all__ = ["ACCOUNTING", "BREACHES", "CURE_BEFORE", "INSPECTS", "ENDING_WORD", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "RENEWS",
+           "SUBJECT_REACH", "SUM_THRESHOLD", "TERM_REACH", "about_own_term", "after_the_end", "asks_about_term", "ceiling_asked", "states_ceiling",
            "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "names_condition", "not_a_party", "split_joined",
            "other_agreements"]
 
