@@ -59,7 +59,10 @@ def _or_sets(question: str) -> list[set[str]]:
             out.append(stems)
     for m in _EXAMPLES.finditer(question):  # "... here - sole supplier, only reseller, a protected territory, anything exclusive?"
         stems = set(topic_stems(m.group(1)))
-        if len(stems) >= 2:
+        same = [o for o in out if o & stems]  # "- give me the fee, price, royalty or commission figure": one list, not two
+        if same:
+            same[0] |= stems
+        elif len(stems) >= 2:
             out.append(stems)
     return out
 

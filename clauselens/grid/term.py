@@ -71,7 +71,7 @@ _END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|done|run\
                         r"until|till)\b", re.IGNORECASE)  # "Until what date does it run?"
 _FRAME = frozenset("date day calendar when what which exactly actually finally naturally agreement contract deal arrangement "
                    "term time point effect force does do did will would s it our your this these come comes first initial "
-                   "original current period whole entire overall full until till run runs go goes all everything thing just plain simple basic"
+                   "original current period whole entire overall full until till run runs go goes all everything thing just plain simple basic lasts"
                    .split())  # "it all", "Just the plain end date"
 
 
@@ -103,7 +103,9 @@ def _asks_only(question: str, asked: re.Pattern[str], frame: frozenset[str]) -> 
 def asks_end(question: str) -> bool:
     """Is ``question`` about when the agreement itself ends ("On what date does this deal finish?", "What's the last day
     this contract is in force?"), not about the end of something else ("When does the confidentiality duty end?")?"""
-    return _asks_only(_BEFORE_RENEWALS.sub(" ", question), _END_ASKED, _FRAME)
+    from clauselens.grid.topic import plain_idioms  # "Give me the end date, for our renewal calendar - ..."
+
+    return _asks_only(_BEFORE_RENEWALS.sub(" ", plain_idioms(question)), _END_ASKED, _FRAME)
 
 
 #: A question about how long the agreement runs: "how long" or a length word, and otherwise only :data:`_LENGTH_FRAME` words.

@@ -84,6 +84,13 @@ IS_UP = re.compile(r"^(\s*when(?:'s|’s|\s+is|\s+will)?\b[^?]{0,40}?)\bup(?=\W*
 #: "How long am I signed up for?": how long the agreement binds (a keyed dev set: a signing question's "20 days" to mediate);
 #: "the first go-around": its first round.
 SIGNED_UP = re.compile(r"\bsign(?:s|ed|ing)?\s+up\b", re.IGNORECASE)
+#: A request in the imperative ("Tell me ...", "Write down how long ...", "Check whether ...", "I need ...") and the purpose it
+#: gives ("for our renewal calendar", "for the finance team"): the rest is the question (a keyed dev set in that register).
+IMPERATIVE = re.compile(r"^\W*(?:please\s+)?(?:tell|give|show|write\s+down|note(?:\s+down)?|list|find(?:\s+out)?|check|look\s+up|"
+                        r"let\s+me\s+know|i\s+(?:need|want)(?:\s+to\s+know)?|point\s+out|name|flag(?:\s+it)?|confirm|see)\b(?:\s+(?:me|us))?"
+                        r"(?:\s*:)?\s*", re.IGNORECASE)
+PURPOSE = re.compile(r",?\s*\bfor\s+(?:our|the|my)\s+(?:[\w-]+\s+){0,2}(?:calendar|team|records?|files?|system|diary|tracker|"
+                     r"spreadsheet)\b\s*[-–—:,]?", re.IGNORECASE)
 OUT_OF_THE_GATE = re.compile(r"\b(?:right\s+)?out\s+of\s+the\s+(?:gate|box|blocks)\b", re.IGNORECASE)
 BUYS_OUT = re.compile(r"\bbuy(?:s|ing)?\s+(?:[\w'’]+\s+){0,3}?out\b", re.IGNORECASE)
 GO_AROUND = re.compile(r"\bgo[- ]around\b", re.IGNORECASE)
@@ -97,6 +104,7 @@ FAR_IN_ADVANCE = re.compile(r"\bhow\s+far\s+(?:in\s+)?(?:advance|ahead)\b", re.I
 def plain_idioms(question: str) -> str:
     """``question`` with "in force" / "into force" idioms in everyday words ("lasts", "starts"), so that their
     "force" is not read as force majeure's, and "how far in advance" as "how much notice"."""
+    question = IMPERATIVE.sub("", PURPOSE.sub("", question))  # "Give me the end date, for our renewal calendar": "the end date"
     question = LEAVE_IT.sub("end ", question)  # "can either of us leave early?": end it (not a holiday's "leave")
     question = IS_UP.sub(lambda m: m.group(1) + "end", question)  # ... "be up" (its time is up)
     question = GO_AROUND.sub("round", SIGNED_UP.sub("locked in", question))

@@ -86,7 +86,8 @@ ORDINAL_DAYS.update({"thirtieth": 30, "thirty-first": 31, "thirty first": 31})
 _ORDINAL_DAY = "|".join(sorted((re.escape(w).replace("\\ ", r"\s+") for w in ORDINAL_DAYS), key=len, reverse=True))
 #: One calendar date: "May 8, 2014" (also "July 11 , 2006": some filings put a space before the comma),
 #: "8 May 2014", "the 8th day of May, 2014", "the first day of July, 2017", "5/8/2014", "2014-05-08"; "May 3,2006" (no space).
-ONE_DATE = re.compile(rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:\s?,\s*|\s+)\d{{4}}(?!\d)|\d{{1,2}}(?:st|nd|rd|th|t\s?h)?\s+(?:day\s+of\s+)?"
+ONE_DATE = re.compile(rf"(?:{_MONTHS}\s+\d{{1,2}}(?:st|nd|rd|th)?(?:\s?,\s*|\s+)\d{{4}}(?!\d)|"
+                      rf"\d{{1,2}}(?:s\s?t|n\s?d|r\s?d|t\s?h)?\s+(?:day\s+of\s+)?"
                       rf"{_MONTHS}\s?,?\s+\d{{4}}|\b(?:{_ORDINAL_DAY})\s+day\s+of\s+{_MONTHS}\s?,?\s+\d{{4}}|"
                       rf"\d{{1,2}}/\d{{1,2}}/\d{{2,4}}|\d{{4}}-\d{{2}}-\d{{2}})", re.IGNORECASE)
 _ORDINAL_DAY_OF = re.compile(rf"\b({_ORDINAL_DAY})(?=\s+day\s+of\b)", re.IGNORECASE)
@@ -96,7 +97,7 @@ def parse_date(text: str) -> date | None:
     """One calendar date (:data:`ONE_DATE`) as a :class:`datetime.date`, or None."""
     from dateutil import parser as dparser
 
-    text = re.sub(r"(\d)t\s+h\b", r"\1th", text)  # "the 26t h day of May": a text layer's split "th"
+    text = re.sub(r"(\d)([snrt])\s+([tdh])\b", r"\1\2\3", text)  # "the 26t h day of May", "the 1s t day of June": a text layer's split
     text = re.sub(r",(?=\d)", ", ", text)  # "March 12,1999": dateutil reads "12,1999" as one number
     text = _ORDINAL_DAY_OF.sub(lambda m: str(ORDINAL_DAYS[" ".join(m.group(1).lower().split())]), text)  # "first day of" -> "1 day of"
     try:
@@ -174,8 +175,16 @@ _CURRENCY = r"(?:US\s?\$|U\.S\.\s?\$|HK\$|\$|USD|EUR|€|£|GBP|CAD|C\$|RMB|¥|R
 _MAGNITUDE = r"(?:\s*(million|billion|thousand|m|bn|k)\b)?"
 _MONEY = re.compile(rf"{_CURRENCY}\s*(\d[\d,]*(?:\.\d+)?){_MAGNITUDE}"
                     rf"|(\d[\d,]*(?:\.\d+)?){_MAGNITUDE}\s*(?:U\.?S\.?\s+)?(?:dollars|usd|euros?|pounds)\b", re.IGNORECASE)
-_PERCENT = re.compile(rf"(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)|\b({_NUM_WORD}(?:[\s-]+{_NUM_WORD})*)\s+per\s?cent\b",
-                      re.IGNORECASE)
+#: A percentage in figures, with a fraction ("1-1/2%", "1- 1/2%": a keyed dev set read "2%"), or in words.
+_PERCENT = re.compile(rf"(?<![\d/])(?:(\d+)(?:\s*-\s*|\s+))?(\d+)/(\d+)\s*(?:%|per\s?cent\b)|(\d+(?:\.\d+)?)\s*(?:%|per\s?cent\b)"
+                      rf"|\b({_NUM_WORD}(?:[\s-]+{_NUM_WORD})*)\s+per\s?cent\b", re.IGNORECASE)
+
+
+def _percent(m: re.Match[str]) -> float | None:
+    """The value of a :data:`_PERCENT` match."""
+    if m.group(3):
+        return (float(m.group(1)) if m.group(1) else 0.0) + float(m.group(2)) / float(m.group(3)) if float(m.group(3)) else None
+    return float(m.group(4)) if m.group(4) else words_to_number(m.group(5))
 _MAG = {"million": 1e6, "m": 1e6, "billion": 1e9, "bn": 1e9, "thousand": 1e3, "k": 1e3}
 
 
@@ -233,7 +242,7 @@ def amounts_in(text: str) -> list[Amount]:
     for m in _MONEY.finditer(t):
         out.append(_money(m))
     for m in _PERCENT.finditer(t):
-        v = float(m.group(1)) if m.group(1) else words_to_number(m.group(2))
+        v = _percent(m)
         if v is not None:
             out.append(Amount(v, "percent"))
     return out
@@ -276,7 +285,7 @@ def amounts_at(text: str) -> list[tuple[Amount, int, int]]:
     for m in _MONEY.finditer(text):
         out.append((_money(m), m.start(), m.end()))
     for m in _PERCENT.finditer(text):
-        v = float(m.group(1)) if m.group(1) else words_to_number(m.group(2))
+        v = _percent(m)
         if v is not None:
             out.append((Amount(v, "percent"), m.start(), m.end()))
     return sorted(out, key=lambda x: x[1])

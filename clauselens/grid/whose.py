@@ -275,7 +275,7 @@ _CEILING_STATED = re.compile(r"\b(?:exceed(?:s|ing)?|in\s+excess\s+of|maximum|ca
 #: said of liability, damages or claims.
 _LIABILITY_ASKED = re.compile(r"\b(?:blam\w*|liab\w*|damages?|fault\w*|owe|owed|owes|sue|sued|suing|claims?|losses|goes?\s+(?:\w+\s+)?wrong|"
                               r"went\s+(?:\w+\s+)?wrong|on\s+the\s+hook|responsib\w*|compensat\w*)\b", re.IGNORECASE)
-_LIABILITY_STATED = re.compile(r"\b(?:liab\w*|damages|claims?|indemn\w*|loss(?:es)?)\b", re.IGNORECASE)
+_LIABILITY_STATED = re.compile(r"\b(?:liab\w*|damages|claims?|indemn\w*|losses)\b", re.IGNORECASE)  # not "injury, loss, or damage"
 
 
 def ceiling_asked(question: str) -> str:

@@ -24,7 +24,7 @@ _ORDINAL_WORDS = [
     "eighteenth", "nineteenth", "twentieth",
 ]
 _ORDINAL_WORDS += [f"twenty-{w}" for w in _ORDINAL_WORDS[:9]] + ["thirtieth", "thirty-first"]
-_DAY = r"(?:\d{1,2}\s?(?:st|nd|rd|th|t\s?h)?|" + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True)) + ")"
+_DAY = r"(?:\d{1,2}\s?(?:s\s?t|n\s?d|r\s?d|t\s?h)?|" + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True)) + ")"
 #: A date as contracts write it: ``May 1, 2012``, ``Sept 29, 2004``, ``May 3,2006``,
 #: ``1st day of January, 1996``, ``first day of July, 2017``, ``1 October 2019``, ``2012-05-01``.
 DATE_RE = re.compile(
@@ -502,7 +502,7 @@ def parse_date(s: str | None) -> dt.date | None:
         month = next((i + 1 for i, mn in enumerate(_MONTH_NAMES) if re.search(rf"\b{mn[:3]}", s)), None)
         if not year or not month:
             return None
-        s2 = re.sub(r"(\d)t\s?h\b", r"\1th", s[:year.start()])
+        s2 = re.sub(r"(\d)([snrt])\s?([tdh])\b", r"\1\2\3", s[:year.start()])  # "19t h", "1s t": a text layer's split ordinal
         dm = re.search(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", s2)
         if dm:
             day = int(dm.group(1))

@@ -330,3 +330,42 @@ def test_a_notice_to_inspect_the_books_is_no_notice_to_end() -> None:
                "books and records of Company.")
     q = "Is there an out - how much notice do we have to give to stop the re-up, or to just walk?"
     assert read_typed("duration", q, [inspect]).candidate is None
+
+
+# ------------------------------------------------------------------ a sixth keyed set (dev16: requests in the imperative)
+@pytest.mark.parametrize("question, ends, lasts", [
+    ("Give me the end date, for our renewal calendar - the day it stops if nobody extends it or ends it sooner.", True, False),
+    ("Write down how long the contract runs the first time, before any extensions.", False, True)])
+def test_requests_in_the_imperative_ask_what_their_question_asks(question: str, ends: bool, lasts: bool) -> None:
+    from clauselens.grid.topic import plain_idioms
+
+    assert (asks_end(question), asks_length(question)) == (ends, lasts)
+    assert plain_idioms("For the finance team: note how many days we get to pay once a bill arrives.").startswith("how many days")
+
+
+@pytest.mark.parametrize("written, iso", [("the 1s t day of June, 2004", "2004-06-01"), ("20t h day of November, 2018", "2018-11-20"),
+                                          ("the 2n d day of May, 2010", "2010-05-02"), ("3r d day of May 2010", "2010-05-03")])
+def test_a_text_layers_split_ordinal_is_a_day(written: str, iso: str) -> None:
+    from clauselens.grid.values import ONE_DATE, parse_date
+
+    m = ONE_DATE.search(written)
+    assert m is not None and str(parse_date(m.group(0))) == iso
+
+
+def test_a_fraction_of_a_percent_is_read_whole() -> None:
+    from clauselens.grid.values import amounts_in
+
+    # AudibleInc_20001113_10-Q_EX-10.32_2599586_EX-10.32_Co-Branding Agreement_ Marketing Agreement_ Investment Distribution Agreement, 5
+    late = ("Payments called for by this Section 5 which are not received within five (5) business days after the date upon which "
+            "payment is due will bear interest at a rate equal to the lesser of one and one-half percent (1- 1/2%) per month or the "
+            "maximum legal rate permitted under the controlling Laws.")
+    assert [a.value for a in amounts_in(late)] == [1.5]
+    assert [a.value for a in amounts_in("10% of Net Sales; 5 1/2 percent thereafter")] == [10.0, 5.5]
+
+
+def test_an_injury_loss_or_damage_is_no_liability_ceiling() -> None:
+    # SPIENERGYCO,LTD_03_09_2011-EX-99.5-OPERATIONS AND MAINTENANCE AGREEMENT, 2.2(b) (abridged)
+    threshold = ("Notwithstanding the foregoing, if (i) the costs of Non-Covered Services do not exceed $500.00 in any single instance, or "
+                 "(ii) the Non-Covered Services are provided on an emergency basis to prevent an imminent danger of injury, loss, or "
+                 "damage, Service Provider may perform them.")
+    assert not states_ceiling(threshold, "liability")
