@@ -59,10 +59,9 @@ def _or_sets(question: str) -> list[set[str]]:
             out.append(stems)
     for m in _EXAMPLES.finditer(question):  # "... here - sole supplier, only reseller, a protected territory, anything exclusive?"
         stems = set(topic_stems(m.group(1)))
-        same = [o for o in out if o & stems]  # "- give me the fee, price, royalty or commission figure": one list, not two
-        if same:
-            same[0] |= stems
-        elif len(stems) >= 2:
+        # "- give me the fee, price, royalty or commission figure" is the "or" list already read (not a second group, nor its
+        # words added to it: "royalty, commission, discount or revenue share" would match "shareholder")
+        if len(stems) >= 2 and not any(o & stems for o in out):
             out.append(stems)
     return out
 
