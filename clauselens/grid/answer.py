@@ -201,7 +201,8 @@ def terms_preview(q: GridQuestion, n: int = 8) -> str:
 def off_topic(q: GridQuestion, passages: Sequence[Passage]) -> bool:
     """True when no retrieved passage mentions the question's topic: any quote the model could
     give would fail :func:`topic_check` (a quote lies inside one passage), so the cell is "not
-    found" without a model call. Always False for a question without topic terms."""
+    found" without a model call. Always False for a question without topic terms, or whose terms are only its own bare words
+    (:func:`_has_vocabulary`)."""
     return bool(topic_terms(q)) and _has_vocabulary(q) and not any(topic_check(q, p.text) for p in passages)
 
 

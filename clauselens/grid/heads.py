@@ -40,6 +40,7 @@ from clauselens.grid.questions import GridQuestion
 
 #: A question about a first refusal, offer or negotiation names one of these (a keyed dev set's exclusivity question did not).
 _FIRST_ASKED = re.compile(r"\b(?:first|match\w*|offer\w*|refus\w*|options?|dibs|before\s+(?:anyone|anybody|someone|somebody))\b", re.IGNORECASE)
+#: ... and one that asks for exclusivity says "only" or "sole" (read as the topic head's first refusal without a word of one).
 _SOLE_ASKED = re.compile(r"\b(?:only|sole|solely|exclusive\w*|one[\s-]and[\s-]only)\b", re.IGNORECASE)
 #: The topic head's least probability for the category it reads (the library's topic channel's floor).
 MIN_TOPIC_PROBABILITY = 0.5
