@@ -202,8 +202,10 @@ def off_topic(q: GridQuestion, passages: Sequence[Passage]) -> bool:
     """True when no retrieved passage mentions the question's topic: any quote the model could
     give would fail :func:`topic_check` (a quote lies inside one passage), so the cell is "not
     found" without a model call. Always False for a question without topic terms, or whose terms are only its own bare words
-    (:func:`_has_vocabulary`)."""
-    return bool(topic_terms(q)) and _has_vocabulary(q) and not any(topic_check(q, p.text) for p in passages)
+    (no :func:`vocabulary_terms`)."""
+    # bare words ("Is anyone the one-and-only here - tied to dealing just with the other side?": only, tie, just, nobody) are no
+    # evidence that the agreement lacks the topic (a dev grid set's "No" over an exclusivity its words never name)
+    return bool(topic_terms(q)) and bool(vocabulary_terms(q)) and not any(topic_check(q, p.text) for p in passages)
 
 
 def vocabulary_terms(q: GridQuestion) -> list[str]:
@@ -211,14 +213,6 @@ def vocabulary_terms(q: GridQuestion) -> list[str]:
     (a thesaurus concept's, an everyday word's: "cover" -> "indemn", "hold harmless")."""
     own = set(topic_stems(plain_idioms(q.question)))
     return list(q.terms) if q.terms else [t for t in derive_terms(q.question) if t not in own]
-
-
-def _has_vocabulary(q: GridQuestion) -> bool:
-    """Does the question's topic carry contract wording (its written terms, or derived terms beyond its own word stems: a
-    thesaurus concept's, an everyday word's)? Bare words ("Is anyone the one-and-only here - tied to dealing just with the other
-    side?": only, tie, just, nobody) are no evidence that the agreement lacks the topic (a dev grid set's "No" over an
-    exclusivity its words never name)."""
-    return bool(vocabulary_terms(q))
 
 
 def instructions(q: GridQuestion) -> list[str]:

@@ -260,6 +260,8 @@ def takes_effect_when_made(texts: Sequence[str]) -> str:
         m = _ANCHOR_BEFORE.search(sentence)
         if m is not None and m.group("made") and _THIS_TERM.search(sentence[:m.start()]) and not _OTHER_PERIOD.search(sentence[:m.start()]):
             return sentence
+        if "date" not in sentence.lower():
+            continue  # no "date hereof" / "date of this Agreement" / "Agreement Date" to run from: its periods need not be read
         after = [_ANCHOR_AFTER.match(sentence, e) for _p, _s, e in term_periods(sentence)]
         if after and after[0] is not None and after[0].group("made"):
             return sentence  # "The term of this Agreement is three years from and including the date of this Agreement" (a keyed dev set)
