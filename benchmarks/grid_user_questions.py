@@ -141,7 +141,7 @@ def prepare(store: Path | None = None) -> tuple[Any, list[Any], list[Any], Any]:
     return lib, rows, questions, CellStore(store or CACHE / f"{LIBRARY}.cells.sqlite")
 
 
-def run_model(lib: Any, rows: list[Any], questions: list[Any], store: Any, limit: int) -> dict[str, Any]:
+def run_model(lib: Any, rows: list[Any], questions: list[Any], store: Any, limit: int, yes_no_model: bool = False) -> dict[str, Any]:
     from clauselens.config import Settings
     from clauselens.grid import run_grid
     from clauselens.interfaces.grid_commands import grid_model_settings
@@ -153,19 +153,20 @@ def run_model(lib: Any, rows: list[Any], questions: list[Any], store: Any, limit
     # the trained heads read a user's question as ``clauselens grid`` does by default (``Settings.grid_presence``); without
     # them a --run filled the rule cells the heads would decide, and the scoring pass after it reused those cells
     stats = run_grid(lib, rows[:limit] if limit else rows, questions, store, model=chat, model_id=f"{ms.backend}:{ms.model}",
-                     presence=settings.grid_presence,
+                     presence=settings.grid_presence, yes_no_model=yes_no_model or settings.grid_yes_no_model,
                      on_cell=lambda c, d, t, r: print(f"{d}/{t} {c.status}: {c.question_id} · {c.agreement[:40]}", flush=True))
     print(f"computed {stats.computed} cells in {stats.seconds:.0f} s", flush=True)
     return {"computed": stats.computed, "reused": stats.reused, "wall_seconds": round(stats.seconds, 1),
             "model_seconds": round(stats.model_seconds, 1), "cells_per_minute_wall": round(stats.cells_per_minute, 2)}
 
 
-def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id: str, heads: bool = True) -> dict[str, Any]:
+def score(lib: Any, rows: list[Any], questions: list[Any], store: Any, model_id: str, heads: bool = True,
+          yes_no_model: bool = False) -> dict[str, Any]:
     """Re-check the stored cells (no model) and score them against the key (``heads``: the grid's
     trained heads read a user's question, as ``clauselens grid`` does by default; :mod:`clauselens.grid.heads`)."""
     from clauselens.grid import run_grid
 
-    run_grid(lib, rows, questions, store, model=None, model_id=model_id, compute=True, presence=heads,
+    run_grid(lib, rows, questions, store, model=None, model_id=model_id, compute=True, presence=heads, yes_no_model=yes_no_model,
              answer=lambda *a, **kw: (_ for _ in ()).throw(RuntimeError("no model calls while scoring")))
     key = json.loads((DATA / "answer_key.json").read_text())["agreements"]
     by_row = {r.row_key: Path(r.source_path).stem for r in rows}
@@ -380,6 +381,8 @@ def print_categories(out: dict[str, Any], path: Path) -> None:
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--run", action="store_true", help="fill missing cells with the default model first (slow)")
+    ap.add_argument("--yes-no-model", action="store_true", help="the model answers the yes/no cells the rules and heads leave open "
+                                                                 "(the product's default leaves them unverified; Settings.grid_yes_no_model)")
     ap.add_argument("--limit", type=int, default=0, help="--run: first N agreements only")
     ap.add_argument("--tag", default="", help="suffix of the result file name")
     ap.add_argument("--store", type=Path, default=None, help="cell store (default: the cached one; a new path: a fresh run)")
@@ -418,18 +421,20 @@ def main(argv: list[str] | None = None) -> None:
     from clauselens.interfaces.grid_commands import grid_model_settings
 
     ms = grid_model_settings(Settings(), model=None, base_url=None, api_key=None)
-    run_stats = run_model(lib, rows, questions, store, args.limit) if args.run else None
-    res = score(lib, rows, questions, store, f"{ms.backend}:{ms.model}", heads=not args.no_heads)
+    run_stats = run_model(lib, rows, questions, store, args.limit, args.yes_no_model) if args.run else None
+    res = score(lib, rows, questions, store, f"{ms.backend}:{ms.model}", heads=not args.no_heads, yes_no_model=args.yes_no_model)
     import datetime as dt
 
     from clauselens.grid.answer import CHECK_VERSION
 
     res.update(command="python -m benchmarks.grid_user_questions" + (" --run" if args.run else "") + (f" --tag {args.tag}" if args.tag else "")
                + (f" --data {args.data}" if args.data else "")
-               + (f" --store {args.store}" if args.store else "") + (" --no-heads" if args.no_heads else ""),
+               + (f" --store {args.store}" if args.store else "") + (" --no-heads" if args.no_heads else "")
+               + (" --yes-no-model" if args.yes_no_model else ""),
                date_utc=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), run=run_stats,
                note="typed cells and decided yes/no cells are read by rule (model 'rule', no model call); the other yes/no "
-                    + ("cells asked the model in this run (a fresh cell store)" if args.store and args.run else
+                    + ("cells are left unverified for a reviewer (model 'rule-open', the product's default)" if not args.yes_no_model else
+                       "cells asked the model in this run (a fresh cell store)" if args.store and args.run else
                        "cells are the 1.5B's stored replies (same prompt version), re-checked by the current checks"))
     res.update(model=f"{ms.backend}:{ms.model}", check_version=CHECK_VERSION, questions=str(DATA / "questions.yaml"),
                answer_key=str(DATA / "answer_key.json"), agreements=sorted({d["agreement"] for d in res["details"]}))

@@ -47,6 +47,8 @@ class Cell(BaseModel):
     reason: str = ""
     #: What the model offered as its quote when it could not be verified (for audit; never shown as a quote).
     model_quote: str = ""
+    #: A value a rule read but nothing confirmed (for a reviewer, with ``model_quote``; never shown as the answer).
+    candidate: str = ""
     #: ``[start, end)`` in the agreement's text of the verified quote, and of the top retrieved passage.
     quote_spans: list[list[int]] = Field(default_factory=list)
     top_spans: list[list[int]] = Field(default_factory=list)

@@ -49,10 +49,10 @@ def _file(r: Any) -> str:
 
 def _line(r: Any, q: GridQuestion, c: Cell | None) -> dict[str, Any]:
     if c is None:
-        return {"agreement": r.agreement, "file": _file(r), "question_id": q.id, "question": q.question, "type": q.type,
+        return {"agreement": r.agreement, "file": _file(r), "question_id": q.id, "question": q.shown, "type": q.type,
                 "status": "pending", "answer": "", "quote": "", "clause": "", "page": None, "link": "", "reason": "",
                 "seconds": None, "model": ""}
-    return {"agreement": r.agreement, "file": _file(r), "question_id": q.id, "question": q.question, "type": q.type,
+    return {"agreement": r.agreement, "file": _file(r), "question_id": q.id, "question": q.shown, "type": q.type,
             "status": c.status, "answer": c.answer, "quote": c.quote, "clause": c.clause, "page": c.page, "link": c.link,
             "reason": c.reason, "seconds": c.seconds, "model": c.model}
 
@@ -119,7 +119,7 @@ def _xlsx(path: Path, grid: list, questions: Sequence[GridQuestion], stats: dict
     qs = wb.create_sheet("Questions")
     qs.append(["id", "category", "type", "question", "search"])
     for q in questions:
-        qs.append([q.id, q.category, q.type, q.question, q.search])
+        qs.append([q.id, q.category, q.type, q.shown, q.search])
     if stats:
         st = wb.create_sheet("Run")
         for k, v in stats.items():
@@ -152,7 +152,7 @@ def _json(path: Path, grid: list, questions: Sequence[GridQuestion], stats: dict
 
 def _html(path: Path, grid: list, questions: Sequence[GridQuestion], stats: dict[str, Any]) -> None:
     e = html.escape
-    head = "".join(f"<th title='{e(q.question)}'>{e(q.category or q.id)}</th>" for q in questions)
+    head = "".join(f"<th title='{e(q.shown)}'>{e(q.category or q.id)}</th>" for q in questions)
     body = []
     for r, row_cells in grid:
         tds = []

@@ -143,7 +143,7 @@ class GridRun:
         """The grid as JSON: id, rows, questions, progress and (``cells``) every filled cell."""
         out: dict[str, Any] = {"grid_id": self.id, "session_id": self.session_id, "created_utc": self.created_utc,
                                "model": self.model_id, "preset": self.preset, "rows": self.row_json(),
-                               "questions": [{"id": q.id, "question": q.question, "type": q.type, "label": q.category or q.id}
+                               "questions": [{"id": q.id, "question": q.shown, "type": q.type, "label": q.category or q.id}
                                              for q in self.questions],
                                "progress": self.progress()}
         if cells:

@@ -30,9 +30,10 @@ import re
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError, field_validator
+from pydantic import BaseModel, Field, ValidationError, field_validator, model_validator
 
 from clauselens.errors import ConfigError
+from clauselens.retrieval.shorthand import expand
 
 AnswerType = Literal["yes_no", "date", "duration", "amount", "party", "jurisdiction", "text"]
 ANSWER_TYPES: tuple[str, ...] = ("yes_no", "date", "duration", "amount", "party", "jurisdiction", "text")
@@ -62,6 +63,18 @@ class GridQuestion(BaseModel):
     front_matter: bool = False
     #: Word prefixes a supporting quote uses (see the module docstring); empty: not checked.
     terms: list[str] = Field(default_factory=list)
+    #: The question as the user typed it, when its business shorthand was written out in ``question``
+    #: ("assign w/o consent? y/n pls"; :func:`clauselens.retrieval.shorthand.expand`); empty otherwise.
+    written: str = ""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _shorthand(cls, data: object) -> object:
+        if isinstance(data, dict) and isinstance(data.get("question"), str) and not data.get("written"):
+            full = expand(data["question"])
+            if full != data["question"]:
+                return {**data, "question": full, "written": data["question"]}
+        return data
 
     @field_validator("terms", mode="before")
     @classmethod
@@ -75,6 +88,11 @@ class GridQuestion(BaseModel):
             k = v.strip().lower().replace("-", "_")
             return _TYPE_ALIASES.get(k, k) if k else "text"
         return v
+
+    @property
+    def shown(self) -> str:
+        """The question as the user typed it (for tables and exports)."""
+        return self.written or self.question
 
     @property
     def search_text(self) -> str:

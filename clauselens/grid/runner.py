@@ -50,7 +50,16 @@ from clauselens.grid.cells import Cell, CellStore, Status
 from clauselens.grid.heads import RowHeads, cuad_question, row_heads
 from clauselens.grid.presence import contract_presence, presence_answer
 from clauselens.grid.questions import GridQuestion
-from clauselens.grid.rule import RULE_MODEL, category_rule_cell, cross_checked, head_yes_no_cell, rule_cell, uses_rule, yes_no_cell
+from clauselens.grid.rule import (
+    RULE_MODEL,
+    category_rule_cell,
+    checks_category,
+    cross_checked,
+    head_yes_no_cell,
+    rule_cell,
+    uses_rule,
+    yes_no_cell,
+)
 from clauselens.library.library import chunks_of
 from clauselens.retrieval.types import Passage, SearchResult
 
@@ -135,7 +144,7 @@ def _by_rule(library: Any, row: GridRow, q: GridQuestion, fp: str, store: CellSt
             if row.error:
                 raise ClauselensError(row.error)
             cell: Cell | None = rule_cell(base, q, whole or [])
-            if cell is not None and cell.status in ("not found", "answered") and heads is not None and whole:
+            if cell is not None and checks_category(cell) and heads is not None and whole:
                 cell = cross_checked(cell, category_rule_cell(base, q, whole, heads(whole)))
         except Exception as e:  # noqa: BLE001 - one cell's failure never stops the grid
             cell = Cell(**base, status="error", reason=_error_text(e))
@@ -191,13 +200,14 @@ def _heads_cell(library: Any, row: GridRow, q: GridQuestion, heads: Any, store: 
 def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQuestion], store: CellStore, *,
              model: Any = None, model_id: str = "", concurrency: int = 1, k: int = DEFAULT_K, method: str = "auto",
              on_cell: CellCallback | None = None, answer: Callable[..., Any] = ask_model, compute: bool = True,
-             presence: bool = False) -> GridStats:
+             presence: bool = False, yes_no_model: bool = False) -> GridStats:
     """Fill every missing cell of ``rows`` × ``questions`` into ``store`` (see the module
     docstring). ``model``: a langchain chat model (``None``: retrieval only is not allowed;
     every question needs the answer step). ``compute=False`` only counts the stored cells (an
     export of a partial grid). ``presence=True``: yes/no questions of a CUAD category are answered by
     the clause presence head (:mod:`clauselens.grid.presence`, no model call; model id
-    ``presence-head``). Returns :class:`GridStats`."""
+    ``presence-head``). ``yes_no_model=False``: a yes/no cell that neither the rules nor the heads decide is
+    *unverified* with no model call (model id :data:`OPEN_MODEL`; ``Settings.grid_yes_no_model``). Returns :class:`GridStats`."""
     t0 = time.perf_counter()
     stats = GridStats(total=len(rows) * len(questions))
     fps = {q.id: fingerprint(q, model_id, k) for q in questions}
@@ -251,7 +261,7 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                     record(cell, reused)
                     continue
                 if q.type == "yes_no" and compute and not row.error:  # the evidence first; the model when it does not decide
-                    cell, reused, whole = _by_rule(library, row, q, fps[q.id], store, compute, whole)
+                    cell, reused, whole = _yes_no_by_rule(library, row, q, fps[q.id], store, whole, yes_no_model)
                     if cell is not None:
                         record(cell, reused)
                         continue
@@ -259,7 +269,7 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
                                         "agreement": row.agreement, "doc_id": row.doc_id, "source_path": row.source_path,
                                         "model": model_id}
                 old = store.get(row.row_key, q.id, fps[q.id])
-                if old is not None and compute and old.model == RULE_MODEL:
+                if old is not None and compute and old.model in (RULE_MODEL, OPEN_MODEL):
                     old = None  # the rule decided it once and no longer does: the model answers
                 if (old is not None and compute and old.check != CHECK_VERSION and not row.error
                         and (old.status in ("answered", "unverified") or old.reply is not None)):
@@ -308,6 +318,27 @@ def run_grid(library: Any, rows: Sequence[GridRow], questions: Sequence[GridQues
     return stats
 
 
+#: The model id of a yes/no cell left for a reviewer with no model call (``run_grid(yes_no_model=False)``).
+OPEN_MODEL = "rule-open"
+
+
+def _yes_no_by_rule(library: Any, row: GridRow, q: GridQuestion, fp: str, store: CellStore, whole: list[Passage] | None,
+                    yes_no_model: bool) -> tuple[Cell | None, bool, list[Passage] | None]:
+    """A yes/no cell the agreement's sentences decide, else (``yes_no_model`` off) one left open for a reviewer; ``(None, False,
+    whole)``: the model answers it."""
+    cell, reused, whole = _by_rule(library, row, q, fp, store, True, whole)
+    if cell is not None and not (yes_no_model and cell.model == OPEN_MODEL):
+        return cell, reused, whole
+    return (None, False, whole) if yes_no_model else (_left_open(row, q, fp), False, whole)
+
+
+def _left_open(row: GridRow, q: GridQuestion, fp: str) -> Cell:
+    return Cell(**{**_rule_base(row, q, fp), "model": OPEN_MODEL}, check=CHECK_VERSION, status="unverified",
+                reason="neither the agreement's sentences nor the trained heads decide it; left for a reviewer (no model call: the "
+                       "default model's yes/no answers were wrong on half the keyed cells it answered; CLAUSELENS_GRID_YES_NO_MODEL=true "
+                       "or grid --yes-no-model asks it)")
+
+
 def _on_topic_instead(q: GridQuestion, result: SearchResult, whole: Sequence[Passage], k: int) -> SearchResult:
     """``result`` with the agreement's passages that do use the question's topic terms (most terms first, then document order),
     when its ranked passages use none: a yes/no cell is "not found" (read "No") only when the agreement never says the topic
@@ -319,4 +350,4 @@ def _on_topic_instead(q: GridQuestion, result: SearchResult, whole: Sequence[Pas
     return result.model_copy(update={"passages": best, "reason": None}) if best else result
 
 
-__all__ = ["GridRow", "GridStats", "run_grid"]
+__all__ = ["OPEN_MODEL", "GridRow", "GridStats", "run_grid"]

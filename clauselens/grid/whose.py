@@ -364,7 +364,10 @@ _ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|breach\w*|default\w
                            r"in\s+(?:such|that|which)\s+event|fraud\w*|claim\w*|renew\w*|expir\w*|unless|dispute\w*|then\s+(?:the|a|either|any|such)|"
                            r"reasons|(?:end|last\s+day)\s+of\s+(?:the|a|its|any|each|the\s+then[\s-]current)\s+(?:\w+\s+)?term|"
                            r"as\s+(?:set\s+forth|provided|described|specified)\s+in\s+(?:Section|Article|Paragraph|clause)s?\s+\d|"
-                           r"in\s+accordance\s+with\s+(?:Section|Article|Paragraph|clause|subsection)s?\s+\d|where)\b",
+                           r"in\s+accordance\s+with\s+(?:Section|Article|Paragraph|clause|subsection)s?\s+\d|where|"
+                           # "may be terminated by either party for "Cause" without the need of providing a notice period" (a new user's
+                           # tryout: read as a free exit); not "without cause"
+                           r"(?:for|with)\s+(?:good\s+|just\s+|proper\s+)?[\"“]?cause)\b",
                            re.IGNORECASE)
 
 

@@ -80,7 +80,23 @@ _RIGHTS_STEMS = frozenset({"agreement", *content_stems("right rights obligations
 #: What an asker calls a party's staff ("Can they poach our people?": "any present employee of UTEK").
 _PEOPLE_STEMS = frozenset(content_stems("people employee employees staff personnel workers team"))
 #: A topic word written in its negated form ("non-exclusive"): it says the opposite.
+#: Who a restriction on assigning binds, when it names one party: the subject ("Licensee shall not assign"), the holder of the
+#: rights ("the rights ... of Developer ... shall not be assigned") or a passive's agent ("may not be assigned or delegated by
+#: Affiliate"); not "either party", "each Party", "the Parties".
+_BY_AGENT = re.compile(r"\b(?:assign|transferr?|delegat|sold|convey)\w*(?:\s*,?\s+(?:or|and)\s+\w+ed)*(?:\s*,\s*[^,;.]{1,40},)?\s+by\s+"
+                       r"(?:the\s+)?((?:[A-Z][\w&.'-]*\s+){0,3}[A-Z][\w&.'-]*)")
+_NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
+#: A sentence that makes the agreement assignable by a party: "is fully assignable by El Pollo Loco", "freely transferable by Licensor".
+_ASSIGNABLE_BY = re.compile(r"\b(?:assignable|transferable|transferrable)\s+(?:in\s+whole\s+or\s+in\s+part\s+)?by\s+(?:the\s+)?[A-Z]")
+_ANY_PARTY = re.compile(r"^(?:neither|either|each|any|no|both|all|every)\b|^(?:the\s+)?part(?:y|ies)$", re.IGNORECASE)
 _NON_AT = re.compile(r"\bnon[\s-]?$", re.IGNORECASE)
+#: A sentence that makes a party's right depend on someone's consent, and one that lets it act without.
+_NEEDS_CONSENT = re.compile(r"\b(?:with|upon|subject\s+to|after\s+obtaining|having\s+obtained|requir\w*)\s+(?:\w+\s+){0,3}?"
+                            r"(?:consent|approval|permission)\b", re.IGNORECASE)
+_WITHOUT_CONSENT = re.compile(r"\bwithout\b[^.;]{0,40}?\b(?:consent|approval|permission)\b", re.IGNORECASE)
+#: Words after a bare "this" that make it the object itself ("assign this without consent"), not a determiner ("this licence").
+_AFTER_PRONOUN = frozenset({"without", "to", "over", "away", "on", "unless", "if", "freely", "at", "in", "for", "with", "by", "before", "or",
+                            "and", "yes", "whenever", "anytime"})
 
 
 def claim_object(claim: str) -> str:
@@ -94,8 +110,10 @@ def claim_object(claim: str) -> str:
         return ""
     rest = words[max(acts) + 1:]
     for k, w in enumerate(rest):
-        if w.lower() == "it" or w.lower() == "this" and k == len(rest) - 1:
-            return "agreement"  # "Are they allowed to assign it?": the agreement the grid asks about (a tryout quoted an IP assignment)
+        if w.lower() == "it" or w.lower() == "this" and (k == len(rest) - 1 or rest[k + 1].lower() in _AFTER_PRONOUN):
+            # "Are they allowed to assign it?", "assign this w/o the other's consent?": the agreement the grid asks about (a tryout
+            # quoted an IP assignment; a keyed dev set, "a Party is allowed to assign two (2) half STM-l circuits")
+            return "agreement"
         if w.lower() in _NO_OBJECT:
             return ""  # "terminate without cause", "terminate early": no object named
         if w.lower() in _CLAIM_SKIP or w.lower().endswith(("'s", "’s")):
@@ -143,8 +161,10 @@ _TERM_SUBJECT = re.compile(r"\b(?:this\s+agreement|the\s+agreement|(?:initial\s+
 
 #: A question whether anyone must keep things confidential: "Any NDA-type stuff in here about keeping things hush-hush?", "Is there a
 #: duty to keep each other's info under wraps?" (the topic head reads them as exclusivity: no CUAD kind is confidentiality).
-_SECRET_Q = re.compile(r"\b(?:confiden\w*|secre\w*|nda|non-?disclosure|hush|under\s+wraps|keep\s+(?:it|things|info\w*|\w+'s\s+info\w*)\s+"
-                       r"(?:quiet|private))\b", re.IGNORECASE)
+#: ... or "is anyone bound to keep the other side's information quiet and not share it?" (a keyed dev set: read as non-disparagement).
+_SECRET_Q = re.compile(r"\b(?:confiden\w*|secre\w*|nda|non-?disclosure|hush|under\s+wraps|keep\s+(?:[\w'’-]+\s+){0,5}?(?:quiet|private|"
+                       r"secret|confidential)|(?:not|never|n't|without)\s+(?:\w+\s+){0,2}(?:shar|disclos|reveal|leak|divulg)\w*\s+"
+                       r"(?:\w+\s+){0,4}?(?:info\w*|details|data|secrets|plans|pricing|know-?how|business))\b", re.IGNORECASE)
 #: A party's duty of confidence: "shall keep ... confidential", "shall hold in confidence", "shall not disclose ... Confidential Information".
 _KEEPS_SECRET = re.compile(r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to)\b[^.;]{0,100}?\b(?:keep|hold|maintain|treat|protect|preserve)\w*\b"
                            r"[^.;]{0,100}?\b(?:confiden\w*|secre\w*)|\b(?:shall|will|must)\s+not\b[^.;]{0,60}?\bdisclos\w*[^.;]{0,120}?\bconfiden",
@@ -264,6 +284,9 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         resign = at_will_q and _RESIGNS.search(text) is not None
         resigns = resign and not names_condition(text) or until_notice  # a resignation on a condition is no free exit
         right_to_end = granted and bool(_THIS_AGREEMENT.search(text)) or resign or until_notice
+        if asked & {"assign", "transfer"} and _ASSIGNABLE_BY.search(text) and not _CONSENT.search(text) and not _NEGATED.search(text):
+            yes.append((i, s, e))  # "This Agreement ... is fully assignable by El Pollo Loco" (a keyed dev set read only the franchisee's bar)
+            continue
         if claim is None or not ({a.action for a in assertions(text)} & asked or right_to_end):
             continue
         if asked & {"terminate", "cancel"} and only_by_consent(text):
@@ -288,6 +311,9 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
                 # clause's "unless sooner terminated" nor a licence granted "unless the license is earlier terminated" (a tryout quoted both)
                 no.append((i, s, e))
             continue
+        if issue is None and without and asked & {"assign", "transfer"} and _NEEDS_CONSENT.search(text) and not _WITHOUT_CONSENT.search(text):
+            no.append((i, s, e))  # "A Party may at any time, with the prior written consent of the Management Committee, assign ..."
+            continue  # (a keyed dev set: "at any time" read as the freedom asked about)
         if issue is None:
             keeps = bool(KEEPS_WITHOUT.search(text))
             free = not _CONSENT.search(text) and (carve_asked or not _CARVE_OUT.search(text))
@@ -297,7 +323,10 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
                 no.append((i, s, e))  # "may assign with consent" answers "without consent?" with No
             elif asked & {"assign", "transfer"} and _CARVE_OUT.search(text):
                 continue  # may assign only to its affiliates or a successor: the exception to a consent rule, no free right
-            elif covered >= need - (1 if without else 0) and any(a.party for a in assertions(text) if a.action in asked):
+            elif covered >= need - (1 if without else 0) and (any(a.party for a in assertions(text) if a.action in asked)
+                                                              or asked & {"assign", "transfer"} and _BY_AGENT.search(text)):
+                # a passive's agent is a party too: "This agreement may be assigned or delegated, in whole or in part, by NETWORK 1
+                # without the prior written consent of the other party" (a keyed dev set: read as the "No" of the sentence after it)
                 yes.append((i, s, e))  # "for convenience" stands for "without a reason"; a passive grants no one a right
         elif issue.kind == "negation":
             no.append((i, s, e))
@@ -306,12 +335,40 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     # "can a party ...": one party's right is a yes; so is one at-will right, however the question names who ends it ("Can the
     # contract be terminated at any time on notice?")
     existential = bool(claim and re.match(r"(?:a|an|any|either|one)\s", claim, re.IGNORECASE)) or at_will_q
+    return _decision(passages, yes, no, existential, asked)
+
+
+def _decision(passages: Sequence[str], yes: list[tuple[int, int, int]], no: list[tuple[int, int, int]], existential: bool,
+              asked: set[str]) -> YesNoReading:
+    """The answer from the sentences on topic that show "Yes" (``yes``) and "No" (``no``), as ``(passage, start, end)``."""
     if yes and (not no or existential):  # "can a party ...": one party's right is a yes
         return YesNoReading("Yes", *yes[0], on_topic=True, reason="the clause states the right or duty asked about (no model)")
     if no and not yes:
+        bound = {bound_party(passages[i][s:e], asked) for i, s, e in no} if existential and asked & {"assign", "transfer"} else {None}
+        if None not in bound and len(bound) == 1:
+            # "Can either party assign this w/o the other's consent?" over "may not be assigned ... by Affiliate without prior written
+            # consent from Network 1" alone: one side is bound, and whether the other is free the sentence does not say (two keyed dev
+            # sets: "Yes", the franchisor's or processor's own right elsewhere)
+            return YesNoReading(on_topic=True, reason=f"the clause restricts only {bound.pop()}; whether the other party may do it is left "
+                                                      "for a reviewer")
         return YesNoReading("No", *no[0], on_topic=True, reason="the clause states the opposite of what is asked (no model)")
     why = "clauses state both" if yes and no else "no clause about the topic states the right or duty asked about"
     return YesNoReading(on_topic=True, reason=why)
+
+
+def bound_party(text: str, actions: set[str]) -> str | None:
+    """The one party a sentence restricting ``actions`` binds (:data:`_BY_AGENT`), lower-cased; None when it binds every party or
+    names none ("Neither party may assign", "This Agreement may not be assigned without consent")."""
+    from clauselens.reports.support import assertions
+
+    named = {str(a.party).lower() for a in assertions(text) if a.action in actions and a.party}
+    if not named:
+        m = _BY_AGENT.search(text)
+        named = {m.group(1).lower()} if m else set()
+    if len(named) != 1:
+        return None
+    party = next(iter(named))
+    return None if _ANY_PARTY.search(party) else party
 
 
 def _nothing_on_topic(question: str, vocab: bool, named: bool) -> YesNoReading:

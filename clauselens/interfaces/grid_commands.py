@@ -103,6 +103,10 @@ def grid_rows(settings: Settings, source: str, library_name: str | None, *, ocr:
     return lib, rows
 
 
+_PRESENCE_HELP = ("Yes/no columns of a CUAD category, and of a question the topic head reads as one, from the clause presence head, "
+                  "no model call (default: on when installed; see below).")
+
+
 def grid_cmd(
     source: Annotated[str, typer.Argument(metavar="LIBRARY_OR_FOLDER", help="A library name or path, or contract files/folder (added to a "
                                                                             "library first).")],
@@ -122,14 +126,13 @@ def grid_cmd(
     ocr: Annotated[bool, typer.Option("--ocr/--no-ocr", help="OCR image-only pages when adding files.")] = True,
     export_only: Annotated[bool, typer.Option("--export-only", help="Write OUT from the stored cells; compute nothing (missing cells show "
                                                                     "as pending).")] = False,
-    presence: Annotated[Optional[bool], typer.Option("--presence/--no-presence", help="Yes/no columns of a CUAD category, and of a "
-                                                                                  "question the topic head reads as one, from the "
-                                                                                  "clause presence head, no model call (default: on "
-                                                                                  "when installed; see below).")] = None,
+    presence: Annotated[Optional[bool], typer.Option("--presence/--no-presence", help=_PRESENCE_HELP)] = None,
+    yes_no_model: Annotated[bool, typer.Option("--yes-no-model", help="Ask the model the yes/no cells left open.")] = False,
 ) -> None:
     """Fill a review grid: one row per agreement, one column per question; each cell a short
-    answer with its verified quote, clause, page, link and status. Resumable. Typed columns and the
-    yes/no columns the heads decide need no model server. CLAUSELENS_GRID_PRESENCE=0 turns the heads off."""
+    answer with its verified quote, clause, page, link and status. Resumable. Typed and yes/no columns need no model server (a
+    yes/no cell neither the rules nor the heads decide is left for a reviewer unless --yes-no-model or CLAUSELENS_GRID_YES_NO_MODEL=1);
+    CLAUSELENS_GRID_PRESENCE=0 turns the heads off."""
     from clauselens.grid import CellStore, check_out_path, load_questions, run_grid, status_counts, write_grid
     from clauselens.grid import preset as get_preset
 
@@ -185,7 +188,8 @@ def grid_cmd(
         try:
             stats = run_grid(lib, rows, qs, cell_store, model=chat, model_id=model_id, concurrency=concurrency,
                              k=k, method=ms.structured_method, on_cell=on_cell, compute=not export_only,
-                             presence=settings.grid_presence if presence is None else presence)
+                             presence=settings.grid_presence if presence is None else presence,
+                             yes_no_model=yes_no_model or settings.grid_yes_no_model)
         except KeyboardInterrupt:
             interrupted = True
     cells = [c for c in cell_store.cells() if c.question_id in {q.id for q in qs}]

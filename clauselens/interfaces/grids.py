@@ -384,7 +384,8 @@ class GridRuns:
 
             run_grid(lib, grid.rows, grid.questions, store, model=model, model_id=grid.model_id,
                      concurrency=self.concurrency if self.service.settings.interrogator_model.backend != "llamacpp" else 1,
-                     method=method, on_cell=on_cell, presence=self.service.settings.grid_presence)
+                     method=method, on_cell=on_cell, presence=self.service.settings.grid_presence,
+                     yes_no_model=self.service.settings.grid_yes_no_model)
             grid.state = "done"
         except Exception as e:  # noqa: BLE001 - reported to the user, never a traceback
             grid.state = "failed"

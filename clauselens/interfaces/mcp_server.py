@@ -231,7 +231,7 @@ class GridOut(BaseModel):
 def _cell_out(grid: GridRun, row: int, question_id: str, c: Any) -> GridCellOut:
     q = next(x for x in grid.questions if x.id == question_id)
     base: dict[str, Any] = {"grid_id": grid.id, "row": row, "agreement": grid.rows[row].agreement, "question_id": question_id,
-                            "question": q.question, "doc_id": grid.rows[row].doc_id}
+                            "question": q.shown, "doc_id": grid.rows[row].doc_id}
     if c is None:
         return GridCellOut(**base, status="pending")
     return GridCellOut(**base, status=c.status, answer=c.answer, quote=c.quote, clause=c.clause, page=c.page,

@@ -201,7 +201,7 @@ def test_a_stored_not_found_is_rechecked_from_its_reply(tmp_path: Path) -> None:
                    reply=CellAnswer(found=False).model_dump()))
     calls: list = []
     stats = run_grid(Lib(), [GridRow(row_key="r1", agreement="A", doc_id="d1")], [ASSIGN], store, model=object(), model_id="m",
-                     answer=lambda *a, **kw: calls.append(a))
+                     yes_no_model=True, answer=lambda *a, **kw: calls.append(a))
     (cell,) = store.cells()
     assert not calls and stats.rechecked == 1 and cell.status == "unverified" and cell.check == CHECK_VERSION
 

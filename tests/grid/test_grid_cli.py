@@ -55,9 +55,10 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _grid(env: Path, server: FakeOpenAI, out: str, *extra: str):
     res = runner.invoke(app, ["grid", str(env / "contracts"), "--questions", str(env / "q.yaml"), "--out", str(env / out),
-                              "--base-url", server.base_url, "--library", "grid-test", "--no-presence", *extra])
-    # --no-presence: these tests exercise the model path with the fake server; the heads that decide a yes/no
-    # question without the model ("termination" reads as Termination For Convenience) are tested in test_grid_heads.py
+                              "--base-url", server.base_url, "--library", "grid-test", "--no-presence", "--yes-no-model", *extra])
+    # --no-presence --yes-no-model: these tests exercise the model path with the fake server; the heads that decide a yes/no
+    # question without the model ("termination" reads as Termination For Convenience) and the cells left open without
+    # --yes-no-model are tested in test_grid_heads.py
     assert "Traceback" not in res.output
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
     return res

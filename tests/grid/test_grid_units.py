@@ -120,12 +120,12 @@ def test_stored_cells_are_rechecked_without_the_model(tmp_path: Path) -> None:
     store.put(Cell(**base, status="answered", answer="Yes", quote="4.2 Ontario law."))  # old cell: off topic, no check
     calls: list = []
     stats = run_grid(Lib(), [GridRow(row_key="r1", agreement="A", doc_id="d1")], [q], store, model=object(), model_id="m",
-                     answer=lambda *a, **kw: calls.append(a))
+                     yes_no_model=True, answer=lambda *a, **kw: calls.append(a))
     (cell,) = store.cells()
     assert not calls and stats.rechecked == 1 and stats.computed == 0
     assert cell.status == "unverified" and cell.check == CHECK_VERSION and cell.model_quote == "4.2 Ontario law."
     stats = run_grid(Lib(), [GridRow(row_key="r1", agreement="A", doc_id="d1")], [q], store, model=object(), model_id="m",
-                     answer=lambda *a, **kw: calls.append(a))
+                     yes_no_model=True, answer=lambda *a, **kw: calls.append(a))
     assert not calls and stats.rechecked == 0 and stats.reused == 1
 
 
@@ -138,7 +138,7 @@ def test_no_model_call_when_no_passage_mentions_the_topic(tmp_path: Path) -> Non
     calls: list = []
     store = CellStore(tmp_path / "c.sqlite")
     run_grid(Lib(), [GridRow(row_key="r1", agreement="A", doc_id="d1")], [q], store, model=object(), model_id="m",
-             answer=lambda *a, **kw: calls.append(a))
+             yes_no_model=True, answer=lambda *a, **kw: calls.append(a))
     (cell,) = store.cells()
     assert not calls and cell.status == "not found" and cell.answer == "No"
     assert "no retrieved passage mentions the question's topic (escrow, source code)" in cell.reason
@@ -171,13 +171,13 @@ def test_runner_goes_on_past_a_failing_cell(tmp_path: Path) -> None:
     qs = [YN, GridQuestion(id="boom", question="May it terminate?", type="yes_no"), GridQuestion(id="law", question="Who may terminate?")]
     rows = [GridRow(row_key="r1", agreement="A", doc_id="d1"), GridRow(row_key="r2", agreement="B", error="could not read: bad PDF")]
     store = CellStore(tmp_path / "cells.sqlite")
-    stats = run_grid(_FakeLibrary(), rows, qs, store, model=None, model_id="fake", answer=answer)
+    stats = run_grid(_FakeLibrary(), rows, qs, store, model=None, model_id="fake", yes_no_model=True, answer=answer)
     cells = {(c.row_key, c.question_id): c for c in store.cells()}
     assert cells[("r1", "tfc")].status == "answered" and cells[("r1", "law")].status == "answered"
     assert cells[("r1", "boom")].status == "error" and "cannot reach" in cells[("r1", "boom")].reason
     assert all(cells[("r2", q.id)].status == "error" for q in qs)
     assert stats.computed == 6 and stats.reused == 0 and calls == ["tfc", "boom", "law"]
-    again = run_grid(_FakeLibrary(), rows[:1], qs, store, model=None, model_id="fake", answer=answer)
+    again = run_grid(_FakeLibrary(), rows[:1], qs, store, model=None, model_id="fake", yes_no_model=True, answer=answer)
     assert again.reused == 2 and again.computed == 1 and calls[-1] == "boom"  # only the error cell is retried
-    changed = run_grid(_FakeLibrary(), rows[:1], qs, store, model=None, model_id="other-model", answer=answer)
+    changed = run_grid(_FakeLibrary(), rows[:1], qs, store, model=None, model_id="other-model", yes_no_model=True, answer=answer)
     assert changed.computed == 3  # another model: a different fingerprint, nothing reused

@@ -131,6 +131,7 @@ def test_mcp_ingest_records_files_left_out_in_the_session(service, tmp_path):
 
 
 def test_mcp_grid_start_poll_and_cells(service, tmp_path):
+    service.settings.grid_yes_no_model = True  # the fake model answers the yes/no cells the rules leave open (default: unverified)
     """Issue #21 (MCP part): start a grid over the session's contracts (one named by file name),
     poll its progress until done, fetch one cell (answer, verified quote, clause, page, status); a
     contract whose file has gone is a row of error cells; unknown grid ids, agreements, questions

@@ -57,6 +57,7 @@ def _upload(client, sid: str, name: str, data: bytes) -> dict:
 
 
 def test_grid_start_events_cells_citation_exports_and_a_failing_contract(client, service):
+    service.settings.grid_yes_no_model = True  # the fake model answers the yes/no cells the rules leave open (default: unverified)
     from openpyxl import load_workbook
 
     sid = _sid(client)
