@@ -200,8 +200,13 @@ _PLAIN_COST = re.compile(r"(\b[A-Z][\w.&'’-]*)\s+(?=(?:pays|indemnifies|reimbu
 def contradiction(reading: str, text: str, parties: Parties = ()) -> SupportIssue | None:
     """The rules' party or negation mismatch between ``reading`` and the quoted ``text`` it reads, or ``None``
     (paying, reimbursing and indemnifying compared as one: :data:`~clauselens.reports.support_claims.COST_FAMILY`;
-    a plain "X pays" read as X's duty: :data:`_PLAIN_COST`)."""
-    return check_claim(_PLAIN_COST.sub(r"\1 shall ", reading), text, parties, families=COST_FAMILY)
+    a plain "X pays" read as X's duty: :data:`_PLAIN_COST`; a copied sentence with another party in it:
+    :func:`clauselens.reports.near_copy.swapped_party`)."""
+    from clauselens.reports.near_copy import swapped_party
+
+    # ... or a near-copy of the clause with one party put for another ("HOVIONE is responsible for conducting any recall" over
+    # "INTERSECT shall be responsible for conducting any recall": a new user's tryout; reports.near_copy)
+    return check_claim(_PLAIN_COST.sub(r"\1 shall ", reading), text, parties, families=COST_FAMILY) or swapped_party(reading, [text], parties)
 
 
 def omission_note(label: str, sentences: Sequence[str]) -> str:
