@@ -23,6 +23,7 @@ from clauselens.errors import ClauselensError, IngestError
 from clauselens.interfaces.consoles import add_progress, fail, out_console
 from clauselens.interfaces.consoles import err_console as make_err_console
 from clauselens.parsing.furniture import EDGAR_BANNER
+from clauselens.parsing.metadata import shown_date
 from clauselens.parsing.numbering import clause_label
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ def list_cmd(library: LibraryOpt = None) -> None:
     names = {r.doc_id: Path(r.path).name for r in lib.agreements()}
     for i, r in enumerate(lib.agreements(), start=1):
         parties = " / ".join(r.parties[:3]) + (f" ({', '.join(r.short_names[:4])})" if r.short_names else "")
-        table.add_row(str(i), escape(r.title or ""), escape(parties), escape(r.date or (str(r.year) if r.year else "")),
+        table.add_row(str(i), escape(r.title or ""), escape(parties), escape(shown_date(r.date) if r.date else (str(r.year) if r.year else "")),
                       escape(r.kind), str(r.pages) if r.pages else "–", str(r.passages),
                       escape(Path(r.path).name + (f" (copy of {names.get(copies[r.doc_id], copies[r.doc_id])})"
                                                   if r.doc_id in copies else "")))

@@ -547,6 +547,13 @@ def guess_effective_date(head: str) -> str | None:
     return " ".join(m.group(0).split()) if m else None
 
 
+def shown_date(date: str) -> str:
+    """A date as written (the metadata keeps it verbatim) for a header or a listing: whitespace collapsed and a text layer's
+    split ordinal joined ("20t h day of January" -> "20th day of January"; a new user's tryout saw the split form in every
+    report header)."""
+    return re.sub(r"\b(\d{1,2})([snrt])\s([tdh])\b", r"\1\2\3", " ".join(date.split()))
+
+
 # ---------------------------------------------------------------- amendments
 _REF = (r"(?:Section|Article|Clause|Schedule|Exhibit|Paragraph|Annex|Appendix)\s+"
         r"(?:\d+(?:\.\d+)*(?:\s?\([a-z0-9]+\))*|[A-Z](?:-\d+)?\b|[IVXLC]+\b)")

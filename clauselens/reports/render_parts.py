@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+from clauselens.parsing.metadata import shown_date
 from clauselens.reports.model import NO_MODEL_CALLED, Citation, Finding, Report, SourceDocument
 
 SECTION_TITLES = (
@@ -70,7 +71,7 @@ def document_text(d: SourceDocument) -> str:
     date it is when it is not plainly the agreement's (an amendment's own date; only a year: the opening text
     leaves the day blank or gives none, as ``library list`` shows it)."""
     if d.effective_date:
-        when = f", {'amendment ' if d.doc_type == 'amendment' else ''}dated {d.effective_date}"
+        when = f", {'amendment ' if d.doc_type == 'amendment' else ''}dated {shown_date(d.effective_date)}"
     elif d.year:
         when = f", of {d.year} (the year in its opening text, which gives no full date)"
     else:

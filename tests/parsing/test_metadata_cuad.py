@@ -158,3 +158,13 @@ def test_party_forms_on_real_preambles(prefix: str, parties: list[str]) -> None:
 ])
 def test_parse_date(text: str, iso: str | None) -> None:
     assert parse_date(text) == (dt.date.fromisoformat(iso) if iso else None)
+
+
+def test_a_split_ordinal_is_joined_for_display_only() -> None:
+    """A text layer's "20t h day of January, 2020" stays verbatim in the metadata and reads "20th day of January, 2020" in a
+    report header and ``library list`` (a new user's tryout of the INTERSECT supply agreement, 2026-12-07)."""
+    from clauselens.parsing.metadata import guess_effective_date, parse_date, shown_date
+
+    raw = guess_effective_date("This SUPPLY AGREEMENT is made on this 20t h day of January, 2020 by and between")
+    assert raw == "20t h day of January, 2020" and parse_date(raw) is not None and parse_date(raw).isoformat() == "2020-01-20"
+    assert shown_date(raw) == "20th day of January, 2020" and shown_date("May 3, 2006") == "May 3, 2006"
