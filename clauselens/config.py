@@ -247,8 +247,8 @@ class Settings(BaseSettings):
     # ``grid --no-presence`` asks the model instead.
     grid_presence: bool = True
     # Issue #45: a yes/no cell that neither the agreement's sentences (``grid.yes_no``) nor the trained heads decide is left
-    # *unverified* for a reviewer, with no model call: the default 1.5B answered such cells wrong 6 times in the 12 it answered
-    # with a keyed Yes/No on two keyed dev sets (dev17, dev18; docs/BENCHMARKS.md). ``CLAUSELENS_GRID_YES_NO_MODEL=true`` or
+    # *unverified* for a reviewer, with no model call: after the grid's checks the default 1.5B's answers to such cells were
+    # wrong 23 times in the 48 with a keyed Yes/No on seven keyed dev sets (dev12-dev18; docs/BENCHMARKS.md). ``CLAUSELENS_GRID_YES_NO_MODEL=true`` or
     # ``grid --yes-no-model`` asks the model (a stronger one on a server), its answer checked against its quote.
     grid_yes_no_model: bool = False
     # Issue #40: who judges "does this quote support this claim" after the deterministic checks: "llm" -- the
