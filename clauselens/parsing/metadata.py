@@ -7,24 +7,18 @@ single spaces), so each is a substring of the whitespace-normalised document tex
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from typing import Sequence
 
+from clauselens.parsing.dates import ORDINAL_WORDS
+from clauselens.parsing.dates import parse_date as parse_date  # re-exported: callers import it from here
+from clauselens.parsing.dates import shown_date as shown_date
 from clauselens.parsing.numbering import is_caps_heading
 from clauselens.parsing.types import Document
 
-_MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august",
-                "september", "october", "november", "december"]
 _MONTHS = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December"
            r"|Jan\.?|Feb\.?|Mar\.?|Apr\.?|Jun\.?|Jul\.?|Aug\.?|Sept?\.?|Oct\.?|Nov\.?|Dec\.?)")
-_ORDINAL_WORDS = [
-    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
-    "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth",
-    "eighteenth", "nineteenth", "twentieth",
-]
-_ORDINAL_WORDS += [f"twenty-{w}" for w in _ORDINAL_WORDS[:9]] + ["thirtieth", "thirty-first"]
-_DAY = r"(?:\d{1,2}\s?(?:s\s?t|n\s?d|r\s?d|t\s?h)?|" + "|".join(sorted(_ORDINAL_WORDS, key=len, reverse=True)) + ")"
+_DAY = r"(?:\d{1,2}\s?(?:s\s?t|n\s?d|r\s?d|t\s?h)?|" + "|".join(sorted(ORDINAL_WORDS, key=len, reverse=True)) + ")"
 #: A date as contracts write it: ``May 1, 2012``, ``Sept 29, 2004``, ``May 3,2006``,
 #: ``1st day of January, 1996``, ``first day of July, 2017``, ``1 October 2019``, ``2012-05-01``.
 DATE_RE = re.compile(
@@ -487,35 +481,6 @@ def guess_party_aliases(text: str, parties: Sequence[str], *, chars: int = ALIAS
 
 
 # ---------------------------------------------------------------- dates
-def parse_date(s: str | None) -> dt.date | None:
-    """A :data:`DATE_RE` string (``"May 3,2006"``, ``"1st day of January, 1996"``,
-    ``"first day of July, 2017"``, ``"Sept 29, 2004"``, ``"2012-05-01"``) as a date, or
-    ``None`` when ``s`` is empty or not such a date (including impossible dates)."""
-    if not s:
-        return None
-    s = " ".join(s.split()).lower()
-    try:
-        iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", s)
-        if iso:
-            return dt.date(int(iso.group(1)), int(iso.group(2)), int(iso.group(3)))
-        year = re.search(r"(\d{4})\s*$", s)
-        month = next((i + 1 for i, mn in enumerate(_MONTH_NAMES) if re.search(rf"\b{mn[:3]}", s)), None)
-        if not year or not month:
-            return None
-        s2 = re.sub(r"(\d)([snrt])\s?([tdh])\b", r"\1\2\3", s[:year.start()])  # "19t h", "1s t": a text layer's split ordinal
-        dm = re.search(r"\b(\d{1,2})(?:st|nd|rd|th)?\b", s2)
-        if dm:
-            day = int(dm.group(1))
-        else:
-            word = next((w for w in sorted(_ORDINAL_WORDS, key=len, reverse=True) if w in s2), None)
-            if word is None:
-                return None
-            day = _ORDINAL_WORDS.index(word) + 1
-        return dt.date(int(year.group(1)), month, day)
-    except ValueError:
-        return None
-
-
 _BASE_DATED = re.compile(r"amendment\b[^;\n]{0,40}?\bto\s+(?:the\s+|that\s+certain\s+)?(?:[A-Z][\w&-]*\s+){0,8}Agreement\s*$",
                          re.IGNORECASE)
 
@@ -545,13 +510,6 @@ def guess_effective_date(head: str) -> str | None:
         return " ".join(m.group(1).split())
     m = DATE_RE.search(pre)
     return " ".join(m.group(0).split()) if m else None
-
-
-def shown_date(date: str) -> str:
-    """A date as written (the metadata keeps it verbatim) for a header or a listing: whitespace collapsed and a text layer's
-    split ordinal joined ("20t h day of January" -> "20th day of January"; a new user's tryout saw the split form in every
-    report header)."""
-    return re.sub(r"\b(\d{1,2})([snrt])\s([tdh])\b", r"\1\2\3", " ".join(date.split()))
 
 
 # ---------------------------------------------------------------- amendments
