@@ -37,6 +37,8 @@ from typing import Any, Sequence
 
 from clauselens.grid.evidence import MAY_ASK
 from clauselens.grid.questions import GridQuestion
+from clauselens.heads.category_words import NEVER_WORDED as NEVER_WORDED  # re-exported: the grid's rules and tests use it here
+from clauselens.heads.category_words import never_worded as never_worded
 
 #: A question about a first refusal, offer or negotiation names one of these (a keyed dev set's exclusivity question did not).
 _FIRST_ASKED = re.compile(r"\b(?:first|match\w*|offer\w*|refus\w*|options?|dibs|before\s+(?:anyone|anybody|someone|somebody))\b", re.IGNORECASE)
@@ -241,17 +243,6 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
                               f"and above its absence line {band}; left for a reviewer")
 
 
-#: Clause kinds that are (almost) never written without their own word family: an agreement that never uses it has no such
-#: clause. Chosen by ``benchmarks/category_words_census.py`` on the train_allowed agreements (results/category_words_census.json):
-#: at most 3 % of the agreements with such a clause lack the words (non-compete 1 of 71, exclusivity 3 of 120, insurance 0 of
-#: 109, hiring staff away 0 of 35, cap on liability 0 of 176, change of control 0 of 74, assignment 0 of 251, joint IP 0 of 26).
-NEVER_WORDED: dict[str, tuple[str, str]] = {  # category -> (the word a reason names, the word family's pattern)
-    "Non-Compete": ("compet", r"compet"), "Exclusivity": ("exclusiv", r"exclusiv"), "Insurance": ("insur", r"insur"),
-    "No-Solicit Of Employees": ("solicit", r"solicit|hire|employ"), "Cap On Liability": ("liab", r"liab"),
-    "Uncapped Liability": ("liab", r"liab"), "Change Of Control": ("change of control", r"change\s+(?:of|in)\s+control|merge|acqui|control"),
-    "Anti-Assignment": ("assign", r"assign|transfer"), "Joint Ip Ownership": ("joint", r"joint")}
-
-
 #: What a clause of some kinds must say for a "Yes" to quote it: insurance as a duty (CUAD's "a requirement for either party to
 #: maintain insurance": "Licensee shall maintain ... insurance", not "Any of the Parties may at its own expense insure against
 #: such risks" nor a supposition, "Should the Managing Group agree to jointly insure ..."); a cap on liability as a limit (an
@@ -334,15 +325,6 @@ def clause_sentence(category: str, texts: Sequence[str], order: Sequence[int] | 
             if len(t.split()) >= MIN_QUOTE_WORDS and states_clause(category, t):  # a sentence, not a heading ("Non-Competition by ...")
                 return i, s, e
     return None
-
-
-def never_worded(category: str, texts: Sequence[str]) -> str:
-    """The word of ``category`` (:data:`NEVER_WORDED`) when none of ``texts`` uses its word family (then the agreement has
-    no such clause), else ``""``."""
-    word, pat = NEVER_WORDED.get(category, ("", ""))
-    if not pat or any(re.search(pat, t, re.IGNORECASE) for t in texts):
-        return ""
-    return word
 
 
 def category_question(q: GridQuestion) -> tuple[GridQuestion, TopicReading] | None:

@@ -99,6 +99,11 @@ class TopicHead:
         e = np.exp(z)
         return e / e.sum(axis=1, keepdims=True)
 
+    def ranked(self, vector: np.ndarray) -> list[tuple[str, float]]:
+        """Every label with its probability for one question embedding, most probable first."""
+        p = self.probabilities(vector)[0]
+        return sorted(((c, float(x)) for c, x in zip(self.labels, p)), key=lambda cp: -cp[1])
+
     def read(self, vector: np.ndarray, presence: list[dict[str, float]]) -> AbsentTopic:
         """The absent mass of one question embedding against agreements given by their presence
         scores per category: the probability on eligible categories whose score is below

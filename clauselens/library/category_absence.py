@@ -146,7 +146,7 @@ class CategoryChecks(HeadingTopicChecks):
         presence = [self.presence_scores(d) for d in doc_ids]
         reading = head.read(vec, presence)
         if not reading.absent:
-            return self._absent_heading_topic(vec, doc_ids, names)
+            return self._never_worded(head.ranked(vec), doc_ids, names) or self._absent_heading_topic(vec, doc_ids, names)
         cat = reading.categories[0][0]
         best = max(float(sc.get(cat, 0.0)) for sc in presence)
         return {"category": cat, "mass": round(reading.mass, 3), "threshold": reading.threshold,
@@ -154,6 +154,22 @@ class CategoryChecks(HeadingTopicChecks):
                 "presence": {d: round(float(sc.get(cat, 0.0)), 4) for d, sc in zip(doc_ids, presence)},
                 "absent_below": head.absent_below[cat],
                 "reason": absence_reason(reading, names, len(doc_ids), best, head.absent_below[cat])}
+
+
+    def _never_worded(self, ranked: Sequence[tuple[str, float]], doc_ids: Sequence[str], names: str) -> dict[str, Any] | None:
+        """The question's category is a kind almost never written without its own word and no agreement in ``doc_ids`` uses it:
+        absent, whatever the presence probe's score (:func:`clauselens.heads.category_words.unworded_reading`; a new user's
+        tryout: "Is Maimon's liability to Intellisense capped?" over a services agreement that never says "liab…" was answered
+        with its headings and severability clauses)."""
+        from clauselens.heads.category_words import unworded_reading, unworded_reason
+
+        texts = [c.text for c in self.catalogue.passages(self.catalogue.rows_of(list(doc_ids)))]
+        got = unworded_reading(ranked, texts)
+        if got is None:
+            return None
+        cat, word, p = got
+        return {"category": cat, "mass": round(p, 3), "categories": [[c, round(q, 3)] for c, q in ranked[:3]],
+                "never_worded": word, "reason": unworded_reason(cat, word, p, names, len(doc_ids))}
 
 
 __all__ = ["CHANNEL_MIN_PASSAGE", "CHANNEL_MIN_PROBABILITY", "CHANNEL_TOP", "MAX_AGREEMENTS", "CategoryChecks"]

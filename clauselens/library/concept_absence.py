@@ -55,6 +55,17 @@ class ConceptChecks(LibraryParts):
         text = strip_naming_words(question, set().union(*(naming_words(r) for r in recs))) if recs else question
         return named_in(text, [self._agreement_words(d)[0] for d in doc_ids]) if named_terms(text) else None
 
+    def _asked_unworded(self, question: str, doc_ids: Sequence[str]) -> str:
+        """The word family of a clause kind the question names ("Is Maimon's liability capped?") that none of the agreements
+        ``doc_ids`` uses (:func:`clauselens.heads.category_words.asked_unworded`: such clauses are almost never written
+        without it), else ``""``; off with the category-absence check (``retrieval.category_absence``), and for more than
+        :data:`MAX_AGREEMENTS` agreements."""
+        from clauselens.heads.category_words import asked_unworded
+
+        if getattr(self, "topic_head", None) is False or not doc_ids or len(doc_ids) > MAX_AGREEMENTS:
+            return ""
+        return asked_unworded(question, [self._agreement_words(d)[0] for d in doc_ids])
+
     def _absent_concept(self, question: str, doc_ids: Sequence[str]) -> AbsentConcepts | None:
         """The concepts of ``question`` (the agreements' names taken out) that none of the agreements
         ``doc_ids`` words (:func:`unused_concepts`); ``None`` when off, or for more than

@@ -388,6 +388,12 @@ class Library(Indexing, ExactFields, TopicChecks, CategoryChecks, ConceptChecks,
         if cat is not None:
             trace["absent_category"] = cat
             return SearchResult(query=question, abstained=True, trace=trace, reason=f"{NO_MATCH}: {cat['reason']}")
+        asked = self._asked_unworded(question, docs)
+        if asked:
+            trace["absent_topic"] = {"word": asked, "never_worded": True}
+            return SearchResult(query=question, abstained=True, trace=trace,
+                                reason=f"{NO_MATCH}: {names} never use{'s' if len(docs) == 1 else ''} the word '{asked}…', "
+                                       "and clauses of that kind are (almost) never written without it")
         concept = self._absent_concept(question, docs)
         if concept is None:
             return None

@@ -537,8 +537,13 @@ def test_a_standard_topic_the_agreement_never_mentions_abstains(lib: Library, mo
     assert res.trace["absent_topic"]["word"] == "insurance"
     used = lib.search("Which insurance must CBC carry under the MediWound supply agreement?", 5)  # MediWound uses it
     assert not used.abstained and used.passages
-    monkeypatch.setattr(L, "TOPIC_MIN_AGREEMENTS", 50)  # a 4-agreement library says nothing about what is standard
-    assert not lib.search("Which insurance policies does the IMPCO / Minda joint venture agreement require?", 5).abstained
+    monkeypatch.setattr(L, "TOPIC_MIN_AGREEMENTS", 50)  # a 4-agreement library says nothing about what is standard ...
+    small = lib.search("Which insurance policies does the IMPCO / Minda joint venture agreement require?", 5)
+    assert "library_share" not in small.trace.get("absent_topic", {})
+    # ... but insurance clauses are (almost) never written without "insur…" (heads.category_words), whatever the library's size
+    assert small.abstained and "never uses the word 'insur…'" in (small.reason or "")
+    assert small.trace["absent_topic"] == {"word": "insur", "never_worded": True}
+    assert not lib.search("Which insurance must CBC carry under the MediWound supply agreement?", 5).abstained
 
 
 def test_a_two_word_topic_one_of_whose_words_the_agreement_never_uses_abstains(lib: Library,

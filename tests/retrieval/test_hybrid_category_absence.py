@@ -42,4 +42,23 @@ def test_off_by_setting_and_without_the_minilm_embedder() -> None:
     assert not off.search(COVER).abstained
     lexical = HybridRetriever(None, category_absence=True)
     lexical.index([doc])
-    assert not lexical.search(COVER).abstained
+    res = lexical.search(COVER)  # no topic head reading without MiniLM; the word rule needs none ("insur…" is never used)
+    assert "absent_category" not in res.trace and res.trace["absent_topic"] == {"word": "insur", "never_worded": True}
+
+
+SCOUTCAM = Path(__file__).resolve().parents[3] / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad" / (
+    "SCOUTCAMINC_05_12_2020-EX-10.22-SERVICES AGREEMENT.txt")
+
+
+@pytest.mark.skipif(not SCOUTCAM.exists(), reason="needs the CUAD corpus in ../shared/data")
+def test_a_clause_kind_named_by_its_own_word_the_agreement_never_uses_is_declined() -> None:
+    """Scoutcam's services agreement with Maimon never says "liab…" (a new user's tryout asked "Is Maimon's liability to
+    Intellisense capped?" and got its headings and severability clauses; the topic head read the question as a covenant not
+    to sue). A cap on liability is (almost) never written without the word (heads.category_words), so: declined."""
+    doc = load_document(SCOUTCAM)
+    assert "liab" not in doc.text.lower()
+    r = build_retriever(Settings().retrieval)
+    r.index([doc])
+    res = r.search("Is Maimon's liability to Intellisense capped?")
+    assert res.abstained and "never use the word 'liab…'" in res.reason and res.trace["absent_topic"]["never_worded"]
+    assert not r.search("Can Maimon work for a competitor?").abstained  # clause 8 says "compete"
