@@ -53,6 +53,7 @@ from clauselens.agents.reading_check import (
     named_in_quotes,
     question_words,
     reading_scope,
+    stated_value,
 )
 from clauselens.agents.reading_check import tokens as _tokens
 from clauselens.agents.refusal import clauses_answer_instruction
@@ -495,7 +496,7 @@ def _reading(question: str, quotes: Sequence[RuleQuote], passages: Mapping[str, 
         return None, True, []
     out.append({"type": ET.LLM_CALL, **rec.as_dict()})
     answer, answered = got.answer.strip(), bool(getattr(got, "answered", True))
-    if answer and not bare_reading(answer):
+    if answer and (not bare_reading(answer) or stated_value(answer, texts)):
         # a quoted clause names what the question asks about ("Sarbanes-Oxley"): the reading's "none answers" is set aside
         answered = answered or named_in_quotes(answer, question, texts, names) is not None
         answer, gaps = checked_reading(answer, question, quotes, passages, texts, lead, out, names)

@@ -160,6 +160,16 @@ def _numbers(text: str) -> set[str]:
     return {_NUMBER_WORDS.get(m.lower(), m.replace(",", "")) for m in _NUMBER.findall(text)}
 
 
+def stated_value(answer: str, texts: Sequence[str]) -> bool:
+    """Does a short ``answer`` (:func:`bare_reading`) give a value the quoted ``texts`` state -- a number each of whose figures
+    a quote holds ("6 weeks' notice", "30 days") -- rather than a bare yes or no? Such an answer is checked, not set aside (a
+    new user's tryout: "6 weeks' notice" was withheld as "a bare yes or no")."""
+    if re.search(r"\b(?:yes|no|none|n/a)\b", answer, re.IGNORECASE):
+        return False
+    said = {_NUMBER_WORDS.get(m.lower(), m.replace(",", "")) for m in _NUMBER.findall(answer)}  # "30 days": no clause number here
+    return bool(said) and said <= set().union(*(_numbers(t) for t in texts)) if texts else False
+
+
 def omitted(reading: str, answering: Sequence[str], question: str = "") -> list[str]:
     """The ``answering`` sentences the reading leaves out: those of which it has none of the sentence's own key
     words (content stems no other answering sentence and not the question has), or not every number the sentence
@@ -286,4 +296,4 @@ def checked_reading(answer: str, question: str, quotes: Sequence[Any], passages:
 
 __all__ = ["BASE_WORDS", "HEADING", "MAX_LABELLED", "MAX_WORDS", "NO_ANSWER", "MIN_SHARED", "SET_ASIDE_CONTRADICTION", "WORDS_PER_SENTENCE",
            "answering_sentences", "checked_reading", "clause_name", "contradiction", "named_in_quotes", "omission_note",
-           "omitted", "reading_scope", "reading_words", "relied_on", "sentences", "tokens"]
+           "omitted", "reading_scope", "reading_words", "relied_on", "sentences", "stated_value", "tokens"]

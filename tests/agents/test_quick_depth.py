@@ -199,3 +199,17 @@ def test_a_bare_reading_is_set_aside(doc):
               tools=_tools(doc), max_turns=3)
     notes = [e.get("text") or "" for e in res.transcript["events"] if e["type"] == "note"]
     assert any("'Yes' is too short" in n for n in notes) and "Yes" not in " ".join(res.report.knowledge_gaps)
+
+
+def test_a_short_reading_that_gives_a_stated_value_is_kept(doc):
+    """"30 days' notice" is short but no bare yes or no: its figure is one the quoted clause states (clause 7.2 of the bundled
+    agreement: thirty (30) days' notice), so it is checked and shown as the reading (a new user's tryout withheld "6 weeks'
+    notice" as "a bare yes or no")."""
+    from clauselens.agents.delivery import SET_ASIDE_READING
+    from clauselens.agents.reading_check import stated_value
+
+    assert stated_value("30 days' notice", ["upon thirty (30) days' prior written notice"])
+    assert not stated_value("45 days", ["upon thirty (30) days' prior written notice"]) and not stated_value("No", ["30 days"])
+    model = ScriptedChat(script={"LeadReading": [{"answer": "30 days' notice", "answered": True}]})
+    r = ask([], QUESTION, _settings(), models=model, tools=_tools(doc), max_turns=3).report
+    assert r.answer != SET_ASIDE_READING and "30 days' notice" in r.answer, r.answer
