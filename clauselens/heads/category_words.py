@@ -31,7 +31,7 @@ def never_worded(category: str, texts: Sequence[str]) -> str:
 #: Kinds whose word a question itself may use ("Is Maimon's liability capped?", "Do they have to carry insurance?"): the word
 #: family a question names, and the pattern of it in an agreement (the kinds of :data:`NEVER_WORDED` whose family is one word).
 ASKED_WORDS: dict[str, str] = {"liab": r"liab", "insur": r"insur", "exclusiv": r"exclusiv", "compet": r"compet(?!en)",
-                               "solicit": r"solicit"}
+                               "solicit": r"solicit"}  # a question's "competent" asks no non-compete; an agreement's counts (census)
 
 
 def asked_unworded(question: str, texts: Sequence[str]) -> str:
@@ -40,7 +40,7 @@ def asked_unworded(question: str, texts: Sequence[str]) -> str:
     none -- whatever the size of the library (the library's share-based absent-topic rule needs 50 agreements)."""
     low = question.lower()
     for word, pat in ASKED_WORDS.items():
-        if re.search(rf"\b{pat}", low) and texts and not any(re.search(pat, t, re.IGNORECASE) for t in texts):
+        if re.search(rf"\b{pat}", low) and texts and not any(re.search(word, t, re.IGNORECASE) for t in texts):
             return word
     return ""
 

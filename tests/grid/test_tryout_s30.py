@@ -196,3 +196,14 @@ def test_an_end_for_cause_is_no_free_exit() -> None:
     q = "Can either side get out of it without a reason, just by giving notice?"
     assert read_yes_no(q, [SMAAASH_CAUSE]).answer != "Yes"
     assert read_yes_no(q, ["Either party may terminate this Agreement without cause upon thirty (30) days written notice."]).answer == "Yes"
+
+
+def test_a_question_about_competence_names_no_non_compete() -> None:
+    """The agreement-side word family stays the census's ("compet": 1 of 71 train_allowed non-competes lack it; without
+    "competen…" 5 do, so an agreement's "competent" still counts); a question's "competent" asks about no non-compete."""
+    from clauselens.heads.category_words import asked_unworded
+
+    texts = ["The Company shall pay the Consultant a fee."]
+    assert asked_unworded("Is the consultant competent to do the work?", texts) == ""
+    assert asked_unworded("Are they barred from competing?", texts) == "compet"
+    assert asked_unworded("Are they barred from competing?", ["a competent manner"]) == ""
