@@ -138,6 +138,12 @@ _BEFORE_RENEWALS = re.compile(r"\b(?:before|not\s+counting|excluding|without)\s+
                               r"\bunless\s+(?:it\s+is\s+|it's\s+)?(?:renewed|extended)\b", re.IGNORECASE)
 
 
+def asks_renewal(question: str) -> bool:
+    """Does ``question`` ask about a renewal or extension itself ("how long does each extension last if it gets renewed?"),
+    not only exclude one ("before any renewal", "if nobody extends it")?"""
+    return bool(re.search(r"\b(?:renew\w*|extend\w*|extension)\b", _BEFORE_RENEWALS.sub(" ", question), re.IGNORECASE))
+
+
 #: After the period: its start and its end date, which agree with it ("one (1) year commencing on the Effective Date and ending
 #: on February 19, 2013"; a keyed dev set's initial term was left unread).
 _ENDING_ON = re.compile(rf"\W*(?:commenc|begin|start)\w*\s+(?:on|as\s+of)\s+(?:the\s+)?[\w\s]{{1,30}}?,?\s+and\s+(?:ending|expiring|terminating)\s+"

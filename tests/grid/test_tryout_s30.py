@@ -207,3 +207,23 @@ def test_a_question_about_competence_names_no_non_compete() -> None:
     assert asked_unworded("Is the consultant competent to do the work?", texts) == ""
     assert asked_unworded("Are they barred from competing?", texts) == "compet"
     assert asked_unworded("Are they barred from competing?", ["a competent manner"]) == ""
+
+
+# UsioInc_20040428_SB-2_EX-10.11 Affiliate Agreement 2, 5.01
+USIO_RENEWS = ("This Agreement will automatically renew for successive one-year terms unless terminated by either party by providing the "
+               "other with 30 days written notice that this Agreement will not be renewed.")
+
+
+# VIRTUALSCOPICS,INC Master Services Agreement (dev16)
+VSCI_RENEWS = ("Upon expiration of the Initial Term, unless written notice to the contrary is provided by one party to the other party at "
+               "least 30 days prior to the expiration of the then-current term, this Agreement shall be renewed for additional, successive "
+               'periods of one (1) year each (each a "Renewal" and together with the Initial Term, collectively, the "Term").')
+
+
+def test_a_renewal_asked_as_such_keeps_the_renewal_sentences_length() -> None:
+    """A renewal's length read from a sentence that renews for further periods is kept when the question asks about the
+    renewal itself; a question that only excludes renewals ("before any renewal could even come up") asks the first term."""
+    asked = _cell("I want to know how long each extension lasts if it gets renewed.", "duration", VSCI_RENEWS)
+    assert (asked.status, asked.answer) == ("answered", "1 year"), asked
+    first = _cell("If I sign, how long does the first stretch hold me before any renewal could even come up?", "duration", USIO_RENEWS)
+    assert first.status != "answered" and first.answer == ""
