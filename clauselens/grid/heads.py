@@ -336,6 +336,10 @@ def category_question(q: GridQuestion) -> tuple[GridQuestion, TopicReading] | No
     cq = cuad_question(topic.category) if topic else None
     if topic is None or cq is None or cq.type != q.type or topic.category in NOT_READ_AS:
         return None
+    from clauselens.grid.term import renewal_only_after
+
+    if topic.category == "Renewal Term" and renewal_only_after(q.question):
+        return None  # "Initial commitment pls - yrs/months before any auto-renew kicks in" read as Renewal Term (P 0.92): the first term
     return cq, topic
 
 

@@ -141,7 +141,19 @@ _BEFORE_RENEWALS = re.compile(r"\b(?:before|not\s+counting|excluding|without)\s+
 def asks_renewal(question: str) -> bool:
     """Does ``question`` ask about a renewal or extension itself ("how long does each extension last if it gets renewed?"),
     not only exclude one ("before any renewal", "if nobody extends it")?"""
-    return bool(re.search(r"\b(?:renew\w*|extend\w*|extension)\b", _BEFORE_RENEWALS.sub(" ", question), re.IGNORECASE))
+    rest = _BEFORE_ANY_RENEWAL.sub(" ", _BEFORE_RENEWALS.sub(" ", question))
+    return bool(re.search(r"\b(?:renew\w*|extend\w*|extension)\b", rest, re.IGNORECASE))
+
+
+def renewal_only_after(question: str) -> bool:
+    """Does ``question`` name a renewal only as what comes after what it asks ("Initial commitment - yrs/months before any
+    auto-renew kicks in")? Then it asks the first term, however a topic reader hears its word "renew"."""
+    return bool(re.search(r"\b(?:auto-?)?(?:renew\w*|extend\w*|extension)", question, re.IGNORECASE)) and not asks_renewal(question)
+
+
+#: "before any auto-renew kicks in", "prior to renewal", "until it renews": a renewal named only as what comes after.
+_BEFORE_ANY_RENEWAL = re.compile(r"\b(?:before|prior\s+to|until)\b[^?.;]{0,25}?\b(?:auto-?)?(?:renew\w*|extend\w*|extensions?)\b",
+                                 re.IGNORECASE)
 
 
 #: After the period: its start and its end date, which agree with it ("one (1) year commencing on the Effective Date and ending

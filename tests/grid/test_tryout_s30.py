@@ -227,3 +227,18 @@ def test_a_renewal_asked_as_such_keeps_the_renewal_sentences_length() -> None:
     assert (asked.status, asked.answer) == ("answered", "1 year"), asked
     first = _cell("If I sign, how long does the first stretch hold me before any renewal could even come up?", "duration", USIO_RENEWS)
     assert first.status != "answered" and first.answer == ""
+
+
+def test_a_renewal_named_only_as_what_comes_after_asks_the_first_term() -> None:
+    """"Initial commitment pls - yrs/months before any auto-renew kicks in" asks the first term, so a renewal sentence's "one-year
+    terms" is no answer to it (a tryout of the shorthand set's question over Usio's affiliate agreement answered "1 year")."""
+    from clauselens.grid.term import asks_renewal
+
+    assert not asks_renewal(expand("Initial commitment pls - yrs/months before any auto-renew kicks in"))
+    assert asks_renewal(expand("auto-renew period = ? (length of each renewal)"))
+    cell = _cell("Initial commitment pls - yrs/months before any auto-renew kicks in", "duration", USIO_RENEWS)
+    assert cell.status != "answered" and cell.answer == ""
+    from clauselens.grid.term import renewal_only_after
+
+    assert renewal_only_after(expand("Initial commitment pls - yrs/months before any auto-renew kicks in"))
+    assert not renewal_only_after("How long does each extension last?") and not renewal_only_after("How long is each extra stretch?")
