@@ -79,7 +79,6 @@ _AGREEMENT_STEMS = frozenset(content_stems("agreement contract deal"))
 _RIGHTS_STEMS = frozenset({"agreement", *content_stems("right rights obligations duties interest")})
 #: What an asker calls a party's staff ("Can they poach our people?": "any present employee of UTEK").
 _PEOPLE_STEMS = frozenset(content_stems("people employee employees staff personnel workers team"))
-#: A topic word written in its negated form ("non-exclusive"): it says the opposite.
 #: Who a restriction on assigning binds, when it names one party: the subject ("Licensee shall not assign"), the holder of the
 #: rights ("the rights ... of Developer ... shall not be assigned") or a passive's agent ("may not be assigned or delegated by
 #: Affiliate"); not "either party", "each Party", "the Parties".
@@ -89,6 +88,7 @@ _NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
 #: A sentence that makes the agreement assignable by a party: "is fully assignable by El Pollo Loco", "freely transferable by Licensor".
 _ASSIGNABLE_BY = re.compile(r"\b(?:assignable|transferable|transferrable)\s+(?:in\s+whole\s+or\s+in\s+part\s+)?by\s+(?:the\s+)?[A-Z]")
 _ANY_PARTY = re.compile(r"^(?:neither|either|each|any|no|both|all|every)\b|^(?:the\s+)?part(?:y|ies)$", re.IGNORECASE)
+#: A topic word written in its negated form ("non-exclusive"): it says the opposite.
 _NON_AT = re.compile(r"\bnon[\s-]?$", re.IGNORECASE)
 #: A sentence that makes a party's right depend on someone's consent, and one that lets it act without.
 _NEEDS_CONSENT = re.compile(r"\b(?:with|upon|subject\s+to|after\s+obtaining|having\s+obtained|requir\w*)\s+(?:\w+\s+){0,3}?"
@@ -388,4 +388,4 @@ def _nothing_on_topic(question: str, vocab: bool, named: bool) -> YesNoReading:
     return YesNoReading("No", reason="no sentence of the agreement is about the question's topic")
 
 
-__all__ = ["YesNoReading", "asks_freedom", "asks_secrecy", "claim_object", "read_yes_no"]
+__all__ = ["YesNoReading", "asks_freedom", "asks_secrecy", "bound_party", "claim_object", "read_yes_no"]
