@@ -538,16 +538,17 @@ def checks_category(own: Cell) -> bool:
 def cross_checked(own: Cell, by_category: Cell | None) -> Cell:
     """A typed cell read from the question's own words (``own``) and again as the topic head's category
     (``by_category``, :func:`category_rule_cell`; None: that reading found nothing): the own reading when
-    the other found nothing or the same value; the category's when the own words found nothing; and
+    the other found nothing or the same value; the category's when the own words found nothing or only a value no reader of
+    its kind confirmed (``candidate``); and
     when both answered with different values, *unverified* with both named (fresh phrasing: "if nobody
     stops it, how long does it carry on each time?" read the initial term by its words, the renewal
     term as its category)."""
     if by_category is None:
         return own
-    if own.status == "unverified" and own.reason.startswith(UNCORROBORATED_READ):
-        if by_category.status == "answered" and by_category.answer == own.candidate:
-            return by_category  # the category's reader of that kind of clause confirms the value the question's words found
-        return own if by_category.status != "answered" else by_category
+    if own.status == "unverified" and own.candidate:
+        # a value only the question's words found: the category's reader of that kind of clause answers (it confirms that value
+        # or reads the clause it is about); otherwise the value stays with the reviewer
+        return by_category if by_category.status == "answered" else own
     if own.status != "answered":
         return by_category
     if by_category.status == "answered" and by_category.answer != own.answer:

@@ -54,11 +54,17 @@ def unworded_reading(categories: Sequence[tuple[str, float]], texts: Sequence[st
     most probable first; :meth:`clauselens.heads.topic.TopicHead.ranked`) is a kind of
     :data:`NEVER_WORDED` with probability at least :data:`MIN_PROBABILITY` and none of the agreements' ``texts`` uses its word;
     else ``None`` (the library's and the single-document retriever's category-absence checks)."""
-    if not categories or not texts:
+    if not unworded_candidate(categories) or not texts:
         return None
     cat, p = categories[0]
-    word = never_worded(cat, texts) if p >= MIN_PROBABILITY else ""
+    word = never_worded(cat, texts)
     return (cat, word, float(p)) if word else None
+
+
+def unworded_candidate(categories: Sequence[tuple[str, float]]) -> bool:
+    """Is the topic head's first reading a :data:`NEVER_WORDED` kind with probability at least :data:`MIN_PROBABILITY` (the
+    cheap test before any agreement's text is read)?"""
+    return bool(categories) and categories[0][0] in NEVER_WORDED and categories[0][1] >= MIN_PROBABILITY
 
 
 def unworded_reason(category: str, word: str, probability: float, names: str, n_docs: int) -> str:
@@ -67,4 +73,5 @@ def unworded_reason(category: str, word: str, probability: float, names: str, n_
             f"{'uses' if n_docs == 1 else 'use'} the word such clauses are written with ('{word}…')")
 
 
-__all__ = ["ASKED_WORDS", "MIN_PROBABILITY", "NEVER_WORDED", "asked_unworded", "never_worded", "unworded_reading", "unworded_reason"]
+__all__ = ["ASKED_WORDS", "MIN_PROBABILITY", "NEVER_WORDED", "asked_unworded", "never_worded", "unworded_candidate", "unworded_reading",
+           "unworded_reason"]

@@ -155,14 +155,15 @@ class CategoryChecks(HeadingTopicChecks):
                 "absent_below": head.absent_below[cat],
                 "reason": absence_reason(reading, names, len(doc_ids), best, head.absent_below[cat])}
 
-
     def _never_worded(self, ranked: Sequence[tuple[str, float]], doc_ids: Sequence[str], names: str) -> dict[str, Any] | None:
         """The question's category is a kind almost never written without its own word and no agreement in ``doc_ids`` uses it:
         absent, whatever the presence probe's score (:func:`clauselens.heads.category_words.unworded_reading`; a new user's
         tryout: "Is Maimon's liability to Intellisense capped?" over a services agreement that never says "liab…" was answered
         with its headings and severability clauses)."""
-        from clauselens.heads.category_words import unworded_reading, unworded_reason
+        from clauselens.heads.category_words import unworded_candidate, unworded_reading, unworded_reason
 
+        if not unworded_candidate(ranked):
+            return None  # no agreement text read for the questions this cannot decline
         texts = [c.text for c in self.catalogue.passages(self.catalogue.rows_of(list(doc_ids)))]
         got = unworded_reading(ranked, texts)
         if got is None:

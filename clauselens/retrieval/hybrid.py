@@ -234,10 +234,6 @@ class HybridRetriever:
             absent = self._absent_category(parts.question, docs or self._doc_ids, trace)
             if absent is not None:
                 return SearchResult(query=query, abstained=True, trace=trace, reason=f"{NO_MATCH}: {absent}")
-        if not parts.refs and named is None and self.category_absence:
-            absent = self._absent_category(parts.question, docs or self._doc_ids, trace)
-            if absent is not None:
-                return SearchResult(query=query, abstained=True, trace=trace, reason=f"{NO_MATCH}: {absent}")
         if not parts.refs and named is None and self.category_absence and len(docs or self._doc_ids) <= 3:
             from clauselens.heads.category_words import asked_unworded
 
@@ -308,20 +304,24 @@ class HybridRetriever:
         presence = [self._presence[d] for d in docs]
         vec = self.embedder.embed_queries([question])[0]
         reading = head.read(vec, presence)
-        titles = {c.doc_id: c.doc_title for c in self.chunks if c.doc_title}
-        names = " / ".join(titles.get(d) or "the document" for d in docs)
         if not reading.absent:
-            from clauselens.heads.category_words import unworded_reading, unworded_reason
+            from clauselens.heads.category_words import unworded_candidate, unworded_reading, unworded_reason
 
-            got = unworded_reading(head.ranked(vec), [c.text for c in self.chunks if c.doc_id in set(docs)])
+            ranked = head.ranked(vec)
+            got = unworded_reading(ranked, self._texts_of(docs)) if unworded_candidate(ranked) else None
             if got is not None:  # a kind almost never written without its own word, which the document never uses
                 trace["absent_category"] = {"category": got[0], "mass": round(got[2], 3), "never_worded": got[1]}
-                return unworded_reason(*got, names, len(docs))
+                return unworded_reason(*got, self._names_of(docs), len(docs))
             return self._absent_heading_topic(vec, docs, trace)
         cat = reading.categories[0][0]
         best = max(sc.get(cat, 0.0) for sc in presence)
         trace["absent_category"] = {"category": cat, "mass": round(reading.mass, 3), "presence": round(best, 4)}
-        return absence_reason(reading, names, len(docs), best, head.absent_below[cat])
+        return absence_reason(reading, self._names_of(docs), len(docs), best, head.absent_below[cat])
+
+    def _names_of(self, docs: Sequence[str]) -> str:
+        """The documents' titles for a reason ("the document" when one has none)."""
+        titles = {c.doc_id: c.doc_title for c in self.chunks if c.doc_title}
+        return " / ".join(titles.get(d) or "the document" for d in docs)
 
     def _texts_of(self, docs: Sequence[str]) -> list[str]:
         """Each document's text (joined chunks), once per index (:func:`agreement_words`, as the concept check reads it)."""
