@@ -64,6 +64,7 @@ from clauselens.playbook.model import Playbook, parse_playbook
 from clauselens.playbook.review import Reviewer
 from clauselens.playbook.rules import days, reduce_jurisdictions
 from clauselens.playbook.sources import load_file
+from clauselens.playbook.stack import STACK
 
 RESULTS = Path(__file__).resolve().parent / "results"
 #: The grid's committed answers (the 1.5B, CUAD preset) on the same 21 PDFs: the grid-raw comparison.
@@ -370,7 +371,9 @@ def main() -> None:
     result: dict[str, Any] = {"split": args.split, "head_sha256": head.meta["sha256"], "llm_calls": 0,
                               "calibration": {"file": "clauselens/playbook/presence_calibration.json",
                                               "sha256": sha256_file(CALIBRATION) if CALIBRATION.is_file() else None,
-                                              "categories": cal}}
+                                              "categories": cal},
+                              "stack": {"file": "clauselens/playbook/presence_stack.json",
+                                        "sha256": sha256_file(STACK) if STACK.is_file() else None}}
     if args.split == "dev":
         tune = [k for k in head.meta["manifest"]["tune_agreements"] if k in labels]
         files = [(k, corpus[k]) for k in tune]
@@ -380,6 +383,7 @@ def main() -> None:
         margins: list[float | None] = [float(x) for x in args.margins.split(",") if x.strip()] or [args.margin]
         reviewers = {"calibrated" if m is None else str(m): Reviewer(playbook(m), head=head) for m in margins}
         reviewers["head_thresholds"] = Reviewer(playbook(1.0), head=head, calibration={})
+        reviewers["no_stack"] = Reviewer(playbook(None), head=head, stack=False)
         for m, recs in run(files, labels, reviewers, settings).items():
             result["by_margin"][m] = summarise(reviewers[m].playbook, recs)
             s = result["by_margin"][m]
@@ -387,7 +391,8 @@ def main() -> None:
         name = "playbook_cuad_dev.json"
     else:
         pb = playbook(args.margin)
-        reviewers = {"main": Reviewer(pb, head=head), "head_thresholds": Reviewer(playbook(1.0), head=head, calibration={})}
+        reviewers = {"main": Reviewer(pb, head=head), "head_thresholds": Reviewer(playbook(1.0), head=head, calibration={}),
+                     "no_stack": Reviewer(pb, head=head, stack=False)}
         report = sorted(k for k in corpus if k in labels and k not in allowed)
         txt = run([(k, corpus[k]) for k in report], labels, reviewers, settings)
         result["margin"] = args.margin if args.margin is not None else "calibrated per category"
@@ -397,6 +402,8 @@ def main() -> None:
         result["report_txt"] = summarise(pb, txt["main"])
         result["head_thresholds"] = {"what": "the head's own thresholds (65 tune agreements), band 1.0 for all",
                                      "report_txt": summarise(pb, txt["head_thresholds"])}
+        result["no_stack"] = {"what": "calibrated, Exclusivity decided by the head alone (no wording stacker)",
+                              "report_txt": summarise(pb, txt["no_stack"])}
         result["report_txt_agreements"] = [r["agreement"] for r in txt["main"]]
         if not args.no_pdf:
             sel = json.loads((CUAD / "selected_contracts.json").read_text())
@@ -404,6 +411,7 @@ def main() -> None:
             pdf = run([(k, p) for k, p in pdfs if k in labels], labels, reviewers, settings)
             result["selected_pdf"] = summarise(pb, pdf["main"])
             result["head_thresholds"]["selected_pdf"] = summarise(pb, pdf["head_thresholds"])
+            result["no_stack"]["selected_pdf"] = summarise(pb, pdf["no_stack"])
             result["selected_pdf_rows"] = pdf["main"]
             if GRID_RAW.is_file():
                 result["selected_pdf_vs_grid"] = grid_compare(pb, pdf["main"], GRID_RAW)

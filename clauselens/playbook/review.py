@@ -9,7 +9,10 @@ for a parsed file, :func:`clauselens.library.library.chunks_of` for a library ag
 is decided by the head: present when its score is above the category's threshold by more than
 the category's band in log-odds (the logit distance is the probe's own scale: Cox 1958 / the
 logistic model), absent when below by more than it, else **unclear** ("the presence head is not
-sure"). Threshold and band per category come from :mod:`clauselens.playbook.calibrate`
+sure"). For a category with a shipped stacker (:mod:`clauselens.playbook.stack`: Exclusivity)
+the score decided is the head's score stacked with counts of the agreement's wording, on the
+stacker's own threshold and band, and a weak best window is replaced by the wording that decided
+as the clause quoted. Other thresholds and bands come from :mod:`clauselens.playbook.calibrate`
 (cross-validated on ``train_allowed`` agreements only); a category it does not cover keeps the
 head's threshold and a band of :data:`DEFAULT_MARGIN`; a playbook's ``unclear_margin`` sets one
 band for every category. The clause quoted is the passage the head scores highest for the
@@ -54,6 +57,7 @@ from clauselens.heads.presence import STRIDE_WORDS, WINDOW_WORDS, Presence, wind
 from clauselens.playbook.model import Playbook, Position
 from clauselens.playbook.parties import ALL, Sides, bound, covers, describe, liable, resolve_us, target
 from clauselens.playbook.rules import RuleResult, evaluate, mentions, sentences, topic_words
+from clauselens.playbook.stack import first_match, load_stack, negated_windows, stacked_score
 
 #: Clauses of one category read for a value rule (best first).
 MAX_CLAUSES = 3
@@ -119,26 +123,6 @@ class AgreementReview:
                 "results": [r.to_dict() for r in self.results]}
 
 
-_NEGATIVE_NAME = re.compile(r"^(?:non|anti|no)\b", re.IGNORECASE)
-
-
-def negated_windows(wins: Sequence[str], category: str) -> Any:
-    """Which presence-head windows name the category only in its negated form (issue #44): a window
-    whose every word on the category's stem (the first six letters of its name: "exclus" for
-    Exclusivity) carries "non" ("non-exclusive licence", "nonexclusive right") grants the opposite,
-    so the head's score on it does not show the clause. A boolean array; all False for a category
-    named by a negation itself ("Non-Compete", "Anti-Assignment") or a stem shorter than six letters."""
-    stem = re.sub(r"[^a-z]", "", category.split()[0].lower())[:6] if category.split() else ""
-    if len(stem) < 6 or _NEGATIVE_NAME.match(category):
-        return np.zeros(len(wins), dtype=bool)
-    rx = re.compile(r"\b(non[\s-]*)?" + stem + r"\w*", re.IGNORECASE)
-    out = []
-    for w in wins:
-        found = [m.group(1) is not None for m in rx.finditer(w)]
-        out.append(bool(found) and all(found))
-    return np.array(out, dtype=bool)
-
-
 def _logit(p: float) -> float:
     p = min(max(p, 1e-6), 1 - 1e-6)
     return math.log(p / (1 - p))
@@ -198,12 +182,14 @@ class Reviewer:
     scores are computed on first use."""
 
     def __init__(self, playbook: Playbook, head: Any = None, calibration: dict[str, dict[str, float]] | None = None,
-                 our_party: str | Sequence[str] = "") -> None:
+                 our_party: str | Sequence[str] = "", stack: bool = True) -> None:
         """``calibration``: per category ``{"threshold", "margin"}`` (None: the shipped
         :func:`~clauselens.playbook.calibrate.load_calibration`; ``{}``: the head's own thresholds);
-        ``our_party``: the name(s) or defined term(s) of "our" party (else the playbook's ``our_side``)."""
+        ``our_party``: the name(s) or defined term(s) of "our" party (else the playbook's ``our_side``); ``stack``: a
+        category with a shipped stacker (:mod:`clauselens.playbook.stack`) is decided by it."""
         self.playbook = playbook
         self.our_party = our_party
+        self.stack = stack
         self._sides = Sides()
         self._head = head
         if calibration is None:
@@ -212,8 +198,22 @@ class Reviewer:
             calibration = load_calibration()
         self.calibration = calibration
 
-    def band(self, category: str, head_threshold: float) -> tuple[float, float]:
-        """The category's (threshold, band in log-odds) for this playbook (see the module docstring)."""
+    def _calibrated(self, category: str, head_threshold: float) -> float:
+        return float(self.calibration.get(category, {}).get("threshold", head_threshold))
+
+    def _stacked(self, category: str, head_score: float, texts: Sequence[str]) -> float | None:
+        """The stacked presence probability (:mod:`clauselens.playbook.stack`), ``None`` without a stacker or with
+        ``stack=False`` or a playbook band set for all categories (the head's own scale)."""
+        if not self.stack or self.playbook.unclear_margin is not None:
+            return None
+        return stacked_score(category, head_score, " ".join(texts))
+
+    def band(self, category: str, head_threshold: float, stacked: bool = False) -> tuple[float, float]:
+        """The category's (threshold, band in log-odds) for this playbook (see the module docstring); ``stacked``: the
+        stacker's own threshold and band."""
+        if stacked:
+            entry = load_stack()[category]
+            return float(entry["threshold"]), float(entry["margin"])
         cal = self.calibration.get(category, {})
         thr = float(cal.get("threshold", head_threshold))
         if self.playbook.unclear_margin is not None:
@@ -257,7 +257,14 @@ class Reviewer:
                 best = int(col.argmax())
                 verdict = Presence(pos.category or "", False, float(col[best]), float(self.head.thresholds[j]), wins[best])
                 anchor = _window_passage(texts, starts, best, probs[:, j])
-                res = self._by_head(pos, passages, verdict, probs[:, j], anchor)
+                head_thr = self._calibrated(pos.category or "", verdict.threshold)
+                stacked = self._stacked(pos.category or "", verdict.score, texts)
+                if stacked is not None:  # the head's score with the agreement's wording (playbook.stack)
+                    found = first_match(pos.category or "", texts)
+                    if found is not None and verdict.score < head_thr:  # the head's best window is weak: quote the wording
+                        anchor = found
+                    verdict = Presence(verdict.category, False, stacked, verdict.threshold, verdict.passage)
+                res = self._by_head(pos, passages, verdict, probs[:, j], anchor, head_thr, stacked is not None)
             else:
                 res = self._by_topic(pos, passages)
             if reading is not None and res.quotes:
@@ -268,16 +275,19 @@ class Reviewer:
 
     # ---------------------------------------------------------------- presence head
     def _by_head(self, pos: Position, passages: Sequence[Any], verdict: Any, pprobs: Any,
-                 anchor: tuple[int, tuple[int, int]]) -> PositionResult:
-        """``anchor``: the passage holding the window that scored highest, and the window's
-        characters in it (the clause quoted first; :func:`_window_passage`)."""
-        thr, margin = self.band(pos.category or "", float(verdict.threshold))
+                 anchor: tuple[int, tuple[int, int]], head_thr: float, stacked: bool = False) -> PositionResult:
+        """``anchor``: the passage holding the window that scored highest (or, for a stacked score, the wording that
+        decided), and the characters in it (the clause quoted first; :func:`_window_passage`); ``head_thr``: the head's
+        calibrated threshold, which picks further clauses by their passage scores; ``stacked``: ``verdict.score`` is
+        the stacker's (:mod:`clauselens.playbook.stack`)."""
+        thr, margin = self.band(pos.category or "", float(verdict.threshold), stacked)
         z = _logit(verdict.score) - _logit(thr)
         base = _result(pos, presence_score=round(float(verdict.score), 4), threshold=round(thr, 4))
         first, focus = anchor
         order = sorted(range(len(passages)), key=lambda i: -float(pprobs[i]))
-        clauses = [first] + [i for i in order if float(pprobs[i]) >= thr and i != first][: MAX_CLAUSES - 1]
-        said = f"presence head: score {verdict.score:.2f} vs threshold {thr:.2f} (margin {margin:g} log-odds)"
+        clauses = [first] + [i for i in order if float(pprobs[i]) >= head_thr and i != first][: MAX_CLAUSES - 1]
+        who = "presence head with the agreement's wording" if stacked else "presence head"
+        said = f"{who}: score {verdict.score:.2f} vs threshold {thr:.2f} (margin {margin:g} log-odds)"
         texts = [p.text for p in passages]
         word = never_worded(pos.category or "", texts) if z > -margin else ""
         if word:  # close to call or above it, but the agreement never uses the word such clauses are written with (grid.heads.NEVER_WORDED)
@@ -394,7 +404,6 @@ def _window_passage(texts: list[str], starts: Any, window: int, pprobs: Any) -> 
     """The passage holding the head's best window (``window``-th of :func:`~clauselens.heads.presence.windows`
     over the passages joined by spaces; ``starts``: each passage's first word there): of the passages the
     window overlaps, the one the head scores highest, and the window's character span inside it."""
-    import re
 
     w0 = window * STRIDE_WORDS
     w1 = w0 + WINDOW_WORDS

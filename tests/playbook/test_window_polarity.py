@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from clauselens.playbook.review import negated_windows
+from clauselens.playbook.stack import negated_windows
 
 NON_EXCLUSIVE = [
     "each Party hereby grants to the other Party a perpetual, irrevocable, non-exclusive, worldwide, royalty-free, fully paid-up "
