@@ -165,9 +165,11 @@ _TERM_SUBJECT = re.compile(r"\b(?:this\s+agreement|the\s+agreement|(?:initial\s+
 _SECRET_Q = re.compile(r"\b(?:confiden\w*|secre\w*|nda|non-?disclosure|hush|under\s+wraps|keep\s+(?:[\w'’-]+\s+){0,5}?(?:quiet|private|"
                        r"secret|confidential)|(?:not|never|n't|without)\s+(?:\w+\s+){0,2}(?:shar|disclos|reveal|leak|divulg)\w*\s+"
                        r"(?:\w+\s+){0,4}?(?:info\w*|details|data|secrets|plans|pricing|know-?how|business))\b", re.IGNORECASE)
-#: A party's duty of confidence: "shall keep ... confidential", "shall hold in confidence", "shall not disclose ... Confidential Information".
+#: A party's duty of confidence: "shall keep ... confidential", "shall hold in confidence", "shall not disclose ... Confidential Information",
+#: "Neither Party may disclose ...".
 _KEEPS_SECRET = re.compile(r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to)\b[^.;]{0,100}?\b(?:keep|hold|maintain|treat|protect|preserve)\w*\b"
-                           r"[^.;]{0,100}?\b(?:confiden\w*|secre\w*)|\b(?:shall|will|must)\s+not\b[^.;]{0,60}?\bdisclos\w*[^.;]{0,120}?\bconfiden",
+                           r"[^.;]{0,100}?\b(?:confiden\w*|secre\w*)|\b(?:shall|will|must)\s+not\b[^.;]{0,60}?\bdisclos\w*[^.;]{0,120}?\bconfiden|"
+                           r"\b(?:neither|no)\s+part(?:y|ies)\s+(?:shall|will|may|must)\b[^.;]{0,40}?\bdisclos",
                            re.IGNORECASE)
 
 
@@ -184,6 +186,51 @@ def confidentiality(passages: Sequence[str]) -> YesNoReading | None:
             return YesNoReading("Yes", i, s, e, on_topic=True, reason="the clause makes a party keep information confidential (no model)")
     if not any(re.search(r"confiden|secre|non-?disclos", t, re.IGNORECASE) for t in passages):
         return YesNoReading("No", reason="no sentence of the agreement speaks of confidentiality or secrecy")
+    return None
+
+
+#: A question whether what is delivered is promised to be of quality: "Any warranty on the goods/svcs?", "If what we get is junk, is
+#: there a warranty we can point to?", "is there any promise in here about it being good quality or working properly?" (keyed dev sets).
+_WARRANTY_Q = re.compile(r"\bwarrant\w*|\bquality\b|\bdefect\w*|\bworkmanlike|\bfit\s+for\s+(?:the\s+)?purpose|\bjunk\b|\bdud\b|"
+                         r"\bup\s+to\s+scratch|\bstand\s+behind|\bwork\s+(?:right|properly|ok)\b|\bperform\s+as\s+(?:pitched|promised|described)",
+                         re.IGNORECASE)
+#: A promise of quality, in the words warranties and service standards are written with: workmanlike, free from defects,
+#: merchantable, fit for its purpose, conforming to (or performing, providing in accordance with) specifications or documentation,
+#: a professional and competent manner, due skill and care, "warrants that ... will perform", repairing or replacing what is
+#: defective, a quality "commensurate with" or "at least equal to" a standard.
+_QUALITY_PROMISE = re.compile(
+    r"\bworkmanlike\b|\bfree\s+(?:from|of)\s+(?:any\s+)?(?:material\s+)?(?:defects?|errors?)\b|\bmerchantab\w*|"
+    r"\bfit(?:ness)?\s+for\s+(?:the|its|their|a|any)\s+(?:particular\s+|intended\s+|ordinary\s+)?(?:purposes?|use)\b|"
+    r"\b(?:conform|comply)\w*\s+(?:in\s+all\s+material\s+respects\s+)?(?:to|with)\s+(?:the\s+|its\s+|their\s+|all\s+)?(?:[\w'-]+\s+){0,3}?specifications?\b|"
+    r"\b(?:perform|provid|render|deliver|suppl)\w*\s+(?:substantially\s+)?(?:in\s+accordance\s+with|as\s+described\s+in)\s+(?:the\s+|its\s+|"
+    r"relevant\s+)?(?:[\w'-]+\s+){0,3}?(?:documentation|specifications?)\b|\bin\s+a\s+(?:good|professional|competent|diligent)\s+manner\b|"
+    r"\brepair\s+or\s+replace\b[^.;]{0,40}?\bdefective\b|\b(?:shall|will)\s+warrant\s+the\b|"
+    r"\bquality\s+(?:commensurate|consistent|at\s+least\s+equal|equal)\b|\bmeet\w*\s+(?:[\w-]+\s+){0,3}?quality\s+standards?\b|"
+    r"\b(?:good|professional|competent|diligent|skill?ful|timely)\s*(?:,|and)\s*(?:\w+\s+){0,2}?(?:workmanlike|competent|professional|diligent)\s+"
+    r"(?:manner|fashion)|\bwith\s+(?:all\s+)?due\s+(?:skill|care|diligence)\b|\bwarrant\w*\s+that\s+[^.;]{0,160}?\b(?:will|shall)\s+(?:\w+\s+){0,3}?(?:perform|function)\w*|"
+    r"\bwarrant\w*\s+that\s+[^.;]{0,80}?\bquality\b",
+    re.IGNORECASE)
+#: A sentence that disclaims or excludes warranties ("MAKES NO WARRANTY ... OF MERCHANTABILITY", "AS IS", "in lieu of all implied ...").
+_DISCLAIMS = re.compile(r"\b(?:no|not|never|neither|nor|disclaim\w*|waive\w*|without)\b[^.;]{0,80}\b(?:warrant|represent|guarant)|"
+                        r"\bas\s+is\b|\bin\s+lieu\s+of\b|\bimplied\b|\bdisclaim", re.IGNORECASE)
+#: The promise's words under a condition or a negation: "if APCN 2 does not perform in accordance with the technical specifications".
+_UNLESS_BEFORE = re.compile(r"\b(?:not|fails?\s+to|failure\s+to|unless|if)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+
+
+def asks_warranty(question: str) -> bool:
+    """Does a yes/no ``question`` ask whether what is delivered is promised to be of quality (a warranty, not its length)?"""
+    return bool(_WARRANTY_Q.search(question)) and not re.search(r"\bhow\s+long\b", question, re.IGNORECASE)
+
+
+def quality_warranty(passages: Sequence[str]) -> YesNoReading | None:
+    """Is anything delivered promised to be of quality? "Yes" quoting the first sentence that promises it in a warranty's or a
+    service standard's words (:data:`_QUALITY_PROMISE`) and neither disclaims warranties nor puts the words under "if" / "not";
+    else ``None`` (no "No": an agreement may promise quality in words no pattern knows; the other readings decide)."""
+    for i, s, e, text in sentences_of(passages):
+        m = _QUALITY_PROMISE.search(text)
+        if m is None or _DISCLAIMS.search(text) or _UNLESS_BEFORE.search(text[:m.start()]) or re.match(r"\W*WHEREAS\b", text):
+            continue
+        return YesNoReading("Yes", i, s, e, on_topic=True, reason="the clause promises the quality of what is delivered (no model)")
     return None
 
 
@@ -213,10 +260,13 @@ def _claim(question: str) -> tuple[str | None, set[str]]:
 
 def _by_kind(question: str, passages: Sequence[str]) -> YesNoReading | None:
     """Questions with no modal to read a claim from, decided by their kind's own wording: "Does it renew by itself?" (an
-    automatic renewal), "Any NDA-type stuff in here?" (a duty of confidence); ``None`` for the others or when undecided."""
+    automatic renewal), "Any NDA-type stuff in here?" (a duty of confidence), "Any warranty on the goods?" (a promise of quality);
+    ``None`` for the others or when undecided."""
     if _AUTO_RENEW_Q.search(question):
         return auto_renewal(passages)
-    return confidentiality(passages) if asks_secrecy(question) else None
+    if asks_secrecy(question):
+        return confidentiality(passages)
+    return quality_warranty(passages) if asks_warranty(question) else None
 
 
 def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
