@@ -33,10 +33,10 @@ from typing import Sequence
 
 #: Role nouns of the side that gives what the agreement is about (goods, services, rights, work).
 PROVIDER_ROLES = frozenset("""supplier vendor seller provider manufacturer licensor sublicensor consultant contractor subcontractor
-developer publisher producer executive employee franchisor lessor landlord""".split())
+developer publisher producer executive employee franchisor lessor landlord agent operator carrier""".split())
 #: Role nouns of the side that receives it (and pays).
 RECIPIENT_ROLES = frozenset("""customer client buyer purchaser licensee sublicensee distributor reseller retailer franchisee lessee
-tenant employer recipient""".split())
+tenant employer recipient sponsor principal""".split())
 #: Stems of verbs and nouns that ask for the provider side ("who supplies", "who is providing the services").
 PROVIDER_VERBS = ("provid", "suppl", "sell", "sold", "deliver", "grant", "licenses", "licences", "licensing", "manufactur", "make",
                   "makes", "perform",
