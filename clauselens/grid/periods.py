@@ -10,7 +10,9 @@ payment clauses CUAD annotates), so each is read by a rule over the agreement's 
   that gives a time to cure it ("cure", "remedy", "rectify", "correct", "uncured", "unremedied"): the period nearest the
   cure word;
 * **payment term** (:func:`payment_term`): a sentence that makes a payment due ("pay", "payment", "payable", "due") counted
-  from an invoice ("invoice", "bill", "statement"): the period nearest the invoice word.
+  from an invoice ("invoice", "bill", "statement"): the period nearest the invoice word;
+* **late charge** (:func:`late_charge`): a sentence that makes a payment late ("past due", "overdue", "delay in payment") and
+  charges for it ("interest", "late fee", "per month"): the percentage nearest the charge word.
 
 Which one a question asks for is read from its words (:func:`asks_cure`, :func:`asks_payment_term`). The rule answers only
 when every such sentence of the agreement states one period; otherwise the cell keeps its reading by the question's
@@ -167,6 +169,53 @@ def _read(texts: Sequence[str], topic: re.Pattern[str], anchor: re.Pattern[str],
     return one_value(found, what, "period", "state")
 
 
+#: The topic group of a rate read by :func:`late_charge`.
+LATE_GROUPS = ("late payment",)
+#: A question about what a late payment costs: a word of lateness and one of paying ("If the money comes in late, what does that
+#: cost them?", "is anything added for the wait ... if they never pay on time?"), or the contract's "late fee" / "late charge".
+_LATE_ASKED = re.compile(r"\b(?:late|overdue|past[\s-]+due|on\s+time|slow\w*|delay\w*|behind|tardy)\b", re.IGNORECASE)
+_MONEY_ASKED = re.compile(r"\b(?:pay\w*|paid|money|bills?|invoices?|fees?|charges?)\b", re.IGNORECASE)
+#: In a sentence: a payment made late ("Past due payments", "any delay by Service Recipient in its payment", "amounts not paid
+#: when due", "overdue", "after the due date") ...
+_PAID_LATE = re.compile(r"\b(?:past[\s-]+due|overdue|late\s+(?:payments?|charges?|fees?)|(?:delay|default)\w*\s+(?:\w+\s+){0,3}?(?:in|of)\s+"
+                        r"(?:\w+\s+){0,3}?payments?|not\s+(?:been\s+)?(?:paid|received)\s+(?:\w+\s+){0,4}?(?:when|by|within)\b|unpaid|"
+                        r"after\s+(?:the\s+|its\s+)?due\s+date)", re.IGNORECASE)
+#: ... and what is charged for it: interest, a late charge or fee, a penalty, a rate per day or month.
+_CHARGED = re.compile(r"\binterest\b|\blate\s+(?:payment\s+)?(?:charges?|fees?)|\bpenalt\w*|\bsurcharge|\bliquidated\s+damages|"
+                      r"\bper\s+(?:day|month|annum|year)\b|\b(?:for\s+)?(?:each|every)\s+(?:day|month)\b",
+                      re.IGNORECASE)
+#: A rate over a reference rate ("the prime rate plus two percent (2%)", "the legal commercial interest rate ... plus 1%"): the
+#: margin alone is no answer.
+_REFERENCE_RATE = re.compile(r"\b(?:prime|libor|sofr|base|reference|federal\s+funds|discount)\s+(?:lending\s+)?rate\b", re.IGNORECASE)
+_MARGIN_BEFORE = re.compile(r"\b(?:plus|above|over|in\s+excess\s+of)\s+(?:[\w()-]+\s+){0,3}$", re.IGNORECASE)
+
+
+def asks_late_charge(question: str) -> bool:
+    """Does the question ask what is charged for a late payment (interest, a late fee)?"""
+    return bool(re.search(r"\blate\s+(?:payment\s+)?(?:fee|charge)s?\b", question, re.IGNORECASE)) or bool(
+        _LATE_ASKED.search(question) and _MONEY_ASKED.search(question))
+
+
+def late_charge(texts: Sequence[str]) -> Reading:
+    """The rate charged on a late payment, from every sentence of ``texts`` that makes a payment late (:data:`_PAID_LATE`) and
+    charges for it (:data:`_CHARGED`): the percentage nearest the charge word ("Past due payments hereunder shall bear interest at
+    the rate of (i) one and one-half percent (1-1/2%) per month"); not a margin over another rate ("plus 1%")."""
+    from clauselens.grid.values import amounts_at
+
+    found: dict[str, Candidate] = {}
+    for i, s, _e, text in sentences_of(texts):
+        if not _PAID_LATE.search(text) or _REFERENCE_RATE.search(text):
+            continue
+        anchors = [m.start() for m in _CHARGED.finditer(text)]
+        near = [(min(abs(a - start) for a in anchors), str(x)) for x, start, _end in amounts_at(text)
+                if x.kind == "percent" and not _MARGIN_BEFORE.search(text[max(0, start - 40):start])] if anchors else []
+        near = [(d, v) for d, v in near if d <= REACH]
+        if near:
+            value = min(near)[1]
+            found.setdefault(value, Candidate(value, f"percent:{value}", i, s, s + len(text), 1, 0, LATE_GROUPS))
+    return one_value(found, "the clauses on late payments", "rate")
+
+
 #: The topic group of a share read by :func:`percent_share`.
 SHARE_GROUPS = ("share",)
 #: A percentage of something paid or earned: "50% of all revenues received", "ten percent (10%) of Net Sales", "50% of any such
@@ -196,8 +245,8 @@ def percent_share(texts: Sequence[str]) -> Reading:
     return one_value(found, "the clauses that pay a share", "percentage")
 
 
-__all__ = ["CURE_GROUPS", "PAYMENT_GROUPS", "SHARE_GROUPS", "about_period_asked", "asks_cure", "asks_payment_term", "cure_period", "payment_term",
-           "renewal_instead",
+__all__ = ["CURE_GROUPS", "LATE_GROUPS", "PAYMENT_GROUPS", "SHARE_GROUPS", "about_period_asked", "asks_cure", "asks_late_charge",
+           "asks_payment_term", "cure_period", "late_charge", "payment_term", "renewal_instead",
            "percent_share"]
 
 

@@ -51,8 +51,10 @@ from clauselens.grid.periods import (
     CONDITIONAL,
     about_period_asked,
     asks_cure,
+    asks_late_charge,
     asks_payment_term,
     cure_period,
+    late_charge,
     payment_term,
     percent_share,
     renewal_instead,
@@ -204,7 +206,14 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         if said and not about_period_asked(q.question, said):
             return _withheld(r, f"the period read ({r.value}) is not the time asked for "
                            "(a breach's cure, a payment falling due)")
-    if q.type == "amount" and not q.category and not _INTEREST.search(q.question) and r.value.endswith("%") and _INTEREST.search(said):
+    if q.type == "amount" and not q.category and asks_late_charge(q.question):
+        # "If the money comes in late, what does that cost them?": the clause that charges for a late payment answers first (the
+        # question's words found a "5%" royalty or an interest rate the question named no interest for)
+        late = late_charge(texts)
+        if late.candidate is not None:
+            return late
+    if (q.type == "amount" and not q.category and not _INTEREST.search(q.question) and not asks_late_charge(q.question)
+            and r.value.endswith("%") and _INTEREST.search(said)):
         return _withheld(r, f"the figure read ({r.value}) is an interest rate, not what is asked")  # a royalty read from a late payment
     if q.type == "amount" and not q.category and _INTEREST.search(q.question):
         # "What interest rate applies to late payments?": a rate said of interest, not "liquidated damages ... within 30% of the down

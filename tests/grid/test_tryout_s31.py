@@ -9,7 +9,10 @@ written by helpers blind to the code over train_allowed CUAD agreements):
 * "Neither Party may disclose any confidential information of the other Party ..." is a duty of confidence;
 * a sponsorship's "Sponsor" pays, an agency's "Agent" and an operating agreement's "Operator" do the work: of a preamble's two
   parties, one named by such a role and the other by none ("Club"), each is read to its side (dev9, dev10, dev15, dev19, dev20:
-  eight party cells left for a reviewer, none now wrong).
+  eight party cells left for a reviewer, none now wrong);
+* "If the money comes in late, what does that cost them - a late fee, or interest at what rate?": the clause that charges for a
+  late payment answers (the question's words had found a royalty's "5%", and "an interest rate" was withheld from a question
+  that asked for "some extra charge or percentage added on top").
 
 Sentences verbatim from CUAD v1 TXT agreements (``../shared/data/legalbench-rag/corpus/cuad/``, CC BY 4.0; named beside
 each, whitespace collapsed). Pure rule tests.
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 import pytest
 
+from clauselens.grid.periods import asks_late_charge, late_charge
 from clauselens.grid.roles import role_party
 from clauselens.grid.yes_no import asks_warranty, confidentiality, quality_warranty, read_yes_no
 
@@ -102,3 +106,37 @@ SPONSORSHIP = ('This Sponsorship Agreement (this "Agreement") is entered into as
 def test_a_sponsor_pays_and_the_other_side_provides(question: str, party: str) -> None:
     r = role_party(question, SPONSORSHIP)
     assert r is not None and r.name.startswith(party)
+
+
+@pytest.mark.parametrize("question", [
+    "If the money comes in late, what does that cost them - a late fee, or interest at what rate?",
+    "If a payment goes out late is there some extra charge or percentage added on top, and how much?",
+    "Say they never pay on time - is anything added for the wait, like interest or a late fee, and how much?",
+])
+def test_late_charge_questions(question: str) -> None:
+    assert asks_late_charge(question)
+
+
+def test_a_royalty_question_is_no_late_charge_question() -> None:
+    assert not asks_late_charge("What percentage royalty does the licensee pay on net sales?")
+
+
+@pytest.mark.parametrize(("sentence", "rate"), [
+    # REGANHOLDINGCORP_03_31_2008-EX-10 (the agreement of grid_user_questions_dev18)
+    ("Any amount not paid when due will thereafter bear interest at the rate of one percent (1%) per month.", "1%"),
+    # RISEEDUCATIONCAYMANLTD_04_17_2020-EX-4.23-SERVICE AGREEMENT
+    ("Notwithstanding the foregoing, upon any delay by Service Recipient in its payment of any Service Fee to Service Provider, for "
+     "each day of delay in such payment, Service Recipient must pay Service Provider liquidated damages at 0.5 percent (0.5%) of "
+     "the Service Fee that are due and unpaid.", "0.5%"),
+])
+def test_the_rate_charged_on_a_late_payment(sentence: str, rate: str) -> None:
+    r = late_charge(["Royalties of five percent (5%) of Net Sales are paid each quarter.", sentence])
+    assert r.candidate is not None and r.value == rate and r.candidate.passage == 1
+
+
+def test_a_margin_over_another_rate_is_no_answer() -> None:
+    # PareteumCorp_20081001_8-K_EX-99.1_2654808_EX-99.1_Hosting Agreement
+    sentence = ("Invoices not paid within the time limit set down in article 9.2.4 shall bear interest (\"enkelvoudig\") on a daily "
+                "basis at the rate of the legal commercial interest rate (\"wettelijke handelsrente\") plus 1 % until full payment is "
+                "received by T-Mobile whether before or after judgment.")
+    assert late_charge([sentence]).candidate is None
