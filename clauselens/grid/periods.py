@@ -87,6 +87,76 @@ _ENDS = re.compile(r"\bterminat\w*\s+(?:this|the)\s+(?:Agreement|Contract)\b|\b(
 REACH = 120
 
 
+#: The topic group of a notice read by :func:`end_notice`.
+NOTICE_GROUPS = ("notice to end",)
+#: A question's words for ending the agreement: "walk away", "get out", "cancel", "terminate", "quit".
+_END_ASKED = re.compile(r"\b(?:stop\w*|end|ending|cancel\w*|terminat\w*|get\s+out|walk\w*|quit\w*|leave|exit\w*|kill\w*|pull\s+out|"
+                        r"opt\s+out|out)\b", re.IGNORECASE)
+#: In a sentence: this agreement ended ("terminate this Agreement", "this Agreement may be terminated") or not renewed ("notice
+#: of non-renewal", "shall renew ... unless either party gives notice") ...
+_ENDED = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,2}(?:Agreement|Contract)\b|\b(?:this|the)\s+(?:Agreement|"
+                    r"Contract)\s+(?:may|shall|will|can)\s+(?:be\s+)?(?:\w+\s+){0,2}?(?:terminat|cancel)\w*|\bnot\s+to\s+(?:renew|extend)|\bnon-?renewal|"
+                    r"\b(?:renew|extend)\w*\b[^.;]{0,80}\bunless\b|\bunless\b[^.;]{0,120}\b(?:renew|extend)\w*", re.IGNORECASE)
+#: ... not for a breach, an insolvency, a death, a change of ownership, an event beyond control or "upon the occurrence of" one, nor an
+#: insurance policy's cancellation (those notices are an event's or a policy's, not the one asked about).
+_FOR_EVENT = re.compile(_BREACH.pattern + "|" + _CURE.pattern + r"|\b(?:insolven\w*|bankrupt\w*|change\s+(?:of|in)\s+control|force\s+majeure|"
+                        r"receiver\w*|liquidat\w*|death|dies|disabilit\w*|insur\w*|polic(?:y|ies)|coverage|occurrence|merger|acqui\w*|ownership)\b|"
+                        r"\bbeyond\s+[^.;]{0,30}\bcontrol\b",
+                        re.IGNORECASE)
+
+
+#: The top of a range ("between two (2) and six (6) months prior to the end"): no one period.
+_RANGE = re.compile(r"\bbetween\b[^.;]{0,35}\band\s+$", re.IGNORECASE)
+
+
+#: A question's words for a renewal ("stop it renewing", "cancel the auto-renew", "stop the contract from extending itself", "keep it
+#: from starting up again") and for stopping one (removed before the question's words for an exit are read).
+_RENEWAL_ASKED = re.compile(r"\b(?:renew\w*|extend\w*|extension|re-?ups?|auto-?renew\w*|starting\s+up\s+again|roll\w*\s+over)\b|"
+                            r"\bnot\s+(?:to\s+)?continue\b", re.IGNORECASE)
+_STOP_RENEWAL_ASKED = re.compile(r"\b(?:stop|cancel|kill|end|halt|block|prevent|avoid|keep|terminat\w*)\w*\s+(?:[\w']+\s+){0,5}?(?:renew\w*|"
+                                 r"extend\w*|extension|re-?ups?|auto-?renew\w*|starting\s+up\s+again|rolling\s+over)|\bfor\s+non-?renewal\b",
+                                 re.IGNORECASE)
+#: A question about a notice for a breach or another event (the readers of such notices answer it, not :func:`end_notice`).
+_EVENT_ASKED = re.compile(r"\b(?:breach\w*|default\w*|force\s+majeure|insolv\w*|bankrupt\w*|change\s+of\s+control)\b|"
+                          r"(?<!without\s)(?<!w/o\s)(?<!\bno\s)\bcause\b", re.IGNORECASE)
+#: A sentence about a renewal or the end of a term (a notice of non-renewal, a cancellation at the end of the Initial Term).
+_RENEWAL_SENTENCE = re.compile(r"\b(?:renew|extend|extension)\w*|\bend\s+of\s+(?:the|any|each|such)\s+(?:\w+\s+){0,2}?term\b|"
+                               r"\bexpir\w*|\banniversary\b", re.IGNORECASE)
+
+
+def asks_end_notice(question: str) -> str:
+    """What notice the question asks for: ``"renewal"`` (to stop a renewal: "how much notice is needed to stop it renewing?"),
+    ``"exit"`` (to end the agreement: "how much notice do we need to just walk?"), ``"both"`` ("to stop the re-up, or to just
+    walk?"), else ``""`` (no notice to end asked)."""
+    from clauselens.grid.extract import asks_notice
+
+    if not asks_notice(question) or _EVENT_ASKED.search(question):
+        return ""
+    renewal = bool(_RENEWAL_ASKED.search(question))
+    exit_ = bool(_END_ASKED.search(_STOP_RENEWAL_ASKED.sub(" ", question)))
+    return "both" if renewal and exit_ else "renewal" if renewal else "exit" if exit_ else ""
+
+
+def end_notice(texts: Sequence[str], asked: str = "both") -> Reading:
+    """The notice that ends the agreement or stops its renewal, from every sentence that ends or renews it (:data:`_ENDED`) for
+    no breach or other event (:data:`_FOR_EVENT`): the periods of notice it states (:func:`clauselens.grid.extract.notice_like`);
+    one value, else the different ones as choices. ``asked`` (:func:`asks_end_notice`): ``"renewal"`` reads only sentences about
+    a renewal or the end of a term, ``"exit"`` only the others."""
+    from clauselens.grid.extract import notice_like
+
+    found: dict[str, Candidate] = {}
+    for i, s, _e, text in sentences_of(texts):
+        if not _ENDED.search(text) or _FOR_EVENT.search(text) or re.match(r"\W*WHEREAS\b", text):
+            continue
+        about_renewal = bool(_RENEWAL_SENTENCE.search(text))
+        if (asked == "renewal" and not about_renewal) or (asked == "exit" and about_renewal):
+            continue
+        for p, ps, pe in durations_at(text):
+            if notice_like(text, ps, pe) and not _BEYOND.search(text[max(0, ps - 25):ps]) and not _RANGE.search(text[max(0, ps - 50):ps]):
+                found.setdefault(str(p), Candidate(str(p), str(p), i, s, s + len(text), 1, 0, NOTICE_GROUPS))
+    return one_value(found, "the clauses that end or stop renewing the agreement", "notice period")
+
+
 def asks_cure(question: str) -> bool:
     """Does the question ask how long a party has to put a breach right ("how much time do they have to fix it?")?"""
     return bool(_FIX_ASKED.search(question)) and bool(_FAIL_ASKED.search(question) or re.search(r"\bcure|remed", question, re.I))
@@ -245,9 +315,9 @@ def percent_share(texts: Sequence[str]) -> Reading:
     return one_value(found, "the clauses that pay a share", "percentage")
 
 
-__all__ = ["CURE_GROUPS", "LATE_GROUPS", "PAYMENT_GROUPS", "SHARE_GROUPS", "about_period_asked", "asks_cure", "asks_late_charge",
-           "asks_payment_term", "cure_period", "late_charge", "payment_term", "renewal_instead",
-           "percent_share"]
+__all__ = ["CURE_GROUPS", "LATE_GROUPS", "NOTICE_GROUPS", "PAYMENT_GROUPS", "SHARE_GROUPS", "about_period_asked", "asks_cure",
+           "asks_end_notice", "asks_late_charge", "asks_payment_term", "cure_period", "end_notice", "late_charge", "payment_term",
+           "percent_share", "renewal_instead"]
 
 
 #: Before a period: the initial term's ("an initial term of ten (10) years") or a renewal's ("successive renewal terms of five

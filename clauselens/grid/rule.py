@@ -51,9 +51,11 @@ from clauselens.grid.periods import (
     CONDITIONAL,
     about_period_asked,
     asks_cure,
+    asks_end_notice,
     asks_late_charge,
     asks_payment_term,
     cure_period,
+    end_notice,
     late_charge,
     payment_term,
     percent_share,
@@ -193,11 +195,8 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         # "how much time do they have to fix it?", "how many days do we get to pay an invoice?": the clauses that give the
         # time to cure a breach or to pay an invoice answer first (the question's words can single out a period of another
         # event in a clause headed "Payment": a new user's tryout read "approve a price change within three days")
-        by_period = cure_period(texts) if asks_cure(q.question) else payment_term(texts) if asks_payment_term(q.question) else None
-        if by_period is not None and by_period.candidate is not None:
-            return by_period
-        by_period = unconditional_notice(texts, r) if asks_notice(q.question) else None
-        if by_period is not None:  # "how much notice to get out of it?": not a change of control's notice
+        by_period = _period_by_reader(q, texts, r)
+        if by_period is not None:
             return by_period
         instead = renewal_instead(said, r.value) if said and _RENEWS.search(q.question) and r.candidate is not None else ""
         if instead and r.candidate is not None:  # "How long does each renewal last?": not the initial term the same sentence states
@@ -241,6 +240,25 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
             return _withheld(r, f"the period read ({r.value}) is not said of the term")
         return term if term.candidate is not None else r
     return r
+
+
+def _period_by_reader(q: GridQuestion, texts: Sequence[str], r: Reading) -> Reading | None:
+    """A user's period question answered by a reader of the kind of clause it asks about (a cure, a payment, the notice that ends
+    the agreement or stops its renewal) before the question's own words (``r``); ``None`` when none of them answers."""
+    by_period = cure_period(texts) if asks_cure(q.question) else payment_term(texts) if asks_payment_term(q.question) else None
+    if by_period is not None and by_period.candidate is not None:
+        return by_period
+    by_notice = unconditional_notice(texts, r) if asks_notice(q.question) else None
+    if by_notice is not None:  # "how much notice to get out of it?": not a change of control's notice
+        return by_notice
+    asked = asks_end_notice(q.question) if r.candidate is None and not r.choices else ""
+    if asked:
+        # "how far ahead do we have to tell them to stop it renewing, or to just walk?" where the question's words find no
+        # period: the clauses that end or stop renewing the agreement (as asked) for no breach or event
+        by_period = end_notice(texts, asked)
+        if by_period.candidate is not None:
+            return by_period
+    return None
 
 
 def _withheld(r: Reading, reason: str) -> Reading:

@@ -12,7 +12,9 @@ written by helpers blind to the code over train_allowed CUAD agreements):
   eight party cells left for a reviewer, none now wrong);
 * "If the money comes in late, what does that cost them - a late fee, or interest at what rate?": the clause that charges for a
   late payment answers (the question's words had found a royalty's "5%", and "an interest rate" was withheld from a question
-  that asked for "some extra charge or percentage added on top").
+  that asked for "some extra charge or percentage added on top");
+* "how far ahead do we have to tell them to stop it renewing, or to just walk?" where the question's words find no period: the
+  clauses that end this agreement or stop its renewal, for no breach, event or insurance policy, give the notice.
 
 Sentences verbatim from CUAD v1 TXT agreements (``../shared/data/legalbench-rag/corpus/cuad/``, CC BY 4.0; named beside
 each, whitespace collapsed). Pure rule tests.
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import pytest
 
-from clauselens.grid.periods import asks_late_charge, late_charge
+from clauselens.grid.periods import asks_end_notice, asks_late_charge, end_notice, late_charge
 from clauselens.grid.roles import role_party
 from clauselens.grid.yes_no import asks_warranty, confidentiality, quality_warranty, read_yes_no
 
@@ -140,3 +142,39 @@ def test_a_margin_over_another_rate_is_no_answer() -> None:
                 "basis at the rate of the legal commercial interest rate (\"wettelijke handelsrente\") plus 1 % until full payment is "
                 "received by T-Mobile whether before or after judgment.")
     assert late_charge([sentence]).candidate is None
+
+
+@pytest.mark.parametrize("question", [
+    "Is there an out - how much notice do we have to give to stop the re-up, or to just walk?",
+    "I need the notice period to cancel - how far ahead we have to tell them to stop it renewing.",
+    "Notice reqd to cancel the auto-renew or exit w/o cause? need it for my reminders asap",
+])
+def test_end_notice_questions(question: str) -> None:
+    assert asks_end_notice(question) == "both"
+
+
+def test_a_renewal_alone_or_an_exit_alone() -> None:
+    assert asks_end_notice("How much notice is needed to stop it renewing?") == "renewal"
+    assert asks_end_notice("How much notice do we need to give to just walk away?") == "exit"
+
+
+def test_a_notice_for_something_else_is_no_end_notice_question() -> None:
+    assert not asks_end_notice("How much notice must the licensee give before an audit?")
+
+
+def test_the_notice_that_ends_the_agreement() -> None:
+    # TRIZETTOGROUPINC_08_18_1999-EX-10.1 (the agreement of grid_user_questions_dev15)
+    sentence = ("Customer, upon thirty days prior written notice, may cancel this Agreement at the end of the Initial Term and "
+                "thereafter on each anniversary of the end of the Initial Term.")
+    r = end_notice(["The Initial Term is twelve months.", sentence])
+    assert r.candidate is not None and r.value == "30 days" and r.candidate.passage == 1
+
+
+@pytest.mark.parametrize("sentence", [
+    # SimplicityEsportsGamingCompany (a franchise agreement): a notice for the events listed after it
+    "Franchisor may terminate this Agreement upon thirty (30) days written notice to Franchisee upon the occurrence of any of the following:",
+    # ElPolloLocoHoldingsInc_20200306_10-K_EX-10.16_12041700_EX-10.16_Development Agreement: an insurance policy's notice
+    "All policies shall provide Franchisor with at least thirty (30) days' notice of cancellation or termination of coverage.",
+])
+def test_an_event_or_a_policy_notice_is_no_notice_to_end(sentence: str) -> None:
+    assert end_notice([sentence]).candidate is None
