@@ -157,6 +157,61 @@ def end_notice(texts: Sequence[str], asked: str = "both") -> Reading:
     return one_value(found, "the clauses that end or stop renewing the agreement", "notice period")
 
 
+#: The topic group of a renewal's length read by :func:`renewal_length`.
+RENEWAL_GROUPS = ("renewal",)
+#: A renewal for further periods of a length: "renew automatically for successive one (1) year terms", "an automatic extension for
+#: consecutive one (1) year periods", "renewed ... for additional, successive five (5) year periods".
+_RENEWS_FOR = re.compile(r"\b(?:renew|extend|extension|continu)\w*\b[^.;]{0,100}?\b(?P<further>additional|successive|consecutive|further|"
+                         r"subsequent|renewal)\b", re.IGNORECASE)
+#: A renewal year by year with no number: "renew automatically from year to year", "automatically renewing annually", "successive
+#: annual periods".
+_YEARLY = re.compile(r"\b(?:renew|extend|continu)\w*\s+(?:\w+\s+){0,3}?(?:from\s+)?(?:year[\s-]+to[\s-]+year|annually|on\s+an?\s+annual\s+basis|"
+                     r"for\s+(?:an\s+)?(?:additional\s+|successive\s+)?(?:one|1)[\s-]+year)\b|"
+                     r"\b(?:successive|additional|consecutive|further)\s+(?:annual|yearly)\s+(?:periods?|terms?)\b", re.IGNORECASE)
+#: Before a period in a renewal sentence: the notice or the initial term's ("unless ... notice ... sixty (60) days prior").
+_NOT_RENEWAL_PERIOD = re.compile(r"\b(?:initial|original|first)\s+(?:term|period)\s+(?:of\s+)?(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def renewal_length(texts: Sequence[str]) -> Reading:
+    """The length of each renewal, from every sentence that renews or extends the agreement for further periods
+    (:data:`_RENEWS_FOR`: the periods after the renewal words, not a notice's nor the initial term's) or year by year
+    (:data:`_YEARLY`: one year); one value, else the different ones as choices."""
+    from clauselens.grid.extract import notice_like
+
+    found: dict[str, Candidate] = {}
+    for i, s, _e, text in sentences_of(texts):
+        if re.match(r"\W*WHEREAS\b", text) or _FOR_EVENT.search(text) or _ON_EVENT.match(text):
+            continue  # ... nor one a condition opens ("In the event that MusclePharm shall achieve Net Sales ... renewed for an additional term")
+        m = _RENEWS_FOR.search(text)
+        values = [str(p) for p, ps, pe in durations_at(text) if m is not None and ps >= m.start("further") and not notice_like(text, ps, pe)
+                  and not _NOT_RENEWAL_PERIOD.search(text[max(0, ps - 40):ps]) and not _BEYOND.search(text[max(0, ps - 25):ps])]
+        if not values and _YEARLY.search(text):
+            values = ["1 year"]
+        if values:
+            found.setdefault(values[0], Candidate(values[0], values[0], i, s, s + len(text), 1, 0, RENEWAL_GROUPS))
+    return one_value(found, "the clauses that renew the agreement", "renewal period")
+
+
+#: A question for the first term in other words: "Initial commitment pls - yrs/months", "Base term?", "how long does the first
+#: stretch hold me".
+_FIRST_TERM_ASKED = re.compile(r"\b(?:initial|first|base|opening|original)\s+(?:\w+\s+)?(?:term|period|commitment|stretch|round|stint|go-?around)\b",
+                               re.IGNORECASE)
+
+
+#: What comes after the first term: "once the first stretch is over, how long is each extra chunk?" (a keyed dev set).
+_AFTER_FIRST = re.compile(r"\b(?:after|once|beyond|past|following)\b[^?.;]{0,30}\b(?:initial|first|base|opening|original)\b|"
+                          r"\b(?:each|every)\s+(?:\w+\s+)?(?:extra|additional|further|new|next)\b", re.IGNORECASE)
+
+
+def asks_first_term(question: str) -> bool:
+    """Does the question ask for the length of the agreement's first term in words other than "how long" ("Base term?")?"""
+    from clauselens.grid.extract import asks_notice
+    from clauselens.grid.term import asks_renewal
+
+    return (bool(_FIRST_TERM_ASKED.search(question)) and not asks_notice(question) and not asks_renewal(question)
+            and not _AFTER_FIRST.search(question))
+
+
 def asks_cure(question: str) -> bool:
     """Does the question ask how long a party has to put a breach right ("how much time do they have to fix it?")?"""
     return bool(_FIX_ASKED.search(question)) and bool(_FAIL_ASKED.search(question) or re.search(r"\bcure|remed", question, re.I))
@@ -315,9 +370,9 @@ def percent_share(texts: Sequence[str]) -> Reading:
     return one_value(found, "the clauses that pay a share", "percentage")
 
 
-__all__ = ["CURE_GROUPS", "LATE_GROUPS", "NOTICE_GROUPS", "PAYMENT_GROUPS", "SHARE_GROUPS", "about_period_asked", "asks_cure",
-           "asks_end_notice", "asks_late_charge", "asks_payment_term", "cure_period", "end_notice", "late_charge", "payment_term",
-           "percent_share", "renewal_instead"]
+__all__ = ["CURE_GROUPS", "LATE_GROUPS", "NOTICE_GROUPS", "PAYMENT_GROUPS", "RENEWAL_GROUPS", "SHARE_GROUPS", "about_period_asked",
+           "asks_cure", "asks_end_notice", "asks_first_term", "asks_late_charge", "asks_payment_term", "cure_period", "end_notice",
+           "late_charge", "payment_term", "percent_share", "renewal_instead", "renewal_length"]
 
 
 #: Before a period: the initial term's ("an initial term of ten (10) years") or a renewal's ("successive renewal terms of five

@@ -52,6 +52,7 @@ from clauselens.grid.periods import (
     about_period_asked,
     asks_cure,
     asks_end_notice,
+    asks_first_term,
     asks_late_charge,
     asks_payment_term,
     cure_period,
@@ -60,6 +61,7 @@ from clauselens.grid.periods import (
     payment_term,
     percent_share,
     renewal_instead,
+    renewal_length,
     unconditional_notice,
 )
 from clauselens.grid.questions import GridQuestion
@@ -226,7 +228,7 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         share = percent_share(texts)
         if share.candidate is not None:
             return share
-    if q.type == "duration" and not q.category and asks_length(q.question):
+    if q.type == "duration" and not q.category and (asks_length(q.question) or asks_first_term(q.question) and r.candidate is None):
         # "how long does the agreement last?": its term clause's one period, or that it sets no end -- first (the question's
         # words "initial term" also meet a renewal's "at the end of the Initial Term ... on a year to year basis")
         term = term_reading(texts)
@@ -251,6 +253,11 @@ def _period_by_reader(q: GridQuestion, texts: Sequence[str], r: Reading) -> Read
     by_notice = unconditional_notice(texts, r) if asks_notice(q.question) else None
     if by_notice is not None:  # "how much notice to get out of it?": not a change of control's notice
         return by_notice
+    if r.candidate is None and not r.choices and asks_renewal(q.question) and not asks_notice(q.question):
+        # "If it carries on after the first term, tell me how long each renewal runs." where the question's words find no period
+        by_period = renewal_length(texts)
+        if by_period.candidate is not None:
+            return by_period
     asked = asks_end_notice(q.question) if r.candidate is None and not r.choices else ""
     if asked:
         # "how far ahead do we have to tell them to stop it renewing, or to just walk?" where the question's words find no

@@ -41,7 +41,7 @@ REACH = 160
 _SUBJECT = re.compile(r"\b(?:[Tt]his\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|CONTRACT)"
                       r"|(?:[Tt]he|[Ii]ts)\s+(?:[Ii]nitial|[Oo]riginal|[Pp]rimary)\s+[Tt]erm"
                       r"(?:\s+of\s+this\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|CONTRACT))?"
-                      r"|[Tt]he\s+[Tt]erm\s+of\s+this\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract)"
+                      r"|[Tt]he\s+[Tt]erm\s+of\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract)"
                       r"|(?:[Tt]he\s+)?(?:Initial\s+)?Term\b(?!\s+of\s+(?!this)))")
 #: A verb of duration after the subject.
 _VERB = re.compile(r"\b(?:continu\w*|remain\w*|be|is|expir\w*|terminat\w*|end\w*|run\w*|last\w*|in\s+effect|in\s+force)\b",

@@ -14,7 +14,10 @@ written by helpers blind to the code over train_allowed CUAD agreements):
   late payment answers (the question's words had found a royalty's "5%", and "an interest rate" was withheld from a question
   that asked for "some extra charge or percentage added on top");
 * "how far ahead do we have to tell them to stop it renewing, or to just walk?" where the question's words find no period: the
-  clauses that end this agreement or stop its renewal, for no breach, event or insurance policy, give the notice.
+  clauses that end this agreement or stop its renewal, for no breach, event or insurance policy, give the notice;
+* "If it carries on after the first term, tell me how long each renewal runs." and "Initial commitment pls - yrs/months before
+  any auto-renew kicks in" where the question's words find no period: the renewing sentences and the term clause answer
+  (on the preset paraphrases, dev: Renewal Term 139 right / 9 wrong -> 256 / 9).
 
 Sentences verbatim from CUAD v1 TXT agreements (``../shared/data/legalbench-rag/corpus/cuad/``, CC BY 4.0; named beside
 each, whitespace collapsed). Pure rule tests.
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import pytest
 
-from clauselens.grid.periods import asks_end_notice, asks_late_charge, end_notice, late_charge
+from clauselens.grid.periods import asks_end_notice, asks_first_term, asks_late_charge, end_notice, late_charge, renewal_length
 from clauselens.grid.roles import role_party
 from clauselens.grid.yes_no import asks_warranty, confidentiality, quality_warranty, read_yes_no
 
@@ -178,3 +181,42 @@ def test_the_notice_that_ends_the_agreement() -> None:
 ])
 def test_an_event_or_a_policy_notice_is_no_notice_to_end(sentence: str) -> None:
     assert end_notice([sentence]).candidate is None
+
+
+@pytest.mark.parametrize(("sentence", "period"), [
+    # SPIENERGYCO,LTD_03_09_2011-EX-10 (the agreement of grid_user_questions_dev16)
+    ("This Agreement shall be subject to an automatic extension for consecutive one (1) year periods thereafter (each, an \"Extension "
+     "Term\" and together with the Initial Term, the \"Term\"), unless terminated (i) in accordance with its terms or (ii) upon thirty "
+     "(30) days' written notice by either Party to the other Party.", "1 year"),
+    # EcoScienceSolutionsInc_20171117_8-K_EX-10.1 (grid_user_questions_dev17): the first term's year is not the renewal's
+    ("The term of this Agreement shall be for one (1) year commencing on the Effective Date and automatically renewing annually "
+     "thereafter, unless either party provides a thirty-day notice of written termination one to the other (\"Term\").", "1 year"),
+    # WaterNowInc_20191120_10-Q_EX-10.12_11900227_EX-10.12_Distributor Agreement: the notice is not the renewal
+    ("Upon expiration of the Initial Term of this Agreement, this Agreement will automatically renew for additional, successive "
+     "five (5) year periods unless either Party provides the other Party written notice of its desire to terminate at least one "
+     "hundred twenty (120) days prior to the end of the Initial Term or any renewal.", "5 years"),
+])
+def test_each_renewal_period(sentence: str, period: str) -> None:
+    r = renewal_length(["The Initial Term is three (3) years.", sentence])
+    assert r.candidate is not None and r.value == period and r.candidate.passage == 1
+
+
+@pytest.mark.parametrize(("question", "first"), [
+    ("Initial commitment pls - yrs/months before any auto-renew kicks in", True),
+    ("Base term?", True),
+    ("If it just keeps going once the first stretch is over, how long is each extra chunk of time?", False),
+    ("How much notice before the end of the initial term stops the renewal?", False),
+])
+def test_the_first_term_asked_in_other_words(question: str, first: bool) -> None:
+    assert asks_first_term(question) is first
+
+
+def test_the_term_of_the_agreement_is_its_term() -> None:
+    from clauselens.grid.term import term_periods
+
+    # ORBSATCORP_08_17_2007-EX-7.3-STRATEGIC ALLIANCE AGREEMENT (grid_user_questions_dev10): "the Agreement", not "this Agreement"
+    assert [p for p, _s, _e in term_periods("The term of the Agreement will be for 12 months unless terminated sooner.")] == ["12 months"]
+    # ArcaUsTreasuryFund_20200207_N-2_EX-99.K5 (CUAD tune split; cut before its proviso): the first term is not the renewal's
+    sentence = ("(b) This Agreement shall continue in effect for two years from the date hereof, and thereafter shall continue "
+                "automatically for successive annual periods.")
+    assert renewal_length([sentence]).value == "1 year"
