@@ -43,6 +43,8 @@ from clauselens.heads.category_words import never_worded as never_worded
 #: A question about a first refusal, offer or negotiation names one of these (a keyed dev set's exclusivity question did not).
 _FIRST_ASKED = re.compile(r"\b(?:first|match\w*|offer\w*|refus\w*|options?|dibs|before\s+(?:anyone|anybody|someone|somebody))\b", re.IGNORECASE)
 #: ... and one that asks for exclusivity says "only" or "sole" (read as the topic head's first refusal without a word of one).
+#: A question that names a clause kind by its own word family: "exclusive rights", "exclusivity", "a non-compete" (never "competent").
+_NAMED_KIND = re.compile(r"\bexclusiv\w*|\bcompet(?!en)\w*", re.IGNORECASE)
 _SOLE_ASKED = re.compile(r"\b(?:only|sole|solely|exclusive\w*|one[\s-]and[\s-]only)\b", re.IGNORECASE)
 #: The topic head's least probability for the category it reads (the library's topic channel's floor).
 MIN_TOPIC_PROBABILITY = 0.5
@@ -227,6 +229,13 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
         if not _SOLE_ASKED.search(question) or "Exclusivity" not in rh.scores:
             return None
         topic = TopicReading("Exclusivity", topic.probability)
+    named = _NAMED_KIND.search(question)
+    if named and not re.search(r"\bnon\W{0,2}(?:exclusiv|compet)", question, re.IGNORECASE):
+        kind = "Exclusivity" if named.group(0).lower().startswith("exclusiv") else "Non-Compete"
+        if topic.category != kind and kind in rh.scores:
+            # "Is anyone given exclusive rights under this deal?" read as third party beneficiary (P 0.87, a new user's tryout): a
+            # question that names the kind by its own word family asks about that kind
+            topic = TopicReading(kind, topic.probability)
     cat = topic.category
     score, thr = rh.scores[cat], rh.thresholds[cat]
     said = f"the question reads as one about {cat.lower()} (topic head P {topic.probability:.2f})"

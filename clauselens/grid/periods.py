@@ -101,7 +101,9 @@ _ENDED = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:this|the)\s+(?:[A-Z][\w-]*\s
 #: insurance policy's cancellation (those notices are an event's or a policy's, not the one asked about).
 _FOR_EVENT = re.compile(_BREACH.pattern + "|" + _CURE.pattern + r"|\b(?:insolven\w*|bankrupt\w*|change\s+(?:of|in)\s+control|force\s+majeure|"
                         r"receiver\w*|liquidat\w*|death|dies|disabilit\w*|insur\w*|polic(?:y|ies)|coverage|occurrence|merger|acqui\w*|ownership)\b|"
-                        r"\bbeyond\s+[^.;]{0,30}\bcontrol\b",
+                        r"\bbeyond\s+[^.;]{0,30}\bcontrol\b|\bfail\w*\s+(?:\w+\s+){0,2}to\s+(?:perform|comply|pay|observe|meet|fulfil)\w*|"
+                        # "may terminate this Agreement at any time ... if either party fails materially to comply" (a new user's tryout)
+                        r"\b(?:terminat|cancel)\w*[^.;]{0,80}?\b(?:if|in\s+the\s+event|should)\b",
                         re.IGNORECASE)
 
 

@@ -25,6 +25,7 @@ each, whitespace collapsed). Pure rule tests.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from clauselens.grid.periods import asks_end_notice, asks_first_term, asks_late_charge, end_notice, late_charge, renewal_length
@@ -178,6 +179,11 @@ def test_the_notice_that_ends_the_agreement() -> None:
     "Franchisor may terminate this Agreement upon thirty (30) days written notice to Franchisee upon the occurrence of any of the following:",
     # ElPolloLocoHoldingsInc_20200306_10-K_EX-10.16_12041700_EX-10.16_Development Agreement: an insurance policy's notice
     "All policies shall provide Franchisor with at least thirty (30) days' notice of cancellation or termination of coverage.",
+    # AIRSPANNETWORKSINC_04_11_2000-EX-10.5-Distributor Agreement (a new user's tryout: answered "30 days" to "how much notice do we
+    # have to give to get out of the deal?"): a breach's notice, "fails materially to comply"
+    "13.2 Either party may terminate this Agreement at any time during the term of this Agreement if either party fails materially "
+    "to comply with any covenant, term, or provision of this Agreement, by written notice given to the other party not less than "
+    "thirty (30) days prior to the effective date of such termination.",
 ])
 def test_an_event_or_a_policy_notice_is_no_notice_to_end(sentence: str) -> None:
     assert end_notice([sentence]).candidate is None
@@ -220,3 +226,17 @@ def test_the_term_of_the_agreement_is_its_term() -> None:
     sentence = ("(b) This Agreement shall continue in effect for two years from the date hereof, and thereafter shall continue "
                 "automatically for successive annual periods.")
     assert renewal_length([sentence]).value == "1 year"
+
+
+def test_a_question_naming_exclusivity_asks_about_exclusivity() -> None:
+    from clauselens.grid.heads import RowHeads, head_yes_no
+
+    # a new user's tryout: "Is anyone given exclusive rights under this deal?" was read as third party beneficiary (P 0.87)
+    # AIRSPANNETWORKSINC_04_11_2000-EX-10.5-Distributor Agreement, 1.1
+    text = ("1.1 Subject to the provisions of this Agreement, Airspan hereby appoints Distributor as an independent, exclusive "
+            "distributor to assist Airspan in marketing the Airspan Products to customers in the Territory.")
+    cats = ["Exclusivity", "Third Party Beneficiary"]
+    rh = RowHeads(cats, {"Exclusivity": 0.98, "Third Party Beneficiary": 0.02}, {"Exclusivity": 0.74, "Third Party Beneficiary": 1.0},
+                  np.array([[0.98, 0.02]]))
+    h = head_yes_no("Is anyone given exclusive rights under this deal?", [text], rh)
+    assert h is not None and h.category == "Exclusivity" and h.answer == "Yes"
