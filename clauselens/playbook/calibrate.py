@@ -103,10 +103,11 @@ def fold_assignment(keys: list[str]) -> list[int]:
     return [fold_of[k] for k in keys]
 
 
-def probe_out_of_fold(x: Any, y_windows: np.ndarray, owner: np.ndarray, folds: list[int]) -> np.ndarray:
+def probe_out_of_fold(x: Any, y_windows: np.ndarray, owner: np.ndarray, folds: list[int], keep: np.ndarray | None = None) -> np.ndarray:
     """Out-of-fold contract scores of one category: the probe (``train_presence``'s logistic regression, liblinear,
     ``C=4``, balanced) fitted on the windows ``x`` of the other folds, each held-out agreement scored by the maximum over
-    its windows (``owner``: the agreement index of each window)."""
+    its windows (``owner``: the agreement index of each window; ``keep``: windows that may score, the others count 0 --
+    the review's mask of windows naming a kind only negated)."""
     from sklearn.linear_model import LogisticRegression
 
     from clauselens.heads.train_presence import contract_max
@@ -118,7 +119,7 @@ def probe_out_of_fold(x: Any, y_windows: np.ndarray, owner: np.ndarray, folds: l
         tr, te = win_fold != f, win_fold == f
         clf = LogisticRegression(C=4.0, solver="liblinear", class_weight="balanced", max_iter=500)
         clf.fit(x[tr], y_windows[tr])
-        p = clf.predict_proba(x[te])[:, 1]
+        p = clf.predict_proba(x[te])[:, 1] * (keep[te] if keep is not None else 1.0)
         held = np.flatnonzero(fold == f)
         local = {a: b for b, a in enumerate(held)}
         scores[held] = contract_max(p[:, None], np.array([local[i] for i in owner[te]]), len(held))[:, 0]

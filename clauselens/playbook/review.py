@@ -204,7 +204,7 @@ class Reviewer:
     def _stacked(self, category: str, head_score: float, texts: Sequence[str]) -> float | None:
         """The stacked presence probability (:mod:`clauselens.playbook.stack`), ``None`` without a stacker or with
         ``stack=False`` or a playbook band set for all categories (the head's own scale)."""
-        if not self.stack or self.playbook.unclear_margin is not None:
+        if not self.stack or self.playbook.unclear_margin is not None or category not in load_stack():
             return None
         return stacked_score(category, head_score, " ".join(texts))
 
@@ -214,11 +214,10 @@ class Reviewer:
         if stacked:
             entry = load_stack()[category]
             return float(entry["threshold"]), float(entry["margin"])
-        cal = self.calibration.get(category, {})
-        thr = float(cal.get("threshold", head_threshold))
+        thr = self._calibrated(category, head_threshold)
         if self.playbook.unclear_margin is not None:
             return thr, float(self.playbook.unclear_margin)
-        return thr, float(cal.get("margin", DEFAULT_MARGIN))
+        return thr, float(self.calibration.get(category, {}).get("margin", DEFAULT_MARGIN))
 
     @property
     def head(self) -> Any:

@@ -129,30 +129,19 @@ def stacked_score(category: str, head_score: float, text: str) -> float | None:
 
 
 def _oof_head(category: str) -> tuple[list[str], np.ndarray, np.ndarray, list[int], list[str]]:
-    """Out-of-fold head contract scores over the train_allowed agreements, negated windows masked (as the review does)."""
-    from sklearn.linear_model import LogisticRegression
-
+    """Out-of-fold head contract scores over the train_allowed agreements (:func:`clauselens.playbook.calibrate.probe_out_of_fold`,
+    the calibration's folds), negated windows masked as the review masks them."""
     from clauselens.heads.presence import PresenceHead
-    from clauselens.heads.train_presence import allowed_keys, build, contract_max, corpus_files, load_rows
-    from clauselens.playbook.calibrate import FOLDS, fold_assignment
+    from clauselens.heads.train_presence import allowed_keys, build, corpus_files, load_rows
+    from clauselens.playbook.calibrate import fold_assignment, probe_out_of_fold
 
     _, ann = load_rows()
     files = corpus_files()
     keys = sorted(k for k in allowed_keys() if k in files and k in ann)
     folds = fold_assignment(keys)
     wins, ywin, owner, contract = build(keys, files, [category], ann)
-    head = PresenceHead()
-    x = head.vectorizer.transform(wins).tocsr()
-    keep = ~negated_windows(wins, category)
-    fold = np.asarray(folds)
-    scores = np.zeros(len(keys))
-    for f in range(FOLDS):
-        tr, te = fold[owner] != f, fold[owner] == f
-        clf = LogisticRegression(C=4.0, solver="liblinear", class_weight="balanced", max_iter=500).fit(x[tr], ywin[tr, 0])
-        p = clf.predict_proba(x[te])[:, 1] * keep[te]
-        held = np.flatnonzero(fold == f)
-        local = {a: b for b, a in enumerate(held)}
-        scores[held] = contract_max(p[:, None], np.array([local[i] for i in owner[te]]), len(held))[:, 0]
+    x = PresenceHead().vectorizer.transform(wins).tocsr()
+    scores = probe_out_of_fold(x, ywin[:, 0], owner, folds, keep=~negated_windows(wins, category))
     texts = [files[k].read_text(errors="ignore") for k in keys]
     return keys, scores, contract[:, 0].astype(np.int64), folds, texts
 
