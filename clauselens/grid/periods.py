@@ -24,8 +24,9 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from clauselens.grid.extract import Candidate, Reading, one_value, sentences_of
-from clauselens.grid.values import durations_at
+from clauselens.grid.extract import Candidate, Reading, asks_notice, notice_like, one_value, sentences_of
+from clauselens.grid.term import asks_renewal
+from clauselens.grid.values import amounts_at, durations_at
 
 #: The topic groups of a reading by these rules (:attr:`clauselens.grid.extract.Candidate.groups`).
 CURE_GROUPS = ("cure",)
@@ -130,8 +131,6 @@ def asks_end_notice(question: str) -> str:
     """What notice the question asks for: ``"renewal"`` (to stop a renewal: "how much notice is needed to stop it renewing?"),
     ``"exit"`` (to end the agreement: "how much notice do we need to just walk?"), ``"both"`` ("to stop the re-up, or to just
     walk?"), else ``""`` (no notice to end asked)."""
-    from clauselens.grid.extract import asks_notice
-
     if not asks_notice(question) or _EVENT_ASKED.search(question):
         return ""
     renewal = bool(_RENEWAL_ASKED.search(question))
@@ -144,8 +143,6 @@ def end_notice(texts: Sequence[str], asked: str = "both") -> Reading:
     no breach or other event (:data:`_FOR_EVENT`): the periods of notice it states (:func:`clauselens.grid.extract.notice_like`);
     one value, else the different ones as choices. ``asked`` (:func:`asks_end_notice`): ``"renewal"`` reads only sentences about
     a renewal or the end of a term, ``"exit"`` only the others."""
-    from clauselens.grid.extract import notice_like
-
     found: dict[str, Candidate] = {}
     for i, s, _e, text in sentences_of(texts):
         if not _ENDED.search(text) or _FOR_EVENT.search(text) or re.match(r"\W*WHEREAS\b", text):
@@ -162,9 +159,10 @@ def end_notice(texts: Sequence[str], asked: str = "both") -> Reading:
 #: The topic group of a renewal's length read by :func:`renewal_length`.
 RENEWAL_GROUPS = ("renewal",)
 #: A renewal for further periods of a length: "renew automatically for successive one (1) year terms", "an automatic extension for
-#: consecutive one (1) year periods", "renewed ... for additional, successive five (5) year periods".
-_RENEWS_FOR = re.compile(r"\b(?:renew|extend|extension|continu)\w*\b[^.;]{0,100}?\b(?P<further>additional|successive|consecutive|further|"
-                         r"subsequent|renewal)\b", re.IGNORECASE)
+#: consecutive one (1) year periods", "renewed ... for additional, successive five (5) year periods" (also the grid rule's gate for a
+#: renewal's length the question's words found, :mod:`clauselens.grid.rule`).
+RENEWS_FOR = re.compile(r"\b(?:renew|extend|extension)\w*\b[^.;]{0,80}?\b(?P<further>additional|successive|consecutive|further|"
+                        r"subsequent|renewal)\b", re.IGNORECASE)
 #: A renewal year by year with no number: "renew automatically from year to year", "automatically renewing annually", "successive
 #: annual periods".
 _YEARLY = re.compile(r"\b(?:renew|extend|continu)\w*\s+(?:\w+\s+){0,3}?(?:from\s+)?(?:year[\s-]+to[\s-]+year|annually|on\s+an?\s+annual\s+basis|"
@@ -176,15 +174,13 @@ _NOT_RENEWAL_PERIOD = re.compile(r"\b(?:initial|original|first)\s+(?:term|period
 
 def renewal_length(texts: Sequence[str]) -> Reading:
     """The length of each renewal, from every sentence that renews or extends the agreement for further periods
-    (:data:`_RENEWS_FOR`: the periods after the renewal words, not a notice's nor the initial term's) or year by year
+    (:data:`RENEWS_FOR`: the periods after the renewal words, not a notice's nor the initial term's) or year by year
     (:data:`_YEARLY`: one year); one value, else the different ones as choices."""
-    from clauselens.grid.extract import notice_like
-
     found: dict[str, Candidate] = {}
     for i, s, _e, text in sentences_of(texts):
         if re.match(r"\W*WHEREAS\b", text) or _FOR_EVENT.search(text) or _ON_EVENT.match(text):
             continue  # ... nor one a condition opens ("In the event that MusclePharm shall achieve Net Sales ... renewed for an additional term")
-        m = _RENEWS_FOR.search(text)
+        m = RENEWS_FOR.search(text)
         values = [str(p) for p, ps, pe in durations_at(text) if m is not None and ps >= m.start("further") and not notice_like(text, ps, pe)
                   and not _NOT_RENEWAL_PERIOD.search(text[max(0, ps - 40):ps]) and not _BEYOND.search(text[max(0, ps - 25):ps])]
         if not values and _YEARLY.search(text):
@@ -207,9 +203,6 @@ _AFTER_FIRST = re.compile(r"\b(?:after|once|beyond|past|following)\b[^?.;]{0,30}
 
 def asks_first_term(question: str) -> bool:
     """Does the question ask for the length of the agreement's first term in words other than "how long" ("Base term?")?"""
-    from clauselens.grid.extract import asks_notice
-    from clauselens.grid.term import asks_renewal
-
     return (bool(_FIRST_TERM_ASKED.search(question)) and not asks_notice(question) and not asks_renewal(question)
             and not _AFTER_FIRST.search(question))
 
@@ -327,8 +320,6 @@ def late_charge(texts: Sequence[str]) -> Reading:
     """The rate charged on a late payment, from every sentence of ``texts`` that makes a payment late (:data:`_PAID_LATE`) and
     charges for it (:data:`_CHARGED`): the percentage nearest the charge word ("Past due payments hereunder shall bear interest at
     the rate of (i) one and one-half percent (1-1/2%) per month"); not a margin over another rate ("plus 1%")."""
-    from clauselens.grid.values import amounts_at
-
     found: dict[str, Candidate] = {}
     for i, s, _e, text in sentences_of(texts):
         if not _PAID_LATE.search(text) or _REFERENCE_RATE.search(text):
@@ -360,7 +351,7 @@ _MORE_THAN = re.compile(r"(?:\b(?:more|greater|less|fewer)\s+than|\bin\s+excess\
 def percent_share(texts: Sequence[str]) -> Reading:
     """The percentage the agreement pays or shares as a part of something ("a fee equal to 50% of all revenues received"),
     from every sentence that states one: the value when they all state one percentage, else the different ones."""
-    from clauselens.grid.values import amounts_at, named_amount
+    from clauselens.grid.values import named_amount
 
     found: dict[str, Candidate] = {}
     for i, s, _e, text in sentences_of(texts):
@@ -372,7 +363,7 @@ def percent_share(texts: Sequence[str]) -> Reading:
     return one_value(found, "the clauses that pay a share", "percentage")
 
 
-__all__ = ["CURE_GROUPS", "LATE_GROUPS", "NOTICE_GROUPS", "PAYMENT_GROUPS", "RENEWAL_GROUPS", "SHARE_GROUPS", "about_period_asked",
+__all__ = ["CURE_GROUPS", "LATE_GROUPS", "NOTICE_GROUPS", "PAYMENT_GROUPS", "RENEWAL_GROUPS", "RENEWS_FOR", "SHARE_GROUPS", "about_period_asked",
            "asks_cure", "asks_end_notice", "asks_first_term", "asks_late_charge", "asks_payment_term", "cure_period", "end_notice",
            "late_charge", "payment_term", "percent_share", "renewal_instead", "renewal_length"]
 

@@ -49,6 +49,7 @@ from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law
 from clauselens.grid.heads import RowHeads, category_passages, category_question, clause_sentence, head_yes_no, never_worded, states_clause
 from clauselens.grid.periods import (
     CONDITIONAL,
+    RENEWS_FOR,
     about_period_asked,
     asks_cure,
     asks_end_notice,
@@ -351,7 +352,7 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
         return Cell(**base, status="unverified", answer="", model_quote=quote[:1000], reason=f"{checked.reason}; quote withheld")
     groups = ", ".join(dict.fromkeys(_as_written(g, quote) for g in c.groups if not g.startswith("concept:"))) or "its topic"
     if not r.reason and not q.category and (q.type == "duration" and not (asks_notice(q.question) and _ENDING.search(quote))
-                                            and not (asks_renewal(q.question) and _RENEWAL_PERIOD.search(quote))
+                                            and not (asks_renewal(q.question) and RENEWS_FOR.search(quote))
                                             or q.type == "amount" and ceiling_asked(q.question)):
         return Cell(**base, status="unverified", answer="", model_quote=quote[:1000], candidate=r.value,
                     reason=f"{UNCORROBORATED_READ} on {groups} reads {r.value}, but no reader of that kind of clause confirms it; left for "
@@ -555,11 +556,9 @@ _START_CATEGORIES = frozenset({"Effective Date", "Agreement Date"})
 #: ... except a notice period read from a sentence about ending or renewing the agreement (the notice readers chose it: 2 right in
 #: 2 on those first reads; an inspection's "two weeks' written notice" is not one).
 _ENDING = re.compile(r"\b(?:terminat|cancel|renew|expir|extend|extension|withdraw)\w*", re.IGNORECASE)
-#: ... and a renewal's length, asked as such, read from a sentence that renews or extends for further periods ("shall
-#: automatically renew for consecutive one (1) year terms"; the paraphrase benchmark's Renewal Term: 160 right / 15 wrong
-#: before the gate, 62 / 3 with it).
-_RENEWAL_PERIOD = re.compile(r"\b(?:renew|extend|extension)\w*\b[^.;]{0,80}?\b(?:additional|successive|consecutive|further|subsequent|"
-                             r"renewal)\b", re.IGNORECASE)
+#: ... and a renewal's length, asked as such, read from a sentence that renews or extends for further periods
+#: (:data:`clauselens.grid.periods.RENEWS_FOR`: "shall automatically renew for consecutive one (1) year terms"; the paraphrase
+#: benchmark's Renewal Term: 160 right / 15 wrong before the gate, 62 / 3 with it).
 UNCORROBORATED_READ = "the sentence the question's words find"
 
 
