@@ -25,7 +25,8 @@ answered and answered-and-correct share of answerable with Wilson 95 % intervals
 answers with the checks ignored (``model_answered``, ``model_wrong``: every reply with found=true); cells per minute of the
 model run (from the cells' own seconds). A typed value is correct when it is one the key accepts
 under the same reader the grid uses (:mod:`clauselens.grid.values`: dates as dates, periods with
-12 months = 1 year, amounts by value, parties by name words, jurisdictions by name); an answered
+12 months = 1 year, amounts by value, parties by name words -- one name's words within the other's, scorer of 2026-12-07,
+fourth session; before, one shared word was enough --, jurisdictions by name); an answered
 value where the key says the contract states none is wrong. A yes/no cell shown "No" with the status
 "not found" (nothing in the agreement is on the topic) counts as an answered "No" (right when the
 key says No, wrong when it says Yes): the reviewer reads it as an answer (``shown_no_not_found``).
@@ -110,7 +111,9 @@ def correct(qtype: str, answer: str, key: dict[str, Any]) -> bool:
     if qtype == "party":
         names = party_names(answer)
         gold = [name_tokens(a) for a in accept]
-        return bool(names) and all(any(name_tokens(n) & g for g in gold) for n in names)
+        # one name's words within the other's ("MEDICA, S.p.A." for "Medica S.p.A."; "Global Music International, Inc. d/b/a IMNTV"
+        # for "Global Music International"), not a shared word alone ("Nanjing Tuniu Technology" is not "Beijing Tuniu Technology")
+        return bool(names) and all(any(t and g and (t <= g or g <= t) for g in gold) for n in names for t in [name_tokens(n)])
     if qtype == "jurisdiction":
         mine_j = jurisdictions_in(answer)
         return bool(mine_j) and mine_j <= set(accept)
@@ -289,7 +292,7 @@ def cuad_value_ok(qtype: str, gold: str, answer: str, starts: Sequence[str] = ()
     if qtype == "party":
         gold_names = [name_tokens(re.sub(r"\(\s*(?:the\s+)?[\"“][^)]*\)", " ", g)) for g in gold.split(";")]
         names = party_names(answer)
-        return bool(names) and all(any(name_tokens(n) & g for g in gold_names) for n in names)
+        return bool(names) and all(any(t and g and (t <= g or g <= t) for g in gold_names) for n in names for t in [name_tokens(n)])
     if qtype == "jurisdiction":
         mine = jurisdictions_in(answer)
         return bool(mine) and mine <= jurisdictions_in(gold) | {j for j in mine if j.lower() in gold.lower()}

@@ -19,7 +19,10 @@ that side of the bargain. The rule:
    no answer (``None``).
 4. **No role nouns** ("Stremicks Heritage Foods, LLC ("Heritage")"): what the agreement makes each of two parties do
    (:func:`role_by_conduct`) -- the one that is the subject of providing verbs ("Heritage shall produce", "Dynamic Hearing
-   grants") clearly more often is the provider, the other the recipient.
+   grants") clearly more often is the provider, the other the recipient; when neither clearly does, providing and paying
+   are weighed together (:data:`NET_ODDS`: "Company will pay ACSI" five times outweighs "Company will provide" twice). A
+   party's sentences name it by its defined term, its name, or its name without the company form ("Medica" for "MEDICA,
+   S.p.A.").
 
 Pure functions, regular expressions and the Archivist's preamble readers; no model.
 """
@@ -43,6 +46,11 @@ PROVIDER_VERBS = ("provid", "suppl", "sell", "sold", "deliver", "grant", "licens
                   "render", "do the work", "does the work", "doing the work", "give", "giving", "ship")
 #: Stems that ask for the recipient side ("who buys", "who pays", "who gets the goods").
 RECIPIENT_VERBS = ("buy", "bought", "purchas", "pay", "paying", "receiv", "get ", "gets ", "getting", "acquir")
+#: A question about who owns something (an invention, the data): not a side of the bargain.
+_OWNS = re.compile(r"\b(?:own|owns|owning|owner|owners|ownership)\b")
+#: "gets invented", "got lost": a passive "get", no one getting anything ("who gets paid" is the provider, read below).
+_PASSIVE_GET = re.compile(r"\b(?:gets?|got|getting)\s+(?!paid\b)\w+ed\b")
+_GETS_PAID = re.compile(r"\b(?:gets?|getting|got|is|are|being)\s+paid\b|\breceiv\w*\s+(?:the\s+)?(?:payments?|money|fees?|royalt\w+)\b")
 _LICENSED_IN = re.compile(r"\b(?:gets?|getting|receiv\w*|takes?|taking)\s+(?:a\s+|the\s+)?licen[cs]e\b|\blicensed\s+to\b", re.IGNORECASE)
 
 
@@ -92,10 +100,17 @@ def _has(q: str, stems: Sequence[str]) -> bool:
 def asked_side(question: str) -> str:
     """``"provider"`` / ``"recipient"`` for the side a party question asks about, else ``""``."""
     q = " " + " ".join(question.lower().split()) + " "
+    if _OWNS.search(q):
+        return ""  # "which company ends up owning what gets invented?": who owns a thing is no side of the bargain
+    q = _PASSIVE_GET.sub(" ", q)  # "if something gets invented": no one receives anything
     # the verb says which side does what ("who pays the seller?": the payer); a role noun alone names the side ("who's the seller?")
     prov, rec = _has(q, PROVIDER_VERBS), _has(q, RECIPIENT_VERBS)
     if _LICENSED_IN.search(q):
         prov, rec = False, True
+    if _GETS_PAID.search(q):  # "who gets paid?", "which side receives the fees?": the payee provides (asked with the payer: neither)
+        if re.search(r"\bpays\b|\bpaying\b", q):
+            return ""
+        prov, rec = True, False
     if prov != rec:
         return "provider" if prov else "recipient"
     nouns = set(re.findall(r"[a-z]+", q))
@@ -161,6 +176,21 @@ _PROVIDES = (r"(?:suppl(?:y|ies)|provid(?:e|es)(?![^.;]{0,30}?\b(?:notices?|cert
              r"develop|host|design|fabricat(?:e|es)|package|distribute)\b")
 _RECEIVES = r"(?:purchas(?:e|es)|buy|pay|order|reimburse|receive|accept)\b"
 _GRANTS = r"\s+(?:hereby\s+)?grants?\b"
+#: Of the receiving verbs, the ones that spend money ("Company will pay ACSI", "CHT shall pay the license fee").
+_PAYS = re.compile(r"(?:purchas|buy|pay|order|reimburse)", re.IGNORECASE)
+#: When neither party clearly provides alone: the provider is the party whose odds -- (its providing sentences + 1) x (the
+#: other's paying sentences + 1) over the same for the other party -- exceed this (add-one smoothing, Laplace).
+NET_ODDS = 2.0
+#: Company-form words a party's name ends with ("MEDICA, S.p.A." is "Medica" in its sentences).
+_COMPANY_FORM = re.compile(r"(?:,?\s+(?:inc|incorporated|llc|l\.?l\.?c|l\.?p|ltd|limited|corp|corporation|co|company|s\.?\s?p\.?\s?a|s\.?a|"
+                           r"ag|b\.?v|n\.?v|gmbh|srl|s\.?r\.?l|plc|lp|llp)\.?)+\s*$", re.IGNORECASE)
+
+
+def short_forms(name: str) -> list[str]:
+    """``name`` without its company-form words and a leading "The" ("MEDICA, S.p.A." -> "MEDICA"; "HERTZ SYSTEM, INC." ->
+    "HERTZ SYSTEM"), when that leaves a word of three letters or more; else ``[]``."""
+    short = re.sub(r"^the\s+", "", _COMPANY_FORM.sub("", name.strip()), flags=re.IGNORECASE).strip(" ,")
+    return [short] if short != name.strip() and re.search(r"[A-Za-z]{3}", short) else []
 #: Sentences enough to decide: the provider is the subject of providing verbs at least this often, and the other party at
 #: most half as often.
 MIN_CONDUCT = 2
@@ -182,14 +212,16 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
     parties, aliases = preamble_parties(front) if side else ((), {})
     if len(parties) != 2:
         return None
-    forms = {p: [p, *aliases.get(p, [])] for p in parties}
+    forms = {p: [p, *short_forms(p), *aliases.get(p, [])] for p in parties}
     pats = {p: re.compile(r"(?<![\w&])(?:" + "|".join(r"\s+".join(map(re.escape, f.split())) for f in fs if f) + r")(?:['’]s)?"
                           rf"(?:{_MODAL}(?P<give>{_PROVIDES})|{_MODAL}(?P<take>{_RECEIVES})|(?P<grant>{_GRANTS}))", re.IGNORECASE)
             for p, fs in forms.items()}
     gives = {p: 0 for p in parties}
     takes = {p: 0 for p in parties}
+    pays = {p: 0 for p in parties}
     said: dict[str, list[str]] = {p: [] for p in parties}  # the sentences in which each party provides
     took: dict[str, list[str]] = {p: [] for p in parties}  # ... or buys, pays, orders
+    paid: dict[str, list[str]] = {p: [] for p in parties}  # ... of them, the ones in which it pays, buys or orders
     for _i, _s, _e, text in sentences_of(texts):
         for p, rx in pats.items():
             for m in rx.finditer(text):
@@ -199,9 +231,19 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
                 else:
                     takes[p] += 1
                     took[p].append(text)
+                    if _PAYS.match(m.group("take")):
+                        pays[p] += 1
+                        paid[p].append(text)
     a, b = sorted(parties, key=lambda p: -gives[p])
+    odds = {p: (gives[p] + 1) * (pays[o] + 1) / ((gives[o] + 1) * (pays[p] + 1)) for p, o in ((a, b), (b, a))}
+    net = max(parties, key=lambda p: odds[p])
     if gives[a] >= MIN_CONDUCT and 2 * gives[b] <= gives[a] and takes[a] <= takes[b]:
         provider, seen = a, said[a]
+    elif odds[net] > NET_ODDS and gives[net] + max(pays.values()) >= MIN_CONDUCT:
+        # providing and paying weighed together: "Company will pay ACSI" five times outweighs "Company will provide" four times
+        # against once (Rome I Art. 4(2): the paying party's performance is not the characteristic one)
+        payer = next(p for p in parties if p != net)
+        provider, seen = net, paid[payer] if pays[payer] > pays[net] else said[net]
     else:  # no one clearly provides: the one that clearly buys, pays or orders ("Sanofi Pasteur agrees to purchase") is the recipient
         r, o = sorted(parties, key=lambda p: -takes[p])
         if takes[r] < MIN_CONDUCT or 2 * takes[o] > takes[r] or 2 * gives[r] > gives[o]:
@@ -215,4 +257,4 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
 
 
 __all__ = ["MIN_CONDUCT", "PROVIDER_ROLES", "PROVIDER_VERBS", "RECIPIENT_ROLES", "RECIPIENT_VERBS", "RoleParty", "asked_side",
-           "preamble_parties", "role_by_conduct", "role_party", "side_of"]
+           "preamble_parties", "role_by_conduct", "role_party", "short_forms", "side_of"]

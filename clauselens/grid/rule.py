@@ -409,7 +409,8 @@ def conduct_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passa
         return None
     party, evidence = got
     who = "this party" if party.side == "provider" else "the other party"
-    said = f"read by rule: the agreement's sentences make {who} the one that supplies, provides or grants"
+    said = (f"read by rule: weighing what the agreement's sentences make each party do (supply, provide or grant; pay, buy or "
+            f"order), {who} is the one that provides")
     # the quote: the evidence when it names the answer, else the preamble sentence that gives the answer its defined term
     # (the evidence then named in the reason: "DD agrees to provide ...")
     found: list[Cell | None] = []
