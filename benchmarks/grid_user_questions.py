@@ -82,9 +82,40 @@ def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
     return [round(max(0.0, c - h), 3), round(min(1.0, c + h), 3)]
 
 
+def _same_word(a: str, b: str) -> bool:
+    """One name word for another, one slip aside ("Berkely" / "Berkeley", "Communication" / "Communications": CUAD's own
+    spellings), by Levenshtein distance <= 1 (words of 3 letters or more)."""
+    if a == b:
+        return True
+    if min(len(a), len(b)) < 3 or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b)) <= 1
+    short, long_ = sorted((a, b), key=len)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def same_party(one: str, other: str) -> bool:
+    """Do two names name the same party: every name word (:func:`clauselens.grid.values.name_tokens`, accents folded:
+    "Laboratórios" / "Laboratorios") of one among the other's ("MEDICA, S.p.A." / "Medica S.p.A."; a name with its d/b/a /
+    without), not one shared word ("Nanjing Tuniu Technology" is not "Beijing Tuniu Technology")?"""
+    import unicodedata
+
+    from clauselens.grid.values import name_tokens
+
+    mine, gold = (name_tokens(unicodedata.normalize("NFKD", x).encode("ascii", "ignore").decode()) for x in (one, other))
+    if not mine or not gold:
+        return False
+
+    def within(x: set[str], y: set[str]) -> bool:
+        return all(any(_same_word(w, v) for v in y) for w in x)
+
+    return within(mine, gold) or within(gold, mine)
+
+
 def correct(qtype: str, answer: str, key: dict[str, Any]) -> bool:
     """Is an answered value one the key accepts (see the module docstring)?"""
-    from clauselens.grid.values import amounts_in, dates_in, durations_in, jurisdictions_in, name_tokens, party_names, same_period
+    from clauselens.grid.values import amounts_in, dates_in, durations_in, jurisdictions_in, party_names, same_period
 
     if qtype == "yes_no":
         return answer == key.get("gold")
@@ -110,10 +141,9 @@ def correct(qtype: str, answer: str, key: dict[str, Any]) -> bool:
                                         for v, cur in want) for m in mine_a)
     if qtype == "party":
         names = party_names(answer)
-        gold = [name_tokens(a) for a in accept]
         # one name's words within the other's ("MEDICA, S.p.A." for "Medica S.p.A."; "Global Music International, Inc. d/b/a IMNTV"
         # for "Global Music International"), not a shared word alone ("Nanjing Tuniu Technology" is not "Beijing Tuniu Technology")
-        return bool(names) and all(any(t and g and (t <= g or g <= t) for g in gold) for n in names for t in [name_tokens(n)])
+        return bool(names) and all(any(same_party(n, g) for g in accept) for n in names)
     if qtype == "jurisdiction":
         mine_j = jurisdictions_in(answer)
         return bool(mine_j) and mine_j <= set(accept)
@@ -264,7 +294,7 @@ def cuad_value_ok(qtype: str, gold: str, answer: str, starts: Sequence[str] = ()
     2026-12-06, second session); with no start it is wrong. A date question answered that the term sets no end
     ("indefinitely", "until terminated": :data:`clauselens.grid.term.OPEN_ENDED`) is right where CUAD says "perpetual"."""
     from clauselens.grid.term import OPEN_ENDED
-    from clauselens.grid.values import durations_in, jurisdictions_in, name_tokens, party_names, same_period
+    from clauselens.grid.values import durations_in, jurisdictions_in, party_names, same_period
 
     if qtype == "date" and OPEN_ENDED.search(answer):  # "until terminated": right where CUAD says perpetual (scorer of 2026-12-06, 4th)
         return gold.strip().lower().startswith("perpetual")
@@ -290,9 +320,9 @@ def cuad_value_ok(qtype: str, gold: str, answer: str, starts: Sequence[str] = ()
         want = durations_in(re.sub(r"(\d)\)\s", r"\1 ", gold))  # CUAD's "60) days": the span cut inside "sixty (60) days"
         return bool(want) and all(any(same_period(m, w) for w in want) for m in durations_in(answer))
     if qtype == "party":
-        gold_names = [name_tokens(re.sub(r"\(\s*(?:the\s+)?[\"“][^)]*\)", " ", g)) for g in gold.split(";")]
+        gold_names = [re.sub(r"\(\s*(?:the\s+)?[\"“][^)]*\)", " ", g) for g in gold.split(";")]
         names = party_names(answer)
-        return bool(names) and all(any(t and g and (t <= g or g <= t) for g in gold_names) for n in names for t in [name_tokens(n)])
+        return bool(names) and all(any(same_party(n, g) for g in gold_names) for n in names)
     if qtype == "jurisdiction":
         mine = jurisdictions_in(answer)
         return bool(mine) and mine <= jurisdictions_in(gold) | {j for j in mine if j.lower() in gold.lower()}

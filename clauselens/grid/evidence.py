@@ -34,6 +34,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from clauselens.grid.topic import PASS_ON
 from clauselens.reports.support import ACTIONS, assertions, check_claim
 
 #: An answer sharing a run of this many words with the prompt's instructions repeats them.
@@ -120,6 +121,9 @@ def question_claim(question: str) -> str | None:
         claim = _claim_of(part)
         if claim is not None:
             return claim
+    if PASS_ON.search(question):  # "Can either side flip this deal to another company?", "Check whether we're allowed to hand
+        # this contract to another company": passing the agreement on, in whatever words and sentence form, is assigning it
+        return "a party may assign or transfer the agreement"
     return None
 
 

@@ -169,9 +169,11 @@ def role_party(question: str, front: str) -> RoleParty | None:
 
 #: What a party does as the provider, as the subject of the sentence: "Stremicks shall manufacture", "Dynamic agrees to supply",
 #: "McDATA will provide", "Licensor hereby grants"; not a notice, a certificate or insurance provided ("HERC shall provide for ten (10)
-#: days notice", a keyed dev set: the IP licensee read as the supplier).
+#: days notice", a keyed dev set: the IP licensee read as the supplier), nor money ("ESSI will provide monthly payment of $10,000
+#: made payable to Talent": the payer).
 _MODAL = r"\s+(?:shall|will|must|agrees?\s+to|hereby\s+agrees?\s+to|undertakes?\s+to|is\s+to|shall\s+have\s+the\s+right\s+to)\s+(?:\w+\s+){0,2}?"
-_PROVIDES = (r"(?:suppl(?:y|ies)|provid(?:e|es)(?![^.;]{0,30}?\b(?:notices?|certificates?|evidence|cop(?:y|ies)|insurance|proof)\b)|"
+_PROVIDES = (r"(?:suppl(?:y|ies)|provid(?:e|es)(?![^.;]{0,30}?\b(?:notices?|certificates?|evidence|cop(?:y|ies)|insurance|proof|payments?|"
+             r"compensation|shares|stock|funds|fees?|expenses|reimbursement)\b)|"
              r"deliver|manufactur(?:e|es)|produc(?:e|es)|sell|perform|render|furnish|ship|"
              r"develop|host|design|fabricat(?:e|es)|package|distribute)\b")
 _RECEIVES = r"(?:purchas(?:e|es)|buy|pay|order|reimburse|receive|accept)\b"

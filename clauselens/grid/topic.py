@@ -97,6 +97,13 @@ GO_AROUND = re.compile(r"\bgo[- ]around\b", re.IGNORECASE)
 #: "... to stop it renewing, or to get out of it?": a notice that ends it, too, not only a renewal's (a keyed dev set).
 OR_ENDS = re.compile(r"\b(?:renew\w*|re-?ups?)\b[^?]{0,40}?\bor\s+(?:to\s+)?(?:just\s+)?(?:to\s+)?"
                      r"(?:get\s+out|end|cancel|terminat\w*|quit|exit|walk(?:\s+away)?|leave|back\s+out|pull\s+out)\b", re.IGNORECASE)
+#: Passing the agreement itself on to someone else, in everyday words: a verb of handing over, the agreement ("this contract",
+#: "the whole deal", "it"), then another party ("to another company", "over to a different business", "to someone else").
+PASS_ON = re.compile(r"\b(?:give|giving|gives|hand|handing|hands|handed|pass|passing|sign|signing|flip|flipping|sell|selling|move|"
+                     r"moving|shift|shifting|offload|offloading|transfer\w*|assign\w*)\s+(?:(?:this|the|that|our|their|its|whole|"
+                     r"entire)\s+){0,3}(?:contract|agreement|deal|it)\b(?:\s+(?:off|over|on|across))?\s+(?:\w+\s+){0,2}?"
+                     r"(?:to|over\s+to)\s+(?:an?\s+|some\s+|the\s+)?(?:another|other|different|third|new|outside|someone|"
+                     r"somebody|anyone|anybody|stranger)\b", re.IGNORECASE)
 #: "how far in advance must someone say so?": how much notice.
 FAR_IN_ADVANCE = re.compile(r"\bhow\s+far\s+(?:in\s+)?(?:advance|ahead)\b", re.IGNORECASE)
 
@@ -110,6 +117,7 @@ def plain_idioms(question: str) -> str:
     question = GO_AROUND.sub("round", SIGNED_UP.sub("locked in", question))
     question = BUYS_OUT.sub("bought out", question)  # "if someone buys one of us out": the thesaurus's "bought out" (change of control)
     question = OUT_OF_THE_GATE.sub("first", question)  # "How long are we locked in out of the gate?": the first term
+    question = PASS_ON.sub(lambda m: "assign " + m.group(0).split(None, 1)[1], question)  # "flip this deal to another company": assign it
     return FAR_IN_ADVANCE.sub("how much notice", INTO_FORCE.sub(" starts", IN_FORCE.sub(" lasts", question)))
 
 

@@ -41,7 +41,9 @@ _RESIGNS = re.compile(r"\b(?:may|can|(?:shall|will)\s+have\s+the\s+right\s+to|(?
 _ASSIGNS_AGREEMENT = re.compile(
     r"\b(?:assign|transfer|delegat|novat)\w*(?:\W+(?!(?:to|of|under|in|within|outside|pursuant|hereunder)\b)\w+){0,5}?\W+(?:this|the)\s+"
     r"(?:[A-Z][\w-]*\s+){0,3}Agreement\b"
-    r"|\bAgreement\b\s*(?:\([^)]*\)\s*)?,?\s*(?:(?:nor|or|and)\s+[^.;]{0,60}?\s+)?(?:shall|may|will|can|cannot|is|are)\s+(?:not\s+)?"
+    # the agreement as the subject, not a place ("nothing in this Agreement will serve to transfer to Distributor any patent")
+    r"|(?<!\bin\sthis\s)(?<!\bin\sthe\s)(?<!\bunder\sthis\s)(?<!\bunder\sthe\s)(?<!\bby\sthis\s)(?<!\bof\sthis\s)\bAgreement\b\s*"
+    r"(?:\([^)]*\)\s*)?,?\s*(?:(?:nor|or|and)\s+[^.;]{0,60}?\s+)?(?:shall|may|will|can|cannot|is|are)\s+(?:not\s+)?"
     r"(?:\w+\s+){0,2}?(?:be\s+)?(?:assign|transfer|delegat|novat)\w*"
     # its rights or duties under this agreement ("may assign its rights hereunder"), not any right ("hereby assigns to the Company his
     # entire right, title and interest in all Intellectual Property Rights", "shall be construed to assign or license any rights to DD")
@@ -57,7 +59,9 @@ _CONSENT = re.compile(r"\b(?:consent\w*|approv\w*|permission|authori[sz]\w*|agre
 #: A permission to assign only to a party's own group or successor: the carve-out of a rule that needs consent ("McDATA may assign
 #: this Agreement to any entity controlled by ... or to any successor by merger"), not a free right to pass it on.
 _CARVE_OUT = re.compile(r"\b(?:affiliates?|subsidiar\w+|successors?|merger|merges?|acquir\w+|acquisition|reorgani[sz]\w+|consolidat\w+|"
-                        r"(?:all|substantially\s+all)\s+(?:of\s+)?(?:its|the|their)\s+(?:assets|business))\b", re.IGNORECASE)
+                        r"(?:all|substantially\s+all)\s+(?:of\s+)?(?:its|the|their)\s+(?:assets|business)|controlled\s+by|common\s+control|"
+                        # its own group by ownership: "to any entity of which Exxon Mobil Corporation owns ... at least fifty percent"
+                        r"entit(?:y|ies)\s+(?:of\s+which|in\s+which|that|which)\b[^.;]{0,60}?\b(?:owns?|controls?|holds?)\b)\b", re.IGNORECASE)
 #: A term that runs "until terminated by either party giving the other ... notice" (a notice-only end, whatever follows):
 #: either party's way to end it at will (Theravance's service agreement was read as "No": its sentence ends in a list).
 _UNTIL_NOTICE = re.compile(r"\buntil\s+terminated\s+(?:by\s+mutual\s+agreement\s+of\s+the\s+parties(?:\s+hereto)?\s+or\s+)?"

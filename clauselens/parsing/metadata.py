@@ -33,7 +33,7 @@ _EFFECTIVE_DEF_RE = re.compile(
 #: Where the preamble ends: recitals or the operative words.
 _PREAMBLE_END = re.compile(
     r"\bWHEREAS\b|\bRECITALS\b|\bBACKGROUND\b|\bWITNESSETH\b|\bNOW,?\s+THEREFORE\b|\bIT\s+IS\s+(?:HEREBY\s+)?AGREED\b"
-    r"|\bAGREED\s+TERMS\b", re.IGNORECASE)
+    r"|\bAGREED\s+TERMS\b|\bAGREEMENT\s+1\.\s+(?=[A-Z][a-z])", re.IGNORECASE)
 _TITLE_WORD = (r"(?:AGREEMENT|AMENDMENT|CONTRACT|ADDENDUM|LETTER|LEASE|LICEN[CS]E|DEED|MEMORANDUM|TERMS|NDA|SCHEDULE"
                r"|Agreement|Amendment|Contract|Addendum|Letter|Lease|Licen[cs]e|Deed|Memorandum|Terms|Schedule)")
 _TITLE_WORDS = re.compile(rf"\b{_TITLE_WORD}\b", re.IGNORECASE)
@@ -142,6 +142,9 @@ _STOP_FIRST = {"this", "the", "each", "party", "parties", "agreement", "exhibit"
                "between", "among", "recitals", "in", "for", "as", "section", "article", "schedule", "by"}
 
 
+_MONTH_DAY = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.IGNORECASE)
+
+
 def has_company_form(name: str) -> bool:
     """Whether ``name`` ends in a company form (:data:`_SUFFIX`: "RadialSpark, LLC", "Depomed, Inc.")."""
     return re.search(r"[\s,]" + _SUFFIX + r"\.?$", name.strip()) is not None
@@ -155,6 +158,8 @@ def _plausible_name(name: str) -> bool:
         return False
     if words[0][0].isdigit() and not has_company_form(name):
         return False  # "695014 B.C. Ltd." is a company; "1 Year Ingram Micro" is a table cell run on
+    if _MONTH_DAY.match(name) or (re.fullmatch(r"[A-Z]\.", words[0]) and len(words) > 1 and not has_company_form(name)):
+        return False  # "Dated: September 28, 2018" on a cover page; a lettered recital or item ("A. Promotional Territories")
     if any(w.lower().strip(",.") in _NOT_IN_NAME for w in words) or not any(sum(c.isalpha() for c in w) >= 2 for w in words):
         return False
     if _ADDRESS_WORDS & {w.lower().strip(",") for w in words}:
@@ -319,7 +324,7 @@ _ALIAS_GAP = 300
 #: later on is a clause defining something else ("... from PageMaster Corporation ("Purchase
 #: Customers")"); only ``"X" means <name>`` definitions are read there.
 _OPERATIVE = re.compile(r"\bNOW,?\s+THEREFORE\b|\bagrees?\s+as\s+follows\b|\bIT\s+IS\s+(?:HEREBY\s+)?AGREED\b"
-                        r"|\bAGREED\s+TERMS\b", re.IGNORECASE)
+                        r"|\bAGREED\s+TERMS\b|\bAGREEMENT\s+1\.\s+(?=[A-Z][a-z])", re.IGNORECASE)
 #: Defined names that name no single party.
 _GENERIC_ALIASES = frozenset({"party", "parties", "agreement", "this agreement", "the agreement", "amendment",
                               "effective date", "contract", "recitals", "term", "closing", "premises", "property"})

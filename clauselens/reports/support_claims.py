@@ -228,7 +228,9 @@ def assertions(text: str) -> list[Assertion]:
             if _DESCRIBED.search(clause[:m.start()]):
                 continue  # "amounts Company is required to pay": a description, not the party's duty here
             subj = _subject(clause[:m.start()])
-            if subj in ("neither party", "no party") or (i == 0 and _NEG_OPENING.match(clause[:m.start()])) or _NONE_OF.search(clause[:m.start()]):
+            # the opening's "Neither" negates the first modal and those joined to it ("Neither A nor B shall have the right to assign")
+            first = i == 0 or all(not clause[modals[j].end():modals[j + 1].start()].strip() for j in range(i))
+            if subj in ("neither party", "no party") or (first and _NEG_OPENING.match(clause[:m.start()])) or _NONE_OF.search(clause[:m.start()]):
                 negated = True
             if double and k == 0 and i <= 1:  # the opening "shall" and the "may not" its "prevent ... from" is read as
                 negated = False  # "Nothing herein shall prevent Nantz Communications from assigning ...": a permission (a tryout)

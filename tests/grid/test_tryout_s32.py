@@ -92,3 +92,103 @@ def test_the_grid_benchmark_counts_a_party_right_only_when_one_name_lies_within_
     assert correct("party", "MEDICA, S.p.A.", {"answerable": True, "accept": ["Medica S.p.A.", "Medica"]})
     assert correct("party", "Global Music International, Inc. d/b/a Independent Music Network",
                    {"answerable": True, "accept": ["Global Music International"]})
+
+
+@pytest.mark.parametrize("one, other, same", [
+    ("Berkeley Lights, Inc.", "Berkely Lights, Inc.", True),  # CUAD's Parties column misspells names
+    ("Eurofarma Laboratórios S.A.", "Eurofarma Laboratorios S.A.", True),
+    ("EDGE Communications Solutions, LLC", "EDGE Communication Solutions, LLC", True),
+    ("Nanjing Tuniu Technology Co., Ltd.", "Beijing Tuniu Technology Co., Ltd.", False),
+    ("Intelligent Highway Solutions, Inc.", "Bravatek Solutions, Inc.", False),
+])
+def test_the_benchmarks_read_a_party_name_with_one_slip_as_the_same_party(one: str, other: str, same: bool) -> None:
+    from benchmarks.grid_user_questions import same_party
+
+    assert same_party(one, other) is same
+
+
+# Yes/no questions about passing the agreement on, in everyday words (dev11-dev20: "sign this contract over to someone else",
+# "flip this deal to another company", "we can give it to other company without ask them?", "Check whether we're allowed to hand
+# this contract to another company ..."): no claim was read from them, and their topic had no contract wording.
+PASS_ON_QUESTIONS = [
+    "Can either side sign this contract over to someone else without the other side agreeing?",
+    "Say one of the companies wanted to pass this whole deal over to a different business, could they just do that without the "
+    "other side's OK?",
+    "we can give it to other company without ask them?",
+    "Can either side flip this deal to another company without the other side signing off?",
+    "Check whether we're allowed to hand this contract to another company without them saying yes.",
+    "Tell me whether either side can pass this contract to another company without asking the other first.",
+]
+# PharmagenInc_20120803_8-KA_EX-10.1 Endorsement Agreement, 16. Assignment
+PHARMAGEN_ASSIGN = ("Neither this Agreement nor any of the rights or obligations contained herein may be assigned or transferred by either "
+                    "party without the prior written consent of the other party.")
+
+
+@pytest.mark.parametrize("question", PASS_ON_QUESTIONS)
+def test_passing_the_agreement_on_in_everyday_words_is_assigning_it(question: str) -> None:
+    from clauselens.grid.evidence import question_claim
+    from clauselens.grid.yes_no import read_yes_no
+
+    assert question_claim(question) == "a party may assign or transfer the agreement"
+    r = read_yes_no(question, ["16. Assignment.", PHARMAGEN_ASSIGN])
+    assert r.answer == "No" and r.passage == 1
+
+
+def test_handing_over_something_else_is_no_assignment() -> None:
+    from clauselens.grid.evidence import question_claim
+
+    assert question_claim("Can they give it to us for free?") is None
+    assert question_claim("Who has to sign the contract?") is None
+
+
+def test_neither_party_having_the_right_to_assign_negates_the_right() -> None:
+    from clauselens.reports.support import check_claim
+
+    # ADAMSGOLFINC_03_21_2005-EX-10.17 Endorsement Agreement: read as a "Yes" to "can either side pass this contract on?"
+    text = ("Neither ADAMS GOLF nor CONSULTANT shall have the right to grant sublicenses hereunder or to assign, alienate or otherwise "
+            "transfer any of its rights or obligations hereunder.")
+    issue = check_claim("a party may assign or transfer the agreement", text)
+    assert issue is not None and issue.kind == "negation"
+
+
+def test_a_transfer_of_something_else_in_this_agreement_is_no_assignment_of_it() -> None:
+    from clauselens.grid.yes_no import read_yes_no
+
+    # WaterNowInc_20191120_10-Q_EX-10.12 Distribution Agreement: read as a "Yes" (the agreement "will serve to transfer")
+    text = ("Except for the limited rights expressly granted herein by Hydraspin to Distributor, nothing in this Agreement will serve to "
+            "transfer to Distributor any patent, copyright, trademark or other intellectual property rights in or to any Product, the "
+            "Marks, or other intellectual property owned or claimed by Hydraspin or AHT.")
+    assert read_yes_no(PASS_ON_QUESTIONS[-1], [text]).answer != "Yes"
+
+
+def test_a_permission_to_assign_within_a_partys_own_group_by_ownership_is_a_carve_out() -> None:
+    from clauselens.grid.yes_no import read_yes_no
+
+    # WestPharmaceuticalServicesInc_20200116_8-K_EX-10.1 Supply Agreement, 20. Assignment (cut short)
+    text = ("20. ASSIGNMENT This Agreement shall not be assigned in whole or in part by Buyer or Seller without the written consent of the "
+            "other party and any attempted assignment without such consent shall be void and of no effect, except that Seller may assign "
+            "all of its rights and obligations hereunder to any entity of which Exxon Mobil Corporation owns, directly or indirectly, at "
+            "least fifty percent (50%) of the shares or other indicia of equity having the right to elect such entity's board of directors.")
+    assert read_yes_no(PASS_ON_QUESTIONS[0], [text]).answer != "Yes"  # with the next clause's plain bar: "No"
+    bar = "18. Neither party may assign this Agreement without the written consent of the other party."
+    assert read_yes_no(PASS_ON_QUESTIONS[0], [text, bar]).answer == "No"
+
+
+@pytest.mark.parametrize("head, parties", [
+    # NeuroboPharmaceuticalsInc_20190903_S-4_EX-10.36: a cover page's date was read as a third party
+    ('MANUFACTURING AND SUPPLY AGREEMENT BETWEEN DONG-A ST CO., LTD. AND NEUROBO PHARMACEUTICALS, INC. Dated: September 28, 2018\n\n'
+     'This MANUFACTURING AND SUPPLY AGREEMENT (this "Agreement") is made and entered into as of September 28, 2018 ("Effective Date") '
+     'by and between: Dong-A ST Co., Ltd., a corporation duly incorporated under the laws of the Republic of Korea ("Dong-A") and '
+     'NeuroBo Pharmaceuticals, Inc., a corporation duly incorporated under the laws of the State of Delaware ("NeuroBo"). RECITALS',
+     ["Dong-A ST Co., Ltd.", "NeuroBo Pharmaceuticals, Inc."]),
+    # EcoScienceSolutionsInc_20171117_8-K_EX-10.1: the lettered items after "AGREEMENT 1." were read as a third party
+    ('THIS ENDORSEMENT AGREEMENT (the "Agreement") is dated as of this 14th day of November 2017 ("Effective Date"), by and between '
+     'Eco Science Solutions, Inc. ("ESSI"), a Nevada corporation, and Stephen Marley ("Talent"), an individual. AGREEMENT 1. Engagement. '
+     'ESSI engages Talent and Talent hereby accepts the engagement. 3. Grant. During the Term ESSI shall have the right to use the name of '
+     'Talent ("Talent Attributes") in the venue(s) as follows: A. Promotional Territories ("Territories") shall mean worldwide.',
+     ["Eco Science Solutions, Inc.", "Stephen Marley"]),
+])
+def test_a_date_or_a_lettered_item_is_no_party(head: str, parties: list[str]) -> None:
+    from clauselens.parsing.metadata import guess_parties
+
+    assert guess_parties(head) == parties
