@@ -173,7 +173,15 @@ def asks_convenience(question: str) -> bool:
 _AT_WILL_ASKED = re.compile(r"\bwithout\s+(?:a|any|giving\s+a(?:ny)?|stating\s+a|needing\s+a)?\s*(?:reason|cause|why|explanation|justification|"
                             r"excuse)|\bfor\s+no\s+(?:\w+\s+)?reason|\bfor\s+(?:its\s+)?convenience|\bat\s+will\b|\bfor\s+any\s+reason|"
                             r"\bjust\s+because\b|\bno\s+questions\s+asked\b|\bat\s+any\s+time\b|\bbut\s+no\s+(?:reason|cause|explanation)\b|\bwhenever\s+(?:it|they|we|he|she|you)\s+"
-                            r"(?:wants?|likes?|wishes|chooses?|pleases?)\b", re.IGNORECASE)
+                            r"(?:wants?|likes?|wishes|chooses?|pleases?)\b"
+                            # no one at fault: "even though nobody did anything wrong", "with nothing having gone wrong", "a no-fault exit"
+                            r"|\b(?:nothing|nobody|no\s+one|no-one)\s+(?:has\s+|having\s+)?(?:gone|going|went|did|done|doing)\s+(?:anything\s+)?wrong\b"
+                            r"|\b(?:did|done|doing)\s+nothing\s+wrong\b|\bno[- ]fault\b"
+                            # notice alone: "just by giving notice", "only with a letter", "with a heads-up"; no wish to go on
+                            r"|\bjust\s+(?:by\s+)?(?:giving|sending|send|give|with)\s+(?:a\s+|some\s+)?(?:notice|letter|heads[- ]up)\b"
+                            r"|\bonly\s+(?:with|by)\s+(?:a\s+|giving\s+)?(?:letter|notice)\b"
+                            r"|\b(?:does\s*n[o'’]t|do\s*n[o'’]t|no\s+longer)\s+want\s+to\s+(?:carry\s+on|continue|go\s+on|keep\s+going)\b"
+                            r"|\bstop\s+(?:wanting|liking)\b", re.IGNORECASE)
 
 
 def amount_kind(question: str) -> str:

@@ -46,6 +46,8 @@ PROVIDER_VERBS = ("provid", "suppl", "sell", "sold", "deliver", "grant", "licens
                   "render", "do the work", "does the work", "doing the work", "give", "giving", "ship")
 #: Stems that ask for the recipient side ("who buys", "who pays", "who gets the goods").
 RECIPIENT_VERBS = ("buy", "bought", "purchas", "pay", "paying", "receiv", "get ", "gets ", "getting", "acquir")
+#: A user's context before a dash, then the question: what the context says ("I'm getting the names mixed up") asks no side.
+_CONTEXT = re.compile(r"^[^?:]{0,200}?\s[-–—]+\s(?=[^?]*\b(?:which|who|whose|name)\b)", re.IGNORECASE)
 #: A question about who owns something (an invention, the data): not a side of the bargain.
 _OWNS = re.compile(r"\b(?:own|owns|owning|owner|owners|ownership)\b")
 #: "gets invented", "got lost": a passive "get", no one getting anything ("who gets paid" is the provider, read below).
@@ -99,6 +101,7 @@ def _has(q: str, stems: Sequence[str]) -> bool:
 
 def asked_side(question: str) -> str:
     """``"provider"`` / ``"recipient"`` for the side a party question asks about, else ``""``."""
+    question = _CONTEXT.sub("", question)  # "I'm getting the names mixed up ... - which company is the one providing things?"
     q = " " + " ".join(question.lower().split()) + " "
     if _OWNS.search(q):
         return ""  # "which company ends up owning what gets invented?": who owns a thing is no side of the bargain

@@ -106,8 +106,19 @@ _ALL_PARTIES = re.compile(r"\b(parties|partys|signator\w*|signed|sign|companies|
                           r"(?:the\s+)?(?:two|both)\s+(?:of\s+)?(?:them|players|names))\b", re.IGNORECASE)  # "Who are the two sides?"
 
 
+#: A question for one of them: "which company is the one actually providing things", "who is the one paying".
+_ONE_OF_THEM = re.compile(r"\bwhich\s+(?:company|party|side|one|business|firm|entity|organi[sz]ation)\b(?!\s+(?:are|were)\b)|"
+                          r"\bthe\s+one\s+(?:that|who|which|actually|doing|providing|paying|getting|selling|buying)\b", re.IGNORECASE)
+
+
 def asks_all_parties(question: str) -> bool:
-    """Does a party question ask for the list of parties (the preamble's), not one party's role?"""
+    """Does a party question ask for the list of parties (the preamble's), not one party's role? Not when it asks which one of
+    them is on a side ("I'm getting the names mixed up because there are a few companies mentioned in here - which company is the
+    one actually providing things?": a keyed dev set's three cells answered with both parties)."""
+    from clauselens.grid.roles import asked_side
+
+    if _ONE_OF_THEM.search(question) and asked_side(question):
+        return False
     return bool(_ALL_PARTIES.search(question))
 
 

@@ -69,7 +69,7 @@ _AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|notice|before|in\s+advance
 _END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|done|run\s+out|runs\s+out|wrap\w*\s+up|conclu\w*|last|final|sunset\w*|"
                         r"stop\w*|ceas\w*|terminat\w*|in\s+(?:force|effect)|valid|lapse\w*|up(?=\W*$)|"  # "When's the contract up?"
                         r"until|till)\b", re.IGNORECASE)  # "Until what date does it run?"
-_FRAME = frozenset("date day calendar when what which exactly actually finally naturally agreement contract deal arrangement "
+_FRAME = frozenset("date day calendar when what which exactly exact actually actual real finally naturally agreement contract deal arrangement "
                    "term time point effect force does do did will would s it our your this these come comes first initial "
                    "original current period whole entire overall full until till run runs go goes all everything thing just plain simple basic lasts"
                    .split())  # "it all", "Just the plain end date"
@@ -77,6 +77,9 @@ _FRAME = frozenset("date day calendar when what which exactly actually finally n
 
 #: A few words before a colon that set the scene ("Mark my calendar:", "Cash-flow question:"), not the question's topic.
 _LEAD_IN = re.compile(r"^\s*(?:[\w'’-]+\s+){0,5}[\w'’-]+\s*:\s+(?=\S)")
+#: A user's context before a dash, then the question ("I'm trying to fill in a wall calendar so nothing sneaks up on me - ... what's the
+#: actual date ...?"): a lead-in too, when it names no contract topic.
+_CONTEXT_DASH = re.compile(r"^[^?:]{0,200}?\s[-–—]+\s(?=[^?]*\b(?:what|when|which|how)\b)", re.IGNORECASE)
 
 
 def _without_lead_in(question: str) -> str:
@@ -85,7 +88,7 @@ def _without_lead_in(question: str) -> str:
     asks when it ends, "Confidentiality: when does it end?" does not."""
     from clauselens.grid.topic import EVERYDAY, concept_name_stems, telling_concepts, topic_stems
 
-    m = _LEAD_IN.match(question)
+    m = _LEAD_IN.match(question) or _CONTEXT_DASH.match(question)
     stems = set(topic_stems(m.group(0))) if m else set()
     if m is None or telling_concepts(m.group(0)) or stems & (set(EVERYDAY) | concept_name_stems()):
         return question
@@ -129,7 +132,9 @@ _BEFORE_RENEWALS = re.compile(r"\b(?:before|not\s+counting|excluding|without)\s+
                               # "On what date does the deal run out if nobody renews it?" (a keyed dev set)
                               # "assuming nobody cancels or extends it", "if nobody stretches it out or calls it off early" (keyed dev sets):
                               # what nobody does is the hypothesis, not the question
-                              r"\b(?:if|when|assuming|provided)\s+(?:that\s+)?(?:nobody|no\s+one|neither\s+(?:party|side|of\s+us))\s+[^?.;]*|"
+                              # (up to the question it frames: "if nobody ... pulls out early, what's the actual date ...")
+                              r"\b(?:if|when|assuming|provided)\s+(?:that\s+)?(?:nobody|no\s+one|neither\s+(?:party|side|of\s+us))\s+"
+                              r"[^?.;]*?(?=,\s*(?:so\s+)?(?:what|when|which|how|on\s+what)\b|[?.;]|$)|"
                               # "if we just let it run its course": it ends as written
                               r"\bif\s+(?:we|you|they|everyone|both\s+(?:sides|parties))\s+(?:just\s+|simply\s+)?let\s+it\s+run\b(?:\s+its\s+(?:full\s+)?course)?|"
                               # "before anything extra gets tacked on", "before it's extended"

@@ -357,11 +357,15 @@ _ENDS_AGREEMENT = re.compile(ENDS_OWN.pattern
 _AT_WILL = re.compile(r"\b(?:for\s+(?:its|their|any\s+party's)?\s*convenience|without\s+(?:any\s+)?(?:cause|reason)|"
                       r"with\s+or\s+without\s+cause|for\s+any\s+(?:or\s+no\s+)?reason(?:\s+or\s+no\s+reason)?|for\s+no\s+reason)\b",
                       re.IGNORECASE)
+#: A business that stops ("ceases for any reason to carry on business"): its "for any reason" is the event's, not a free choice.
+_CEASES = re.compile(r"\b(?:ceases?|ceasing|discontinu\w*|stops?|stopping)\s*$", re.IGNORECASE)
 #: A termination on a condition: a breach, an insolvency, a change of control, force majeure, a claim, a renewal or the
 #: end of a term, a specific reason.
 _ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|breach\w*|default\w*|fail\w*|cure\w*|uncured|insolv\w*|bankrupt\w*|"
                            r"merger|change\s+(?:of|in)\s+control|force\s+majeure|beyond\s+(?:its|their|such\s+party's|the\s+\w+'s)\s+(?:reasonable\s+)?control|"
                            r"in\s+(?:such|that|which)\s+event|fraud\w*|claim\w*|renew\w*|expir\w*|unless|dispute\w*|then\s+(?:the|a|either|any|such)|"
+                           # another event's time: "upon the dissolution of Joint Venture Company or upon termination of the License Agreement"
+                           r"upon\s+(?:the\s+)?(?:dissolution|liquidation|winding[\s-]up|termination|expiration|occurrence|completion|closing)\s+of|"
                            r"reasons|(?:end|last\s+day)\s+of\s+(?:the|a|its|any|each|the\s+then[\s-]current)\s+(?:\w+\s+)?term|"
                            r"as\s+(?:set\s+forth|provided|described|specified)\s+in\s+(?:Section|Article|Paragraph|clause)s?\s+\d|"
                            r"in\s+accordance\s+with\s+(?:Section|Article|Paragraph|clause|subsection)s?\s+\d|where|"
@@ -409,8 +413,8 @@ def at_will(text: str) -> bool:
     Convenience: "without cause (solely by giving a notice and allowing a waiting period to expire)"."""
     if not _ENDS_AGREEMENT.search(text) or text.rstrip().endswith(":") or only_by_consent(text):
         return False  # "Either party may terminate this Agreement:" lists its conditions next; both parties' consent is no one's will
-    if bool(_AT_WILL.search(text)) or _ON_CONDITION.search(text) is None:
-        return True
+    if _ON_CONDITION.search(text) is None or any(not _CEASES.search(text[max(0, m.start() - 30):m.start()]) for m in _AT_WILL.finditer(text)):
+        return True  # not "if the other ... ceases for any reason to carry on business": an insolvency's wording, no free exit
     # "Qualigen may terminate this Agreement (i) upon thirty (30) days prior written notice in the event of any failure ..., or
     # (ii) at any other time upon ninety (90) days' prior written notice": one listed way is on no condition (a tryout read the
     # whole sentence as conditional)

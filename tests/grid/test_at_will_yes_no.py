@@ -47,9 +47,11 @@ def test_a_termination_on_notice_alone_is_a_yes_beside_one_for_default(question:
 
 
 @pytest.mark.parametrize("question", ASKED)
-def test_a_termination_only_for_default_is_a_no(question: str) -> None:
+def test_a_termination_only_for_default_is_not_read_as_a_no(question: str) -> None:
+    # a free exit may be worded where no reader looks (keyed dev sets, 2026-12-07 fourth session: 7 of 27 such "No"s wrong): the
+    # cell goes to a reviewer with the reason, never "Yes"
     r = read_yes_no(question, [ON_DEFAULT])
-    assert r.answer == "No" and r.passage == 0, r
+    assert r.answer == "" and r.on_topic and "left for a reviewer" in r.reason, r
 
 
 @pytest.mark.parametrize("sentence", NO_ONES_RIGHT)

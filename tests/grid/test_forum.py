@@ -108,7 +108,7 @@ def test_an_end_by_both_parties_written_agreement_is_no_free_exit() -> None:
     own = ("3.5 Western Copper may, at its option, terminate this Agreement by written notice to Glamis, effective immediately upon "
            "delivery of the notice, should Glamis cease to carry on business.")  # made from WESTERN COPPER 3.5 (OCR mended)
     r = read_yes_no(FREE_EXIT, [mutual, own])
-    assert r.answer == "No", r
+    assert r.answer == "" and "left for a reviewer" in r.reason, r  # no "No": a free exit may be worded elsewhere (2026-12-07)
     notice = ("PROVIDED that TouchStar shall have the right to terminate this Agreement at any time after the Effective Date upon "
               "not less than fifteen (15) days' prior written notice to Reseller.")  # WORLDWIDESTRATEGIESINC_11_02_2005 8.1
     assert read_yes_no(FREE_EXIT, [mutual, own, notice]).answer == "Yes"
@@ -146,7 +146,7 @@ def test_walk_away_whenever_it_wants_is_read_by_the_at_will_rule() -> None:
     cause = "A) Either party may terminate this agreement by giving written Notice to the other party if: i) The other party fails to perform."
     notice = "C) Either party may terminate this agreement by providing Ninety days Written Notice."
     assert read_yes_no(q, [cause, notice]).answer == "Yes"
-    assert read_yes_no(q, [cause]).answer == "No"
+    assert read_yes_no(q, [cause]).answer == ""  # for a reviewer: a free exit may be worded elsewhere
 
 
 def test_a_head_yes_may_quote_the_concepts_word_in_another_form() -> None:

@@ -98,8 +98,11 @@ def test_grid_xlsx_failing_contract_resume_and_concurrency(env: Path) -> None:
                 assert law["link"].startswith("file://")
             assert by[(f, "zebra")]["status"] == "not found" and by[(f, "zebra")]["answer"] == "No"
             term = by[(f, "termination")]  # read by rule from the contract's termination clauses (CUAD: MediWound Yes, Kitov No)
-            assert term["status"] == "answered" and term["answer"] == ("Yes" if f == "a_supply.txt" else "No"), term
-            assert normalize(term["quote"]) in text and "(no model)" in term["reason"]
+            if f == "a_supply.txt":
+                assert term["status"] == "answered" and term["answer"] == "Yes", term
+                assert normalize(term["quote"]) in text and "(no model)" in term["reason"]
+            else:  # Kitov ends only on a condition: no free exit found, and its absence is left for a reviewer (2026-12-07)
+                assert term["status"] == "unverified", term  # (the test server's model then gets the cell; its quote is withheld)
         for q in ("governing_law", "zebra", "termination"):
             assert by[("c_broken.pdf", q)]["status"] == "error"
             assert "could not read" in by[("c_broken.pdf", q)]["reason"]
