@@ -67,7 +67,16 @@ from clauselens.grid.periods import (
 )
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.roles import unworded_role
-from clauselens.grid.signing import OTHER_START, SIGNING, dated_as_start, last_signature, signature_dates, start_date_defined, testimonium_date
+from clauselens.grid.signing import (
+    OTHER_START,
+    SIGNING,
+    dated_as_start,
+    last_signature,
+    signature_dates,
+    start_date_defined,
+    term_begins,
+    testimonium_date,
+)
 from clauselens.grid.term import (
     OPEN_GROUPS,
     SPAN_GROUPS,
@@ -172,7 +181,7 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         if witnessed is not None:  # a preamble with no date: "IN WITNESS WHEREOF, ... executed this Agreement as of this 4th day of April, 2003"
             return witnessed
         if kind == "effective":
-            started = start_date_defined(texts) or (dated_as_start(made) if not other_start else None)
+            started = start_date_defined(texts) or (dated_as_start(made) if not other_start else term_begins(texts))
             if started is not None:
                 return started
         # elsewhere, only a sentence about this agreement dates it ("... the Mutual Confidentiality

@@ -63,7 +63,7 @@ _START_DEFINED = re.compile(rf"[\"“]\s*(?:Commencement|Start|Effective)\s+Date
                             rf"(?P<date>{ONE_DATE.pattern})", re.IGNORECASE)
 #: Any other word of when it starts: a defined start, "becomes effective", "commence", "take effect" ("upon the Closing").
 OTHER_START = re.compile(r"[\"“]\s*(?:Effective|Commencement|Start)\s+Date\s*[\"”]|"
-                          r"\b(?:this\s+Agreement|the\s+(?:Term|Appointment|Employment|Engagement|Services)|"
+                          r"\b(?:this\s+Agreement|the\s+[\"“]?(?:Term|Appointment|Employment|Engagement|Services)[\"”]?|"
                           r"term\s+of\s+this\s+Agreement)\b[^.;]{0,80}?(?:\bbecomes?\s+effective\b|\bcommenc\w*|\bbegins?\s+on\b|\bstarts?\s+on\b|\beffective\s+(?:upon|on|as\s+of|from|immediately)\b|"
                           r"\btakes?\s+effect\b|\bcomes?\s+into\s+(?:force|effect)\b)", re.IGNORECASE)
 
@@ -84,6 +84,22 @@ def start_date_defined(texts: Sequence[str]) -> Reading | None:
             if d is not None:
                 return Reading(value=d.isoformat(), candidate=Candidate(d.isoformat(), d.isoformat(), i, m.start(), m.end(), 1, 0),
                                on_topic=True, reason="the definitions give the date it starts")
+    return None
+
+
+#: The term that begins on a stated day: "The duration of this Venture (the "Term") will begin on March 1, 2020 and continue ...".
+_TERM_BEGINS = re.compile(r"\b(?:this\s+Agreement|the\s+[\"“]?(?:Term|Initial\s+Term)[\"”]?|term\s+of\s+this\s+Agreement)\b[^.;]{0,60}?"
+                          r"\b(?:shall|will)\s+(?:begin|commence|start)\s+(?:on|as\s+of)\s+(?P<date>" + ONE_DATE.pattern + ")", re.IGNORECASE)
+
+
+def term_begins(texts: Sequence[str]) -> Reading | None:
+    """The day the term "will begin on" or "shall commence on", stated as a date, else ``None``."""
+    for i, text in enumerate(texts):
+        for m in _TERM_BEGINS.finditer(text):
+            d = parse_date(m.group("date"))
+            if d is not None:
+                return Reading(value=d.isoformat(), candidate=Candidate(d.isoformat(), d.isoformat(), i, m.start(), m.end(), 1, 0),
+                               on_topic=True, reason="the term clause states the day it begins")
     return None
 
 

@@ -74,7 +74,8 @@ _UNTIL_NOTICE = re.compile(r"\buntil\s+terminated\s+(?:by\s+mutual\s+agreement\s
 _THIS_AGREEMENT = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,2}(?:[Aa]greement|[Cc]ontract)\b|" + ENDS_OWN.pattern)
 #: Words after the action that start an adverbial, not its object.
 _NO_OBJECT = frozenset("without for at upon on in by early immediately before after within during unless if when".split())
-_CLAIM_SKIP = frozenset("the a an this that its their his her our your my other other's others any all such or and to from with".split())
+_CLAIM_SKIP = frozenset("the a an this that its their his her our your my other other's others any all such or and to from with "
+                         "whole entire full complete same existing current".split())  # "hand this whole deal to another company"
 
 
 #: What an asker calls the agreement itself.

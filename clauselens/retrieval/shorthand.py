@@ -57,11 +57,31 @@ SHORTHAND: dict[str, str] = {
     r"mfg": "manufacturing",
     r"non-?comp": "non-compete",
     r"conf(?:id)?\s*info": "confidential information",
+    # text-message spelling ("r we blocked from ...", "wat day did both sides sign", "stealing each other's ppl", "til we pay"):
+    # one reading each in a question about a contract
+    r"ur": "your",
+    r"wat|wut|wht": "what",
+    r"whats|wats": "what is",
+    r"ppl": "people",
+    r"til|till": "until",
+    r"tho": "though",
+    r"b4": "before",
+    r"cuz|coz|cos": "because",
+    r"gotta": "have to",
+    r"gonna": "going to",
+    r"wanna": "want to",
+    r"thru": "through",
+    r"abt": "about",
+    r"smth|sth": "something",
+    r"info": "information",
+    r"tbh|imo|fyi|btw|lol|idk": "",
 }
 
 _PATTERN = re.compile(r"(?<![\w&'’])(?:" + "|".join(f"(?P<g{i}>{p})" for i, p in enumerate(SHORTHAND)) + r")(?![\w&'’])",
                       re.IGNORECASE)
 _WORDS = list(SHORTHAND.values())
+#: Lower-case "r" / "u" standing alone before a word, as texted ("r we blocked", "can u check"): are, you (not "2(r)", "U.S.").
+_LETTERS = re.compile(r"(?<![\w&'’(./-])([ru])(?=\s+[a-z])")
 #: "w/" before a word ("assign w/consent", "w/ notice"): with.
 _WITH = re.compile(r"(?<![\w/])w/(?=\s*[^\W\d_])", re.IGNORECASE)
 
@@ -72,8 +92,8 @@ def expand(text: str) -> str:
     def one(m: re.Match[str]) -> str:
         return _WORDS[int(str(m.lastgroup)[1:])]
 
-    out = _WITH.sub("with ", _PATTERN.sub(one, text))
-    return re.sub(r"[ \t]{2,}", " ", out) if out != text else text
+    out = _LETTERS.sub(lambda m: {"r": "are", "u": "you"}[m.group(1)], _WITH.sub("with ", _PATTERN.sub(one, text)))
+    return re.sub(r"^[ \t]+", "", re.sub(r"[ \t]{2,}", " ", out)) if out != text else text
 
 
 __all__ = ["SHORTHAND", "expand"]

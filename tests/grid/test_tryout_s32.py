@@ -251,3 +251,39 @@ def test_an_end_date_asked_after_the_users_context_is_asked_as_an_end() -> None:
     assert asks_end("I'm trying to fill in a wall calendar so nothing sneaks up on me - if nobody does anything to keep it going and "
                     "nobody pulls out early, what's the actual date this whole thing comes to an end?")
     assert not asks_end("Confidentiality - when does it end?")
+
+
+@pytest.mark.parametrize("typed, written", [
+    ("r we (or them) blocked from stealing each other's ppl?", "are we (or them) blocked from stealing each other's people?"),
+    ("wat day did both sides actually sign this?", "what day did both sides actually sign this?"),
+    ("tbh which state's laws does this thing follow", "which state's laws does this thing follow"),
+    ("how many days til we have to pay it", "how many days until we have to pay it"),
+    ("Section 2(r) of the agreement", "Section 2(r) of the agreement"),  # a clause's letter and "U.S." stay as written
+    ("Is U.S. law chosen?", "Is U.S. law chosen?"),
+])
+def test_text_message_spelling_is_written_out(typed: str, written: str) -> None:
+    from clauselens.retrieval.shorthand import expand
+
+    assert expand(typed) == written
+
+
+def test_handing_the_whole_deal_to_another_company_asks_about_the_agreement() -> None:
+    from clauselens.grid.questions import GridQuestion
+    from clauselens.grid.yes_no import claim_object, read_yes_no
+
+    q = GridQuestion(id="x", type="yes_no", question="can either side just hand this whole deal to another company w/o the other saying ok?")
+    assert "without" in q.question and claim_object("either side may transfer or assign this whole deal to another company") == "agreement"
+    # VertexEnergyInc_20200113_8-K_EX-10.1 Marketing Agreement 11.1
+    text = ("11.1. Neither Party shall assign or transfer any rights or obligations hereunder without the express prior written consent of "
+            "the other Party, which may not be unreasonably withheld.")
+    assert read_yes_no(q.question, [text]).answer == "No"
+
+
+def test_the_day_a_term_begins_is_its_start_when_the_preamble_states_none() -> None:
+    from clauselens.grid.signing import term_begins
+
+    # BORROWMONEYCOM,INC_06_11_2020-EX-10.1 Joint Venture Agreement, 4 (its testimonium is dated March 20, 2020)
+    text = ('Term 4. The duration of this Venture (the "Term") will begin on March 1, 2020 and continue in full force and effect until '
+            "February 28, 2025 or as otherwise provided in this Agreement.")
+    got = term_begins(["IN WITNESS WHEREOF the Members have duly affixed their signatures on this 20th day of March 2020", text])
+    assert got is not None and got.value == "2020-03-01" and got.candidate is not None and got.candidate.passage == 1
