@@ -215,8 +215,9 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
 
     side = asked_side(question)
     parties, aliases = preamble_parties(front) if side else ((), {})
-    if len(parties) != 2:
-        return None
+    first = re.search(r"\b(between|among)\b", front, re.IGNORECASE)
+    if len(parties) != 2 or (first is not None and first.group(1).lower() == "among"):
+        return None  # "by and among" the Fund, its adviser and a remarketing agent left blank: more sides than the two read
     forms = {p: [p, *short_forms(p), *aliases.get(p, [])] for p in parties}
     pats = {p: re.compile(r"(?<![\w&])(?:" + "|".join(r"\s+".join(map(re.escape, f.split())) for f in fs if f) + r")(?:['’]s)?"
                           rf"(?:{_MODAL}(?P<give>{_PROVIDES})|{_MODAL}(?P<take>{_RECEIVES})|(?P<grant>{_GRANTS}))", re.IGNORECASE)

@@ -439,7 +439,13 @@ def conduct_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passa
         at = p.text.find(evidence) if names_it else -1
         if at >= 0:
             found.append(_quoted(base, p, at, at + len(evidence), party.name, f"{said}, the {party.side} side the question asks about (no model)"))
-    for p in passages[:FRONT_PASSAGES]:
+    from clauselens.parsing.metadata import ALIAS_CHARS
+
+    read = 0
+    for p in passages:  # the opening passages up to the preamble reader's reach (after a title page and a contents list)
+        if read >= ALIAS_CHARS:
+            break
+        read += len(p.text)
         for s, e in sentence_units(p.text):
             sent = p.text[s:e]
             if party.role and party.role in sent and name_tokens(party.name) & name_tokens(sent):

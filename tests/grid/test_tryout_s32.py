@@ -287,3 +287,21 @@ def test_the_day_a_term_begins_is_its_start_when_the_preamble_states_none() -> N
             "February 28, 2025 or as otherwise provided in this Agreement.")
     got = term_begins(["IN WITNESS WHEREOF the Members have duly affixed their signatures on this 20th day of March 2020", text])
     assert got is not None and got.value == "2020-03-01" and got.candidate is not None and got.candidate.passage == 1
+
+
+def test_three_sides_by_and_among_are_not_read_by_conduct() -> None:
+    # NUVEEN - REMARKETING AGREEMENT (made shorter): the remarketing agent left blank, so two parties were read
+    front = ('This REMARKETING AGREEMENT, dated as of [●] (this "Agreement"), by and among Nuveen AMT-Free Municipal Credit Income Fund, '
+             'a closed-end investment company organized as a Massachusetts business trust (the "Fund"), Nuveen Fund Advisors, LLC, a '
+             'registered investment adviser (the "Investment Adviser"), and [●] (the "Remarketing Agent").')
+    does = ["(a) The Fund agrees to furnish to the Remarketing Agent copies of the Registration Statement.",
+            "The Fund shall provide the Remarketing Agent with such information as it may reasonably request.",
+            "The Fund shall deliver to the Remarketing Agent the opinions of counsel."]
+    assert role_by_conduct("Write down the company on the supply side.", front, [front, *does]) is None
+
+
+def test_a_one_word_label_the_key_accepts_is_no_part_of_a_longer_name() -> None:
+    from benchmarks.grid_user_questions import same_party
+
+    assert not same_party("Nuveen Fund Advisors, LLC", "Fund")
+    assert same_party("the Fund", "Fund") and same_party("Global Music International, Inc.", "Global Music International")
