@@ -78,6 +78,7 @@ from clauselens.grid.whose import (
     about_own_term,
     after_the_end,
     asks_about_term,
+    asks_convenience,
     at_will,
     ceiling_asked,
     compliance_only,
@@ -157,31 +158,6 @@ def notice_like(text: str, start: int, end: int) -> bool:
     question about notice takes only such periods; any other duration question none of them
     (the renewal term is "one year", not the "thirty (30) days prior to the expiration" notice)."""
     return bool(_NOTICE_AFTER.search(text[end:end + 60]) or _NOTICE_BEFORE.search(text[max(0, start - 60):start]))
-
-
-def asks_convenience(question: str) -> bool:
-    """Does the question read as one about ending the agreement at will (the thesaurus's "termination for convenience",
-    by its lay phrases -- "without a reason", "for no particular reason" -- or its own words), and not also as one about
-    ending it for a breach (then it asks for a cure period)?"""
-    names = {g.name for g in question_groups(question)}
-    if any(n.endswith("termination for breach or cause") for n in names):
-        return False  # "how long to put it right before the other side can pull the plug?": a cure period
-    return bool(_AT_WILL_ASKED.search(question)) or any(n.endswith("termination for convenience") for n in names)
-
-
-#: A question's own words for ending at will: "without (any) reason", "for no (particular) reason", "at will".
-_AT_WILL_ASKED = re.compile(r"\bwithout\s+(?:a|any|giving\s+a(?:ny)?|stating\s+a|needing\s+a)?\s*(?:reason|cause|why|explanation|justification|"
-                            r"excuse)|\bfor\s+no\s+(?:\w+\s+)?reason|\bfor\s+(?:its\s+)?convenience|\bat\s+will\b|\bfor\s+any\s+reason|"
-                            r"\bjust\s+because\b|\bno\s+questions\s+asked\b|\bat\s+any\s+time\b|\bbut\s+no\s+(?:reason|cause|explanation)\b|\bwhenever\s+(?:it|they|we|he|she|you)\s+"
-                            r"(?:wants?|likes?|wishes|chooses?|pleases?)\b"
-                            # no one at fault: "even though nobody did anything wrong", "with nothing having gone wrong", "a no-fault exit"
-                            r"|\b(?:nothing|nobody|no\s+one|no-one)\s+(?:has\s+|having\s+)?(?:gone|going|went|did|done|doing)\s+(?:anything\s+)?wrong\b"
-                            r"|\b(?:did|done|doing)\s+nothing\s+wrong\b|\bno[- ]fault\b"
-                            # notice alone: "just by giving notice", "only with a letter", "with a heads-up"; no wish to go on
-                            r"|\bjust\s+(?:by\s+)?(?:giving|sending|send|give|with)\s+(?:a\s+|some\s+)?(?:notice|letter|heads[- ]up)\b"
-                            r"|\bonly\s+(?:with|by)\s+(?:a\s+|giving\s+)?(?:letter|notice)\b"
-                            r"|\b(?:does\s*n[o'’]t|do\s*n[o'’]t|no\s+longer)\s+want\s+to\s+(?:carry\s+on|continue|go\s+on|keep\s+going)\b"
-                            r"|\bstop\s+(?:wanting|liking)\b", re.IGNORECASE)
 
 
 def amount_kind(question: str) -> str:

@@ -326,6 +326,33 @@ NOTICE_WORD = re.compile(r"\bnoti(?:c|f)\w*|\binform\w*|\badvis\w*", re.IGNORECA
 MODIFIES = re.compile(r"[\w()-]+(?:\s+\(\s*\d+\s*\))?[\s-]+(?:year|month|week|day)s?[\s-]+(?:\w+\s+)?")
 
 
+def asks_convenience(question: str) -> bool:
+    """Does the question read as one about ending the agreement at will (the thesaurus's "termination for convenience",
+    by its lay phrases -- "without a reason", "for no particular reason" -- or its own words), and not also as one about
+    ending it for a breach (then it asks for a cure period)?"""
+    from clauselens.grid.groups import question_groups
+
+    names = {g.name for g in question_groups(question)}
+    if any(n.endswith("termination for breach or cause") for n in names):
+        return False  # "how long to put it right before the other side can pull the plug?": a cure period
+    return bool(_AT_WILL_ASKED.search(question)) or any(n.endswith("termination for convenience") for n in names)
+
+
+#: A question's own words for ending at will: "without (any) reason", "for no (particular) reason", "at will".
+_AT_WILL_ASKED = re.compile(
+    r"\bwithout\s+(?:a|any|giving\s+a(?:ny)?|stating\s+a|needing\s+a)?\s*(?:reason|cause|why|explanation|justification|excuse)|"
+    r"\bfor\s+no\s+(?:\w+\s+)?reason|\bfor\s+(?:its\s+)?convenience|\bat\s+will\b|\bfor\s+any\s+reason|\bjust\s+because\b|"
+    r"\bno\s+questions\s+asked\b|\bat\s+any\s+time\b|\bbut\s+no\s+(?:reason|cause|explanation)\b|"
+    r"\bwhenever\s+(?:it|they|we|he|she|you)\s+(?:wants?|likes?|wishes|chooses?|pleases?)\b|"
+    # no one at fault ("even though nobody did anything wrong", "a no-fault exit"), notice alone ("just by giving notice", "only
+    # with a letter", "with a heads-up"), no wish to go on ("doesn't want to carry on anymore")
+    r"\b(?:nothing|nobody|no\s+one|no-one)\s+(?:has\s+|having\s+)?(?:gone|going|went|did|done|doing)\s+(?:anything\s+)?wrong\b|"
+    r"\b(?:did|done|doing)\s+nothing\s+wrong\b|\bno[- ]fault\b|\bonly\s+(?:with|by)\s+(?:a\s+|giving\s+)?(?:letter|notice)\b|"
+    r"\bjust\s+(?:by\s+)?(?:giving|sending|send|give|with)\s+(?:a\s+|some\s+)?(?:notice|letter|heads[- ]up)\b|"
+    r"\bstop\s+(?:wanting|liking)\b|"
+    r"\b(?:does\s*n[o'’]t|do\s*n[o'’]t|no\s+longer)\s+want\s+to\s+(?:carry\s+on|continue|go\s+on|keep\s+going)\b", re.IGNORECASE)
+
+
 __all__ = ["ACCOUNTING", "BREACHES", "CURE_BEFORE", "INSPECTS", "ENDING_WORD", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "RENEWS",
            "SUBJECT_REACH", "SUM_THRESHOLD", "TERM_REACH", "about_own_term", "after_the_end", "asks_about_term", "ceiling_asked", "states_ceiling",
            "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "names_condition", "not_a_party", "split_joined",

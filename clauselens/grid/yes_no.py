@@ -397,13 +397,16 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     # contract be terminated at any time on notice?")
     existential = bool(claim and re.match(r"(?:a|an|any|either|one)\s", claim, re.IGNORECASE)) or at_will_q
     got = _decision(passages, yes, no, existential, asked)
-    if at_will_q and got.answer == "No":
-        # a free exit is worded in too many ways to prove its absence from the clauses that end it on a condition ("(iii) election to
-        # terminate and notice thereof given by Programmer", a remarketing agent's resignation): on the keyed development sets a "No"
-        # read so was wrong on 7 of 27 cells, a "Yes" read from the clause that grants it on 1 of 9
-        return YesNoReading(on_topic=True, reason="the clauses read end the agreement only on a condition; whether it has no free exit "
-                                                  "elsewhere is left for a reviewer")
-    return got
+    return _exit_unproven(got) if at_will_q and got.answer == "No" else got
+
+
+def _exit_unproven(got: YesNoReading) -> YesNoReading:
+    """An at-will question's "No" read from clauses that end the agreement only on a condition, left for a reviewer: a free exit is
+    worded in too many ways to prove its absence ("(iii) election to terminate and notice thereof given by Programmer", a remarketing
+    agent's resignation): on the keyed development sets a "No" read so was wrong on 7 of 27 cells, a "Yes" read from the clause
+    that grants it on 1 of 9."""
+    return YesNoReading(on_topic=True, reason="the clauses read end the agreement only on a condition; whether it has no free exit "
+                                              "elsewhere is left for a reviewer")
 
 
 def _decision(passages: Sequence[str], yes: list[tuple[int, int, int]], no: list[tuple[int, int, int]], existential: bool,
