@@ -348,7 +348,7 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
     if checked.reason:
         return Cell(**base, status="unverified", answer="", model_quote=quote[:1000], reason=f"{checked.reason}; quote withheld")
     groups = ", ".join(dict.fromkeys(_as_written(g, quote) for g in c.groups if not g.startswith("concept:"))) or "its topic"
-    if not r.reason and not q.category and (q.type == "duration" and not (asks_notice(q.question) and _ENDING.search(quote))
+    if not r.reason and not q.category and (q.type == "duration" and not (asks_notice(q.question) and _ends_or_renews(quote))
                                             and not (asks_renewal(q.question) and RENEWS_FOR.search(quote))
                                             or q.type == "amount" and ceiling_asked(q.question)):
         return Cell(**base, status="unverified", answer="", model_quote=quote[:1000], candidate=r.value,
@@ -480,6 +480,15 @@ _START_CATEGORIES = frozenset({"Effective Date", "Agreement Date"})
 #: ... except a notice period read from a sentence about ending or renewing the agreement (the notice readers chose it: 2 right in
 #: 2 on those first reads; an inspection's "two weeks' written notice" is not one).
 _ENDING = re.compile(r"\b(?:terminat|cancel|renew|expir|extend|extension|withdraw)\w*", re.IGNORECASE)
+#: ... not a period's own expiry ("upon the expiration of the such 30-day notice period submit such dispute to arbitration"), nor a
+#: dispute's steps (a keyed dev set: a dispute's notice answered "how much notice to stop it rolling on?").
+_PERIOD_EXPIRES = re.compile(r"\bexpir\w*\s+of\s+(?:the\s+)?(?:such\s+)?[\w\s()-]{0,30}?\bperiod\b", re.IGNORECASE)
+_DISPUTE = re.compile(r"\bdisputes?\b|\barbitrat\w*", re.IGNORECASE)
+
+
+def _ends_or_renews(sentence: str) -> bool:
+    """Is ``sentence`` about ending or renewing the agreement (:data:`_ENDING`, not a period's expiry nor a dispute's steps)?"""
+    return bool(_ENDING.search(_PERIOD_EXPIRES.sub(" ", sentence))) and not _DISPUTE.search(sentence)
 #: ... and a renewal's length, asked as such, read from a sentence that renews or extends for further periods
 #: (:data:`clauselens.grid.periods.RENEWS_FOR`: "shall automatically renew for consecutive one (1) year terms"; the paraphrase
 #: benchmark's Renewal Term: 160 right / 15 wrong before the gate, 62 / 3 with it).

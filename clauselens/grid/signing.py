@@ -13,11 +13,13 @@ from clauselens.grid.extract import Candidate, Reading
 from clauselens.grid.term import START_LABEL
 from clauselens.grid.values import ONE_DATE, parse_date
 
-#: A signature block's date: "Dated: July 20, 2008", "Date: 5/1/2019" (not a heading's "Effective Date: March 21, 2014").
-_SIGNED_ON = re.compile(r"(?<!effective\s)(?<!expiration\s)(?<!commencement\s)(?<!termination\s)\bDated?\s*:\s*("
+#: A signature block's date: "Dated: July 20, 2008", "Date: 5/1/2019", "Date December 17, 2004" (not a heading's "Effective Date:
+#: March 21, 2014").
+_SIGNED_ON = re.compile(r"(?<!effective\s)(?<!expiration\s)(?<!commencement\s)(?<!termination\s)(?:\bDated?\s*:|\b(?-i:Date)[ \t]{1,12})\s*("
                         + ONE_DATE.pattern + ")", re.IGNORECASE)
 #: A signature block's own words, within :data:`BLOCK_REACH` characters before its date (a form's "Open Date: ..." is none).
-_BLOCK = re.compile(r"\bBy\s*:|/s/|\bName\s*:|\bTitle\s*:|\bSignature\b|\bSigned\b", re.IGNORECASE)
+#: (a block laid out in columns may drop the colons: "Name Paul Zuzelo ... Its Senior Vice President ... Date December 17, 2004")
+_BLOCK = re.compile(r"\bBy\s*:|/s/|\bName\s*:|\b(?-i:Name\s+[A-Z][a-z])|\bTitle\s*:|\bSignature\b|\bSigned\b", re.IGNORECASE)
 BLOCK_REACH = 250
 
 

@@ -305,3 +305,27 @@ def test_a_one_word_label_the_key_accepts_is_no_part_of_a_longer_name() -> None:
 
     assert not same_party("Nuveen Fund Advisors, LLC", "Fund")
     assert same_party("the Fund", "Fund") and same_party("Global Music International, Inc.", "Global Music International")
+
+
+def test_a_signature_block_laid_out_in_columns_dates_the_signing() -> None:
+    from clauselens.grid.signing import signature_dates
+
+    # GluMobileInc_20070319_S-1A_EX-10.09 Content License Agreement, the signature page (its columns run together)
+    block = ("By /s/ Paul Zuzelo By /s/ Jamie Samson Name Paul Zuzelo Jamie Samson Its Senior Vice President Its CAO & Exec. V.P. "
+             "Date December 17, 2004 Date 12/17/04")
+    assert signature_dates([block]) == ["2004-12-17"]
+    # HealthcentralCom_19991108_S-1A_EX-10.27, 16: a date in the prose after "signed" is no signature block's
+    prose = ("this Agreement and the LOI is subject to the terms and conditions of the Confidentiality and Non-Disclosure Agreement "
+             "signed between the Parties dated May 3rd, 1999.")
+    assert signature_dates([prose]) == []
+
+
+def test_a_disputes_notice_is_no_notice_to_end_the_agreement() -> None:
+    from clauselens.grid.rule import _ends_or_renews
+
+    # PhoenixNewMediaLtd_20110421_F-1_EX-10.17 Content License Agreement (dispute resolution)
+    dispute = ("In the event that such dispute is not resolved within thirty (30) Business Days following such notice, either Party may upon "
+               "the expiration of the such 30-day notice period submit such dispute to arbitration by the Hong Kong International "
+               "Arbitration Centre.")
+    assert not _ends_or_renews(dispute)
+    assert _ends_or_renews("Either party may terminate this Agreement upon ninety (90) days' written notice.")
