@@ -181,6 +181,9 @@ _PROVIDES = (r"(?:suppl(?:y|ies)|provid(?:e|es)(?![^.;]{0,30}?\b(?:notices?|cert
              r"develop|host|design|fabricat(?:e|es)|package|distribute)\b")
 _RECEIVES = r"(?:purchas(?:e|es)|buy|pay|order|reimburse|receive|accept)\b"
 _GRANTS = r"\s+(?:hereby\s+)?grants?\b"
+#: What a party receives that is money paid to it ("receive the buy rate with revenue share", "receive a commission of 5%").
+_PAID_TO = re.compile(r"[^.;]{0,60}?\b(?:payments?|commissions?|revenue|fees?|royalt\w+|compensation|remuneration|rate|share|"
+                      r"consideration|sums?|amounts?|monies|money|\$|percent|%)", re.IGNORECASE)
 #: Of the receiving verbs, the ones that spend money ("Company will pay ACSI", "CHT shall pay the license fee").
 _PAYS = re.compile(r"(?:purchas|buy|pay|order|reimburse)", re.IGNORECASE)
 #: When neither party clearly provides alone: the provider is the party whose odds -- (its providing sentences + 1) x (the
@@ -234,6 +237,8 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
                 if m.group("give") or m.group("grant"):
                     gives[p] += 1
                     said[p].append(text)
+                elif m.group("take")[:3].lower() in ("rec", "acc") and _PAID_TO.match(text, m.end()):
+                    continue  # "Affiliate shall receive the buy rate with revenue share": being paid, no one's purchase
                 else:
                     takes[p] += 1
                     took[p].append(text)

@@ -329,3 +329,13 @@ def test_a_disputes_notice_is_no_notice_to_end_the_agreement() -> None:
                "Arbitration Centre.")
     assert not _ends_or_renews(dispute)
     assert _ends_or_renews("Either party may terminate this Agreement upon ninety (90) days' written notice.")
+
+
+def test_receiving_money_is_being_paid_not_buying() -> None:
+    # UsioInc_20040428_SB-2_EX-10.11 Affiliate Office Agreement (made shorter): "receive" a revenue share was read as the buyer's
+    front = ('This Agreement is entered into by and between NETWORK 1 FINANCIAL, INC. ("NETWORK 1"), a Virginia Corporation, and Payment '
+             'Data Systems, Inc., the Affiliate Office ("AFFILIATE"), a Nevada Corporation.')
+    does = ["Affiliate shall receive the buy rate with revenue share as noted in Exhibit A.",
+            "If during the term of this Agreement Affiliate shall receive any Bona Fide offer, it shall notify Network 1.",
+            "Network 1 agrees to sell such equipment to Merchants."]
+    assert role_by_conduct("Who's on the giving end of this?", front, [front, *does]) is None
