@@ -45,6 +45,8 @@ _FIRST_ASKED = re.compile(r"\b(?:first|match\w*|offer\w*|refus\w*|options?|dibs|
 #: ... and one that asks for exclusivity says "only" or "sole" (read as the topic head's first refusal without a word of one).
 #: A question that names a clause kind by its own word family: "exclusive rights", "exclusivity", "a non-compete" (never "competent").
 _NAMED_KIND = re.compile(r"\bexclusiv\w*|\bcompet(?!en)\w*", re.IGNORECASE)
+#: Words of one side alone, in a question no kind was read from ("only one side gets to do this", "nobody else", "only-us").
+_ONLY_ONE = re.compile(r"\bonly\b|\bsole(?:ly)?\b|\bnobody\s+else\b|\bno\s+one\s+else\b|\bno-one\s+else\b|\bexclusiv\w*", re.IGNORECASE)
 _SOLE_ASKED = re.compile(r"\b(?:only|sole|solely|exclusive\w*|one[\s-]and[\s-]only)\b", re.IGNORECASE)
 #: The topic head's least probability for the category it reads (the library's topic channel's floor).
 MIN_TOPIC_PROBABILITY = 0.5
@@ -211,6 +213,11 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
     if rh is None:
         return None
     topic = question_topic(question)
+    only = [m.group(0).lower() for m in _ONLY_ONE.finditer(question)]
+    if topic is None and len(only) >= 2 and "Exclusivity" in rh.scores and not _FIRST_ASKED.search(question):
+        # "does anything in here say that only one side gets to do this, or that we can only deal with each other, or give someone
+        # rights nobody else is allowed to have?" (no kind read with enough probability): its "only ... nobody else" asks for exclusivity
+        topic = TopicReading("Exclusivity", 0.0)
     cq = cuad_question(topic.category) if topic else None
     if topic is None or cq is None or cq.type != "yes_no" or topic.category not in rh.scores:
         return None
@@ -238,7 +245,8 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
             topic = TopicReading(kind, topic.probability)
     cat = topic.category
     score, thr = rh.scores[cat], rh.thresholds[cat]
-    said = f"the question reads as one about {cat.lower()} (topic head P {topic.probability:.2f})"
+    said = (f"the question reads as one about {cat.lower()} (topic head P {topic.probability:.2f})" if topic.probability else
+            f"the question reads as one about {cat.lower()} (its words: {', '.join(dict.fromkeys(only))})")
     if score >= thr:
         i, s, e = best_sentence(texts, rh, cat)
         return HeadYesNo("Yes", cat, f"{said}; the clause presence head finds one: score {score:.2f} >= threshold {thr:.2f} "
@@ -250,6 +258,32 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
     band = f"{low:.2f}" if low is not None else "none (no absence threshold for this kind)"
     return HeadYesNo("", cat, f"{said}; the clause presence head is unsure: score {score:.2f}, below its threshold {thr:.2f} "
                               f"and above its absence line {band}; left for a reviewer")
+
+
+_NOT_NON = r"(?<!non)(?<!non\W)(?<!non\W\W)"  # "non-exclusive", "non exclusive", "non\u2010 exclusive"
+_ROLE = (r"right|rights|licen[cs]e|licensee|distributor|distribution|agent|agency|provider|supplier|supply|reseller|dealer|"
+         r"representative|sales|marketing|territory|territories|trade area|basis|partner|arrangement|relationship|manufacturer|"
+         r"purchaser|sponsor|endorse\w*|retailer|vendor|source")
+_GRANT_WORDS = (r"worldwide|world-wide|royalty[- ]free|royalty[- ]bearing|perpetual|irrevocable|sole|and|paid[- ]up|fully|"
+                r"transferable|sublicensable|limited")
+#: An exclusive grant or appointment in its own words: "an exclusive license", "exclusive, royalty free, perpetual license", "sole
+#: and exclusive right", "exclusive distributor" (not "non-exclusive"); and the word "exclusivity" (shared with the playbook's
+#: exclusivity stacker, :mod:`clauselens.playbook.stack`).
+EXCLUSIVE_GRANT = _NOT_NON + rf"\bexclusive\s*,?\s+(?:(?:{_GRANT_WORDS})\s*,?\s*)*(?:\w+\s+)?(?:{_ROLE})\b(?!,? title|,? but not)"
+EXCLUSIVITY_WORD = _NOT_NON + r"\bexclusivity\b"
+_EXCLUSIVE_WORDING = re.compile(EXCLUSIVE_GRANT + "|" + EXCLUSIVITY_WORD, re.IGNORECASE)
+
+
+def exclusive_sentence(texts: Sequence[str]) -> tuple[int, int, int] | None:
+    """``(passage, start, end)`` of the first sentence that grants or appoints something exclusively in those words
+    (:data:`EXCLUSIVE_GRANT`, "exclusivity") and says it as an exclusivity clause does (:func:`states_clause`: not denied, not an
+    exclusive remedy, jurisdiction or ownership), else None -- where the presence head is unsure, the wording decides a "Yes"."""
+    from clauselens.grid.extract import sentences_of
+
+    for i, s, e, t in sentences_of(texts):
+        if len(t.split()) >= MIN_QUOTE_WORDS and _EXCLUSIVE_WORDING.search(t) and states_clause("Exclusivity", t):
+            return i, s, e
+    return None
 
 
 #: What a clause of some kinds must say for a "Yes" to quote it: insurance as a duty (CUAD's "a requirement for either party to

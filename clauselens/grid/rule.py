@@ -45,7 +45,16 @@ from clauselens.grid.extract import (
     topic_groups,
 )
 from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law
-from clauselens.grid.heads import RowHeads, category_passages, category_question, clause_sentence, head_yes_no, never_worded, states_clause
+from clauselens.grid.heads import (
+    RowHeads,
+    category_passages,
+    category_question,
+    clause_sentence,
+    exclusive_sentence,
+    head_yes_no,
+    never_worded,
+    states_clause,
+)
 from clauselens.grid.party_cells import asks_all_parties, quoted_cell, role_cell
 from clauselens.grid.periods import (
     CONDITIONAL,
@@ -427,6 +436,11 @@ def head_yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[P
     ev = yes_no_cell(base, q, passages)
     if ev is not None and ev.status == "answered":  # a sentence that states it decides what the head leaves open
         return ev
+    at = exclusive_sentence(texts) if h.category == "Exclusivity" and h.passage < 0 else None
+    if at is not None:  # "each Party hereby provides a worldwide, exclusive, royalty free, perpetual license": it says so itself
+        return quoted_cell(base, passages[at[0]], at[1], at[2], "Yes", h.reason.split(";")[0] + "; the presence head is unsure, but "
+                           "this sentence grants or appoints something exclusively in those words (no model)") or Cell(
+            **base, status="unverified", answer="", reason=h.reason)
     word = never_worded(h.category, texts)
     if word and h.category == "Non-Compete" and _STAFF_OR_CUSTOMERS.search(q.question) and not never_worded("No-Solicit Of Employees", texts):
         word = ""  # "... or from taking the other side's workers or customers?": a non-solicitation says "solicit", "hire", "employ"

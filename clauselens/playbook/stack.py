@@ -34,21 +34,18 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from clauselens.grid.heads import EXCLUSIVE_GRANT, EXCLUSIVITY_WORD
+
 STACK = Path(__file__).resolve().parent / "presence_stack.json"
 COMMAND = ("flock /tmp/clauselens-heavy.lock nice -n 5 env OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 "
            ".venv/bin/python -m clauselens.playbook.stack")
 
-_NOT_NON = r"(?<!non)(?<!non\W)(?<!non\W\W)"  # "non-exclusive", "non exclusive", "non\u2010 exclusive"
-_ROLE = (r"right|rights|licen[cs]e|licensee|distributor|distribution|agent|agency|provider|supplier|supply|reseller|dealer|"
-         r"representative|sales|marketing|territory|territories|trade area|basis|partner|arrangement|relationship|manufacturer|"
-         r"purchaser|sponsor|endorse\w*|retailer|vendor|source")
-_GRANT_WORDS = (r"worldwide|world-wide|royalty[- ]free|royalty[- ]bearing|perpetual|irrevocable|sole|and|paid[- ]up|fully|"
-                r"transferable|sublicensable|limited")
-#: Wording patterns per category: (name, pattern), counted over the agreement's whole text.
+#: Wording patterns per category: (name, pattern), counted over the agreement's whole text (the exclusive grant's and
+#: "exclusivity" are the grid's, :data:`clauselens.grid.heads.EXCLUSIVE_GRANT`).
 FEATURES: dict[str, tuple[tuple[str, str], ...]] = {
     "Exclusivity": (
-        ("exclusive grant", _NOT_NON + rf"\bexclusive\s*,?\s+(?:(?:{_GRANT_WORDS})\s*,?\s*)*(?:\w+\s+)?(?:{_ROLE})\b(?!,? title|,? but not)"),
-        ("exclusivity", _NOT_NON + r"\bexclusivity\b"),
+        ("exclusive grant", EXCLUSIVE_GRANT),
+        ("exclusivity", EXCLUSIVITY_WORD),
         ("sole supplier", r"\bsole\s+(?:and\s+exclusive\s+)?(?:distributor|supplier|source|provider|agent|reseller|licensee|manufacturer)\b"),
         ("only from", r"\b(?:exclusively|solely)\s+(?:from|through|with)\b|\ball of (?:its|their|the) requirements\b|"
                       r"\bshall not\b[^.]{0,80}\b(?:any other|third[- ]party)\s+(?:supplier|distributor|manufacturer|vendor|source)"),

@@ -339,3 +339,25 @@ def test_receiving_money_is_being_paid_not_buying() -> None:
             "If during the term of this Agreement Affiliate shall receive any Bona Fide offer, it shall notify Network 1.",
             "Network 1 agrees to sell such equipment to Merchants."]
     assert role_by_conduct("Who's on the giving end of this?", front, [front, *does]) is None
+
+
+def test_an_exclusive_grant_in_its_own_words_decides_where_the_presence_head_is_unsure() -> None:
+    from clauselens.grid.heads import exclusive_sentence
+
+    # CARDAX,INC_08_19_2014-EX-10.1 Collaboration Agreement; ArconicRolledProductsCorp_20191217 Trademark License (ownership)
+    grant = ("During the Term, each Party hereby provides a worldwide, exclusive, royalty free, perpetual license of such Intellectual "
+             "Property Rights for use by each licensee Party.")
+    owner = ("Licensee shall not challenge, contest, or take any actions inconsistent with Licensor's exclusive rights of ownership of "
+             "the Licensed Mark.")
+    assert exclusive_sentence([owner, grant]) == (1, 0, len(grant))
+    assert exclusive_sentence([owner]) is None
+    assert exclusive_sentence(["Licensor grants Licensee a non-exclusive license to use the Marks in the Territory."]) is None
+
+
+def test_only_one_side_asked_in_everyday_words_is_read_as_exclusivity() -> None:
+    from clauselens.grid.heads import _ONLY_ONE
+
+    q = ("I'd like to keep my options open and maybe work with other suppliers or customers too - does anything in here say that only "
+         "one side gets to do this, or that we can only deal with each other, or give someone rights nobody else is allowed to have?")
+    assert len(_ONLY_ONE.findall(q)) >= 2
+    assert len(_ONLY_ONE.findall("Who is the only party that pays?")) < 2
