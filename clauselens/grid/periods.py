@@ -75,7 +75,9 @@ _CURE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|uncured|remed(?:y|ied|ies|y)|unreme
 #: In a sentence: a payment made due, counted from an invoice.
 _DUE = re.compile(r"\b(?:pay(?:s|ing|ment|ments|able)?|paid|due|remit\w*)\b"
                   r"|\bnet\s+(?:\d+|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety)\b", re.IGNORECASE)  # "Net 30 days from ... invoice"
-_INVOICE = re.compile(r"\b(?:invoic\w*|bills?|billing|statements?)\b", re.IGNORECASE)
+#: ... or "net N days" alone, the trade's own words for the time to pay a bill ("terms for payment to Company are Net 30 days")
+_INVOICE = re.compile(r"\b(?:invoic\w*|bills?|billing|statements?)\b|\bnet\s+(?:\d+|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety)\b",
+                      re.IGNORECASE)
 #: A payment falling due each period, where no invoice is sent: "Payments shall be made 15 days from the end of each quarter",
 #: "shall be paid within the first five days of the following calendar month" (keyed dev sets take it as the time to pay).
 _PERIODIC = re.compile(r"\bend\s+of\s+(?:each|every|the\s+(?:preceding|previous|relevant|applicable))\s+(?:calendar\s+)?"

@@ -361,3 +361,12 @@ def test_only_one_side_asked_in_everyday_words_is_read_as_exclusivity() -> None:
          "one side gets to do this, or that we can only deal with each other, or give someone rights nobody else is allowed to have?")
     assert len(_ONLY_ONE.findall(q)) >= 2
     assert len(_ONLY_ONE.findall("Who is the only party that pays?")) < 2
+
+
+def test_net_thirty_days_is_the_time_to_pay_a_bill() -> None:
+    from clauselens.grid.periods import payment_term
+
+    # CybergyHoldingsInc_20140520_10-Q_EX-10.27 Marketing Affiliate Agreement, Schedule A
+    got = payment_term(["Unless otherwise approved by Company, Level I, II and III terms for payment to Company are Net 30 days on "
+                        "Technology licensed from Company."])
+    assert got.value == "30 days"
