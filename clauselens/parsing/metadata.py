@@ -269,6 +269,26 @@ def _first_sentence(para: str) -> str:
     return para
 
 
+#: A party given by its label, as agreements drafted in China write it: "Party A: Beike Internet (Beijing) Security Technology Co.,
+#: Ltd.", "Party A (Shipper): ZTO Express Co., Ltd. Address: ...", "Party B: Hunan Ruixi Financial Leasing Co., Ltd Legal
+#: Representative: ..." (the name ends at the next field, a bracket in Chinese, a defining quote or a line break).
+_LABELLED = re.compile(r"\bParty\s+(?P<label>[AB])\s*(?:\(\s*(?P<role>[A-Za-z][A-Za-z ]{1,30}?)\s*\))?\s*[:：]\s*"
+                       r"(?P<name>[A-Z0-9][^\n:：]{2,160}?)(?=\s*\(\s*[\"“]|\s*[(（]\s*[^\x00-\x7f]|\s+(?:Legal\s+Representative|Legal\s+Address|"
+                       r"Address|Registration|Registered|Domicile|Tel|Attn|Fax|Contact|Postal)\b|\s{2,}|\s*\n|\s+Party\s+[AB]\b|\s*$)")
+
+
+def labelled_parties(head: str) -> list[tuple[str, str, str]]:
+    """``(name, label, role)`` of the two parties an opening text gives by label ("Party A: ...", "Party B (Carrier): ..."),
+    the first of each label; ``[]`` unless both are named."""
+    seen: dict[str, tuple[str, str]] = {}
+    for m in _LABELLED.finditer(head):
+        name = re.sub(r"^[Tt]he\s+(?=[A-Z])", "", _tidy(m.group("name")))
+        if m.group("label") in seen or not _plausible_name(name) or not (has_company_form(name) or len(name.split()) >= 2):
+            continue
+        seen[m.group("label")] = (name, (m.group("role") or "").strip())
+    return [(seen[k][0], f"Party {k}", seen[k][1]) for k in ("A", "B")] if len(seen) == 2 else []
+
+
 def guess_parties(head: str) -> list[str]:
     """Party names from the opening text, as written (whitespace collapsed), at most 6.
 
@@ -279,7 +299,7 @@ def guess_parties(head: str) -> list[str]:
     Maintenance Agreement Between Commnet Wireless, LLC And AT&T Mobility LLC``); then the
     first paragraph (its first sentence, if that holds them) with two defining parentheses
     (letter agreements, recital-only openings). The first source giving two names wins; else the first giving one."""
-    nb = _numbered_parties(head)
+    nb = _numbered_parties(head) or [name for name, _label, _role in labelled_parties(head)]
     if nb:
         return nb
     single: list[str] = []
@@ -458,6 +478,10 @@ def guess_party_aliases(text: str, parties: Sequence[str], *, chars: int = ALIAS
         for a in aliases:
             if a.lower() not in {o.lower() for o in out[p]}:
                 out[p].append(a)
+
+    for name, label, role in labelled_parties(head):  # "Party A (Shipper): ZTO Express Co., Ltd.": its label and role name it
+        if name in out:
+            add(name, [label, *([role] if role else [])])
 
     for p, rx in pats.items():
         others = [o for q, o in pats.items() if q.lower() != p.lower()]

@@ -370,3 +370,19 @@ def test_net_thirty_days_is_the_time_to_pay_a_bill() -> None:
     got = payment_term(["Unless otherwise approved by Company, Level I, II and III terms for payment to Company are Net 30 days on "
                         "Technology licensed from Company."])
     assert got.value == "30 days"
+
+
+def test_parties_given_by_label_are_read_with_their_labels() -> None:
+    from clauselens.parsing.metadata import guess_parties, guess_party_aliases
+
+    # ZtoExpressCaymanInc_20160930_F-1_EX-10.10 Transportation Agreement; CHEETAHMOBILEINC_04_22_2014-EX-10.43 (a word in brackets)
+    zto = ("Transportation Agreement\n\nParty A (Shipper): ZTO Express Co., Ltd. Address: Building 1, No. 1685, Huazhi Road, Qingpu "
+           "District, Shanghai   Party B (Carrier): Tonglu Tongze Logistics Ltd. Address: Tonglu County\n\n1. Scope of services.")
+    assert guess_parties(zto) == ["ZTO Express Co., Ltd.", "Tonglu Tongze Logistics Ltd."]
+    aliases = guess_party_aliases(zto, guess_parties(zto))
+    assert aliases["ZTO Express Co., Ltd."][:2] == ["Party A", "Shipper"] and "Carrier" in aliases["Tonglu Tongze Logistics Ltd."]
+    cheetah = ("Cooperation Agreement\nParty A: Beike Internet (Beijing) Security Technology Co., Ltd.\n"
+               "Party B: Baidu Online Network Technology (Beijing) Co., Ltd.\n")
+    assert guess_parties(cheetah) == ["Beike Internet (Beijing) Security Technology Co., Ltd.",
+                                      "Baidu Online Network Technology (Beijing) Co., Ltd."]
+    assert guess_parties("Party A:\nParty B:\n") == []  # a form's blank labels
