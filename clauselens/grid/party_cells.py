@@ -19,7 +19,7 @@ from clauselens.retrieval.types import Passage
 
 #: A party question that asks for all the parties ("who are the parties", "which companies signed"), not one
 #: of them by its role ("which side supplies ...", "who is the licensor").
-_ALL_PARTIES = re.compile(r"\b(parties|partys|signator\w*|signed|sign|companies|entities|businesses|firms|organi[sz]ations|"
+_ALL_PARTIES = re.compile(r"\b(parties|partys|signator\w*|signees?|signed|sign|companies|entities|businesses|firms|organi[sz]ations|"
                           r"who\s+(?:are|is)\s+in|involved|(?:each|both|either|the\s+two|all\s+the|two)\s+sides?|sides|"
                           r"(?:the\s+)?(?:two|both)\s+(?:of\s+)?(?:them|players|names))\b", re.IGNORECASE)  # "Who are the two sides?"
 

@@ -386,3 +386,10 @@ def test_parties_given_by_label_are_read_with_their_labels() -> None:
     assert guess_parties(cheetah) == ["Beike Internet (Beijing) Security Technology Co., Ltd.",
                                       "Baidu Online Network Technology (Beijing) Co., Ltd."]
     assert guess_parties("Party A:\nParty B:\n") == []  # a form's blank labels
+
+
+def test_the_signee_is_asked_as_the_parties() -> None:
+    from clauselens.grid.rule import asks_all_parties
+
+    assert asks_all_parties("Who's the signee of this contract?") and asks_all_parties("Who are the signees?")
+    assert not asks_all_parties("What was the date of signing?")
