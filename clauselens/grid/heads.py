@@ -42,12 +42,11 @@ from clauselens.heads.category_words import never_worded as never_worded
 
 #: A question about a first refusal, offer or negotiation names one of these (a keyed dev set's exclusivity question did not).
 _FIRST_ASKED = re.compile(r"\b(?:first|match\w*|offer\w*|refus\w*|options?|dibs|before\s+(?:anyone|anybody|someone|somebody))\b", re.IGNORECASE)
-#: ... and one that asks for exclusivity says "only" or "sole" (read as the topic head's first refusal without a word of one).
 #: A question that names a clause kind by its own word family: "exclusive rights", "exclusivity", "a non-compete" (never "competent").
 _NAMED_KIND = re.compile(r"\bexclusiv\w*|\bcompet(?!en)\w*", re.IGNORECASE)
-#: Words of one side alone, in a question no kind was read from ("only one side gets to do this", "nobody else", "only-us").
-_ONLY_ONE = re.compile(r"\bonly\b|\bsole(?:ly)?\b|\bnobody\s+else\b|\bno\s+one\s+else\b|\bno-one\s+else\b|\bexclusiv\w*", re.IGNORECASE)
-_SOLE_ASKED = re.compile(r"\b(?:only|sole|solely|exclusive\w*|one[\s-]and[\s-]only)\b", re.IGNORECASE)
+#: A question for exclusivity says "only" or "sole" (read as the topic head's first refusal without a word of one); said twice in a
+#: question no kind was read from, it asks for it too ("only one side gets to do this ... rights nobody else").
+_SOLE_ASKED = re.compile(r"\b(?:only|sole|solely|exclusiv\w*|one[\s-]and[\s-]only|nobody\s+else|no[\s-]one\s+else)\b", re.IGNORECASE)
 #: The topic head's least probability for the category it reads (the library's topic channel's floor).
 MIN_TOPIC_PROBABILITY = 0.5
 #: Passages, besides the opening ones, that a typed question read as a category looks at.
@@ -213,7 +212,7 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
     if rh is None:
         return None
     topic = question_topic(question)
-    only = [m.group(0).lower() for m in _ONLY_ONE.finditer(question)]
+    only = [m.group(0).lower() for m in _SOLE_ASKED.finditer(question)]
     if topic is None and len(only) >= 2 and "Exclusivity" in rh.scores and not _FIRST_ASKED.search(question):
         # "does anything in here say that only one side gets to do this, or that we can only deal with each other, or give someone
         # rights nobody else is allowed to have?" (no kind read with enough probability): its "only ... nobody else" asks for exclusivity

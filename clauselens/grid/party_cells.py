@@ -40,21 +40,33 @@ def asks_all_parties(question: str) -> bool:
     return bool(_ALL_PARTIES.search(question))
 
 
+def opening_passages(passages: Sequence[Passage]) -> list[Passage]:
+    """The opening passages up to the preamble reader's reach (:data:`clauselens.parsing.metadata.ALIAS_CHARS`; a title page and
+    a contents list may come first)."""
+    from clauselens.parsing.metadata import ALIAS_CHARS
+
+    front: list[Passage] = []
+    read = 0
+    for p in passages:
+        if read >= ALIAS_CHARS:
+            break
+        front.append(p)
+        read += len(p.text)
+    return front
+
+
 def role_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell | None:
     """A party question about one party's role answered from the preamble's defined terms
     (:func:`clauselens.grid.roles.role_party`), quoting the sentence that defines that party; None when the
     terms do not decide it."""
     from clauselens.grid.roles import role_party
-    from clauselens.parsing.metadata import ALIAS_CHARS
 
-    front: list[Passage] = []  # the opening passages up to the preamble reader's reach (a title page and contents list first)
-    for p in passages:
-        if sum(len(x.text) for x in front) >= ALIAS_CHARS:
-            break
-        front.append(p)
+    front = opening_passages(passages)
     got = role_party(q.question, "\n".join(p.text for p in front))
     if got is None:
-        return conduct_cell(base, q, passages, "\n".join(p.text for p in front))
+        return conduct_cell(base, q, passages, front)
+    said = (f"read by rule: the preamble defines {got.name} as \"{got.role}\"" + (f" and the other party as \"{got.other}\"" if got.other
+            else "") + f", the {got.side} side the question asks about (no model)")
     for p in front:
         units = sentence_units(p.text)
         # the sentence that defines the role, or it with the one before ("FLEXTRONICS ISRAEL LTD. with a principal place of
@@ -63,25 +75,19 @@ def role_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
         for s, e in spans:
             sent = p.text[s:e]
             if got.role in sent and name_tokens(got.name) & name_tokens(sent) and (not got.other or got.other in sent):
-                m = find_quote(sent, p.chunk_id, p)
-                quote = " ".join(m.text.split()) if m else ""
-                if m is None or check_value("party", got.name, quote).reason:
-                    continue
-                return Cell(**base, status="answered", answer=got.name, quote=quote, clause=p.clause_ref or "", page=p.page_start,
-                            link=source_link(p.source_path or base.get("source_path", ""), p.page_start),
-                            quote_spans=[[x.start, x.end] for x in m.doc_spans], top_spans=[[x.start, x.end] for x in p.spans],
-                            reason=f"read by rule: the preamble defines {got.name} as \"{got.role}\""
-                                   + (f" and the other party as \"{got.other}\"" if got.other else "")
-                                   + f", the {got.side} side the question asks about (no model)")
+                cell = quoted_cell(base, p, s, e, got.name, said)
+                if cell is not None and not check_value("party", got.name, cell.quote).reason:
+                    return cell
     return None
 
 
-def conduct_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage], front: str) -> Cell | None:
+def conduct_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage], front: Sequence[Passage]) -> Cell | None:
     """A party question about one party's role that the preamble's defined terms leave open, answered from what the
-    agreement makes each party do (:func:`clauselens.grid.roles.role_by_conduct`), quoting that sentence; else None."""
+    agreement makes each party do (:func:`clauselens.grid.roles.role_by_conduct`), quoting that sentence; else None
+    (``front``: :func:`opening_passages`)."""
     from clauselens.grid.roles import role_by_conduct
 
-    got = role_by_conduct(q.question, front, [p.text for p in passages])
+    got = role_by_conduct(q.question, "\n".join(p.text for p in front), [p.text for p in passages])
     if got is None:
         return None
     party, evidence = got
@@ -97,13 +103,7 @@ def conduct_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passa
         if at >= 0:
             found.append(quoted_cell(base, p, at, at + len(evidence), party.name,
                                      f"{said}, the {party.side} side the question asks about (no model)"))
-    from clauselens.parsing.metadata import ALIAS_CHARS
-
-    read = 0
-    for p in passages:  # the opening passages up to the preamble reader's reach (after a title page and a contents list)
-        if read >= ALIAS_CHARS:
-            break
-        read += len(p.text)
+    for p in front:
         for s, e in sentence_units(p.text):
             sent = p.text[s:e]
             if party.role and party.role in sent and name_tokens(party.name) & name_tokens(sent):
@@ -122,4 +122,4 @@ def quoted_cell(base: dict[str, Any], p: Passage, start: int, end: int, answer: 
                 quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans], reason=reason)
 
 
-__all__ = ["asks_all_parties", "conduct_cell", "quoted_cell", "role_cell"]
+__all__ = ["asks_all_parties", "conduct_cell", "opening_passages", "quoted_cell", "role_cell"]

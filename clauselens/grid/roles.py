@@ -46,8 +46,6 @@ PROVIDER_VERBS = ("provid", "suppl", "sell", "sold", "deliver", "grant", "licens
                   "render", "do the work", "does the work", "doing the work", "give", "giving", "ship")
 #: Stems that ask for the recipient side ("who buys", "who pays", "who gets the goods").
 RECIPIENT_VERBS = ("buy", "bought", "purchas", "pay", "paying", "receiv", "get ", "gets ", "getting", "acquir")
-#: A user's context before a dash, then the question: what the context says ("I'm getting the names mixed up") asks no side.
-_CONTEXT = re.compile(r"^[^?:]{0,200}?\s[-–—]+\s(?=[^?]*\b(?:which|who|whose|name)\b)", re.IGNORECASE)
 #: A question about who owns something (an invention, the data): not a side of the bargain.
 _OWNS = re.compile(r"\b(?:own|owns|owning|owner|owners|ownership)\b")
 #: "gets invented", "got lost": a passive "get", no one getting anything ("who gets paid" is the provider, read below).
@@ -101,7 +99,9 @@ def _has(q: str, stems: Sequence[str]) -> bool:
 
 def asked_side(question: str) -> str:
     """``"provider"`` / ``"recipient"`` for the side a party question asks about, else ``""``."""
-    question = _CONTEXT.sub("", question)  # "I'm getting the names mixed up ... - which company is the one providing things?"
+    from clauselens.grid.topic import CONTEXT_DASH
+
+    question = CONTEXT_DASH.sub("", question)  # the user's context ("I'm getting the names mixed up ...") asks no side
     q = " " + " ".join(question.lower().split()) + " "
     if _OWNS.search(q):
         return ""  # "which company ends up owning what gets invented?": who owns a thing is no side of the bargain
@@ -189,15 +189,12 @@ _PAYS = re.compile(r"(?:purchas|buy|pay|order|reimburse)", re.IGNORECASE)
 #: When neither party clearly provides alone: the provider is the party whose odds -- (its providing sentences + 1) x (the
 #: other's paying sentences + 1) over the same for the other party -- exceed this (add-one smoothing, Laplace).
 NET_ODDS = 2.0
-#: Company-form words a party's name ends with ("MEDICA, S.p.A." is "Medica" in its sentences).
-_COMPANY_FORM = re.compile(r"(?:,?\s+(?:inc|incorporated|llc|l\.?l\.?c|l\.?p|ltd|limited|corp|corporation|co|company|s\.?\s?p\.?\s?a|s\.?a|"
-                           r"ag|b\.?v|n\.?v|gmbh|srl|s\.?r\.?l|plc|lp|llp)\.?)+\s*$", re.IGNORECASE)
-
-
 def short_forms(name: str) -> list[str]:
     """``name`` without its company-form words and a leading "The" ("MEDICA, S.p.A." -> "MEDICA"; "HERTZ SYSTEM, INC." ->
     "HERTZ SYSTEM"), when that leaves a word of three letters or more; else ``[]``."""
-    short = re.sub(r"^the\s+", "", _COMPANY_FORM.sub("", name.strip()), flags=re.IGNORECASE).strip(" ,")
+    from clauselens.parsing.metadata import without_company_form
+
+    short = re.sub(r"^the\s+", "", without_company_form(name), flags=re.IGNORECASE).strip(" ,")
     return [short] if short != name.strip() and re.search(r"[A-Za-z]{3}", short) else []
 #: Sentences enough to decide: the provider is the subject of providing verbs at least this often, and the other party at
 #: most half as often.

@@ -381,12 +381,7 @@ def yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passag
     if r.passage < 0:
         return Cell(**base, status="not found", answer="No", reason=r.reason)
     p = passages[r.passage]
-    m = find_quote(p.text[r.start:r.end], p.chunk_id, p)
-    if m is None:
-        return None
-    return Cell(**base, status="answered", answer=r.answer, quote=" ".join(m.text.split()), clause=p.clause_ref or "",
-                page=p.page_start, link=source_link(p.source_path or base.get("source_path", ""), p.page_start),
-                quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans], reason=r.reason)
+    return quoted_cell(base, p, r.start, r.end, r.answer, r.reason)
 
 
 def _uses_question_words(question: str, sentence: str) -> bool:

@@ -77,18 +77,15 @@ _FRAME = frozenset("date day calendar when what which exactly exact actually act
 
 #: A few words before a colon that set the scene ("Mark my calendar:", "Cash-flow question:"), not the question's topic.
 _LEAD_IN = re.compile(r"^\s*(?:[\w'’-]+\s+){0,5}[\w'’-]+\s*:\s+(?=\S)")
-#: A user's context before a dash, then the question ("I'm trying to fill in a wall calendar so nothing sneaks up on me - ... what's the
-#: actual date ...?"): a lead-in too, when it names no contract topic.
-_CONTEXT_DASH = re.compile(r"^[^?:]{0,200}?\s[-–—]+\s(?=[^?]*\b(?:what|when|which|how)\b)", re.IGNORECASE)
 
 
 def _without_lead_in(question: str) -> str:
     """``question`` without a lead-in (:data:`_LEAD_IN`) that names no contract topic (no thesaurus concept by its lay phrase
     or its name's words, no everyday word with contract wording): "Mark my calendar: on what date does this contract finish?"
     asks when it ends, "Confidentiality: when does it end?" does not."""
-    from clauselens.grid.topic import EVERYDAY, concept_name_stems, telling_concepts, topic_stems
+    from clauselens.grid.topic import CONTEXT_DASH, EVERYDAY, concept_name_stems, telling_concepts, topic_stems
 
-    m = _LEAD_IN.match(question) or _CONTEXT_DASH.match(question)
+    m = _LEAD_IN.match(question) or CONTEXT_DASH.match(question)
     stems = set(topic_stems(m.group(0))) if m else set()
     if m is None or telling_concepts(m.group(0)) or stems & (set(EVERYDAY) | concept_name_stems()):
         return question

@@ -104,6 +104,9 @@ PASS_ON = re.compile(r"\b(?:give|giving|gives|hand|handing|hands|handed|pass|pas
                      r"entire)\s+){0,3}(?:contract|agreement|deal|it)\b(?:\s+(?:off|over|on|across))?\s+(?:\w+\s+){0,2}?"
                      r"(?:to|over\s+to)\s+(?:an?\s+|some\s+|the\s+)?(?:another|other|different|third|new|outside|someone|"
                      r"somebody|anyone|anybody|stranger)\b", re.IGNORECASE)
+#: A user's context before a dash, then the question ("I'm trying to fill in a wall calendar so nothing sneaks up on me - ... what's
+#: the actual date ...?", "I'm getting the names mixed up ... - which company is the one providing things?").
+CONTEXT_DASH = re.compile(r"^[^?:]{0,200}?\s[-–—]+\s(?=[^?]*\b(?:what|when|which|how|who|whose|name)\b)", re.IGNORECASE)
 #: "how far in advance must someone say so?": how much notice.
 FAR_IN_ADVANCE = re.compile(r"\bhow\s+far\s+(?:in\s+)?(?:advance|ahead)\b", re.IGNORECASE)
 

@@ -145,6 +145,14 @@ _STOP_FIRST = {"this", "the", "each", "party", "parties", "agreement", "exhibit"
 _MONTH_DAY = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.IGNORECASE)
 
 
+def without_company_form(name: str) -> str:
+    """``name`` without its trailing company forms (:data:`_SUFFIX`, "Co."): "Tuniu Technology Co., Ltd." -> "Tuniu Technology"."""
+    out = name.strip()
+    while (cut := re.sub(r"(?:,?\s+(?:" + _SUFFIX + r"|Co|CO)\.?,?)$", "", out).rstrip(" ,")) != out:
+        out = cut
+    return out
+
+
 def has_company_form(name: str) -> bool:
     """Whether ``name`` ends in a company form (:data:`_SUFFIX`: "RadialSpark, LLC", "Depomed, Inc.")."""
     return re.search(r"[\s,]" + _SUFFIX + r"\.?$", name.strip()) is not None
@@ -269,17 +277,15 @@ def _first_sentence(para: str) -> str:
     return para
 
 
-#: A party given by its label, as agreements drafted in China write it: "Party A: Beike Internet (Beijing) Security Technology Co.,
-#: Ltd.", "Party A (Shipper): ZTO Express Co., Ltd. Address: ...", "Party B: Hunan Ruixi Financial Leasing Co., Ltd Legal
-#: Representative: ..." (the name ends at the next field, a bracket in Chinese, a defining quote or a line break).
+#: A party given by its label ("Party A (Shipper): ZTO Express Co., Ltd. Address: ...", as agreements drafted in China write it):
+#: the name ends at the next field, a bracket in Chinese, a defining quote or a line break.
 _LABELLED = re.compile(r"\bParty\s+(?P<label>[AB])\s*(?:\(\s*(?P<role>[A-Za-z][A-Za-z ]{1,30}?)\s*\))?\s*[:：]\s*"
                        r"(?P<name>[A-Z0-9][^\n:：]{2,160}?)(?=\s*\(\s*[\"“]|\s*[(（]\s*[^\x00-\x7f]|\s+(?:Legal\s+Representative|Legal\s+Address|"
                        r"Address|Registration|Registered|Domicile|Tel|Attn|Fax|Contact|Postal)\b|\s{2,}|\s*\n|\s+Party\s+[AB]\b|\s*$)")
 
 
 def labelled_parties(head: str) -> list[tuple[str, str, str]]:
-    """``(name, label, role)`` of the two parties an opening text gives by label ("Party A: ...", "Party B (Carrier): ..."),
-    the first of each label; ``[]`` unless both are named."""
+    """``(name, label, role)`` of the two parties an opening text gives by label, the first of each; ``[]`` unless both."""
     seen: dict[str, tuple[str, str]] = {}
     for m in _LABELLED.finditer(head):
         name = re.sub(r"^[Tt]he\s+(?=[A-Z])", "", _tidy(m.group("name")))

@@ -355,7 +355,7 @@ def test_an_exclusive_grant_in_its_own_words_decides_where_the_presence_head_is_
 
 
 def test_only_one_side_asked_in_everyday_words_is_read_as_exclusivity() -> None:
-    from clauselens.grid.heads import _ONLY_ONE
+    from clauselens.grid.heads import _SOLE_ASKED as _ONLY_ONE  # one pattern for both readings
 
     q = ("I'd like to keep my options open and maybe work with other suppliers or customers too - does anything in here say that only "
          "one side gets to do this, or that we can only deal with each other, or give someone rights nobody else is allowed to have?")
