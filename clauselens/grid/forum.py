@@ -25,7 +25,7 @@ import re
 from typing import Callable, Sequence
 
 from clauselens.grid.extract import Candidate, Reading, one_value, sentences_of
-from clauselens.grid.values import DEMONYMS, US_STATES, jurisdictions_in
+from clauselens.grid.values import ARBITRAL_BODY, DEMONYMS, US_STATES, arbitration_seat, jurisdictions_in
 from clauselens.grid.whose import compliance_only, entity_home
 
 #: The topic groups of a reading by these conventions (:attr:`clauselens.grid.extract.Candidate.groups`).
@@ -64,8 +64,6 @@ _FORUM_BEFORE, _FORUM_AFTER = 30, 120
 #: Characters after "laws of" within which the governing jurisdiction is named ("the laws of the State of New York").
 _LAW_AFTER = 60
 _STATES = frozenset(US_STATES)
-
-
 def asks_forum(question: str) -> bool:
     """Does the question ask where disputes go (courts, a venue, an arbitration; "where would we have to go to fight it
     out?")?"""
@@ -130,6 +128,9 @@ def _law_places(text: str) -> set[str]:
 
 
 def _forum_places(text: str) -> set[str]:
+    seat = arbitration_seat(text)
+    if seat is not None:  # the body's country is its name, the seat is where it sits
+        return {seat} | _forum_places(ARBITRAL_BODY.sub(lambda m: " " * len(m.group(0)), text))
     out: set[str] = set()
     for m in _FORUM_WORDS.finditer(text):
         if _PENDING.search(text[max(0, m.start() - 80):m.start()]):

@@ -34,7 +34,9 @@ class TermGroup:
 
 #: Light verbs and words that name the value's type: they tell nothing of the topic ("be *kept*
 #: secret", "how much *money*", "what *percentage*"); a value of the asked type satisfies the latter.
-_LIGHT = frozenset(content_stems("keep kept hold held need needs without with include including includes become becomes"))
+_LIGHT = frozenset(content_stems("keep kept hold held need needs without with include including includes become becomes "
+                                 # when, not what: "Can they raise the price on us partway through?" required "partway" and "through"
+                                 "through throughout during partway midway halfway meanwhile"))
 _VALUE_WORDS = frozenset(content_stems("money amount amounts sum sums percentage percent rate figure number period periods"))
 #: Contract wording that qualifies any clause, not one topic ("shall not exceed" caps expenses as often as liability, "in no
 #: event", "indirect"): a thesaurus concept's term that never makes a sentence on topic by itself (a tryout answered "what's

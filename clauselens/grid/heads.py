@@ -304,6 +304,15 @@ CLAUSE_WORDED: dict[str, str] = {
     "Anti-Assignment": r"\b(?:assign|transfer|delegat|novat|sublicens|subcontract)\w*[^.;]{0,250}?\b(?:consent|approv|prohibit|void|not|no|"
                        r"without|except|unless|only|neither|nor|cannot|restrict)\w*|\b(?:not|no|neither|nor|cannot|prohibit\w*|restrict\w*)\b"
                        r"[^.;]{0,250}?\b(?:assign|transfer|delegat|novat)\w*",
+    # a change of ownership with what follows from it -- consent, approval, notice or an end: "may terminate this Agreement upon a Change
+    # of Control", not "Each party shall have the right to assign ... in connection with any merger" (a free assignment a keyed dev
+    # set's change-of-control cell answered "Yes" from); 68 of the 78 train_allowed agreements' annotated clauses say it so
+    "Change Of Control": r"\b(?:control\w*|ownership|management|merger|merge[sd]?|amalgamat\w*|acqui\w*|consolidat\w*|reorgani[sz]\w*|"
+                         r"(?:sale|transfer)\s+of\s+(?:all|substantially)|(?:sells?|transfers?)\s+(?:all|substantially))[^;]{0,250}?"
+                         r"\b(?:consent\w*|approv\w*|terminat\w*|notif\w*|notice|permission)\b"
+                         r"|\b(?:consent\w*|approv\w*|terminat\w*|notif\w*|notice|permission)\b[^;]{0,250}?\b(?:control\w*|ownership|management|"
+                         r"merger|merge[sd]?|amalgamat\w*|acqui\w*|consolidat\w*|reorgani[sz]\w*|(?:sale|transfer)\s+of\s+(?:all|substantially)|"
+                         r"(?:sells?|transfers?)\s+(?:all|substantially))|\bchange\s+(?:of|in)\s+(?:\w+\s+)?(?:control|ownership)\b",
     # a quantity or sum bought, ordered, sold or paid -- not "the minimum width is 100 pixels" of a logo guideline (a tryout)
     "Minimum Commitment": r"\b(?:minimum|at\s+least|(?:not|no)\s+less\s+than|shortfall|take[\s-]or[\s-]pay)\b[^.;]{0,150}?\b(?:purchas|buy|order|"
                           r"sell|sale|volume|quantit|units|pay|spend|revenue|fee|royalt)\w*|\b(?:purchas|buy|order|sell|sale|volume|quantit|units|"

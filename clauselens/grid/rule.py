@@ -80,6 +80,7 @@ from clauselens.grid.signing import (
     OTHER_START,
     SIGNING,
     dated_as_start,
+    event_start,
     last_signature,
     signature_dates,
     start_date_defined,
@@ -167,7 +168,7 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         if witnessed is not None:  # a preamble with no date: "IN WITNESS WHEREOF, ... executed this Agreement as of this 4th day of April, 2003"
             return witnessed
         if kind == "effective":
-            started = start_date_defined(texts) or (dated_as_start(made) if not other_start else term_begins(texts))
+            started = start_date_defined(texts) or (dated_as_start(made) if not other_start else term_begins(texts) or event_start(texts))
             if started is not None:
                 return started
         # elsewhere, only a sentence about this agreement dates it ("... the Mutual Confidentiality

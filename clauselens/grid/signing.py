@@ -67,7 +67,9 @@ _START_DEFINED = re.compile(rf"[\"“]\s*(?:Commencement|Start|Effective)\s+Date
 OTHER_START = re.compile(r"[\"“]\s*(?:Effective|Commencement|Start)\s+Date\s*[\"”]|"
                           r"\b(?:this\s+Agreement|the\s+[\"“]?(?:Term|Appointment|Employment|Engagement|Services)[\"”]?|"
                           r"term\s+of\s+this\s+Agreement)\b[^.;]{0,80}?(?:\bbecomes?\s+effective\b|\bcommenc\w*|\bbegins?\s+on\b|\bstarts?\s+on\b|\beffective\s+(?:upon|on|as\s+of|from|immediately)\b|"
-                          r"\btakes?\s+effect\b|\bcomes?\s+into\s+(?:force|effect)\b)", re.IGNORECASE)
+                          r"\btakes?\s+effect\b|\bcomes?\s+into\s+(?:force|effect)\b)|"
+                          # "The effective date of the start of the Term will be from the Launch Date" (a keyed dev set read the preamble's date)
+                          r"\beffective\s+date\s+of\s+(?:the\s+)?(?:start\s+of\s+(?:the\s+)?)?(?:Term|this\s+Agreement)\b", re.IGNORECASE)
 
 
 #: A date named the Effective Date where it is written: '... dated this 3rd day of November, 2010 (the "Effective Date")' (a keyed
@@ -105,6 +107,29 @@ def term_begins(texts: Sequence[str]) -> Reading | None:
     return None
 
 
+#: The term run from an event the agreement names as a date: "The effective date of the start of the Term will be from the Launch Date",
+#: "the Term shall commence on the Launch Date".
+_FROM_EVENT = re.compile(r"\b(?:Term|this\s+Agreement)\b[^.;]{0,60}?\b(?:from|upon|on|as\s+of)\s+the\s+(?P<event>(?:[A-Z][a-z]+\s+){1,3}Date)\b")
+
+
+def event_start(texts: Sequence[str]) -> Reading | None:
+    """The day the term starts when it runs from a named event ("... the start of the Term will be from the Launch Date") and
+    another sentence dates that event ("the launch date of the Co-Branded Site shall be September 1st, 1999"), else ``None``."""
+    for text in texts:
+        for m in _FROM_EVENT.finditer(text):
+            if not re.search(r"\b(?:start\w*|commenc\w*|begin\w*|effective)\b", text[max(0, m.start() - 60):m.start("event")], re.IGNORECASE):
+                continue
+            dated = re.compile(rf"\b{re.escape(m.group('event'))}\b[^.;]{{0,80}}?\b(?:shall\s+be|will\s+be|is|means)\s+(?:on\s+)?"
+                               rf"(?P<date>{ONE_DATE.pattern})", re.IGNORECASE)
+            for i, other in enumerate(texts):
+                for d_m in dated.finditer(other):
+                    d = parse_date(d_m.group("date"))
+                    if d is not None:
+                        return Reading(value=d.isoformat(), candidate=Candidate(d.isoformat(), d.isoformat(), i, d_m.start(), d_m.end(), 1, 0),
+                                       on_topic=True, reason=f"the term runs from the {m.group('event')}, which the agreement dates")
+    return None
+
+
 def dated_as_start(made: Reading) -> Reading | None:
     """The preamble's date as the start of an agreement that names no other (no Effective Date, nothing "commences" or
     "becomes effective"): "This Cooperation Agreement, dated as of May 13, 2020, ..." (CUAD's Effective Date convention)."""
@@ -134,5 +159,5 @@ def signature_dates(texts: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(d.isoformat() for d in out if d is not None))
 
 
-__all__ = ["BLOCK_REACH", "OTHER_START", "SIGNING", "dated_as_start", "last_signature", "signature_dates", "start_date_defined",
+__all__ = ["BLOCK_REACH", "OTHER_START", "SIGNING", "dated_as_start", "event_start", "last_signature", "signature_dates", "start_date_defined",
            "testimonium_date"]

@@ -367,6 +367,29 @@ DEMONYMS = {"english": "England", "scottish": "Scotland", "welsh": "Wales", "iri
 _DEMONYM_LAW = re.compile(r"\b(" + "|".join(sorted(DEMONYMS, key=len, reverse=True)) + r")\s+law\b", re.IGNORECASE)
 
 
+#: An arbitral body named after its country ("China International Economic and Trade Arbitration Commission", "Singapore
+#: International Arbitration Centre"): the country in its name is the body's, which may sit elsewhere.
+ARBITRAL_BODY = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+International\s+(?:(?:[A-Z][a-z]+|and|of)\s+){0,6}"
+                   r"(?:Commission|Centre|Center|Court|Association|Chamber|Institute|Council)\b")
+#: Where the arbitration sits, as the clause says it: "for arbitration in Beijing", "shall take place in Shanghai", "the seat of
+#: arbitration shall be Hong Kong" -- a city or a place, not the language ("conducted in Chinese").
+_SEAT = re.compile(r"\b(?:arbitration|arbitrated|take\s+place|held|seated|venue)\s+(?:shall\s+be\s+)?in\s+(?:the\s+[Cc]ity\s+of\s+)?"
+                   r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)|\bseat\s+of\s+(?:the\s+)?arbitration\s+(?:shall\s+be|is|will\s+be)\s+(?:in\s+)?"
+                   r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)")
+_LANGUAGES = frozenset(DEMONYMS) | {"mandarin", "cantonese", "russian", "arabic", "hebrew", "chinese", "english", "accordance"}
+
+
+def arbitration_seat(text: str) -> str | None:
+    """The city an arbitration sits in when the clause names its body after a country ("submit the dispute to China
+    International Economic and Trade Commission for arbitration in Beijing", two keyed dev sets answered "China"): "Beijing"."""
+    if not ARBITRAL_BODY.search(text):
+        return None
+    for m in _SEAT.finditer(text):
+        place = m.group(1) or m.group(2)
+        if place.split()[0].lower() not in _LANGUAGES and not jurisdictions_in(place):
+            return place
+    return None
+
 # --------------------------------------------------------------------------------------- parties
 _NAME_FILLER = frozenset("""inc incorporated llc l.l.c ltd limited corp corporation co company plc lp llp sa ag gmbh bv nv
 the of and a an""".split())
@@ -464,6 +487,8 @@ def _check_party(a: str, quote: str) -> ValueCheck:
 
 def _check_jurisdiction(a: str, quote: str) -> ValueCheck:
     mine, theirs = jurisdictions_in(a), jurisdictions_in(quote)
+    if not mine and a.strip() and a.strip() == arbitration_seat(" ".join(quote.split())):
+        return ValueCheck(a.strip())  # the city the quote's arbitration sits in ("for arbitration in Beijing")
     if not mine:
         return ValueCheck(a, "the answer names no state or country")
     if not mine <= theirs:

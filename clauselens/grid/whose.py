@@ -394,6 +394,9 @@ _ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|breach\w*|default\w
                            # another event's time: "upon the dissolution of Joint Venture Company or upon termination of the License Agreement"
                            r"upon\s+(?:the\s+)?(?:dissolution|liquidation|winding[\s-]up|termination|expiration|occurrence|completion|closing)\s+of|"
                            r"reasons|(?:end|last\s+day)\s+of\s+(?:the|a|its|any|each|the\s+then[\s-]current)\s+(?:\w+\s+)?term|"
+                           # a deadline missed: "[If Excite has not delivered ... to the Client] Site by end of the additional four-month
+                           # period, Client may terminate" (a page break cut its "if"; a keyed dev set read a free exit)
+                           r"by\s+(?:the\s+)?end\s+of\s+(?:the|an?|its|any|each|such)\s+(?:[\w-]+\s+){0,3}period|"
                            r"as\s+(?:set\s+forth|provided|described|specified)\s+in\s+(?:Section|Article|Paragraph|clause)s?\s+\d|"
                            r"in\s+accordance\s+with\s+(?:Section|Article|Paragraph|clause|subsection)s?\s+\d|where|"
                            # "may be terminated by either party for "Cause" without the need of providing a notice period" (a new user's

@@ -11,6 +11,7 @@ from typing import Sequence
 
 from clauselens.grid.evidence import MAY_ASK
 from clauselens.grid.extract import asks_convenience, contract_vocabulary, required_hits, sentences_of, term_hits, topic_groups
+from clauselens.grid.roles import RECIPIENT_ROLES
 from clauselens.grid.whose import ENDS_OWN, at_will, ends_agreement, names_condition, only_by_consent
 from clauselens.retrieval.lay_terms import content_stems
 
@@ -208,7 +209,7 @@ _QUALITY_PROMISE = re.compile(
     r"\bfit(?:ness)?\s+for\s+(?:the|its|their|a|any)\s+(?:particular\s+|intended\s+|ordinary\s+)?(?:purposes?|use)\b|"
     r"\b(?:conform|comply)\w*\s+(?:in\s+all\s+material\s+respects\s+)?(?:to|with)\s+(?:the\s+|its\s+|their\s+|all\s+)?(?:[\w'-]+\s+){0,3}?specifications?\b|"
     r"\b(?:perform|provid|render|deliver|suppl)\w*\s+(?:substantially\s+)?(?:in\s+accordance\s+with|as\s+described\s+in)\s+(?:the\s+|its\s+|"
-    r"relevant\s+)?(?:[\w'-]+\s+){0,3}?(?:documentation|specifications?)\b|\bin\s+a\s+(?:good|professional|competent|diligent)\s+manner\b|"
+    r"relevant\s+)?(?:[\w'-]+\s+){0,3}?(?:documentation|specifications?)\b|\bin\s+a\s+(?:good|professional|competent|diligent)\s+manner\b|\b(?:perform|provid|render)\w*\s+(?:[\w-]+\s+){0,6}?in\s+a\s+commercially\s+reasonable\s+manner\b|"
     r"\brepair\s+or\s+replace\b[^.;]{0,40}?\bdefective\b|\b(?:shall|will)\s+warrant\s+the\b|"
     r"\bquality\s+(?:commensurate|consistent|at\s+least\s+equal|equal)\b|\bmeet\w*\s+(?:[\w-]+\s+){0,3}?quality\s+standards?\b|"
     r"\b(?:good|professional|competent|diligent|skill?ful|timely)\s*(?:,|and)\s*(?:\w+\s+){0,2}?(?:workmanlike|competent|professional|diligent)\s+"
@@ -220,6 +221,12 @@ _DISCLAIMS = re.compile(r"\b(?:no|not|never|neither|nor|disclaim\w*|waive\w*|wit
                         r"\bas\s+is\b|\bin\s+lieu\s+of\b|\bimplied\b|\bdisclaim", re.IGNORECASE)
 #: The promise's words under a condition or a negation: "if APCN 2 does not perform in accordance with the technical specifications".
 _UNLESS_BEFORE = re.compile(r"\b(?:not|fails?\s+to|failure\s+to|unless|if)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
+#: A definition's sentence: '"Hedge Position Value" means ...'.
+_DEFINED_AS = re.compile(r"^\W*(?:[\w.()]{1,8}\s+)?[\"“][^\"”]{1,80}[\"”]\s+(?:shall\s+)?mean", re.IGNORECASE)
+#: A sentence whose subject is the receiving side ("Franchisee shall comply with ... the standards prescribed by Franchisor",
+#: "Licensee shall ensure that the Licensed Products are of a quality ..."): the buyer's own duty, no promise about what it gets.
+_RECIPIENT_SUBJECT = re.compile(r"^\W*(?:[\w.()]{1,8}\s+)?(?:the\s+|each\s+)?(?:" + "|".join(sorted(RECIPIENT_ROLES)) + r")s?\b(?!\s+of\b)",
+                                re.IGNORECASE)
 
 
 def asks_warranty(question: str) -> bool:
@@ -231,11 +238,19 @@ def quality_warranty(passages: Sequence[str]) -> YesNoReading | None:
     """Is anything delivered promised to be of quality? "Yes" quoting the first sentence that promises it in a warranty's or a
     service standard's words (:data:`_QUALITY_PROMISE`) and neither disclaims warranties nor puts the words under "if" / "not";
     else ``None`` (no "No": an agreement may promise quality in words no pattern knows; the other readings decide)."""
+    buyers_own = False
     for i, s, e, text in sentences_of(passages):
         m = _QUALITY_PROMISE.search(text)
         if m is None or _DISCLAIMS.search(text) or _UNLESS_BEFORE.search(text[:m.start()]) or re.match(r"\W*WHEREAS\b", text):
             continue
+        if _DEFINED_AS.match(text):
+            continue  # '"Hedge Position Value" means the value ... determined ... in a commercially reasonable manner': a definition
+        if _RECIPIENT_SUBJECT.match(text):
+            buyers_own = True  # the receiving side's own standard (a keyed dev set's franchisee bound to its franchisor's standards)
+            continue
         return YesNoReading("Yes", i, s, e, on_topic=True, reason="the clause promises the quality of what is delivered (no model)")
+    if buyers_own:  # on topic, but whose promise it is decides the answer: not "nothing on topic"
+        return YesNoReading("", on_topic=True, reason="only the receiving side promises a standard of quality")
     return None
 
 
