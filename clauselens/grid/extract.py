@@ -64,7 +64,8 @@ from clauselens.grid.groups import (
     topic_groups,
     value_free,
 )
-from clauselens.grid.topic import OR_ENDS, plain_idioms, telling_concepts
+from clauselens.grid.topic import OR_ENDS
+from clauselens.grid.topic import preamble_date_kind as preamble_date_kind
 from clauselens.grid.values import US_STATES, jurisdictions_in, name_tokens, parse_date
 from clauselens.grid.whose import (
     BREACHES,
@@ -93,7 +94,6 @@ from clauselens.grid.whose import (
     states_ceiling,
 )
 from clauselens.parsing.sentences import sentence_spans
-from clauselens.retrieval.lay_terms import content_stems
 
 #: Types whose value a rule reads (the others go to the model).
 RULE_TYPES: frozenset[str] = frozenset({"date", "duration", "amount", "party", "jurisdiction"})
@@ -141,6 +141,8 @@ _NOTICE_AFTER = re.compile(r"^\W*(?:(?:prior|advance|written|express|formal|of)\
                            re.IGNORECASE)
 _NOTICE_BEFORE = re.compile(r"\bnotic\w*\W+(?:(?:of|not|less|than|at|least|no|fewer|giving|given|upon|to|the|other|party|parties|later|"
                             r"sooner|earlier|more)\W+){0,8}$", re.IGNORECASE)  # "written notice to the other Party of at least 3 months"
+#: A period that fixes a day: "the date that is thirty (30) days prior to ...", "on the day which is".
+_DATE_OFFSET = re.compile(r"\b(?:date|day)\s+(?:that|which)\s+(?:is|falls)\s+$", re.IGNORECASE)
 #: A question about notice ("how much warning", "notice period").
 _NOTICE_ASK = re.compile(r"notic|notif|warning|in\s+advance|heads[\s-]up|how\s+far\s+ahead|ahead\s+of\s+time|beforehand|lead\s+time|"
                          r"(?:let|letting)\s+(?:them|us|him|her|the\s+other\s+(?:side|party))\s+know|tell(?:ing)?\s+(?:them|us|him|her|the\s+other\s+(?:side|party))\b",
@@ -157,6 +159,8 @@ def notice_like(text: str, start: int, end: int) -> bool:
     """Is the period at ``text[start:end]`` a period of notice (see :data:`_NOTICE_AFTER`)? A
     question about notice takes only such periods; any other duration question none of them
     (the renewal term is "one year", not the "thirty (30) days prior to the expiration" notice)."""
+    if _DATE_OFFSET.search(text[max(0, start - 40):start]):
+        return False  # "extended until ... the date that is thirty (30) days prior to expiration of ...": a day fixed, no notice
     return bool(_NOTICE_AFTER.search(text[end:end + 60]) or _NOTICE_BEFORE.search(text[max(0, start - 60):start]))
 
 
@@ -383,6 +387,9 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                     continue  # "fails to fully cure such breach within fifteen (15) business days of written notice": a cure's time
                 if qtype == "amount" and (not ceiling_q and SUM_THRESHOLD.search(text[max(0, at - 90):at]) or key.endswith(":0")):
                     continue  # "does not increase the value ... by more than $ 50M": a threshold, not a price asked about; "$0.00": a blank
+                if qtype == "amount" and key.startswith("percent") and (_INSTALMENT.match(text, at) or _REST_PAID.match(text, at)
+                                                                        and _REST_BEFORE.search(text[max(0, at - 15):at])):
+                    continue  # "Fifty percent of the Termination for Convenience Fee shall be paid to M&I within thirty (30) days": a part, no rate
                 if term_q and qtype == "duration" and not notice_q and (_THRESHOLD.search(text[max(0, at - 25):at])
                                                                        or _WINDOW.search(text[max(0, at - 25):at])):
                     continue  # "extends beyond one-hundred-and-eighty (180) days": a threshold; "within 30 days of receipt": a window
@@ -391,6 +398,17 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
             break
     out.sort(key=lambda c: (-c.score, -c.terms, c.distance, c.passage, c.start))
     return out, on_topic
+
+
+#: A share of a sum paid in parts: "Fifty percent of the Termination for Convenience Fee shall be paid ..." (a keyed dev set read "50%" as
+#: the fees payable).
+_INSTALMENT = re.compile(r"[\w\s.()%-]{0,30}?(?:%|percent|per\s+cent)\s*\)?\s+of\s+(?:the\s+|such\s+|any\s+|each\s+)?(?:[\w-]+\s+){0,6}?"
+                         r"(?:fees?|payments?|amounts?|balance|sum)\s+(?:shall|will|is|are|must)\s+(?:be\s+)?(?:paid|payable|due|invoiced)\b",
+                         re.IGNORECASE)
+#: ... "and the remaining 50% shall be paid".
+_REST_PAID = re.compile(r"[\w\s.()%-]{0,30}?(?:%|percent|per\s+cent)\s*\)?\s+(?:shall|will|is|are|must)\s+(?:be\s+)?(?:paid|payable|due)\b",
+                        re.IGNORECASE)
+_REST_BEFORE = re.compile(r"\b(?:remaining|other|final|first|second|last|balance\s+of)\s+$", re.IGNORECASE)
 
 
 #: A union and the jurisdictions within it (the smaller one names the law: "England", not "United Kingdom").
@@ -482,29 +500,6 @@ _DATED_THIS = re.compile(r"\b[Tt]his\s+(?:[A-Z][\w&-]*\s+){0,5}(?:Agreement|AGRE
 
 
 _START_WORDS = re.compile(r"\b(?:effective|effect|commenc\w*|start\w*|begin\w*)\b", re.IGNORECASE)
-_START_STEMS = frozenset(content_stems("effect effective start begin commence commencement"))
-#: ... and the everyday ways to say it was made: "What day was the deal struck?" (a tryout: not found for all eight), "sealed", "inked".
-_SIGN_STEMS = frozenset(content_stems("sign signed signature execute executed made struck sealed inked clinched closed")) - {"date"}
-#: Everyday ways to ask when it starts: "when does this deal kick in?", "up and running", "go live", "become binding", "day one".
-_START_IDIOM = re.compile(r"\bkick(?:s|ed)?\s+(?:in|off)\b|\bup\s+and\s+running\b|\bgo(?:es)?[\s-]+live\b|\bcomes?\s+into\s+(?:force|effect)\b|"
-                          r"\bbecomes?\s+binding\b|\bday\s+(?:one|1)\b|\bfirst\s+day\s+of\s+(?:the|this|our)\s+(?:contract|agreement|deal|term)\b|"
-                          # "From what date is the agreement in force?", "since when does it apply?": the day it starts
-                          r"\b(?:from|since|as\s+of)\s+(?:what|which)\s+(?:date|day)\b|\b(?:from|since)\s+when\b", re.IGNORECASE)
-_ITS_DATE = frozenset(content_stems("date dated agreement contract deal document what which whats"))
-
-
-def preamble_date_kind(question: str) -> str:
-    """``"made"`` for a question about when the agreement was signed / made, ``"effective"`` for
-    one about when it starts or takes effect (its own words, by stem, or the thesaurus concept its lay
-    phrase names: "agreement date", "effective date"), else ``""``: those dates are
-    the preamble's (:func:`read_front_date`), an end date is not."""
-    stems = set(content_stems(plain_idioms(question)))
-    # the thesaurus's lay phrases ("put pen to paper": the agreement date), not one of generic words ("date of the deal"
-    # in "on what date does this deal finish?", :func:`~clauselens.grid.topic.telling_concepts`)
-    named = {c.name for c in telling_concepts(question)}
-    if stems & _SIGN_STEMS or "agreement date" in named or (stems and stems <= _ITS_DATE):  # "What's the date on the contract?"
-        return "made"
-    return "effective" if stems & _START_STEMS or "effective date" in named or _START_IDIOM.search(question) else ""
 
 
 _PAGE_BEFORE = re.compile(r"\bpage\s*$", re.IGNORECASE)

@@ -106,6 +106,10 @@ def conduct_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passa
     for p in front:
         for s, e in sentence_units(p.text):
             sent = p.text[s:e]
+            if not party.role and name_tokens(party.name) and name_tokens(party.name) <= name_tokens(sent):
+                # no defined term: the preamble sentence that names it ("... by and between VITALIBIS INC and VOTOCAST, Inc.")
+                found.append(quoted_cell(base, p, s, e, party.name, f"{said} (\"{' '.join(evidence.split())[:160]}\"), the {party.side} "
+                                                                 "side the question asks about; the preamble names it (no model)"))
             if party.role and party.role in sent and name_tokens(party.name) & name_tokens(sent):
                 found.append(quoted_cell(base, p, s, e, party.name, f"{said} (\"{' '.join(evidence.split())[:160]}\"), the {party.side} "
                                                                  f"side the question asks about; the preamble names it {party.role} (no model)"))

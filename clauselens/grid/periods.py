@@ -106,7 +106,10 @@ _FOR_EVENT = re.compile(_BREACH.pattern + "|" + _CURE.pattern + r"|\b(?:insolven
                         r"receiver\w*|liquidat\w*|death|dies|disabilit\w*|insur\w*|polic(?:y|ies)|coverage|occurrence|merger|acqui\w*|ownership)\b|"
                         r"\bbeyond\s+[^.;]{0,30}\bcontrol\b|\bfail\w*\s+(?:\w+\s+){0,2}to\s+(?:perform|comply|pay|observe|meet|fulfil)\w*|"
                         # "may terminate this Agreement at any time ... if either party fails materially to comply" (a new user's tryout)
-                        r"\b(?:terminat|cancel)\w*[^.;]{0,80}?\b(?:if|in\s+the\s+event|should)\b",
+                        r"\b(?:terminat|cancel)\w*[^.;]{0,80}?\b(?:if|in\s+the\s+event|should)\b|"
+                        # "... terminate this Agreement upon forty-five (45) days prior written notice, without further liability ... if any of
+                        # the following" (a keyed dev set read a free exit's notice): the events listed next
+                        r"\b(?:if|upon|in\s+the\s+event\s+of|on\s+the\s+occurrence\s+of)\s+(?:any\s+(?:one\s+)?of\s+)?the\s+following\b",
                         re.IGNORECASE)
 
 
@@ -310,6 +313,11 @@ _CHARGED = re.compile(r"\binterest\b|\blate\s+(?:payment\s+)?(?:charges?|fees?)|
 #: margin alone is no answer.
 _REFERENCE_RATE = re.compile(r"\b(?:prime|libor|sofr|base|reference|federal\s+funds|discount)\s+(?:lending\s+)?rate\b", re.IGNORECASE)
 _MARGIN_BEFORE = re.compile(r"\b(?:plus|above|over|in\s+excess\s+of)\s+(?:[\w()-]+\s+){0,3}$", re.IGNORECASE)
+
+
+def on_late_payment(sentence: str) -> bool:
+    """Does ``sentence`` speak of a payment made late (:data:`_PAID_LATE`: past due, overdue, unpaid ...)?"""
+    return bool(_PAID_LATE.search(sentence))
 
 
 def asks_late_charge(question: str) -> bool:

@@ -49,6 +49,9 @@ def split_terms(v: str | list | tuple) -> list[str]:
     return [" ".join(str(t).lower().split()) for t in items if str(t).strip()]
 
 
+_AFTER_THE_QUESTION = re.compile(r"\?\s+[^?\s][^?]*[.!]\s*$")  # a statement after it, not "... or them ours? any secrecy rules in here"
+
+
 class GridQuestion(BaseModel):
     """One column of the grid (see the module docstring)."""
 
@@ -71,7 +74,9 @@ class GridQuestion(BaseModel):
     @classmethod
     def _shorthand(cls, data: object) -> object:
         if isinstance(data, dict) and isinstance(data.get("question"), str) and not data.get("written"):
-            full = expand(data["question"])
+            # a remark after the question is the user's context, not what is asked ("Can either party terminate early for convenience,
+            # on notice and without cause? It affects how we treat the commitment.": a keyed dev set required "affect" and "treat")
+            full = _AFTER_THE_QUESTION.sub("?", expand(data["question"]))
             if full != data["question"]:
                 return {**data, "question": full, "written": data["question"]}
         return data

@@ -43,7 +43,7 @@ tenant employer recipient sponsor principal""".split())
 #: Stems of verbs and nouns that ask for the provider side ("who supplies", "who is providing the services").
 PROVIDER_VERBS = ("provid", "suppl", "sell", "sold", "deliver", "grant", "licenses", "licences", "licensing", "manufactur", "make",
                   "makes", "perform",
-                  "render", "do the work", "does the work", "doing the work", "give", "giving", "ship")
+                  "render", "do the work", "does the work", "doing the work", "give", "giving", "ship", "furnish")
 #: Stems that ask for the recipient side ("who buys", "who pays", "who gets the goods").
 RECIPIENT_VERBS = ("buy", "bought", "purchas", "pay", "paying", "receiv", "get ", "gets ", "getting", "acquir")
 #: A question about who owns something (an invention, the data): not a side of the bargain.
@@ -184,6 +184,9 @@ _GRANTS = r"\s+(?:hereby\s+)?grants?\b"
 #: What a party receives that is money paid to it ("receive the buy rate with revenue share", "receive a commission of 5%").
 _PAID_TO = re.compile(r"[^.;]{0,60}?\b(?:payments?|commissions?|revenue|fees?|royalt\w+|compensation|remuneration|rate|share|"
                       r"consideration|sums?|amounts?|monies|money|\$|percent|%)", re.IGNORECASE)
+#: Being paid: "SRP shall be entitled to a base fee of Eighty Thousand Dollars" (a keyed dev set's sponsorship: the team's side).
+_ENTITLED = (r"\s+(?:shall|will)\s+be\s+(?:entitled\s+to|paid)\b(?=[^.;]{0,40}?\b(?:fees?|compensation|payments?|royalt\w*|commissions?|"
+             r"remuneration)\b|[^.;]{0,40}?\$)")
 #: Of the receiving verbs, the ones that spend money ("Company will pay ACSI", "CHT shall pay the license fee").
 _PAYS = re.compile(r"(?:purchas|buy|pay|order|reimburse)", re.IGNORECASE)
 #: When neither party clearly provides alone: the provider is the party whose odds -- (its providing sentences + 1) x (the
@@ -220,7 +223,8 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
         return None  # "by and among" the Fund, its adviser and a remarketing agent left blank: more sides than the two read
     forms = {p: [p, *short_forms(p), *aliases.get(p, [])] for p in parties}
     pats = {p: re.compile(r"(?<![\w&])(?:" + "|".join(r"\s+".join(map(re.escape, f.split())) for f in fs if f) + r")(?:['’]s)?"
-                          rf"(?:{_MODAL}(?P<give>{_PROVIDES})|{_MODAL}(?P<take>{_RECEIVES})|(?P<grant>{_GRANTS}))", re.IGNORECASE)
+                          rf"(?:{_MODAL}(?P<give>{_PROVIDES})|{_MODAL}(?P<take>{_RECEIVES})|(?P<grant>{_GRANTS})|(?P<earns>{_ENTITLED}))",
+                          re.IGNORECASE)
             for p, fs in forms.items()}
     gives = {p: 0 for p in parties}
     takes = {p: 0 for p in parties}
@@ -231,7 +235,7 @@ def role_by_conduct(question: str, front: str, texts: Sequence[str]) -> tuple[Ro
     for _i, _s, _e, text in sentences_of(texts):
         for p, rx in pats.items():
             for m in rx.finditer(text):
-                if m.group("give") or m.group("grant"):
+                if m.group("give") or m.group("grant") or m.group("earns"):
                     gives[p] += 1
                     said[p].append(text)
                 elif m.group("take")[:3].lower() in ("rec", "acc") and _PAID_TO.match(text, m.end()):

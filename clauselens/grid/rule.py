@@ -68,6 +68,7 @@ from clauselens.grid.periods import (
     cure_period,
     end_notice,
     late_charge,
+    on_late_payment,
     payment_term,
     percent_share,
     renewal_instead,
@@ -118,6 +119,22 @@ FRONT_PASSAGES = 2
 FRONT_CHARS = 3000
 
 
+def _executed(texts: Sequence[str], front: Reading) -> Reading:
+    """When the agreement was signed, asked of one whose signature blocks state no date: the testimonium's date where it
+    differs from a preamble's effective date ("entered into effective as of the 1st day of June, 1999" ... "IN WITNESS
+    WHEREOF, the parties hereto have executed this Agreement as of June 30, 1999": June 30, a keyed dev set); both where the
+    preamble's date is not called effective; else the preamble's."""
+    witnessed = testimonium_date(texts)
+    if witnessed is None or witnessed.value == front.value or witnessed.candidate is None:
+        return front
+    said = _sentence(texts, front.candidate) if front.candidate is not None else ""
+    if re.search(r"\beffective\b", said, re.IGNORECASE):
+        return Reading(value=witnessed.value, candidate=witnessed.candidate, on_topic=True,
+                       reason=f"the testimonium says when it was executed ({witnessed.value}); the preamble's {front.value} is when it takes effect")
+    return Reading(choices=[c for c in (front.candidate, witnessed.candidate) if c is not None], on_topic=True,
+                   reason=f"the preamble dates the agreement {front.value}, the testimonium {witnessed.value}")
+
+
 def uses_rule(q: GridQuestion) -> bool:
     """Is ``q`` answered by rule (a typed question)?"""
     return q.type in RULE_TYPES
@@ -154,6 +171,8 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         if front.value and signed and front.value not in signed:  # "as of October 1" but signed in July: two answers
             return Reading(choices=[front.candidate] if front.candidate else [], on_topic=True,
                            reason=f"the preamble dates the agreement {front.value}, the signature blocks {', '.join(signed)}")
+        if front.value and kind == "made" and not signed and not q.category and SIGNING.search(q.question):
+            return _executed(texts, front)
         if front.value:
             return front
         made = read_front_date(texts[:FRONT_PASSAGES], prefer="made") if kind == "effective" else front
@@ -208,7 +227,8 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         by_period = _period_by_reader(q, texts, r)
         if by_period is not None:
             return by_period
-        instead = renewal_instead(said, r.value) if said and _RENEWS.search(q.question) and r.candidate is not None else ""
+        # (not "What length of initial term ..., before any renewal?": a keyed dev set read the renewal's year)
+        instead = renewal_instead(said, r.value) if said and asks_renewal(q.question) and r.candidate is not None else ""
         if instead and r.candidate is not None:  # "How long does each renewal last?": not the initial term the same sentence states
             return Reading(value=instead, candidate=replace(r.candidate, value=instead, key=instead), on_topic=True,
                            reason=f"the renewal's period in the sentence read ({instead}), not the initial term's ({r.value})")
@@ -221,6 +241,8 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         late = late_charge(texts)
         if late.candidate is not None:
             return late
+        if said and not on_late_payment(said):  # "a trust ... in which the undersigned ... has a 10% interest" (a keyed dev set)
+            return _withheld(r, f"the figure read ({r.value}) is not said of a late payment")
     if (q.type == "amount" and not q.category and not _INTEREST.search(q.question) and not asks_late_charge(q.question)
             and r.value.endswith("%") and _INTEREST.search(said)):
         return _withheld(r, f"the figure read ({r.value}) is an interest rate, not what is asked")  # a royalty read from a late payment

@@ -71,7 +71,9 @@ _END_ASKED = re.compile(r"\b(?:end|ends|ending|finish\w*|expir\w*|over|done|run\
                         r"until|till)\b", re.IGNORECASE)  # "Until what date does it run?"
 _FRAME = frozenset("date day calendar when what which exactly exact actually actual real finally naturally agreement contract deal arrangement "
                    "term time point effect force does do did will would s it our your this these come comes first initial "
-                   "original current period whole entire overall full until till run runs go goes all everything thing just plain simple basic lasts"
+                   "original current period whole entire overall full until till run runs go goes all everything thing just plain simple basic lasts "
+                   # a courteous asker's words: "might you tell me on what date the agreement would come to its close?" (a keyed dev set)
+                   "might could kindly please tell let know wonder wondering you me"
                    .split())  # "it all", "Just the plain end date"
 
 
@@ -130,8 +132,8 @@ _BEFORE_RENEWALS = re.compile(r"\b(?:before|not\s+counting|excluding|without)\s+
                               # "assuming nobody cancels or extends it", "if nobody stretches it out or calls it off early" (keyed dev sets):
                               # what nobody does is the hypothesis, not the question
                               # (up to the question it frames: "if nobody ... pulls out early, what's the actual date ...")
-                              r"\b(?:if|when|assuming|provided)\s+(?:that\s+)?(?:nobody|no\s+one|neither\s+(?:party|side|of\s+us))\s+"
-                              r"[^?.;]*?(?=,\s*(?:so\s+)?(?:what|when|which|how|on\s+what)\b|[?.;]|$)|"
+                              r"\b(?:if|when|assuming|provided|supposing|suppose)\s+(?:that\s+)?(?:nobody|no\s+one|neither\s+(?:party|side|of\s+us))\s+"
+                              r"[^?.;]*?(?=,\s*(?:so\s+)?(?:what|when|which|how|on\s+what|(?:might|could|would|can|will)\s+you|please|kindly)\b|[?.;]|$)|"
                               # "if we just let it run its course": it ends as written
                               r"\bif\s+(?:we|you|they|everyone|both\s+(?:sides|parties))\s+(?:just\s+|simply\s+)?let\s+it\s+run\b(?:\s+its\s+(?:full\s+)?course)?|"
                               # "before anything extra gets tacked on", "before it's extended"
@@ -267,12 +269,23 @@ _EFFECTIVE_IS_MADE = re.compile(
     r"|[\"“']\s*Effective\s*Date\s*[\"”']\s*(?:means|shall\s+mean|refers\s+to)\s+" + _THE_AGREEMENTS_DATE.pattern, re.IGNORECASE)
 
 
+#: The agreement in force once signed: "This Agreement shall become effective on the date on which it is signed and affixed with the
+#: corporate seals", "this Agreement, subject to the commencement date established in Section 1.3, shall be effective immediately"
+#: (keyed dev sets; not a termination "effective immediately upon written notice").
+_EFFECTIVE_WHEN_SIGNED = re.compile(r"\bthis\s+Agreement\b(?:(?!\bterminat)(?:[^.;]|\.(?=\d))){0,80}?\bshall\s+(?:be|become|come\s+into)\s+"
+                                    r"(?:effective|in\s+force|into\s+force)\s+(?:immediately\b(?!\s+upon\s+(?:written\s+)?notice)|(?:on|as\s+of|upon|from)\s+the\s+date\s+"
+                                    r"(?:on\s+which|when|that)\s+(?:it|this\s+Agreement)\s+is\s+(?:signed|executed)\b|upon\s+(?:its\s+)?(?:signing|"
+                                    r"execution)\b)", re.IGNORECASE)
+
+
 def takes_effect_when_made(texts: Sequence[str]) -> str:
     """The sentence that makes the agreement take effect on its own date -- its Effective Date defined as "the date
     hereof", or its term commencing on "the date of this Agreement" ("the term of this Agreement shall commence on the
     date hereof (the "Effective Date")") -- so the preamble's date ("dated as of April 1, 2019") is when it starts;
     ``""`` when none does."""
     for _i, _s, _e, sentence in sentences_of(texts):
+        if _EFFECTIVE_WHEN_SIGNED.search(sentence) and not ONE_DATE.search(sentence):
+            return sentence
         if any(not ends_on(sentence, d.start()) for d in ONE_DATE.finditer(sentence)) or _SIGNING_LINE.search(sentence):
             continue  # a day of its own ("shall commence on December 1, 2001", not an end's "shall expire on ..."); a signature line
         if _EFFECTIVE_IS_MADE.search(sentence):
@@ -403,7 +416,8 @@ _OTHER_SPAN = re.compile(r"\b(?:renew\w*|additional|extension|extended|phase|sur
 
 
 #: A start date labelled on a cover sheet, on a line of its own: "Effective Date: January 1, 2019" (a keyed dev set).
-START_LABEL = re.compile(rf"(?:^|\n)[ \t]*(?:Effective|Commencement|Start)\s+Date\s*:\s*(?P<date>{ONE_DATE.pattern})", re.IGNORECASE)
+#: (or in a table's columns with no colon: "Effective Date                    01 April 2006", a keyed dev set's rate-cap confirmation)
+START_LABEL = re.compile(rf"(?:^|\n)[ \t]*(?:Effective|Commencement|Start)\s+Date(?:\s*:\s*|[ \t]{{2,}})(?P<date>{ONE_DATE.pattern})", re.IGNORECASE)
 #: ... or labelled, one under the other, on a cover sheet (a keyed dev set's supply agreement: its term was left unread).
 _LABELLED_SPAN = re.compile(rf"\b(?:Effective|Commencement|Start)\s+Date\s*:\s*(?P<start>{ONE_DATE.pattern})\s+"
                             rf"(?P<last>(?:Termination|Expiration|Expiry|End)\s+Date\s*:\s*(?P<end>{ONE_DATE.pattern}))", re.IGNORECASE)

@@ -81,6 +81,8 @@ INTO_FORCE = re.compile(r"\b(?:com(?:e|es|ing)|enter(?:s|ing)?)\s+(?:in)?to\s+(?
 LEAVE_IT = re.compile(r"\bleave\s+(?=early\b|(?:the|this|our|their)\s+(?:deal|contract|agreement|arrangement)\b)", re.IGNORECASE)
 #: "When's the contract up?": when it ends (a tryout: not found for all eight).
 IS_UP = re.compile(r"^(\s*when(?:'s|’s|\s+is|\s+will)?\b[^?]{0,40}?)\bup(?=\W*$)", re.IGNORECASE)
+#: "on what date the agreement would come to its close": when it ends (a keyed dev set read "close" as a deal closed, its date made).
+TO_A_CLOSE = re.compile(r"\b(?:come|comes|coming|came|draw|draws|drawing|drew)\s+to\s+(?:its|an?|the)\s+(?:close|end)\b", re.IGNORECASE)
 #: "How long am I signed up for?": how long the agreement binds (a keyed dev set: a signing question's "20 days" to mediate);
 #: "the first go-around": its first round.
 SIGNED_UP = re.compile(r"\bsign(?:s|ed|ing)?\s+up\b", re.IGNORECASE)
@@ -117,6 +119,7 @@ def plain_idioms(question: str) -> str:
     question = IMPERATIVE.sub("", PURPOSE.sub("", question))  # "Give me the end date, for our renewal calendar": "the end date"
     question = LEAVE_IT.sub("end ", question)  # "can either of us leave early?": end it (not a holiday's "leave")
     question = IS_UP.sub(lambda m: m.group(1) + "end", question)  # ... "be up" (its time is up)
+    question = TO_A_CLOSE.sub("end", question)
     question = GO_AROUND.sub("round", SIGNED_UP.sub("locked in", question))
     question = BUYS_OUT.sub("bought out", question)  # "if someone buys one of us out": the thesaurus's "bought out" (change of control)
     question = OUT_OF_THE_GATE.sub("first", question)  # "How long are we locked in out of the gate?": the first term
@@ -180,5 +183,46 @@ def derive_terms(question: str) -> tuple[str, ...]:
     return tuple(t for t in terms if t and not (len(t.split()) == 1 and re.sub(r"\W", "", t) in GENERIC))
 
 
+#: A question about when the agreement was made or starts (:func:`preamble_date_kind`): its start words and stems ...
+_START_STEMS = frozenset(content_stems("effect effective start begin commence commencement"))
+#: ... and the everyday ways to say it was made: "What day was the deal struck?" (a tryout: not found for all eight), "sealed", "inked".
+_SIGN_STEMS = frozenset(content_stems("sign signed signature execute executed made struck sealed inked clinched closed")) - {"date"}
+#: Everyday ways to ask when it starts: "when does this deal kick in?", "up and running", "go live", "become binding", "day one".
+_START_IDIOM = re.compile(r"\bkick(?:s|ed)?\s+(?:in|off)\b|\bup\s+and\s+running\b|\bgo(?:es)?[\s-]+live\b|\bcomes?\s+into\s+(?:force|effect)\b|"
+                          r"\bbecomes?\s+binding\b|\bday\s+(?:one|1)\b|\bfirst\s+day\s+of\s+(?:the|this|our)\s+(?:contract|agreement|deal|term)\b|"
+                          # "From what date is the agreement in force?", "since when does it apply?": the day it starts
+                          r"\b(?:from|since|as\s+of)\s+(?:what|which)\s+(?:date|day)\b|\b(?:from|since)\s+when\b|"
+                          # "In force from - what date?" (a keyed dev set read its end)
+                          r"\b(?:in\s+(?:force|effect)|effective|valid|binding|live|running)\s+(?:from|since)\b", re.IGNORECASE)
+_ITS_DATE = frozenset(content_stems("date dated agreement contract deal document what which whats"))
+
+
+#: Where a question turns to what it really asks: "... the day it was signed - is that right, or what's the real start date?"
+_REAL_ASK = re.compile(r"\s[-–—]\s|[,;]\s*(?:or|but)\s+(?=(?:what|when|which|how)\b)", re.IGNORECASE)
+
+
+def preamble_date_kind(question: str) -> str:
+    """``"made"`` for a question about when the agreement was signed / made, ``"effective"`` for
+    one about when it starts or takes effect (its own words, by stem, or the thesaurus concept its lay
+    phrase names: "agreement date", "effective date"), else ``""``: those dates are
+    the preamble's (:func:`clauselens.grid.extract.read_front_date`), an end date is not. A question that states a guess and then asks
+    ("I've been going on the idea that this started the day it was signed - is that right, or what's the real start
+    date?") is read by what it asks last, when that part names one."""
+    parts = _REAL_ASK.split(question)
+    last = _date_kind(parts[-1], generic=False) if len(parts) > 1 else ""
+    return last or _date_kind(question)
+
+
+def _date_kind(question: str, generic: bool = True) -> str:
+    """:func:`preamble_date_kind` of one question or part; ``generic``: "what date?" alone asks the agreement's date."""
+    stems = set(content_stems(plain_idioms(question)))
+    # the thesaurus's lay phrases ("put pen to paper": the agreement date), not one of generic words ("date of the deal"
+    # in "on what date does this deal finish?", :func:`~clauselens.grid.topic.telling_concepts`)
+    named = {c.name for c in telling_concepts(question)}
+    if stems & _SIGN_STEMS or "agreement date" in named or (generic and stems and stems <= _ITS_DATE):  # "What's the date on the contract?"
+        return "made"
+    return "effective" if stems & _START_STEMS or "effective date" in named or _START_IDIOM.search(question) else ""
+
+
 __all__ = ["EVERYDAY", "GENERIC", "GENERIC_STEMS", "IN_FORCE", "INTO_FORCE", "OR_ENDS", "concept_name_stems", "derive_terms", "plain_idioms",
-           "telling_concepts", "topic_stems"]
+           "preamble_date_kind", "telling_concepts", "topic_stems"]

@@ -277,12 +277,19 @@ def rate_unit(text: str, end: int, start: int = -1) -> str:
     return " ".join(f"{m.group('per')} {m.group('unit')}".split())
 
 
+#: A figure with exactly three digits after its one dot ("1.000", "2.500"): a thousands separator in many countries' writing, a
+#: decimal point in others; no sum is read from it.
+_DOT_THOUSANDS = re.compile(r"[1-9]\d{0,2}\.\d{3}")
+
+
 def amounts_at(text: str) -> list[tuple[Amount, int, int]]:
     """The sums of money and percentages ``text`` states with their ``[start, end)`` offsets in
     ``text`` (as written), in text order (issue #45: the grid's rule measures how near a value
     sits to the question's words)."""
     out = []
     for m in _MONEY.finditer(text):
+        if _DOT_THOUSANDS.fullmatch(m.group(1) or m.group(2) or ""):
+            continue  # "$1.000" beside "$1.500" and "$2,000" (a fee table, a keyed dev set read "$1"): one dollar or a thousand, unsure
         out.append((_money(m), m.start(), m.end()))
     for m in _PERCENT.finditer(text):
         v = _percent(m)

@@ -265,7 +265,9 @@ _INSURANCE = re.compile(r"\binsur(?:ance|ed|ers?|e|ing)\b|\bpolic(?:y|ies)\s+(?:
 
 
 #: A question that asks for a ceiling: "the most a party can be made to pay", "the top dollar figure", "the cap".
-_CEILING_ASKED = re.compile(r"\b(?:most|top|max(?:imum)?|cap(?:ped|s)?|ceiling|highest|largest|biggest|upper\s+limit|at\s+the\s+outside)\b",
+_CEILING_ASKED = re.compile(r"\b(?:most|top|max(?:imum)?|cap(?:ped|s)?|ceiling|highest|largest|biggest|upper\s+limit|at\s+the\s+outside|"
+                            # "nobody can be made to pay more than the deal is worth ... - is there really a limit like that" (a keyed dev set)
+                            r"limits?|(?:pay|owe|paying|owing)\s+(?:\w+\s+)?more\s+than)\b",
                             re.IGNORECASE)
 #: A sentence that states one: "shall not exceed", "in no event ... more than", "up to", "maximum", "limited to".
 _CEILING_STATED = re.compile(r"\b(?:exceed(?:s|ing)?|in\s+excess\s+of|maximum|cap(?:ped)?|ceiling|limit(?:s|ed)?|limitation|"

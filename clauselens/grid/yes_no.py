@@ -20,7 +20,9 @@ from clauselens.retrieval.lay_terms import content_stems
 _RIGHT_TO_END = re.compile(r"\b(?:may|can|(?:(?:shall|will)\s+)?(?:has|have)\s+the\s+(?:(?:sole|unilateral|absolute|unconditional)\s+)?right"
                            # "shall have the right at any time prior to December 31, 2010 to terminate this Agreement" (a tryout)
                            r"(?:,?\s+at\s+any\s+time\b[^.;]{0,50}?)?\s+to|(?:is|are|shall\s+be)\s+"
-                           r"entitled\s+to|reserves?\s+the\s+right\s+to),?\s+(?:(?:in|at)\s+(?:its|their|his|her)\s+(?:sole\s+|own\s+|absolute\s+|unfettered\s+)?"
+                           r"entitled\s+to|reserves?\s+the\s+right\s+to)"
+                           # "ENERGOUS may, at any time after the third anniversary of the Effective Date, terminate" (a keyed dev set)
+                           r"(?:,\s+(?:at\s+any\s+time|after|following|upon|during)\b[^.;,]{0,70},)?,?\s+(?:(?:in|at)\s+(?:its|their|his|her)\s+(?:sole\s+|own\s+|absolute\s+|unfettered\s+)?"
                            r"(?:(?:and\s+)?(?:sole|absolute)\s+)?(?:discretion|option|election),?\s+(?:and\s+|or\s+)?){0,2}(?:\w+\s+){0,3}?(?:be\s+)?"
                            r"(?:terminat|cancel)\w*", re.IGNORECASE)
 #: Ending something other than the agreement: "QIWI may terminate its obligation under this Clause 4.1 at any time" (a tryout
@@ -168,14 +170,16 @@ _TERM_SUBJECT = re.compile(r"\b(?:this\s+agreement|the\s+agreement|(?:initial\s+
 #: A question whether anyone must keep things confidential: "Any NDA-type stuff in here about keeping things hush-hush?", "Is there a
 #: duty to keep each other's info under wraps?" (the topic head reads them as exclusivity: no CUAD kind is confidentiality).
 #: ... or "is anyone bound to keep the other side's information quiet and not share it?" (a keyed dev set: read as non-disparagement).
-_SECRET_Q = re.compile(r"\b(?:confiden\w*|secre\w*|nda|non-?disclosure|hush|under\s+wraps|keep\s+(?:[\w'’-]+\s+){0,5}?(?:quiet|private|"
+_SECRET_Q = re.compile(r"\b(?:confiden\w*|secre\w*|nda|non-?disclosure|hush|under\s+wraps|keep\w*\s+(?:[\w'’-]+\s+){0,5}?(?:quiet|private|"
                        r"secret|confidential)|(?:not|never|n't|without)\s+(?:\w+\s+){0,2}(?:shar|disclos|reveal|leak|divulg)\w*\s+"
                        r"(?:\w+\s+){0,4}?(?:info\w*|details|data|secrets|plans|pricing|know-?how|business))\b", re.IGNORECASE)
 #: A party's duty of confidence: "shall keep ... confidential", "shall hold in confidence", "shall not disclose ... Confidential Information",
 #: "Neither Party may disclose ...".
 _KEEPS_SECRET = re.compile(r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to)\b[^.;]{0,100}?\b(?:keep|hold|maintain|treat|protect|preserve)\w*\b"
                            r"[^.;]{0,100}?\b(?:confiden\w*|secre\w*)|\b(?:shall|will|must)\s+not\b[^.;]{0,60}?\bdisclos\w*[^.;]{0,120}?\bconfiden|"
-                           r"\b(?:neither|no)\s+part(?:y|ies)\s+(?:shall|will|may|must)\b[^.;]{0,40}?\bdisclos",
+                           r"\b(?:neither|no)\s+part(?:y|ies)\s+(?:shall|will|may|must)\b[^.;]{0,40}?\bdisclos|"
+                           # "JHU shall not disclose the financial terms of this Agreement to third parties" (a keyed dev set: "No")
+                           r"\b(?:shall|will|must)\s+not\b[^.;]{0,60}?\bdisclos\w*[^.;]{0,120}?\bto\s+(?:any\s+)?third\s+part",
                            re.IGNORECASE)
 
 
@@ -208,14 +212,24 @@ _QUALITY_PROMISE = re.compile(
     r"\bworkmanlike\b|\bfree\s+(?:from|of)\s+(?:any\s+)?(?:material\s+)?(?:defects?|errors?)\b|\bmerchantab\w*|"
     r"\bfit(?:ness)?\s+for\s+(?:the|its|their|a|any)\s+(?:particular\s+|intended\s+|ordinary\s+)?(?:purposes?|use)\b|"
     r"\b(?:conform|comply)\w*\s+(?:in\s+all\s+material\s+respects\s+)?(?:to|with)\s+(?:the\s+|its\s+|their\s+|all\s+)?(?:[\w'-]+\s+){0,3}?specifications?\b|"
-    r"\b(?:perform|provid|render|deliver|suppl)\w*\s+(?:substantially\s+)?(?:in\s+accordance\s+with|as\s+described\s+in)\s+(?:the\s+|its\s+|"
+    r"\b(?:perform|provid|render|deliver|suppl)\w*\s+(?:substantially\s+)?(?:in\s+(?:substantial\s+|material\s+|full\s+)?accordance\s+with|as\s+described\s+in)\s+(?:the\s+|its\s+|"
     r"relevant\s+)?(?:[\w'-]+\s+){0,3}?(?:documentation|specifications?)\b|\bin\s+a\s+(?:good|professional|competent|diligent)\s+manner\b|\b(?:perform|provid|render)\w*\s+(?:[\w-]+\s+){0,6}?in\s+a\s+commercially\s+reasonable\s+manner\b|"
     r"\brepair\s+or\s+replace\b[^.;]{0,40}?\bdefective\b|\b(?:shall|will)\s+warrant\s+the\b|"
     r"\bquality\s+(?:commensurate|consistent|at\s+least\s+equal|equal)\b|\bmeet\w*\s+(?:[\w-]+\s+){0,3}?quality\s+standards?\b|"
     r"\b(?:good|professional|competent|diligent|skill?ful|timely)\s*(?:,|and)\s*(?:\w+\s+){0,2}?(?:workmanlike|competent|professional|diligent)\s+"
     r"(?:manner|fashion)|\bwith\s+(?:all\s+)?due\s+(?:skill|care|diligence)\b|\bwarrant\w*\s+that\s+[^.;]{0,160}?\b(?:will|shall)\s+(?:\w+\s+){0,3}?(?:perform|function)\w*|"
-    r"\bwarrant\w*\s+that\s+[^.;]{0,80}?\bquality\b",
+    r"\bwarrant\w*\s+that\s+[^.;]{0,80}?\bquality\b|"
+    # "EIT guarantees that the services ... will be rendered in accordance with the best practice", "warrants that the ... Content will
+    # comply, in all material respects, with the description and technical specifications", "... can fulfil the technological goals"
+    r"\b(?:warrant|guarantee)\w*\s+that\s+[^.;]{0,160}?\b(?:compl(?:y|ies)|conform\w*|in\s+(?:substantial\s+|material\s+|full\s+)?accordance\s+with|fulfil\w*|meets?|satisf(?:y|ies))\b"
+    r"(?![^.;]{0,60}?\b(?:laws?|regulations?|statutes?|rules|ordinances|legal)\b)|"
+    # "will be performed in accordance with applicable industry standards", "perform the Services in accordance with the Performance Standards"
+    r"\b(?:perform|provid|render)\w*\s+(?:[\w-]+\s+){0,3}?in\s+(?:substantial\s+|material\s+|full\s+)?accordance\s+with\s+(?:the\s+|all\s+|applicable\s+|generally\s+accepted\s+)*"
+    r"(?:[\w-]+\s+){0,2}?(?:standards?|service\s+levels?|best\s+practices?)\b",
     re.IGNORECASE)
+#: A promise made before a disclaimer's words in the same sentence ("Commerce One warrants that the Software ... will perform ... for a
+#: period of sixty (60) days ... but in no event ... (the "Warranty Period")").
+_WARRANTS_FIRST = re.compile(r"\b(?:warrants?|guarantees?)\s+that\b", re.IGNORECASE)
 #: A sentence that disclaims or excludes warranties ("MAKES NO WARRANTY ... OF MERCHANTABILITY", "AS IS", "in lieu of all implied ...").
 _DISCLAIMS = re.compile(r"\b(?:no|not|never|neither|nor|disclaim\w*|waive\w*|without)\b[^.;]{0,80}\b(?:warrant|represent|guarant)|"
                         r"\bas\s+is\b|\bin\s+lieu\s+of\b|\bimplied\b|\bdisclaim", re.IGNORECASE)
@@ -241,7 +255,11 @@ def quality_warranty(passages: Sequence[str]) -> YesNoReading | None:
     buyers_own = False
     for i, s, e, text in sentences_of(passages):
         m = _QUALITY_PROMISE.search(text)
-        if m is None or _DISCLAIMS.search(text) or _UNLESS_BEFORE.search(text[:m.start()]) or re.match(r"\W*WHEREAS\b", text):
+        disclaims = _DISCLAIMS.search(text)
+        if disclaims is not None and (first := _WARRANTS_FIRST.search(text)) is not None and first.end() <= disclaims.start() and not (
+                re.search(r"\b(?:not|no|never)\b", text[:first.start()], re.IGNORECASE)):
+            disclaims = None  # the promise stands first; the later "no event ... Warranty Period" limits it
+        if m is None or disclaims or _UNLESS_BEFORE.search(text[:m.start()]) or re.match(r"\W*WHEREAS\b", text):
             continue
         if _DEFINED_AS.match(text):
             continue  # '"Hedge Position Value" means the value ... determined ... in a commercially reasonable manner': a definition
@@ -295,24 +313,26 @@ def _by_kind(question: str, passages: Sequence[str]) -> YesNoReading | None:
     return quality_warranty(passages) if asks_warranty(question) else None
 
 
+def _assignment_first(asked: set[str], text: str) -> str:
+    """For an assignment question, what a sentence decides before its claim is checked: ``"yes"`` for "This Agreement ... is fully
+    assignable by El Pollo Loco" (a keyed dev set read only the franchisee's bar), else ``""``."""
+    if not asked & {"assign", "transfer"} or text.rstrip().endswith(":"):
+        return ""
+    return "yes" if _ASSIGNABLE_BY.search(text) and not _CONSENT.search(text) and not _NEGATED.search(text) else ""
+
+
 def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
-    """Yes / No from the agreement's sentences (issue #45). The polar question is read as the
-    claim it asks about (:func:`clauselens.grid.evidence.question_claim`); a sentence covering the
-    question's topic (:func:`required_hits`) that asserts the claim's action for a compatible
-    party with the question's polarity (:func:`clauselens.reports.support.check_claim`: negation
-    and party checks) shows "Yes" (and, when the question asks "without" a condition, keeps it);
-    one that negates the action, or sets the condition the question excludes, shows "No". One
-    answer shown and the other not: that answer, quoted. No sentence on topic at all: "No" (nothing
-    in the agreement speaks of it) -- only when the question has contract vocabulary
-    (:func:`contract_vocabulary`); a sentence is on topic when it covers half of that vocabulary (half the
-    required groups when the question has none), since a lay question's everyday words may never occur in
-    the agreement. Otherwise (mixed evidence, a question with no action of the
-    lexicon, or topic sentences that assert nothing): undecided, for the model. A question about
-    "a party" / "either party" is answered "Yes" when one party has the right, though the other
-    has not ("Company may assign without consent"; "Consultant may not assign"). A sentence counts as
-    about the topic when it covers at least half the question's required term groups (the asserted
-    action is the rest of the evidence); a "Yes" sentence covers all of them (the condition a
-    question sets with "without" may be met by the sentence's own wording, "for convenience")."""
+    """Yes / No from the agreement's sentences (issue #45). The polar question is read as the claim it asks about
+    (:func:`clauselens.grid.evidence.question_claim`); a sentence covering the question's topic (:func:`required_hits`) that asserts the
+    claim's action for a compatible party with the question's polarity (:func:`clauselens.reports.support.check_claim`: negation and party
+    checks) shows "Yes" (and, when the question asks "without" a condition, keeps it); one that negates the action, or sets the condition
+    the question excludes, shows "No". One answer shown and the other not: that answer, quoted. No sentence on topic at all: "No" (nothing
+    in the agreement speaks of it) -- only when the question has contract vocabulary (:func:`contract_vocabulary`); a sentence is on topic
+    when it covers half of that vocabulary (half the required groups when the question has none), since a lay question's everyday words
+    may never occur in the agreement. Otherwise (mixed evidence, a question with no action of the lexicon, or topic sentences that assert
+    nothing): undecided, for the model. A question about "a party" / "either party" is answered "Yes" when one party has the right, though
+    the other has not ("Company may assign without consent"; "Consultant may not assign"). A "Yes" sentence covers all the required term
+    groups (the condition a question sets with "without" may be met by the sentence's own wording, "for convenience")."""
     from clauselens.grid.evidence import KEEPS_WITHOUT
 
     by_kind = _by_kind(question, passages)
@@ -328,6 +348,7 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     # uses: :func:`clauselens.grid.whose.at_will`); one only for a breach or an insolvency is a No, as a negated one is; a
     # party's at-will right outweighs the others' conditions (a new user's tryout: notice-only clauses were read as "No")
     at_will_q = bool(asked & {"terminate", "cancel"}) and asks_convenience(question)
+    existential_q = bool(claim and re.match(r"(?:a|an|any|either|one)\s", claim, re.IGNORECASE))
     carve_asked = bool(_CARVE_OUT.search(question))  # "pass the agreement to an affiliate or buyer without asking us?": the carve-out asked
     obj = claim_object(claim) if claim else ""
     asks_non = bool(re.search(r"\b(?:non|anti|no)\b", question, re.IGNORECASE))  # "Is the licence non-exclusive?" asks the negated word
@@ -360,8 +381,9 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         resign = at_will_q and _RESIGNS.search(text) is not None
         resigns = resign and not names_condition(text) or until_notice  # a resignation on a condition is no free exit
         right_to_end = granted and bool(_THIS_AGREEMENT.search(text)) or resign or until_notice
-        if asked & {"assign", "transfer"} and _ASSIGNABLE_BY.search(text) and not _CONSENT.search(text) and not _NEGATED.search(text):
-            yes.append((i, s, e))  # "This Agreement ... is fully assignable by El Pollo Loco" (a keyed dev set read only the franchisee's bar)
+        first = _assignment_first(asked, text)
+        if first:
+            yes.extend([(i, s, e)] if first == "yes" else [])
             continue
         if claim is None or not ({a.action for a in assertions(text)} & asked or right_to_end):
             continue
@@ -378,6 +400,8 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         issue = check_claim(claim, text)
         covered = sum(1 for g in groups if g.required and g.name in hits)
         if at_will_q:
+            if issue is not None and issue.kind == "party" and existential_q:
+                issue = None  # "Can either party terminate early for convenience?": one party's free exit answers it (the sets' convention)
             if issue is None and (at_will(text) or resigns):  # a party's right; an end on no condition but no one's decides nothing
                 if granted or resigns:
                     yes.append((i, s, e))  # "Either Party may terminate this Agreement by giving thirty (30) days' prior written notice"
@@ -410,8 +434,7 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         return _nothing_on_topic(question, bool(vocab), named)
     # "can a party ...": one party's right is a yes; so is one at-will right, however the question names who ends it ("Can the
     # contract be terminated at any time on notice?")
-    existential = bool(claim and re.match(r"(?:a|an|any|either|one)\s", claim, re.IGNORECASE)) or at_will_q
-    got = _decision(passages, yes, no, existential, asked)
+    got = _decision(passages, yes, no, existential_q or at_will_q, asked)
     return _exit_unproven(got) if at_will_q and got.answer == "No" else got
 
 
@@ -426,7 +449,11 @@ def _exit_unproven(got: YesNoReading) -> YesNoReading:
 
 def _decision(passages: Sequence[str], yes: list[tuple[int, int, int]], no: list[tuple[int, int, int]], existential: bool,
               asked: set[str]) -> YesNoReading:
-    """The answer from the sentences on topic that show "Yes" (``yes``) and "No" (``no``), as ``(passage, start, end)``."""
+    """The answer from the sentences on topic that show "Yes" (``yes``) and "No" (``no``), as ``(passage, start, end)``. A list's
+    lead-in shows no "Yes" to an assignment question ("A Party may at any time assign ... the whole of its rights and obligations under
+    this Agreement to:" -- to whom comes next, a keyed dev set)."""
+    if asked & {"assign", "transfer"}:
+        yes = [(i, s, e) for i, s, e in yes if not passages[i][s:e].rstrip().endswith(":")]
     if yes and (not no or existential):  # "can a party ...": one party's right is a yes
         return YesNoReading("Yes", *yes[0], on_topic=True, reason="the clause states the right or duty asked about (no model)")
     if no and not yes:

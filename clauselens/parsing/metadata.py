@@ -142,7 +142,7 @@ _STOP_FIRST = {"this", "the", "each", "party", "parties", "agreement", "exhibit"
                "between", "among", "recitals", "in", "for", "as", "section", "article", "schedule", "by"}
 
 
-_MONTH_DAY = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.IGNORECASE)
+_MONTH_DAY = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)(?:uary|ruary|ch|il|e|y|ust|t|tember|ober|ember)?\.?\s+\d\d?\b", re.I)
 
 
 def without_company_form(name: str) -> str:
@@ -166,7 +166,7 @@ def _plausible_name(name: str) -> bool:
         return False
     if words[0][0].isdigit() and not has_company_form(name):
         return False  # "695014 B.C. Ltd." is a company; "1 Year Ingram Micro" is a table cell run on
-    if _MONTH_DAY.match(name) or (re.fullmatch(r"[A-Z]\.", words[0]) and len(words) > 1 and not has_company_form(name)):
+    if _MONTH_DAY.search(name) or (re.fullmatch(r"[A-Z]\.", words[0]) and len(words) > 1 and not has_company_form(name)):
         return False  # "Dated: September 28, 2018" on a cover page; a lettered recital or item ("A. Promotional Territories")
     if any(w.lower().strip(",.") in _NOT_IN_NAME for w in words) or not any(sum(c.isalpha() for c in w) >= 2 for w in words):
         return False
