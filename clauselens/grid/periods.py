@@ -143,6 +143,10 @@ def asks_end_notice(question: str) -> str:
     return "both" if renewal and exit_ else "renewal" if renewal else "exit" if exit_ else ""
 
 
+#: A notice given to renew, not to stop a renewal: "notice ... to show the intention to renew", "wishing to renew", "elects to renew".
+_NOTICE_TO_RENEW = re.compile(r"\b(?:intention|intent|wish\w*|desir\w*|elect\w*|decid\w*|opt\w*)\s+to\s+(?:renew|extend)\b", re.IGNORECASE)
+
+
 def end_notice(texts: Sequence[str], asked: str = "both") -> Reading:
     """The notice that ends the agreement or stops its renewal, from every sentence that ends or renews it (:data:`_ENDED`) for
     no breach or other event (:data:`_FOR_EVENT`): the periods of notice it states (:func:`clauselens.grid.extract.notice_like`);
@@ -152,6 +156,9 @@ def end_notice(texts: Sequence[str], asked: str = "both") -> Reading:
     for i, s, _e, text in sentences_of(texts):
         if not _ENDED.search(text) or _FOR_EVENT.search(text) or re.match(r"\W*WHEREAS\b", text):
             continue
+        if _NOTICE_TO_RENEW.search(text):
+            continue  # "no written notice ... to show the intention to renew this Agreement ... the Agreement shall terminate": renewing is opted
+            # into, no notice stops it (a keyed dev set read its 30 days)
         about_renewal = bool(_RENEWAL_SENTENCE.search(text))
         if (asked == "renewal" and not about_renewal) or (asked == "exit" and about_renewal):
             continue
@@ -259,10 +266,16 @@ def payment_term(texts: Sequence[str]) -> Reading:
     another event's time (:data:`_NOT_A_DEADLINE`: "if Shipper has not remedied the failure within thirty (30) days", "may
     terminate this Agreement in the event that a payment ... is not made within fifteen (15) days", "at any time within three
     years after the Term ... questioning the validity" of a royalty statement)."""
-    billed = _read(texts, _DUE, _INVOICE, PAYMENT_GROUPS, "the clauses on paying an invoice", skip=_NOT_A_DEADLINE)
+    billed = _read(texts, _DUE, _INVOICE, PAYMENT_GROUPS, "the clauses on paying an invoice", skip=_NOT_PAYMENT_TIME)
     if billed.candidate is not None or billed.choices:
         return billed
-    return _read(texts, _DUE, _PERIODIC, PAYMENT_GROUPS, "the clauses on paying each period (no invoice)", skip=_NOT_A_DEADLINE)
+    return _read(texts, _DUE, _PERIODIC, PAYMENT_GROUPS, "the clauses on paying each period (no invoice)", skip=_NOT_PAYMENT_TIME)
+
+
+#: ... nor the time to send the invoice: "Provider shall submit ... within 15 days after the end of each month, an invoice setting forth
+#: the Fees ... due under such invoice" (no word of paying it; a keyed dev set read 15 days).
+_NOT_PAYMENT_TIME = re.compile(_NOT_A_DEADLINE.pattern + r"|^(?![\s\S]*\b(?:pay|paid|payable|payment|payments|remit\w*)\b)[\s\S]*\b(?:submit|send|"
+                               r"deliver|issue|render)\w*\b[^.;]{0,80}?\binvoices?\b", re.IGNORECASE)
 
 
 #: Before a period: a condition's threshold ("if the invoice is received more than 10 days after the date of the invoice", beside

@@ -119,15 +119,21 @@ FRONT_PASSAGES = 2
 FRONT_CHARS = 3000
 
 
+_STARTS_NAMED = re.compile(r"^\W*Effective\s+(?:as\s+of\s+)?\w+\s+\d|\(\s*(?:the\s+)?[\"“']?(?:Commencement|Start)\s+Date", re.IGNORECASE)
+
+
 def _executed(texts: Sequence[str], front: Reading) -> Reading:
     """When the agreement was signed, asked of one whose signature blocks state no date: the testimonium's date where it
     differs from a preamble's effective date ("entered into effective as of the 1st day of June, 1999" ... "IN WITNESS
     WHEREOF, the parties hereto have executed this Agreement as of June 30, 1999": June 30, a keyed dev set); both where the
     preamble's date is not called effective; else the preamble's."""
     witnessed = testimonium_date(texts)
+    said = _sentence(texts, front.candidate) if front.candidate is not None else ""
+    if witnessed is None and front.candidate is not None and _STARTS_NAMED.search(said):
+        # 'dated as of [•], 2020' ... 'Effective February 4, 2020 (the "Commencement Date")': when it starts, not when it was signed
+        return _withheld(front, f"the agreement's date read ({front.value}) is the day it takes effect; nothing dates the signing")
     if witnessed is None or witnessed.value == front.value or witnessed.candidate is None:
         return front
-    said = _sentence(texts, front.candidate) if front.candidate is not None else ""
     if re.search(r"\beffective\b", said, re.IGNORECASE):
         return Reading(value=witnessed.value, candidate=witnessed.candidate, on_topic=True,
                        reason=f"the testimonium says when it was executed ({witnessed.value}); the preamble's {front.value} is when it takes effect")
@@ -511,7 +517,8 @@ _START_CATEGORIES = frozenset({"Effective Date", "Agreement Date"})
 #: category finds the same value (:func:`cross_checked`).
 #: ... except a notice period read from a sentence about ending or renewing the agreement (the notice readers chose it: 2 right in
 #: 2 on those first reads; an inspection's "two weeks' written notice" is not one).
-_ENDING = re.compile(r"\b(?:terminat|cancel|renew|expir|extend|extension|withdraw)\w*", re.IGNORECASE)
+#: (not "the non-extendable due date for the filing of a national phase application", a keyed dev set)
+_ENDING = re.compile(r"(?<!-)\b(?:terminat\w*|cancel\w*|renew\w*|expir\w*|extend(?:s|ed)?\b|extension\w*|withdraw\w*)", re.IGNORECASE)
 #: ... not a period's own expiry ("upon the expiration of the such 30-day notice period submit such dispute to arbitration"), nor a
 #: dispute's steps (a keyed dev set: a dispute's notice answered "how much notice to stop it rolling on?").
 _PERIOD_EXPIRES = re.compile(r"\bexpir\w*\s+of\s+(?:the\s+)?(?:such\s+)?[\w\s()-]{0,30}?\bperiod\b", re.IGNORECASE)

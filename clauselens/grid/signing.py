@@ -69,7 +69,8 @@ OTHER_START = re.compile(r"[\"“]\s*(?:Effective|Commencement|Start)\s+Date\s*[
                           r"term\s+of\s+this\s+Agreement)\b[^.;]{0,80}?(?:\bbecomes?\s+effective\b|\bcommenc\w*|\bbegins?\s+on\b|\bstarts?\s+on\b|\beffective\s+(?:upon|on|as\s+of|from|immediately)\b|"
                           r"\btakes?\s+effect\b|\bcomes?\s+into\s+(?:force|effect)\b)|"
                           # "The effective date of the start of the Term will be from the Launch Date" (a keyed dev set read the preamble's date)
-                          r"\beffective\s+date\s+of\s+(?:the\s+)?(?:start\s+of\s+(?:the\s+)?)?(?:Term|this\s+Agreement)\b", re.IGNORECASE)
+                          r"\beffective\s+date\s+of\s+(?:the\s+)?(?:start\s+of\s+(?:the\s+)?)?(?:Term|this\s+Agreement)\b|"
+                          r"(?:^|(?<=[.;:]\s))(?-i:It)\s+shall\s+(?:be|become)\s+effective\s+(?:on|as\s+of|from)\b", re.IGNORECASE)
 
 
 #: A date named the Effective Date where it is written: '... dated this 3rd day of November, 2010 (the "Effective Date")' (a keyed
@@ -92,8 +93,10 @@ def start_date_defined(texts: Sequence[str]) -> Reading | None:
 
 
 #: The term that begins on a stated day: "The duration of this Venture (the "Term") will begin on March 1, 2020 and continue ...".
-_TERM_BEGINS = re.compile(r"\b(?:this\s+Agreement|the\s+[\"“]?(?:Term|Initial\s+Term)[\"”]?|term\s+of\s+this\s+Agreement)\b[^.;]{0,60}?"
-                          r"\b(?:shall|will)\s+(?:begin|commence|start)\s+(?:on|as\s+of)\s+(?P<date>" + ONE_DATE.pattern + ")", re.IGNORECASE)
+#: ... or "It shall be effective on 06 October 2000 and shall have a duration of two years" (a keyed dev set's maintenance contract).
+_TERM_BEGINS = re.compile(r"(?:\b(?:this\s+(?:Agreement|Contract)|the\s+[\"“]?(?:Term|Initial\s+Term)[\"”]?|"
+                          r"term\s+of\s+this\s+(?:Agreement|Contract))\b|(?:^|(?<=[.;:]\s))(?-i:It)\b)[^.;]{0,60}?\b(?:shall|will)\s+(?:begin|commence|start|be\s+effective|become\s+effective|"
+                          r"take\s+effect|enter\s+into\s+force)\s+(?:on|as\s+of|from)\s+(?P<date>" + ONE_DATE.pattern + ")", re.IGNORECASE)
 
 
 def term_begins(texts: Sequence[str]) -> Reading | None:

@@ -401,3 +401,53 @@ def test_quality_promised_in_other_words() -> None:
         assert got is not None and got.answer == "Yes", text
     assert quality_warranty(["Licensor warrants that it will comply with all applicable laws and regulations."]) is None
     assert quality_warranty(["THE PRODUCTS ARE PROVIDED AS IS AND NO WARRANTY THAT THEY WILL CONFORM TO SPECIFICATIONS IS GIVEN."]) is None
+
+
+# Two more sets (dev29, an operations manager's instructions; dev30, a risk manager's questions), read first at 56f2e85: 74 / 5.
+
+
+def test_a_notice_to_renew_does_not_stop_a_renewal() -> None:
+    from clauselens.grid.periods import end_notice
+
+    # NEOMEDIATECHNOLOGIESINC_12_15_2005-EX-16.1 Distributor Agreement 18.3
+    text = ("18.3 In the event that there is no written notice issued by either party to show the intention to renew this Agreement in the "
+            "said thirty(30) days before the expiry of the current Term of the Agreement, the Agreement shall terminate at the end of the "
+            "said thirty(30) days")
+    assert end_notice([text]).candidate is None
+
+
+def test_the_time_to_send_an_invoice_is_not_the_time_to_pay_it() -> None:
+    from clauselens.grid.periods import payment_term
+
+    # ReynoldsConsumerProductsInc_20200121_S-1A_EX-10.22 Transition Services Agreement 5.3 (cut short)
+    sent = ("Provider shall submit or cause to be submitted to Recipient in writing, within 15 days after the end of each month, an invoice "
+            "setting forth the Fees for the Services provided to Recipient during such month in reasonable detail, as applicable, due "
+            "under such invoice.")
+    assert payment_term([sent]).candidate is None
+    assert payment_term([sent, "Customer shall pay each invoice within thirty (30) days after receipt."]).value == "30 days"
+
+
+def test_it_shall_be_effective_on_a_day() -> None:
+    # SLOVAKWIRELESSFINANCECOBV_03_28_2001-EX-4.(B)(II).3 Maintenance and support contract 7.5; its cover dates it 10 October 2000
+    front = "Maintenance and support contract for SICAP(R) modules PPB, VCA and OTA dated 10 October 2000"
+    term = "7.5 Term and termination: It shall be effective on 06 October 2000 and shall have a duration of two years."
+    assert _read("date", "Give me the start date - the day this agreement begins to count.", front, term) == "2000-10-06"
+
+
+def test_a_start_named_in_the_preamble_is_no_signing_date() -> None:
+    # ReynoldsConsumerProductsInc_20200121_S-1A_EX-10.22 (preamble and recital, cut short)
+    front = ('TRANSITION SERVICES AGREEMENT (the "Agreement") dated as of [•], 2020, by and between Reynolds Group Holdings Limited '
+             '("RGHL") and Reynolds Consumer Products Inc. ("RCP").')
+    recital = ('Effective February 4, 2020 (the "Commencement Date"), RCP is undertaking an initial public offering of shares of common '
+               "stock and thereafter the Company will no longer be a subsidiary of RGHL.")
+    assert _read("date", "For the risk file, on what date did we actually take this on - when was it signed?", front, recital) == ""
+    assert _read("date", "What is the commencement date?", front, recital) == "2020-02-04"
+
+
+def test_a_non_extendable_filing_date_is_no_ending() -> None:
+    from clauselens.grid.rule import _ends_or_renews
+
+    # PREMIERBIOMEDICALINC_05_14_2020-EX-10.2 Intellectual Property Agreement (cut short)
+    assert not _ends_or_renews("By written notice to Marv and at least ninety (90) days before the non-extendable due date for the filing "
+                               "of a national phase application of an Application, THI shall elect those countries.")
+    assert _ends_or_renews("Either party may terminate this Agreement on ninety (90) days written notice.")
