@@ -376,9 +376,6 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                     continue
                 if qtype == "date" and not period_fallback and _crossed(text, max(o for o in offsets if o <= at), at):
                     continue  # "from the Effective Date until December 31, 2018": the date is the end's, not the start's
-                if date_kind == "made" and not period_fallback and (_EFFECTIVE_BEFORE.search(text[max(0, at - 25):at])
-                                                                     or _START_NAMED_AFTER.match(text, at)):
-                    continue  # 'Effective February 4, 2020 (the "Commencement Date")': when it starts, not when it was signed (a keyed dev set)
                 if own_date_q and not period_fallback and _DEADLINE.search(text[max(0, at - 25):at]):
                     continue  # "shall install this sign on or before March 28, 2008": a deadline, not the agreement's date
                 if start_q and not period_fallback and (ending_effect(text, max(o for o in offsets if o <= at)) or ends_on(text, at)):
@@ -403,9 +400,6 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     return out, on_topic
 
 
-#: A date named as the start: "Effective February 4, 2020", '... 2020 (the "Commencement Date")'.
-_EFFECTIVE_BEFORE = re.compile(r"\beffective\s+(?:as\s+of\s+|on\s+|from\s+)?$", re.IGNORECASE)
-_START_NAMED_AFTER = re.compile(r"[^.;()]{0,25}\(\s*(?:the\s+)?[\"“']?(?:Commencement|Effective|Start)\s+Date", re.IGNORECASE)
 #: A share of a sum paid in parts: "Fifty percent of the Termination for Convenience Fee shall be paid ..." (a keyed dev set read "50%" as
 #: the fees payable).
 _INSTALMENT = re.compile(r"[\w\s.()%-]{0,30}?(?:%|percent|per\s+cent)\s*\)?\s+of\s+(?:the\s+|such\s+|any\s+|each\s+)?(?:[\w-]+\s+){0,6}?"

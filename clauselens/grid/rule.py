@@ -119,17 +119,20 @@ FRONT_PASSAGES = 2
 FRONT_CHARS = 3000
 
 
-_STARTS_NAMED = re.compile(r"^\W*Effective\s+(?:as\s+of\s+)?\w+\s+\d|\(\s*(?:the\s+)?[\"“']?(?:Commencement|Start)\s+Date", re.IGNORECASE)
+#: The agreement's own date left blank: 'dated as of [•], 2020', "made this ____ day of".
+_BLANK_DATE = re.compile(r"\b(?:dated|made|entered\s+into)\b[^.;]{0,30}?(?:\[\s*[•●·_\s]*\]|_{3,})", re.IGNORECASE)
+_STARTS_NAMED = re.compile(r"^\W*Effective\s+(?:as\s+of\s+)?\w+\s+\d", re.IGNORECASE)  # 'Effective February 4, 2020 (the "Commencement Date")
 
 
 def _executed(texts: Sequence[str], front: Reading) -> Reading:
     """When the agreement was signed, asked of one whose signature blocks state no date: the testimonium's date where it
     differs from a preamble's effective date ("entered into effective as of the 1st day of June, 1999" ... "IN WITNESS
     WHEREOF, the parties hereto have executed this Agreement as of June 30, 1999": June 30, a keyed dev set); both where the
-    preamble's date is not called effective; else the preamble's."""
+    preamble's date is not called effective; none where the agreement's own date is left blank ('dated as of [•], 2020') and the
+    date found is one it names as its start ('Effective February 4, 2020 (the "Commencement Date")'); else the preamble's."""
     witnessed = testimonium_date(texts)
     said = _sentence(texts, front.candidate) if front.candidate is not None else ""
-    if witnessed is None and front.candidate is not None and _STARTS_NAMED.search(said):
+    if witnessed is None and front.candidate is not None and _STARTS_NAMED.search(said) and any(_BLANK_DATE.search(t) for t in texts[:2]):
         # 'dated as of [•], 2020' ... 'Effective February 4, 2020 (the "Commencement Date")': when it starts, not when it was signed
         return _withheld(front, f"the agreement's date read ({front.value}) is the day it takes effect; nothing dates the signing")
     if witnessed is None or witnessed.value == front.value or witnessed.candidate is None:
