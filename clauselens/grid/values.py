@@ -377,13 +377,14 @@ _DEMONYM_LAW = re.compile(r"\b(" + "|".join(sorted(DEMONYMS, key=len, reverse=Tr
 #: An arbitral body named after its country ("China International Economic and Trade Arbitration Commission", "Singapore
 #: International Arbitration Centre"): the country in its name is the body's, which may sit elsewhere.
 ARBITRAL_BODY = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?\s+International\s+(?:(?:[A-Z][a-z]+|and|of)\s+){0,6}"
-                   r"(?:Commission|Centre|Center|Court|Association|Chamber|Institute|Council)\b")
+                           r"(?:Commission|Centre|Center|Court|Association|Chamber|Institute|Council)\b")
 #: Where the arbitration sits, as the clause says it: "for arbitration in Beijing", "shall take place in Shanghai", "the seat of
 #: arbitration shall be Hong Kong" -- a city or a place, not the language ("conducted in Chinese").
 _SEAT = re.compile(r"\b(?:arbitration|arbitrated|take\s+place|held|seated|venue)\s+(?:shall\s+be\s+)?in\s+(?:the\s+[Cc]ity\s+of\s+)?"
                    r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)|\bseat\s+of\s+(?:the\s+)?arbitration\s+(?:shall\s+be|is|will\s+be)\s+(?:in\s+)?"
                    r"([A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)")
-_LANGUAGES = frozenset(DEMONYMS) | {"mandarin", "cantonese", "russian", "arabic", "hebrew", "chinese", "english", "accordance"}
+#: Capitalised words after "in" that name no place: a language ("conducted in Chinese"), "in Accordance with".
+_NOT_A_PLACE = frozenset(DEMONYMS) | {"mandarin", "cantonese", "russian", "arabic", "hebrew", "chinese", "english", "accordance"}
 
 
 def arbitration_seat(text: str) -> str | None:
@@ -393,9 +394,10 @@ def arbitration_seat(text: str) -> str | None:
         return None
     for m in _SEAT.finditer(text):
         place = m.group(1) or m.group(2)
-        if place.split()[0].lower() not in _LANGUAGES and not jurisdictions_in(place):
+        if place.split()[0].lower() not in _NOT_A_PLACE and not jurisdictions_in(place):
             return place
     return None
+
 
 # --------------------------------------------------------------------------------------- parties
 _NAME_FILLER = frozenset("""inc incorporated llc l.l.c ltd limited corp corporation co company plc lp llp sa ag gmbh bv nv
