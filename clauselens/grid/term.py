@@ -94,12 +94,26 @@ def _without_lead_in(question: str) -> str:
     return question[m.end():]
 
 
-def _asks_only(question: str, asked: re.Pattern[str], frame: frozenset[str]) -> bool:
-    """Does ``question`` use ``asked`` and otherwise only ``frame`` words (nothing else it could be about)?"""
+_PARTY_WORDS = frozenset("""party side either each other buyer seller customer client supplier vendor provider licensor licensee distributor
+reseller franchisor franchisee company contractor consultant employer employee sponsor agent""".split())
+
+
+def _asks_only(question: str, asked: re.Pattern[str], frame: frozenset[str], relaxed: bool = False) -> bool:
+    """Does ``question`` use ``asked`` and otherwise only ``frame`` words (nothing else it could be about)? ``relaxed``: or words
+    that name no contract topic and no party ("For the amortisation schedule, what is the expiry date ...?", "... on what date
+    does our exposure under this run out?", not "When does the confidentiality obligation end?" nor "When can the buyer
+    terminate?")."""
+    from clauselens.grid.topic import EVERYDAY, concept_name_stems, telling_concepts, topic_stems
+
     question = _without_lead_in(question)
     if not asked.search(question):
         return False
-    return not [w for w in content_words(asked.sub(" ", question)) if w.lower() not in frame]
+    rest = [w for w in content_words(asked.sub(" ", question)) if w.lower() not in frame]
+    if not rest or not relaxed:
+        return not rest
+    if {w.lower().rstrip("s") for w in rest} & _PARTY_WORDS:
+        return False  # "When can the buyer terminate?": a party's act, not the agreement's own end
+    return not telling_concepts(" ".join(rest)) and not set(topic_stems(" ".join(rest))) & (set(EVERYDAY) | concept_name_stems())
 
 
 def asks_end(question: str) -> bool:
@@ -107,7 +121,7 @@ def asks_end(question: str) -> bool:
     this contract is in force?"), not about the end of something else ("When does the confidentiality duty end?")?"""
     from clauselens.grid.topic import plain_idioms  # "Give me the end date, for our renewal calendar - ..."
 
-    return _asks_only(_BEFORE_RENEWALS.sub(" ", plain_idioms(question)), _END_ASKED, _FRAME)
+    return _asks_only(_BEFORE_RENEWALS.sub(" ", plain_idioms(question)), _END_ASKED, _FRAME, relaxed=True)
 
 
 #: A question about how long the agreement runs: "how long" or a length word, and otherwise only :data:`_LENGTH_FRAME` words.
@@ -132,7 +146,8 @@ _BEFORE_RENEWALS = re.compile(r"\b(?:before|not\s+counting|excluding|without)\s+
                               # "assuming nobody cancels or extends it", "if nobody stretches it out or calls it off early" (keyed dev sets):
                               # what nobody does is the hypothesis, not the question
                               # (up to the question it frames: "if nobody ... pulls out early, what's the actual date ...")
-                              r"\b(?:if|when|assuming|provided|supposing|suppose)\s+(?:that\s+)?(?:nobody|no\s+one|neither\s+(?:party|side|of\s+us))\s+"
+                              r"\b(?:if|when|assuming|provided|supposing|suppose)\s+(?:that\s+)?(?:nobody|no\s+one|neither\s+(?:party|side|of\s+us)|"
+                              r"no\s+(?:\w+\s+)?(?:renewals?|extensions?))\s+"
                               r"[^?.;]*?(?=,\s*(?:so\s+)?(?:what|when|which|how|on\s+what|(?:might|could|would|can|will)\s+you|please|kindly)\b|[?.;]|$)|"
                               # "if we just let it run its course": it ends as written
                               r"\bif\s+(?:we|you|they|everyone|both\s+(?:sides|parties))\s+(?:just\s+|simply\s+)?let\s+it\s+run\b(?:\s+its\s+(?:full\s+)?course)?|"

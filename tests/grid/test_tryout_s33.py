@@ -451,3 +451,16 @@ def test_a_non_extendable_filing_date_is_no_ending() -> None:
     assert not _ends_or_renews("By written notice to Marv and at least ninety (90) days before the non-extendable due date for the filing "
                                "of a national phase application of an Application, THI shall elect those countries.")
     assert _ends_or_renews("Either party may terminate this Agreement on ninety (90) days written notice.")
+
+
+def test_an_end_date_asked_with_context_that_names_no_topic() -> None:
+    from clauselens.grid.term import asks_end
+
+    # the end-date slot of four keyed sets (dev25-dev30): a purpose, a register's words, an assumption of "no renewal"
+    for q in ("Tell me the date this stops, assuming no renewal and nobody ends it early.",
+              "For the amortisation schedule, what is the expiry date, assuming no renewal and no early termination?",
+              "If nobody renews it and nobody ends it early, on what date does our exposure under this run out?",
+              "Hard stop date if nobody renews or terminates?"):
+        assert asks_end(q), q
+    for q in ("When does the confidentiality obligation end?", "When can the buyer terminate?", "What date does the exclusivity period end?"):
+        assert not asks_end(q), q
