@@ -38,7 +38,7 @@ SPAN_GROUPS = ("term", "span")
 REACH = 160
 
 #: The subject: this agreement, or its (initial / original) term. "Term" alone only as the defined, capitalised word.
-_SUBJECT = re.compile(r"\b(?:[Tt]his\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|CONTRACT)"
+_SUBJECT = re.compile(r"\b(?:[Tt]his\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|CONTRACT|contract)"
                       r"|(?:[Tt]he|[Ii]ts)\s+(?:[Ii]nitial|[Oo]riginal|[Pp]rimary)\s+[Tt]erm"
                       r"(?:\s+of\s+this\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|CONTRACT))?"
                       r"|[Tt]he\s+[Tt]erm\s+of\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract)"
@@ -49,7 +49,7 @@ _VERB = re.compile(r"\b(?:continu\w*|remain\w*|be|is|expir\w*|terminat\w*|end\w*
 #: The subject governs the sentence: a modal follows it (after a parenthetical or a comma-delimited insert: "This
 #: Agreement, unless earlier terminated as provided below, shall ..."), and no preposition precedes it ("Termination of
 #: this Agreement shall be effective thirty (30) days ..."; "records ... pursuant to this Agreement shall be provided ...").
-_MODAL_NEXT = re.compile(r"\s*(?:\([^)]{0,80}\)\s*)?,?\s*(?:[^.;]{0,140}?,\s*)?(?:shall|will|is|are|must|to)\b")
+_MODAL_NEXT = re.compile(r"\s*(?:\([^)]{0,80}\)\s*)?,?\s*(?:[^.;]{0,140}?,\s*)?(?:shall|will|is|are|must|to|continues|remains)\b")
 _PREPOSITION_BEFORE = re.compile(r"\b(?:of|to|under|in|with|by|for|from|upon|on|hereunder|pursuant\s+to|than|"
                                  r"if|event|when|whenever|unless|until|once|whether|where|after)\s*$", re.IGNORECASE)
 #: Words before the period that make it another duration than the term's.

@@ -464,3 +464,14 @@ def test_an_end_date_asked_with_context_that_names_no_topic() -> None:
         assert asks_end(q), q
     for q in ("When does the confidentiality obligation end?", "When can the buyer terminate?", "What date does the exclusivity period end?"):
         assert not asks_end(q), q
+
+
+def test_a_term_said_in_the_present_tense_or_of_this_contract() -> None:
+    from clauselens.grid.term import term_periods
+
+    # ENERGOUSCORP_03_16_2017-EX-10.24 15.1; SmartRxSystemsInc_20180914_1-A Distributor Agreement 12.1 (both cut short)
+    energous = ('Unless earlier terminated as provided herein, this Agreement continues in effect for an initial term of seven (7) years '
+                '("Initial Term") and will automatically renew for one or more annual periods after the Initial Term.')
+    assert term_periods(energous)[0][0] == "7 years"
+    assert term_periods('This contract shall remain in effect initially for the five (5) year term ("Initial Term") from the date signed '
+                        "and shall be automatically extended for one (1) year periods after the Initial Term.")[0][0] == "5 years"
