@@ -267,7 +267,8 @@ _RECITAL = re.compile(r"^\W*(?:WHEREAS|RECITALS?)\b", re.IGNORECASE)
 #: A date is read only this near (characters from the start of) the topic words before it.
 DATE_DISTANCE = 60
 #: A definition: '"Fiscal Year" means ...', '1.21 "Term" shall mean ...', 'As used herein, the term "Quota Amount" means ...'.
-_DEFINITION = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:[^\"“.;:]{0,40}\bterm\s+)?[\"“][^\"”]{1,80}[\"”]\s+"
+#: A definition's sentence: '"Fiscal Year" means ...' (also skipped by :func:`clauselens.grid.yes_no.quality_warranty`).
+DEFINITION = re.compile(r"^\W*(?:\d+(?:\.\d+)*\.?\s+)?(?:[^\"“.;:]{0,40}\bterm\s+)?[\"“][^\"”]{1,80}[\"”]\s+"
                          r"(?:means|shall\s+mean|has\s+the\s+meaning|refers\s+to)\b", re.IGNORECASE)
 _ENUMERATOR = re.compile(r"\((?:[a-z]{1,2}|[ivxlc]{1,5}|\d{1,2})\)\s")
 
@@ -346,7 +347,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
             on_topic = True
             if (covered(groups, hits) if relax else sum(1 for g in groups if g.required and g.name in hits)) < need:
                 continue
-            if _DEFINITION.match(text) or _RECITAL.match(text):
+            if DEFINITION.match(text) or _RECITAL.match(text):
                 continue  # a meaning ('"Fiscal Year" means ...') or the background ("WHEREAS, ..."), not a term
             if notice_q and qtype == "duration" and (not NOTICE_WORD.search(text) and not ENDING_WORD.search(text) or INSPECTS.search(text)
                                                      or renewal_notice_q and (not (RENEWS.search(text) or or_ends and at_will(text))
@@ -574,6 +575,6 @@ def read_parties(front: Sequence[str]) -> Reading:
     return Reading(reason="the opening passages name no two parties the rule can read")
 
 
-__all__ = ["contract_vocabulary", "Candidate", "MAX_DISTANCE", "RULE_TYPES", "Reading", "SCORE_SLACK", "TermGroup", "amount_kind", "candidates",
-           "contract_groups", "covered", "groups_needed", "notice_like", "preamble_date_kind", "question_groups", "read_front_date",
+__all__ = ["contract_vocabulary", "Candidate", "DEFINITION", "MAX_DISTANCE", "RULE_TYPES", "Reading", "SCORE_SLACK", "TermGroup", "amount_kind",
+           "candidates", "contract_groups", "covered", "groups_needed", "notice_like", "preamble_date_kind", "question_groups", "read_front_date",
            "read_parties", "read_typed", "required_hits", "sentence_units", "sentences_of", "term_hits", "topic_groups"]

@@ -25,6 +25,7 @@ from datetime import date
 from typing import Sequence
 
 from clauselens.grid.extract import Candidate, Reading, read_front_date, sentences_of
+from clauselens.grid.roles import PROVIDER_ROLES, RECIPIENT_ROLES
 from clauselens.grid.values import ONE_DATE, content_words, durations_at, durations_in, parse_date
 from clauselens.grid.whose import after_the_end, ends_on
 
@@ -94,8 +95,8 @@ def _without_lead_in(question: str) -> str:
     return question[m.end():]
 
 
-_PARTY_WORDS = frozenset("""party side either each other buyer seller customer client supplier vendor provider licensor licensee distributor
-reseller franchisor franchisee company contractor consultant employer employee sponsor agent""".split())
+#: Words that name a side: the role nouns (:data:`clauselens.grid.roles.PROVIDER_ROLES`, :data:`~clauselens.grid.roles.RECIPIENT_ROLES`).
+_PARTY_WORDS = PROVIDER_ROLES | RECIPIENT_ROLES | frozenset("party side either each other company".split())
 
 
 def _asks_only(question: str, asked: re.Pattern[str], frame: frozenset[str], relaxed: bool = False) -> bool:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from clauselens.grid.evidence import MAY_ASK
-from clauselens.grid.extract import asks_convenience, contract_vocabulary, required_hits, sentences_of, term_hits, topic_groups
+from clauselens.grid.extract import DEFINITION, asks_convenience, contract_vocabulary, required_hits, sentences_of, term_hits, topic_groups
 from clauselens.grid.roles import RECIPIENT_ROLES
 from clauselens.grid.whose import ENDS_OWN, at_will, ends_agreement, names_condition, only_by_consent
 from clauselens.retrieval.lay_terms import content_stems
@@ -235,8 +235,6 @@ _DISCLAIMS = re.compile(r"\b(?:no|not|never|neither|nor|disclaim\w*|waive\w*|wit
                         r"\bas\s+is\b|\bin\s+lieu\s+of\b|\bimplied\b|\bdisclaim", re.IGNORECASE)
 #: The promise's words under a condition or a negation: "if APCN 2 does not perform in accordance with the technical specifications".
 _UNLESS_BEFORE = re.compile(r"\b(?:not|fails?\s+to|failure\s+to|unless|if)\s+(?:\w+\s+){0,2}$", re.IGNORECASE)
-#: A definition's sentence: '"Hedge Position Value" means ...'.
-_DEFINED_AS = re.compile(r"^\W*(?:[\w.()]{1,8}\s+)?[\"“][^\"”]{1,80}[\"”]\s+(?:shall\s+)?mean", re.IGNORECASE)
 #: A sentence whose subject is the receiving side ("Franchisee shall comply with ... the standards prescribed by Franchisor",
 #: "Licensee shall ensure that the Licensed Products are of a quality ..."): the buyer's own duty, no promise about what it gets.
 _RECIPIENT_SUBJECT = re.compile(r"^\W*(?:[\w.()]{1,8}\s+)?(?:the\s+|each\s+)?(?:" + "|".join(sorted(RECIPIENT_ROLES)) + r")s?\b(?!\s+of\b)",
@@ -261,7 +259,7 @@ def quality_warranty(passages: Sequence[str]) -> YesNoReading | None:
             disclaims = None  # the promise stands first; the later "no event ... Warranty Period" limits it
         if m is None or disclaims or _UNLESS_BEFORE.search(text[:m.start()]) or re.match(r"\W*WHEREAS\b", text):
             continue
-        if _DEFINED_AS.match(text):
+        if DEFINITION.match(text):
             continue  # '"Hedge Position Value" means the value ... determined ... in a commercially reasonable manner': a definition
         if _RECIPIENT_SUBJECT.match(text):
             buyers_own = True  # the receiving side's own standard (a keyed dev set's franchisee bound to its franchisor's standards)
