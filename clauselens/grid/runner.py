@@ -49,6 +49,7 @@ from clauselens.grid.answer import (
     vocabulary_terms,
 )
 from clauselens.grid.cells import Cell, CellStore, Status
+from clauselens.grid.corroborate import check as corroborate_check
 from clauselens.grid.heads import RowHeads, cuad_question, row_heads
 from clauselens.grid.presence import contract_presence, presence_answer
 from clauselens.grid.questions import GridQuestion
@@ -148,6 +149,8 @@ def _by_rule(library: Any, row: GridRow, q: GridQuestion, fp: str, store: CellSt
             cell: Cell | None = rule_cell(base, q, whole or [])
             if cell is not None and checks_category(cell) and heads is not None and whole:
                 cell = cross_checked(cell, category_rule_cell(base, q, whole, heads(whole)))
+            if cell is not None:
+                cell = corroborate_check(library, row.doc_id, q, cell)  # a period or sum the question's words alone found
         except Exception as e:  # noqa: BLE001 - one cell's failure never stops the grid
             cell = Cell(**base, status="error", reason=_error_text(e))
     else:

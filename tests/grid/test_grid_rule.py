@@ -19,7 +19,7 @@ from clauselens.grid.runner import GridRow, run_grid
 from clauselens.grid.values import check_value
 from clauselens.grid.yes_no import claim_object, read_yes_no
 from clauselens.parsing.types import Span
-from clauselens.retrieval.types import Passage
+from clauselens.retrieval.types import Passage, SearchResult
 from tests.grid.cuad_texts import TXT, needs_texts
 
 from .question_gen import ASKS, phrasings
@@ -158,6 +158,9 @@ def test_runner_reads_typed_columns_without_the_model(tmp_path: Path) -> None:
 
     class Lib:
         catalogue = Catalogue()
+
+        def search(self, question, k=5, **kw):  # retrieval's ranking (tests/grid/test_corroborate.py): document order here
+            return SearchResult(query=question, passages=passages[:k])
 
     qs = [GridQuestion(id="law", question="Which state's law governs the agreement?", type="jurisdiction"),
           GridQuestion(id="fee", question="How much money must be paid under the agreement?", type="amount")]
