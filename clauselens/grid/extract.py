@@ -145,7 +145,9 @@ _NOTICE_BEFORE = re.compile(r"\bnotic\w*\W+(?:(?:of|not|less|than|at|least|no|fe
 _DATE_OFFSET = re.compile(r"\b(?:date|day)\s+(?:that|which)\s+(?:is|falls)\s+$", re.IGNORECASE)
 #: A question about notice ("how much warning", "notice period").
 _NOTICE_ASK = re.compile(r"notic|notif|warning|in\s+advance|heads[\s-]up|how\s+far\s+ahead|ahead\s+of\s+time|beforehand|lead\s+time|"
-                         r"(?:let|letting)\s+(?:them|us|him|her|the\s+other\s+(?:side|party))\s+know|tell(?:ing)?\s+(?:them|us|him|her|the\s+other\s+(?:side|party))\b",
+                         r"(?:let|letting)\s+(?:them|us|him|her|the\s+other\s+(?:side|party))\s+know|"
+                         # "how much time before we have to inform the other side" (a keyed dev set)
+                         r"(?:tell|inform|advise|alert|warn)(?:s|ing|ed)?\s+(?:them|us|him|her|the\s+other\s+(?:side|party|company))\b",
                          re.IGNORECASE)
 
 

@@ -325,10 +325,13 @@ _DEFINITION = re.compile(r"^\W*(?:[\d.()a-z]{1,8}\s+)?(?:(?:in|for\s+(?:the\s+)?
                          r"(?:(?:as\s+an?|when\s+used\s+as\s+an?)\s+\w+\s+)?"
                          r"(?:shall\s+mean|means|has\s+the\s+meaning)\b"  # '"Transfer" as a noun means any such sale, assignment, etc.' (a tryout)
                          r"|^[^\"“]{0,20}[\"”]\s+(?:shall\s+mean|means)\b", re.IGNORECASE)
-_NOT_DEALING = re.compile(r"\w*\s+(?:[\w-]+\s+){0,2}?(?:remed\w*|procedur\w*|jurisdiction|venue|forum|courts?|property|owner\w*|means|method|"
+_NOT_DEALING = re.compile(r"\w*\s+(?:[\w'’-]+\s+){0,2}?(?:remed\w*|procedur\w*|jurisdiction|venue|forum|courts?|property|owner\w*|means|method|"
                           # IP rights' boilerplate ("including exclusive exploitation rights, copyrights"), an entire agreement's "exclusive
                           # understanding", "governed exclusively by" (a tryout)
-                          r"exploitation\s+rights|govern\w*|understanding|statement|expression)\b"
+                          r"exploitation\s+rights|govern\w*|understanding|statement|expression|"
+                          # "may be changed without prior notice, exclusively at Tripath's discretion" (a keyed dev set), "at its sole and
+                          # exclusive option", "exclusive responsibility": whose choice or burden, no dealing
+                          r"discretion|option|election|judg\w*|decision|determination|responsibilit\w*|risk|cost|expense|liabilit\w*)\b"
                           # "Prices are exclusive of any tax": excluding it
                           r"|\w*\s+of\s+(?:any|all|the)?\s*(?:[\w-]+\s+){0,2}?(?:tax|taxes|vat|duty|duties|charges?|shipping|freight|fees?)\b",
                           re.IGNORECASE)  # "stated exclusive of sales tax and VAT" (a tryout)

@@ -73,7 +73,7 @@ _CURE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|uncured|remed(?:y|ied|ies|y)|unreme
                    # "such default continues for a period of thirty (30) days after written notice": left uncured that long
                    r"|\b(?:default|breach|failure|non-?performance)\w*\s+(?:shall\s+)?continues?\s+(?:unremedied\s+)?for\b", re.IGNORECASE)
 #: In a sentence: a payment made due, counted from an invoice.
-_DUE = re.compile(r"\b(?:pay(?:s|ing|ment|ments|able)?|paid|due|remit\w*)\b"
+_DUE = re.compile(r"\b(?:pay(?:s|ing|ment|ments|able)?|paid|due(?!\s+(?:for|to\s+be)\s+(?:deliver|ship|perform|complet)\w*)|remit\w*)\b"
                   r"|\bnet\s+(?:\d+|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety)\b", re.IGNORECASE)  # "Net 30 days from ... invoice"
 #: ... or "net N days" alone, the trade's own words for the time to pay a bill ("terms for payment to Company are Net 30 days")
 _INVOICE = re.compile(r"\b(?:invoic\w*|bills?|billing|statements?)\b|\bnet\s+(?:\d+|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety)\b",
@@ -144,7 +144,18 @@ def asks_end_notice(question: str) -> str:
 
 
 #: A notice given to renew, not to stop a renewal: "notice ... to show the intention to renew", "wishing to renew", "elects to renew".
-_NOTICE_TO_RENEW = re.compile(r"\b(?:intention|intent|wish\w*|desir\w*|elect\w*|decid\w*|opt\w*)\s+to\s+(?:renew|extend)\b", re.IGNORECASE)
+_NOTICE_TO_RENEW = re.compile(r"\b(?:intention|intent|wish\w*|desir\w*|elect\w*|decid\w*|opt\w*)\s+to\s+(?:renew|extend)\b|"
+                              # "Cisco may, by written notice to Distributor, given at least thirty (30) days prior to the end of the
+                              # then-current term of the Agreement, extend the term" (a keyed dev set): a notice that extends it
+                              r"\b(?:may|shall|will|can)\s*,?\s+by\s+(?:\w+\s+)?notice\b[^.;]{0,150}?,\s*(?:renew|extend)\b", re.IGNORECASE)
+
+
+#: A condition that is a party's own choice ("If either party wishes to terminate this Agreement, it shall give ninety days' notice").
+_OWN_WISH = re.compile(r"^\W*(?:[\w.()]{1,6}\s+)?(?:if|should|in\s+the\s+event|in\s+case)\s+(?:that\s+)?(?:[\w'’-]+\s+){0,4}?"
+                       r"(?:wish|wishes|desires?|elects?|decides?|chooses?|wants?|intends?)\b", re.IGNORECASE)
+#: An event a sentence refers back to before the end it allows: "then in such event the other party may ... terminate" (not "in
+#: which case this Agreement will automatically terminate" after a notice of non-renewal).
+_SUCH_EVENT = re.compile(r"\bin\s+(?:such|that|either|any\s+such)\s+(?:event|case)\b[^.;]{0,80}?\b(?:terminat|cancel)\w*", re.IGNORECASE)
 
 
 def end_notice(texts: Sequence[str], asked: str = "both") -> Reading:
@@ -156,6 +167,9 @@ def end_notice(texts: Sequence[str], asked: str = "both") -> Reading:
     for i, s, _e, text in sentences_of(texts):
         if not _ENDED.search(text) or _FOR_EVENT.search(text) or re.match(r"\W*WHEREAS\b", text):
             continue
+        if (_ON_EVENT.match(text) and not _OWN_WISH.match(text)) or _SUCH_EVENT.search(text):
+            continue  # "In the event of such an assignment ..., then in such event the other party may upon six-months (6-months) written
+            # notice terminate this Agreement" (a keyed dev set): an event's right, not a free exit -- unless the event is the party's wish
         if _NOTICE_TO_RENEW.search(text):
             continue  # "no written notice ... to show the intention to renew this Agreement ... the Agreement shall terminate": renewing is opted
             # into, no notice stops it (a keyed dev set read its 30 days)
@@ -275,7 +289,12 @@ def payment_term(texts: Sequence[str]) -> Reading:
 #: ... nor the time to send the invoice: "Provider shall submit ... within 15 days after the end of each month, an invoice setting forth
 #: the Fees ... due under such invoice" (no word of paying it; a keyed dev set read 15 days).
 _NOT_PAYMENT_TIME = re.compile(_NOT_A_DEADLINE.pattern + r"|^(?![\s\S]*\b(?:pay|paid|payable|payment|payments|remit\w*)\b)[\s\S]*\b(?:submit|send|"
-                               r"deliver|issue|render)\w*\b[^.;]{0,80}?\binvoices?\b", re.IGNORECASE)
+                               r"deliver|issue|render)\w*\b[^.;]{0,80}?\binvoices?\b|"
+                               # ... nor the time to send a statement or report, when nothing is paid before it: "XSPA shall deliver to
+                               # Calm within twenty (20) days after each calendar month, a statement ... identifying ... the total
+                               # commission paid to XSPA employees" (a keyed dev set read 20 days)
+                               r"^(?:(?!\bpa(?:y|ys|id|yable|yment|yments)\b|\bremit)[\s\S])*?\b(?:submit|send|deliver|issue|render|provide|"
+                               r"furnish)\w*\b[^.;]{0,40}?\bwithin\b[^.;]{0,80}?\b(?:statements?|reports?|accountings?)\b", re.IGNORECASE)
 
 
 #: Before a period: a condition's threshold ("if the invoice is received more than 10 days after the date of the invoice", beside

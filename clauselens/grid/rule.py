@@ -267,12 +267,14 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         share = percent_share(texts)
         if share.candidate is not None:
             return share
-    if q.type == "duration" and not q.category and (asks_length(q.question) or asks_first_term(q.question) and r.candidate is None):
+    if q.type == "duration" and not q.category and (asks_length(q.question) or asks_first_term(q.question)):
         # "how long does the agreement last?": its term clause's one period, or that it sets no end -- first (the question's
         # words "initial term" also meet a renewal's "at the end of the Initial Term ... on a year to year basis")
         term = term_reading(texts)
         if _breach_time(_sentence(texts, term.candidate)):
             term = Reading()  # "such failure shall have continued without cure for a period of 30 days": a breach's time, not the term
+        if term.candidate is None and r.candidate is not None and not asks_length(q.question):
+            return r  # a first term asked that no term clause states: the words' value, for the gates after this reading
         if term.candidate is None and _RENEWS.search(said):
             return _withheld(r, f"the period read ({r.value}) is a renewal's, not the term's")
         if term.candidate is None and said and (CONDITIONAL.match(said) or _breach_time(said) or not _TERM_WORDS.search(said)):

@@ -42,7 +42,8 @@ REACH = 160
 _SUBJECT = re.compile(r"\b(?:[Tt]his\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|CONTRACT|contract)"
                       r"|(?:[Tt]he|[Ii]ts)\s+(?:[Ii]nitial|[Oo]riginal|[Pp]rimary)\s+[Tt]erm"
                       r"(?:\s+of\s+this\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|CONTRACT))?"
-                      r"|[Tt]he\s+[Tt]erm\s+of\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract)"
+                      # ... "The term of the agreement is 20 years" (a translated agreement; a keyed dev set)
+                      r"|[Tt]he\s+[Tt]erm\s+of\s+(?:this|the)\s+(?:[A-Z][\w-]*\s+){0,4}(?:Agreement|AGREEMENT|Contract|agreement|contract)"
                       r"|(?:[Tt]he\s+)?(?:Initial\s+)?Term\b(?!\s+of\s+(?!this)))")
 #: A verb of duration after the subject.
 _VERB = re.compile(r"\b(?:continu\w*|remain\w*|be|is|expir\w*|terminat\w*|end\w*|run\w*|last\w*|in\s+effect|in\s+force)\b",
@@ -144,12 +145,13 @@ def asks_length(question: str) -> bool:
 _BEFORE_RENEWALS = re.compile(r"\b(?:before|not\s+counting|excluding|without)\s+(?:any\s+)?(?:extra|further|additional|later)?\s*"
                               r"(?:rounds?|renewals?|extensions?|re-?ups?)\b|"
                               # "On what date does the deal run out if nobody renews it?" (a keyed dev set)
-                              # "assuming nobody cancels or extends it", "if nobody stretches it out or calls it off early" (keyed dev sets):
+                              # "assuming nobody cancels or extends it", "if nobody stretches it out or calls it off early", "In case nobody
+                              # is renewing it and nobody is closing it before" (keyed dev sets):
                               # what nobody does is the hypothesis, not the question
                               # (up to the question it frames: "if nobody ... pulls out early, what's the actual date ...")
-                              r"\b(?:if|when|assuming|provided|supposing|suppose)\s+(?:that\s+)?(?:nobody|no\s+one|neither\s+(?:party|side|of\s+us)|"
+                              r"\b(?:if|when|assuming|provided|supposing|suppose|in\s+case)\s+(?:that\s+)?(?:nobody|no\s+one|neither\s+(?:party|side|of\s+us)|"
                               r"no\s+(?:\w+\s+)?(?:renewals?|extensions?))\s+"
-                              r"[^?.;]*?(?=,\s*(?:so\s+)?(?:what|when|which|how|on\s+what|(?:might|could|would|can|will)\s+you|please|kindly)\b|[?.;]|$)|"
+                              r"[^?.;]*?(?=,\s*(?:so\s+)?(?:what|when|which|how|(?:on|in|at|by)\s+(?:what|which)|(?:might|could|would|can|will)\s+you|please|kindly)\b|[?.;]|$)|"
                               # "if we just let it run its course": it ends as written
                               r"\bif\s+(?:we|you|they|everyone|both\s+(?:sides|parties))\s+(?:just\s+|simply\s+)?let\s+it\s+run\b(?:\s+its\s+(?:full\s+)?course)?|"
                               # "before anything extra gets tacked on", "before it's extended"
@@ -185,6 +187,10 @@ _ENDING_ON = re.compile(rf"\W*(?:commenc|begin|start)\w*\s+(?:on|as\s+of)\s+(?:t
 #: "... shall commence on the Effective Date, and shall continue thereafter for": the term runs on after its start (a keyed dev set).
 _CONTINUES_THEREAFTER = re.compile(r"\b(?:commenc\w*|begin\w*|start\w*)\s+(?:on|as\s+of)\s+[^.;]{1,60}?\bcontinue\s+thereafter\b", re.IGNORECASE)
 #: Just before the period: the initial term named ("for an initial term of", a keyed dev set's content licence).
+#: A period the sentence names the term: "... and shall continue for three years thereafter (the "Initial Term")" (a keyed dev set:
+#: its subject is "Agent's appointment hereunder", not the agreement).
+_NAMED_TERM_AFTER = re.compile(r"\s*(?:thereafter\s*|from\s+(?:the\s+)?Effective\s+Date\s*)?,?\s*\((?:the\s+|such\s+period,?\s+the\s+)?[\"“]"
+                               r"(?:Initial\s+|Original\s+)?(?:Term|Period)[\"”]\)")
 _INITIAL_OF = re.compile(r"\b(?:for\s+)?an\s+initial\s+(?:term|period)\s+of\s+$", re.IGNORECASE)
 
 
@@ -192,6 +198,9 @@ def term_periods(text: str) -> list[tuple[str, int, int]]:
     """The periods ``text`` (one sentence) states as this agreement's term: ``(period, start, end)``."""
     out = []
     for period, s, e in durations_at(text):
+        if _NAMED_TERM_AFTER.match(text, e) and not _OTHER.search(text[max(0, s - 30):s]):
+            out.append((str(period), s, e))  # "shall continue for three years thereafter (the "Initial Term")": the period it names the term
+            break
         before = text[:s]
         initial = _INITIAL_OF.search(before)  # "... shall extend for an initial term of two (2) years": the term, however far its subject
         subjects = [m for m in _SUBJECT.finditer(before) if (initial or s - m.end() <= REACH) and _MODAL_NEXT.match(before, m.end())

@@ -198,6 +198,11 @@ _ITS_DATE = frozenset(content_stems("date dated agreement contract deal document
 
 
 #: Where a question turns to what it really asks: "... the day it was signed - is that right, or what's the real start date?"
+#: A supposition before the question, up to its comma: context, not what is asked ("In case nobody is renewing it and nobody is
+#: closing it before, in which date the agreement is finishing?" -- a keyed dev set read its "closing" as a signing).
+_LEADING_SUPPOSITION = re.compile(r"^\W*(?:if|in\s+case|assuming|supposing|suppose|provided|say|should|in\s+the\s+event)\b[^,?;]*,\s*"
+                                  r"(?=(?:then\s+|so\s+)?(?:in\s+|on\s+|at\s+|by\s+|from\s+|until\s+)?(?:what|when|which|how)\b)",
+                                  re.IGNORECASE)
 _REAL_ASK = re.compile(r"\s[-–—]\s|[,;]\s*(?:or|but)\s+(?=(?:what|when|which|how)\b)", re.IGNORECASE)
 
 
@@ -207,7 +212,8 @@ def preamble_date_kind(question: str) -> str:
     phrase names: "agreement date", "effective date"), else ``""``: those dates are
     the preamble's (:func:`clauselens.grid.extract.read_front_date`), an end date is not. A question that states a guess and then asks
     ("I've been going on the idea that this started the day it was signed - is that right, or what's the real start
-    date?") is read by what it asks last, when that part names one."""
+    date?") is read by what it asks last, when that part names one; a supposition before it is context (:data:`_LEADING_SUPPOSITION`)."""
+    question = _LEADING_SUPPOSITION.sub("", question)
     parts = _REAL_ASK.split(question)
     last = _date_kind(parts[-1], generic=False) if len(parts) > 1 else ""
     return last or _date_kind(question)

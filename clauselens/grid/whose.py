@@ -76,7 +76,11 @@ _MUTUAL = re.compile(r"\b(?:by|upon|with|through|on)\s+(?:the\s+)?(?:mutual|unan
                      r"\bmutually\s+agree|\bif\s+(?:both|the)\s+parties\s+(?:so\s+)?(?:mutually\s+)?agree|"
                      r"\bas\s+(?:may\s+be\s+)?(?:mutually\s+)?agreed\s+(?:upon\s+)?(?:in\s+writing\s+)?by\s+the\s+parties|"
                      r"\bby\s+(?:(?:an|the)\s+)?(?:written\s+)?(?:agreement|consent)\s+(?:in\s+writing\s+)?(?:executed\s+|signed\s+)?(?:by|of)\s+"
-                     r"(?:both|all|each\s+of\s+the|the)\s+(?:parties|Parties)\b", re.IGNORECASE)
+                     r"(?:both|all|each\s+of\s+the|the)\s+(?:parties|Parties)\b|"
+                     # "can only be terminated after negotiation and agreement by Party A and B in writing" (a keyed dev set)
+                     r"\b(?:negotiation|consultation)s?\s+and\s+(?:mutual\s+)?agreement\b|"
+                     r"\bagreement\s+(?:by|of|between)\s+(?:both\s+parties|all\s+(?:the\s+)?parties|Party\s+A\s+and\s+(?:Party\s+)?B)\b",
+                     re.IGNORECASE)
 
 
 def other_agreements(text: str, at: int) -> bool:
@@ -392,7 +396,10 @@ _CEASES = re.compile(r"\b(?:ceases?|ceasing|discontinu\w*|stops?|stopping)\s*$",
 #: end of a term, a specific reason.
 _ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|breach\w*|default\w*|fail\w*|cure\w*|uncured|insolv\w*|bankrupt\w*|"
                            r"merger|change\s+(?:of|in)\s+control|force\s+majeure|beyond\s+(?:its|their|such\s+party's|the\s+\w+'s)\s+(?:reasonable\s+)?control|"
-                           r"in\s+(?:such|that|which)\s+event|fraud\w*|claim\w*|renew\w*|expir\w*|unless|dispute\w*|then\s+(?:the|a|either|any|such)|"
+                           r"in\s+(?:such|that|which)\s+event|fraud\w*|"
+                           # "Upon receipt of such notice or upon learning of any such Tobacco Industry Affiliation from a third party,
+                           # drkoop.com shall have the right to terminate" (a keyed dev set): an event named before, not a free exit
+                           r"upon\s+(?:receipt|learning|discover\w*|becoming\s+aware)\s+of\s+(?:any\s+)?such|upon\s+learning\s+of|claim\w*|renew\w*|expir\w*|unless|dispute\w*|then\s+(?:the|a|either|any|such)|"
                            # another event's time: "upon the dissolution of Joint Venture Company or upon termination of the License Agreement"
                            r"upon\s+(?:the\s+)?(?:dissolution|liquidation|winding[\s-]up|termination|expiration|occurrence|completion|closing)\s+of|"
                            r"reasons|(?:end|last\s+day)\s+of\s+(?:the|a|its|any|each|the\s+then[\s-]current)\s+(?:\w+\s+)?term|"
@@ -437,14 +444,22 @@ def ends_agreement(text: str) -> bool:
     return _ENDS_AGREEMENT.search(text) is not None
 
 
+#: A sentence cut off mid-clause: it ends in a word with no closing punctuation, after a word that leaves it open ("written notice",
+#: "by giving to the other party written notice" then a page header).
+_CUT_OFF = re.compile(r"\b(?:notice|notify\w*|giving|to|of|the|a|an|by|upon|and|or|with|for|in|on|written|prior|days?|months?)\s*$",
+                      re.IGNORECASE)
+
+
 def at_will(text: str) -> bool:
     """Does the sentence let the agreement be ended at will -- a termination for convenience ("may terminate this
     Agreement for convenience by giving at least thirty (30) days written notice"; "may terminate this Agreement upon
     three (3) months written notice", no condition named) -- rather than on a condition (a breach to cure, a renewal to
     stop, force majeure, a claim) or something else's end (a licence, a policy's coverage)? CUAD's Termination For
     Convenience: "without cause (solely by giving a notice and allowing a waiting period to expire)"."""
-    if not _ENDS_AGREEMENT.search(text) or text.rstrip().endswith(":") or only_by_consent(text):
-        return False  # "Either party may terminate this Agreement:" lists its conditions next; both parties' consent is no one's will
+    if not _ENDS_AGREEMENT.search(text) or text.rstrip().endswith(":") or only_by_consent(text) or _CUT_OFF.search(text):
+        return False  # "Either party may terminate this Agreement:" lists its conditions next; both parties' consent is no one's will;
+        # "... by giving to the other party written notice" cut off by a page's running header (a keyed dev set: "of such termination
+        # upon the other party's material breach" came after it) -- what follows may be the condition
     if _ON_CONDITION.search(text) is None or any(not _CEASES.search(text[max(0, m.start() - 30):m.start()]) for m in _AT_WILL.finditer(text)):
         return True  # not "if the other ... ceases for any reason to carry on business": an insolvency's wording, no free exit
     # "Qualigen may terminate this Agreement (i) upon thirty (30) days prior written notice in the event of any failure ..., or

@@ -65,6 +65,10 @@ _CARVE_OUT = re.compile(r"\b(?:affiliates?|subsidiar\w+|successors?|merger|merge
                         r"(?:all|substantially\s+all)\s+(?:of\s+)?(?:its|the|their)\s+(?:assets|business)|controlled\s+by|common\s+control|"
                         # its own group by ownership: "to any entity of which Exxon Mobil Corporation owns ... at least fifty percent"
                         r"entit(?:y|ies)\s+(?:of\s+which|in\s+which|that|which)\b[^.;]{0,60}?\b(?:owns?|controls?|holds?)\b)\b", re.IGNORECASE)
+#: A question that names the buyer of a party's business (a keyed dev set: "pass this deal on to another business - say a buyer of the
+#: company - without getting the other side's sign-off?"): the carve-out for a sale of the business is what it asks.
+_BUYER_ASKED = re.compile(r"\b(?:buyers?|purchasers?|acquirers?|new\s+owners?|takes?\s+(?:it\s+|them\s+|us\s+)?over|"
+                          r"(?:buys?|bought|buying)\s+(?:out\s+)?(?:the|our|their|its|us|them|one\s+of)\b|bought\s+(?:out|by))", re.IGNORECASE)
 #: A term that runs "until terminated by either party giving the other ... notice" (a notice-only end, whatever follows):
 #: either party's way to end it at will (Theravance's service agreement was read as "No": its sentence ends in a list).
 _UNTIL_NOTICE = re.compile(r"\buntil\s+terminated\s+(?:by\s+mutual\s+agreement\s+of\s+the\s+parties(?:\s+hereto)?\s+or\s+)?"
@@ -179,8 +183,15 @@ _KEEPS_SECRET = re.compile(r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to)
                            r"[^.;]{0,100}?\b(?:confiden\w*|secre\w*)|\b(?:shall|will|must)\s+not\b[^.;]{0,60}?\bdisclos\w*[^.;]{0,120}?\bconfiden|"
                            r"\b(?:neither|no)\s+part(?:y|ies)\s+(?:shall|will|may|must)\b[^.;]{0,40}?\bdisclos|"
                            # "JHU shall not disclose the financial terms of this Agreement to third parties" (a keyed dev set: "No")
-                           r"\b(?:shall|will|must)\s+not\b[^.;]{0,60}?\bdisclos\w*[^.;]{0,120}?\bto\s+(?:any\s+)?third\s+part",
+                           # ... "Party B is not allowed to disclose the intellectual property to the other third party" (a keyed dev set)
+                           r"(?:\b(?:shall|will|must|may)\s+not\b|\b(?:is|are)\s+not\s+(?:allowed|permitted|entitled|authori[sz]ed)\s+to\b)"
+                           r"[^.;]{0,60}?\bdisclos\w*[^.;]{0,120}?\bto\s+(?:any\s+|the\s+other\s+|other\s+|a\s+)?third\s+part",
                            re.IGNORECASE)
+#: A party barred from disclosing anything: an agreement that says so speaks of secrecy, whatever its words ("No" needs none; not
+#: a representation that nothing "has not been disclosed").
+_NO_DISCLOSING = re.compile(r"\b(?:shall|will|must|may)\s+not\b[^.;]{0,60}?\bdisclos|\b(?:is|are)\s+not\s+(?:allowed|permitted|entitled|"
+                            r"authori[sz]ed)\s+to\s+disclos|\bnot\s+to\s+disclose\b|\b(?:neither|no)\s+part(?:y|ies)\s+(?:shall|will|may|must)\b"
+                            r"[^.;]{0,40}?\bdisclos", re.IGNORECASE)
 
 
 def asks_secrecy(question: str) -> bool:
@@ -190,11 +201,11 @@ def asks_secrecy(question: str) -> bool:
 
 def confidentiality(passages: Sequence[str]) -> YesNoReading | None:
     """Must a party keep the other's information confidential? "Yes" quoting the first sentence that says so (:data:`_KEEPS_SECRET`);
-    "No" when the agreement never speaks of confidentiality or secrecy at all; else ``None`` (the other readings decide)."""
+    "No" when the agreement never speaks of confidentiality or secrecy at all, nor bars a disclosure; else ``None`` (the other readings decide)."""
     for i, s, e, text in sentences_of(passages):
         if _KEEPS_SECRET.search(text) and not re.match(r"\W*WHEREAS\b", text):
             return YesNoReading("Yes", i, s, e, on_topic=True, reason="the clause makes a party keep information confidential (no model)")
-    if not any(re.search(r"confiden|secre|non-?disclos", t, re.IGNORECASE) for t in passages):
+    if not any(re.search(r"confiden|secre|non-?disclos", t, re.IGNORECASE) or _NO_DISCLOSING.search(t) for t in passages):
         return YesNoReading("No", reason="no sentence of the agreement speaks of confidentiality or secrecy")
     return None
 
@@ -347,7 +358,8 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
     # party's at-will right outweighs the others' conditions (a new user's tryout: notice-only clauses were read as "No")
     at_will_q = bool(asked & {"terminate", "cancel"}) and asks_convenience(question)
     existential_q = bool(claim and re.match(r"(?:a|an|any|either|one)\s", claim, re.IGNORECASE))
-    carve_asked = bool(_CARVE_OUT.search(question))  # "pass the agreement to an affiliate or buyer without asking us?": the carve-out asked
+    # "pass the agreement to an affiliate or buyer without asking us?", "- say a buyer of the company -": the carve-out asked
+    carve_asked = bool(_CARVE_OUT.search(question) or _BUYER_ASKED.search(question))
     obj = claim_object(claim) if claim else ""
     asks_non = bool(re.search(r"\b(?:non|anti|no)\b", question, re.IGNORECASE))  # "Is the licence non-exclusive?" asks the negated word
     yes: list[tuple[int, int, int]] = []
