@@ -103,6 +103,9 @@ SCORE_SLACK = 0
 MAX_DISTANCE = 80
 #: Characters of a preamble read for the parties.
 PREAMBLE_CHARS = 3000
+#: The most sentence units a parties' quote runs over: a preamble set out "BETWEEN:" / name / address / ("Emerald") / "AND:" / "DR." /
+#: "GAETANO MORELLO N.D." / "INC., ..." splits into that many (a keyed dev set's parties were left unread at 4).
+PARTY_SENTENCES = 8
 
 _PERCENT_ASK = re.compile(r"\b(?:percent|percentage|per\s?cent|rate|%)", re.IGNORECASE)
 
@@ -568,7 +571,7 @@ def read_parties(front: Sequence[str]) -> Reading:
         # the smallest run of sentences that names every party
         for a in range(len(spans)):
             toks: set[str] = set()
-            for b in range(a, min(len(spans), a + 4)):
+            for b in range(a, min(len(spans), a + PARTY_SENTENCES)):
                 toks |= name_tokens(text[spans[a].start:spans[b].end])
                 if all(name_tokens(n) <= toks for n in names):
                     s, e = spans[a].start, spans[b].end

@@ -58,6 +58,8 @@ _FORUM_WORDS = re.compile(r"\b(?:courts?|arbitration|arbitral|tribunal|venue|for
                           re.IGNORECASE)
 #: Before a court: a case already before it (a keyed dev set read a pending action's court as the forum).
 _PENDING = re.compile(r"\b(?:pending|now\s+before|currently\s+before)\b[^.;]{0,70}$", re.IGNORECASE)
+#: A court named as where an appeal or a petition goes, not where disputes are decided.
+_APPEAL_TO = re.compile(r"\b(?:appeal\w*|petition\w*|certiorari)\b[^.;]{0,60}$", re.IGNORECASE)
 #: Characters around a forum word within which its place is named ("the Delaware Court of Chancery"; "the courts located in
 #: the Borough of Manhattan in The City of New York").
 _FORUM_BEFORE, _FORUM_AFTER = 30, 120
@@ -133,8 +135,9 @@ def _forum_places(text: str) -> set[str]:
         return {seat} | _forum_places(ARBITRAL_BODY.sub(lambda m: " " * len(m.group(0)), text))
     out: set[str] = set()
     for m in _FORUM_WORDS.finditer(text):
-        if _PENDING.search(text[max(0, m.start() - 80):m.start()]):
-            continue  # "the action pending as T- 409-16 in the Federal Court of Canada": a case already before a court, no forum clause
+        if _PENDING.search(text[max(0, m.start() - 80):m.start()]) or _APPEAL_TO.search(text[max(0, m.start() - 80):m.start()]):
+            continue  # "the action pending as T- 409-16 in the Federal Court of Canada": a case already before a court, no forum clause;
+            # "no appeal (other than a petition to the United States Supreme Court for a writ of certiorari ...)" (a keyed dev set)
         out |= _places(text, m.start() - _FORUM_BEFORE, m.end() + _FORUM_AFTER)
     return out
 

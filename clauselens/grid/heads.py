@@ -235,7 +235,10 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
         if not _SOLE_ASKED.search(question) or "Exclusivity" not in rh.scores:
             return None
         topic = TopicReading("Exclusivity", topic.probability)
-    named = _NAMED_KIND.search(question)
+    # the kind named last: "... whether they can just go buy from my competitors - is anything in this agreement exclusive ...?" asks
+    # about exclusivity (a keyed dev set: read as non-compete, "No" for an exclusivity question)
+    kinds = list(_NAMED_KIND.finditer(question))
+    named = kinds[-1] if kinds else None
     if named and not re.search(r"\bnon\W{0,2}(?:exclusiv|compet)", question, re.IGNORECASE):
         kind = "Exclusivity" if named.group(0).lower().startswith("exclusiv") else "Non-Compete"
         if topic.category != kind and kind in rh.scores:
@@ -333,7 +336,13 @@ _NOT_DEALING = re.compile(r"\w*\s+(?:[\w'’-]+\s+){0,2}?(?:remed\w*|procedur\w*
                           # exclusive option", "exclusive responsibility": whose choice or burden, no dealing
                           r"discretion|option|election|judg\w*|decision|determination|responsibilit\w*|risk|cost|expense|liabilit\w*)\b"
                           # "Prices are exclusive of any tax": excluding it
-                          r"|\w*\s+of\s+(?:any|all|the)?\s*(?:[\w-]+\s+){0,2}?(?:tax|taxes|vat|duty|duties|charges?|shipping|freight|fees?)\b",
+                          r"|\w*\s+of\s+(?:any|all|the)?\s*(?:[\w-]+\s+){0,2}?(?:tax|taxes|vat|duty|duties|charges?|shipping|freight|fees?)\b"
+                          # the scope of a use: "a ... non-exclusive ... license to use the Licensed Mark solely and exclusively as a
+                          # component of Licensee's own corporate name" (a keyed dev set)
+                          r"|\w*ly\s+(?:as\s+(?:an?|the|part\s+of)|for\s+(?:the\s+)?purposes?\b|in\s+connection\s+with)\b"
+                          # ... nor a right to enforce: "shall have the exclusive right, but not the obligation, to prosecute, defend and/or
+                          # settle ... claims involving any Third Party Infringement" (the same set)
+                          r"|\w*\s+right[^.;]{0,40}?\bto\s+(?:prosecute|defend|enforce|sue|bring|settle|control|institute|file|maintain)\b",
                           re.IGNORECASE)  # "stated exclusive of sales tax and VAT" (a tryout)
 #: "Such remedies will not be deemed to be exclusive", "the courts ... shall have exclusive jurisdiction" said the other way round.
 _NOT_DEALING_BEFORE = re.compile(r"\b(?:remed\w*|procedur\w*|jurisdiction|venue|forum)\b[^.;]{0,50}$|\bgovern\w*\s+$", re.IGNORECASE)

@@ -71,7 +71,8 @@ def role_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
         units = sentence_units(p.text)
         # the sentence that defines the role, or it with the one before ("FLEXTRONICS ISRAEL LTD. with a principal place of
         # business at ..., Israel. Hereinafter referred to as "Contractor."": the name and its role in two sentences)
-        spans = [u for k, u in enumerate(units) for u in ([u] + ([(units[k - 1][0], u[1])] if k else []))]
+        # ... or up to seven before it ("AND:" / "DR." / "GAETANO MORELLO N.D." / "INC., Businessperson, ..." / "(the "Contractor")")
+        spans = [u for k, u in enumerate(units) for u in ([u] + [(units[k - j][0], u[1]) for j in range(1, min(k, 7) + 1)])]
         for s, e in spans:
             sent = p.text[s:e]
             if got.role in sent and name_tokens(got.name) & name_tokens(sent) and (not got.other or got.other in sent):

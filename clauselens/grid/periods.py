@@ -102,8 +102,8 @@ _ENDED = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:this|the)\s+(?:[A-Z][\w-]*\s
                     r"\b(?:renew|extend)\w*\b[^.;]{0,80}\bunless\b|\bunless\b[^.;]{0,120}\b(?:renew|extend)\w*", re.IGNORECASE)
 #: ... not for a breach, an insolvency, a death, a change of ownership, an event beyond control or "upon the occurrence of" one, nor an
 #: insurance policy's cancellation (those notices are an event's or a policy's, not the one asked about).
-_FOR_EVENT = re.compile(_BREACH.pattern + "|" + _CURE.pattern + r"|\b(?:insolven\w*|bankrupt\w*|change\s+(?:of|in)\s+control|force\s+majeure|"
-                        r"receiver\w*|liquidat\w*|death|dies|disabilit\w*|insur\w*|polic(?:y|ies)|coverage|occurrence|merger|acqui\w*|ownership)\b|"
+_FOR_EVENT = re.compile(_BREACH.pattern + "|" + _CURE.pattern + r"|\b(?:insolven\w*|bankrupt\w*|fraud\w*|change\s+(?:of|in)\s+control|"
+                        r"force\s+majeure|receiver\w*|liquidat\w*|death|dies|disabilit\w*|insur\w*|polic(?:y|ies)|coverage|occurrence|merger|acqui\w*|ownership)\b|"
                         r"\bbeyond\s+[^.;]{0,30}\bcontrol\b|\bfail\w*\s+(?:\w+\s+){0,2}to\s+(?:perform|comply|pay|observe|meet|fulfil)\w*|"
                         # "may terminate this Agreement at any time ... if either party fails materially to comply" (a new user's tryout)
                         r"\b(?:terminat|cancel)\w*[^.;]{0,80}?\b(?:if|in\s+the\s+event|should)\b|"
@@ -150,6 +150,9 @@ _NOTICE_TO_RENEW = re.compile(r"\b(?:intention|intent|wish\w*|desir\w*|elect\w*|
                               r"\b(?:may|shall|will|can)\s*,?\s+by\s+(?:\w+\s+)?notice\b[^.;]{0,150}?,\s*(?:renew|extend)\b", re.IGNORECASE)
 
 
+#: A notice given: the sentence says notice, notifying or informing (in writing).
+_SAYS_NOTICE = re.compile(r"\bnotic|\bnotif|\binform\w*|\bwritten\s+(?:request|election|communication)|\badvis\w*\s+(?:the\s+other|in\s+writing)",
+                          re.IGNORECASE)
 #: A condition that is a party's own choice ("If either party wishes to terminate this Agreement, it shall give ninety days' notice").
 _OWN_WISH = re.compile(r"^\W*(?:[\w.()]{1,6}\s+)?(?:if|should|in\s+the\s+event|in\s+case)\s+(?:that\s+)?(?:[\w'’-]+\s+){0,4}?"
                        r"(?:wish|wishes|desires?|elects?|decides?|chooses?|wants?|intends?)\b", re.IGNORECASE)
@@ -167,6 +170,9 @@ def end_notice(texts: Sequence[str], asked: str = "both") -> Reading:
     for i, s, _e, text in sentences_of(texts):
         if not _ENDED.search(text) or _FOR_EVENT.search(text) or re.match(r"\W*WHEREAS\b", text):
             continue
+        if not _SAYS_NOTICE.search(text):
+            continue  # "... unless extended by written agreement of the Joint Venturers not less than thirty (30) days prior to scheduled
+            # termination" (a keyed dev set): a deadline to agree, no notice anyone gives
         if (_ON_EVENT.match(text) and not _OWN_WISH.match(text)) or _SUCH_EVENT.search(text):
             continue  # "In the event of such an assignment ..., then in such event the other party may upon six-months (6-months) written
             # notice terminate this Agreement" (a keyed dev set): an event's right, not a free exit -- unless the event is the party's wish
@@ -185,10 +191,11 @@ def end_notice(texts: Sequence[str], asked: str = "both") -> Reading:
 #: The topic group of a renewal's length read by :func:`renewal_length`.
 RENEWAL_GROUPS = ("renewal",)
 #: A renewal for further periods of a length: "renew automatically for successive one (1) year terms", "an automatic extension for
-#: consecutive one (1) year periods", "renewed ... for additional, successive five (5) year periods" (also the grid rule's gate for a
-#: renewal's length the question's words found, :mod:`clauselens.grid.rule`).
-RENEWS_FOR = re.compile(r"\b(?:renew|extend|extension)\w*\b[^.;]{0,80}?\b(?P<further>additional|successive|consecutive|further|"
-                        r"subsequent|renewal)\b", re.IGNORECASE)
+#: consecutive one (1) year periods", "renewed ... for additional, successive five (5) year periods", "the option to renew the term of
+#: this Agreement, on the terms and conditions set forth in this Agreement, for four (4) additional ten (10) year terms" (an insert
+#: between commas; also the grid rule's gate for a renewal's length the question's words found, :mod:`clauselens.grid.rule`).
+RENEWS_FOR = re.compile(r"\b(?:renew|extend|extension)\w*\b(?:[^.;]{0,80}?|[^.;,]{0,40},[^.;,]{0,80},[^.;,]{0,30}?)\b"
+                        r"(?P<further>additional|successive|consecutive|further|subsequent|renewal)\b", re.IGNORECASE)
 #: A renewal year by year with no number: "renew automatically from year to year", "automatically renewing annually", "successive
 #: annual periods".
 _YEARLY = re.compile(r"\b(?:renew|extend|continu)\w*\s+(?:\w+\s+){0,3}?(?:from\s+)?(?:year[\s-]+to[\s-]+year|annually|on\s+an?\s+annual\s+basis|"

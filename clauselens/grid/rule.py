@@ -294,8 +294,10 @@ def _period_by_reader(q: GridQuestion, texts: Sequence[str], r: Reading) -> Read
     by_notice = unconditional_notice(texts, r) if asks_notice(q.question) else None
     if by_notice is not None:  # "how much notice to get out of it?": not a change of control's notice
         return by_notice
-    if r.candidate is None and not r.choices and asks_renewal(q.question) and not asks_notice(q.question):
-        # "If it carries on after the first term, tell me how long each renewal runs." where the question's words find no period
+    if not r.choices and asks_renewal(q.question) and not asks_notice(q.question) and (
+            r.candidate is None or not RENEWS_FOR.search(_sentence(texts, r.candidate))):
+        # "If it carries on after the first term, tell me how long each renewal runs." where the question's words find no period, or
+        # one in a sentence that renews nothing for further periods ("3.3 Renewal of Existing Agreement ...", a keyed dev set)
         by_period = renewal_length(texts)
         if by_period.candidate is not None:
             return by_period

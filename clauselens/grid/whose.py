@@ -394,7 +394,7 @@ _AT_WILL = re.compile(r"\b(?:for\s+(?:its|their|any\s+party's)?\s*convenience|wi
 _CEASES = re.compile(r"\b(?:ceases?|ceasing|discontinu\w*|stops?|stopping)\s*$", re.IGNORECASE)
 #: A termination on a condition: a breach, an insolvency, a change of control, force majeure, a claim, a renewal or the
 #: end of a term, a specific reason.
-_ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|breach\w*|default\w*|fail\w*|cure\w*|uncured|insolv\w*|bankrupt\w*|"
+_ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|in\s+case|breach\w*|default\w*|fail\w*|cure\w*|uncured|insolv\w*|bankrupt\w*|"
                            r"merger|change\s+(?:of|in)\s+control|force\s+majeure|beyond\s+(?:its|their|such\s+party's|the\s+\w+'s)\s+(?:reasonable\s+)?control|"
                            r"in\s+(?:such|that|which)\s+event|fraud\w*|"
                            # "Upon receipt of such notice or upon learning of any such Tobacco Industry Affiliation from a third party,

@@ -233,7 +233,10 @@ _QUALITY_PROMISE = re.compile(
     # "EIT guarantees that the services ... will be rendered in accordance with the best practice", "warrants that the ... Content will
     # comply, in all material respects, with the description and technical specifications", "... can fulfil the technological goals"
     r"\b(?:warrant|guarantee)\w*\s+that\s+[^.;]{0,160}?\b(?:compl(?:y|ies)|conform\w*|in\s+(?:substantial\s+|material\s+|full\s+)?accordance\s+with|fulfil\w*|meets?|satisf(?:y|ies))\b"
-    r"(?![^.;]{0,60}?\b(?:laws?|regulations?|statutes?|rules|ordinances|legal)\b)|"
+    r"(?![^.;]{0,60}?\b(?:laws?|regulations?|statutes?|rules|ordinances|legal)\b)"
+    # ... not the agreement's own terms ("warrants that it has the right ... to grant the License ... to use the Trademarks ... in
+    # accordance with the terms of this Agreement", a keyed dev set: an authority warranty)
+    r"(?!\s+(?:the\s+)?(?:terms|provisions)\s+(?:and\s+conditions\s+)?(?:of\s+(?:this|the)\s+(?:Agreement|Contract)|hereof))|"
     # "will be performed in accordance with applicable industry standards", "perform the Services in accordance with the Performance Standards"
     r"\b(?:perform|provid|render)\w*\s+(?:[\w-]+\s+){0,3}?in\s+(?:substantial\s+|material\s+|full\s+)?accordance\s+with\s+(?:the\s+|all\s+|applicable\s+|generally\s+accepted\s+)*"
     r"(?:[\w-]+\s+){0,2}?(?:standards?|service\s+levels?|best\s+practices?)\b",

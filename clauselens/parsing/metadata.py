@@ -29,7 +29,7 @@ _EFFECTIVE_RE = re.compile(
     rf"\b(?:effective|dated|made|entered\s+into|executed)\b[^.;]{{0,80}}?({DATE_RE.pattern})", re.IGNORECASE)
 _EFFECTIVE_DEF_RE = re.compile(
     rf"effective\s+date\b[^.;]{{0,60}}?(?:shall\s+be|is|means)\s*:?\s*({DATE_RE.pattern})"
-    rf"|({DATE_RE.pattern})\s*\(\s*(?:the\s+)?[\"“]?(?:[A-Z]\w+\s+)?Effective\s+Date", re.IGNORECASE)
+    rf"|({DATE_RE.pattern})\s*,?\s*\(\s*(?:the\s+)?[\"“]?(?:[A-Z]\w+\s+)?Effective\s+Date", re.IGNORECASE)
 #: Where the preamble ends: recitals or the operative words.
 _PREAMBLE_END = re.compile(
     r"\bWHEREAS\b|\bRECITALS\b|\bBACKGROUND\b|\bWITNESSETH\b|\bNOW,?\s+THEREFORE\b|\bIT\s+IS\s+(?:HEREBY\s+)?AGREED\b"
@@ -236,10 +236,12 @@ def _add(out: list[str], name: str | None) -> None:
 
 
 def _parties_in(seg: str) -> list[str]:
-    """Names before the defining parentheses of one (whitespace-normalised) preamble run."""
+    """Names before the defining parentheses of one (whitespace-normalised) preamble run; not before one naming a document ("License Agreement")."""
     out: list[str] = []
-    for piece in _DEF_PAREN.split(seg)[:-1]:
-        for name in _names_from_piece(piece):
+    pos = 0
+    for m in _DEF_PAREN.finditer(seg):
+        piece, pos = seg[pos:m.start()], m.end()
+        for name in _names_from_piece(piece) if not re.search(r"\b(?:Agreement|Contract)\b", m.group(0)) else []:
             _add(out, name)
     return out[:6]
 
@@ -296,15 +298,12 @@ def labelled_parties(head: str) -> list[tuple[str, str, str]]:
 
 
 def guess_parties(head: str) -> list[str]:
-    """Party names from the opening text, as written (whitespace collapsed), at most 6.
-
-    Tried in order: numbered party blocks (``BETWEEN: (1) ... (2) ...``); each ``between …
-    and …`` / ``among`` run up to the recitals: the names before its defining parentheses
-    (``Acme Corp., a Delaware corporation (the "Seller")`` gives ``Acme Corp.``), or, when
-    it has none, company-suffixed names in its first 300 characters (``Network Build and
-    Maintenance Agreement Between Commnet Wireless, LLC And AT&T Mobility LLC``); then the
-    first paragraph (its first sentence, if that holds them) with two defining parentheses
-    (letter agreements, recital-only openings). The first source giving two names wins; else the first giving one."""
+    """Party names from the opening text, as written (whitespace collapsed), at most 6. Tried in order: numbered party blocks (``BETWEEN: (1)
+    ... (2) ...``); each ``between … and …`` / ``among`` run up to the recitals: the names before its defining parentheses (``Acme Corp., a
+    Delaware corporation (the "Seller")`` gives ``Acme Corp.``), or, when it has none, company-suffixed names in its first 300 characters
+    (``Network Build and Maintenance Agreement Between Commnet Wireless, LLC And AT&T Mobility LLC``); then the first paragraph (its first
+    sentence, if that holds them) with two defining parentheses (letter agreements, recital-only openings). The first source giving two names
+    wins; else the first giving one."""
     nb = _numbered_parties(head) or [name for name, _label, _role in labelled_parties(head)]
     if nb:
         return nb
@@ -446,7 +445,7 @@ def _description_only(between: str, name: str, names: list[re.Pattern[str]]) -> 
     is granted ...") or other company (a former name or a/k/a of this one's is fine)."""
     own = _FORMER.sub(" ", between)  # "(formerly known as Spatial Technology Inc.)" names this party
     return (bool(_DESCR_START.match(between)) and not _NOT_DESCR.search(between) and not _sentence_end(between)
-            and not re.search(r"\n[ \t]*\n", between.lstrip()) and not any(o.search(between) for o in names)
+            and not re.search(r"\n[ \t]*\n", between.strip()) and not any(o.search(between) for o in names)
             and all(not _name_words(c) or _name_words(c) & _name_words(name) for c in _CORP_NAME.findall(own)))
 
 
@@ -463,7 +462,7 @@ def guess_party_aliases(text: str, parties: Sequence[str], *, chars: int = ALIAS
     ``referred to as "Company" or "Boyd"`` / ``hereinafter referred to as Cremer`` phrase, at most
     :data:`_ALIAS_GAP` characters after the name; the text between may only describe the party
     (``, a Delaware corporation with offices at ...``): an occurrence is skipped when a verb, a
-    sentence end, a paragraph break (but the one right after the name), a list separator or another
+    sentence end, a paragraph break (but one right after the name or before the definition), a list separator or another
     party's or company's name comes between (``X, a Delaware corporation, and Y ("Y")``), and when it
     is part of a longer party name. Within ``chars`` a ``"Licensee" means Acme Corp.`` definition
     counts too. Not aliases: names a definition gives several parties together (``and, together with
