@@ -53,11 +53,15 @@ _GOVERNED_BY_ADJECTIVE = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|sub
                                     + r")\s+law\b", re.IGNORECASE)
 #: A forum: a court, an arbitration, a venue, a submission to a jurisdiction ("submit to the exclusive jurisdiction of"; not
 #: the governing-law clause's "the conflict of laws rules of any other jurisdiction").
-_FORUM_WORDS = re.compile(r"\b(?:courts?|arbitration|arbitral|tribunal|venue|forum|(?:submit\w*|consent\w*|attorn\w*|subject\w*)\s+"
+_FORUM_WORDS = re.compile(r"\b(?:courts?|arbitration|arbitral|tribunal|venue|forum|place\s+of\s+jurisdiction|"
+                          r"(?:submit\w*|consent\w*|attorn\w*|subject\w*)\s+"
                           r"(?:itself\s+|themselves\s+|irrevocably\s+|unconditionally\s+)*to\s+the\s+(?:[\w-]+\s+){0,3}jurisdiction)\b",
                           re.IGNORECASE)
 #: Before a court: a case already before it (a keyed dev set read a pending action's court as the forum).
 _PENDING = re.compile(r"\b(?:pending|now\s+before|currently\s+before)\b[^.;]{0,70}$", re.IGNORECASE)
+#: The laws of a place (the governing law's words), masked before a forum's place is read.
+_LAWS_OF = re.compile(r"\blaws?\s+of\s+(?:the\s+)?(?:(?:State|Commonwealth|Province|Republic|Kingdom|People's\s+Republic)\s+of\s+)?"
+                      r"[A-Z][\w.]*(?:\s+(?:of\s+|and\s+)?[A-Z][\w.]*){0,3}")  # "the law of England and Wales": one place
 #: A court named as where an appeal or a petition goes, not where disputes are decided.
 _APPEAL_TO = re.compile(r"\b(?:appeal\w*|petition\w*|certiorari)\b[^.;]{0,60}$", re.IGNORECASE)
 #: Characters around a forum word within which its place is named ("the Delaware Court of Chancery"; "the courts located in
@@ -107,6 +111,11 @@ def forum(texts: Sequence[str], question: str = "") -> Reading:
     return _read(texts, _forum_places, FORUM_GROUPS, "the clauses on courts and arbitration")
 
 
+def names_forum(text: str) -> bool:
+    """Does ``text`` name a court, an arbitration, a tribunal, a venue or a submission to a jurisdiction (:data:`_FORUM_WORDS`)?"""
+    return bool(_FORUM_WORDS.search(text))
+
+
 def asks_arbitration(question: str) -> bool:
     """Does the question ask about arbitration and no court ("Where is arbitration held?")?"""
     return bool(_ARBITRATION.search(question)) and not re.search(r"\b(?:courts?|sue|suing|lawsuits?|litigat\w*|judges?)\b", question, re.I)
@@ -134,7 +143,11 @@ def _forum_places(text: str) -> set[str]:
     if seat is not None:  # the body's country is its name, the seat is where it sits
         return {seat} | _forum_places(ARBITRAL_BODY.sub(lambda m: " " * len(m.group(0)), text))
     out: set[str] = set()
+    text = _LAWS_OF.sub(lambda x: " " * len(x.group(0)), text)  # "Choice of Law and Forum - ... governed ... by the laws of the State
+    # of Illinois" (a keyed dev set): the law's place is no forum
     for m in _FORUM_WORDS.finditer(text):
+        if re.search(r"\d+\s+(?:[A-Z][\w'’-]*\s+){1,3}$", text[max(0, m.start() - 40):m.start()]) and m.group(0)[0] == "C":
+            continue  # "60 Leveroni Court, Suite 200, Novato, California": a street, no court (a keyed dev set)
         if _PENDING.search(text[max(0, m.start() - 80):m.start()]) or _APPEAL_TO.search(text[max(0, m.start() - 80):m.start()]):
             continue  # "the action pending as T- 409-16 in the Federal Court of Canada": a case already before a court, no forum clause;
             # "no appeal (other than a petition to the United States Supreme Court for a writ of certiorari ...)" (a keyed dev set)
@@ -151,4 +164,4 @@ def _read(texts: Sequence[str], places: Callable[[str], set[str]], groups: tuple
     return one_value(found, what, "jurisdiction", "name")
 
 
-__all__ = ["FORUM_GROUPS", "LAW_GROUPS", "asks_arbitration", "asks_forum", "asks_law", "forum", "governing_law"]
+__all__ = ["FORUM_GROUPS", "LAW_GROUPS", "asks_arbitration", "asks_forum", "asks_law", "forum", "governing_law", "names_forum"]

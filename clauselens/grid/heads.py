@@ -331,7 +331,7 @@ _DEFINITION = re.compile(r"^\W*(?:[\d.()a-z]{1,8}\s+)?(?:(?:in|for\s+(?:the\s+)?
 _NOT_DEALING = re.compile(r"\w*\s+(?:[\w'’-]+\s+){0,2}?(?:remed\w*|procedur\w*|jurisdiction|venue|forum|courts?|property|owner\w*|means|method|"
                           # IP rights' boilerplate ("including exclusive exploitation rights, copyrights"), an entire agreement's "exclusive
                           # understanding", "governed exclusively by" (a tryout)
-                          r"exploitation\s+rights|govern\w*|understanding|statement|expression|"
+                          r"exploitation\s+rights|govern\w*|understanding|statement|expression|warrant\w*|"
                           # "may be changed without prior notice, exclusively at Tripath's discretion" (a keyed dev set), "at its sole and
                           # exclusive option", "exclusive responsibility": whose choice or burden, no dealing
                           r"discretion|option|election|judg\w*|decision|determination|responsibilit\w*|risk|cost|expense|liabilit\w*)\b"

@@ -44,7 +44,7 @@ from clauselens.grid.extract import (
     term_hits,
     topic_groups,
 )
-from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law
+from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law, names_forum
 from clauselens.grid.heads import (
     RowHeads,
     category_passages,
@@ -221,14 +221,9 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         if span is not None and span[2] in {c.key for c in r.choices}:
             return Reading(value=span[2], candidate=span[0], on_topic=True, reason=f"the term clause runs from {span[1]} to {span[2]}")
     if q.type == "jurisdiction":
-        # "which place's laws decide it?", "where would we go to fight it out?": the governing-law or the forum clause answers
-        # first (clauselens.grid.forum; the question's words alone read "the bankruptcy ... laws of the United States")
-        by_clause = (governing_law(texts) if q.category == "Governing Law" or (not q.category and asks_law(q.question))
-                     else forum(texts, q.question) if not q.category and asks_forum(q.question) else None)
-        if by_clause is not None and by_clause.candidate is not None:
+        by_clause = _jurisdiction_by_clause(q, texts, r, said)
+        if by_clause is not None:
             return by_clause
-        if _INSOLVENCY.search(said):
-            return _withheld(r, f"{r.value} is named for an insolvency's laws, not this agreement's")
     if q.type == "duration" and not q.category:
         # "how much time do they have to fix it?", "how many days do we get to pay an invoice?": the clauses that give the
         # time to cure a breach or to pay an invoice answer first (the question's words can single out a period of another
@@ -283,6 +278,23 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
             return _withheld(r, f"the period read ({r.value}) is not said of the term")
         return term if term.candidate is not None else r
     return r
+
+
+def _jurisdiction_by_clause(q: GridQuestion, texts: Sequence[str], r: Reading, said: str) -> Reading | None:
+    """"which place's laws decide it?", "where would we go to fight it out?": the governing-law or the forum clause answers first
+    (clauselens.grid.forum; the question's words alone read "the bankruptcy ... laws of the United States"); a forum asked where no
+    clause names one is not read from a sentence that names no court, arbitration or venue ("duly qualified ... under the laws of
+    ... the Commonwealth of Pennsylvania", a keyed dev set); ``None``: the question's words' reading ``r`` stands."""
+    asked_forum = not q.category and asks_forum(q.question)
+    by_clause = (governing_law(texts) if q.category == "Governing Law" or (not q.category and asks_law(q.question))
+                 else forum(texts, q.question) if asked_forum else None)
+    if by_clause is not None and by_clause.candidate is not None:
+        return by_clause
+    if _INSOLVENCY.search(said):
+        return _withheld(r, f"{r.value} is named for an insolvency's laws, not this agreement's")
+    if asked_forum and r.candidate is not None and not names_forum(said):
+        return _withheld(r, f"{r.value} is read from a sentence that names no court, arbitration or venue")
+    return None
 
 
 def _period_by_reader(q: GridQuestion, texts: Sequence[str], r: Reading) -> Reading | None:

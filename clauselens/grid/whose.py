@@ -377,7 +377,9 @@ _ENDS_AGREEMENT = re.compile(ENDS_OWN.pattern
                             r"|\b(?:terminat\w*|cancel\w*|end)\s+"
                             r"(?:(?:the\s+)?(?:whole|all)\s+(?:or\s+(?:any\s+)?part\s+)?of\s+)?"  # "the whole or any part of this agreement"
                             r"(?:[Tt]his|[Tt]he)\s+"  # not "any Merchant Agreement", "each Statement of Work": other instruments
-                            r"(?:(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\b"
+                            # ... not another thing's name ("the right to terminate the Advertising Fund", a keyed dev set)
+                            r"(?:(?!(?:[A-Z][\w-]*\s+){0,3}(?:Fund|Program|Programme|Plan|Policy|Account|Campaign|Order|Project)\b)"
+                            r"(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\b"
                             r"|\b[Tt]his\s+(?:(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\s+(?:may|shall|will|can|is)\s+"
                             r"(?:\w+\s+){0,2}?(?:be\s+)?(?:terminat|cancel)\w*"
                             # "the" names the agreement only with its word ("The Distribution Agreement may be terminated"); "the Bank

@@ -65,6 +65,9 @@ _CARVE_OUT = re.compile(r"\b(?:affiliates?|subsidiar\w+|successors?|merger|merge
                         r"(?:all|substantially\s+all)\s+(?:of\s+)?(?:its|the|their)\s+(?:assets|business)|controlled\s+by|common\s+control|"
                         # its own group by ownership: "to any entity of which Exxon Mobil Corporation owns ... at least fifty percent"
                         r"entit(?:y|ies)\s+(?:of\s+which|in\s+which|that|which)\b[^.;]{0,60}?\b(?:owns?|controls?|holds?)\b)\b", re.IGNORECASE)
+#: A free transfer in so many words: "This Agreement is fully transferable by us and will inure to the benefit of ... any other legal
+#: successor to our interests" (a keyed dev set: its "successor" was read as a carve-out from a consent rule).
+_FREELY = re.compile(r"\b(?:fully|freely)\s+(?:transferable|assignable)\b", re.IGNORECASE)
 #: A question that names the buyer of a party's business (a keyed dev set: "pass this deal on to another business - say a buyer of the
 #: company - without getting the other side's sign-off?"): the carve-out for a sale of the business is what it asks.
 _BUYER_ASKED = re.compile(r"\b(?:buyers?|purchasers?|acquirers?|new\s+owners?|takes?\s+(?:it\s+|them\s+|us\s+)?over|"
@@ -429,7 +432,7 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
             continue  # (a keyed dev set: "at any time" read as the freedom asked about)
         if issue is None:
             keeps = bool(KEEPS_WITHOUT.search(text))
-            free = not _CONSENT.search(text) and (carve_asked or not _CARVE_OUT.search(text))
+            free = bool(_FREELY.search(text)) or not _CONSENT.search(text) and (carve_asked or not _CARVE_OUT.search(text))
             if without and not keeps and asked & {"assign", "transfer"} and free:
                 yes.append((i, s, e))  # "may be assigned by the Provider upon written notice to the Company": no one's consent needed
             elif without and not keeps:
@@ -444,7 +447,7 @@ def read_yes_no(question: str, passages: Sequence[str]) -> YesNoReading:
         elif issue.kind == "negation":
             no.append((i, s, e))
     if not on_topic:
-        return _nothing_on_topic(question, bool(vocab), named)
+        return _nothing_on_topic(question, bool(vocab), named or _kind_used(question, passages))
     # "can a party ...": one party's right is a yes; so is one at-will right, however the question names who ends it ("Can the
     # contract be terminated at any time on notice?")
     got = _decision(passages, yes, no, existential_q or at_will_q, asked)
@@ -495,6 +498,19 @@ def bound_party(text: str, actions: set[str]) -> str | None:
         return None
     party = next(iter(named))
     return None if _ANY_PARTY.search(party) else party
+
+
+#: Clause kinds a question names by their own word family, and that family's unnegated use in an agreement.
+_KIND_WORDS = ((re.compile(r"\bexclusiv", re.I), re.compile(r"(?<!non)(?<!non-)(?<!non )(?<!not )\bexclusiv", re.I)),
+               (re.compile(r"\bcompet(?!en)", re.I), re.compile(r"\bcompet(?!en)", re.I)),
+               (re.compile(r"\bsolicit", re.I), re.compile(r"\bsolicit", re.I)))
+
+
+def _kind_used(question: str, passages: Sequence[str]) -> bool:
+    """Does the question name a clause kind by its word family ("exclusive", "non-compete") that the agreement uses, unnegated? Then
+    no sentence covering the question's other words proves nothing ("7. Exclusivity. During the term of this Agreement, Sabco will not
+    ... any other company reasonably deemed to be competitive": a keyed dev set's "No")."""
+    return any(q.search(question) and any(a.search(t) for t in passages) for q, a in _KIND_WORDS)
 
 
 def _nothing_on_topic(question: str, vocab: bool, named: bool) -> YesNoReading:

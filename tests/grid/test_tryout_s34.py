@@ -375,3 +375,79 @@ def test_roles_quoted_from_a_preamble_set_out_on_many_lines(question, name):
                 source_path="/tmp/d.txt")
     cell = role_cell({"row_key": "r", "question_id": "q", "fingerprint": "f"}, GridQuestion(id="q", question=question, type="party"), [p])
     assert cell is not None and cell.answer == name and name.split()[0] in cell.quote, cell
+
+
+# dev39-dev42 (a procurement form, a shop owner, a compliance officer, an investor), first read at the session's code 144 right / 8
+# wrong; the general rules their wrongs asked for:
+
+
+def test_ending_another_things_name_is_no_free_exit():
+    fund = ("Pretzel Time reserves the right to suspend contributions/fees and operations of the Advertising Fund for one or more periods, "
+            "and the right to terminate the Advertising Fund, upon thirty (30) days' prior written notice to Franchisee.")
+    # MRSFIELDSORIGINALCOOKIESINC_01_29_1998-EX-10-FRANCHISE AGREEMENT
+    assert not at_will(fund)
+    assert at_will("Either party may terminate the Distribution Agreement upon thirty (30) days written notice.")
+
+
+def test_a_heading_on_exclusive_warranties_grants_nothing():
+    from clauselens.grid.heads import exclusive_sentence
+
+    assert exclusive_sentence(["Exclusivity of Warranties THE WARRANTIES IN SECTION"]) is None
+    # QuantumGroupIncFl_20090120_8-K_EX-99.2_3672910_EX-99.2_Hosting Agreement
+
+
+@pytest.mark.parametrize("sentence,place", [
+    ("Ultragenyx Pharmaceutical Inc, 60 Leveroni Court, Suite 200, Novato, California 94949, United States of America", ""),
+    # ULTRAGENYXPHARMACEUTICALINC_12_23_2013-EX-10.9-SUPPLY AGREEMENT: a street, no court
+    ("Exclusive place of Jurisdiction is Hamburg, Germany.", "Germany"),  # the same agreement's forum
+    ("15. Choice of Law and Forum - This Agreement will be construed and governed in accordance with the laws of the State of Illinois, "
+     "without regard to conflict of laws principles.", ""),  # LifewayFoodsInc_..._Endorsement Agreement: the law's place is no forum
+    ("28. Law and jurisdiction This Agreement shall be governed by and construed in all respects in accordance with the law of England "
+     "and Wales and both parties submit to the exclusive jurisdiction of the English courts.", ""),  # no "Wales" from the law's words
+    ("The parties submit to the exclusive jurisdiction of the courts of the State of New York; this Agreement is governed by the laws "
+     "of the State of New York.", "New York"),
+])
+def test_a_forum_is_read_from_courts_not_from_addresses_or_the_law(sentence, place):
+    from clauselens.grid.forum import forum
+
+    assert forum([sentence]).value == place
+
+
+def test_a_forum_asked_is_not_read_from_a_sentence_naming_no_court():
+    from clauselens.grid.questions import GridQuestion
+    from clauselens.grid.rule import read
+    from clauselens.parsing.types import Span
+    from clauselens.retrieval.types import Passage
+
+    qualified = ("The Company will be duly qualified to transact business and in good standing under the laws of the United States of "
+                 "America, in the Commonwealth of Pennsylvania and in each other jurisdiction in which such qualification is required.")
+    # ALLIANCEBANCORPINCOFPENNSYLVANIA_10_18_2006-EX-1.2-AGENCY AGREEMENT (no forum clause)
+    p = Passage(chunk_id="c0", doc_id="d", node_id="0", text=qualified, spans=[Span(start=0, end=len(qualified))], page_start=1,
+                page_end=1, source_path="/tmp/d.txt")
+    q = GridQuestion(id="f", question="Litigation risk: where does a dispute land - which court or arbitration seat?", type="jurisdiction")
+    assert read(q, [p]).value == ""
+
+
+def test_fully_transferable_is_a_free_transfer():
+    q = "Could one of them just give this whole deal over to a different business without getting an okay from the other side first?"
+    joint = ("This Agreement is fully transferable by us and will inure to the benefit of any person or entity to whom it is transferred, "
+             "or to any other legal successor to our interests in this Agreement.")  # JOINTCORP_09_19_2014-EX-10.15-FRANCHISE AGREEMENT
+    assert read_yes_no(q, [joint]).answer == "Yes"
+
+
+@pytest.mark.parametrize("question,sentence", [
+    ("Yes or no: does the agreement grant the company or the counterparty any exclusive right, licence or appointment?",
+     "7. Exclusivity. During the term of this Agreement, Sabco will not represent or accept as a primary, secondary, or associate sponsor "
+     "any other company reasonably deemed to be competitive with Prolong products."),  # PROLONGINTERNATIONALCORP_..._SPONSORSHIP
+    ("Yes or no: is the company or the counterparty bound by a non-compete or a non-solicitation restriction?",
+     "Unless accepted by the Principal, the Distributor agrees that during the term of this Agreement, the Distributor, either directly "
+     "or indirectly, shall handle no products that are competitive with the Products within the Territory."),  # PrecheckHealth..._Distributor
+])
+def test_a_kind_the_agreement_names_in_its_own_word_is_not_absent(question, sentence):
+    assert read_yes_no(question, [sentence]).answer != "No"
+
+
+def test_nothing_on_topic_still_reads_no_where_the_word_never_occurs():
+    q = "Yes or no: does the agreement grant the company or the counterparty any exclusive right, licence or appointment?"
+    texts = ["The Distributor shall pay all invoices within thirty (30) days.", "This Agreement is governed by the laws of Delaware."]
+    assert read_yes_no(q, texts).answer == "No"
