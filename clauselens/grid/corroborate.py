@@ -17,12 +17,13 @@ from typing import Any, Sequence
 
 from clauselens.grid.cells import Cell
 from clauselens.grid.questions import GridQuestion
+from clauselens.grid.rule import QUESTION_WORDS_READ
 
 #: How many of retrieval's passages for the question the value's passage must be among (3: chosen on the dev9-dev30 first
 #: reads above; 1 kept 26 right / 4 wrong, 5 kept 35 / 9).
 TOP = 3
 #: The reason a typed cell read from the question's own words carries (:func:`clauselens.grid.rule.rule_cell`).
-BY_QUESTION_WORDS = "read by rule from the clause on "
+BY_QUESTION_WORDS = QUESTION_WORDS_READ
 #: The answer types whose question-word reads are checked (dates and jurisdictions read so were right 16 times in 18).
 CHECKED_TYPES = frozenset({"duration", "amount"})
 

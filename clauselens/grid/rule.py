@@ -414,7 +414,7 @@ def rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]
     return Cell(**base, status="answered", answer=r.value, quote=quote, clause=p.clause_ref or "", page=p.page_start,
                 link=source_link(p.source_path or base.get("source_path", ""), p.page_start),
                 quote_spans=[[s.start, s.end] for s in m.doc_spans], top_spans=[[s.start, s.end] for s in p.spans],
-                reason=f"{r.reason}; read by rule (no model)" if r.reason else f"read by rule from the clause on {groups} (no model)")
+                reason=f"{r.reason}; read by rule (no model)" if r.reason else f"{QUESTION_WORDS_READ}{groups} (no model)")
 
 
 def yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[Passage]) -> Cell | None:
@@ -551,6 +551,8 @@ def _ends_or_renews(sentence: str) -> bool:
 #: (:data:`clauselens.grid.periods.RENEWS_FOR`: "shall automatically renew for consecutive one (1) year terms"; the paraphrase
 #: benchmark's Renewal Term: 160 right / 15 wrong before the gate, 62 / 3 with it).
 UNCORROBORATED_READ = "the sentence the question's words find"
+#: The reason of a typed cell whose value only the question's words found, as answered (:mod:`clauselens.grid.corroborate` checks it).
+QUESTION_WORDS_READ = "read by rule from the clause on "
 
 
 def checks_category(own: Cell) -> bool:
@@ -582,5 +584,6 @@ def cross_checked(own: Cell, by_category: Cell | None) -> Cell:
     return own
 
 
-__all__ = ["FRONT_PASSAGES", "RULE_MODEL", "category_rule_cell", "checks_category", "cross_checked", "head_yes_no_cell", "read",
+__all__ = ["FRONT_PASSAGES", "QUESTION_WORDS_READ", "RULE_MODEL", "category_rule_cell", "checks_category", "cross_checked", "head_yes_no_cell",
+           "read",
            "role_cell", "rule_cell", "uses_rule", "yes_no_cell"]

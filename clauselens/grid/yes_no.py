@@ -182,19 +182,18 @@ _SECRET_Q = re.compile(r"\b(?:confiden\w*|secre\w*|nda|non-?disclosure|hush|unde
                        r"(?:\w+\s+){0,4}?(?:info\w*|details|data|secrets|plans|pricing|know-?how|business))\b", re.IGNORECASE)
 #: A party's duty of confidence: "shall keep ... confidential", "shall hold in confidence", "shall not disclose ... Confidential Information",
 #: "Neither Party may disclose ...".
+#: A party barred from disclosing: "shall not disclose", "is not allowed to disclose", "Neither Party may disclose" (an agreement that
+#: says so speaks of secrecy, whatever its words: a "No" needs none; not a representation that nothing "has not been disclosed").
+_BARS_DISCLOSING = (r"(?:\b(?:shall|will|must|may)\s+not\b|\b(?:is|are)\s+not\s+(?:allowed|permitted|entitled|authori[sz]ed)\s+to\b)"
+                    r"[^.;]{0,60}?\bdisclos\w*|\bnot\s+to\s+disclose\b|\b(?:neither|no)\s+part(?:y|ies)\s+(?:shall|will|may|must)\b[^.;]{0,40}?\bdisclos")
+_NO_DISCLOSING = re.compile(_BARS_DISCLOSING, re.IGNORECASE)
 _KEEPS_SECRET = re.compile(r"\b(?:shall|will|must|agrees?\s+to|undertakes?\s+to)\b[^.;]{0,100}?\b(?:keep|hold|maintain|treat|protect|preserve)\w*\b"
                            r"[^.;]{0,100}?\b(?:confiden\w*|secre\w*)|\b(?:shall|will|must)\s+not\b[^.;]{0,60}?\bdisclos\w*[^.;]{0,120}?\bconfiden|"
                            r"\b(?:neither|no)\s+part(?:y|ies)\s+(?:shall|will|may|must)\b[^.;]{0,40}?\bdisclos|"
-                           # "JHU shall not disclose the financial terms of this Agreement to third parties" (a keyed dev set: "No")
-                           # ... "Party B is not allowed to disclose the intellectual property to the other third party" (a keyed dev set)
-                           r"(?:\b(?:shall|will|must|may)\s+not\b|\b(?:is|are)\s+not\s+(?:allowed|permitted|entitled|authori[sz]ed)\s+to\b)"
-                           r"[^.;]{0,60}?\bdisclos\w*[^.;]{0,120}?\bto\s+(?:any\s+|the\s+other\s+|other\s+|a\s+)?third\s+part",
+                           # "JHU shall not disclose the financial terms of this Agreement to third parties", "Party B is not allowed to
+                           # disclose the intellectual property to the other third party" (keyed dev sets)
+                           r"(?:" + _BARS_DISCLOSING + r")[^.;]{0,120}?\bto\s+(?:any\s+|the\s+other\s+|other\s+|a\s+)?third\s+part",
                            re.IGNORECASE)
-#: A party barred from disclosing anything: an agreement that says so speaks of secrecy, whatever its words ("No" needs none; not
-#: a representation that nothing "has not been disclosed").
-_NO_DISCLOSING = re.compile(r"\b(?:shall|will|must|may)\s+not\b[^.;]{0,60}?\bdisclos|\b(?:is|are)\s+not\s+(?:allowed|permitted|entitled|"
-                            r"authori[sz]ed)\s+to\s+disclos|\bnot\s+to\s+disclose\b|\b(?:neither|no)\s+part(?:y|ies)\s+(?:shall|will|may|must)\b"
-                            r"[^.;]{0,40}?\bdisclos", re.IGNORECASE)
 
 
 def asks_secrecy(question: str) -> bool:
@@ -500,17 +499,21 @@ def bound_party(text: str, actions: set[str]) -> str | None:
     return None if _ANY_PARTY.search(party) else party
 
 
-#: Clause kinds a question names by their own word family, and that family's unnegated use in an agreement.
-_KIND_WORDS = ((re.compile(r"\bexclusiv", re.I), re.compile(r"(?<!non)(?<!non-)(?<!non )(?<!not )\bexclusiv", re.I)),
-               (re.compile(r"\bcompet(?!en)", re.I), re.compile(r"\bcompet(?!en)", re.I)),
-               (re.compile(r"\bsolicit", re.I), re.compile(r"\bsolicit", re.I)))
+#: The clause kinds whose word family a question may name (:data:`clauselens.heads.category_words.ASKED_WORDS`) that decide no
+#: "nothing on topic" "No" when the agreement uses the family (exclusivity unnegated: "non-exclusive" grants the opposite).
+_KIND_FAMILIES = ("exclusiv", "compet", "solicit")
+_UNNEGATED = re.compile(r"(?<!non)(?<!non-)(?<!non )(?<!not )\b", re.IGNORECASE)
 
 
 def _kind_used(question: str, passages: Sequence[str]) -> bool:
     """Does the question name a clause kind by its word family ("exclusive", "non-compete") that the agreement uses, unnegated? Then
     no sentence covering the question's other words proves nothing ("7. Exclusivity. During the term of this Agreement, Sabco will not
     ... any other company reasonably deemed to be competitive": a keyed dev set's "No")."""
-    return any(q.search(question) and any(a.search(t) for t in passages) for q, a in _KIND_WORDS)
+    from clauselens.heads.category_words import ASKED_WORDS
+
+    return any(re.search(rf"\b{ASKED_WORDS[w]}", question, re.IGNORECASE)
+               and any(re.search((_UNNEGATED.pattern if w == "exclusiv" else r"\b") + ASKED_WORDS[w], t, re.IGNORECASE) for t in passages)
+               for w in _KIND_FAMILIES)
 
 
 def _nothing_on_topic(question: str, vocab: bool, named: bool) -> YesNoReading:
