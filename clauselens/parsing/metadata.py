@@ -236,12 +236,13 @@ def _add(out: list[str], name: str | None) -> None:
 
 
 def _parties_in(seg: str) -> list[str]:
-    """Names before the defining parentheses of one (whitespace-normalised) preamble run; not before one naming a document ("License Agreement")."""
+    """Names before the defining parentheses of one (whitespace-normalised) preamble run; before one naming a document, its first sentence's."""
     out: list[str] = []
     pos = 0
     for m in _DEF_PAREN.finditer(seg):
         piece, pos = seg[pos:m.start()], m.end()
-        for name in _names_from_piece(piece) if not re.search(r"\b(?:Agreement|Contract)\b", m.group(0)) else []:
+        doc = re.search(r"\b(?:Agreement|Contract)\b", m.group(0))  # a document's name: the names of the piece's first sentence only
+        for name in _names_from_piece(re.split(r"\.\s+(?=(?:This|The|These|Such|Each|In|Whereas|Now)\b)", piece)[0] if doc else piece):
             _add(out, name)
     return out[:6]
 
