@@ -76,7 +76,8 @@ _CURE = re.compile(r"\b(?:cur(?:e|es|ed|ing)|uncured|remed(?:y|ied|ies|y)|unreme
 _DUE = re.compile(r"\b(?:pay(?:s|ing|ment|ments|able)?|paid|due(?!\s+(?:for|to\s+be)\s+(?:deliver|ship|perform|complet)\w*)|remit\w*)\b"
                   r"|\bnet\s+(?:\d+|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety)\b", re.IGNORECASE)  # "Net 30 days from ... invoice"
 #: ... or "net N days" alone, the trade's own words for the time to pay a bill ("terms for payment to Company are Net 30 days")
-_INVOICE = re.compile(r"\b(?:invoic\w*|bills?|billing|statements?)\b|\bnet\s+(?:\d+|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety)\b",
+_INVOICE = re.compile(r"\b(?:invoic\w*|bills?|billing|(?<!financial\s)statements?)\b|"
+                      r"\bnet\s+(?:\d+|ten|fifteen|twenty|thirty|forty|forty-five|sixty|ninety)\b",
                       re.IGNORECASE)
 #: A payment falling due each period, where no invoice is sent: "Payments shall be made 15 days from the end of each quarter",
 #: "shall be paid within the first five days of the following calendar month" (keyed dev sets take it as the time to pay).
@@ -301,7 +302,10 @@ _NOT_PAYMENT_TIME = re.compile(_NOT_A_DEADLINE.pattern + r"|^(?![\s\S]*\b(?:pay|
                                # Calm within twenty (20) days after each calendar month, a statement ... identifying ... the total
                                # commission paid to XSPA employees" (a keyed dev set read 20 days)
                                r"^(?:(?!\bpa(?:y|ys|id|yable|yment|yments)\b|\bremit)[\s\S])*?\b(?:submit|send|deliver|issue|render|provide|"
-                               r"furnish)\w*\b[^.;]{0,40}?\bwithin\b[^.;]{0,80}?\b(?:statements?|reports?|accountings?)\b", re.IGNORECASE)
+                               r"furnish)\w*\b[^.;]{0,40}?\bwithin\b[^.;]{0,80}?\b(?:statements?|reports?|accountings?)\b|"
+                               # ... nor a solvency test: "unable to meet its obligations as they become due within one year after the date
+                               # that PB's financial statements are issued" (a keyed dev set read one year)
+                               r"\b(?:debts|obligations|liabilities)\s+as\s+they\s+(?:become|fall|come)\s+due\b", re.IGNORECASE)
 
 
 #: Before a period: a condition's threshold ("if the invoice is received more than 10 days after the date of the invoice", beside

@@ -136,10 +136,16 @@ def preamble_parties(front: str) -> tuple[tuple[str, ...], dict[str, list[str]]]
     """The parties of the opening text ``front`` and their defined terms (the Archivist's preamble readers), read once per
     text for both role readers; ``((), {})`` when fewer than two parties are named. The preamble may follow a title page
     and a contents list: the first 3,000-character window (every 2,000) that names two parties."""
+    from clauselens.grid.values import name_tokens
     from clauselens.parsing.metadata import guess_parties, guess_party_aliases
 
     for start in range(0, max(1, len(front) - 1000), 2000):
         parties = guess_parties(front[start:start + 3000])
+        # one company written twice ("Goosehead Insurance Agency" on a title page, "Goosehead Insurance Agency, LLC" in the preamble of
+        # a form whose franchisee is left blank, a keyed dev set): one party, kept by its longer name (not "Electric City Corp." and
+        # "Electric City of Illinois LLC": a parent and its subsidiary)
+        parties = [p for k, p in enumerate(parties) if not any(
+            j != k and name_tokens(p) and name_tokens(p) == name_tokens(q) and (len(q), -j) > (len(p), -k) for j, q in enumerate(parties))]
         if len(parties) >= 2:
             return tuple(parties), guess_party_aliases(front[start:], parties)
     return (), {}

@@ -89,6 +89,7 @@ from clauselens.grid.signing import (
     testimonium_date,
 )
 from clauselens.grid.term import (
+    OPEN_ENDED,
     OPEN_GROUPS,
     SPAN_GROUPS,
     TERM_GROUPS,
@@ -122,6 +123,10 @@ FRONT_CHARS = 3000
 #: The agreement's own date left blank: 'dated as of [•], 2020', "made this ____ day of".
 _BLANK_DATE = re.compile(r"\b(?:dated|made|entered\s+into)\b[^.;]{0,30}?(?:\[\s*[•●·_\s]*\]|_{3,})", re.IGNORECASE)
 _STARTS_NAMED = re.compile(r"^\W*Effective\s+(?:as\s+of\s+)?\w+\s+\d", re.IGNORECASE)  # 'Effective February 4, 2020 (the "Commencement Date")
+#: A cover sheet's label for when it starts ("Effective Date: July 1, 2019", "Effective Dates: September 1, 2006, August 31, 2007"), with
+#: no word of making or signing it: the day it takes effect, which says nothing of when it was signed (two keyed dev sets).
+_START_LABELLED = re.compile(r"^\W*(?:Effective|Commencement|Start)\s+Dates?\s*:", re.IGNORECASE)
+_MADE_WORDS = re.compile(r"\b(?:dated|made|entered|executed|signed|sign)\b", re.IGNORECASE)
 
 
 def _executed(texts: Sequence[str], front: Reading) -> Reading:
@@ -135,6 +140,8 @@ def _executed(texts: Sequence[str], front: Reading) -> Reading:
     if witnessed is None and front.candidate is not None and _STARTS_NAMED.search(said) and any(_BLANK_DATE.search(t) for t in texts[:2]):
         # 'dated as of [•], 2020' ... 'Effective February 4, 2020 (the "Commencement Date")': when it starts, not when it was signed
         return _withheld(front, f"the agreement's date read ({front.value}) is the day it takes effect; nothing dates the signing")
+    if witnessed is None and _START_LABELLED.search(said) and not _MADE_WORDS.search(said):
+        return _withheld(front, f"the date read ({front.value}) is labelled as the day it takes effect; nothing dates the signing")
     if witnessed is None or witnessed.value == front.value or witnessed.candidate is None:
         return front
     if re.search(r"\beffective\b", said, re.IGNORECASE):
@@ -517,6 +524,9 @@ def category_rule_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence
     if cell.status == "not found":
         return None
     said = f"the question reads as one about {topic.category.lower()} (topic head P {topic.probability:.2f}); "
+    if cell.status == "answered" and OPEN_ENDED.match(cell.answer.strip()):  # a user's date or length of a term "until terminated":
+        # not found, as when the question's own words read it (the preset's Expiration Date keeps the phrase; a keyed dev set)
+        return Cell(**base, status="not found", answer="", reason=f"{said}{cell.reason} ({cell.answer}): it states no end date and no length")
     return cell.model_copy(update={"reason": said + cell.reason, "passages": len(passages)})
 
 

@@ -369,6 +369,10 @@ __all__ = ["ACCOUNTING", "BREACHES", "CURE_BEFORE", "INSPECTS", "ENDING_WORD", "
 #: performance of related obligations under this Agreement", "either you or the Company may terminate your employment".
 ENDS_OWN = re.compile(r"\b(?:terminat|cancel)\w*\s+(?:(?:its|their)\s+(?:participation|performance)\b[^.;]{0,40}?\b(?:this|the)\s+"
                       r"(?:[A-Z][\w-]*\s+){0,2}Agreement\b|(?:your|his|her|the\s+[\w-]+['’]s|the)\s+employment\b)")
+#: Things other than the agreement that a clause may end: a fund, a programme, a plan, a policy, an order, a body of the parties
+#: (a council, a committee, a board), a schedule.
+_OTHER_THING = (r"(?:Fund|Program|Programme|Plan|Policy|Account|Campaign|Order|Project|Council|Committee|Board|Panel|Team|Group|Forum|"
+                r"Escrow|Subscription|Schedule|Exhibit|Appendix|Statement)")
 #: A termination of the agreement itself (or of the defined relationship it sets up: "the Appointment"), not of a
 #: licence, a policy's coverage or an address.
 _ENDS_AGREEMENT = re.compile(ENDS_OWN.pattern
@@ -378,7 +382,7 @@ _ENDS_AGREEMENT = re.compile(ENDS_OWN.pattern
                             r"(?:(?:the\s+)?(?:whole|all)\s+(?:or\s+(?:any\s+)?part\s+)?of\s+)?"  # "the whole or any part of this agreement"
                             r"(?:[Tt]his|[Tt]he)\s+"  # not "any Merchant Agreement", "each Statement of Work": other instruments
                             # ... not another thing's name ("the right to terminate the Advertising Fund", a keyed dev set)
-                            r"(?:(?!(?:[A-Z][\w-]*\s+){0,3}(?:Fund|Program|Programme|Plan|Policy|Account|Campaign|Order|Project)\b)"
+                            r"(?:(?!(?:[A-Z][\w-]*\s+){0,3}" + _OTHER_THING + r"\b)"
                             r"(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\b"
                             r"|\b[Tt]his\s+(?:(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*|agreement|contract)\s+(?:may|shall|will|can|is)\s+"
                             r"(?:\w+\s+){0,2}?(?:be\s+)?(?:terminat|cancel)\w*"
@@ -387,7 +391,10 @@ _ENDS_AGREEMENT = re.compile(ENDS_OWN.pattern
                             r"|\b[Tt]he\s+(?:[A-Z][\w-]*\s+){0,3}(?:Agreement|Contract|agreement|contract)\s+(?:may|shall|will|can|is)\s+"
                             r"(?:\w+\s+){0,2}?(?:be\s+)?(?:terminat|cancel)\w*"
                             # ... or in the passive, by its defined name ("The Appointment may be terminated by either party")
-                            r"|\b[Tt]he\s+(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*\s+(?:may|shall|will|can)\s+(?:\w+\s+){0,2}?be\s+(?:terminat|cancel)\w*")
+                            # ... not another body or instrument ("The Franchisee Advisory Council may be terminated or dissolved by us at
+                            # any time", a keyed dev set)
+                            r"|\b[Tt]he\s+(?!(?:[A-Z][\w-]*\s+){0,3}" + _OTHER_THING + r"\b)"
+                            r"(?:[A-Z][\w-]*\s+){0,3}[A-Z][\w-]*\s+(?:may|shall|will|can)\s+(?:\w+\s+){0,2}?be\s+(?:terminat|cancel)\w*")
 #: The words of a termination for convenience.
 _AT_WILL = re.compile(r"\b(?:for\s+(?:its|their|any\s+party's)?\s*convenience|without\s+(?:any\s+)?(?:cause|reason)|"
                       r"with\s+or\s+without\s+cause|for\s+any\s+(?:or\s+no\s+)?reason(?:\s+or\s+no\s+reason)?|for\s+no\s+reason)\b",
@@ -410,6 +417,8 @@ _ON_CONDITION = re.compile(r"\b(?:if|should|in\s+the\s+event|in\s+case|breach\w*
                            r"by\s+(?:the\s+)?end\s+of\s+(?:the|an?|its|any|each|such)\s+(?:[\w-]+\s+){0,3}period|"
                            r"as\s+(?:set\s+forth|provided|described|specified)\s+in\s+(?:Section|Article|Paragraph|clause)s?\s+\d|"
                            r"in\s+accordance\s+with\s+(?:Section|Article|Paragraph|clause|subsection)s?\s+\d|where|"
+                           # "You may terminate the agreement on any grounds available by law" (a keyed dev set): the law's grounds, no free exit
+                           r"grounds?\b[^.;]{0,40}?\b(?:law|statute)|(?:available|permitted|allowed|provided)\s+(?:by|under)\s+(?:applicable\s+)?law|"
                            # "may be terminated by either party for "Cause" without the need of providing a notice period" (a new user's
                            # tryout: read as a free exit); not "without cause"
                            r"(?:for|with)\s+(?:good\s+|just\s+|proper\s+)?[\"“]?cause)\b",

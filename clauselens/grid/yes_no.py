@@ -228,6 +228,8 @@ _QUALITY_PROMISE = re.compile(
     r"\b(?:perform|provid|render|deliver|suppl)\w*\s+(?:substantially\s+)?(?:in\s+(?:substantial\s+|material\s+|full\s+)?accordance\s+with|as\s+described\s+in)\s+(?:the\s+|its\s+|"
     r"relevant\s+)?(?:[\w'-]+\s+){0,3}?(?:documentation|specifications?)\b|\bin\s+a\s+(?:good|professional|competent|diligent)\s+manner\b|\b(?:perform|provid|render)\w*\s+(?:[\w-]+\s+){0,6}?in\s+a\s+commercially\s+reasonable\s+manner\b|"
     r"\brepair\s+or\s+replace\b[^.;]{0,40}?\bdefective\b|\b(?:shall|will)\s+warrant\s+the\b|"
+    # a service level guaranteed: "Includes a 99 percent server uptime guarantee" (a keyed dev set's hosting agreement)
+    r"\b(?:uptime|availability|service[\s-]levels?)\s+(?:guarantee|warranty|commitment)\b|\bguarantee\w*\s+(?:[\w.%]+\s+){0,4}?(?:uptime|availability)\b|"
     r"\bquality\s+(?:commensurate|consistent|at\s+least\s+equal|equal)\b|\bmeet\w*\s+(?:[\w-]+\s+){0,3}?quality\s+standards?\b|"
     r"\b(?:good|professional|competent|diligent|skill?ful|timely)\s*(?:,|and)\s*(?:\w+\s+){0,2}?(?:workmanlike|competent|professional|diligent)\s+"
     r"(?:manner|fashion)|\bwith\s+(?:all\s+)?due\s+(?:skill|care|diligence)\b|\bwarrant\w*\s+that\s+[^.;]{0,160}?\b(?:will|shall)\s+(?:\w+\s+){0,3}?(?:perform|function)\w*|"
@@ -236,6 +238,9 @@ _QUALITY_PROMISE = re.compile(
     # comply, in all material respects, with the description and technical specifications", "... can fulfil the technological goals"
     r"\b(?:warrant|guarantee)\w*\s+that\s+[^.;]{0,160}?\b(?:compl(?:y|ies)|conform\w*|in\s+(?:substantial\s+|material\s+|full\s+)?accordance\s+with|fulfil\w*|meets?|satisf(?:y|ies))\b"
     r"(?![^.;]{0,60}?\b(?:laws?|regulations?|statutes?|rules|ordinances|legal)\b)"
+    # ... not a party's own obligations ("represents and warrants that it is not a party to any agreement that would prevent it from
+    # fulfilling its obligations under this Agreement", a keyed dev set: a warranty of no conflict)
+    r"(?!\s+(?:\w+\s+){0,2}?(?:obligations|duties|covenants|commitments|undertakings)\b)"
     # ... not the agreement's own terms ("warrants that it has the right ... to grant the License ... to use the Trademarks ... in
     # accordance with the terms of this Agreement", a keyed dev set: an authority warranty)
     r"(?!\s+(?:the\s+)?(?:terms|provisions)\s+(?:and\s+conditions\s+)?(?:of\s+(?:this|the)\s+(?:Agreement|Contract)|hereof))|"

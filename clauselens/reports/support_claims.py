@@ -53,7 +53,9 @@ _NOT_NAMES = frozenset("agreement contract section article schedule exhibit anne
 _MODAL = re.compile(
     r"\b(?:"
     r"(?:is|are)\s+(?:not\s+)?(?:allowed|permitted|entitled|free|required|obliged|obligated|authori[sz]ed)\s+to"
-    r"|(?:is|are)\s+(?:prohibited|restricted|barred)\s+from"
+    r"|(?:is|are)\s+(?:prohibited|restricted|barred|blocked|precluded|prevented)\s+from"
+    # a promise named as a thing: "bound by a promise not to solicit", "a covenant not to compete" (a keyed dev set's question)
+    r"|(?:promises?|covenants?|undertakings?|commitments?|obligations?)\s+not\s+to"
     r"|(?:has|have)\s+(?:no\s+|not\s+)?(?:the\s+|a\s+)?right\s+to"
     r"|agrees?\s+(?:not\s+)?to"
     r"|(?:does|do|did|need|is|are)\s+not"
@@ -83,7 +85,7 @@ def _rephrase(text: str) -> str:
 
 
 _NEG_AFTER = re.compile(r"^\s*(?:,\s*)?(?:not|never|in\s+no\s+event|under\s+no\s+circumstances)\b", re.IGNORECASE)
-_NEG_IN_MODAL = re.compile(r"\b(?:not|no|prohibited|restricted|barred)\b|cannot|n't", re.IGNORECASE)
+_NEG_IN_MODAL = re.compile(r"\b(?:not|no|prohibited|restricted|barred|blocked|precluded|prevented)\b|cannot|n't", re.IGNORECASE)
 #: A clause opened by "Neither ..." / "No ..." / "Nothing ..." negates its modal ("Neither this
 #: Agreement nor any right shall be assigned", "No party may"), after its number ("(a)", "4.", "15.1", "15.1.2"; a new
 #: user's tryout, 2026-12-06: "15.1 Neither this Agreement nor ... shall be assigned" was read as a permission).
