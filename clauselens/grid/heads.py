@@ -30,9 +30,11 @@ Both heads load on first use; when either is not installed the caller keeps its 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Sequence
 
 from clauselens.grid.evidence import MAY_ASK
@@ -49,6 +51,11 @@ _NAMED_KIND = re.compile(r"\bexclusiv\w*|\bcompet(?!en)\w*", re.IGNORECASE)
 _SOLE_ASKED = re.compile(r"\b(?:only|sole|solely|exclusiv\w*|one[\s-]and[\s-]only|nobody\s+else|no[\s-]one\s+else)\b", re.IGNORECASE)
 #: The topic head's least probability for the category it reads (the library's topic channel's floor).
 MIN_TOPIC_PROBABILITY = 0.5
+#: Per CUAD category, the least out-of-fold presence score of a train_allowed agreement with such a clause
+#: (``benchmarks/presence_absent_lines.py``): the "No" line of a kind the topic head gives no ``absent_below``.
+ABSENT_LINES = Path(__file__).resolve().parent / "presence_absent_lines.json"
+#: The clause kind of a free exit.
+CONVENIENCE = "Termination For Convenience"
 #: Passages, besides the opening ones, that a typed question read as a category looks at.
 TOP_PASSAGES = 5
 #: Opening passages kept for a typed question read as a category (the preamble: dates, parties).
@@ -187,6 +194,20 @@ def _absent_below(category: str) -> float | None:
         return None
 
 
+@lru_cache(maxsize=1)
+def _absent_lines() -> dict[str, float]:
+    try:
+        return {c: float(v) for c, v in json.loads(ABSENT_LINES.read_text(encoding="utf-8"))["lines"].items()}
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def absent_line(category: str) -> float | None:
+    """The presence score under which no train_allowed agreement with a clause of ``category`` falls, out of fold
+    (:data:`ABSENT_LINES`), else ``None``."""
+    return _absent_lines().get(category)
+
+
 def best_sentence(texts: Sequence[str], rh: RowHeads, category: str) -> tuple[int, int, int]:
     """``(passage, start, end)``: the sentence the presence head scores highest for ``category`` in the
     passage it scores highest (the whole passage when it has no sentence)."""
@@ -217,18 +238,25 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
         # "does anything in here say that only one side gets to do this, or that we can only deal with each other, or give someone
         # rights nobody else is allowed to have?" (no kind read with enough probability): its "only ... nobody else" asks for exclusivity
         topic = TopicReading("Exclusivity", 0.0)
-    cq = cuad_question(topic.category) if topic else None
-    if topic is None or cq is None or cq.type != "yes_no" or topic.category not in rh.scores:
-        return None
-    if not same_polarity(question, cq.question) or asks_permission(question, topic.category):
-        return None
     from clauselens.grid.extract import asks_convenience
     from clauselens.grid.yes_no import asks_secrecy
 
     if asks_secrecy(question):
         return None  # "Any NDA-type stuff in here about keeping things hush-hush?" read as exclusivity (P 0.90): no CUAD kind is confidentiality
-    if asks_convenience(question) and topic.category != "Termination For Convenience":
-        return None  # "Can either side bail out just by giving notice, with nothing having gone wrong?" read as change of control (P 0.67)
+    restraints = _restraints_absent(question, texts, rh)
+    if restraints is not None:
+        return restraints
+    by_words = asks_convenience(question) and CONVENIENCE in rh.scores and (topic is None or topic.category != CONVENIENCE)
+    if by_words:
+        # "Can either side bail out just by giving notice, with nothing having gone wrong?" (no kind read, or read as change of control,
+        # P 0.67): its words ask for a free exit -- which the head only denies below its absence line (a "Yes" needs the sentence)
+        topic = TopicReading(CONVENIENCE, 0.0)
+    cq = cuad_question(topic.category) if topic else None
+    if topic is None or cq is None or cq.type != "yes_no" or topic.category not in rh.scores:
+        return None
+    free_exit = topic.category == CONVENIENCE and asks_convenience(question)  # "even if nothing went wrong", "for convenience": one meaning
+    if not (free_exit or same_polarity(question, cq.question)) or asks_permission(question, topic.category):
+        return None
     if topic.category == "Rofr/Rofo/Rofn" and not _FIRST_ASKED.search(question):
         # "only we can sell it, or they only can buy from us? some only-one deal here?" read as a first refusal (P 0.86): without a
         # word of first refusal, its "only" / "sole" asks for exclusivity (keyed dev sets)
@@ -246,17 +274,63 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
             # question that names the kind by its own word family asks about that kind
             topic = TopicReading(kind, topic.probability)
     cat = topic.category
-    score, thr = rh.scores[cat], rh.thresholds[cat]
     said = (f"the question reads as one about {cat.lower()} (topic head P {topic.probability:.2f})" if topic.probability else
-            f"the question reads as one about {cat.lower()} (its words: {', '.join(dict.fromkeys(only))})")
-    if score >= thr:
+            f"the question reads as one about {cat.lower()} (its words: "
+            + (f"{', '.join(dict.fromkeys(only))})" if not by_words else "an exit on notice alone)"))
+    return _presence_decision(question, texts, rh, cat, said, by_words)
+
+
+#: A question about competing and about taking the other side's staff or customers at once ("non-compete or no-poach?", "blocked
+#: from competing with the other, or from poaching the other's people or clients?"): the topic head's probability is split
+#: between the kinds, so it often reads none of them.
+_COMPETE_ASKED = re.compile(r"\bcompet(?!en)\w*|\brival\w*|\bopen\s+(?:up\s+)?shop\b", re.IGNORECASE)
+_SOLICIT_ASKED = re.compile(r"\bsolicit\w*|\bpoach\w*|\bno-poach\b|\brecruit\w*|\blur(?:e|ing)\b|\bentic\w*|\bhir(?:e|ing)\s+(?:away|off)\b|"
+                            r"\btak(?:e|ing)\s+away\b|\bgo(?:ing)?\s+after\b|\bsteal\w*", re.IGNORECASE)
+#: The kinds such a question asks about together.
+RESTRAINTS = ("Non-Compete", "No-Solicit Of Employees", "No-Solicit Of Customers")
+
+
+def _restraints_absent(question: str, texts: Sequence[str], rh: RowHeads) -> HeadYesNo | None:
+    """"No" to a question about competing *and* soliciting when the presence head scores each of :data:`RESTRAINTS` under its
+    line (the topic head's ``absent_below``, else :func:`absent_line`) and no sentence grants what is asked; else ``None`` (the
+    other readings decide). Not for a question asking whether a party *may* compete or solicit (:func:`asks_permission`)."""
+    if not (_COMPETE_ASKED.search(question) and _SOLICIT_ASKED.search(question)) or asks_permission(question, "Non-Compete"):
+        return None
+    lines = {c: low if (low := _absent_below(c)) is not None else absent_line(c) for c in RESTRAINTS}
+    if any(c not in rh.scores or v is None or rh.scores[c] >= v for c, v in lines.items()):
+        return None
+    from clauselens.grid.yes_no import read_yes_no
+
+    if read_yes_no(question, texts).answer == "Yes":
+        return None
+    scores = "; ".join(f"{c.lower()} {rh.scores[c]:.2f} < {v:.2f}" for c, v in lines.items() if v is not None)
+    return HeadYesNo("No", "Non-Compete", "the question asks about competing and about soliciting the other side's people or customers; "
+                                          f"the clause presence head finds none of the three kinds ({scores}: each under its absence line) "
+                                          "(no model)")
+
+
+def _presence_decision(question: str, texts: Sequence[str], rh: RowHeads, cat: str, said: str, no_only: bool) -> HeadYesNo:
+    """The presence head's answer for ``cat``: "Yes" at its threshold (not when ``no_only``: then the sentences decide a "Yes");
+    "No" under the topic head's ``absent_below`` (at most 3 % of training agreements with such a clause fall under it), or, for a
+    kind it gives none, under :func:`absent_line` (none does, out of fold) unless a sentence grants what is asked; else unsure."""
+    score, thr = rh.scores[cat], rh.thresholds[cat]
+    if score >= thr and not no_only:
         i, s, e = best_sentence(texts, rh, cat)
         return HeadYesNo("Yes", cat, f"{said}; the clause presence head finds one: score {score:.2f} >= threshold {thr:.2f} "
                                      "(no model)", i, s, e)
-    low = _absent_below(cat)
+    low, line = _absent_below(cat), False
+    if low is None:
+        low = absent_line(cat)
+        line = low is not None
     if low is not None and score < low:
-        return HeadYesNo("No", cat, f"{said}; the clause presence head finds none: score {score:.2f} < {low:.2f}, under which "
-                                    "at most 3 % of training agreements with such a clause fall (no model)")
+        from clauselens.grid.yes_no import read_yes_no
+
+        if not line:
+            return HeadYesNo("No", cat, f"{said}; the clause presence head finds none: score {score:.2f} < {low:.2f}, under which "
+                                        "at most 3 % of training agreements with such a clause fall (no model)")
+        if read_yes_no(question, texts).answer != "Yes":  # a sentence that grants it outweighs the score
+            return HeadYesNo("No", cat, f"{said}; the clause presence head finds none: score {score:.2f} < {low:.2f}, under which no "
+                                        "training agreement with such a clause falls, out of fold (no model)")
     band = f"{low:.2f}" if low is not None else "none (no absence threshold for this kind)"
     return HeadYesNo("", cat, f"{said}; the clause presence head is unsure: score {score:.2f}, below its threshold {thr:.2f} "
                               f"and above its absence line {band}; left for a reviewer")

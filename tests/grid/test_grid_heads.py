@@ -110,7 +110,8 @@ def test_presence_bands_yes_no_and_unclear(monkeypatch: pytest.MonkeyPatch) -> N
     assert head_yes_no(q, TEXTS, _fake_rh(0.1)).answer == "No"  # type: ignore[union-attr]
     unsure = head_yes_no(q, TEXTS, _fake_rh(0.5))
     assert unsure is not None and unsure.answer == "" and "unsure" in unsure.reason
-    monkeypatch.setattr(gh, "_absent_below", lambda c: None)  # a kind with no absence line: never "No" from the head
+    monkeypatch.setattr(gh, "_absent_below", lambda c: None)  # a kind with neither absence line: never "No" from the head
+    monkeypatch.setattr(gh, "absent_line", lambda c: None)
     assert head_yes_no(q, TEXTS, _fake_rh(0.01)).answer == ""  # type: ignore[union-attr]
     assert head_yes_no(q, TEXTS, None) is None
 

@@ -23,11 +23,13 @@ each, whitespace collapsed), and generated variants.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from clauselens.grid.heads import row_heads
+from clauselens.grid.heads import ABSENT_LINES, CONVENIENCE, RowHeads, _absent_below, absent_line, head_yes_no, row_heads
 from clauselens.grid.periods import payment_term
 from clauselens.grid.questions import GridQuestion
 from clauselens.grid.roles import preamble_parties
@@ -172,3 +174,71 @@ def test_a_warranty_of_no_conflict_is_no_promise_of_quality() -> None:
 def test_one_company_written_twice_is_one_party_a_parent_and_its_subsidiary_two(front: str, expected: int) -> None:
     parties, _aliases = preamble_parties(front)
     assert len(parties) in ((0, 1) if expected == 1 else (2,)), parties
+
+
+# ---------------------------------------------------------------------------------------------------------------------------------
+# "No" from the presence head where the topic head gives a kind no absence line: out-of-fold lines (benchmarks/presence_absent_lines)
+
+def _rh(scores: dict[str, float]) -> RowHeads:
+    cats = list(scores)
+    return RowHeads(cats, dict(scores), {c: 0.9 for c in cats}, np.full((1, len(cats)), 0.01))
+
+
+AT_WILL_QS = ["um can either side end it early just by giving notice even if nothing went wrong",
+              "Can either party walk away for convenience?", "Termination for convenience right?",
+              "Is there a get out clause that lets either side end the contract early just by giving notice, even if nobody has done "
+              "anything wrong?"]
+CONDITIONAL = "Either party may terminate this Agreement upon thirty (30) days' written notice if the other party materially breaches it."
+
+
+def test_the_out_of_fold_lines_are_committed_with_their_command() -> None:
+    meta = json.loads(ABSENT_LINES.read_text())
+    assert meta["command"].endswith("-m benchmarks.presence_absent_lines")
+    assert 0 < meta["lines"][CONVENIENCE] < 0.5 and "Exclusivity" not in meta["lines"]  # 13 agreements under its line: too few
+
+
+@pytest.mark.parametrize("question", AT_WILL_QS)
+def test_a_free_exit_question_is_no_under_the_line_and_open_above_it(question: str) -> None:
+    line = absent_line(CONVENIENCE)
+    assert line is not None
+    low = head_yes_no(question, [CONDITIONAL], _rh({CONVENIENCE: line / 2}))
+    assert low is not None and low.answer == "No" and "out of fold" in low.reason, (question, low)
+    mid = head_yes_no(question, [CONDITIONAL], _rh({CONVENIENCE: min(0.5, line * 4)}))
+    assert mid is not None and mid.answer == "", (question, mid)
+
+
+def test_a_free_exit_the_sentences_grant_is_never_denied_by_the_score() -> None:
+    granted = "Either party may terminate this Agreement for any reason upon thirty (30) days' written notice to the other party."
+    got = head_yes_no(AT_WILL_QS[0], [granted], _rh({CONVENIENCE: 0.001}))
+    assert got is None or got.answer != "No"
+
+
+def test_a_free_exit_read_by_its_words_alone_is_never_a_head_yes() -> None:
+    got = head_yes_no(AT_WILL_QS[0], [CONDITIONAL], _rh({CONVENIENCE: 0.99}))  # the topic head reads no kind in this question
+    assert got is not None and got.answer != "Yes"
+
+
+RESTRAINT_QS = ["Is either side bound by a non-compete, or by a promise not to solicit the other's employees or customers?",
+                "non-compete or no-poach? like cant build a rival thing or hire away their ppl / clients",
+                "Is either contract owner blocked from competing with the other, or from poaching the other's people or clients?"]
+KINDS = ("Non-Compete", "No-Solicit Of Employees", "No-Solicit Of Customers")
+
+
+@pytest.mark.parametrize("question", RESTRAINT_QS)
+def test_competing_and_soliciting_asked_together_is_no_only_when_all_three_kinds_are_under_their_lines(question: str) -> None:
+    lines = {c: low if (low := _absent_below(c)) is not None else absent_line(c) for c in KINDS}
+    assert all(v is not None for v in lines.values())
+    under = {c: v / 2 for c, v in lines.items()}  # type: ignore[operator]
+    got = head_yes_no(question, ["The parties shall cooperate in good faith."], _rh(under))
+    assert got is not None and got.answer == "No", (question, got)
+    for c in KINDS:  # one kind the head cannot rule out: the restraints rule does not answer
+        one = {**under, c: 0.5}
+        got = head_yes_no(question, ["The parties shall cooperate in good faith."], _rh(one))
+        assert got is None or got.answer != "No" or "three kinds" not in got.reason, (question, c, got)
+
+
+def test_a_question_whether_a_party_may_compete_is_not_answered_no_by_the_restraints_rule() -> None:
+    lines = {c: low if (low := _absent_below(c)) is not None else absent_line(c) for c in KINDS}
+    got = head_yes_no("Can they compete with us or hire away our staff?", ["The parties shall cooperate in good faith."],
+                      _rh({c: v / 2 for c, v in lines.items()}))  # type: ignore[operator]
+    assert got is None or "three kinds" not in got.reason
