@@ -46,7 +46,9 @@ _LAW_ASKED = re.compile(r"\b(?:laws?|legal\s+system|govern\w*)\b|"
 # ("subject to the laws of", not "becomes the subject of any case ... under the bankruptcy ... laws of the United States")
 _GOVERNED_BY = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|enforc\w*|subject\s+to)\b[^.;]{0,160}?\blaws?\s+"
                           # "the laws and decisions of the State of Michigan", "the laws and regulations of"
-                          r"(?:(?:and|or)\s+(?:decisions|regulations|rules|statutes|judicial\s+decisions)\s+)?(?:of|in)\b",
+                          r"(?:(?:and|or)\s+(?:decisions|regulations|rules|statutes|judicial\s+decisions)\s+)?(?:of|in)\b"
+                          # ... or the law that applies: "the law of the Federal Republic of Germany applies" (a new user's tryout)
+                          r"|\b(?<!conflicts\sof\s)(?<!conflict\sof\s)(?<!choice\sof\s)laws?\s+of\b(?=[^.;]{0,80}?\b(?:appl(?:y|ies)|is\s+applicable)\b)",
                           re.IGNORECASE)
 #: ... or a law named by its people's adjective: "governed by English law".
 _GOVERNED_BY_ADJECTIVE = re.compile(r"\b(?:govern\w*|constru\w*|interpret\w*|subject\s+to)\b[^.;]{0,160}?\b(?:" + "|".join(DEMONYMS)

@@ -183,7 +183,7 @@ def read(q: GridQuestion, passages: Sequence[Passage], term_clause: bool = True)
         front = read_front_date(texts[:FRONT_PASSAGES], prefer=kind)
         signed = signature_dates(texts) if kind == "made" else []
         if signed and not q.category and SIGNING.search(q.question) and (front.value not in signed or len(signed) > 1):
-            return last_signature(texts)  # "when did they sign it?": when the last signature block is dated, not "as of"
+            return last_signature(texts, front.value)  # "when did they sign it?": the last signature block's date, not "as of"
         if front.value and signed and front.value not in signed:  # "as of October 1" but signed in July: two answers
             return Reading(choices=[front.candidate] if front.candidate else [], on_topic=True,
                            reason=f"the preamble dates the agreement {front.value}, the signature blocks {', '.join(signed)}")

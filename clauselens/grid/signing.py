@@ -7,6 +7,7 @@ about the agreement's date (:func:`clauselens.grid.rule.read`). Pure functions; 
 from __future__ import annotations
 
 import re
+from datetime import date, timedelta
 from typing import Sequence
 
 from clauselens.grid.extract import Candidate, Reading
@@ -33,9 +34,15 @@ def _block_dates(text: str) -> list[re.Match[str]]:
 SIGNING = re.compile(r"\b(?:sign(?:s|ed|ing)?|signatures?|execut(?:e|ed|ion)|ink(?:s|ed)?|put\s+pen)\b", re.IGNORECASE)
 
 
-def last_signature(texts: Sequence[str]) -> Reading:
+#: How many days before the agreement's own date a signature may be dated before the two are read as a conflict (a typed year:
+#: "Date 25/05/2008" under an agreement "entered into on May 25th, 2018", a new user's tryout).
+EARLIER_DAYS = 366
+
+
+def last_signature(texts: Sequence[str], made: str = "") -> Reading:
     """The latest date a signature block states (the day the last party signed: the agreement is executed then), quoted
-    from its block."""
+    from its block; when even that is more than :data:`EARLIER_DAYS` before the agreement's own date ``made`` (ISO), no value:
+    the block is the choice, for a reviewer."""
     got: list[tuple[str, int, int, int]] = []
     for i, t in enumerate(texts):
         for m in _block_dates(" ".join(t.split())):  # as signature_dates reads them: a block padded with spaces (a tryout)
@@ -50,6 +57,9 @@ def last_signature(texts: Sequence[str]) -> Reading:
     block = texts[i].find(" ", block) + 1 if block else 0
     c = Candidate(value, value, i, min(block, s), e, 1, 0, ("signature",))
     dates = sorted({g[0] for g in got})
+    if made and date.fromisoformat(value) < date.fromisoformat(made) - timedelta(days=EARLIER_DAYS):
+        return Reading(choices=[c], on_topic=True, reason=f"the signature blocks are dated {', '.join(dates)}, more than a year before the "
+                                                          f"agreement's own date ({made}); left for a reviewer")
     why = "its signature block is dated" if len(dates) == 1 else f"the last of its signature blocks' dates ({', '.join(dates)})"
     return Reading(value=value, candidate=c, on_topic=True, reason=f"the day it was signed: {why}")
 

@@ -242,3 +242,34 @@ def test_a_question_whether_a_party_may_compete_is_not_answered_no_by_the_restra
     got = head_yes_no("Can they compete with us or hire away our staff?", ["The parties shall cooperate in good faith."],
                       _rh({c: v / 2 for c, v in lines.items()}))  # type: ignore[operator]
     assert got is None or "three kinds" not in got.reason
+
+
+# ---------------------------------------------------------------------------------------------------------------------------------
+# A new user's tryout (four CUAD agreements, ten questions of their own): a typed year in a signature block, a law that "applies"
+
+PAX_FRONT = "This Master Service Agreement is entered into on May 25th, 2018 by and between PaxMedica, Inc. and OnQ Consulting."
+PAX_BLOCK = "Client Signature /s/ Michael Derby Name Michael Derby Title CEO Date 25/05/2008"  # PAXMEDICA,INC_..._Master Service Agreement
+
+
+def test_a_signature_dated_years_before_the_agreement_is_left_for_a_reviewer() -> None:
+    got = read(GridQuestion(id="q", type="date", question="When was it signed?"), _passages(PAX_FRONT, PAX_BLOCK))
+    assert got.candidate is None and got.choices and "more than a year before" in got.reason
+    later = read(GridQuestion(id="q", type="date", question="When was it signed?"),
+                 _passages(PAX_FRONT, "By: /s/ Michael Derby Name: Michael Derby Date: June 2, 2018"))
+    assert later.value == "2018-06-02"
+
+
+@pytest.mark.parametrize("sentence,place", [
+    ("Even in case of agreements with foreign (non-German) Software Publishers and Affiliates, the law of the Federal Republic of "
+     "Germany applies.", "Germany"),  # SouthernStarEnergyInc_20051202_SB-2A_EX-9_801890_EX-9_Affiliate Agreement
+    ("The laws of the State of Texas shall apply to this Agreement.", "Texas")])
+def test_a_law_that_applies_is_the_governing_law(sentence: str, place: str) -> None:
+    from clauselens.grid.forum import governing_law
+
+    assert governing_law([sentence]).value == place
+
+
+def test_a_conflict_of_laws_rule_that_does_not_apply_names_no_law() -> None:
+    from clauselens.grid.forum import governing_law
+
+    assert governing_law(["The conflict of laws rules of any jurisdiction shall not apply."]).candidate is None
