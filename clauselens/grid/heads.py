@@ -16,8 +16,12 @@ ask about a lack ("without", "not", "no", ...; "can they assign *without* consen
 against the presence head's per-category threshold (tuned on the ``train_allowed`` tune split) decides "Yes",
 quoting the sentence of the agreement the head scores highest for the category; a score under the topic
 head's ``absent_below`` (at most 3 % of the ``train_allowed`` agreements that have such a clause score
-lower, out of fold) decides "No"; a score between the two is the **unclear band**: the head does not
-decide and the cell is not answered by the model either (:class:`HeadYesNo` ``answer == ""``).
+lower, out of fold) decides "No" -- for a kind it gives none, a score under :func:`absent_line` (no ``train_allowed``
+agreement with such a clause scores lower, 5-fold out of fold; ``benchmarks/presence_absent_lines.py``) when no sentence grants
+what is asked; a score between the two is the **unclear band**: the head does not decide and the cell is not answered by the model
+either (:class:`HeadYesNo` ``answer == ""``). A free exit asked in any words is read as *Termination For Convenience* (the head
+only denies it; a "Yes" needs the sentence), and a question about competing and soliciting together is "No" only when all three
+restraint kinds score under their lines (:func:`_restraints_absent`).
 
 **Typed** (:func:`category_question`): a date or duration question (:data:`CATEGORY_TYPES`) in everyday words
 ("when does this deal kick in?") whose own words find no sentence is read again as the CUAD preset's
