@@ -39,10 +39,11 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from clauselens.grid.evidence import MAY_ASK
 from clauselens.grid.questions import GridQuestion
+from clauselens.heads.category_words import ASKED_WORDS
 from clauselens.heads.category_words import NEVER_WORDED as NEVER_WORDED  # re-exported: the grid's rules and tests use it here
 from clauselens.heads.category_words import never_worded as never_worded
 
@@ -212,6 +213,16 @@ def absent_line(category: str) -> float | None:
     return _absent_lines().get(category)
 
 
+def absence_line(category: str) -> tuple[float | None, bool]:
+    """The "No" line of ``category`` and whether it is the out-of-fold one: the topic head's ``absent_below`` when it gives one
+    (``False``), else :func:`absent_line` (``True``), else ``(None, False)``."""
+    low = _absent_below(category)
+    if low is not None:
+        return low, False
+    line = absent_line(category)
+    return line, line is not None
+
+
 def best_sentence(texts: Sequence[str], rh: RowHeads, category: str) -> tuple[int, int, int]:
     """``(passage, start, end)``: the sentence the presence head scores highest for ``category`` in the
     passage it scores highest (the whole passage when it has no sentence)."""
@@ -247,7 +258,8 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
 
     if asks_secrecy(question):
         return None  # "Any NDA-type stuff in here about keeping things hush-hush?" read as exclusivity (P 0.90): no CUAD kind is confidentiality
-    restraints = _restraints_absent(question, texts, rh)
+    granted = _sentence_grants(question, texts)  # read at most once, and only when a score falls under a line
+    restraints = _restraints_absent(question, rh, granted)
     if restraints is not None:
         return restraints
     by_words = asks_convenience(question) and CONVENIENCE in rh.scores and (topic is None or topic.category != CONVENIENCE)
@@ -281,31 +293,39 @@ def head_yes_no(question: str, texts: Sequence[str], rh: RowHeads | None) -> Hea
     said = (f"the question reads as one about {cat.lower()} (topic head P {topic.probability:.2f})" if topic.probability else
             f"the question reads as one about {cat.lower()} (its words: "
             + (f"{', '.join(dict.fromkeys(only))})" if not by_words else "an exit on notice alone)"))
-    return _presence_decision(question, texts, rh, cat, said, by_words)
+    return _presence_decision(texts, rh, cat, said, by_words, granted)
+
+
+def _sentence_grants(question: str, texts: Sequence[str]) -> Callable[[], bool]:
+    """Does a sentence of the agreement answer ``question`` "Yes" (:func:`clauselens.grid.yes_no.read_yes_no`)? Read on first
+    call, then kept."""
+    @lru_cache(maxsize=1)
+    def granted() -> bool:
+        from clauselens.grid.yes_no import read_yes_no
+
+        return read_yes_no(question, texts).answer == "Yes"
+
+    return granted
 
 
 #: A question about competing and about taking the other side's staff or customers at once ("non-compete or no-poach?", "blocked
 #: from competing with the other, or from poaching the other's people or clients?"): the topic head's probability is split
 #: between the kinds, so it often reads none of them.
-_COMPETE_ASKED = re.compile(r"\bcompet(?!en)\w*|\brival\w*|\bopen\s+(?:up\s+)?shop\b", re.IGNORECASE)
+_COMPETE_ASKED = re.compile(rf"\b{ASKED_WORDS['compet']}\w*|\brival\w*|\bopen\s+(?:up\s+)?shop\b", re.IGNORECASE)
 _SOLICIT_ASKED = re.compile(r"\bsolicit\w*|\bpoach\w*|\bno-poach\b|\brecruit\w*|\blur(?:e|ing)\b|\bentic\w*|\bhir(?:e|ing)\s+(?:away|off)\b|"
                             r"\btak(?:e|ing)\s+away\b|\bgo(?:ing)?\s+after\b|\bsteal\w*", re.IGNORECASE)
 #: The kinds such a question asks about together.
 RESTRAINTS = ("Non-Compete", "No-Solicit Of Employees", "No-Solicit Of Customers")
 
 
-def _restraints_absent(question: str, texts: Sequence[str], rh: RowHeads) -> HeadYesNo | None:
+def _restraints_absent(question: str, rh: RowHeads, granted: Callable[[], bool]) -> HeadYesNo | None:
     """"No" to a question about competing *and* soliciting when the presence head scores each of :data:`RESTRAINTS` under its
-    line (the topic head's ``absent_below``, else :func:`absent_line`) and no sentence grants what is asked; else ``None`` (the
+    line (:func:`absence_line`) and no sentence grants what is asked (``granted``); else ``None`` (the
     other readings decide). Not for a question asking whether a party *may* compete or solicit (:func:`asks_permission`)."""
     if not (_COMPETE_ASKED.search(question) and _SOLICIT_ASKED.search(question)) or asks_permission(question, "Non-Compete"):
         return None
-    lines = {c: low if (low := _absent_below(c)) is not None else absent_line(c) for c in RESTRAINTS}
-    if any(c not in rh.scores or v is None or rh.scores[c] >= v for c, v in lines.items()):
-        return None
-    from clauselens.grid.yes_no import read_yes_no
-
-    if read_yes_no(question, texts).answer == "Yes":
+    lines = {c: absence_line(c)[0] for c in RESTRAINTS}
+    if any(c not in rh.scores or v is None or rh.scores[c] >= v for c, v in lines.items()) or granted():
         return None
     scores = "; ".join(f"{c.lower()} {rh.scores[c]:.2f} < {v:.2f}" for c, v in lines.items() if v is not None)
     return HeadYesNo("No", "Non-Compete", "the question asks about competing and about soliciting the other side's people or customers; "
@@ -313,26 +333,22 @@ def _restraints_absent(question: str, texts: Sequence[str], rh: RowHeads) -> Hea
                                           "(no model)")
 
 
-def _presence_decision(question: str, texts: Sequence[str], rh: RowHeads, cat: str, said: str, no_only: bool) -> HeadYesNo:
+def _presence_decision(texts: Sequence[str], rh: RowHeads, cat: str, said: str, no_only: bool, granted: Callable[[], bool]) -> HeadYesNo:
     """The presence head's answer for ``cat``: "Yes" at its threshold (not when ``no_only``: then the sentences decide a "Yes");
     "No" under the topic head's ``absent_below`` (at most 3 % of training agreements with such a clause fall under it), or, for a
-    kind it gives none, under :func:`absent_line` (none does, out of fold) unless a sentence grants what is asked; else unsure."""
+    kind it gives none, under :func:`absent_line` (none does, out of fold) unless a sentence grants what is asked (``granted``); else
+    unsure."""
     score, thr = rh.scores[cat], rh.thresholds[cat]
     if score >= thr and not no_only:
         i, s, e = best_sentence(texts, rh, cat)
         return HeadYesNo("Yes", cat, f"{said}; the clause presence head finds one: score {score:.2f} >= threshold {thr:.2f} "
                                      "(no model)", i, s, e)
-    low, line = _absent_below(cat), False
-    if low is None:
-        low = absent_line(cat)
-        line = low is not None
+    low, line = absence_line(cat)
     if low is not None and score < low:
-        from clauselens.grid.yes_no import read_yes_no
-
         if not line:
             return HeadYesNo("No", cat, f"{said}; the clause presence head finds none: score {score:.2f} < {low:.2f}, under which "
                                         "at most 3 % of training agreements with such a clause fall (no model)")
-        if read_yes_no(question, texts).answer != "Yes":  # a sentence that grants it outweighs the score
+        if not granted():  # a sentence that grants it outweighs the score
             return HeadYesNo("No", cat, f"{said}; the clause presence head finds none: score {score:.2f} < {low:.2f}, under which no "
                                         "training agreement with such a clause falls, out of fold (no model)")
     band = f"{low:.2f}" if low is not None else "none (no absence threshold for this kind)"
