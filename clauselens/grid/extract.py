@@ -75,11 +75,13 @@ from clauselens.grid.whose import (
     MODIFIES,
     NOTICE_WORD,
     RENEWS,
+    SCHEDULE_DATES,
     SUM_THRESHOLD,
     about_own_term,
     after_the_end,
     asks_about_term,
     asks_convenience,
+    asks_end_day,
     at_will,
     ceiling_asked,
     compliance_only,
@@ -90,6 +92,8 @@ from clauselens.grid.whose import (
     mutual_only,
     not_a_party,
     other_agreements,
+    reporting_end,
+    span_start,
     split_joined,
     states_ceiling,
 )
@@ -338,6 +342,7 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
     renewal_notice_q = notice_q and any("renew" in g.name for g in asked)  # said of the renewal, or (or_ends) an end at will
     or_ends = renewal_notice_q and OR_ENDS.search(question) is not None
     renewal_q = qtype == "duration" and term_q and not notice_q and any("renew" in g.name for g in asked)
+    end_day_q = qtype == "date" and asks_end_day(question)
     date_kind = preamble_date_kind(question) if qtype == "date" else ""
     own_date_q = date_kind != ""  # when it was made or takes effect
     start_q = date_kind == "effective"  # when the agreement takes effect
@@ -373,6 +378,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
             limit = DATE_DISTANCE if qtype == "date" and not period_fallback else MAX_DISTANCE
             if cure_here:
                 limit = 3 * MAX_DISTANCE  # "after thirty (30) days written notice ... unless ... cures the breach before the end of such period"
+            if qtype == "date" and not period_fallback and (term_q or own_date_q or end_day_q) and len(vals) >= SCHEDULE_DATES:
+                continue  # a schedule's rows ("START END PRODUCTION SCHEDULE Style Out 11/27/2007 ..."), not the agreement's own day
             for shown, key, at in vals:
                 offsets = [o for v in hits.values() for o in v]
                 # a value right before its topic word modifies it ("an automatic 2 year term extensions", "a three-year renewal term")
@@ -382,6 +389,8 @@ def candidates(qtype: str, question: str, passages: Sequence[str], terms: Sequen
                     continue
                 if qtype == "date" and not period_fallback and _crossed(text, max(o for o in offsets if o <= at), at):
                     continue  # "from the Effective Date until December 31, 2018": the date is the end's, not the start's
+                if qtype == "date" and not period_fallback and (reporting_end(text, at) or end_day_q and span_start(text, at)):
+                    continue  # "the quarter ended September 30, 2019": the accounts'; "from September 1, 2004 through [*****]": a start
                 if own_date_q and not period_fallback and _DEADLINE.search(text[max(0, at - 25):at]):
                     continue  # "shall install this sign on or before March 28, 2008": a deadline, not the agreement's date
                 if start_q and not period_fallback and (ending_effect(text, max(o for o in offsets if o <= at)) or ends_on(text, at)):

@@ -149,12 +149,19 @@ def _concepts_by_stem() -> dict[str, list[tuple[str, tuple[str, ...]]]]:
     return out
 
 
+#: The endings a one-word prefix of three letters or fewer may take: inflections and the derivations that keep its meaning
+#: ("ends", "ended", "ending"; "fees"; "payable", "payee"; "owner", "ownership"; "lawful"; "taxation"; "endless").
+_SHORT_TAIL = r"(?:s|es|ed|d|ing|ings|er|ers|or|ors|ee|ees|able|ably|ation|ations|ful|fully|less|ship|ership|y|ies|ied)?(?![a-z])"
+
+
 @lru_cache(maxsize=4096)
 def _compiled(term: str) -> re.Pattern[str]:
     """The pattern of one contract term (a word prefix or phrase), compiled once."""
     body = r"\s+".join(re.escape(w) for w in term.split())
-    # a one-word prefix is not a "-ment" noun of another meaning ("govern" is no "government")
-    tail = r"(?!ment)" if " " not in term and term.isalpha() else ""
+    # a one-word prefix is not a "-ment" noun of another meaning ("govern" is no "government"); a prefix of three letters or
+    # fewer takes only an ending of its own word family ("end" is no "endeavour", "endorse"; the paraphrase generator's
+    # "When does the contract's first period end?" was answered from "use its reasonable endeavours ... within 1 DAY DN 20/5/2010")
+    tail = (_SHORT_TAIL if len(term) <= 3 else r"(?!ment)") if " " not in term and term.isalpha() else ""
     return re.compile((r"(?<![a-z0-9])" if term[:1].isalnum() else "") + body + tail)
 
 

@@ -29,6 +29,10 @@ state is no answer:
   :data:`ACCOUNTING`;
 * **the day a termination takes effect**: "may terminate this Agreement, effective as of December 31, 2023" dates the
   termination, not the agreement's start (:func:`ending_effect`);
+* **another event's day**: a reporting period's end ("the quarter ended September 30, 2019"), the first day of a span asked for
+  its end ("from September 1, 2004 through [*****]"), a schedule's rows (a sentence of :data:`SCHEDULE_DATES` dates or more):
+  :func:`reporting_end`, :func:`span_start`, :func:`asks_end_day`; and a party's parent named in the preamble ("a wholly owned
+  subsidiary of ... Intelligent Highway Solutions, Inc.") is no party (:func:`not_a_party`);
 * **an insurance policy's terms**: "maintain ... insurance coverage ... $10,000,000", "the policy shall not be canceled
   without thirty (30) days advance written notice" state the policy's limit and its cancellation notice, not a cap
   on what a party owes or the notice to end the agreement (:func:`insurance_terms`; a question about insurance keeps them).
@@ -178,11 +182,18 @@ _BOILERPLATE = re.compile(r"^(?:KNOW\s+ALL|WITNESSETH|NOW,?\s+THEREFORE|IN\s+WIT
 _ENTITY_KIND = re.compile(r"\b(?:corporation|company|partnership|limited\s+liability\s+company|trust)$", re.IGNORECASE)
 
 
+#: A company named only as a party's owner or relation ("a wholly owned subsidiary of publicly traded company X"): no party itself.
+_OWNER_OF = re.compile(r"\b(?:subsidiary|affiliate|division|parent|unit)\s+of\s+(?:the\s+)?(?:[a-z-]+\s+){0,3}")
+
+
 def not_a_party(name: str, head: str) -> bool:
     """A name the preamble rule read that names no party: deed boilerplate, or the tail of a description
     ("a New Jersey Corporation" read as "Jersey Corporation")."""
     if _BOILERPLATE.match(name.strip()):
         return True
+    if name.strip() and re.search(_OWNER_OF.pattern + re.escape(name.strip()), head, re.IGNORECASE) and not re.search(
+            r"\b(?:between|among|by)\b[^.]{0,300}" + re.escape(name.strip()), head):
+        return True  # "Fazync is a wholly owned subsidiary of publicly traded company Intelligent Highway Solutions, Inc." (a party's parent)
     m = re.search(r"\b(?:a|an)\s+(?:[A-Z][a-z]+\s+)?" + re.escape(name), head)
     return bool(m and _ENTITY_KIND.search(name))
 
@@ -211,7 +222,10 @@ ENTITY_AFTER = re.compile(r"^\W*(?:general\s+|limited\s+)?(?:corporation|company
 #: A place that names a standard, a currency, a code or a street, not a law: "in accordance with United States generally accepted
 #: accounting principles", "payable in United States dollars", "U.S. GAAP", "the U.S. Bankruptcy Code", "110 N Minnesota Street".
 NOT_LAW_AFTER = re.compile(r"^\W*(?:generally\s+accepted|gaap\b|accounting\b|financial\s+reporting|dollars?\b|currency\b|funds\b|"
-                           r"bankruptcy\b|trustee\b|street\b|avenue\b|road\b|boulevard\b|drive\b)",
+                           r"bankruptcy\b|trustee\b|street\b|avenue\b|road\b|boulevard\b|drive\b|"
+                           # a mailing address: "310 Utah Ave., Suite 150", "Atlanta, Georgia 30326" (the paraphrase generator's
+                           # "Where is the contract being executed?" was answered from notice addresses)
+                           r"(?:ave|blvd|pkwy|hwy)\b|\d{5}(?:-\d{4})?\b)",
                            re.IGNORECASE)
 
 
@@ -260,6 +274,36 @@ def ends_on(text: str, at: int) -> bool:
     """Is the date at ``at`` the day something ends ("commence effective as of the date hereof and shall expire on
     December 31, 2028": not the start)?"""
     return bool(_ENDS_ON.search(text[max(0, at - 40):at]))
+
+
+#: A reporting period's end: "the quarter ended September 30, 2019", "for the fiscal year ending June 30" -- a date of the accounts,
+#: never the agreement's own (the paraphrase generator's "When does the contract end?" was answered from a warranty on "PB's
+#: consolidated balance sheet for the quarter ended September 30, 2019").
+_REPORTING_END = re.compile(r"\b(?:(?:fiscal|financial)\s+(?:year|quarter|half|period)s?\s+(?:then\s+)?end(?:ed|ing)|"
+                            r"(?:quarter|month|year|half[- ]year|period)s?\s+(?:then\s+)?ended|quarters?\s+ending)\s+(?:on\s+)?$", re.IGNORECASE)
+#: The first day of a span: "from September 1, 2004 through [*****]", "commencing on July 19, 1999" -- a start, not an end.
+_SPAN_START = re.compile(r"\b(?:from|commencing|beginning|starting)\s+(?:on\s+|as\s+of\s+)?(?:the\s+)?$", re.IGNORECASE)
+#: A question about the day something ends ("When does the contract's first period end?") and not about its start or signing.
+_END_DAY_ASKED = re.compile(r"\b(?:end|ends|ending|ended|expir\w*|finish\w*|terminat\w*|cancel\w*|conclu\w*|over)\b", re.IGNORECASE)
+_START_DAY_ASKED = re.compile(r"\b(?:start\w*|begin\w*|began|begun|commenc\w*|effective|sign\w*|made|dated|entered|executed)\b", re.IGNORECASE)
+#: A sentence with this many dates or more is a schedule or a table ("START END PRODUCTION SCHEDULE Style Out 11/27/2007 ..."),
+#: whose dates are its rows' events, not the agreement's start or end.
+SCHEDULE_DATES = 4
+
+
+def reporting_end(text: str, at: int) -> bool:
+    """Is the date at ``at`` the end of a reporting period (:data:`_REPORTING_END`)?"""
+    return bool(_REPORTING_END.search(text[max(0, at - 50):at]))
+
+
+def span_start(text: str, at: int) -> bool:
+    """Is the date at ``at`` the first day of a span (:data:`_SPAN_START`)?"""
+    return bool(_SPAN_START.search(text[max(0, at - 30):at]))
+
+
+def asks_end_day(question: str) -> bool:
+    """Does a date question ask when something ends, and not when it starts or was signed?"""
+    return bool(_END_DAY_ASKED.search(question)) and not _START_DAY_ASKED.search(question)
 
 
 #: Insurance wording: "insurance", "insured", "insurer(s)", "insure", "policy or policies evidenced thereby", "liability coverage".
@@ -359,7 +403,8 @@ _AT_WILL_ASKED = re.compile(
     r"\b(?:does\s*n[o'’]t|do\s*n[o'’]t|no\s+longer)\s+want\s+to\s+(?:carry\s+on|continue|go\s+on|keep\s+going)\b", re.IGNORECASE)
 
 
-__all__ = ["ACCOUNTING", "BREACHES", "CURE_BEFORE", "INSPECTS", "ENDING_WORD", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "RENEWS",
+__all__ = ["ACCOUNTING", "BREACHES", "SCHEDULE_DATES", "asks_end_day", "reporting_end", "span_start",
+           "CURE_BEFORE", "INSPECTS", "ENDING_WORD", "ENDS_OWN", "MODIFIES", "NOTICE_WORD", "OTHER_REACH", "RENEWS",
            "SUBJECT_REACH", "SUM_THRESHOLD", "TERM_REACH", "about_own_term", "after_the_end", "asks_about_term", "ceiling_asked", "states_ceiling",
            "compliance_only", "ending_effect", "entity_home", "insurance_terms", "mutual_only", "names_condition", "not_a_party", "split_joined",
            "other_agreements"]
