@@ -254,7 +254,7 @@ def _overlaps(cite: dict, gold: list[dict]) -> bool:
 @lru_cache(maxsize=None)
 def _file_parties(fp: str) -> dict[str, list[str]]:
     """The Archivist's parties and aliases of corpus file ``fp`` (read once per scoring run)."""
-    from clauselens.parsing.metadata import guess_parties, guess_party_aliases
+    from clauselens.parsing.parties import guess_parties, guess_party_aliases
 
     path = CORPUS / fp
     if not path.exists():
@@ -266,7 +266,7 @@ def _file_parties(fp: str) -> dict[str, list[str]]:
 def _parties(r: dict, findings: list[dict]) -> dict[str, list[str]]:
     """The parties of the files ``findings`` cite, each with its defined aliases: the row's own
     (``parties`` / ``party_aliases``, kept since the second run) where it has aliases, else the
-    Archivist's functions on each file (``parsing.metadata.guess_parties`` on its first 5,000
+    Archivist's functions on each file (``parsing.parties.guess_parties`` on its first 5,000
     characters and ``guess_party_aliases`` on its text, as ``parsing.loader`` does) -- a library
     built before aliases were read has none."""
     out: dict[str, list[str]] = {}

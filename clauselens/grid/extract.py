@@ -19,7 +19,7 @@ the agreement's passages (all of them: "not found" speaks for the whole agreemen
 2. **Candidate values.** Every value of the question's type the sentence states is a candidate
    (:mod:`clauselens.grid.values`: calendar dates by python-dateutil, periods with counts in words
    or figures, sums of money / percentages, jurisdictions from a fixed list; the parties from the
-   preamble by :func:`clauselens.parsing.metadata.guess_parties`). A value's *distance* is the
+   preamble by :func:`clauselens.parsing.parties.guess_parties`). A value's *distance* is the
    characters between it and the nearest matched topic term of its sentence (the term proximity
    of Tao & Zhai 2007). A date, and a period that is no notice, must follow its topic words
    ("expire on June 30", "renew for successive one year periods"), with no other date-introducing
@@ -558,8 +558,8 @@ def read_front_date(front: Sequence[str], prefer: str = "made") -> Reading:
 # ---------------------------------------------------------------------------------------- parties
 def read_parties(front: Sequence[str]) -> Reading:
     """The parties named in the agreement's opening passages (``front``: texts in order), by
-    :func:`clauselens.parsing.metadata.guess_parties`, quoted from the sentence(s) that name them."""
-    from clauselens.parsing.metadata import guess_parties, has_company_form
+    :func:`clauselens.parsing.parties.guess_parties`, quoted from the sentence(s) that name them."""
+    from clauselens.parsing.parties import guess_parties, has_company_form
 
     for i, text in enumerate(front):
         # the previous passage's end too: a preamble cut after its cue ("BETWEEN:" | "(1) WPP 2005 LIMITED ... (2) JOHN ROGERS"); the names

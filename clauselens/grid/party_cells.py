@@ -41,9 +41,9 @@ def asks_all_parties(question: str) -> bool:
 
 
 def opening_passages(passages: Sequence[Passage]) -> list[Passage]:
-    """The opening passages up to the preamble reader's reach (:data:`clauselens.parsing.metadata.ALIAS_CHARS`; a title page and
+    """The opening passages up to the preamble reader's reach (:data:`clauselens.parsing.parties.ALIAS_CHARS`; a title page and
     a contents list may come first)."""
-    from clauselens.parsing.metadata import ALIAS_CHARS
+    from clauselens.parsing.parties import ALIAS_CHARS
 
     front: list[Passage] = []
     read = 0

@@ -9,8 +9,8 @@ that side of the bargain. The rule:
    receiving / getting the goods or the licence is the *recipient* side (:data:`PROVIDER_VERBS`,
    :data:`RECIPIENT_VERBS`, by stem; "who pays the seller?" asks for the payer) -- else a role noun it
    names ("who's the licensor?", "the customer"). Both, or neither: no side, the cell stays for a reviewer.
-2. **The parties' roles**: the preamble's parties (:func:`clauselens.parsing.metadata.guess_parties`)
-   and their defined terms (:func:`clauselens.parsing.metadata.guess_party_aliases`); a defined term
+2. **The parties' roles**: the preamble's parties (:func:`clauselens.parsing.parties.guess_parties`)
+   and their defined terms (:func:`clauselens.parsing.parties.guess_party_aliases`); a defined term
    whose last word is a role noun of one side (:data:`PROVIDER_ROLES`, :data:`RECIPIENT_ROLES` -- the
    role words of :data:`clauselens.reports.support_claims.ROLES`, split by side) gives its party that side.
 3. **Decision**: exactly one party on the asked side -- that party, quoted from the preamble sentence
@@ -137,7 +137,7 @@ def preamble_parties(front: str) -> tuple[tuple[str, ...], dict[str, list[str]]]
     text for both role readers; ``((), {})`` when fewer than two parties are named. The preamble may follow a title page
     and a contents list: the first 3,000-character window (every 2,000) that names two parties."""
     from clauselens.grid.values import name_tokens
-    from clauselens.parsing.metadata import guess_parties, guess_party_aliases
+    from clauselens.parsing.parties import guess_parties, guess_party_aliases
 
     for start in range(0, max(1, len(front) - 1000), 2000):
         parties = guess_parties(front[start:start + 3000])
@@ -201,7 +201,7 @@ NET_ODDS = 2.0
 def short_forms(name: str) -> list[str]:
     """``name`` without its company-form words and a leading "The" ("MEDICA, S.p.A." -> "MEDICA"; "HERTZ SYSTEM, INC." ->
     "HERTZ SYSTEM"), when that leaves a word of three letters or more; else ``[]``."""
-    from clauselens.parsing.metadata import without_company_form
+    from clauselens.parsing.parties import without_company_form
 
     short = re.sub(r"^the\s+", "", without_company_form(name), flags=re.IGNORECASE).strip(" ,")
     return [short] if short != name.strip() and re.search(r"[A-Za-z]{3}", short) else []

@@ -19,15 +19,9 @@ from clauselens.errors import FOLDER_NOT_FILE, IngestError, NoTextError
 from clauselens.parsing.docx_loader import extract_docx
 from clauselens.parsing.injection import flag_instructions
 from clauselens.parsing.layout import long_tokens
-from clauselens.parsing.metadata import (
-    guess_amends,
-    guess_doc_type,
-    guess_effective_date,
-    guess_parties,
-    guess_party_aliases,
-    guess_title,
-)
+from clauselens.parsing.metadata import guess_amends, guess_doc_type, guess_effective_date, guess_title
 from clauselens.parsing.ocr import extract_image
+from clauselens.parsing.parties import guess_parties, guess_party_aliases
 from clauselens.parsing.pdf import PdfEngine, extract_pdf
 from clauselens.parsing.policy import refuse_unreadable
 from clauselens.parsing.sniff import Sniffed, extension_warning, sniff_file

@@ -123,7 +123,7 @@ class Document(BaseModel):
     title: str | None = None
     parties: list[str] = Field(default_factory=list)
     #: Each party's defined short names (``{"GARRETT MOTION INC.": ["SpinCo"]}``): the names its
-    #: defining parenthesis gives it in the preamble, :func:`~clauselens.parsing.metadata.guess_party_aliases`.
+    #: defining parenthesis gives it in the preamble, :func:`~clauselens.parsing.parties.guess_party_aliases`.
     party_aliases: dict[str, list[str]] = Field(default_factory=dict)
     effective_date: str | None = None
     doc_type: DocType = "agreement"

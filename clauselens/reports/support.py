@@ -12,7 +12,7 @@ supports / contradicts / unrelated verdict (:mod:`clauselens.agents.interrogator
   assign"). Names and role words are matched to the agreement's parties through their names and
   their defined aliases (``parties``: the documents' ``parties`` and ``party_aliases``, read from
   each preamble's defining parentheses -- ``(the "Seller")``, ``referred to as "Company"`` -- by
-  :func:`clauselens.parsing.metadata.guess_party_aliases`):
+  :func:`clauselens.parsing.parties.guess_party_aliases`):
   "Garrett" and "the SpinCo Group" are the same party when ``("SpinCo")`` defines Garrett Motion
   Inc., and "Garrett" against "the Honeywell Group" is a mismatch; a role word no party is known to
   hold ("Licensee" against a name) is left to the model;

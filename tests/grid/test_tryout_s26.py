@@ -25,7 +25,7 @@ from clauselens.grid.roles import role_party
 from clauselens.grid.rule import read
 from clauselens.grid.term import takes_effect_when_made
 from clauselens.grid.yes_no import read_yes_no
-from clauselens.parsing.metadata import guess_parties, guess_party_aliases
+from clauselens.parsing.parties import guess_parties, guess_party_aliases
 from clauselens.parsing.sentences import sentence_spans
 from clauselens.parsing.types import Span
 from clauselens.retrieval.types import Passage

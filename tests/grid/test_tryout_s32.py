@@ -196,7 +196,7 @@ def test_a_permission_to_assign_within_a_partys_own_group_by_ownership_is_a_carv
      ["Eco Science Solutions, Inc.", "Stephen Marley"]),
 ])
 def test_a_date_or_a_lettered_item_is_no_party(head: str, parties: list[str]) -> None:
-    from clauselens.parsing.metadata import guess_parties
+    from clauselens.parsing.parties import guess_parties
 
     assert guess_parties(head) == parties
 
@@ -373,7 +373,7 @@ def test_net_thirty_days_is_the_time_to_pay_a_bill() -> None:
 
 
 def test_parties_given_by_label_are_read_with_their_labels() -> None:
-    from clauselens.parsing.metadata import guess_parties, guess_party_aliases
+    from clauselens.parsing.parties import guess_parties, guess_party_aliases
 
     # ZtoExpressCaymanInc_20160930_F-1_EX-10.10 Transportation Agreement; CHEETAHMOBILEINC_04_22_2014-EX-10.43 (a word in brackets)
     zto = ("Transportation Agreement\n\nParty A (Shipper): ZTO Express Co., Ltd. Address: Building 1, No. 1685, Huazhi Road, Qingpu "

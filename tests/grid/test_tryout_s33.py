@@ -339,7 +339,7 @@ def test_a_party_with_no_defined_term_is_quoted_from_the_preamble() -> None:
 
 
 def test_a_cover_page_code_run_into_a_date_is_no_party() -> None:
-    from clauselens.parsing.metadata import guess_parties
+    from clauselens.parsing.parties import guess_parties
 
     # VirtuosoSurgicalInc_20191227_1-A_EX1A-6 (cover page and preamble, cut short)
     head = ("Exhibit 6.2 NON-EXCLUSIVE LICENSE AGREEMENT BETWEEN THE JOHNS HOPKINS UNIVERSITY & VIRTUOSO SURGICAL, INC.\n\nJHU Agreement: "

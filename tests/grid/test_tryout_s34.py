@@ -341,7 +341,7 @@ EMERALD_PREAMBLE = ("THIS AGREEMENT made effective the 10 day of January 2019 (t
 
 
 def test_a_definition_on_its_own_line_after_the_address_names_the_party():
-    from clauselens.parsing.metadata import guess_parties, guess_party_aliases
+    from clauselens.parsing.parties import guess_parties, guess_party_aliases
 
     parties = guess_parties(EMERALD_PREAMBLE)
     assert parties == ["EMERALD HEALTH NATURALS, INC.", "DR. GAETANO MORELLO N.D. INC."]
@@ -349,7 +349,7 @@ def test_a_definition_on_its_own_line_after_the_address_names_the_party():
 
 
 def test_a_name_before_a_documents_definition_is_no_party():
-    from clauselens.parsing.metadata import guess_parties
+    from clauselens.parsing.parties import guess_parties
 
     xacct = ("This Support and Maintenance Agreement (\"Agreement\") is entered into by and between XACCT Technologies, Inc., a Delaware "
              "corporation (\"XACCT\") with its principal place of business at 2900 Lakeside Drive and ________________, a "

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from clauselens.parsing import load_document
-from clauselens.parsing.metadata import guess_parties, guess_party_aliases
+from clauselens.parsing.parties import guess_parties, guess_party_aliases
 from clauselens.parsing.types import DocumentSummary
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"

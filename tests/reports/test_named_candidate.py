@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from clauselens.parsing.metadata import guess_parties, guess_party_aliases
+from clauselens.parsing.parties import guess_parties, guess_party_aliases
 from clauselens.parsing.types import Span
 from clauselens.reports import ReportDraft, build_report
 from clauselens.reports.build import PARTLY_UNCONFIRMED_PREFIX, UNCONFIRMED_PREFIX, is_marked
