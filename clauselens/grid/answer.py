@@ -41,7 +41,7 @@ from clauselens.retrieval.types import Passage, SearchResult
 #: Bumped when the prompt or the answer schema changes (part of every cell's fingerprint).
 PROMPT_VERSION = "grid-4"
 #: Bumped when :func:`finish`'s checks change (stored cells are re-checked from their stored reply).
-CHECK_VERSION = "verbatim+clause+topic-2+value-2+echo+yesno-23+rule-98+heads-9+text-3"
+CHECK_VERSION = "verbatim+clause+topic-2+value-2+echo+yesno-23+rule-99+heads-9+text-3"
 #: Passages the model reads per cell.
 DEFAULT_K = 3
 #: What the embedder reads: nothing ("none": BM25 alone), the question ("question") or the search

@@ -83,6 +83,29 @@ def asks_law(question: str) -> bool:
     return bool(_LAW_ASKED.search(question)) and not asks_forum(question)
 
 
+#: "jurisdiction" asked with no word of law or of courts ("What is the jurisdiction of the contract?"): either may be meant.
+_JURISDICTION_ASKED = re.compile(r"\bjurisdictions?\b", re.IGNORECASE)
+
+
+def asks_law_or_forum(question: str) -> bool:
+    """Does the question ask for "the jurisdiction" with no word that says whether its laws or its courts are meant? In
+    everyday use that is the governing law, in a lawyer's the courts' power; :func:`law_or_forum` reads both."""
+    return bool(_JURISDICTION_ASKED.search(question)) and not asks_forum(question) and not asks_law(question)
+
+
+def law_or_forum(texts: Sequence[str]) -> Reading:
+    """For :func:`asks_law_or_forum`: the governing law when the forum clause names the same place or no place, the forum
+    when no clause names a governing law; when the two name different places, no value and both as ``choices`` (a
+    reviewer picks what the question meant)."""
+    law, court = governing_law(texts), forum(texts, "which courts")
+    if law.candidate is None or court.candidate is None or court.value == law.value:
+        return law if law.candidate is not None else court
+    if law.value and court.value:
+        return Reading(choices=[c for c in (law.candidate, court.candidate) if c is not None],
+                       reason=f"the question may mean the governing law ({law.value}) or the courts ({court.value})")
+    return Reading(choices=[*law.choices, *court.choices], reason="the governing-law and forum clauses name several places")
+
+
 def _places(text: str, start: int, end: int) -> set[str]:
     """The jurisdictions named in ``text[start:end]``, a party's home ("a Delaware corporation") left out; a US state
     stands for the United States."""
@@ -166,4 +189,5 @@ def _read(texts: Sequence[str], places: Callable[[str], set[str]], groups: tuple
     return one_value(found, what, "jurisdiction", "name")
 
 
-__all__ = ["FORUM_GROUPS", "LAW_GROUPS", "asks_arbitration", "asks_forum", "asks_law", "forum", "governing_law", "names_forum"]
+__all__ = ["FORUM_GROUPS", "LAW_GROUPS", "asks_arbitration", "asks_forum", "asks_law", "asks_law_or_forum", "forum", "governing_law",
+           "law_or_forum", "names_forum"]

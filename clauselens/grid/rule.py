@@ -44,7 +44,7 @@ from clauselens.grid.extract import (
     term_hits,
     topic_groups,
 )
-from clauselens.grid.forum import asks_forum, asks_law, forum, governing_law, names_forum
+from clauselens.grid.forum import asks_forum, asks_law, asks_law_or_forum, forum, governing_law, law_or_forum, names_forum
 from clauselens.grid.heads import (
     RowHeads,
     category_passages,
@@ -293,9 +293,10 @@ def _jurisdiction_by_clause(q: GridQuestion, texts: Sequence[str], r: Reading, s
     clause names one is not read from a sentence that names no court, arbitration or venue ("duly qualified ... under the laws of
     ... the Commonwealth of Pennsylvania", a keyed dev set); ``None``: the question's words' reading ``r`` stands."""
     asked_forum = not q.category and asks_forum(q.question)
+    either = not q.category and asks_law_or_forum(q.question)  # "what's the jurisdiction of the contract?"
     by_clause = (governing_law(texts) if q.category == "Governing Law" or (not q.category and asks_law(q.question))
-                 else forum(texts, q.question) if asked_forum else None)
-    if by_clause is not None and by_clause.candidate is not None:
+                 else forum(texts, q.question) if asked_forum else law_or_forum(texts) if either else None)
+    if by_clause is not None and (by_clause.candidate is not None or either and len(by_clause.choices) > 1):
         return by_clause
     if _INSOLVENCY.search(said):
         return _withheld(r, f"{r.value} is named for an insolvency's laws, not this agreement's")
