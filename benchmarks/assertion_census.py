@@ -46,6 +46,9 @@ class Never:
     def finditer(self, _text: str) -> list:
         return []
 
+    def findall(self, _text: str) -> list:
+        return []
+
 
 def sentences(text: str) -> list[str]:
     """Sentence-like pieces of a contract text (whitespace collapsed)."""

@@ -7,7 +7,9 @@ gained and lost per agreement, listed for reading. Rules that can be switched of
 * ``inline_headed``: a clause number with a short title-case heading and its full stop mid-line after a word
   (``tree._INLINE_HEADED``: "... ATTN: Tim Orr 5. Entire Agreement. A. ...");
 * ``inline_item``: a capital letter item with a short title-case heading and its full stop mid-line after a sentence
-  end (``tree._INLINE_ITEM``: "... Entire Agreement. A. Amendment, Waiver, Assignment. This ... B. Governing Law. ...").
+  end (``tree._INLINE_ITEM``: "... Entire Agreement. A. Amendment, Waiver, Assignment. This ... B. Governing Law. ...");
+* ``toc_run``: a page of contents run into one line ("19.3 Review of Agreement 38 19.4 Attorneys' Fees 38 ...") is no clause
+  (``tree._TOC_RUN``).
 
 No model, no question file. Run::
 
@@ -26,7 +28,7 @@ from benchmarks.assertion_census import Never
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad"
 RESULTS = Path(__file__).resolve().parent / "results"
-RULES = {"inline_headed": "_INLINE_HEADED", "inline_item": "_INLINE_ITEM"}
+RULES = {"inline_headed": "_INLINE_HEADED", "inline_item": "_INLINE_ITEM", "toc_run": "_TOC_RUN"}
 
 
 def refs(path: Path) -> list[str]:

@@ -21,7 +21,7 @@ from clauselens.parsing.injection import flag_instructions
 from clauselens.parsing.layout import long_tokens
 from clauselens.parsing.metadata import guess_amends, guess_doc_type, guess_effective_date, guess_title
 from clauselens.parsing.ocr import extract_image
-from clauselens.parsing.parties import guess_parties, guess_party_aliases
+from clauselens.parsing.parties import guess_parties, guess_party_aliases, opening
 from clauselens.parsing.pdf import PdfEngine, extract_pdf
 from clauselens.parsing.policy import refuse_unreadable
 from clauselens.parsing.sniff import Sniffed, extension_warning, sniff_file
@@ -63,8 +63,11 @@ def _assemble(doc: Document) -> Document:
     doc.defined_terms = find_defined_terms(doc)
     doc.cross_references = find_cross_references(doc)
     doc.parties = guess_parties(head)
+    after_contents = opening(doc.text)  # a table of contents first: the preamble after it
+    if after_contents != head and len(doc.parties) < 2:
+        doc.parties = max(doc.parties, guess_parties(after_contents), key=len)
     doc.party_aliases = guess_party_aliases(doc.text, doc.parties)
-    doc.effective_date = guess_effective_date(head)
+    doc.effective_date = guess_effective_date(head) or (guess_effective_date(after_contents) if after_contents != head else None)
     doc.amends = guess_amends(doc)
     longs = long_tokens(doc.text)
     if longs:

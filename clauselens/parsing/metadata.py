@@ -42,10 +42,14 @@ _INLINE_TITLE = re.compile(
     r"\s+(?=This\b|THIS\b|between\b|Between\b|BETWEEN\b|by\s+and\b)"
 )
 
+#: A title in capitals that a reference in other case follows on its line ("GLOBAL MAINTENANCE AGREEMENT Contract No. DS/CS-3957/14").
+_LEADING_TITLE = re.compile(r"^((?:[A-Z][A-Z&'-]*\s+){1,8}(?:AGREEMENT|AMENDMENT|CONTRACT|ADDENDUM|LEASE|LICEN[CS]E))\s+(?=[A-Z][a-z])")
+
 
 def _clean_title(s: str) -> str:
     s = " ".join(s.split())
     s = re.sub(r"^(?:EXHIBIT|Exhibit|EX-)\s*[\w.()-]*\d[\w.()-]*\s+(?=\S)", "", s)  # "Exhibit 10.1 COOPERATION AGREEMENT"
+    s = re.sub(r"\s+(?:TABLE\s+OF\s+CONTENTS|Table\s+of\s+Contents|CONTENTS)$", "", s)  # "FRANCHISE AGREEMENT   TABLE OF CONTENTS"
     return re.sub(r"^(?:Execution\s+(?:Version|Copy)|EXECUTION\s+(?:VERSION|COPY))\s+", "", s)
 
 
@@ -76,6 +80,9 @@ def guess_title(text: str) -> str | None:
             c2 = _clean_title(c)
             if _title_ok(c2):
                 return c2
+            lead = _LEADING_TITLE.match(c2)  # "GLOBAL MAINTENANCE AGREEMENT Contract No. DS/CS-3957/14 issue 7"
+            if lead and _title_ok(lead.group(1)):
+                return lead.group(1)
         for mt in _INLINE_TITLE.finditer(ln):
             c2 = _clean_title(mt.group(1))
             if len(c2) <= 120 and not _SEC_LABEL.match(c2):

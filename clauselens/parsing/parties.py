@@ -249,6 +249,30 @@ def guess_parties(head: str) -> list[str]:
     return single
 
 
+#: A table of contents' heading ("TABLE OF CONTENTS", "Contents").
+_CONTENTS = re.compile(r"\bTABLE\s+OF\s+CONTENTS\b|\bTable\s+of\s+Contents\b|\bCONTENTS\b")
+#: A preamble's opening: "made [and entered into] ... between", "by and between / among".
+_PREAMBLE_START = re.compile(r"\b(?:made|entered\s+into)\b[^.]{0,400}?\b(?:between|among)\b|\bby\s+and\s+(?:between|among)\b",
+                             re.IGNORECASE)
+
+
+def opening(text: str, chars: int = 5000) -> str:
+    """The opening the preamble readers read (:func:`guess_parties`, the effective date): the first ``chars`` characters; or,
+    when a table of contents comes first and the preamble after it starts past the middle of those (a franchise agreement's
+    eight-page contents list, "AGREEMENT made as of ... by and between Kiosk Concepts, Inc. ..." at character 6,352), the
+    ``chars`` characters from the title block before that preamble (at most 1,500 characters before it, never inside the
+    contents), looked for within :data:`ALIAS_CHARS`."""
+    head = text[:chars]
+    toc = _CONTENTS.search(head)
+    if toc is None:
+        return head
+    found = _PREAMBLE_START.search(text, toc.end(), ALIAS_CHARS)
+    if found is None or found.start() < chars // 2:
+        return head
+    start = max(toc.end(), found.start() - 1500)
+    return text[start:start + chars]
+
+
 # ---------------------------------------------------------------- party aliases
 #: How far into the text a party's definition is looked for: the opening, a table of contents
 #: and the preamble or first definitions after it (Garrett's IP agreement defines ``("SpinCo")``

@@ -115,11 +115,16 @@ _TOC_PAGE = re.compile(r"\s{3,}\d{1,3}\s*$")
 #: (48 of the 462 CUAD texts of the LegalBench-RAG corpus have lines over this length that open with a
 #: clause marker and end so, 510 lines in all).
 TOC_MAX_CHARS = 160
+#: ... or a page of contents run into one line with single spaces ("19.3 Review of Agreement 38 19.4 Attorneys' Fees 38 19.5
+#: Atypical Arrangements 38 ..."): an entry's title, its page number and the next entry's number, :data:`TOC_RUN_ENTRIES` times.
+_TOC_RUN = re.compile(r"[A-Za-z)'’]\s+\d{1,3}\s+(?:(?:ARTICLE|Article|SECTION|Section)\s+)?\d{1,2}(?:\.\d{1,2})*\.?\s+[A-Z]")
+TOC_RUN_ENTRIES = 3
 
 
 def _toc_line(line: str) -> bool:
-    """Whether ``line`` is a table-of-contents entry (:data:`_TOC_DOTS`, :data:`_TOC_PAGE`)."""
-    return _TOC_DOTS.search(line) is not None or (len(line) <= TOC_MAX_CHARS and _TOC_PAGE.search(line) is not None)
+    """Whether ``line`` is a table-of-contents entry or a run of them (:data:`_TOC_DOTS`, :data:`_TOC_PAGE`, :data:`_TOC_RUN`)."""
+    return (_TOC_DOTS.search(line) is not None or (len(line) <= TOC_MAX_CHARS and _TOC_PAGE.search(line) is not None)
+            or len(_TOC_RUN.findall(line)) >= TOC_RUN_ENTRIES)
 
 
 def _lines(text: str):
@@ -130,6 +135,11 @@ def _lines(text: str):
     for raw in text.split("\n"):
         if not raw.strip():
             yield pos, "", pos, False
+            pos += len(raw) + 1
+            continue
+        if len(_TOC_RUN.findall(raw)) >= TOC_RUN_ENTRIES:  # a page of contents in one line: one segment, no clause in it
+            stripped = raw.lstrip()
+            yield pos + len(raw) - len(stripped), stripped.rstrip(), pos + len(raw.rstrip()), False
             pos += len(raw) + 1
             continue
         cuts: dict[int, bool | str] = {0: False, len(raw): False}
