@@ -89,6 +89,7 @@ def _plausible_name(name: str) -> bool:
 
 def _tidy(name: str) -> str:
     name = re.sub(r"^\d{1,2}\.\s+", "", name.strip(" ,;:"))  # "1. HealthGate Data Corp." (a numbered party)
+    name = re.sub(r"(?:\s+(?:of|at|whose|residing))+$", "", name)  # "(2) NIGEL CROCKETT of (the ''Employee")": the address left out
     if name.endswith(".."):
         name = name[:-1]
     return name
