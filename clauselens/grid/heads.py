@@ -158,9 +158,15 @@ def row_heads(texts: Sequence[str]) -> RowHeads | None:
     except HeadMissingError as e:
         _notice("presence", e)
         return None
+    from clauselens.parsing.tree import is_contents
+
     verdicts = head.score(" ".join(texts))
-    return RowHeads(list(head.categories), {v.category: v.score for v in verdicts}, {v.category: v.threshold for v in verdicts},
-                    head.window_probs(list(texts)))
+    probs = head.window_probs(list(texts))
+    contents = [i for i, t in enumerate(texts) if is_contents(t)]
+    if contents:  # a contents page names clauses it does not state: never the passage quoted (a new user's tryout)
+        probs = probs.copy()
+        probs[contents, :] = 0.0
+    return RowHeads(list(head.categories), {v.category: v.score for v in verdicts}, {v.category: v.threshold for v in verdicts}, probs)
 
 
 @lru_cache(maxsize=64)

@@ -474,7 +474,7 @@ def head_yes_no_cell(base: dict[str, Any], q: GridQuestion, passages: Sequence[P
         # "Any of the Parties may at its own expense insure against such risks" (no one's duty), "MediaLinx shall not use or publicly
         # disclose the data" for a non-compete: the sentence the head scores highest does not say it; another may
         j = rh.categories.index(h.category)
-        at = clause_sentence(h.category, texts, [int(i) for i in np.argsort(-rh.passage_probs[:, j])])
+        at = clause_sentence(h.category, texts, [int(i) for i in np.argsort(-rh.passage_probs[:, j]) if rh.passage_probs[i, j] > 0])
         if at is None:
             return Cell(**base, status="unverified", answer="", reason=h.reason.split(";")[0] + "; the presence head finds such a clause, "
                         "but no sentence of the agreement says it in the words such clauses use, so no answer is shown")

@@ -127,6 +127,17 @@ def _toc_line(line: str) -> bool:
             or len(_TOC_RUN.findall(line)) >= TOC_RUN_ENTRIES)
 
 
+def is_contents(text: str) -> bool:
+    """Whether ``text`` (a passage) is table-of-contents matter: a run of :data:`TOC_RUN_ENTRIES` entries or more, or three
+    or more contents lines (:func:`_toc_line`) making up at least half of its lines. A contents page names clauses it does not
+    state, so it is never a clause's evidence (the grid's presence quotes)."""
+    if len(_TOC_RUN.findall(" ".join(text.split()))) >= TOC_RUN_ENTRIES:
+        return True
+    lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
+    toc = sum(_toc_line(ln) for ln in lines)
+    return toc >= 3 and 2 * toc >= len(lines)
+
+
 def _lines(text: str):
     """(start offset of the left-stripped segment, stripped segment, end offset, inline) for
     every line; lines are split further at :data:`_SOFT_BREAK` (inline=False),

@@ -53,3 +53,38 @@ def test_a_period_after_the_end_named_so_is_no_term(period: tuple[str, str], nam
     for tail in ("after the termination of this Agreement", "following the expiration of this Agreement"):
         text = f"The restrictions shall continue for a period of {period[0]} {tail} {name}."  # generated
         assert term_periods(text) == []
+
+
+# --------------------------------------------------------------------------- a contents page is no clause's evidence
+SOUPMAN = "SoupmanInc_20150814_8-K_EX-10.1_9230148_EX-10.1_Franchise Agreement1.txt"
+
+
+def test_contents_passages_are_recognised() -> None:
+    from clauselens.parsing.tree import is_contents
+
+    page = ("19.3 Review of Agreement 38   19.4 Attorneys' Fees 38   19.5 Atypical Arrangements 38   19.6 Limitation of Adjudicative "
+            "Proceedings 39   19.7 Trial by Jury 39")  # SoupmanInc_20150814 (contents, page iv)
+    dotted = "\n".join(f"{n}. {t} ........ {p}" for n, t, p in [(1, "Definitions", 1), (2, "Term", 4), (3, "Fees", 5)])  # generated
+    assert is_contents(page) and is_contents(dotted)
+    assert not is_contents(MPLX_TERM) and not is_contents(FILLER)
+
+
+def test_a_yes_never_quotes_a_contents_page() -> None:
+    from pathlib import Path
+
+    from clauselens.grid.heads import row_heads
+    from clauselens.grid.rule import head_yes_no_cell
+    from clauselens.parsing import load_document
+    from clauselens.parsing.chunks import build_chunks
+    from clauselens.parsing.tree import is_contents
+
+    path = Path(__file__).resolve().parents[3] / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad" / SOUPMAN
+    if not path.exists():
+        pytest.skip("../shared/data not present")
+    passages = [Passage.from_chunk(c, 0.0, "rule") for c in build_chunks(load_document(path, ocr=False))]
+    rh = row_heads([p.text for p in passages])
+    if rh is None:
+        pytest.skip("presence head not installed")
+    cell = head_yes_no_cell({"row_key": "r", "question_id": "q", "fingerprint": ""},
+                            GridQuestion(id="q", type="yes_no", question="Is one side barred from working with competitors?"), passages, rh)
+    assert cell is not None and not is_contents(cell.quote) and "Counterparts 39" not in cell.quote
