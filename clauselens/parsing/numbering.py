@@ -151,7 +151,7 @@ def is_caps_heading(line: str) -> bool:
     """A short stand-alone heading in capitals: 3-80 characters, >= 3 letters, >= 85 % of
     letters upper case, not ending in ``,``/``;`` (which marks a wrapped sentence)."""
     s = line.strip()
-    if not (3 <= len(s) <= 80) or s.endswith((",", ";")):
+    if not (3 <= len(s) <= 80) or s.endswith((",", ";")) or s.startswith("Source: "):  # an EDGAR filing's page line
         return False
     letters = [c for c in s if c.isalpha()]
     if len(letters) < 3:

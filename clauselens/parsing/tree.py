@@ -391,11 +391,15 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
     return _finish(text, drafts), True
 
 
+#: An EDGAR filing's page line ("Source: SOUPMAN, INC., 8-K, 8/14/2015"): the filing's furniture, no clause's heading.
+_FILING_LINE = re.compile(r"Source:\s")
+
+
 def _standalone_title(line: str) -> bool:
     """A short (<= 60 chars) Title-Case line without closing punctuation, e.g. "Time of
     Essence" (not all capitals: those are :func:`is_caps_heading` nodes)."""
     s = line.strip()
-    if not (3 <= len(s) <= 60) or re.search(r"[.,;:]$", s) or is_caps_heading(s) or not s[:1].isupper():
+    if not (3 <= len(s) <= 60) or re.search(r"[.,;:]$", s) or is_caps_heading(s) or not s[:1].isupper() or _FILING_LINE.match(s):
         return False
     words = re.findall(r"[A-Za-z']+", s)
     big = [w for w in words if len(w) >= 4]
@@ -419,7 +423,7 @@ def _take_next_heading(m: Marker, lines, li: int, consumed: set[int]) -> str | N
     if nxt is None:
         return None
     j, t = nxt
-    if len(t) <= 80 and match_marker(t) is None and (is_caps_heading(t) or not t.endswith((".", ",", ";"))):
+    if len(t) <= 80 and match_marker(t) is None and not _FILING_LINE.match(t) and (is_caps_heading(t) or not t.endswith((".", ",", ";"))):
         consumed.add(j)
         return t.strip().rstrip(".:")
     return None
