@@ -116,7 +116,7 @@ def dates_in(text: str) -> list[date]:
 #: ... up to two of its qualifiers: "twelve (12) full calendar months", "15 Contract Years" (keyed dev sets read no term from them).
 _PERIOD_UNIT = r"(?:(?:calendar|business|working|consecutive|full|complete|contract|fiscal)\s+){0,2}(day|week|month|year|hour)s?"
 #: "thirty (30) days", "one (1) year", "30-day", "one-year", "twelve months".
-_DURATION = re.compile(rf"(?<![\w$])({_COUNT})(?:\s*\(\s*(\d[\d,]*)\s*\))?[\s-]*{_PERIOD_UNIT}\b", re.IGNORECASE)
+_DURATION = re.compile(rf"(?<![\w$/])({_COUNT})(?:\s*\(\s*(\d[\d,]*)\s*\))?[\s-]*{_PERIOD_UNIT}\b", re.IGNORECASE)
 _UNIT_DAYS = {"hour": 1 / 24, "day": 1, "week": 7, "month": 30.4375, "year": 365.25}
 
 

@@ -88,3 +88,13 @@ def test_a_yes_never_quotes_a_contents_page() -> None:
     cell = head_yes_no_cell({"row_key": "r", "question_id": "q", "fingerprint": ""},
                             GridQuestion(id="q", type="yes_no", question="Is one side barred from working with competitors?"), passages, rh)
     assert cell is not None and not is_contents(cell.quote) and "Counterparts 39" not in cell.quote
+
+
+def test_a_dates_year_is_no_count_of_months() -> None:
+    """QuantumGroupIncFl_20090120_8-K_EX-99.2 (a keyed dev set): a page break between "thirty-six (36)" and "months" leaves
+    "Source: QUANTUM GROUP INC /FL, 8-K, 1/20/2009 months following the Hosting Service Ready Date ("Term")": no "2009 months"."""
+    from clauselens.grid.values import durations_at
+
+    text = "Source: QUANTUM GROUP INC /FL, 8-K, 1/20/2009 months following the Hosting Service Ready Date (\"Term\")"
+    assert durations_at(text) == [] and term_periods(text) == []
+    assert [str(p) for p, _s, _e in durations_at("for 2009/10 and for thirty-six (36) months")] == ["36 months"]
