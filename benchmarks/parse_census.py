@@ -9,7 +9,7 @@ gained and lost per agreement, listed for reading. Rules that can be switched of
 * ``inline_item``: a capital letter item with a short title-case heading and its full stop mid-line after a sentence
   end (``tree._INLINE_ITEM``: "... Entire Agreement. A. Amendment, Waiver, Assignment. This ... B. Governing Law. ...");
 * ``toc_run``: a page of contents run into one line ("19.3 Review of Agreement 38 19.4 Attorneys' Fees 38 ...") is no clause
-  (``tree._TOC_RUN``).
+  (``tree._TOC_RUN``, the run that keeps a contents line one segment).
 
 No model, no question file. Run::
 

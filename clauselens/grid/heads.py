@@ -158,7 +158,7 @@ def row_heads(texts: Sequence[str]) -> RowHeads | None:
     except HeadMissingError as e:
         _notice("presence", e)
         return None
-    from clauselens.parsing.tree import is_contents
+    from clauselens.parsing.contents import is_contents
 
     verdicts = head.score(" ".join(texts))
     probs = head.window_probs(list(texts))
@@ -471,6 +471,10 @@ def states_clause(category: str, sentence: str) -> bool:
         return False  # "Should the Managing Group agree to jointly insure ...": a supposition, no duty
     if _DEFINITION.match(sentence):
         return False  # '"AMI/MEA Agreement" shall mean that certain ... Exclusivity Agreement': a name, not a clause
+    from clauselens.parsing.contents import is_contents
+
+    if is_contents(sentence):
+        return False  # "19.10 Counterparts 39 ATTACHMENTS: ... D - Confidentiality and Non-Competition Agreement": contents
     word = NEVER_WORDED.get(category)
     if word is not None and not any(not sentence[m.start():].lower().startswith("competen") and (
             category != "Exclusivity" or not (_DENIED.search(sentence[max(0, m.start() - 30):m.start()]) or _NOT_DEALING.match(sentence, m.end())

@@ -108,6 +108,7 @@ from clauselens.grid.term import (
 from clauselens.grid.values import check_value
 from clauselens.grid.whose import BREACHES, ceiling_asked
 from clauselens.grid.yes_no import read_yes_no
+from clauselens.parsing.contents import is_contents
 from clauselens.reports.verify import find_quote
 from clauselens.retrieval.types import Passage
 
@@ -157,13 +158,12 @@ def uses_rule(q: GridQuestion) -> bool:
 
 
 def front_texts(texts: Sequence[str]) -> list[str]:
-    """The opening passages the parties rule reads: at least :data:`FRONT_PASSAGES`, and on up to :data:`FRONT_CHARS`
-    characters, so that a title page split into short passages ("SERVICE AGREEMENT", "1 OCTOBER 2019", "WPP 2005
-    LIMITED and", ...) does not hide the "BETWEEN: (1) ... (2) ..." preamble after it. The preamble's date keeps the
-    first two passages: read further (up to 3,000 or 20,000 characters) it answered more date cells but a fifth of the new
-    ones wrong on the CUAD tune split and report[0:180]."""
+    """The opening passages the parties rule reads: at least :data:`FRONT_PASSAGES`, and on up to :data:`FRONT_CHARS` characters, so
+    that a title page split into short passages ("SERVICE AGREEMENT", "1 OCTOBER 2019", ...) does not hide the "BETWEEN:" preamble;
+    contents passages are skipped. The preamble's date keeps the first two passages: read further (up to 3,000 or 20,000
+    characters) it answered more date cells but a fifth of the new ones wrong on the CUAD tune split and report[0:180]."""
     out: list[str] = []
-    for t in texts:
+    for t in (t for t in texts if not is_contents(t)):
         if len(out) >= FRONT_PASSAGES and sum(len(x) for x in out) >= FRONT_CHARS:
             break
         out.append(t)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from clauselens.parsing.contents import TOC_RUN, TOC_RUN_ENTRIES, toc_line
 from clauselens.parsing.numbering import Marker, alpha_value, is_caps_heading, match_marker, paren_candidates, split_heading
 from clauselens.parsing.types import Node, NodeKind, Span
 
@@ -104,38 +105,8 @@ ITEM_ONLY = "item"
 _LABEL_WORD_BEFORE = re.compile(r"(?i)\b(?:section|article|clause|paragraph|schedule|exhibit|annex|appendix|part|§)$")
 
 
-#: A table-of-contents line ("Article 1   Definitions . . . . . 1") is not a heading: dot leaders
-#: (a two-column contents line can be long), or a page number after a run of spaces ...
-_TOC_DOTS = re.compile(r"(?:\.\s?){4,}\s*\d*\s*$")
-_TOC_PAGE = re.compile(r"\s{3,}\d{1,3}\s*$")
-#: ... in a line of at most this many characters: a clause's first line that ends in a page number
-#: ("7. Resignation and Removal of the Remarketing Agents. A Remarketing Agent may resign ... shall
-#: have entered into a   28", 659 characters, in CUAD's MetLife remarketing agreement, whose EDGAR
-#: text keeps page numbers at line ends) is no contents entry; read as one, its clause number was lost
-#: (48 of the 462 CUAD texts of the LegalBench-RAG corpus have lines over this length that open with a
-#: clause marker and end so, 510 lines in all).
-TOC_MAX_CHARS = 160
-#: ... or a page of contents run into one line with single spaces ("19.3 Review of Agreement 38 19.4 Attorneys' Fees 38 19.5
-#: Atypical Arrangements 38 ..."): an entry's title, its page number and the next entry's number, :data:`TOC_RUN_ENTRIES` times.
-_TOC_RUN = re.compile(r"[A-Za-z)'’]\s+\d{1,3}\s+(?:(?:ARTICLE|Article|SECTION|Section)\s+)?\d{1,2}(?:\.\d{1,2})*\.?\s+[A-Z]")
-TOC_RUN_ENTRIES = 3
-
-
-def _toc_line(line: str) -> bool:
-    """Whether ``line`` is a table-of-contents entry or a run of them (:data:`_TOC_DOTS`, :data:`_TOC_PAGE`, :data:`_TOC_RUN`)."""
-    return (_TOC_DOTS.search(line) is not None or (len(line) <= TOC_MAX_CHARS and _TOC_PAGE.search(line) is not None)
-            or len(_TOC_RUN.findall(line)) >= TOC_RUN_ENTRIES)
-
-
-def is_contents(text: str) -> bool:
-    """Whether ``text`` (a passage) is table-of-contents matter: a run of :data:`TOC_RUN_ENTRIES` entries or more, or three
-    or more contents lines (:func:`_toc_line`) making up at least half of its lines. A contents page names clauses it does not
-    state, so it is never a clause's evidence (the grid's presence quotes)."""
-    if len(_TOC_RUN.findall(" ".join(text.split()))) >= TOC_RUN_ENTRIES:
-        return True
-    lines = [ln.strip() for ln in text.split("\n") if ln.strip()]
-    toc = sum(_toc_line(ln) for ln in lines)
-    return toc >= 3 and 2 * toc >= len(lines)
+#: A page of contents in one line (:data:`clauselens.parsing.contents.TOC_RUN`; switched off by ``benchmarks.parse_census``).
+_TOC_RUN = TOC_RUN
 
 
 def _lines(text: str):
@@ -325,7 +296,7 @@ def _next_number(lines, li: int) -> tuple[float, ...] | None:
         seen += 1
         if seen > 6:
             return None
-        m = None if _toc_line(t) else match_marker(t)
+        m = None if toc_line(t) else match_marker(t)
         if m is not None:
             return m.value if m.scheme == "num" and isinstance(m.value, tuple) else None
         if is_caps_heading(t):
@@ -362,7 +333,7 @@ def build_tree(text: str) -> tuple[list[Node], bool]:
         if not line:
             prev = ""
             continue
-        m = None if _toc_line(line) else match_marker(line)
+        m = None if toc_line(line) else match_marker(line)
         handled = False
         if m is not None:
             n_before = len(b.drafts)

@@ -60,7 +60,7 @@ SOUPMAN = "SoupmanInc_20150814_8-K_EX-10.1_9230148_EX-10.1_Franchise Agreement1.
 
 
 def test_contents_passages_are_recognised() -> None:
-    from clauselens.parsing.tree import is_contents
+    from clauselens.parsing.contents import is_contents
 
     page = ("19.3 Review of Agreement 38   19.4 Attorneys' Fees 38   19.5 Atypical Arrangements 38   19.6 Limitation of Adjudicative "
             "Proceedings 39   19.7 Trial by Jury 39")  # SoupmanInc_20150814 (contents, page iv)
@@ -76,7 +76,7 @@ def test_a_yes_never_quotes_a_contents_page() -> None:
     from clauselens.grid.rule import head_yes_no_cell
     from clauselens.parsing import load_document
     from clauselens.parsing.chunks import build_chunks
-    from clauselens.parsing.tree import is_contents
+    from clauselens.parsing.contents import is_contents
 
     path = Path(__file__).resolve().parents[3] / "shared" / "data" / "legalbench-rag" / "corpus" / "cuad" / SOUPMAN
     if not path.exists():
