@@ -163,10 +163,10 @@ def front_texts(texts: Sequence[str]) -> list[str]:
     contents passages are skipped. The preamble's date keeps the first two passages: read further (up to 3,000 or 20,000
     characters) it answered more date cells but a fifth of the new ones wrong on the CUAD tune split and report[0:180]."""
     out: list[str] = []
-    for t in (t for t in texts if not is_contents(t)):
-        if len(out) >= FRONT_PASSAGES and sum(len(x) for x in out) >= FRONT_CHARS:
+    for t in texts:  # a contents passage stays as "" (passage indices hold) and counts for nothing
+        if sum(1 for x in out if x) >= FRONT_PASSAGES and sum(len(x) for x in out) >= FRONT_CHARS:
             break
-        out.append(t)
+        out.append("" if is_contents(t) else t)
     return out
 
 

@@ -191,7 +191,7 @@ _CONTINUES_THEREAFTER = re.compile(r"\b(?:commenc\w*|begin\w*|start\w*)\s+(?:on|
 #: its subject is "Agent's appointment hereunder", not the agreement).
 _NAMED_TERM_AFTER = re.compile(r"\s*(?:thereafter\s*|from\s+(?:the\s+)?Effective\s+Date\s*|"
                                # "for a period of fifteen (15) years after the project's in-service date ("Initial Term")" (a tryout)
-                               r"(?:from|after|following)\s+[^.;()\"“”]{1,80}?)?,?\s*\((?:the\s+|such\s+period,?\s+the\s+)?[\"“]"
+                               r"(?P<event>(?:from|after|following)\s+[^.;()\"“”]{1,80}?))?,?\s*\((?:the\s+|such\s+period,?\s+the\s+)?[\"“]"
                                r"(?:Initial\s+|Original\s+)?(?:Term|Period)[\"”]\)")
 _INITIAL_OF = re.compile(r"\b(?:for\s+)?an\s+initial\s+(?:term|period)\s+of\s+$", re.IGNORECASE)
 
@@ -201,7 +201,7 @@ def term_periods(text: str) -> list[tuple[str, int, int]]:
     out = []
     for period, s, e in durations_at(text):
         named = _NAMED_TERM_AFTER.match(text, e)
-        if named and not _OTHER.search(text[max(0, s - 30):s]) and not _OTHER.search(named.group(0)):
+        if named and not _OTHER.search(text[max(0, s - 30):s]) and not _OTHER.search(named.group("event") or ""):
             out.append((str(period), s, e))  # "shall continue for three years thereafter (the "Initial Term")": the period it names the term
             break
         before = text[:s]
