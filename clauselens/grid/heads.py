@@ -46,6 +46,7 @@ from clauselens.grid.questions import GridQuestion
 from clauselens.heads.category_words import ASKED_WORDS
 from clauselens.heads.category_words import NEVER_WORDED as NEVER_WORDED  # re-exported: the grid's rules and tests use it here
 from clauselens.heads.category_words import never_worded as never_worded
+from clauselens.parsing.contents import is_contents
 
 #: A question about a first refusal, offer or negotiation names one of these (a keyed dev set's exclusivity question did not).
 _FIRST_ASKED = re.compile(r"\b(?:first|match\w*|offer\w*|refus\w*|options?|dibs|before\s+(?:anyone|anybody|someone|somebody))\b", re.IGNORECASE)
@@ -158,8 +159,6 @@ def row_heads(texts: Sequence[str]) -> RowHeads | None:
     except HeadMissingError as e:
         _notice("presence", e)
         return None
-    from clauselens.parsing.contents import is_contents
-
     verdicts = head.score(" ".join(texts))
     probs = head.window_probs(list(texts))
     contents = [i for i, t in enumerate(texts) if is_contents(t)]
@@ -471,8 +470,6 @@ def states_clause(category: str, sentence: str) -> bool:
         return False  # "Should the Managing Group agree to jointly insure ...": a supposition, no duty
     if _DEFINITION.match(sentence):
         return False  # '"AMI/MEA Agreement" shall mean that certain ... Exclusivity Agreement': a name, not a clause
-    from clauselens.parsing.contents import is_contents
-
     if is_contents(sentence):
         return False  # "19.10 Counterparts 39 ATTACHMENTS: ... D - Confidentiality and Non-Competition Agreement": contents
     word = NEVER_WORDED.get(category)
